@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { Id, Ok } from './common';
+
+export const Quantity = z
+  .number({ error: 'Quantity must be a number.' })
+  .int({ error: 'Quantity must be a whole number.' })
+  .min(1, { error: 'Quantity must be at least 1.' })
+  .max(1_000_000, { error: 'Quantity is too large.' });
+
+/** total, price and stock may be sent (the observed client does) but are ignored. */
+export const OrderInput = z.object({ productId: Id, quantity: Quantity });
+export type OrderInput = z.infer<typeof OrderInput>;
+
+/** What was true when the order was placed; later edits and deletes never rewrite it. */
+export const Order = z.object({
+  _id: z.string(),
+  user: z.object({ _id: z.string().nullable(), name: z.string(), address: z.string() }),
+  product: z.object({
+    _id: z.string().nullable(),
+    name: z.string(),
+    category: z.object({ name: z.string() }),
+  }),
+  quantity: z.number().int(),
+  unitPrice: z.number(),
+  totalPrice: z.number(),
+  orderDate: z.string(),
+});
+export type Order = z.infer<typeof Order>;
+
+export const OrderResponse = Ok.extend({ order: Order });
+export const OrderListResponse = Ok.extend({ orders: z.array(Order) });
+export const UserIdParams = z.object({ userId: Id });
+
+/** Total of quantity × unit price, computed in cents so 0.1 + 0.2 stays 0.30. */
+export function orderTotal(quantity: number, unitPrice: number): number {
+  return (quantity * Math.round(unitPrice * 100)) / 100;
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { Category } from './categories';
+import { Id, MAX, Money, Named, Ok, optionalText, requiredText } from './common';
+
+export const Product = z.object({
+  _id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  price: z.number(),
+  stock: z.number().int(),
+  category: Named,
+  supplier: Named,
+});
+export type Product = z.infer<typeof Product>;
+
+export const Stock = z
+  .number({ error: 'Stock must be a number.' })
+  .int({ error: 'Stock must be a whole number.' })
+  .min(0, { error: 'Stock must be 0 or more.' })
+  .max(2_147_483_647, { error: 'Stock is too large.' });
+
+export const ProductInput = z.object({
+  name: requiredText(MAX.name, 'Product name'),
+  description: optionalText(MAX.description).default(''),
+  price: Money,
+  stock: Stock,
+  category: Id.describe('Category id'),
+  supplier: Id.describe('Supplier id'),
+});
+export type ProductInput = z.input<typeof ProductInput>;
+
+export const ProductResponse = Ok.extend({ product: Product });
+export const ProductListResponse = Ok.extend({
+  products: z.array(Product),
+  categories: z.array(Category),
+  suppliers: z.array(Named),
+});
+export type ProductListResponse = z.infer<typeof ProductListResponse>;
+
+/** Stock badge thresholds of the product tables: red at 0, yellow at 5 or fewer, green above. */
+export const LOW_STOCK = 5;
+export type StockLevel = 'out' | 'low' | 'ok';
+export function stockLevel(stock: number, low = LOW_STOCK): StockLevel {
+  if (stock <= 0) return 'out';
+  return stock <= low ? 'low' : 'ok';
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+export const ROLES = ['superAdmin', 'admin', 'salesRep', 'medicalRep', 'user'] as const;
+export const Role = z.enum(ROLES, { error: 'Choose a valid role.' });
+export type Role = z.infer<typeof Role>;
+
+/** Roles that place orders and see only their own. */
+export const ORDERING_ROLES = ['user', 'salesRep', 'medicalRep'] as const satisfies readonly Role[];
+const ALL: readonly Role[] = ROLES;
+
+/**
+ * Who may call what. The server declares one of these on every route; the web app uses the
+ * same map only to hide what a role cannot do.
+ */
+export const PERMISSIONS = {
+  'dashboard:read': ['admin'],
+  'products:read': ALL,
+  'products:write': ['admin'],
+  'categories:read': ALL,
+  'categories:write': ['admin'],
+  'suppliers:read': ['admin'],
+  'suppliers:write': ['admin'],
+  'users:manage': ['superAdmin', 'admin'],
+  'users:self': ALL,
+  'orders:create': ORDERING_ROLES,
+  'orders:read': ALL,
+} as const satisfies Record<string, readonly Role[]>;
+export type Permission = keyof typeof PERMISSIONS;
+
+export function can(role: Role, permission: Permission): boolean {
+  return (PERMISSIONS[permission] as readonly Role[]).includes(role);
+}
+
+/** The roles each role may create, list and delete. */
+export const MANAGED_ROLES: Record<Role, readonly Role[]> = {
+  superAdmin: ['superAdmin', 'admin', 'salesRep', 'medicalRep', 'user'],
+  admin: ['salesRep', 'medicalRep', 'user'],
+  salesRep: [],
+  medicalRep: [],
+  user: [],
+};
+
+/** The roles each role may give to an account it creates. */
+export const CREATABLE_ROLES: Record<Role, readonly Role[]> = {
+  superAdmin: ['admin'],
+  admin: ['salesRep', 'medicalRep', 'user'],
+  salesRep: [],
+  medicalRep: [],
+  user: [],
+};
+
+export function manages(caller: Role, target: Role): boolean {
+  return MANAGED_ROLES[caller].includes(target);
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { Email, MAX, Ok, optionalText, requiredText } from './common';
+import { Role } from './roles';
+
+export const User = z.object({
+  _id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  address: z.string(),
+  role: Role,
+});
+export type User = z.infer<typeof User>;
+
+export const Password = z
+  .string({ error: 'Password must be text.' })
+  .min(8, { error: 'Password must be at least 8 characters.' })
+  .max(MAX.password, { error: `Password must be at most ${MAX.password} characters.` });
+
+export const UserInput = z.object({
+  name: requiredText(MAX.name, 'Name'),
+  email: Email,
+  password: Password,
+  address: optionalText(MAX.address).default(''),
+  role: Role,
+});
+export type UserInput = z.input<typeof UserInput>;
+
+/** Profile update: an empty or missing password means "unchanged". */
+export const ProfileInput = z.object({
+  name: requiredText(MAX.name, 'Name'),
+  email: Email,
+  address: optionalText(MAX.address).default(''),
+  password: z
+    .union([z.literal(''), Password])
+    .optional()
+    .transform((value) => (value ? value : undefined)),
+});
+export type ProfileInput = z.input<typeof ProfileInput>;
+
+export const UserResponse = Ok.extend({ user: User });
+export const UserListResponse = Ok.extend({ users: z.array(User) });
+export const ProfileResponse = Ok.extend({ user: User, token: z.string().optional() });
+export type ProfileResponse = z.infer<typeof ProfileResponse>;
