@@ -1,0 +1,87 @@
+import { z } from 'zod';
+
+const DURATION = /^(\d+)\s*(s|m|h|d)$/;
+const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86400 } as const;
+
+/** Parses "12h", "30m", "45s", "7d" into seconds. */
+export function parseDuration(text: string): number | undefined {
+  const match = DURATION.exec(text.trim());
+  if (!match) return undefined;
+  const seconds = Number(match[1]) * UNIT_SECONDS[match[2] as keyof typeof UNIT_SECONDS];
+  return seconds > 0 ? seconds : undefined;
+}
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const blankToUndefined = (value: unknown) => (value === '' ? undefined : value);
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
+
+const EnvSchema = z.object({
+  PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  HOST: z.preprocess(blankToUndefined, z.string().min(1).default('127.0.0.1')),
+  DATABASE_URL: optional(
+    z
+      .string()
+      .refine((url) => /^postgres(ql)?:\/\//.test(url), 'must start with postgres:// or postgresql://'),
+  ),
+  DATA_DIR: z.preprocess(blankToUndefined, z.string().min(1).default('./data')),
+  JWT_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
+  TOKEN_TTL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .default('12h')
+      .refine((text) => parseDuration(text) !== undefined, 'must look like 30m, 12h or 7d'),
+  ),
+  ADMIN_EMAIL: optional(z.email('must be a valid email address')),
+  ADMIN_PASSWORD: optional(z.string().min(8, 'must be at least 8 characters')),
+  LOW_STOCK_THRESHOLD: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).default(5)),
+  TZ: optional(z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Paris')),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  /** PostgreSQL server; when absent the embedded database in dataDir is used. */
+  databaseUrl?: string;
+  /** Folder of the embedded database, or 'memory://' for a throwaway one. */
+  dataDir: string;
+  jwtSecret?: string;
+  tokenTtlSeconds: number;
+  adminEmail?: string;
+  adminPassword?: string;
+  lowStockThreshold: number;
+  timeZone: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads the environment once; the only reader of process.env in the server. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? 'environment');
+    throw new ConfigError(`Invalid ${name}: ${issue?.message ?? 'bad value'} (got "${env[name] ?? ''}").`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    jwtSecret: e.JWT_SECRET,
+    tokenTtlSeconds: parseDuration(e.TOKEN_TTL) as number,
+    adminEmail: e.ADMIN_EMAIL?.toLowerCase(),
+    adminPassword: e.ADMIN_PASSWORD,
+    lowStockThreshold: e.LOW_STOCK_THRESHOLD,
+    timeZone: e.TZ ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC',
+  };
+}

@@ -1,0 +1,112 @@
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const id = () => uuid('id').primaryKey().defaultRandom();
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    address: text('address').notNull().default(''),
+    role: text('role').notNull(),
+    /** Bumped on password change; tokens carry it, so older tokens stop working. */
+    tokenVersion: integer('token_version').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_key').on(t.email),
+    check('users_email_lower', sql`${t.email} = lower(${t.email})`),
+    check('users_role_known', sql`${t.role} in ('superAdmin','admin','salesRep','medicalRep','user')`),
+    index('users_role_idx').on(t.role),
+  ],
+);
+
+export const categories = pgTable(
+  'categories',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('categories_name_lower_key').on(sql`lower(${t.name})`)],
+);
+
+export const suppliers = pgTable('suppliers', {
+  id: id(),
+  name: text('name').notNull(),
+  email: text('email').notNull().default(''),
+  phone: text('phone').notNull().default(''),
+  address: text('address').notNull().default(''),
+  createdAt: createdAt(),
+});
+
+export const products = pgTable(
+  'products',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    price: numeric('price', { precision: 12, scale: 2 }).notNull(),
+    stock: integer('stock').notNull(),
+    categoryId: uuid('category_id')
+      .notNull()
+      .references(() => categories.id, { onDelete: 'restrict' }),
+    supplierId: uuid('supplier_id')
+      .notNull()
+      .references(() => suppliers.id, { onDelete: 'restrict' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('products_price_nonnegative', sql`${t.price} >= 0`),
+    check('products_stock_nonnegative', sql`${t.stock} >= 0`),
+    index('products_category_idx').on(t.categoryId),
+    index('products_supplier_idx').on(t.supplierId),
+    index('products_stock_idx').on(t.stock),
+  ],
+);
+
+/** An order keeps a snapshot of what was true when it was placed. */
+export const orders = pgTable(
+  'orders',
+  {
+    id: id(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    productId: uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
+    quantity: integer('quantity').notNull(),
+    unitPrice: numeric('unit_price', { precision: 12, scale: 2 }).notNull(),
+    totalPrice: numeric('total_price', { precision: 14, scale: 2 }).notNull(),
+    productName: text('product_name').notNull(),
+    categoryName: text('category_name').notNull(),
+    userName: text('user_name').notNull(),
+    userAddress: text('user_address').notNull(),
+    orderDate: timestamp('order_date', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('orders_quantity_positive', sql`${t.quantity} >= 1`),
+    check('orders_unit_price_nonnegative', sql`${t.unitPrice} >= 0`),
+    index('orders_order_date_idx').on(t.orderDate.desc()),
+    index('orders_user_date_idx').on(t.userId, t.orderDate.desc()),
+    index('orders_product_idx').on(t.productId),
+  ],
+);
+
+/** Server-wide values kept with the data, such as the generated token secret. */
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});

@@ -1,0 +1,49 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { can, type Role } from '../../shared/roles';
+import { users } from '../db/schema';
+import { AppError, isId } from './errors';
+import type { AuthUser } from './fastify';
+
+const UNAUTHENTICATED = 'Please sign in to continue.';
+
+/**
+ * Runs before every /api route: checks the bearer token against the database (so a deleted
+ * user or a token from before a password change is refused at once), then the route's permission.
+ */
+export async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  request.user = null;
+  const config = request.routeOptions.config;
+  if (config.public || request.is404) return;
+  const header = request.headers.authorization ?? '';
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  if (!match?.[1]) throw new AppError(401, UNAUTHENTICATED);
+  const claims = await request.server.tokens.verify(match[1]);
+  if (!claims || !isId(claims.userId))
+    throw new AppError(401, 'Your session is invalid or has expired; please sign in again.');
+  const [row] = await request.server.db
+    .select({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      address: users.address,
+      role: users.role,
+      tokenVersion: users.tokenVersion,
+    })
+    .from(users)
+    .where(eq(users.id, claims.userId));
+  if (!row || row.tokenVersion !== claims.tokenVersion) {
+    throw new AppError(401, 'Your session is no longer valid; please sign in again.');
+  }
+  const user: AuthUser = { ...row, role: row.role as Role };
+  request.user = user;
+  if (config.permission && !can(user.role, config.permission)) {
+    throw new AppError(403, 'Your role is not allowed to do that.');
+  }
+}
+
+/** The signed-in user of a route that is not public. */
+export function currentUser(request: FastifyRequest): AuthUser {
+  if (!request.user) throw new AppError(401, UNAUTHENTICATED);
+  return request.user;
+}

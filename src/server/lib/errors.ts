@@ -1,0 +1,62 @@
+/** A business failure with the status and the one sentence the client sees. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const notFound = (what: string) => new AppError(404, `${what} not found.`);
+export const forbidden = (message = 'You are not allowed to do that.') => new AppError(403, message);
+export const conflict = (message: string) => new AppError(409, message);
+export const badRequest = (message: string) => new AppError(400, message);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids are opaque to clients: one that cannot be ours is simply unknown (404), never a 500. */
+export function isId(value: string): boolean {
+  return UUID.test(value);
+}
+
+/** Driver errors that mean the database is unreachable or overloaded, not that the request is bad. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: string }).code ?? '';
+  if (
+    [
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'ETIMEDOUT',
+      'ENOTFOUND',
+      'EPIPE',
+      '57P01',
+      '57P02',
+      '57P03',
+      '08006',
+      '08001',
+      '08003',
+      '08004',
+      '53300',
+      '57014',
+    ].includes(code)
+  ) {
+    return true;
+  }
+  return /timeout exceeded when trying to connect|Connection terminated|Query read timeout|connection (is )?closed|PGlite is closed/i.test(
+    error.message,
+  );
+}
+
+/** The PostgreSQL error code of a failed statement, looking through Drizzle's wrapper. */
+export function pgCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 3 && current; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

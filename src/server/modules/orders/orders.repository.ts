@@ -1,0 +1,83 @@
+import { desc, eq, sql } from 'drizzle-orm';
+import type { Order } from '../../../shared/orders';
+import type { Db } from '../../db/connection';
+import { orders, products } from '../../db/schema';
+import { rowsOf } from '../../lib/sql';
+
+const toOrder = (row: typeof orders.$inferSelect): Order => ({
+  _id: row.id,
+  user: { _id: row.userId, name: row.userName, address: row.userAddress },
+  product: { _id: row.productId, name: row.productName, category: { name: row.categoryName } },
+  quantity: row.quantity,
+  unitPrice: Number(row.unitPrice),
+  totalPrice: Number(row.totalPrice),
+  orderDate: new Date(row.orderDate).toISOString(),
+});
+
+type PlacedRow = {
+  id: string;
+  user_id: string | null;
+  product_id: string | null;
+  quantity: number;
+  unit_price: string;
+  total_price: string;
+  product_name: string;
+  category_name: string;
+  user_name: string;
+  user_address: string;
+  order_date: string | Date;
+};
+
+/**
+ * Takes the stock and records the order in one statement: the conditional update only succeeds
+ * while enough stock is left, so concurrent orders can never take it below zero, and the order
+ * row exists exactly when the stock was taken. The price comes from the database, never the client.
+ */
+export async function placeOrder(
+  db: Db,
+  order: { productId: string; quantity: number; user: { id: string; name: string; address: string } },
+): Promise<Order | undefined> {
+  const { productId, quantity, user } = order;
+  const result = await db.execute(sql`
+    with taken as (
+      update products set stock = stock - ${quantity}
+      where id = ${productId} and stock >= ${quantity}
+      returning id, name, price, category_id
+    )
+    insert into orders (user_id, product_id, quantity, unit_price, total_price,
+                        product_name, category_name, user_name, user_address)
+    select ${user.id}, taken.id, ${quantity}, taken.price, taken.price * ${quantity},
+           taken.name, categories.name, ${user.name}, ${user.address}
+    from taken join categories on categories.id = taken.category_id
+    returning *`);
+  const [row] = rowsOf<PlacedRow>(result);
+  if (!row) return undefined;
+  return toOrder({
+    id: row.id,
+    userId: row.user_id,
+    productId: row.product_id,
+    quantity: row.quantity,
+    unitPrice: row.unit_price,
+    totalPrice: row.total_price,
+    productName: row.product_name,
+    categoryName: row.category_name,
+    userName: row.user_name,
+    userAddress: row.user_address,
+    orderDate: new Date(row.order_date),
+  });
+}
+
+export async function productExists(db: Db, id: string): Promise<boolean> {
+  const [row] = await db.select({ id: products.id }).from(products).where(eq(products.id, id));
+  return !!row;
+}
+
+/** Newest first; every order when userId is undefined. */
+export async function listOrders(db: Db, userId?: string): Promise<Order[]> {
+  const query = db.select().from(orders);
+  const rows = await (userId ? query.where(eq(orders.userId, userId)) : query).orderBy(
+    desc(orders.orderDate),
+    desc(orders.id),
+  );
+  return rows.map(toOrder);
+}

@@ -1,0 +1,113 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { IdParams, Message } from '../../../shared/common';
+import { ProductInput, ProductListResponse, ProductResponse } from '../../../shared/products';
+import type { Db } from '../../db/connection';
+import { badRequest, isId, notFound } from '../../lib/errors';
+import {
+  categoryList,
+  deleteProduct,
+  findProduct,
+  insertProduct,
+  listProducts,
+  missingReferences,
+  type ProductValues,
+  supplierNames,
+  updateProduct,
+} from './products.repository';
+
+type ProductBody = {
+  name: string;
+  description: string;
+  price: number;
+  stock: number;
+  category: string;
+  supplier: string;
+};
+
+/** Checks that the category and supplier exist and turns the body into column values. */
+async function productValues(db: Db, body: ProductBody): Promise<ProductValues> {
+  const missing =
+    isId(body.category) && isId(body.supplier)
+      ? await missingReferences(db, body.category, body.supplier)
+      : { category: !isId(body.category), supplier: !isId(body.supplier) };
+  if (missing.category) throw badRequest('Choose an existing category.');
+  if (missing.supplier) throw badRequest('Choose an existing supplier.');
+  const { category, supplier, ...rest } = body;
+  return { ...rest, categoryId: category, supplierId: supplier };
+}
+
+export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/products',
+    {
+      config: { permission: 'products:read' },
+      schema: {
+        tags: ['products'],
+        summary: 'The catalogue, with the categories and suppliers to choose from',
+        response: { 200: ProductListResponse },
+      },
+    },
+    async () => {
+      const [products, categories, suppliers] = await Promise.all([
+        listProducts(app.db),
+        categoryList(app.db),
+        supplierNames(app.db),
+      ]);
+      return { success: true as const, products, categories, suppliers };
+    },
+  );
+
+  app.post(
+    '/products/add',
+    {
+      config: { permission: 'products:write' },
+      schema: { tags: ['products'], body: ProductInput, response: { 201: ProductResponse } },
+    },
+    async (request, reply) => {
+      const id = await insertProduct(app.db, await productValues(app.db, request.body));
+      const product = await findProduct(app.db, id);
+      if (!product) throw notFound('Product');
+      return reply.code(201).send({ success: true as const, product });
+    },
+  );
+
+  app.put(
+    '/products/:id',
+    {
+      config: { permission: 'products:write' },
+      schema: {
+        tags: ['products'],
+        params: IdParams,
+        body: ProductInput,
+        response: { 200: ProductResponse },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      if (!isId(id)) throw notFound('Product');
+      const values = await productValues(app.db, request.body);
+      if (!(await updateProduct(app.db, id, values))) throw notFound('Product');
+      const product = await findProduct(app.db, id);
+      if (!product) throw notFound('Product');
+      return { success: true as const, product };
+    },
+  );
+
+  app.delete(
+    '/products/:id',
+    {
+      config: { permission: 'products:write' },
+      schema: {
+        tags: ['products'],
+        description: 'Past orders keep their product name, category and prices.',
+        params: IdParams,
+        response: { 200: Message },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      if (!isId(id) || !(await deleteProduct(app.db, id))) throw notFound('Product');
+      return { success: true as const, message: 'Product deleted.' };
+    },
+  );
+};

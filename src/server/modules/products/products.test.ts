@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp, targets } from '../../test/harness';
+
+describe.each(targets)('products on $name', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(target);
+  });
+  afterAll(() => t?.close());
+
+  async function refs() {
+    const category = await t.call('POST', '/api/category/add', {
+      token: t.as.admin.token,
+      body: { formCategory: `Cat ${Math.random()}`, formDescription: '' },
+    });
+    const supplier = await t.call('POST', '/api/supplier/add', {
+      token: t.as.admin.token,
+      body: { name: 'Acme', email: 'sales@acme.test', phone: '555', address: 'Road 1' },
+    });
+    return { category: category.body.category._id as string, supplier: supplier.body.supplier._id as string };
+  }
+
+  it('POST /api/products/add creates a product and answers it with category and supplier names', async () => {
+    const { category, supplier } = await refs();
+    const res = await t.call('POST', '/api/products/add', {
+      token: t.as.admin.token,
+      body: { name: '  Aspirin  ', description: 'Pain relief', price: 4.5, stock: 12, category, supplier },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.success).toBe(true);
+    expect(res.body.product).toEqual({
+      _id: expect.any(String),
+      name: 'Aspirin',
+      description: 'Pain relief',
+      price: 4.5,
+      stock: 12,
+      category: { _id: category, name: expect.stringMatching(/^Cat /) },
+      supplier: { _id: supplier, name: 'Acme' },
+    });
+  });
+
+  it('GET /api/products lists products with categories and supplier names for every role', async () => {
+    const { id } = await t.product({ name: 'Listed thing', stock: 3, price: 1.25 });
+    for (const role of ['admin', 'salesRep', 'medicalRep', 'user', 'superAdmin'] as const) {
+      const res = await t.call('GET', '/api/products', { token: t.as[role].token });
+      expect(res.status).toBe(200);
+      const listed = res.body.products.find((p: { _id: string }) => p._id === id);
+      expect(listed).toMatchObject({ name: 'Listed thing', stock: 3, price: 1.25 });
+      expect(Object.keys(res.body)).toEqual(['success', 'products', 'categories', 'suppliers']);
+      expect(Object.keys(res.body.suppliers[0]).sort()).toEqual(['_id', 'name']);
+    }
+  });
+
+  it('PUT /api/products/:id updates every field', async () => {
+    const { id } = await t.product();
+    const { category, supplier } = await refs();
+    const res = await t.call('PUT', `/api/products/${id}`, {
+      token: t.as.admin.token,
+      body: { name: 'Renamed', description: 'd', price: 0, stock: 0, category, supplier },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.product).toMatchObject({
+      _id: id,
+      name: 'Renamed',
+      price: 0,
+      stock: 0,
+      category: { _id: category },
+    });
+  });
+
+  it('DELETE /api/products/:id removes it, then answers 404', async () => {
+    const { id } = await t.product();
+    expect((await t.call('DELETE', `/api/products/${id}`, { token: t.as.admin.token })).status).toBe(200);
+    const again = await t.call('DELETE', `/api/products/${id}`, { token: t.as.admin.token });
+    expect(again.status).toBe(404);
+    expect(again.body).toEqual({ success: false, error: 'Product not found.' });
+  });
+
+  it.each([
+    ['a blank name', { name: '   ' }],
+    ['a negative price', { price: -1 }],
+    ['a price with 3 decimals', { price: 1.234 }],
+    ['a price given as text', { price: '4.50' }],
+    ['fractional stock', { stock: 1.5 }],
+    ['negative stock', { stock: -1 }],
+    ['a missing category', { category: undefined }],
+    ['a NUL in the name', { name: 'a\u0000b' }],
+    ['a 201-character name', { name: 'x'.repeat(201) }],
+  ])('POST /api/products/add refuses %s with 400 and one sentence', async (_label, change) => {
+    const { category, supplier } = await refs();
+    const body = { name: 'Valid', description: '', price: 1, stock: 1, category, supplier, ...change };
+    const res = await t.call('POST', '/api/products/add', { token: t.as.admin.token, body });
+    expect(res.status).toBe(400);
+    expect(res.body.success).toBe(false);
+    expect(res.body.error).toMatch(/^[^\n]+$/);
+    expect(res.text).not.toMatch(/stack|at .*\.ts/);
+  });
+
+  it('POST /api/products/add refuses an unknown category or supplier with 400', async () => {
+    const { category, supplier } = await refs();
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const base = { name: 'X', description: '', price: 1, stock: 1 };
+    const noCategory = await t.call('POST', '/api/products/add', {
+      token: t.as.admin.token,
+      body: { ...base, category: unknown, supplier },
+    });
+    expect(noCategory.status).toBe(400);
+    expect(noCategory.body.error).toBe('Choose an existing category.');
+    const badSupplier = await t.call('POST', '/api/products/add', {
+      token: t.as.admin.token,
+      body: { ...base, category, supplier: 'not-an-id' },
+    });
+    expect(badSupplier.status).toBe(400);
+    expect(badSupplier.body.error).toBe('Choose an existing supplier.');
+  });
+
+  it('PUT and DELETE answer 404 for a malformed or unknown id', async () => {
+    const { category, supplier } = await refs();
+    const body = { name: 'X', description: '', price: 1, stock: 1, category, supplier };
+    for (const id of ['nope', '00000000-0000-4000-8000-000000000000', "1' or '1'='1"]) {
+      const put = await t.call('PUT', `/api/products/${encodeURIComponent(id)}`, {
+        token: t.as.admin.token,
+        body,
+      });
+      expect(put.status).toBe(404);
+      const del = await t.call('DELETE', `/api/products/${encodeURIComponent(id)}`, {
+        token: t.as.admin.token,
+      });
+      expect(del.status).toBe(404);
+    }
+  });
+
+  it('only an admin may add, edit or delete products', async () => {
+    const { id } = await t.product();
+    for (const role of ['superAdmin', 'salesRep', 'medicalRep', 'user'] as const) {
+      const token = t.as[role].token;
+      expect((await t.call('POST', '/api/products/add', { token, body: {} })).status).toBe(403);
+      expect((await t.call('PUT', `/api/products/${id}`, { token, body: {} })).status).toBe(403);
+      expect((await t.call('DELETE', `/api/products/${id}`, { token })).status).toBe(403);
+    }
+    const [row] = await t.sql<{ n: number }>('select count(*)::int as n from products where id = $1', [id]);
+    expect(row?.n).toBe(1);
+  });
+});

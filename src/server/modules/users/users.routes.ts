@@ -1,0 +1,132 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { IdParams, Message } from '../../../shared/common';
+import { CREATABLE_ROLES, MANAGED_ROLES, manages, type Role } from '../../../shared/roles';
+import {
+  ProfileInput,
+  ProfileResponse,
+  UserInput,
+  UserListResponse,
+  UserResponse,
+} from '../../../shared/users';
+import { currentUser } from '../../lib/auth';
+import { AppError, conflict, forbidden, isId, notFound } from '../../lib/errors';
+import { hashPassword } from '../../lib/passwords';
+import {
+  deleteUser,
+  emailTaken,
+  findUser,
+  insertUser,
+  listUsers,
+  toUser,
+  updateUser,
+} from './users.repository';
+
+const EMAIL_TAKEN = 'That email is already in use.';
+
+export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/users',
+    {
+      config: { permission: 'users:manage' },
+      schema: { tags: ['users'], summary: 'Users the caller manages', response: { 200: UserListResponse } },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const rows = await listUsers(app.db, MANAGED_ROLES[me.role]);
+      return { success: true as const, users: rows.map(toUser) };
+    },
+  );
+
+  app.post(
+    '/users/add',
+    {
+      config: { permission: 'users:manage' },
+      schema: { tags: ['users'], summary: 'Create a user', body: UserInput, response: { 201: UserResponse } },
+    },
+    async (request, reply) => {
+      const me = currentUser(request);
+      const input = request.body;
+      if (!CREATABLE_ROLES[me.role].includes(input.role)) {
+        throw forbidden(`Your role cannot create ${input.role} accounts.`);
+      }
+      if (await emailTaken(app.db, input.email)) throw conflict(EMAIL_TAKEN);
+      const row = await insertUser(app.db, {
+        name: input.name,
+        email: input.email,
+        address: input.address,
+        role: input.role,
+        passwordHash: await hashPassword(input.password),
+      });
+      return reply.code(201).send({ success: true as const, user: toUser(row) });
+    },
+  );
+
+  app.delete(
+    '/users/:id',
+    {
+      config: { permission: 'users:manage' },
+      schema: { tags: ['users'], summary: 'Delete a user', params: IdParams, response: { 200: Message } },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const { id } = request.params;
+      if (id === me.id) throw forbidden('You cannot delete your own account.');
+      const target = isId(id) ? await findUser(app.db, id) : undefined;
+      if (!target) throw notFound('User');
+      if (!manages(me.role, target.role as Role)) throw forbidden('Your role cannot delete this user.');
+      if (!(await deleteUser(app.db, id))) throw notFound('User');
+      return { success: true as const, message: 'User deleted.' };
+    },
+  );
+
+  app.get(
+    '/users/:id',
+    {
+      config: { permission: 'users:self' },
+      schema: { tags: ['users'], summary: 'One user', params: IdParams, response: { 200: UserResponse } },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const { id } = request.params;
+      if (id !== me.id && MANAGED_ROLES[me.role].length === 0)
+        throw forbidden('You can only see your own account.');
+      const target = isId(id) ? await findUser(app.db, id) : undefined;
+      if (!target) throw notFound('User');
+      if (id !== me.id && !manages(me.role, target.role as Role))
+        throw forbidden('Your role cannot see this user.');
+      return { success: true as const, user: toUser(target) };
+    },
+  );
+
+  app.put(
+    '/users/:id',
+    {
+      config: { permission: 'users:self' },
+      schema: {
+        tags: ['users'],
+        summary: 'Update your own profile',
+        description: 'An empty or missing password leaves it unchanged; a new one returns a fresh token.',
+        params: IdParams,
+        body: ProfileInput,
+        response: { 200: ProfileResponse },
+      },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const { id } = request.params;
+      if (id !== me.id) {
+        if (!isId(id)) throw notFound('User');
+        throw forbidden('You can only edit your own profile.');
+      }
+      const input = request.body;
+      if (await emailTaken(app.db, input.email, me.id)) throw conflict(EMAIL_TAKEN);
+      const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+      const row = await updateUser(app.db, me.id, { ...input, passwordHash });
+      if (!row) throw new AppError(401, 'Your account no longer exists.');
+      const token = passwordHash
+        ? await app.tokens.sign({ userId: row.id, tokenVersion: row.tokenVersion })
+        : undefined;
+      return { success: true as const, user: toUser(row), ...(token ? { token } : {}) };
+    },
+  );
+};

@@ -1,0 +1,180 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import type { Role } from '../../shared/roles';
+import { buildApp } from '../app';
+import type { Config } from '../config';
+import { openDatabase } from '../db/connection';
+import { users } from '../db/schema';
+import { hashPassword } from '../lib/passwords';
+import type { LoginThrottle } from '../modules/auth/auth.routes';
+
+export interface Target {
+  name: 'pglite' | 'postgres';
+  url?: string;
+}
+
+/** PGlite always; PostgreSQL too when TEST_DATABASE_URL is set. */
+export const targets: Target[] = [
+  { name: 'pglite' },
+  ...(process.env.TEST_DATABASE_URL
+    ? [{ name: 'postgres' as const, url: process.env.TEST_DATABASE_URL }]
+    : []),
+];
+
+export const PASSWORD = 'correct horse battery';
+
+export interface Account {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  token: string;
+}
+
+export interface Answer {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary answer fields.
+  body: any;
+  headers: Record<string, string | string[] | number | undefined>;
+  text: string;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  target: Target;
+  /** One signed-in account per role. */
+  as: Record<Role, Account>;
+  call(
+    method: string,
+    url: string,
+    options?: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<Answer>;
+  /** Creates a user of a role directly in the database and signs it in. */
+  account(role: Role, name?: string): Promise<Account>;
+  /** A category, a supplier and a product, with the given stock and price. */
+  product(values?: {
+    name?: string;
+    stock?: number;
+    price?: number;
+  }): Promise<{ id: string; categoryId: string; supplierId: string }>;
+  sql<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: 'memory://',
+    tokenTtlSeconds: 3600,
+    lowStockThreshold: 5,
+    timeZone: 'UTC',
+    ...overrides,
+  };
+}
+
+/** A throwaway PostgreSQL database on the server of TEST_DATABASE_URL, dropped by the returned function. */
+export async function freshPostgres(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `ims_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: baseUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+let sequence = 0;
+const unique = () => `${Date.now().toString(36)}${(sequence++).toString(36)}`;
+
+export async function startApp(
+  target: Target,
+  options: { config?: Partial<Config>; throttle?: LoginThrottle; poolSize?: number } = {},
+): Promise<TestApp> {
+  const pgDb = target.url ? await freshPostgres(target.url) : undefined;
+  const config = testConfig({ databaseUrl: pgDb?.url, ...options.config });
+  const database = await openDatabase({ ...config, poolSize: options.poolSize });
+  const app = await buildApp({
+    config,
+    database,
+    throttle: options.throttle ?? { perEmail: 1000, perAddress: 1000 },
+  });
+  await app.ready();
+
+  const call: TestApp['call'] = async (method, url, { token, body, headers = {} } = {}) => {
+    const response = await app.inject({
+      method: method as 'GET',
+      url,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+      ...(body === undefined
+        ? {}
+        : typeof body === 'string'
+          ? { payload: body }
+          : { payload: body as object }),
+    });
+    let parsed: unknown;
+    try {
+      parsed = response.json();
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.statusCode, body: parsed, headers: response.headers, text: response.body };
+  };
+
+  const passwordHash = await hashPassword(PASSWORD);
+  const account = async (role: Role, name = `${role} ${unique()}`): Promise<Account> => {
+    const email = `${role.toLowerCase()}.${unique()}@example.com`;
+    const [row] = await database.db
+      .insert(users)
+      .values({ name, email, passwordHash, role, address: `${name} street 1` })
+      .returning({ id: users.id, tokenVersion: users.tokenVersion });
+    if (!row) throw new Error('could not create a test user');
+    const token = await app.tokens.sign({ userId: row.id, tokenVersion: row.tokenVersion });
+    return { id: row.id, email, name, role, token };
+  };
+
+  const as = {} as Record<Role, Account>;
+  for (const role of ['superAdmin', 'admin', 'salesRep', 'medicalRep', 'user'] as const)
+    as[role] = await account(role);
+
+  const sql: TestApp['sql'] = (text, params) => database.query(text, params);
+
+  const product: TestApp['product'] = async ({ name, stock = 10, price = 9.99 } = {}) => {
+    const tag = unique();
+    const [category] = await sql<{ id: string }>('insert into categories (name) values ($1) returning id', [
+      `Category ${tag}`,
+    ]);
+    const [supplier] = await sql<{ id: string }>('insert into suppliers (name) values ($1) returning id', [
+      `Supplier ${tag}`,
+    ]);
+    const [row] = await sql<{ id: string }>(
+      'insert into products (name, price, stock, category_id, supplier_id) values ($1, $2, $3, $4, $5) returning id',
+      [name ?? `Product ${tag}`, price.toFixed(2), stock, category?.id, supplier?.id],
+    );
+    return { id: row?.id as string, categoryId: category?.id as string, supplierId: supplier?.id as string };
+  };
+
+  return {
+    app,
+    target,
+    as,
+    call,
+    account,
+    product,
+    sql,
+    close: async () => {
+      await app.close();
+      await pgDb?.drop();
+    },
+  };
+}
