@@ -1,0 +1,200 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp, targets } from '../../test/harness';
+
+describe.each(targets)('orders on $name', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(target);
+  });
+  afterAll(() => t?.close());
+
+  const stockOf = async (id: string) =>
+    (await t.sql<{ stock: number }>('select stock from products where id = $1', [id]))[0]?.stock;
+
+  it('POST /api/order/add takes the stock and answers the order with the server price', async () => {
+    const { id } = await t.product({ name: 'Bandage', stock: 10, price: 19.99 });
+    const rep = t.as.salesRep;
+    const res = await t.call('POST', '/api/order/add', {
+      token: rep.token,
+      body: { productId: id, quantity: 3, total: 0.01, price: 0.01, stock: 999 },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      success: true,
+      order: {
+        _id: expect.any(String),
+        user: { _id: rep.id, name: rep.name, address: `${rep.name} street 1` },
+        product: { _id: id, name: 'Bandage', category: { name: expect.stringMatching(/^Category /) } },
+        quantity: 3,
+        unitPrice: 19.99,
+        totalPrice: 59.97,
+        orderDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
+    });
+    expect(await stockOf(id)).toBe(7);
+  });
+
+  it('every ordering role may order; admin and superAdmin may not', async () => {
+    const { id } = await t.product({ stock: 100 });
+    for (const role of ['user', 'salesRep', 'medicalRep'] as const) {
+      const res = await t.call('POST', '/api/order/add', {
+        token: t.as[role].token,
+        body: { productId: id, quantity: 1 },
+      });
+      expect(res.status).toBe(201);
+    }
+    for (const role of ['admin', 'superAdmin'] as const) {
+      const res = await t.call('POST', '/api/order/add', {
+        token: t.as[role].token,
+        body: { productId: id, quantity: 1 },
+      });
+      expect(res.status).toBe(403);
+    }
+    expect(await stockOf(id)).toBe(97);
+  });
+
+  it('POST /api/order/add refuses more than the stock with 409 and leaves the stock unchanged', async () => {
+    const { id } = await t.product({ stock: 2 });
+    const res = await t.call('POST', '/api/order/add', {
+      token: t.as.user.token,
+      body: { productId: id, quantity: 3 },
+    });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ success: false, error: 'Not enough stock' });
+    expect(await stockOf(id)).toBe(2);
+    const [count] = await t.sql<{ n: number }>(
+      'select count(*)::int as n from orders where product_id = $1',
+      [id],
+    );
+    expect(count?.n).toBe(0);
+  });
+
+  it('an order may take the last unit, and the next one is refused', async () => {
+    const { id } = await t.product({ stock: 1 });
+    const body = { productId: id, quantity: 1 };
+    expect((await t.call('POST', '/api/order/add', { token: t.as.user.token, body })).status).toBe(201);
+    expect((await t.call('POST', '/api/order/add', { token: t.as.user.token, body })).status).toBe(409);
+    expect(await stockOf(id)).toBe(0);
+  });
+
+  it.each([
+    ['quantity 0', 0],
+    ['quantity 1.5', 1.5],
+    ['quantity "2"', '2'],
+    ['a negative quantity', -4],
+    ['a missing quantity', undefined],
+  ])('POST /api/order/add refuses %s with 400', async (_label, quantity) => {
+    const { id } = await t.product({ stock: 5 });
+    const res = await t.call('POST', '/api/order/add', {
+      token: t.as.user.token,
+      body: { productId: id, quantity },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.success).toBe(false);
+    expect(typeof res.body.error).toBe('string');
+    expect(await stockOf(id)).toBe(5);
+  });
+
+  it('POST /api/order/add answers 404 for a malformed or unknown product id', async () => {
+    for (const productId of ['abc', '00000000-0000-4000-8000-000000000000']) {
+      const res = await t.call('POST', '/api/order/add', {
+        token: t.as.user.token,
+        body: { productId, quantity: 1 },
+      });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ success: false, error: 'Product not found.' });
+    }
+  });
+
+  it('the order keeps its snapshot after the product is renamed, then deleted, and the user deleted', async () => {
+    const { id, categoryId, supplierId } = await t.product({ name: 'Original name', stock: 5, price: 2.5 });
+    const buyer = await t.account('medicalRep', 'Dr Snapshot');
+    const placed = await t.call('POST', '/api/order/add', {
+      token: buyer.token,
+      body: { productId: id, quantity: 2 },
+    });
+    expect(placed.status).toBe(201);
+    const before = placed.body.order;
+
+    const renamed = await t.call('PUT', `/api/products/${id}`, {
+      token: t.as.admin.token,
+      body: {
+        name: 'New name',
+        description: '',
+        price: 99,
+        stock: 5,
+        category: categoryId,
+        supplier: supplierId,
+      },
+    });
+    expect(renamed.status).toBe(200);
+    const all = async () =>
+      (await t.call('GET', `/api/order/${t.as.admin.id}`, { token: t.as.admin.token })).body.orders.find(
+        (o: { _id: string }) => o._id === before._id,
+      );
+    expect(await all()).toMatchObject({ product: { name: 'Original name' }, unitPrice: 2.5, totalPrice: 5 });
+
+    expect((await t.call('DELETE', `/api/products/${id}`, { token: t.as.admin.token })).status).toBe(200);
+    expect(await all()).toMatchObject({ product: { _id: null, name: 'Original name' }, totalPrice: 5 });
+
+    expect((await t.call('DELETE', `/api/users/${buyer.id}`, { token: t.as.admin.token })).status).toBe(200);
+    expect(await all()).toMatchObject({
+      user: { _id: null, name: 'Dr Snapshot', address: 'Dr Snapshot street 1' },
+      product: { name: 'Original name', category: before.product.category },
+      quantity: 2,
+      totalPrice: 5,
+    });
+  });
+
+  it('GET /api/order/:userId gives others only their own orders, newest first, and an admin every order', async () => {
+    const { id } = await t.product({ stock: 50 });
+    const a = await t.account('user');
+    const b = await t.account('salesRep');
+    for (const [who, quantity] of [
+      [a, 1],
+      [b, 2],
+      [a, 3],
+    ] as const) {
+      await t.call('POST', '/api/order/add', { token: who.token, body: { productId: id, quantity } });
+    }
+    const mine = await t.call('GET', `/api/order/${a.id}`, { token: a.token });
+    expect(mine.status).toBe(200);
+    expect(mine.body.orders.map((o: { quantity: number }) => o.quantity)).toEqual([3, 1]);
+    const dates = mine.body.orders.map((o: { orderDate: string }) => Date.parse(o.orderDate));
+    expect(dates[0]).toBeGreaterThanOrEqual(dates[1]);
+
+    expect((await t.call('GET', `/api/order/${b.id}`, { token: a.token })).status).toBe(403);
+    expect((await t.call('GET', '/api/order/not-an-id', { token: a.token })).status).toBe(404);
+
+    const every = await t.call('GET', `/api/order/${t.as.admin.id}`, { token: t.as.admin.token });
+    const ours = every.body.orders.filter((o: { product: { _id: string } }) => o.product._id === id);
+    expect(ours).toHaveLength(3);
+    const oneUser = await t.call('GET', `/api/order/${b.id}`, { token: t.as.admin.token });
+    expect(oneUser.body.orders.map((o: { user: { _id: string } }) => o.user._id)).toEqual([b.id]);
+  });
+
+  it('200 concurrent orders against stock 50: exactly 50 succeed, stock ends at 0, 50 order rows', async () => {
+    const { id } = await t.product({ stock: 50, price: 1 });
+    const buyers = await Promise.all([t.account('user'), t.account('salesRep'), t.account('medicalRep')]);
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        t.call('POST', '/api/order/add', {
+          token: buyers[i % buyers.length]?.token,
+          body: { productId: id, quantity: 1 },
+        }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    const accepted = statuses.filter((s) => s === 201).length;
+    const refused = statuses.filter((s) => s === 409).length;
+    console.log(`[${target.name}] concurrent orders: ${accepted} accepted, ${refused} refused with 409`);
+    expect(accepted).toBe(50);
+    expect(refused).toBe(150);
+    expect(await stockOf(id)).toBe(0);
+    const [rows] = await t.sql<{ n: number; units: number }>(
+      'select count(*)::int as n, coalesce(sum(quantity), 0)::int as units from orders where product_id = $1',
+      [id],
+    );
+    expect(rows).toEqual({ n: 50, units: 50 });
+  });
+});
