@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { Role } from '../../shared/roles';
 import { buildApp } from '../app';
 import type { Config } from '../config';
-import { openDatabase } from '../db/connection';
+import { type Database, openDatabase } from '../db/connection';
 import { users } from '../db/schema';
 import { hashPassword } from '../lib/passwords';
 import type { LoginThrottle } from '../modules/auth/auth.routes';
@@ -48,7 +48,13 @@ export interface TestApp {
   call(
     method: string,
     url: string,
-    options?: { token?: string; body?: unknown; headers?: Record<string, string> },
+    options?: {
+      token?: string;
+      body?: unknown;
+      headers?: Record<string, string>;
+      /** The client address the server sees; 127.0.0.1 unless given. */
+      remoteAddress?: string;
+    },
   ): Promise<Answer>;
   /** Creates a user of a role directly in the database and signs it in. */
   account(role: Role, name?: string): Promise<Account>;
@@ -94,6 +100,24 @@ export async function freshPostgres(baseUrl: string): Promise<{ url: string; dro
   };
 }
 
+/** An empty, migrated database of the target (no users), and how to get rid of it. */
+export async function openTestDatabase(
+  target: Target,
+): Promise<{ database: Database; config: Config; dispose: () => Promise<void> }> {
+  const pgDb = target.url ? await freshPostgres(target.url) : undefined;
+  const config = testConfig({ databaseUrl: pgDb?.url });
+  const database = await openDatabase(config);
+  return {
+    database,
+    config,
+    dispose: async () => {
+      // An app built on it may have closed it already.
+      await database.close().catch(() => {});
+      await pgDb?.drop();
+    },
+  };
+}
+
 let sequence = 0;
 const unique = () => `${Date.now().toString(36)}${(sequence++).toString(36)}`;
 
@@ -111,10 +135,11 @@ export async function startApp(
   });
   await app.ready();
 
-  const call: TestApp['call'] = async (method, url, { token, body, headers = {} } = {}) => {
+  const call: TestApp['call'] = async (method, url, { token, body, headers = {}, remoteAddress } = {}) => {
     const response = await app.inject({
       method: method as 'GET',
       url,
+      ...(remoteAddress ? { remoteAddress } : {}),
       headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
       ...(body === undefined
         ? {}

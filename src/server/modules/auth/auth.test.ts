@@ -1,0 +1,214 @@
+import { decodeJwt, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Answer, PASSWORD, startApp, type TestApp, targets } from '../../test/harness';
+
+const INVALID = { success: false, error: 'Invalid email or password' };
+
+function expectErrorShape(res: Answer, status: number) {
+  expect(res.status).toBe(status);
+  expect(res.body).toEqual({ success: false, error: expect.stringMatching(/^[^\n]+$/) });
+}
+
+async function sign(secret: string, claims: { sub: string; tv: number }, expiresAt: number | string) {
+  return new SignJWT({ tv: claims.tv })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(claims.sub)
+    .setIssuedAt()
+    .setExpirationTime(expiresAt)
+    .sign(new TextEncoder().encode(secret));
+}
+
+describe.each(targets)('auth on $name', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(target);
+  });
+  afterAll(() => t?.close());
+
+  const login = (email: string, password: string, remoteAddress?: string) =>
+    t.call('POST', '/api/auth/login', { body: { email, password }, remoteAddress });
+
+  it('POST /api/auth/login answers a token and exactly the public user fields', async () => {
+    const me = await t.account('salesRep', 'Rita Rep');
+    const res = await login(me.email, PASSWORD);
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(['success', 'token', 'user']);
+    expect(res.body.success).toBe(true);
+    expect(res.body.token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(res.body.user).toEqual({
+      _id: me.id,
+      name: 'Rita Rep',
+      email: me.email,
+      address: 'Rita Rep street 1',
+      role: 'salesRep',
+    });
+    const products = await t.call('GET', '/api/products', { token: res.body.token });
+    expect(products.status).toBe(200);
+  });
+
+  it('POST /api/auth/login accepts the email in any case and with surrounding spaces', async () => {
+    const me = await t.account('user');
+    const res = await login(`  ${me.email.toUpperCase()} `, PASSWORD);
+    expect(res.status).toBe(200);
+    expect(res.body.user._id).toBe(me.id);
+    expect(res.body.user.email).toBe(me.email);
+  });
+
+  it('POST /api/auth/login answers 401 "Invalid email or password" for an unknown email and a wrong password alike', async () => {
+    const me = await t.account('user');
+    const unknown = await login('nobody.here@example.com', PASSWORD);
+    expect(unknown.status).toBe(401);
+    expect(unknown.body).toEqual(INVALID);
+    const wrong = await login(me.email, `${PASSWORD}!`);
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toEqual(INVALID);
+    // The password is case-sensitive.
+    const upper = await login(me.email, PASSWORD.toUpperCase());
+    expect(upper.status).toBe(401);
+    expect(upper.body).toEqual(INVALID);
+  });
+
+  it.each([
+    ['no body at all', undefined],
+    ['an empty object', {}],
+    ['a missing password', { email: 'a@example.com' }],
+    ['a missing email', { password: PASSWORD }],
+    ['an empty password', { email: 'a@example.com', password: '' }],
+    ['a blank email', { email: '   ', password: PASSWORD }],
+    ['an email given as a number', { email: 42, password: PASSWORD }],
+    ['a password given as a number', { email: 'a@example.com', password: 12345678 }],
+    ['a password given as an array', { email: 'a@example.com', password: [PASSWORD] }],
+    ['a JSON array', [{ email: 'a@example.com', password: PASSWORD }]],
+  ])('POST /api/auth/login refuses %s with 400', async (_label, body) => {
+    const res = await t.call('POST', '/api/auth/login', {
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.success).toBe(false);
+    expect(res.body.error).toMatch(/^[^\n]+$/);
+  });
+
+  it('a protected call without a token answers 401 with the error shape', async () => {
+    expectErrorShape(await t.call('GET', '/api/products'), 401);
+  });
+
+  it.each([
+    ['another scheme', 'Basic dXNlcjpwYXNz'],
+    ['a bare Bearer', 'Bearer'],
+    ['a token that is not a JWT', 'Bearer not-a-token'],
+    ['a JWT with a broken signature part', 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.AAAA'],
+    ['two tokens', 'Bearer a.b.c d.e.f'],
+  ])('a protected call with %s in the authorization header answers 401', async (_label, header) => {
+    const res = await t.call('GET', '/api/products', { headers: { authorization: header } });
+    expectErrorShape(res, 401);
+  });
+
+  it('a token signed with another secret is refused with 401', async () => {
+    const me = t.as.admin;
+    const forged = await sign('a completely different secret of enough length!', { sub: me.id, tv: 0 }, '1h');
+    expectErrorShape(await t.call('GET', '/api/dashboard', { token: forged }), 401);
+  });
+
+  it('an expired token is refused with 401, while the same secret with a future expiry works', async () => {
+    const me = await t.account('admin');
+    const [row] = await t.sql<{ value: string }>("select value from settings where key = 'jwt_secret'");
+    const secret = row?.value as string;
+    const live = await sign(secret, { sub: me.id, tv: 0 }, '1h');
+    expect((await t.call('GET', '/api/dashboard', { token: live })).status).toBe(200);
+    const expired = await sign(secret, { sub: me.id, tv: 0 }, Math.floor(Date.now() / 1000) - 60);
+    expectErrorShape(await t.call('GET', '/api/dashboard', { token: expired }), 401);
+  });
+
+  it('a token of the right secret but for an unknown user or with a non-id subject is refused with 401', async () => {
+    const [row] = await t.sql<{ value: string }>("select value from settings where key = 'jwt_secret'");
+    const secret = row?.value as string;
+    const ghost = await sign(secret, { sub: '00000000-0000-4000-8000-000000000000', tv: 0 }, '1h');
+    expectErrorShape(await t.call('GET', '/api/products', { token: ghost }), 401);
+    const odd = await sign(secret, { sub: "' or 1=1 --", tv: 0 }, '1h');
+    expectErrorShape(await t.call('GET', '/api/products', { token: odd }), 401);
+  });
+
+  it("a deleted user's token is refused at once", async () => {
+    const doomed = await t.account('user');
+    expect((await t.call('GET', '/api/products', { token: doomed.token })).status).toBe(200);
+    const del = await t.call('DELETE', `/api/users/${doomed.id}`, { token: t.as.superAdmin.token });
+    expect(del.status).toBe(200);
+    expectErrorShape(await t.call('GET', '/api/products', { token: doomed.token }), 401);
+  });
+
+  it('after a password change the old token is refused and the returned token works', async () => {
+    const me = await t.account('medicalRep', 'Mona Med');
+    const res = await t.call('PUT', `/api/users/${me.id}`, {
+      token: me.token,
+      body: { name: 'Mona Med', email: me.email, address: '', password: 'a brand new password' },
+    });
+    expect(res.status).toBe(200);
+    expect(typeof res.body.token).toBe('string');
+    expectErrorShape(await t.call('GET', '/api/products', { token: me.token }), 401);
+    expect((await t.call('GET', '/api/products', { token: res.body.token })).status).toBe(200);
+    expect((await login(me.email, PASSWORD)).status).toBe(401);
+    expect((await login(me.email, 'a brand new password')).status).toBe(200);
+  });
+
+  it('a signed-in token expires after the configured lifetime', async () => {
+    const res = await login(t.as.user.email, PASSWORD);
+    const claims = decodeJwt(res.body.token);
+    // The harness configures a one-hour lifetime (TOKEN_TTL).
+    expect((claims.exp as number) - (claims.iat as number)).toBe(3600);
+    expect(claims.sub).toBe(t.as.user.id);
+  });
+});
+
+describe.each(targets)('login throttling on $name', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(target, { throttle: { perEmail: 3, perAddress: 10 } });
+  });
+  afterAll(() => t?.close());
+
+  const login = (email: string, password: string, remoteAddress: string) =>
+    t.call('POST', '/api/auth/login', { body: { email, password }, remoteAddress });
+
+  it('POST /api/auth/login answers 429 on the 4th try for one email, even with the right password', async () => {
+    const victim = await t.account('user');
+    const bystander = await t.account('user');
+    for (let i = 0; i < 3; i++) {
+      const res = await login(victim.email, 'wrong password', '10.0.1.1');
+      expect(res.status).toBe(401);
+    }
+    const blocked = await login(victim.email, PASSWORD, '10.0.1.1');
+    expect(blocked.status).toBe(429);
+    expect(blocked.body).toEqual({
+      success: false,
+      error: expect.stringMatching(/^Too many failed sign-in/),
+    });
+    // The email is blocked from any address, in any letter case.
+    expect((await login(victim.email.toUpperCase(), PASSWORD, '10.0.1.2')).status).toBe(429);
+    // Other emails still sign in.
+    expect((await login(bystander.email, PASSWORD, '10.0.1.1')).status).toBe(200);
+  });
+
+  it('a successful sign-in clears the failures of that email', async () => {
+    const me = await t.account('user');
+    for (let i = 0; i < 2; i++)
+      expect((await login(me.email, 'wrong password', '10.0.2.1')).status).toBe(401);
+    expect((await login(me.email, PASSWORD, '10.0.2.1')).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await login(me.email, 'wrong password', '10.0.2.1')).status).toBe(401);
+    expect((await login(me.email, PASSWORD, '10.0.2.1')).status).toBe(200);
+  });
+
+  it('POST /api/auth/login answers 429 after 10 failures from one address across different emails', async () => {
+    const me = await t.account('user');
+    for (let i = 0; i < 10; i++) {
+      const res = await login(`stranger${i}@example.com`, 'wrong password', '10.0.3.1');
+      expect(res.status).toBe(401);
+    }
+    const blocked = await login(me.email, PASSWORD, '10.0.3.1');
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.success).toBe(false);
+    // Another address is not affected.
+    expect((await login(me.email, PASSWORD, '10.0.3.2')).status).toBe(200);
+  });
+});
