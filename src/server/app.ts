@@ -166,6 +166,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.code(404).send(errorBody('No such route.'));
   });
 
+  // Answers sent while shutting down close their connection, so keep-alive clients do not hold
+  // the server open after their last request.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+
   app.addHook('onClose', async () => {
     await database.close();
   });

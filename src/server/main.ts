@@ -30,6 +30,8 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info(`${signal} received: finishing requests in flight, then closing the database`);
+    // Requests get 10 s to finish; after that their connections are cut.
+    setTimeout(() => app.server.closeAllConnections(), 10_000).unref();
     try {
       await app.close();
       process.exit(0);

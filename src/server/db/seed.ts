@@ -1,0 +1,188 @@
+import type { Role } from '../../shared/roles';
+import { hashPassword } from '../lib/passwords';
+import type { Database } from './connection';
+
+/** A small deterministic random generator, so every demo database is the same. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let x = state;
+    x = Math.imul(x ^ (x >>> 15), x | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const CATALOGUE: Record<string, string[]> = {
+  'Pain Relief': [
+    'Paracetamol 500mg',
+    'Ibuprofen 200mg',
+    'Aspirin 300mg',
+    'Naproxen 250mg',
+    'Pain Relief Gel',
+  ],
+  'Cold & Flu': ['Cough Syrup', 'Throat Lozenges', 'Nasal Spray', 'Decongestant Tablets', 'Vapour Rub'],
+  'Vitamins & Supplements': [
+    'Vitamin C 1000mg',
+    'Vitamin D3',
+    'Multivitamin',
+    'Omega-3 Fish Oil',
+    'Zinc Tablets',
+    'Magnesium',
+  ],
+  'First Aid': [
+    'Adhesive Bandages',
+    'Gauze Pads',
+    'Antiseptic Wipes',
+    'Elastic Bandage',
+    'Medical Tape',
+    'Burn Gel',
+  ],
+  'Personal Care': ['Hand Sanitiser', 'Body Lotion', 'Shampoo', 'Deodorant', 'Lip Balm'],
+  'Oral Care': ['Toothpaste', 'Toothbrush Soft', 'Mouthwash', 'Dental Floss', 'Whitening Strips'],
+  'Baby Care': ['Baby Wipes', 'Nappy Cream', 'Baby Shampoo', 'Infant Paracetamol', 'Teething Gel'],
+  'Skin Care': ['Sunscreen SPF50', 'Moisturiser', 'Aloe Vera Gel', 'Hydrocortisone Cream', 'Acne Wash'],
+  'Medical Devices': [
+    'Digital Thermometer',
+    'Blood Pressure Monitor',
+    'Pulse Oximeter',
+    'Glucose Test Strips',
+    'Pill Organiser',
+  ],
+  Household: ['Disinfectant Spray', 'Surface Wipes', 'Face Masks', 'Nitrile Gloves', 'Ear Plugs'],
+};
+
+const BRANDS = [
+  'Medica',
+  'CarePlus',
+  'VitaWell',
+  'PureLife',
+  'HealthFirst',
+  'Nordic',
+  'GreenLeaf',
+  'Everyday',
+];
+const SIZES = ['', ' 10 pack', ' 20 pack', ' 50ml', ' 100ml', ' 250ml', ' Large', ' Travel size'];
+
+const SUPPLIERS = [
+  ['Northwind Pharma', 'orders@northwind.example', '+1 555 0100', '12 Harbour Road, Seattle'],
+  ['Contoso Medical', 'sales@contoso.example', '+1 555 0101', '44 King Street, Boston'],
+  ['Fabrikam Health', 'supply@fabrikam.example', '+1 555 0102', '8 Mill Lane, Denver'],
+  ['Tailspin Wholesale', 'trade@tailspin.example', '+1 555 0103', '300 Market Ave, Austin'],
+  ['Wide World Care', 'hello@wideworld.example', '+1 555 0104', '19 Elm Court, Chicago'],
+  ['Litware Labs', 'b2b@litware.example', '+1 555 0105', '77 Bay Street, Miami'],
+] as const;
+
+export const DEMO_PASSWORD = 'demo-password';
+
+export const DEMO_ACCOUNTS: { role: Role; name: string; email: string; address: string }[] = [
+  { role: 'superAdmin', name: 'Sam Super', email: 'superadmin@demo.local', address: '1 Head Office Way' },
+  { role: 'admin', name: 'Alex Admin', email: 'admin@demo.local', address: '2 Store Street' },
+  { role: 'salesRep', name: 'Sally Sales', email: 'sales@demo.local', address: '15 Market Square' },
+  { role: 'medicalRep', name: 'Morgan Medical', email: 'medical@demo.local', address: '7 Clinic Road' },
+  { role: 'user', name: 'Eddie Employee', email: 'employee@demo.local', address: '3 Back Room Lane' },
+];
+
+/**
+ * Fills an empty database with a realistic small store: categories, suppliers, a few hundred
+ * products (some out of stock and some low), one account per role and ~90 days of orders.
+ */
+export async function seedDemo(database: Database, now = new Date()): Promise<void> {
+  const random = seededRandom(20_251_121);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const q = database.query.bind(database);
+
+  const hash = await hashPassword(DEMO_PASSWORD);
+  const userIds: { id: string; name: string; address: string; role: Role }[] = [];
+  for (const account of DEMO_ACCOUNTS) {
+    const [row] = await q<{ id: string }>(
+      'insert into users (name, email, password_hash, address, role) values ($1, $2, $3, $4, $5) returning id',
+      [account.name, account.email, hash, account.address, account.role],
+    );
+    userIds.push({ id: row?.id as string, name: account.name, address: account.address, role: account.role });
+  }
+
+  const categoryIds = new Map<string, string>();
+  for (const name of Object.keys(CATALOGUE)) {
+    const [row] = await q<{ id: string }>(
+      'insert into categories (name, description) values ($1, $2) returning id',
+      [name, `Everything in ${name.toLowerCase()}.`],
+    );
+    categoryIds.set(name, row?.id as string);
+  }
+  const supplierIds: string[] = [];
+  for (const [name, email, phone, address] of SUPPLIERS) {
+    const [row] = await q<{ id: string }>(
+      'insert into suppliers (name, email, phone, address) values ($1, $2, $3, $4) returning id',
+      [name, email, phone, address],
+    );
+    supplierIds.push(row?.id as string);
+  }
+
+  type Seeded = { id: string; name: string; category: string; price: number };
+  const products: Seeded[] = [];
+  const seen = new Set<string>();
+  while (products.length < 300) {
+    const category = pick(Object.keys(CATALOGUE));
+    const name = `${pick(BRANDS)} ${pick(CATALOGUE[category] as string[])}${pick(SIZES)}`;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const price = Math.round((1.5 + random() * 60) * 100) / 100;
+    const roll = random();
+    const stock =
+      roll < 0.06 ? 0 : roll < 0.14 ? 1 + Math.floor(random() * 5) : 6 + Math.floor(random() * 240);
+    const [row] = await q<{ id: string }>(
+      `insert into products (name, description, price, stock, category_id, supplier_id)
+       values ($1, $2, $3, $4, $5, $6) returning id`,
+      [
+        name,
+        `${name} from our ${category.toLowerCase()} range.`,
+        price.toFixed(2),
+        stock,
+        categoryIds.get(category),
+        pick(supplierIds),
+      ],
+    );
+    products.push({ id: row?.id as string, name, category, price });
+  }
+
+  const buyers = userIds.filter((u) => u.role === 'salesRep' || u.role === 'medicalRep' || u.role === 'user');
+  const values: unknown[] = [];
+  const rows: string[] = [];
+  const DAY = 86_400_000;
+  for (let i = 0; i < 1500; i++) {
+    const product = pick(products);
+    const buyer = pick(buyers);
+    const quantity = 1 + Math.floor(random() * 6);
+    // Spread over the last 90 days, with today's share so "Order Today" is not empty.
+    const when = new Date(now.getTime() - (i < 12 ? random() * 3_600_000 : random() * 90 * DAY));
+    const base = values.length;
+    rows.push(`(${Array.from({ length: 10 }, (_, k) => `$${base + k + 1}`).join(', ')})`);
+    values.push(
+      buyer.id,
+      product.id,
+      quantity,
+      product.price.toFixed(2),
+      (product.price * quantity).toFixed(2),
+      product.name,
+      product.category,
+      buyer.name,
+      buyer.address,
+      when.toISOString(),
+    );
+    if (rows.length === 250) await flushOrders();
+  }
+  await flushOrders();
+
+  async function flushOrders() {
+    if (rows.length === 0) return;
+    await q(
+      `insert into orders (user_id, product_id, quantity, unit_price, total_price, product_name, category_name,
+                           user_name, user_address, order_date) values ${rows.join(', ')}`,
+      values,
+    );
+    rows.length = 0;
+    values.length = 0;
+  }
+}
