@@ -1,0 +1,28 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createBrowserRouter, RouterProvider } from 'react-router';
+import { Notifications } from '../components/notifications';
+import { onUnauthorized } from '../lib/api';
+import { notify } from '../lib/notify';
+import { createQueryClient } from '../lib/query-client';
+import { clearSession, getSession } from '../lib/session';
+import { routes } from './routes';
+
+const queryClient = createQueryClient();
+const router = createBrowserRouter(routes);
+
+// Any 401 means the token is gone or expired: forget it and ask for a new login.
+onUnauthorized(() => {
+  if (!getSession()) return;
+  clearSession('expired');
+  notify.error('Your session has ended. Please log in again.');
+  void router.navigate('/login', { replace: true });
+});
+
+export function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+      <Notifications />
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,56 @@
+import type { Role } from '../../shared/roles';
+import type { IconName } from '../components/icon';
+import { homePathFor } from '../lib/role-home';
+import type { Session } from '../lib/session';
+
+export { HOME_PATH, homePathFor } from '../lib/role-home';
+
+/** `/` sends a signed-in user to their dashboard and a visitor to the landing page. */
+export function rootRedirect(session: Session | null): string {
+  return session ? homePathFor(session.user.role) : '/home';
+}
+
+export type GuardDecision = { allow: true } | { allow: false; redirectTo: '/home' | '/unauthorized' };
+
+/** The route guard: visitors go to /home, signed-in users without an allowed role to /unauthorized. */
+export function guardDecision(session: Session | null, allowed: readonly Role[]): GuardDecision {
+  if (!session) return { allow: false, redirectTo: '/home' };
+  if (!allowed.includes(session.user.role)) return { allow: false, redirectTo: '/unauthorized' };
+  return { allow: true };
+}
+
+export type MenuItem = { label: string; to: string; icon: IconName; end?: boolean };
+
+const LOGOUT: MenuItem = { label: 'Logout', to: '/logout', icon: 'logout' };
+
+function staffMenu(base: string): MenuItem[] {
+  return [
+    { label: 'Products', to: base, icon: 'products', end: true },
+    { label: 'Orders', to: `${base}/orders`, icon: 'orders' },
+    { label: 'Profile', to: `${base}/profile`, icon: 'profile' },
+    LOGOUT,
+  ];
+}
+
+/** The sidebar of each role (spec §2 Layout, with the medical rep's orders link fixed). */
+export const MENUS: Record<Role, MenuItem[]> = {
+  superAdmin: [
+    { label: 'Super Dashboard', to: '/superAdmin-dashboard', icon: 'dashboard', end: true },
+    { label: 'Users', to: '/superAdmin-dashboard/users', icon: 'users' },
+    { label: 'Profile', to: '/superAdmin-dashboard/profile', icon: 'profile' },
+    LOGOUT,
+  ],
+  admin: [
+    { label: 'Dashboard', to: '/admin-dashboard', icon: 'dashboard', end: true },
+    { label: 'Products', to: '/admin-dashboard/products', icon: 'products' },
+    { label: 'Categories', to: '/admin-dashboard/categories', icon: 'categories' },
+    { label: 'Orders', to: '/admin-dashboard/orders', icon: 'orders' },
+    { label: 'Suppliers', to: '/admin-dashboard/supplier', icon: 'suppliers' },
+    { label: 'Users', to: '/admin-dashboard/users', icon: 'users' },
+    { label: 'Profile', to: '/admin-dashboard/profile', icon: 'profile' },
+    LOGOUT,
+  ],
+  salesRep: staffMenu('/salesRep-dashboard'),
+  medicalRep: staffMenu('/medicalRep-dashboard'),
+  user: staffMenu('/employee-dashboard'),
+};

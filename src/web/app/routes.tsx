@@ -1,0 +1,92 @@
+import type { RouteObject } from 'react-router';
+import type { Role } from '../../shared/roles';
+import { LogoutPage } from '../features/auth/logout-page';
+import { UnauthorizedPage } from '../features/auth/unauthorized-page';
+import { CrashPage, FullPageLoading, NotFoundPage } from './error-pages';
+import { RequireRole, RootRedirect } from './guard';
+
+// Every screen but the tiny ones is its own chunk, so the login page downloads only what it needs.
+const landing = () => import('../features/landing/landing-page').then((m) => ({ Component: m.LandingPage }));
+const login = () => import('../features/auth/login-page').then((m) => ({ Component: m.LoginPage }));
+const shell = () => import('./shell').then((m) => ({ Component: m.AppShell }));
+const adminDashboard = () =>
+  import('../features/dashboard/admin-dashboard-page').then((m) => ({ Component: m.AdminDashboardPage }));
+const superDashboard = () =>
+  import('../features/dashboard/super-dashboard-page').then((m) => ({ Component: m.SuperDashboardPage }));
+const products = () =>
+  import('../features/products/products-page').then((m) => ({ Component: m.ProductsPage }));
+const categories = () =>
+  import('../features/categories/categories-page').then((m) => ({ Component: m.CategoriesPage }));
+const suppliers = () =>
+  import('../features/suppliers/suppliers-page').then((m) => ({ Component: m.SuppliersPage }));
+const orders = () => import('../features/orders/orders-page').then((m) => ({ Component: m.OrdersPage }));
+const users = () => import('../features/users/users-page').then((m) => ({ Component: m.UsersPage }));
+const catalogue = () =>
+  import('../features/catalogue/catalogue-page').then((m) => ({ Component: m.CataloguePage }));
+const profile = () => import('../features/profile/profile-page').then((m) => ({ Component: m.ProfilePage }));
+
+/** A role area: the guard, then the shell, then its pages (a crash keeps the sidebar). */
+function area(path: string, roles: readonly Role[], pages: RouteObject[]): RouteObject {
+  return {
+    path,
+    element: <RequireRole roles={roles} />,
+    children: [
+      {
+        lazy: shell,
+        children: [
+          {
+            errorElement: <CrashPage inShell />,
+            children: [...pages, { path: '*', element: <NotFoundPage inShell /> }],
+          },
+        ],
+      },
+    ],
+  };
+}
+
+const staffPages: RouteObject[] = [
+  { index: true, lazy: catalogue },
+  { path: 'orders', lazy: orders },
+  { path: 'profile', lazy: profile },
+];
+
+export const routes: RouteObject[] = [
+  {
+    errorElement: <CrashPage />,
+    HydrateFallback: FullPageLoading,
+    children: [
+      { index: true, element: <RootRedirect /> },
+      { path: 'home', lazy: landing },
+      { path: 'retail', lazy: landing },
+      { path: 'login', lazy: login },
+      { path: 'logout', element: <LogoutPage /> },
+      { path: 'unauthorized', element: <UnauthorizedPage /> },
+      area(
+        'superAdmin-dashboard',
+        ['superAdmin'],
+        [
+          { index: true, lazy: superDashboard },
+          { path: 'users', lazy: users },
+          { path: 'profile', lazy: profile },
+        ],
+      ),
+      area(
+        'admin-dashboard',
+        ['admin'],
+        [
+          { index: true, lazy: adminDashboard },
+          { path: 'products', lazy: products },
+          { path: 'categories', lazy: categories },
+          { path: 'supplier', lazy: suppliers },
+          { path: 'orders', lazy: orders },
+          { path: 'users', lazy: users },
+          { path: 'profile', lazy: profile },
+        ],
+      ),
+      area('employee-dashboard', ['user'], staffPages),
+      area('salesRep-dashboard', ['salesRep'], staffPages),
+      area('medicalRep-dashboard', ['medicalRep'], staffPages),
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];

@@ -1,0 +1,35 @@
+import { useSyncExternalStore } from 'react';
+import { createPortal } from 'react-dom';
+import { dismiss, getNotices, subscribeNotices } from '../lib/notify';
+
+/** Visible notifications: errors as alerts, successes as status messages. */
+export function Notifications() {
+  const notices = useSyncExternalStore(subscribeNotices, getNotices, getNotices);
+  return createPortal(
+    <div className="pointer-events-none fixed inset-x-0 top-0 z-50 flex flex-col items-center gap-2 p-4 sm:items-end">
+      {notices.map((notice) => (
+        <div
+          key={notice.id}
+          className={`pointer-events-auto flex w-full max-w-sm items-start gap-3 rounded-lg border px-4 py-3 text-sm shadow-lg ${
+            notice.kind === 'error'
+              ? 'border-red-200 bg-red-50 text-red-800'
+              : 'border-green-200 bg-green-50 text-green-800'
+          }`}
+        >
+          <p role={notice.kind === 'error' ? 'alert' : 'status'} className="flex-1">
+            {notice.text}
+          </p>
+          <button
+            type="button"
+            onClick={() => dismiss(notice.id)}
+            className="-m-1 rounded p-1 leading-none opacity-70 hover:opacity-100"
+            aria-label="Dismiss notification"
+          >
+            <span aria-hidden="true">×</span>
+          </button>
+        </div>
+      ))}
+    </div>,
+    document.body,
+  );
+}

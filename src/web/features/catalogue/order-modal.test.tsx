@@ -1,0 +1,156 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import type { Product } from '../../../shared/products';
+import { mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
+import { OrderModal } from './order-modal';
+import { applyQuantityInput, filterCatalogue, NOT_ENOUGH_STOCK, totalFor } from './order-rules';
+
+function product(overrides: Partial<Product> = {}): Product {
+  return {
+    _id: 'p1',
+    name: 'Blue Pen',
+    description: '',
+    price: 12.5,
+    stock: 3,
+    category: { _id: 'c1', name: 'Stationery' },
+    supplier: { _id: 's1', name: 'Acme' },
+    ...overrides,
+  };
+}
+
+const placed = {
+  status: 201,
+  body: {
+    success: true,
+    order: {
+      _id: 'o1',
+      user: { _id: 'user-id', name: 'Test user', address: '1 Main Street' },
+      product: { _id: 'p1', name: 'Blue Pen', category: { name: 'Stationery' } },
+      quantity: 2,
+      unitPrice: 12.5,
+      totalPrice: 25,
+      orderDate: '2025-05-01T10:00:00.000Z',
+    },
+  },
+};
+
+function quantityBox() {
+  return screen.getByLabelText('Quantity') as HTMLInputElement;
+}
+
+function total() {
+  return screen.getByText(/^Total:/).textContent?.replace(/^Total:\s*/, '');
+}
+
+describe('order quantity rules', () => {
+  it('refuses more than the stock and keeps the quantity', () => {
+    expect(applyQuantityInput('2', '4', 3)).toEqual({ quantity: '2', error: NOT_ENOUGH_STOCK });
+  });
+
+  it('accepts the whole stock, and an empty box while typing', () => {
+    expect(applyQuantityInput('2', '3', 3)).toEqual({ quantity: '3', error: null });
+    expect(applyQuantityInput('2', '', 3)).toEqual({ quantity: '', error: null });
+  });
+
+  it('computes the total in cents', () => {
+    expect(totalFor('3', 0.1)).toBe(0.3);
+    expect(totalFor('2', 12.5)).toBe(25);
+    expect(totalFor('', 12.5)).toBe(0);
+    expect(totalFor('0', 12.5)).toBe(0);
+  });
+});
+
+describe('catalogue filters', () => {
+  const list = [
+    product({ _id: 'a', name: 'Blue Pen' }),
+    product({ _id: 'b', name: 'Red pen', category: { _id: 'c2', name: 'Office' } }),
+    product({ _id: 'c', name: 'Stapler' }),
+  ];
+
+  it('filters by name, case-insensitively', () => {
+    expect(filterCatalogue(list, '', 'PEN').map((p) => p._id)).toEqual(['a', 'b']);
+  });
+
+  it('filters by category and name together', () => {
+    expect(filterCatalogue(list, 'c1', 'pen').map((p) => p._id)).toEqual(['a']);
+    expect(filterCatalogue(list, 'c2', '').map((p) => p._id)).toEqual(['b']);
+  });
+});
+
+describe('Place Order modal', () => {
+  it('opens with quantity 1 (min 1) and the unit price as total', () => {
+    renderWithClient(<OrderModal product={product()} onClose={() => {}} />);
+    expect(screen.getByRole('dialog', { name: 'Place Order' })).toBeTruthy();
+    expect(quantityBox().value).toBe('1');
+    expect(quantityBox().min).toBe('1');
+    expect(total()).toBe('$12.50');
+    expect(document.activeElement).toBe(quantityBox());
+  });
+
+  it('shows quantity × price with two decimals', () => {
+    renderWithClient(<OrderModal product={product({ price: 0.1, stock: 10 })} onClose={() => {}} />);
+    fireEvent.change(quantityBox(), { target: { value: '3' } });
+    expect(total()).toBe('$0.30');
+  });
+
+  it("says 'Not enough stock' above the stock and leaves the quantity unchanged", () => {
+    renderWithClient(<OrderModal product={product()} onClose={() => {}} />);
+    fireEvent.change(quantityBox(), { target: { value: '2' } });
+    fireEvent.change(quantityBox(), { target: { value: '5' } });
+    expect(screen.getByRole('alert').textContent).toBe('Not enough stock');
+    expect(quantityBox().value).toBe('2');
+    expect(total()).toBe('$25.00');
+  });
+
+  it('refuses a quantity below 1 without calling the server', async () => {
+    const { calls } = mockFetch({});
+    renderWithClient(<OrderModal product={product()} onClose={() => {}} />);
+    fireEvent.change(quantityBox(), { target: { value: '0' } });
+    await userEvent.click(screen.getByRole('button', { name: 'Place Order' }));
+    expect(screen.getByText('Quantity must be at least 1.')).toBeTruthy();
+    expect(calls).toHaveLength(0);
+  });
+
+  it("sends productId and quantity, says 'order placed' and closes", async () => {
+    signIn(userOf('user'), 'tok-1');
+    const { calls } = mockFetch({ 'POST /api/order/add': () => placed });
+    const onClose = vi.fn();
+    renderWithClient(<OrderModal product={product()} onClose={onClose} />);
+    fireEvent.change(quantityBox(), { target: { value: '2' } });
+    await userEvent.click(screen.getByRole('button', { name: 'Place Order' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    expect(calls[0]?.body).toEqual({ productId: 'p1', quantity: 2 });
+    expect(calls[0]?.headers.Authorization).toBe('Bearer tok-1');
+    expect(screen.getByRole('status').textContent).toBe('order placed');
+  });
+
+  it("shows the server's sentence on a 409 and stays open", async () => {
+    signIn(userOf('user'));
+    mockFetch({
+      'POST /api/order/add': () => ({ status: 409, body: { success: false, error: 'Not enough stock' } }),
+    });
+    const onClose = vi.fn();
+    renderWithClient(<OrderModal product={product()} onClose={onClose} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Place Order' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Not enough stock');
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it('closes on Escape', async () => {
+    const onClose = vi.fn();
+    renderWithClient(<OrderModal product={product()} onClose={onClose} />);
+    await userEvent.keyboard('{Escape}');
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps Tab inside the dialog', async () => {
+    renderWithClient(<OrderModal product={product()} onClose={() => {}} />);
+    const placeButton = screen.getByRole('button', { name: 'Place Order' });
+    placeButton.focus();
+    await userEvent.tab();
+    expect(document.activeElement).toBe(quantityBox());
+    await userEvent.tab({ shift: true });
+    expect(document.activeElement).toBe(placeButton);
+  });
+});

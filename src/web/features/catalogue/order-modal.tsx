@@ -1,0 +1,109 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
+import { OrderInput, OrderResponse } from '../../../shared/orders';
+import type { Product } from '../../../shared/products';
+import { buttonClass } from '../../components/button';
+import { FormError, TextField } from '../../components/form-field';
+import { Modal } from '../../components/modal';
+import { ApiRequestError, api, errorMessage } from '../../lib/api';
+import { formatMoney } from '../../lib/format';
+import { notify } from '../../lib/notify';
+import { queryKeys } from '../../lib/query-keys';
+import { applyQuantityInput, totalFor } from './order-rules';
+
+/** 'Place Order' for one product: quantity 1 to the stock, live total, server-checked stock. */
+export function OrderModal({ product, onClose }: { product: Product; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const totalId = useId();
+  const [quantity, setQuantity] = useState('1');
+  const [stockError, setStockError] = useState<string | null>(null);
+  const [fieldError, setFieldError] = useState<string | undefined>();
+
+  const place = useMutation({
+    mutationFn: (input: OrderInput) =>
+      api('/order/add', { method: 'POST', body: input, schema: OrderResponse }),
+    meta: { inlineErrors: true },
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.products });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.orders });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.dashboard });
+    },
+  });
+
+  function onQuantityChange(typed: string) {
+    const change = applyQuantityInput(quantity, typed, product.stock);
+    setQuantity(change.quantity);
+    setStockError(change.error);
+    setFieldError(undefined);
+    if (place.isError) place.reset();
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = OrderInput.safeParse({
+      productId: product._id,
+      quantity: quantity.trim() === '' ? Number.NaN : Number(quantity),
+    });
+    if (!parsed.success) {
+      setFieldError(parsed.error.issues[0]?.message ?? 'Enter a quantity of at least 1.');
+      return;
+    }
+    place.mutate(parsed.data, {
+      onSuccess: () => {
+        notify.success('order placed');
+        onClose();
+      },
+    });
+  }
+
+  const serverError =
+    place.error instanceof ApiRequestError && place.error.status === 401 ? null : place.error;
+
+  return (
+    <Modal title="Place Order" onClose={() => !place.isPending && onClose()}>
+      <form noValidate onSubmit={submit} className="space-y-4">
+        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 rounded-md bg-slate-50 p-3 text-sm">
+          <dt className="text-slate-500">Product</dt>
+          <dd className="font-medium text-slate-900">{product.name}</dd>
+          <dt className="text-slate-500">Unit price</dt>
+          <dd className="tabular-nums">{formatMoney(product.price)}</dd>
+          <dt className="text-slate-500">In stock</dt>
+          <dd className="tabular-nums">{product.stock}</dd>
+        </dl>
+        <TextField
+          label="Quantity"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={product.stock}
+          step={1}
+          required
+          value={quantity}
+          onChange={(event) => onQuantityChange(event.target.value)}
+          error={fieldError}
+          aria-describedby={totalId}
+        />
+        <p className="text-base text-slate-700">
+          Total:{' '}
+          <span id={totalId} aria-live="polite" className="font-semibold text-slate-900 tabular-nums">
+            {formatMoney(totalFor(quantity, product.price))}
+          </span>
+        </p>
+        <FormError>{stockError ?? (serverError ? errorMessage(serverError) : null)}</FormError>
+        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+          <button
+            type="button"
+            className={buttonClass('secondary')}
+            onClick={onClose}
+            disabled={place.isPending}
+          >
+            Cancel
+          </button>
+          <button type="submit" className={buttonClass('primary')} disabled={place.isPending}>
+            {place.isPending ? 'Placing order...' : 'Place Order'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,98 @@
+import { useState } from 'react';
+import type { Category } from '../../../shared/categories';
+import { buttonClass } from '../../components/button';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { SearchField } from '../../components/form-field';
+import { PageHeader } from '../../components/page-header';
+import { Table, TableMessage, Td, Th } from '../../components/table';
+import { notify } from '../../lib/notify';
+import { filterByName } from '../../lib/search';
+import { useCategoryList, useDeleteCategory } from './categories-api';
+import { CategoryForm } from './category-form';
+
+/** Admin: categories with a side form for adding and editing. */
+export function CategoriesPage() {
+  const list = useCategoryList();
+  const remove = useDeleteCategory();
+  const [query, setQuery] = useState('');
+  const [editing, setEditing] = useState<Category | null>(null);
+  const [deleting, setDeleting] = useState<Category | null>(null);
+
+  const categories = filterByName(list.data?.categories ?? [], query);
+
+  return (
+    <>
+      <PageHeader title="Category Management" />
+      <div className="grid items-start gap-6 lg:grid-cols-[20rem_1fr]">
+        <CategoryForm key={editing?._id ?? 'new'} editing={editing} onDone={() => setEditing(null)} />
+        <div className="min-w-0 space-y-4">
+          <SearchField value={query} onChange={setQuery} placeholder="Search categories..." />
+          <Table caption="Categories">
+            <thead>
+              <tr>
+                <Th className="w-16">#</Th>
+                <Th>Name</Th>
+                <Th>Actions</Th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {list.isPending ? (
+                <TableMessage colSpan={3}>Loading...</TableMessage>
+              ) : categories.length === 0 ? (
+                <TableMessage colSpan={3}>No categories found</TableMessage>
+              ) : (
+                categories.map((category, index) => (
+                  <tr
+                    key={category._id}
+                    className={editing?._id === category._id ? 'bg-indigo-50' : 'hover:bg-slate-50'}
+                  >
+                    <Td className="tabular-nums text-slate-500">{index + 1}</Td>
+                    <Td className="font-medium">{category.name}</Td>
+                    <Td>
+                      <div className="flex gap-2">
+                        <button
+                          type="button"
+                          className={buttonClass('secondary', 'sm')}
+                          onClick={() => setEditing(category)}
+                          aria-label={`Edit ${category.name}`}
+                        >
+                          Edit
+                        </button>
+                        <button
+                          type="button"
+                          className={buttonClass('danger', 'sm')}
+                          onClick={() => setDeleting(category)}
+                          aria-label={`Delete ${category.name}`}
+                        >
+                          Delete
+                        </button>
+                      </div>
+                    </Td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </Table>
+        </div>
+      </div>
+
+      {deleting ? (
+        <ConfirmDialog
+          title="Delete category?"
+          message={`“${deleting.name}” will be deleted. A category still used by products cannot be deleted.`}
+          busy={remove.isPending}
+          onCancel={() => setDeleting(null)}
+          onConfirm={() =>
+            remove.mutate(deleting._id, {
+              onSuccess: () => {
+                notify.success('Category deleted.');
+                if (editing?._id === deleting._id) setEditing(null);
+              },
+              onSettled: () => setDeleting(null),
+            })
+          }
+        />
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,132 @@
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { DashboardResponse } from '../../../shared/dashboard';
+import { PageHeader } from '../../components/page-header';
+import { Loading } from '../../components/spinner';
+import { api } from '../../lib/api';
+import { formatCount, formatMoneyGrouped } from '../../lib/format';
+import { queryKeys } from '../../lib/query-keys';
+
+function Tile({ label, value, accent }: { label: string; value: string; accent: string }) {
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5">
+      <dt className="text-sm font-medium text-slate-600">{label}</dt>
+      <dd className={`mt-2 text-2xl font-bold tabular-nums sm:text-3xl ${accent}`}>{value}</dd>
+    </div>
+  );
+}
+
+function Card({ title, children }: { title: string; children: ReactNode }) {
+  const id = `card-${title.toLowerCase().replace(/\W+/g, '-')}`;
+  return (
+    <section aria-labelledby={id} className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+      <h2 id={id} className="mb-3 text-base font-semibold text-slate-900">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+function Empty({ children }: { children: ReactNode }) {
+  return <p className="text-sm text-slate-500">{children}</p>;
+}
+
+/** Admin: today's numbers and the stock that needs attention. */
+export function AdminDashboardPage() {
+  const dashboard = useQuery({
+    queryKey: queryKeys.dashboard,
+    queryFn: ({ signal }) => api('/dashboard', { schema: DashboardResponse, signal }),
+  });
+
+  return (
+    <>
+      <PageHeader title="Dashboard" />
+      {dashboard.isPending ? (
+        <Loading />
+      ) : dashboard.isError ? (
+        <p className="text-sm text-slate-600">The dashboard could not be loaded.</p>
+      ) : (
+        <>
+          <dl className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
+            <Tile
+              label="Total Products"
+              value={formatCount(dashboard.data.totalProducts)}
+              accent="text-slate-900"
+            />
+            <Tile
+              label="Total Stock"
+              value={formatCount(dashboard.data.totalStock)}
+              accent="text-slate-900"
+            />
+            <Tile
+              label="Order Today"
+              value={formatCount(dashboard.data.ordersToday)}
+              accent="text-indigo-700"
+            />
+            <Tile
+              label="Revenue"
+              value={formatMoneyGrouped(dashboard.data.revenue)}
+              accent="text-green-700"
+            />
+          </dl>
+          <div className="mt-6 grid gap-4 lg:grid-cols-3">
+            <Card title="Out of Stock Products">
+              {dashboard.data.outOfStock.length === 0 ? (
+                <Empty>No products out of stock.</Empty>
+              ) : (
+                <ul className="divide-y divide-slate-100">
+                  {dashboard.data.outOfStock.map((product) => (
+                    <li key={product._id} className="flex justify-between gap-3 py-2 text-sm">
+                      <span className="font-medium text-red-700">{product.name}</span>
+                      <span className="text-slate-500">{product.category.name}</span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </Card>
+            <Card title="Highest Sale Product">
+              {'message' in dashboard.data.highestSaleProduct ? (
+                <Empty>{dashboard.data.highestSaleProduct.message}</Empty>
+              ) : (
+                <dl className="space-y-2 text-sm">
+                  <div className="flex justify-between gap-3">
+                    <dt className="text-slate-500">Name</dt>
+                    <dd className="font-medium">{dashboard.data.highestSaleProduct.name}</dd>
+                  </div>
+                  <div className="flex justify-between gap-3">
+                    <dt className="text-slate-500">Category</dt>
+                    <dd>{dashboard.data.highestSaleProduct.category}</dd>
+                  </div>
+                  <div className="flex justify-between gap-3">
+                    <dt className="text-slate-500">Total Units Sold</dt>
+                    <dd className="font-semibold tabular-nums">
+                      {formatCount(dashboard.data.highestSaleProduct.totalQuantity)}
+                    </dd>
+                  </div>
+                </dl>
+              )}
+            </Card>
+            <Card title="Low Stock Products">
+              {dashboard.data.lowStock.length === 0 ? (
+                <Empty>No low stock products.</Empty>
+              ) : (
+                <ul className="divide-y divide-slate-100">
+                  {dashboard.data.lowStock.map((product) => (
+                    <li key={product._id} className="flex justify-between gap-3 py-2 text-sm">
+                      <span>
+                        <span className="font-medium">{product.name}</span>{' '}
+                        <span className="text-yellow-700">- {product.stock} left</span>
+                      </span>
+                      <span className="text-slate-500">{product.category.name}</span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </Card>
+          </div>
+        </>
+      )}
+    </>
+  );
+}

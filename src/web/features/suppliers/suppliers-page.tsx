@@ -1,0 +1,107 @@
+import { useState } from 'react';
+import type { Supplier } from '../../../shared/suppliers';
+import { buttonClass } from '../../components/button';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { SearchField } from '../../components/form-field';
+import { PageHeader } from '../../components/page-header';
+import { Table, TableMessage, Td, Th } from '../../components/table';
+import { notify } from '../../lib/notify';
+import { filterByName } from '../../lib/search';
+import { SupplierFormModal } from './supplier-form-modal';
+import { useDeleteSupplier, useSupplierList } from './suppliers-api';
+
+type Editing = { supplier: Supplier | null } | null;
+
+/** Admin: suppliers with a modal for adding and editing. */
+export function SuppliersPage() {
+  const list = useSupplierList();
+  const remove = useDeleteSupplier();
+  const [query, setQuery] = useState('');
+  const [editing, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<Supplier | null>(null);
+
+  const suppliers = filterByName(list.data?.suppliers ?? [], query);
+
+  return (
+    <>
+      <PageHeader title="Supplier Management">
+        <button
+          type="button"
+          className={buttonClass('primary')}
+          onClick={() => setEditing({ supplier: null })}
+        >
+          Add Supplier
+        </button>
+      </PageHeader>
+      <div className="mb-4">
+        <SearchField value={query} onChange={setQuery} placeholder="Search suppliers..." />
+      </div>
+      <Table caption="Suppliers">
+        <thead>
+          <tr>
+            <Th className="w-16">#</Th>
+            <Th>Name</Th>
+            <Th>Email</Th>
+            <Th>Phone</Th>
+            <Th>Address</Th>
+            <Th>Actions</Th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {list.isPending ? (
+            <TableMessage colSpan={6}>Loading...</TableMessage>
+          ) : suppliers.length === 0 ? (
+            <TableMessage colSpan={6}>No suppliers found</TableMessage>
+          ) : (
+            suppliers.map((supplier, index) => (
+              <tr key={supplier._id} className="hover:bg-slate-50">
+                <Td className="tabular-nums text-slate-500">{index + 1}</Td>
+                <Td className="font-medium">{supplier.name}</Td>
+                <Td>{supplier.email}</Td>
+                <Td className="whitespace-nowrap">{supplier.phone}</Td>
+                <Td>{supplier.address}</Td>
+                <Td>
+                  <div className="flex gap-2">
+                    <button
+                      type="button"
+                      className={buttonClass('secondary', 'sm')}
+                      onClick={() => setEditing({ supplier })}
+                      aria-label={`Edit ${supplier.name}`}
+                    >
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      className={buttonClass('danger', 'sm')}
+                      onClick={() => setDeleting(supplier)}
+                      aria-label={`Delete ${supplier.name}`}
+                    >
+                      Delete
+                    </button>
+                  </div>
+                </Td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </Table>
+
+      {editing ? <SupplierFormModal supplier={editing.supplier} onClose={() => setEditing(null)} /> : null}
+
+      {deleting ? (
+        <ConfirmDialog
+          title="Delete supplier?"
+          message={`“${deleting.name}” will be deleted. A supplier still used by products cannot be deleted.`}
+          busy={remove.isPending}
+          onCancel={() => setDeleting(null)}
+          onConfirm={() =>
+            remove.mutate(deleting._id, {
+              onSuccess: () => notify.success('Supplier deleted.'),
+              onSettled: () => setDeleting(null),
+            })
+          }
+        />
+      ) : null}
+    </>
+  );
+}

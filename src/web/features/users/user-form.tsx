@@ -1,0 +1,85 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import type { Role } from '../../../shared/roles';
+import { UserInput } from '../../../shared/users';
+import { buttonClass } from '../../components/button';
+import { FormError, SelectField, TextField } from '../../components/form-field';
+import { errorMessage } from '../../lib/api';
+import { applyServerFieldErrors } from '../../lib/form-errors';
+import { ROLE_LABEL } from '../../lib/format';
+import { notify } from '../../lib/notify';
+import { useAddUser } from './users-api';
+
+const FIELDS = ['name', 'email', 'password', 'address', 'role'] as const;
+
+/** 'Add New User', offering only the roles the signed-in user may create. */
+export function UserForm({ roles }: { roles: readonly Role[] }) {
+  const add = useAddUser();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm({
+    resolver: zodResolver(UserInput),
+    defaultValues: { name: '', email: '', password: '', address: '' },
+  });
+
+  const submit = handleSubmit((input) =>
+    add.mutate(input, {
+      onSuccess: ({ user }) => {
+        notify.success(`User ${user.name} added.`);
+        reset();
+      },
+      onError: (error) => applyServerFieldErrors(error, FIELDS, setError),
+    }),
+  );
+
+  return (
+    <section
+      aria-labelledby="user-form-title"
+      className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
+    >
+      <h2 id="user-form-title" className="mb-4 text-lg font-semibold text-slate-900">
+        Add New User
+      </h2>
+      <form noValidate onSubmit={submit} className="space-y-4">
+        <TextField label="Name" autoComplete="off" error={errors.name?.message} {...register('name')} />
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="off"
+          error={errors.email?.message}
+          {...register('email')}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          hint="At least 8 characters."
+          error={errors.password?.message}
+          {...register('password')}
+        />
+        <TextField
+          label="Address"
+          autoComplete="off"
+          error={errors.address?.message}
+          {...register('address')}
+        />
+        <SelectField label="Role" error={errors.role?.message} {...register('role')}>
+          <option value="">Select Role</option>
+          {roles.map((role) => (
+            <option key={role} value={role}>
+              {ROLE_LABEL[role]}
+            </option>
+          ))}
+        </SelectField>
+        <FormError>{add.isError ? errorMessage(add.error) : null}</FormError>
+        <button type="submit" className={buttonClass('primary', 'md', 'w-full')} disabled={add.isPending}>
+          {add.isPending ? 'Adding...' : 'Add User'}
+        </button>
+      </form>
+    </section>
+  );
+}

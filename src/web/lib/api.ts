@@ -1,0 +1,84 @@
+import type { z } from 'zod';
+import { ApiError } from '../../shared/common';
+import { getToken } from './session';
+
+export const GENERIC_ERROR = 'error occurred. Please try again.';
+
+/** A failed call: the server's sentence, its status, and per-field details when it sent them. */
+export class ApiRequestError extends Error {
+  readonly status: number;
+  readonly details: { path: string; message: string }[];
+
+  constructor(message: string, status: number, details: { path: string; message: string }[] = []) {
+    super(message);
+    this.name = 'ApiRequestError';
+    this.status = status;
+    this.details = details;
+  }
+}
+
+let unauthorizedHandler: (() => void) | null = null;
+
+/** Called on any 401 answer (except the login call itself, where 401 means wrong credentials). */
+export function onUnauthorized(handler: (() => void) | null): void {
+  unauthorizedHandler = handler;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+type RequestOptions<S extends z.ZodType> = {
+  method?: Method;
+  body?: unknown;
+  /** Schema the success answer must match. */
+  schema: S;
+  /** false for the login call: a 401 there is an answer to show, not an expired session. */
+  signedIn?: boolean;
+  signal?: AbortSignal;
+};
+
+export async function api<S extends z.ZodType>(
+  path: string,
+  options: RequestOptions<S>,
+): Promise<z.output<S>> {
+  const { method = 'GET', body, schema, signedIn = true, signal } = options;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const token = signedIn ? getToken() : null;
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  let response: Response;
+  try {
+    response = await fetch(`/api${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiRequestError('The server cannot be reached. Check your connection and try again.', 0);
+  }
+
+  const payload: unknown = await response.json().catch(() => null);
+
+  if (!response.ok) {
+    const failure = ApiError.safeParse(payload);
+    if (response.status === 401 && signedIn) unauthorizedHandler?.();
+    if (failure.success) {
+      throw new ApiRequestError(failure.data.error, response.status, failure.data.details);
+    }
+    throw new ApiRequestError(GENERIC_ERROR, response.status);
+  }
+
+  const parsed = schema.safeParse(payload);
+  if (!parsed.success) {
+    throw new ApiRequestError('The server sent an answer this page does not understand.', response.status);
+  }
+  return parsed.data;
+}
+
+/** The sentence to show for any thrown value. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error && error.message) return error.message;
+  return GENERIC_ERROR;
+}

@@ -1,0 +1,29 @@
+import type { Role } from '../../shared/roles';
+
+/** Money as the spec shows it: a dollar sign and two decimals. */
+export function formatMoney(value: number): string {
+  return `$${value.toFixed(2)}`;
+}
+
+/** Larger sums (dashboard tiles) with thousands separators. */
+export function formatMoneyGrouped(value: number): string {
+  return `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
+export function formatCount(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+/** An order's date in the reader's locale; the raw text when it is not a date. */
+export function formatDate(value: string): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : date.toLocaleDateString();
+}
+
+export const ROLE_LABEL: Record<Role, string> = {
+  superAdmin: 'Super Admin',
+  admin: 'Admin',
+  salesRep: 'Sales Rep.',
+  medicalRep: 'Medical Rep.',
+  user: 'Employee',
+};

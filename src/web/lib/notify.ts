@@ -1,0 +1,52 @@
+/** A tiny store of on-screen notifications, usable from React and from the query cache. */
+export type Notice = { id: number; kind: 'error' | 'success'; text: string };
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+let notices: readonly Notice[] = [];
+let nextId = 1;
+const timers = new Map<number, ReturnType<typeof setTimeout>>();
+
+const LIFETIME = { success: 5_000, error: 10_000 } as const;
+
+function emit() {
+  for (const listener of listeners) listener();
+}
+
+export function getNotices(): readonly Notice[] {
+  return notices;
+}
+
+export function subscribeNotices(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function dismiss(id: number): void {
+  const timer = timers.get(id);
+  if (timer) clearTimeout(timer);
+  timers.delete(id);
+  notices = notices.filter((notice) => notice.id !== id);
+  emit();
+}
+
+function push(kind: Notice['kind'], text: string): void {
+  // The same sentence twice in a row (two failing queries) shows once.
+  const same = notices.find((notice) => notice.kind === kind && notice.text === text);
+  if (same) dismiss(same.id);
+  const id = nextId++;
+  notices = [...notices.slice(-3), { id, kind, text }];
+  timers.set(
+    id,
+    setTimeout(() => dismiss(id), LIFETIME[kind]),
+  );
+  emit();
+}
+
+export const notify = {
+  error: (text: string) => push('error', text),
+  success: (text: string) => push('success', text),
+  clear: () => {
+    for (const id of timers.keys()) dismiss(id);
+  },
+};

@@ -1,0 +1,93 @@
+import { User } from '../../shared/users';
+
+/** Where the session lives in the browser (the token key is the observed client's). */
+export const TOKEN_KEY = 'ims_token';
+export const USER_KEY = 'ims_user';
+
+export type Session = { token: string; user: User };
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+let current: Session | null | undefined;
+/** Why the last session ended: a 401 sends the user to /login rather than /home. */
+let endedBy: 'logout' | 'expired' | null = null;
+
+function storage(): Storage | null {
+  try {
+    return typeof window === 'undefined' ? null : window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** Reads the stored session; anything malformed counts as no session. */
+function read(): Session | null {
+  const store = storage();
+  if (!store) return null;
+  const token = store.getItem(TOKEN_KEY);
+  const rawUser = store.getItem(USER_KEY);
+  if (!token || !rawUser) return null;
+  try {
+    const user = User.safeParse(JSON.parse(rawUser));
+    return user.success ? { token, user: user.data } : null;
+  } catch {
+    return null;
+  }
+}
+
+function emit() {
+  for (const listener of listeners) listener();
+}
+
+export function getSession(): Session | null {
+  if (current === undefined) current = read();
+  return current;
+}
+
+export function getToken(): string | null {
+  return getSession()?.token ?? null;
+}
+
+export function sessionExpired(): boolean {
+  return endedBy === 'expired';
+}
+
+export function setSession(session: Session): void {
+  endedBy = null;
+  const store = storage();
+  store?.setItem(TOKEN_KEY, session.token);
+  store?.setItem(USER_KEY, JSON.stringify(session.user));
+  current = session;
+  emit();
+}
+
+/** Replaces parts of the stored session (after a profile save: new name, maybe a new token). */
+export function updateSession(change: { token?: string; user?: User }): void {
+  const session = getSession();
+  if (!session) return;
+  setSession({ token: change.token ?? session.token, user: change.user ?? session.user });
+}
+
+export function clearSession(reason: 'logout' | 'expired' = 'logout'): void {
+  endedBy = reason;
+  const store = storage();
+  store?.removeItem(TOKEN_KEY);
+  store?.removeItem(USER_KEY);
+  if (current === null) return;
+  current = null;
+  emit();
+}
+
+export function subscribeSession(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Another tab signed in or out: follow it. */
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (event) => {
+    if (event.key !== null && event.key !== TOKEN_KEY && event.key !== USER_KEY) return;
+    current = read();
+    emit();
+  });
+}
