@@ -1,0 +1,269 @@
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Role } from '../../shared/roles';
+import { type Account, PASSWORD, startApp, type TestApp, targets } from './harness';
+
+/**
+ * Every call of DESIGN §3 against every kind of caller. The "who" column is copied from the
+ * DESIGN table, not from the server's permission map, so the two are checked against each other.
+ */
+type Caller = 'no token' | 'forged token' | Role;
+type Request = { method: string; url: string; body?: unknown };
+type Row = {
+  call: string;
+  /** 'anyone' means no token is needed; otherwise the roles allowed. */
+  who: 'anyone' | readonly Role[];
+  request: (t: TestApp, me: Account | undefined) => Promise<Request>;
+};
+
+const ALL: readonly Role[] = ['superAdmin', 'admin', 'salesRep', 'medicalRep', 'user'];
+const ADMIN: readonly Role[] = ['admin'];
+const MANAGERS: readonly Role[] = ['superAdmin', 'admin'];
+const ORDERING: readonly Role[] = ['user', 'salesRep', 'medicalRep'];
+
+let sequence = 0;
+const tag = () => `${Date.now().toString(36)}${sequence++}`;
+
+async function newCategory(t: TestApp): Promise<string> {
+  const [row] = await t.sql<{ id: string }>('insert into categories (name) values ($1) returning id', [
+    `Perm category ${tag()}`,
+  ]);
+  return row?.id as string;
+}
+
+async function newSupplier(t: TestApp): Promise<string> {
+  const [row] = await t.sql<{ id: string }>('insert into suppliers (name) values ($1) returning id', [
+    `Perm supplier ${tag()}`,
+  ]);
+  return row?.id as string;
+}
+
+async function productBody(t: TestApp) {
+  const { categoryId, supplierId } = await t.product();
+  return {
+    name: `Perm product ${tag()}`,
+    description: '',
+    price: 1.5,
+    stock: 4,
+    category: categoryId,
+    supplier: supplierId,
+  };
+}
+
+const ROWS: Row[] = [
+  {
+    call: 'POST /api/auth/login',
+    who: 'anyone',
+    request: async (t) => ({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { email: t.as.user.email, password: PASSWORD },
+    }),
+  },
+  { call: 'GET /api/health', who: 'anyone', request: async () => ({ method: 'GET', url: '/api/health' }) },
+  {
+    call: 'GET /api/docs/json',
+    who: 'anyone',
+    request: async () => ({ method: 'GET', url: '/api/docs/json' }),
+  },
+  { call: 'GET /api/docs', who: 'anyone', request: async () => ({ method: 'GET', url: '/api/docs/' }) },
+  { call: 'GET /api/dashboard', who: ADMIN, request: async () => ({ method: 'GET', url: '/api/dashboard' }) },
+  { call: 'GET /api/products', who: ALL, request: async () => ({ method: 'GET', url: '/api/products' }) },
+  {
+    call: 'POST /api/products/add',
+    who: ADMIN,
+    request: async (t) => ({ method: 'POST', url: '/api/products/add', body: await productBody(t) }),
+  },
+  {
+    call: 'PUT /api/products/:id',
+    who: ADMIN,
+    request: async (t) => ({
+      method: 'PUT',
+      url: `/api/products/${(await t.product()).id}`,
+      body: await productBody(t),
+    }),
+  },
+  {
+    call: 'DELETE /api/products/:id',
+    who: ADMIN,
+    request: async (t) => ({ method: 'DELETE', url: `/api/products/${(await t.product()).id}` }),
+  },
+  { call: 'GET /api/category', who: ALL, request: async () => ({ method: 'GET', url: '/api/category' }) },
+  {
+    call: 'POST /api/category/add',
+    who: ADMIN,
+    request: async () => ({
+      method: 'POST',
+      url: '/api/category/add',
+      body: { formCategory: `Perm new ${tag()}`, formDescription: '' },
+    }),
+  },
+  {
+    call: 'PUT /api/category/:id',
+    who: ADMIN,
+    request: async (t) => ({
+      method: 'PUT',
+      url: `/api/category/${await newCategory(t)}`,
+      body: { formCategory: `Perm renamed ${tag()}`, formDescription: 'd' },
+    }),
+  },
+  {
+    call: 'DELETE /api/category/:id',
+    who: ADMIN,
+    request: async (t) => ({ method: 'DELETE', url: `/api/category/${await newCategory(t)}` }),
+  },
+  { call: 'GET /api/supplier', who: ADMIN, request: async () => ({ method: 'GET', url: '/api/supplier' }) },
+  {
+    call: 'POST /api/supplier/add',
+    who: ADMIN,
+    request: async () => ({ method: 'POST', url: '/api/supplier/add', body: { name: `Perm ${tag()}` } }),
+  },
+  {
+    call: 'PUT /api/supplier/:id',
+    who: ADMIN,
+    request: async (t) => ({
+      method: 'PUT',
+      url: `/api/supplier/${await newSupplier(t)}`,
+      body: { name: `Perm ${tag()}`, email: 'a@b.test', phone: '1', address: 'x' },
+    }),
+  },
+  {
+    call: 'DELETE /api/supplier/:id',
+    who: ADMIN,
+    request: async (t) => ({ method: 'DELETE', url: `/api/supplier/${await newSupplier(t)}` }),
+  },
+  { call: 'GET /api/users', who: MANAGERS, request: async () => ({ method: 'GET', url: '/api/users' }) },
+  {
+    call: 'POST /api/users/add (a role the caller may create)',
+    who: MANAGERS,
+    request: async (_t, me) => ({
+      method: 'POST',
+      url: '/api/users/add',
+      body: {
+        name: 'Perm person',
+        email: `perm.${tag()}@example.com`,
+        password: 'long enough password',
+        address: '',
+        role: me?.role === 'superAdmin' ? 'admin' : 'user',
+      },
+    }),
+  },
+  {
+    call: 'DELETE /api/users/:id (a user account)',
+    who: MANAGERS,
+    request: async (t) => ({ method: 'DELETE', url: `/api/users/${(await t.account('user')).id}` }),
+  },
+  {
+    call: 'GET /api/users/:id (own id)',
+    who: ALL,
+    request: async (t, me) => ({ method: 'GET', url: `/api/users/${(me ?? t.as.user).id}` }),
+  },
+  {
+    call: 'GET /api/users/:id (another user account)',
+    who: MANAGERS,
+    request: async (t) => ({ method: 'GET', url: `/api/users/${(await t.account('user')).id}` }),
+  },
+  {
+    call: 'PUT /api/users/:id (own id)',
+    who: ALL,
+    request: async (t, me) => {
+      const self = me ?? t.as.user;
+      return {
+        method: 'PUT',
+        url: `/api/users/${self.id}`,
+        body: { name: self.name, email: self.email, address: '' },
+      };
+    },
+  },
+  {
+    call: 'PUT /api/users/:id (someone else)',
+    who: [],
+    request: async (t) => {
+      const other = await t.account('user');
+      return {
+        method: 'PUT',
+        url: `/api/users/${other.id}`,
+        body: { name: 'X', email: other.email, address: '' },
+      };
+    },
+  },
+  {
+    call: 'POST /api/order/add',
+    who: ORDERING,
+    request: async (t) => ({
+      method: 'POST',
+      url: '/api/order/add',
+      body: { productId: (await t.product({ stock: 10 })).id, quantity: 1 },
+    }),
+  },
+  {
+    call: 'GET /api/order/:userId (own id)',
+    who: ALL,
+    request: async (t, me) => ({ method: 'GET', url: `/api/order/${(me ?? t.as.user).id}` }),
+  },
+  {
+    call: "GET /api/order/:userId (another user's id)",
+    who: ADMIN,
+    request: async (t) => ({ method: 'GET', url: `/api/order/${(await t.account('user')).id}` }),
+  },
+];
+
+const CALLERS: Caller[] = ['no token', 'forged token', ...ALL];
+
+type Expected = 'allowed' | 401 | 403;
+function expected(row: Row, caller: Caller): Expected {
+  if (row.who === 'anyone') return 'allowed';
+  if (caller === 'no token' || caller === 'forged token') return 401;
+  return row.who.includes(caller) ? 'allowed' : 403;
+}
+
+const CASES = ROWS.flatMap((row) =>
+  CALLERS.map((caller) => ({
+    row,
+    caller,
+    expect: expected(row, caller),
+    label: `${row.call} by ${caller}`,
+  })),
+);
+
+describe.each(targets)('permissions on $name', (target) => {
+  let t: TestApp;
+  let forged: string;
+  beforeAll(async () => {
+    t = await startApp(target);
+    // A well-formed token for a real admin, signed with a secret the server does not know.
+    forged = await new SignJWT({ tv: 0 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(t.as.admin.id)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('not the server secret, but long enough to look real'));
+  });
+  afterAll(() => t?.close());
+
+  it('the table covers every call the server documents, and only those', async () => {
+    const doc = (await t.call('GET', '/api/docs/json')).body as { paths: Record<string, object> };
+    const documented = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+    );
+    const covered = ROWS.map((row) => row.call.replace(/ \(.*\)$/, '')).filter(
+      (call) => !call.includes('/docs'),
+    );
+    expect(documented.length).toBeGreaterThan(20);
+    expect([...new Set(documented)].sort()).toEqual([...new Set(covered)].sort());
+  });
+
+  it.each(CASES)('$label → $expect', async ({ row, caller, expect: want }) => {
+    const me = caller === 'no token' || caller === 'forged token' ? undefined : t.as[caller];
+    const token = caller === 'no token' ? undefined : caller === 'forged token' ? forged : me?.token;
+    const { method, url, body } = await row.request(t, me);
+    const res = await t.call(method, url, { token, body });
+    if (want === 'allowed') {
+      expect(res.status, res.text).toBeGreaterThanOrEqual(200);
+      expect(res.status, res.text).toBeLessThan(300);
+    } else {
+      expect(res.status, res.text).toBe(want);
+      expect(res.body).toEqual({ success: false, error: expect.any(String) });
+    }
+  });
+});
