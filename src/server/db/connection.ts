@@ -27,6 +27,8 @@ export interface DatabaseOptions {
   dataDir: string;
   /** Pool size for PostgreSQL. */
   poolSize?: number;
+  /** PostgreSQL statement time limit; 0 for none (bulk loads). */
+  statementTimeoutMs?: number;
 }
 
 const MIGRATIONS = join(projectRoot(), 'migrations');
@@ -60,7 +62,7 @@ async function openPglite(dataDir: string): Promise<Database> {
   };
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
+async function openPostgres(url: string, poolSize: number, statementTimeoutMs: number): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -68,8 +70,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     idleTimeoutMillis: 30_000,
     // The server gives up on a statement after 4 s and the client after 4.5 s, so that a call
     // answers within 5 s even when the database hangs.
-    statement_timeout: 4000,
-    query_timeout: 4500,
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + 500 } : {}),
   });
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});

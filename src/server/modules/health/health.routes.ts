@@ -5,6 +5,20 @@ const PING_TIMEOUT_MS = 3000;
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
+    '/live',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['health'],
+        summary: 'Whether the process answers, without asking the database (liveness)',
+        security: [],
+        response: { 200: HealthResponse },
+      },
+    },
+    async () => ({ success: true, status: 'ok' as const }),
+  );
+
+  app.get(
     '/health',
     {
       config: { public: true },
