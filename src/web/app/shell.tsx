@@ -5,7 +5,7 @@ import { useSignedInUser } from '../lib/signed-in';
 import { MENUS } from './navigation';
 
 const LINK =
-  'flex items-center justify-center gap-3 rounded-md px-2 py-2.5 text-sm font-medium text-slate-300 hover:bg-slate-800 hover:text-white md:justify-start md:px-3';
+  'focus-visible:outline-indigo-300 flex items-center justify-center gap-3 rounded-md px-2 py-2.5 text-sm font-medium text-slate-300 hover:bg-slate-800 hover:text-white md:justify-start md:px-3';
 const ACTIVE = 'bg-indigo-600 text-white hover:bg-indigo-600';
 
 /** The role area's frame: a fixed sidebar (narrow on phones, 16rem from md) and the page. */

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
   return (
     <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
-      <h1 className="text-2xl font-bold text-slate-900">{title}</h1>
+      <h1 className="text-xl font-bold sm:text-2xl text-slate-900">{title}</h1>
       {children ? <div className="flex flex-wrap items-center gap-2">{children}</div> : null}
     </div>
   );

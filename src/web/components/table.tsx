@@ -16,7 +16,7 @@ export function Th({ children, className = '' }: { children: ReactNode; classNam
   return (
     <th
       scope="col"
-      className={`whitespace-nowrap bg-slate-50 px-4 py-3 text-xs font-semibold tracking-wide text-slate-600 uppercase ${className}`}
+      className={`whitespace-nowrap bg-slate-50 px-3 py-3 text-xs sm:px-4 font-semibold tracking-wide text-slate-600 uppercase ${className}`}
     >
       {children}
     </th>
@@ -24,7 +24,7 @@ export function Th({ children, className = '' }: { children: ReactNode; classNam
 }
 
 export function Td({ children, className = '' }: { children?: ReactNode; className?: string }) {
-  return <td className={`px-4 py-3 text-slate-800 ${className}`}>{children}</td>;
+  return <td className={`px-3 py-2.5 text-slate-800 sm:px-4 sm:py-3 ${className}`}>{children}</td>;
 }
 
 /** One full-width row for the loading and empty states. */

@@ -23,7 +23,9 @@ export function CataloguePage() {
   const [ordering, setOrdering] = useState<Product | null>(null);
 
   const products = filterCatalogue(list.data?.products ?? [], categoryId, query);
-  const busy = list.isFetching;
+  // Disabled while the list first loads; not during the refresh after an order, so focus can
+  // return to the button that opened the modal.
+  const busy = list.isPending;
 
   return (
     <>

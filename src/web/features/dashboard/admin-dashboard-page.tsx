@@ -116,7 +116,7 @@ export function AdminDashboardPage() {
                     <li key={product._id} className="flex justify-between gap-3 py-2 text-sm">
                       <span>
                         <span className="font-medium">{product.name}</span>{' '}
-                        <span className="text-yellow-700">- {product.stock} left</span>
+                        <span className="whitespace-nowrap text-yellow-700">- {product.stock} left</span>
                       </span>
                       <span className="text-slate-500">{product.category.name}</span>
                     </li>

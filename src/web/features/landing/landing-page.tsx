@@ -111,9 +111,13 @@ export function LandingPage() {
             <p className="mx-auto mt-3 max-w-2xl text-center text-slate-600">
               Five tools that work together, so nothing has to be typed twice.
             </p>
-            <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-              {FEATURES.map((feature) => (
-                <li key={feature.title} className="rounded-xl border border-slate-200 p-6 shadow-sm">
+            <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-6">
+              {FEATURES.map((feature, index) => (
+                <li
+                  key={feature.title}
+                  // Three cards on the first row and two centred below on wide screens.
+                  className={`rounded-xl border border-slate-200 p-6 shadow-sm lg:col-span-2 ${index === 3 ? 'lg:col-start-2' : ''} ${index === 4 ? 'sm:col-span-2 lg:col-span-2' : ''}`}
+                >
                   <span className="flex size-11 items-center justify-center rounded-lg bg-indigo-100 text-indigo-700">
                     <FeatureIcon path={feature.path} />
                   </span>

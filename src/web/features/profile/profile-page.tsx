@@ -133,7 +133,7 @@ export function ProfilePage() {
           <div className="flex flex-wrap gap-2 pt-2">
             {editing ? (
               <>
-                <button type="submit" className={buttonClass('primary')} disabled={save.isPending}>
+                <button key="save" type="submit" className={buttonClass('primary')} disabled={save.isPending}>
                   {save.isPending ? 'Saving...' : 'Save Changes'}
                 </button>
                 <button
@@ -147,9 +147,14 @@ export function ProfilePage() {
               </>
             ) : (
               <button
+                key="edit"
                 type="button"
                 className={buttonClass('primary')}
-                onClick={() => setEditing(true)}
+                onClick={(event) => {
+                  // The Save button appears in this place; the click must not submit the form.
+                  event.preventDefault();
+                  setEditing(true);
+                }}
                 disabled={profile.isPending}
               >
                 Edit Profile
