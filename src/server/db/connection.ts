@@ -37,7 +37,7 @@ const MIGRATION_LOCK = 7_270_201;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.poolSize ?? 20)
+    ? openPostgres(options.databaseUrl, options.poolSize ?? 20, options.statementTimeoutMs ?? 4000)
     : openPglite(options.dataDir);
 }
 
@@ -70,7 +70,9 @@ async function openPostgres(url: string, poolSize: number, statementTimeoutMs: n
     idleTimeoutMillis: 30_000,
     // The server gives up on a statement after 4 s and the client after 4.5 s, so that a call
     // answers within 5 s even when the database hangs.
-    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + 500 } : {}),
+    ...(statementTimeoutMs > 0
+      ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + 500 }
+      : {}),
   });
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
