@@ -52,6 +52,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // The API reads JSON only: without this, Fastify's built-in text/plain parser would hand a
+  // string to the validators (a confusing 400) instead of the 415 every other type gets.
+  app.removeContentTypeParser('text/plain');
 
   app.decorate('config', config);
   app.decorate('database', database);
