@@ -61,6 +61,8 @@ const ROWS: Row[] = [
     }),
   },
   { call: 'GET /api/health', who: 'anyone', request: async () => ({ method: 'GET', url: '/api/health' }) },
+  // Not in the design table: the liveness probe beside health, public like it.
+  { call: 'GET /api/live', who: 'anyone', request: async () => ({ method: 'GET', url: '/api/live' }) },
   {
     call: 'GET /api/docs/json',
     who: 'anyone',
