@@ -1,0 +1,58 @@
+import type { Database } from '../src/server/db/connection';
+import { placeOrder } from '../src/server/modules/orders/orders.repository';
+import { type OrderProducts, orderPicker } from './orders-check';
+
+export interface DirectResult {
+  attempts: number;
+  accepted: number;
+  refused: number;
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+/**
+ * The order statement the server runs, called straight on the database by `concurrency` workers
+ * for `seconds`: the ceiling that the HTTP figure is compared with.
+ */
+export async function directOrders(
+  database: Database,
+  run: OrderProducts,
+  user: { id: string; name: string; address: string },
+  concurrency: number,
+  seconds: number,
+): Promise<DirectResult> {
+  const next = orderPicker(run);
+  const latencies: number[] = [];
+  let accepted = 0;
+  let refused = 0;
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) {
+        const { productId, quantity } = next();
+        const t0 = performance.now();
+        const order = await placeOrder(database.db, { productId, quantity, user });
+        latencies.push(performance.now() - t0);
+        if (order) accepted++;
+        else refused++;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    attempts: accepted + refused,
+    accepted,
+    refused,
+    rps: (accepted + refused) / elapsed,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
+}

@@ -1,0 +1,293 @@
+/**
+ * The store-scale benchmark: loads 100k products and 1M orders, drives HTTP load at the real
+ * server, measures the limits beside it (direct SQL, a bare route), and writes bench/results/.
+ *
+ *   npm run bench                    PostgreSQL at DATABASE_URL (default: the local server)
+ *   npm run bench -- --embedded      the embedded database (PGlite)
+ *   npm run bench -- --quick         a tenth of the data and 3 s scenarios, to try the tooling
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { type Database, openDatabase } from '../src/server/db/connection';
+import { catalogueInteractive } from './browser';
+import { type DirectResult, directOrders } from './direct-sql';
+import { type LoadResult, load } from './http-load';
+import { BENCH_PASSWORD, DATA_SET, loadData } from './load-data';
+import { checkStock, orderPicker, prepareOrderProducts, type StockCheck } from './orders-check';
+import { startServer } from './server';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = new Set(process.argv.slice(2));
+const embedded = args.has('--embedded');
+const quick = args.has('--quick');
+const SECONDS = quick ? 3 : 10;
+const ORDER_CLIENTS = 64;
+const size = quick
+  ? { products: 10_000, orders: 100_000 }
+  : { products: DATA_SET.products, orders: DATA_SET.orders };
+const target = embedded ? 'embedded' : 'postgres';
+
+const TARGETS = { dashboardP99: 50, searchP99: 30, orderRatio: 0.5, catalogueMs: 1000 };
+
+const log = (line: string) => console.log(line);
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+async function makeDatabase(): Promise<{
+  options: { databaseUrl?: string; dataDir: string };
+  drop: () => Promise<void>;
+}> {
+  if (embedded) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ims-bench-'));
+    return { options: { dataDir }, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const base = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = 'ims_bench';
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    options: { databaseUrl: url.toString(), dataDir: '' },
+    drop: async () => {
+      const client = new pg.Client({ connectionString: base });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+async function signIn(url: string, email: string) {
+  const res = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: BENCH_PASSWORD }),
+  });
+  if (!res.ok) throw new Error(`sign-in as ${email} failed with ${res.status}`);
+  return (await res.json()) as {
+    token: string;
+    user: { _id: string; name: string; address: string; role: string };
+  };
+}
+
+async function main(): Promise<void> {
+  const { ensureBuilt } = await import('../scripts/build.mjs');
+  await ensureBuilt();
+  log(
+    `Inventory MS benchmark on ${target}${quick ? ' (quick)' : ''}: ${size.products} products, ${size.orders} orders`,
+  );
+
+  const made = await makeDatabase();
+  const open = (poolSize = 20) => openDatabase({ ...made.options, poolSize, statementTimeoutMs: 0 });
+  let database: Database = await open();
+  const loadStarted = performance.now();
+  const timings = await loadData(database, size);
+  const loadSeconds = (performance.now() - loadStarted) / 1000;
+  log(
+    `Loaded in ${loadSeconds.toFixed(1)} s (${Object.entries(timings)
+      .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
+      .join(', ')})`,
+  );
+
+  // Direct SQL first: the embedded database belongs to one process at a time.
+  const directRun = await prepareOrderProducts(database, 0);
+  const [buyer] = await database.query<{ id: string; name: string; address: string }>(
+    `select id, name, address from users where role = 'salesRep' order by email limit 1`,
+  );
+  const direct: DirectResult = await directOrders(
+    database,
+    directRun,
+    buyer as never,
+    ORDER_CLIENTS,
+    SECONDS,
+  );
+  const directCheck = await checkStock(database, directRun);
+  log(
+    `Direct SQL orders: ${direct.rps.toFixed(0)}/s (${direct.accepted} accepted, ${direct.refused} refused)`,
+  );
+  const httpRun = await prepareOrderProducts(database, 20);
+  await database.close();
+
+  const logFile = join(tmpdir(), `ims-bench-server-${target}.log`);
+  const server = await startServer(
+    root,
+    made.options.databaseUrl
+      ? { DATABASE_URL: made.options.databaseUrl }
+      : { DATA_DIR: made.options.dataDir },
+    logFile,
+  );
+  const results: LoadResult[] = [];
+  let catalogue: number[] = [];
+  try {
+    const admin = await signIn(server.url, 'user2@bench.example');
+    const reps = await Promise.all(
+      [11, 12, 13, 14, 15, 16, 17, 18, 19, 20].map((i) => signIn(server.url, `user${i}@bench.example`)),
+    );
+    const rep = reps.find((r) => r.user.role === 'salesRep') ?? (reps[0] as (typeof reps)[0]);
+    const asAdmin = { authorization: `Bearer ${admin.token}` };
+    const asRep = { authorization: `Bearer ${rep.token}` };
+    const run = async (options: Parameters<typeof load>[0]) => {
+      const result = await load(options);
+      results.push(result);
+      log(
+        `  ${result.name.padEnd(34)} ${result.rps.toFixed(0).padStart(7)} req/s  p50 ${ms(result.p50)}  p99 ${ms(result.p99)}`,
+      );
+      return result;
+    };
+    log('HTTP load:');
+    await run({
+      name: 'bare route (GET /api/live)',
+      url: `${server.url}/api/live`,
+      connections: 64,
+      duration: SECONDS,
+    });
+    await run({
+      name: 'login',
+      url: `${server.url}/api/auth/login`,
+      method: 'POST',
+      body: JSON.stringify({ email: 'user3@bench.example', password: BENCH_PASSWORD }),
+      connections: 16,
+      duration: SECONDS,
+    });
+    await run({
+      name: 'dashboard',
+      url: `${server.url}/api/dashboard`,
+      headers: asAdmin,
+      connections: 16,
+      duration: SECONDS,
+    });
+    await run({
+      name: 'products, full list',
+      url: `${server.url}/api/products`,
+      headers: asRep,
+      connections: 4,
+      duration: SECONDS,
+    });
+    await run({
+      name: 'products, search page of 20',
+      url: `${server.url}/api/products?search=vitamin%20gel&page=1&pageSize=20`,
+      headers: asRep,
+      connections: 16,
+      duration: SECONDS,
+    });
+    await run({
+      name: 'orders as admin, page of 50',
+      url: `${server.url}/api/order/${admin.user._id}?page=1&pageSize=50`,
+      headers: asAdmin,
+      connections: 16,
+      duration: SECONDS,
+    });
+    await run({
+      name: 'orders as one rep, page of 50',
+      url: `${server.url}/api/order/${rep.user._id}?page=1&pageSize=50`,
+      headers: asRep,
+      connections: 16,
+      duration: SECONDS,
+    });
+    const next = orderPicker(httpRun);
+    await run({
+      name: 'place order (64 clients)',
+      url: `${server.url}/api/order/add`,
+      method: 'POST',
+      connections: ORDER_CLIENTS,
+      duration: SECONDS,
+      makeBody: () => JSON.stringify(next()),
+      headersFor: (i) => ({ authorization: `Bearer ${reps[i % reps.length]?.token}` }),
+    });
+    catalogue = await catalogueInteractive(server.url, { token: rep.token, user: rep.user });
+    log(`Catalogue interactive in Chromium: ${catalogue.map((n) => n.toFixed(0)).join(', ')} ms`);
+  } finally {
+    await server.stop();
+  }
+
+  database = await open();
+  const httpCheck = await checkStock(database, httpRun);
+  await database.close();
+  if (!args.has('--keep')) await made.drop();
+
+  report({ loadSeconds, timings, direct, directCheck, httpCheck, results, catalogue });
+}
+
+function report(r: {
+  loadSeconds: number;
+  timings: Record<string, number>;
+  direct: DirectResult;
+  directCheck: StockCheck;
+  httpCheck: StockCheck;
+  results: LoadResult[];
+  catalogue: number[];
+}): void {
+  const byName = (name: string) => r.results.find((x) => x.name.startsWith(name)) as LoadResult;
+  const bare = byName('bare route');
+  const orders = byName('place order');
+  const accepted = orders.statuses['201'] ?? 0;
+  const refused = orders.statuses['409'] ?? 0;
+  const other = orders.requests - accepted - refused + orders.errors;
+  const orderRatio = orders.rps / r.direct.rps;
+  const catalogueMs = r.catalogue.length
+    ? Math.max(...r.catalogue.slice(1)) || (r.catalogue[0] as number)
+    : Number.NaN;
+  const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
+  const dashboard = byName('dashboard');
+  const search = byName('products, search');
+
+  const lines = [
+    `# Benchmark: ${target}${quick ? ' (quick)' : ''}`,
+    '',
+    `Run ${new Date().toISOString()} on ${process.platform}/${process.arch}, Node ${process.version}. Data set: ${size.products.toLocaleString('en-US')} products, ${DATA_SET.categories} categories, ${DATA_SET.suppliers} suppliers, ${DATA_SET.users} users, ${size.orders.toLocaleString('en-US')} orders over ${DATA_SET.days} days. Scenarios run ${SECONDS} s each.`,
+    '',
+    `Load: ${r.loadSeconds.toFixed(1)} s (${Object.entries(r.timings)
+      .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
+      .join(', ')}).`,
+    '',
+    '| scenario | clients | req/s | p50 ms | p99 ms | non-2xx | errors | vs limit |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...r.results.map((x) => {
+      const non2xx = Object.entries(x.statuses)
+        .filter(([code]) => !code.startsWith('2'))
+        .reduce((a, [, n]) => a + n, 0);
+      const limit =
+        x === orders
+          ? `${(orderRatio * 100).toFixed(0)} % of direct SQL`
+          : x === bare
+            ? 'limit'
+            : `${((x.rps / bare.rps) * 100).toFixed(1)} % of bare route`;
+      return `| ${x.name} | ${x.connections} | ${x.rps.toFixed(0)} | ${x.p50.toFixed(1)} | ${x.p99.toFixed(1)} | ${non2xx} | ${x.errors} | ${limit} |`;
+    }),
+    `| direct SQL order statement (no HTTP) | ${ORDER_CLIENTS} | ${r.direct.rps.toFixed(0)} | ${r.direct.p50.toFixed(1)} | ${r.direct.p99.toFixed(1)} | ${r.direct.refused} refused | 0 | limit |`,
+    '',
+    `Orders over HTTP: ${accepted} accepted, ${refused} refused with 'Not enough stock', ${other} other. Stock check over ${r.httpCheck.products} products: ${r.httpCheck.mismatches} where initial − accepted ≠ final, ${r.httpCheck.negative} below zero, ${r.httpCheck.soldOut} sold out; ${r.httpCheck.acceptedOrders} order rows for ${r.httpCheck.acceptedUnits} units.`,
+    `Direct SQL: ${r.direct.accepted} accepted, ${r.direct.refused} refused; stock check: ${r.directCheck.mismatches} mismatches, ${r.directCheck.negative} below zero.`,
+    `Catalogue page interactive in Chromium (rows shown, search usable): ${r.catalogue.map((n) => n.toFixed(0)).join(', ')} ms (first is cold).`,
+    '',
+    '| target | measured | |',
+    '|---|---|---|',
+    `| dashboard p99 < ${TARGETS.dashboardP99} ms | ${dashboard.p99.toFixed(1)} ms | ${verdict(dashboard.p99 < TARGETS.dashboardP99)} |`,
+    `| paged product search p99 < ${TARGETS.searchP99} ms | ${search.p99.toFixed(1)} ms | ${verdict(search.p99 < TARGETS.searchP99)} |`,
+    `| order placement ≥ 50 % of direct SQL | ${(orderRatio * 100).toFixed(0)} % | ${verdict(orderRatio >= TARGETS.orderRatio)} |`,
+    `| zero oversell | ${r.httpCheck.mismatches + r.httpCheck.negative + r.directCheck.mismatches + r.directCheck.negative} problems | ${verdict(r.httpCheck.mismatches + r.httpCheck.negative + r.directCheck.mismatches + r.directCheck.negative === 0 && r.httpCheck.products === 20)} |`,
+    `| catalogue interactive < ${TARGETS.catalogueMs} ms (warm) | ${catalogueMs.toFixed(0)} ms | ${verdict(catalogueMs < TARGETS.catalogueMs)} |`,
+    '',
+  ];
+  const markdown = lines.join('\n');
+  const dir = join(root, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${target}${quick ? '-quick' : ''}.md`);
+  writeFileSync(file, markdown);
+  log('');
+  log(markdown);
+  log(`Written to ${file}`);
+}
+
+main().catch((error) => {
+  console.error(
+    `Benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
+  process.exit(1);
+});
