@@ -5,8 +5,9 @@ import { useSignedInUser } from '../lib/signed-in';
 import { MENUS } from './navigation';
 
 const LINK =
-  'focus-visible:outline-indigo-300 flex items-center justify-center gap-3 rounded-md px-2 py-2.5 text-sm font-medium text-slate-300 hover:bg-slate-800 hover:text-white md:justify-start md:px-3';
-const ACTIVE = 'bg-indigo-600 text-white hover:bg-indigo-600';
+  'flex items-center justify-center gap-3 rounded-md px-2 py-2.5 text-sm font-medium focus-visible:outline-indigo-300 md:justify-start md:px-3';
+const ACTIVE = 'bg-indigo-600 text-white';
+const INACTIVE = 'text-slate-300 hover:bg-slate-800 hover:text-white';
 
 /** The role area's frame: a fixed sidebar (narrow on phones, 16rem from md) and the page. */
 export function AppShell() {
@@ -36,7 +37,7 @@ export function AppShell() {
                   to={item.to}
                   end={item.end}
                   title={item.label}
-                  className={({ isActive }) => `${LINK} ${isActive ? ACTIVE : ''}`}
+                  className={({ isActive }) => `${LINK} ${isActive ? ACTIVE : INACTIVE}`}
                 >
                   <Icon name={item.icon} />
                   <span className="sr-only md:not-sr-only">{item.label}</span>

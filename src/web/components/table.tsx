@@ -31,7 +31,7 @@ export function Td({ children, className = '' }: { children?: ReactNode; classNa
 export function TableMessage({ colSpan, children }: { colSpan: number; children: ReactNode }) {
   return (
     <tr>
-      <td colSpan={colSpan} className="px-4 py-8 text-center text-sm text-slate-500">
+      <td colSpan={colSpan} className="px-4 py-8 text-left text-sm text-slate-500 sm:text-center">
         {children}
       </td>
     </tr>

@@ -1,6 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
+import { type FormEvent, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { LoginInput, LoginResponse } from '../../../shared/auth';
 import { buttonClass } from '../../components/button';
@@ -22,11 +21,9 @@ export function LoginPage() {
   const session = useSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm({ resolver: zodResolver(LoginInput), defaultValues: { email: '', password: '' } });
+  // Two fields need no form library; the login page stays small.
+  const [values, setValues] = useState({ email: '', password: '' });
+  const [errors, setErrors] = useState<Partial<Record<keyof LoginInput, string>>>({});
 
   const login = useMutation({
     mutationFn: (input: LoginInput) =>
@@ -38,6 +35,22 @@ export function LoginPage() {
       navigate(homePathFor(user.role), { replace: true });
     },
   });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = LoginInput.safeParse(values);
+    if (!parsed.success) {
+      const found: Partial<Record<keyof LoginInput, string>> = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] as keyof LoginInput;
+        found[field] ??= issue.message;
+      }
+      setErrors(found);
+      return;
+    }
+    setErrors({});
+    login.mutate(parsed.data);
+  }
 
   if (session && !login.isPending && !login.isSuccess) {
     return <Navigate to={homePathFor(session.user.role)} replace />;
@@ -53,24 +66,22 @@ export function LoginPage() {
           <h1 className="text-2xl font-bold text-slate-900">Retail Sales Management System</h1>
           <p className="mt-1 text-sm text-slate-600">Log in to Inventory MS</p>
         </div>
-        <form
-          noValidate
-          onSubmit={handleSubmit((values) => login.mutate(values))}
-          className="space-y-4 rounded-xl bg-white p-6 shadow-lg sm:p-8"
-        >
+        <form noValidate onSubmit={submit} className="space-y-4 rounded-xl bg-white p-6 shadow-lg sm:p-8">
           <TextField
             label="Email"
             type="email"
             autoComplete="username"
-            error={errors.email?.message}
-            {...register('email')}
+            value={values.email}
+            onChange={(event) => setValues({ ...values, email: event.target.value })}
+            error={errors.email}
           />
           <TextField
             label="Password"
             type="password"
             autoComplete="current-password"
-            error={errors.password?.message}
-            {...register('password')}
+            value={values.password}
+            onChange={(event) => setValues({ ...values, password: event.target.value })}
+            error={errors.password}
           />
           {login.isError ? (
             <p role="alert" className="text-sm font-medium text-red-600">

@@ -50,7 +50,7 @@ export function UsersPage() {
                   <tr key={user._id} className="hover:bg-slate-50">
                     <Td className="tabular-nums text-slate-500">{index + 1}</Td>
                     <Td className="font-medium">{user.name}</Td>
-                    <Td className="break-all">{user.email}</Td>
+                    <Td className="whitespace-nowrap">{user.email}</Td>
                     <Td className="whitespace-nowrap">{ROLE_LABEL[user.role]}</Td>
                     <Td>
                       {user._id === me._id ? (

@@ -1,0 +1,81 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { routes } from '../../app/routes';
+import { createQueryClient } from '../../lib/query-client';
+import { getSession } from '../../lib/session';
+import { mockFetch, userOf } from '../../test/helpers';
+
+function renderLogin() {
+  const router = createMemoryRouter(routes, { initialEntries: ['/login'] });
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+async function fillAndSubmit(email: string, password: string) {
+  await userEvent.type(await screen.findByLabelText('Email'), email);
+  await userEvent.type(screen.getByLabelText('Password'), password);
+  await userEvent.click(screen.getByRole('button', { name: 'Login' }));
+}
+
+describe('Login', () => {
+  it("reads 'Logging in...' while waiting, then stores the session and opens the role's dashboard", async () => {
+    let answer: (value: { body: unknown }) => void = () => {};
+    const user = userOf('salesRep');
+    const { calls } = mockFetch({
+      'POST /api/auth/login': () => new Promise((resolve) => (answer = resolve)),
+      'GET /api/products': () => ({ body: { success: true, products: [], categories: [], suppliers: [] } }),
+    });
+    const router = renderLogin();
+    await fillAndSubmit('Sam@Example.com', 'password123');
+    const button = await screen.findByRole('button', { name: 'Logging in...' });
+    expect((button as HTMLButtonElement).disabled).toBe(true);
+    answer({ body: { success: true, token: 'tok', user } });
+    expect(await screen.findByRole('heading', { name: 'Products' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/salesRep-dashboard');
+    expect(calls[0]?.body).toEqual({ email: 'sam@example.com', password: 'password123' });
+    expect(getSession()).toEqual({ token: 'tok', user });
+    expect(localStorage.getItem('ims_token')).toBe('tok');
+  });
+
+  it("shows the server's sentence in red on wrong credentials", async () => {
+    mockFetch({
+      'POST /api/auth/login': () => ({
+        status: 401,
+        body: { success: false, error: 'Invalid email or password' },
+      }),
+    });
+    const router = renderLogin();
+    await fillAndSubmit('sam@example.com', 'wrong-password');
+    expect((await screen.findByRole('alert')).textContent).toBe('Invalid email or password');
+    expect(router.state.location.pathname).toBe('/login');
+    expect(getSession()).toBeNull();
+  });
+
+  it("says 'error occurred. Please try again.' when the server cannot be reached", async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+    renderLogin();
+    await fillAndSubmit('sam@example.com', 'password123');
+    expect((await screen.findByRole('alert')).textContent).toBe('error occurred. Please try again.');
+  });
+
+  it('asks for both fields before calling the server', async () => {
+    const { calls } = mockFetch({});
+    renderLogin();
+    await userEvent.click(await screen.findByRole('button', { name: 'Login' }));
+    expect(screen.getByText('Email is required.')).toBeTruthy();
+    expect(screen.getByText('Password is required.')).toBeTruthy();
+    expect(calls).toHaveLength(0);
+  });
+});
