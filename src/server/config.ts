@@ -63,13 +63,17 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+const SECRET_VARIABLES = new Set(['JWT_SECRET', 'ADMIN_PASSWORD', 'DATABASE_URL']);
+
 /** Reads the environment once; the only reader of process.env in the server. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = String(issue?.path[0] ?? 'environment');
-    throw new ConfigError(`Invalid ${name}: ${issue?.message ?? 'bad value'} (got "${env[name] ?? ''}").`);
+    // Secrets (and a database URL, which may hold a password) are never echoed to the logs.
+    const got = SECRET_VARIABLES.has(name) ? '' : ` (got "${env[name] ?? ''}")`;
+    throw new ConfigError(`Invalid ${name}: ${issue?.message ?? 'bad value'}${got}.`);
   }
   const e = parsed.data;
   return {
