@@ -12,19 +12,30 @@ export function Table({ caption, children }: { caption: string; children: ReactN
   );
 }
 
-export function Th({ children, className = '' }: { children: ReactNode; className?: string }) {
+/** On phones the actions column stays in view while the others scroll beneath it. */
+const STICKY_END = 'max-sm:sticky max-sm:right-0 max-sm:shadow-[-6px_0_6px_-6px_rgb(0_0_0/0.25)]';
+
+type CellProps = { children?: ReactNode; className?: string; stickyEnd?: boolean };
+
+export function Th({ children, className = '', stickyEnd = false }: CellProps) {
   return (
     <th
       scope="col"
-      className={`whitespace-nowrap bg-slate-50 px-3 py-3 text-xs sm:px-4 font-semibold tracking-wide text-slate-600 uppercase ${className}`}
+      className={`whitespace-nowrap bg-slate-50 px-3 py-3 text-xs font-semibold tracking-wide text-slate-600 uppercase sm:px-4 ${stickyEnd ? STICKY_END : ''} ${className}`}
     >
       {children}
     </th>
   );
 }
 
-export function Td({ children, className = '' }: { children?: ReactNode; className?: string }) {
-  return <td className={`px-3 py-2.5 text-slate-800 sm:px-4 sm:py-3 ${className}`}>{children}</td>;
+export function Td({ children, className = '', stickyEnd = false }: CellProps) {
+  return (
+    <td
+      className={`px-3 py-2.5 text-slate-800 sm:px-4 sm:py-3 ${stickyEnd ? `${STICKY_END} max-sm:bg-white` : ''} ${className}`}
+    >
+      {children}
+    </td>
+  );
 }
 
 /** One full-width row for the loading and empty states. */

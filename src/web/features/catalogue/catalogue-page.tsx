@@ -55,7 +55,7 @@ export function CataloguePage() {
             <Th>Category</Th>
             <Th>Price</Th>
             <Th>Stock</Th>
-            <Th>Action</Th>
+            <Th stickyEnd>Action</Th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
@@ -73,7 +73,7 @@ export function CataloguePage() {
                 <Td>
                   <StockBadge stock={product.stock} />
                 </Td>
-                <Td>
+                <Td stickyEnd>
                   <button
                     type="button"
                     className={buttonClass('primary', 'sm')}

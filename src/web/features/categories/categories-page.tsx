@@ -32,7 +32,7 @@ export function CategoriesPage() {
               <tr>
                 <Th className="w-16">#</Th>
                 <Th>Name</Th>
-                <Th>Actions</Th>
+                <Th stickyEnd>Actions</Th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -48,7 +48,7 @@ export function CategoriesPage() {
                   >
                     <Td className="tabular-nums text-slate-500">{index + 1}</Td>
                     <Td className="font-medium">{category.name}</Td>
-                    <Td>
+                    <Td stickyEnd>
                       <div className="flex gap-2">
                         <button
                           type="button"

@@ -47,7 +47,7 @@ export function ProductsPage() {
             <Th>Supplier</Th>
             <Th>Price</Th>
             <Th>Stock</Th>
-            <Th>Action</Th>
+            <Th stickyEnd>Action</Th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
@@ -65,7 +65,7 @@ export function ProductsPage() {
                 <Td>
                   <StockBadge stock={product.stock} />
                 </Td>
-                <Td>
+                <Td stickyEnd>
                   <div className="flex gap-2">
                     <button
                       type="button"

@@ -44,7 +44,7 @@ export function SuppliersPage() {
             <Th>Email</Th>
             <Th>Phone</Th>
             <Th>Address</Th>
-            <Th>Actions</Th>
+            <Th stickyEnd>Actions</Th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
@@ -60,7 +60,7 @@ export function SuppliersPage() {
                 <Td>{supplier.email}</Td>
                 <Td className="whitespace-nowrap">{supplier.phone}</Td>
                 <Td>{supplier.address}</Td>
-                <Td>
+                <Td stickyEnd>
                   <div className="flex gap-2">
                     <button
                       type="button"

@@ -37,7 +37,7 @@ export function UsersPage() {
                 <Th>Name</Th>
                 <Th>Email</Th>
                 <Th>Role</Th>
-                <Th>Action</Th>
+                <Th stickyEnd>Action</Th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -52,7 +52,7 @@ export function UsersPage() {
                     <Td className="font-medium">{user.name}</Td>
                     <Td className="whitespace-nowrap">{user.email}</Td>
                     <Td className="whitespace-nowrap">{ROLE_LABEL[user.role]}</Td>
-                    <Td>
+                    <Td stickyEnd>
                       {user._id === me._id ? (
                         <span className="text-xs text-slate-500">You</span>
                       ) : (
