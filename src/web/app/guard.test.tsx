@@ -22,7 +22,9 @@ function renderAt(entries: string[]) {
   return router;
 }
 
-const emptyCatalogue = () => ({ body: { success: true, products: [], categories: [], suppliers: [] } });
+const emptyCatalogue = () => ({
+  body: { success: true, products: [], categories: [], suppliers: [], total: 0 },
+});
 
 describe('guardDecision', () => {
   it('sends a visitor to /home', () => {
@@ -104,7 +106,7 @@ describe('routing', () => {
 
   it('marks the current page in the sidebar', async () => {
     signIn(userOf('user'));
-    mockFetch({ 'GET /api/order/user-id': () => ({ body: { success: true, orders: [] } }) });
+    mockFetch({ 'GET /api/order/user-id': () => ({ body: { success: true, orders: [], total: 0 } }) });
     renderAt(['/employee-dashboard/orders']);
     expect(await screen.findByRole('heading', { name: 'My Orders' })).toBeTruthy();
     const current = screen.getByRole('link', { current: 'page' });

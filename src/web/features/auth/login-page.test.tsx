@@ -30,7 +30,9 @@ describe('Login', () => {
     const user = userOf('salesRep');
     const { calls } = mockFetch({
       'POST /api/auth/login': () => new Promise((resolve) => (answer = resolve)),
-      'GET /api/products': () => ({ body: { success: true, products: [], categories: [], suppliers: [] } }),
+      'GET /api/products': () => ({
+        body: { success: true, products: [], categories: [], suppliers: [], total: 0 },
+      }),
     });
     const router = renderLogin();
     await fillAndSubmit('Sam@Example.com', 'password123');

@@ -23,7 +23,13 @@ function renderProducts(
   let products = initial;
   const mock = mockFetch({
     'GET /api/products': () => ({
-      body: { success: true, products, categories: [category], suppliers: [supplier] },
+      body: {
+        success: true,
+        products,
+        categories: [category],
+        suppliers: [supplier],
+        total: products.length,
+      },
     }),
     'DELETE /api/products/b': () => {
       products = products.filter((product) => product._id !== 'b');
