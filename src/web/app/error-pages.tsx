@@ -1,11 +1,13 @@
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { buttonClass } from '../components/button';
+import { useDocumentTitle } from '../lib/use-document-title';
 import { useSession } from '../lib/use-session';
 import { rootRedirect } from './navigation';
 
 type CenteredProps = { code: string; title: string; text: string; inShell?: boolean };
 
 function Centered({ code, title, text, inShell = false }: CenteredProps) {
+  useDocumentTitle(title);
   const session = useSession();
   const back = rootRedirect(session);
   const Frame = inShell ? 'div' : 'main';

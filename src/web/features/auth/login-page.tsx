@@ -8,6 +8,7 @@ import { Icon } from '../../components/icon';
 import { ApiRequestError, api, GENERIC_ERROR } from '../../lib/api';
 import { homePathFor } from '../../lib/role-home';
 import { setSession } from '../../lib/session';
+import { useDocumentTitle } from '../../lib/use-document-title';
 import { useSession } from '../../lib/use-session';
 
 /** The server's sentence when it sent one, else the spec's generic text. */
@@ -18,6 +19,7 @@ export function loginErrorText(error: unknown): string {
 }
 
 export function LoginPage() {
+  useDocumentTitle('Login');
   const session = useSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();

@@ -1,7 +1,9 @@
 import { Link } from 'react-router';
+import { useDocumentTitle } from '../../lib/use-document-title';
 import { useSession } from '../../lib/use-session';
 
 export function UnauthorizedPage() {
+  useDocumentTitle('Unauthorized');
   const session = useSession();
   return (
     <main className="flex min-h-dvh items-center justify-center bg-slate-50 px-4">

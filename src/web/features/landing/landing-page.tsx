@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { buttonClass } from '../../components/button';
 import { Icon } from '../../components/icon';
+import { useDocumentTitle } from '../../lib/use-document-title';
 
 type Feature = { title: string; text: string; path: string };
 
@@ -52,6 +53,7 @@ function FeatureIcon({ path }: { path: string }) {
 
 /** The public marketing page (/home and /retail). Every call to action leads to the login page. */
 export function LandingPage() {
+  useDocumentTitle('RetailSalesXpert');
   return (
     <div className="min-h-dvh bg-white text-slate-900">
       <header className="border-b border-slate-200">

@@ -96,4 +96,17 @@ describe('Products screen', () => {
     expect(within(dialog).getByText('Choose a category.')).toBeTruthy();
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
   });
+
+  it('opens the add dialog with focus in Name, closes it on Escape and gives focus back', async () => {
+    renderProducts();
+    await screen.findByText('Stapler');
+    const addButton = screen.getByRole('button', { name: 'Add Product' });
+    await userEvent.click(addButton);
+    const dialog = screen.getByRole('dialog', { name: 'Add New Product' });
+    expect(dialog.getAttribute('aria-modal')).toBe('true');
+    expect(document.activeElement).toBe(within(dialog).getByLabelText('Name'));
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(addButton);
+  });
 });
