@@ -245,4 +245,51 @@ stories('staff', () => {
       expect(await cellText(table, cola.name, 'Stock')).toBe('10');
     },
   );
+
+  storyTest(
+    'a sales rep whose account was deleted is sent back to the login page on the next click',
+    async ({ story }) => {
+      const { page } = story;
+      const { admin, account, crisps } = await shop(story.baseUrl, 'salesRep', 'Gus Gone');
+      await story.signIn(account);
+      // The catalogue has loaded: the next call the app makes is the one the click below causes.
+      await see(rowWith(page.getByRole('table', { name: 'Products you can order' }), crisps.name));
+
+      await admin.deleteUser(account._id);
+      story.expectHttpError(401, '/api/');
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Orders' }).click();
+      await expectPath(page, '/login');
+      await see(alertMessage(page, 'Your session has ended. Please log in again.'));
+      expect(await page.evaluate(() => localStorage.getItem('ims_token'))).toBeNull();
+    },
+  );
+
+  storyTest('on a 375 px phone an employee still finds and orders a product', async ({ story }) => {
+    const { page } = story;
+    const { account, cola } = await shop(story.baseUrl, 'user', 'Pia Phone');
+    await page.setViewportSize({ width: 375, height: 812 });
+    await story.signIn(account);
+    await see(page.getByText('IMS', { exact: true }));
+    expect(await page.getByText('Inventory MS', { exact: true }).isVisible()).toBe(false);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    expect(await menuLinks(page)).toEqual(MENU);
+
+    await page.getByPlaceholder('Search products...').fill(cola.name);
+    const table = page.getByRole('table', { name: 'Products you can order' });
+    const order = table.getByRole('button', { name: `Order ${cola.name}` });
+    await order.scrollIntoViewIfNeeded();
+    await order.click();
+    const dialog = page.getByRole('dialog', { name: 'Place Order' });
+    await dialog.getByLabel('Quantity').fill('2');
+    await dialog.getByRole('button', { name: 'Place Order' }).click();
+    await see(statusMessage(page, 'order placed'));
+    await eventually(() => cellText(table, cola.name, 'Stock')).toBe('8');
+    // The page itself never scrolls sideways; wide tables scroll inside their own box.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+    await nav.getByRole('link', { name: 'Orders' }).click();
+    await see(page.getByRole('heading', { name: 'My Orders', level: 1 }));
+    await see(rowWith(page.getByRole('table', { name: 'My orders' }), cola.name));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  });
 });

@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import { LoginResponse } from '../../src/shared/auth';
 import { CategoryResponse } from '../../src/shared/categories';
+import { Ok } from '../../src/shared/common';
 import { OrderResponse } from '../../src/shared/orders';
 import { ProductResponse } from '../../src/shared/products';
 import type { Role } from '../../src/shared/roles';
@@ -83,6 +84,10 @@ export class ApiSession {
       body: input,
     });
     return { ...user, password: input.password };
+  }
+
+  async deleteUser(id: string): Promise<void> {
+    await call(this.baseUrl, 'DELETE', `/users/${encodeURIComponent(id)}`, Ok, { token: this.token });
   }
 
   async addCategory(name: string, description = '') {
