@@ -4,6 +4,7 @@ import {
   alertMessage,
   backgroundColour,
   bodyRows,
+  cellText,
   columnTexts,
   eventually,
   expectPath,
@@ -11,6 +12,7 @@ import {
   rowWith,
   see,
   statusMessage,
+  textOf,
 } from './support/page';
 import type { Story } from './support/story';
 import { stories, storyTest } from './support/story';
@@ -420,5 +422,51 @@ stories('admin', () => {
     await expectPath(page, '/unauthorized');
     await page.getByRole('link', { name: 'Back to your dashboard' }).click();
     await expectPath(page, '/admin-dashboard');
+  });
+
+  storyTest('admin adds a product and a sales rep orders it', async ({ story }) => {
+    const { page, baseUrl } = story;
+    const { tag, account, session, category, supplier } = await store(baseUrl);
+    const rep = await session.addUser('salesRep', `Rosa Rep ${tag}`, '8 Dockside');
+    const kettle = `Kettle ${tag}`;
+
+    await story.signIn(account);
+    await menu(story, 'Products').click();
+    await page.getByRole('button', { name: 'Add Product' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add New Product' });
+    await dialog.getByLabel('Name').fill(kettle);
+    await dialog.getByLabel('Price').fill('18.75');
+    await dialog.getByLabel('Stock').fill('7');
+    await dialog.getByLabel('Category').selectOption({ label: category.name });
+    await dialog.getByLabel('Supplier').selectOption({ label: supplier.name });
+    await dialog.getByRole('button', { name: 'Add Product' }).click();
+    await gone(dialog);
+    const products = page.getByRole('table', { name: 'Products' });
+    await eventually(() => cellText(products, kettle, 'Stock')).toBe('7');
+
+    // The rep, at another desk, finds it at once and orders three.
+    const repDesk = await story.otherPerson();
+    await repDesk.signIn(rep);
+    const catalogue = repDesk.page.getByRole('table', { name: 'Products you can order' });
+    await repDesk.page.getByPlaceholder('Search products...').fill(kettle);
+    await eventually(() => cellText(catalogue, kettle, 'Price')).toBe('$18.75');
+    await catalogue.getByRole('button', { name: `Order ${kettle}` }).click();
+    const order = repDesk.page.getByRole('dialog', { name: 'Place Order' });
+    await order.getByLabel('Quantity').fill('3');
+    await eventually(() => textOf(order.getByText(/^Total:/))).toBe('Total: $56.25');
+    await order.getByRole('button', { name: 'Place Order' }).click();
+    await see(statusMessage(repDesk.page, 'order placed'));
+    await eventually(() => cellText(catalogue, kettle, 'Stock')).toBe('4');
+
+    // Back at the admin's desk: the stock has dropped and the order is listed with who placed it.
+    await page.reload();
+    await eventually(() => cellText(products, kettle, 'Stock')).toBe('4');
+    expect(await backgroundColour(rowWith(products, kettle).getByText('4', { exact: true }))).toBe('yellow');
+    await menu(story, 'Orders').click();
+    const orders = page.getByRole('table', { name: 'All orders' });
+    await eventually(() => cellText(orders, kettle, 'Name')).toBe(rep.name);
+    expect(await cellText(orders, kettle, 'Address')).toBe('8 Dockside');
+    expect(await cellText(orders, kettle, 'Quantity')).toBe('3');
+    expect(await cellText(orders, kettle, 'Total Price')).toBe('$56.25');
   });
 });

@@ -44,8 +44,12 @@ export type Story = {
    */
   expectHttpError: (status: number, path: string | RegExp) => void;
   /** Signs in through the login page and waits for the role's dashboard. */
-  signIn: (account: { email: string; password: string; role: Role }) => Promise<void>;
+  signIn: (account: Account) => Promise<void>;
+  /** A second person at another browser (own context and session), watched the same way. */
+  otherPerson: () => Promise<{ page: Page; signIn: (account: Account) => Promise<void> }>;
 };
+
+type Account = { email: string; password: string; role: Role };
 
 const FAILED_LOAD = /^Failed to load resource: the server responded with a status of (\d{3})/;
 
@@ -54,12 +58,15 @@ function matches(path: string | RegExp, url: string): boolean {
   return typeof path === 'string' ? pathname.startsWith(path) : path.test(pathname);
 }
 
-async function openStory(app: TestApp, problems: string[]): Promise<Story> {
+type Watch = { problems: string[]; allowed: { status: number; path: string | RegExp }[] };
+
+/** A fresh browser context (its own session) whose every failure signal lands in watch.problems. */
+async function openContext(app: TestApp, watch: Watch): Promise<BrowserContext> {
   const { baseUrl } = app.server;
   const origin = new URL(baseUrl).origin;
   const context = await app.browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(10_000);
-  const allowed: { status: number; path: string | RegExp }[] = [];
+  const { problems, allowed } = watch;
 
   // Only our own server may be asked for anything: no CDN, no fonts, no analytics.
   await context.route(
@@ -87,21 +94,34 @@ async function openStory(app: TestApp, problems: string[]): Promise<Story> {
   context.on('response', (response) => {
     if (response.status() >= 500) problems.push(`HTTP ${response.status()} from ${response.url()}`);
   });
+  return context;
+}
 
+async function signInOn(page: Page, account: { email: string; password: string; role: Role }): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expectPath(page, HOME[account.role]);
+}
+
+async function openStory(app: TestApp, watch: Watch, contexts: BrowserContext[]): Promise<Story> {
+  const context = await openContext(app, watch);
+  contexts.push(context);
   const page = await context.newPage();
   return {
     page,
     context,
-    baseUrl,
+    baseUrl: app.server.baseUrl,
     expectHttpError: (status, path) => {
-      allowed.push({ status, path });
+      watch.allowed.push({ status, path });
     },
-    signIn: async (account) => {
-      await page.goto('/login');
-      await page.getByLabel('Email').fill(account.email);
-      await page.getByLabel('Password').fill(account.password);
-      await page.getByRole('button', { name: 'Login' }).click();
-      await expectPath(page, HOME[account.role]);
+    signIn: (account) => signInOn(page, account),
+    otherPerson: async () => {
+      const other = await openContext(app, watch);
+      contexts.push(other);
+      const otherPage = await other.newPage();
+      return { page: otherPage, signIn: (account) => signInOn(otherPage, account) };
     },
   };
 }
@@ -127,15 +147,24 @@ export const storyTest = test
     return { server: server.value, browser: browser.value };
   })
   .extend('story', async ({ app, task }, { onCleanup }): Promise<Story> => {
-    const problems: string[] = [];
+    const watch: Watch = { problems: [], allowed: [] };
+    const { problems } = watch;
+    const contexts: BrowserContext[] = [];
     const serverErrorsBefore = app.server.errorLogs.length;
-    const story = await openStory(app, problems);
+    const story = await openStory(app, watch, contexts);
     onCleanup(async () => {
       const slug = task.name.replace(/\W+/g, '-').slice(0, 60);
       if (task.result?.state === 'fail') {
-        await story.page.screenshot({ path: `/tmp/e2e-${slug}.png`, fullPage: true }).catch(() => {});
+        const pages = contexts.flatMap((context) => context.pages());
+        await Promise.all(
+          pages.map((page, index) =>
+            page
+              .screenshot({ path: `/tmp/e2e-${slug}${index ? `-${index + 1}` : ''}.png`, fullPage: true })
+              .catch(() => {}),
+          ),
+        );
       }
-      await story.context.close();
+      await Promise.all(contexts.map((context) => context.close()));
       problems.push(
         ...app.server.errorLogs.slice(serverErrorsBefore).map((line) => `server logged an error: ${line}`),
       );
