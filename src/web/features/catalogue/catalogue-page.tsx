@@ -4,10 +4,12 @@ import { type Product, ProductListResponse } from '../../../shared/products';
 import { buttonClass } from '../../components/button';
 import { SearchField, SelectField } from '../../components/form-field';
 import { PageHeader } from '../../components/page-header';
+import { Pager } from '../../components/pager';
 import { StockBadge } from '../../components/stock-badge';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { api } from '../../lib/api';
 import { formatMoney } from '../../lib/format';
+import { pageOf } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
 import { OrderModal } from './order-modal';
 import { filterCatalogue } from './order-rules';
@@ -20,9 +22,11 @@ export function CataloguePage() {
   });
   const [categoryId, setCategoryId] = useState('');
   const [query, setQuery] = useState('');
+  const [pageNumber, setPageNumber] = useState(1);
   const [ordering, setOrdering] = useState<Product | null>(null);
 
   const products = filterCatalogue(list.data?.products ?? [], categoryId, query);
+  const page = pageOf(products, pageNumber);
   // Disabled while the list first loads; not during the refresh after an order, so focus can
   // return to the button that opened the modal.
   const busy = list.isPending;
@@ -35,7 +39,10 @@ export function CataloguePage() {
           <SelectField
             label="Category"
             value={categoryId}
-            onChange={(event) => setCategoryId(event.target.value)}
+            onChange={(event) => {
+              setCategoryId(event.target.value);
+              setPageNumber(1);
+            }}
           >
             <option value="">Select Category</option>
             {(list.data?.categories ?? []).map((category) => (
@@ -45,7 +52,14 @@ export function CataloguePage() {
             ))}
           </SelectField>
         </div>
-        <SearchField value={query} onChange={setQuery} placeholder="Search products..." />
+        <SearchField
+          value={query}
+          onChange={(text) => {
+            setQuery(text);
+            setPageNumber(1);
+          }}
+          placeholder="Search products..."
+        />
       </div>
       <Table caption="Products you can order">
         <thead>
@@ -61,12 +75,12 @@ export function CataloguePage() {
         <tbody className="divide-y divide-slate-100">
           {list.isPending ? (
             <TableMessage colSpan={6}>Loading...</TableMessage>
-          ) : products.length === 0 ? (
+          ) : page.total === 0 ? (
             <TableMessage colSpan={6}>No products found</TableMessage>
           ) : (
-            products.map((product, index) => (
+            page.rows.map((product, index) => (
               <tr key={product._id} className="hover:bg-slate-50">
-                <Td className="tabular-nums text-slate-500">{index + 1}</Td>
+                <Td className="tabular-nums text-slate-500">{page.offset + index + 1}</Td>
                 <Td className="font-medium">{product.name}</Td>
                 <Td>{product.category.name}</Td>
                 <Td className="whitespace-nowrap tabular-nums">{formatMoney(product.price)}</Td>
@@ -89,6 +103,7 @@ export function CataloguePage() {
           )}
         </tbody>
       </Table>
+      <Pager page={page} label="Products" onPage={setPageNumber} />
       {ordering ? <OrderModal product={ordering} onClose={() => setOrdering(null)} /> : null}
     </>
   );

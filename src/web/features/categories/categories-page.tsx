@@ -4,8 +4,10 @@ import { buttonClass } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { SearchField } from '../../components/form-field';
 import { PageHeader } from '../../components/page-header';
+import { Pager } from '../../components/pager';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { notify } from '../../lib/notify';
+import { pageOf } from '../../lib/paging';
 import { filterByName } from '../../lib/search';
 import { useCategoryList, useDeleteCategory } from './categories-api';
 import { CategoryForm } from './category-form';
@@ -15,10 +17,12 @@ export function CategoriesPage() {
   const list = useCategoryList();
   const remove = useDeleteCategory();
   const [query, setQuery] = useState('');
+  const [pageNumber, setPageNumber] = useState(1);
   const [editing, setEditing] = useState<Category | null>(null);
   const [deleting, setDeleting] = useState<Category | null>(null);
 
   const categories = filterByName(list.data?.categories ?? [], query);
+  const page = pageOf(categories, pageNumber);
 
   return (
     <>
@@ -26,7 +30,14 @@ export function CategoriesPage() {
       <div className="grid items-start gap-6 lg:grid-cols-[20rem_1fr]">
         <CategoryForm key={editing?._id ?? 'new'} editing={editing} onDone={() => setEditing(null)} />
         <div className="min-w-0 space-y-4">
-          <SearchField value={query} onChange={setQuery} placeholder="Search categories..." />
+          <SearchField
+            value={query}
+            onChange={(text) => {
+              setQuery(text);
+              setPageNumber(1);
+            }}
+            placeholder="Search categories..."
+          />
           <Table caption="Categories">
             <thead>
               <tr>
@@ -38,15 +49,15 @@ export function CategoriesPage() {
             <tbody className="divide-y divide-slate-100">
               {list.isPending ? (
                 <TableMessage colSpan={3}>Loading...</TableMessage>
-              ) : categories.length === 0 ? (
+              ) : page.total === 0 ? (
                 <TableMessage colSpan={3}>No categories found</TableMessage>
               ) : (
-                categories.map((category, index) => (
+                page.rows.map((category, index) => (
                   <tr
                     key={category._id}
                     className={editing?._id === category._id ? 'bg-indigo-50' : 'hover:bg-slate-50'}
                   >
-                    <Td className="tabular-nums text-slate-500">{index + 1}</Td>
+                    <Td className="tabular-nums text-slate-500">{page.offset + index + 1}</Td>
                     <Td className="font-medium">{category.name}</Td>
                     <Td stickyEnd>
                       <div className="flex gap-2">
@@ -73,6 +84,7 @@ export function CategoriesPage() {
               )}
             </tbody>
           </Table>
+          <Pager page={page} label="Categories" onPage={setPageNumber} />
         </div>
       </div>
 

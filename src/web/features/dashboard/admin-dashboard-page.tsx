@@ -75,11 +75,11 @@ export function AdminDashboardPage() {
               {dashboard.data.outOfStock.length === 0 ? (
                 <Empty>No products out of stock.</Empty>
               ) : (
-                <ul className="divide-y divide-slate-100">
+                <ul className="max-h-96 divide-y divide-slate-100 overflow-y-auto pr-1">
                   {dashboard.data.outOfStock.map((product) => (
                     <li key={product._id} className="flex justify-between gap-3 py-2 text-sm">
                       <span className="font-medium text-red-700">{product.name}</span>
-                      <span className="text-slate-500">{product.category.name}</span>
+                      <span className="shrink-0 text-right text-slate-500">{product.category.name}</span>
                     </li>
                   ))}
                 </ul>
@@ -111,14 +111,14 @@ export function AdminDashboardPage() {
               {dashboard.data.lowStock.length === 0 ? (
                 <Empty>No low stock products.</Empty>
               ) : (
-                <ul className="divide-y divide-slate-100">
+                <ul className="max-h-96 divide-y divide-slate-100 overflow-y-auto pr-1">
                   {dashboard.data.lowStock.map((product) => (
                     <li key={product._id} className="flex justify-between gap-3 py-2 text-sm">
                       <span>
                         <span className="font-medium">{product.name}</span>{' '}
                         <span className="whitespace-nowrap text-yellow-700">- {product.stock} left</span>
                       </span>
-                      <span className="text-slate-500">{product.category.name}</span>
+                      <span className="shrink-0 text-right text-slate-500">{product.category.name}</span>
                     </li>
                   ))}
                 </ul>

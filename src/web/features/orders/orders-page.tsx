@@ -1,9 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { OrderListResponse } from '../../../shared/orders';
 import { PageHeader } from '../../components/page-header';
+import { Pager } from '../../components/pager';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { api } from '../../lib/api';
 import { formatDate, formatMoney } from '../../lib/format';
+import { pageOf } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
 import { useSignedInUser } from '../../lib/signed-in';
 
@@ -16,8 +19,10 @@ export function OrdersPage() {
     queryFn: ({ signal }) =>
       api(`/order/${encodeURIComponent(user._id)}`, { schema: OrderListResponse, signal }),
   });
+  const [pageNumber, setPageNumber] = useState(1);
   const columns = isAdmin ? 8 : 6;
   const orders = list.data?.orders ?? [];
+  const page = pageOf(orders, pageNumber);
 
   return (
     <>
@@ -42,12 +47,12 @@ export function OrdersPage() {
         <tbody className="divide-y divide-slate-100">
           {list.isPending ? (
             <TableMessage colSpan={columns}>Loading...</TableMessage>
-          ) : orders.length === 0 ? (
+          ) : page.total === 0 ? (
             <TableMessage colSpan={columns}>No orders found</TableMessage>
           ) : (
-            orders.map((order, index) => (
+            page.rows.map((order, index) => (
               <tr key={order._id} className="hover:bg-slate-50">
-                <Td className="tabular-nums text-slate-500">{index + 1}</Td>
+                <Td className="tabular-nums text-slate-500">{page.offset + index + 1}</Td>
                 {isAdmin ? (
                   <>
                     <Td className="font-medium">{order.user.name}</Td>
@@ -64,6 +69,7 @@ export function OrdersPage() {
           )}
         </tbody>
       </Table>
+      <Pager page={page} label="Orders" onPage={setPageNumber} />
     </>
   );
 }

@@ -109,4 +109,20 @@ describe('Products screen', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(addButton);
   });
+
+  it('shows long lists 50 rows at a time, and a search starts again on page 1', async () => {
+    const many = Array.from({ length: 120 }, (_, i) =>
+      item(`p${i}`, `Item ${String(i + 1).padStart(3, '0')}`, 1, 10),
+    );
+    renderProducts(many);
+    await screen.findByText('Item 001');
+    expect(bodyRows()).toHaveLength(50);
+    expect(screen.getByText('Showing 1–50 of 120')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(bodyRows()[0]?.cells[0]?.textContent).toBe('Item 051');
+    expect(screen.getByText('Page 2 of 3')).toBeTruthy();
+    await userEvent.type(screen.getByPlaceholderText('Search products by name...'), 'Item 00');
+    expect(bodyRows()).toHaveLength(9);
+    expect(screen.queryByRole('navigation', { name: 'Products pages' })).toBeNull();
+  });
 });

@@ -4,10 +4,12 @@ import { buttonClass } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { SearchField } from '../../components/form-field';
 import { PageHeader } from '../../components/page-header';
+import { Pager } from '../../components/pager';
 import { StockBadge } from '../../components/stock-badge';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { formatMoney } from '../../lib/format';
 import { notify } from '../../lib/notify';
+import { pageOf } from '../../lib/paging';
 import { filterByName } from '../../lib/search';
 import { ProductFormModal } from './product-form-modal';
 import { useDeleteProduct, useProductList } from './products-api';
@@ -19,10 +21,12 @@ export function ProductsPage() {
   const list = useProductList();
   const remove = useDeleteProduct();
   const [query, setQuery] = useState('');
+  const [pageNumber, setPageNumber] = useState(1);
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Product | null>(null);
 
   const products = filterByName(list.data?.products ?? [], query);
+  const page = pageOf(products, pageNumber);
 
   return (
     <>
@@ -37,7 +41,14 @@ export function ProductsPage() {
         </button>
       </PageHeader>
       <div className="mb-4">
-        <SearchField value={query} onChange={setQuery} placeholder="Search products by name..." />
+        <SearchField
+          value={query}
+          onChange={(text) => {
+            setQuery(text);
+            setPageNumber(1);
+          }}
+          placeholder="Search products by name..."
+        />
       </div>
       <Table caption="Products">
         <thead>
@@ -53,10 +64,10 @@ export function ProductsPage() {
         <tbody className="divide-y divide-slate-100">
           {list.isPending ? (
             <TableMessage colSpan={6}>Loading...</TableMessage>
-          ) : products.length === 0 ? (
+          ) : page.total === 0 ? (
             <TableMessage colSpan={6}>No products found.</TableMessage>
           ) : (
-            products.map((product) => (
+            page.rows.map((product) => (
               <tr key={product._id} className="hover:bg-slate-50">
                 <Td className="font-medium">{product.name}</Td>
                 <Td>{product.category.name}</Td>
@@ -90,6 +101,7 @@ export function ProductsPage() {
           )}
         </tbody>
       </Table>
+      <Pager page={page} label="Products" onPage={setPageNumber} />
 
       {editing && list.data ? (
         <ProductFormModal

@@ -4,8 +4,10 @@ import { buttonClass } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { SearchField } from '../../components/form-field';
 import { PageHeader } from '../../components/page-header';
+import { Pager } from '../../components/pager';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { notify } from '../../lib/notify';
+import { pageOf } from '../../lib/paging';
 import { filterByName } from '../../lib/search';
 import { SupplierFormModal } from './supplier-form-modal';
 import { useDeleteSupplier, useSupplierList } from './suppliers-api';
@@ -17,10 +19,12 @@ export function SuppliersPage() {
   const list = useSupplierList();
   const remove = useDeleteSupplier();
   const [query, setQuery] = useState('');
+  const [pageNumber, setPageNumber] = useState(1);
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Supplier | null>(null);
 
   const suppliers = filterByName(list.data?.suppliers ?? [], query);
+  const page = pageOf(suppliers, pageNumber);
 
   return (
     <>
@@ -34,7 +38,14 @@ export function SuppliersPage() {
         </button>
       </PageHeader>
       <div className="mb-4">
-        <SearchField value={query} onChange={setQuery} placeholder="Search suppliers..." />
+        <SearchField
+          value={query}
+          onChange={(text) => {
+            setQuery(text);
+            setPageNumber(1);
+          }}
+          placeholder="Search suppliers..."
+        />
       </div>
       <Table caption="Suppliers">
         <thead>
@@ -50,12 +61,12 @@ export function SuppliersPage() {
         <tbody className="divide-y divide-slate-100">
           {list.isPending ? (
             <TableMessage colSpan={6}>Loading...</TableMessage>
-          ) : suppliers.length === 0 ? (
+          ) : page.total === 0 ? (
             <TableMessage colSpan={6}>No suppliers found</TableMessage>
           ) : (
-            suppliers.map((supplier, index) => (
+            page.rows.map((supplier, index) => (
               <tr key={supplier._id} className="hover:bg-slate-50">
-                <Td className="tabular-nums text-slate-500">{index + 1}</Td>
+                <Td className="tabular-nums text-slate-500">{page.offset + index + 1}</Td>
                 <Td className="font-medium">{supplier.name}</Td>
                 <Td>{supplier.email}</Td>
                 <Td className="whitespace-nowrap">{supplier.phone}</Td>
@@ -85,6 +96,7 @@ export function SuppliersPage() {
           )}
         </tbody>
       </Table>
+      <Pager page={page} label="Suppliers" onPage={setPageNumber} />
 
       {editing ? <SupplierFormModal supplier={editing.supplier} onClose={() => setEditing(null)} /> : null}
 

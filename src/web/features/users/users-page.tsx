@@ -5,9 +5,11 @@ import { buttonClass } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { SearchField } from '../../components/form-field';
 import { PageHeader } from '../../components/page-header';
+import { Pager } from '../../components/pager';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { ROLE_LABEL } from '../../lib/format';
 import { notify } from '../../lib/notify';
+import { pageOf } from '../../lib/paging';
 import { filterByName } from '../../lib/search';
 import { useSignedInUser } from '../../lib/signed-in';
 import { UserForm } from './user-form';
@@ -19,9 +21,11 @@ export function UsersPage() {
   const list = useUserList();
   const remove = useDeleteUser();
   const [query, setQuery] = useState('');
+  const [pageNumber, setPageNumber] = useState(1);
   const [deleting, setDeleting] = useState<User | null>(null);
 
   const users = filterByName(list.data?.users ?? [], query);
+  const page = pageOf(users, pageNumber);
 
   return (
     <>
@@ -29,7 +33,14 @@ export function UsersPage() {
       <div className="grid items-start gap-6 lg:grid-cols-[20rem_1fr]">
         <UserForm roles={CREATABLE_ROLES[me.role]} />
         <div className="min-w-0 space-y-4">
-          <SearchField value={query} onChange={setQuery} placeholder="Search users..." />
+          <SearchField
+            value={query}
+            onChange={(text) => {
+              setQuery(text);
+              setPageNumber(1);
+            }}
+            placeholder="Search users..."
+          />
           <Table caption="Users">
             <thead>
               <tr>
@@ -43,12 +54,12 @@ export function UsersPage() {
             <tbody className="divide-y divide-slate-100">
               {list.isPending ? (
                 <TableMessage colSpan={5}>Loading...</TableMessage>
-              ) : users.length === 0 ? (
+              ) : page.total === 0 ? (
                 <TableMessage colSpan={5}>No User found</TableMessage>
               ) : (
-                users.map((user, index) => (
+                page.rows.map((user, index) => (
                   <tr key={user._id} className="hover:bg-slate-50">
-                    <Td className="tabular-nums text-slate-500">{index + 1}</Td>
+                    <Td className="tabular-nums text-slate-500">{page.offset + index + 1}</Td>
                     <Td className="font-medium">{user.name}</Td>
                     <Td className="whitespace-nowrap">{user.email}</Td>
                     <Td className="whitespace-nowrap">{ROLE_LABEL[user.role]}</Td>
@@ -71,6 +82,7 @@ export function UsersPage() {
               )}
             </tbody>
           </Table>
+          <Pager page={page} label="Users" onPage={setPageNumber} />
         </div>
       </div>
 
