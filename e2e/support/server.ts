@@ -18,12 +18,31 @@ export type TestServer = {
   stop: () => Promise<void>;
 };
 
-type BuildScript = { ensureBuilt: () => Promise<void> };
-
-/** Builds dist/web and dist/server when their sources changed since the last build. */
+/**
+ * Builds dist/web and dist/server when their sources changed since the last build. The build
+ * runs in its own process with NODE_ENV=production: inside the test runner NODE_ENV is "test",
+ * and Vite would then bundle React's development build, which `npm start` would go on serving.
+ */
 export async function ensureBuilt(): Promise<void> {
-  const script: BuildScript = await import(pathToFileURL(join(ROOT, 'scripts', 'build.mjs')).href);
-  await script.ensureBuilt();
+  const script = pathToFileURL(join(ROOT, 'scripts', 'build.mjs')).href;
+  const code = `import(${JSON.stringify(script)}).then((build) => build.ensureBuilt()).catch((error) => {
+    console.error(error?.stack ?? error);
+    process.exit(1);
+  });`;
+  const child = spawn(process.execPath, ['--input-type=module', '--eval', code], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  });
+  await exited(child);
+  if (child.exitCode !== 0) throw new Error(`The build failed:\n${output.trim()}`);
 }
 
 /** One line for a logged error: its message, the error's first line and the request. */
