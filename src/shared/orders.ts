@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, Ok } from './common';
+import { PageInfo, PageQuery } from './paging';
 
 export const Quantity = z
   .number({ error: 'Quantity must be a number.' })
@@ -28,7 +29,13 @@ export const Order = z.object({
 export type Order = z.infer<typeof Order>;
 
 export const OrderResponse = Ok.extend({ order: Order });
-export const OrderListResponse = Ok.extend({ orders: z.array(Order) });
+export const ORDER_SORTS = ['-date', 'date'] as const;
+/** search matches the product name or the ordering user's name. */
+export const OrderQuery = PageQuery.extend({
+  sort: z.enum(ORDER_SORTS, { error: `sort must be one of ${ORDER_SORTS.join(', ')}.` }).optional(),
+});
+export type OrderQuery = z.input<typeof OrderQuery>;
+export const OrderListResponse = Ok.extend({ orders: z.array(Order) }).extend(PageInfo.shape);
 export const UserIdParams = z.object({ userId: Id });
 
 /** Total of quantity × unit price, computed in cents so 0.1 + 0.2 stays 0.30. */

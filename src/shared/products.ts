@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Category } from './categories';
 import { Id, MAX, Money, Named, Ok, optionalText, requiredText } from './common';
+import { PageInfo, PageQuery } from './paging';
 
 export const Product = z.object({
   _id: z.string(),
@@ -30,11 +31,18 @@ export const ProductInput = z.object({
 export type ProductInput = z.input<typeof ProductInput>;
 
 export const ProductResponse = Ok.extend({ product: Product });
+export const PRODUCT_SORTS = ['name', '-name', 'price', '-price', 'stock', '-stock'] as const;
+export const ProductQuery = PageQuery.extend({
+  category: Id.optional(),
+  sort: z.enum(PRODUCT_SORTS, { error: `sort must be one of ${PRODUCT_SORTS.join(', ')}.` }).optional(),
+});
+export type ProductQuery = z.input<typeof ProductQuery>;
+
 export const ProductListResponse = Ok.extend({
   products: z.array(Product),
   categories: z.array(Category),
   suppliers: z.array(Named),
-});
+}).extend(PageInfo.shape);
 export type ProductListResponse = z.infer<typeof ProductListResponse>;
 
 /** Stock badge thresholds of the product tables: red at 0, yellow at 5 or fewer, green above. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Email, MAX, Ok, optionalText, requiredText } from './common';
+import { PageInfo, PageQuery } from './paging';
 import { Role } from './roles';
 
 export const User = z.object({
@@ -38,6 +39,12 @@ export const ProfileInput = z.object({
 export type ProfileInput = z.input<typeof ProfileInput>;
 
 export const UserResponse = Ok.extend({ user: User });
-export const UserListResponse = Ok.extend({ users: z.array(User) });
+export const USER_SORTS = ['name', '-name', 'email', '-email', 'role', '-role'] as const;
+/** search matches the name or the email. */
+export const UserQuery = PageQuery.extend({
+  sort: z.enum(USER_SORTS, { error: `sort must be one of ${USER_SORTS.join(', ')}.` }).optional(),
+});
+export type UserQuery = z.input<typeof UserQuery>;
+export const UserListResponse = Ok.extend({ users: z.array(User) }).extend(PageInfo.shape);
 export const ProfileResponse = Ok.extend({ user: User, token: z.string().optional() });
 export type ProfileResponse = z.infer<typeof ProfileResponse>;

@@ -5,6 +5,7 @@ import {
   integer,
   numeric,
   pgTable,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -77,6 +78,8 @@ export const products = pgTable(
     index('products_category_idx').on(t.categoryId),
     index('products_supplier_idx').on(t.supplierId),
     index('products_stock_idx').on(t.stock),
+    index('products_name_sort_idx').on(sql`lower(${t.name})`, t.id),
+    index('products_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
   ],
 );
 
@@ -103,6 +106,28 @@ export const orders = pgTable(
     index('orders_user_date_idx').on(t.userId, t.orderDate.desc()),
     index('orders_product_idx').on(t.productId),
   ],
+);
+
+/**
+ * Order count and revenue, striped over a few rows so that concurrent orders rarely wait on
+ * each other; the figures are the sums over all slots. Kept by a trigger on orders (migration 0003).
+ */
+export const orderTotals = pgTable('order_totals', {
+  slot: smallint('slot').primaryKey(),
+  orders: integer('orders').notNull().default(0),
+  revenue: numeric('revenue', { precision: 16, scale: 2 }).notNull().default('0'),
+});
+
+/** Units sold per product over all its orders, kept by a trigger on orders (migration 0003). */
+export const productSales = pgTable(
+  'product_sales',
+  {
+    productId: uuid('product_id')
+      .primaryKey()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    units: integer('units').notNull(),
+  },
+  (t) => [index('product_sales_units_idx').on(t.units.desc())],
 );
 
 /** Server-wide values kept with the data, such as the generated token secret. */

@@ -15,15 +15,15 @@ export async function dashboard(
   const [totals, today, best, out, low] = await Promise.all([
     db.execute(sql`
       select count(*)::int as products, coalesce(sum(stock), 0)::bigint as stock,
-             (select coalesce(sum(total_price), 0) from orders) as revenue
+             (select coalesce(sum(revenue), 0) from order_totals) as revenue
       from products`),
     db.execute(sql`
       select count(*)::int as n from orders
       where order_date >= (date_trunc('day', now() at time zone ${options.timeZone}) at time zone ${options.timeZone})`),
+    // product_sales and order_totals are kept by triggers on orders (migration 0003).
     db.execute(sql`
-      select p.name, c.name as category, s.total::int as total
-      from (select product_id, sum(quantity) as total from orders
-            where product_id is not null group by product_id order by total desc limit 1) s
+      select p.name, c.name as category, s.units as total
+      from (select product_id, units from product_sales where units > 0 order by units desc, product_id limit 1) s
       join products p on p.id = s.product_id join categories c on c.id = p.category_id`),
     db.execute(sql`
       select p.id, p.name, p.stock, c.name as category from products p join categories c on c.id = p.category_id

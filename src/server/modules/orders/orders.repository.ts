@@ -1,7 +1,9 @@
-import { desc, eq, sql } from 'drizzle-orm';
-import type { Order } from '../../../shared/orders';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import type { Order, OrderQuery } from '../../../shared/orders';
+import { pageWindow } from '../../../shared/paging';
 import type { Db } from '../../db/connection';
-import { orders, products } from '../../db/schema';
+import { orders, orderTotals, products } from '../../db/schema';
+import { matchesSearch } from '../../lib/search';
 import { rowsOf } from '../../lib/sql';
 
 const toOrder = (row: typeof orders.$inferSelect): Order => ({
@@ -72,12 +74,36 @@ export async function productExists(db: Db, id: string): Promise<boolean> {
   return !!row;
 }
 
-/** Newest first; every order when userId is undefined. */
-export async function listOrders(db: Db, userId?: string): Promise<Order[]> {
-  const query = db.select().from(orders);
-  const rows = await (userId ? query.where(eq(orders.userId, userId)) : query).orderBy(
-    desc(orders.orderDate),
-    desc(orders.id),
-  );
-  return rows.map(toOrder);
+/** Newest first unless asked otherwise; every user's orders when userId is undefined. */
+export async function listOrders(
+  db: Db,
+  query: { userId?: string; search?: string; sort?: OrderQuery['sort']; page?: number; pageSize?: number },
+): Promise<{ orders: Order[]; total: number }> {
+  const search = matchesSearch(query.search, [orders.productName, orders.userName]);
+  const where = and(query.userId ? eq(orders.userId, query.userId) : undefined, search);
+  const order =
+    query.sort === 'date'
+      ? [asc(orders.orderDate), asc(orders.id)]
+      : [desc(orders.orderDate), desc(orders.id)];
+  const window = pageWindow(query);
+  const listed = db
+    .select()
+    .from(orders)
+    .where(where)
+    .orderBy(...order);
+  const rows = await (window ? listed.limit(window.limit).offset(window.offset) : listed);
+  if (!window) return { orders: rows.map(toOrder), total: rows.length };
+  return { orders: rows.map(toOrder), total: await countOrders(db, where) };
+}
+
+/** Every order is counted by the striped totals (kept by a trigger); a filtered list counts its rows. */
+async function countOrders(db: Db, where: ReturnType<typeof and>): Promise<number> {
+  if (!where) {
+    const [row] = await db
+      .select({ n: sql<string>`coalesce(sum(${orderTotals.orders}), 0)` })
+      .from(orderTotals);
+    return Number(row?.n ?? 0);
+  }
+  const [row] = await db.select({ n: count() }).from(orders).where(where);
+  return row?.n ?? 0;
 }

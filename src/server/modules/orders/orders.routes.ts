@@ -1,5 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { OrderInput, OrderListResponse, OrderResponse, UserIdParams } from '../../../shared/orders';
+import {
+  OrderInput,
+  OrderListResponse,
+  OrderQuery,
+  OrderResponse,
+  UserIdParams,
+} from '../../../shared/orders';
+import { pageWindow } from '../../../shared/paging';
 import { currentUser } from '../../lib/auth';
 import { conflict, forbidden, isId, notFound } from '../../lib/errors';
 import { listOrders, placeOrder, productExists } from './orders.repository';
@@ -40,6 +47,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'An admin asking with its own id gets every order, with another id that user’s orders; others only their own.',
         params: UserIdParams,
+        querystring: OrderQuery,
         response: { 200: OrderListResponse },
       },
     },
@@ -47,14 +55,17 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
       const me = currentUser(request);
       const { userId } = request.params;
       if (!isId(userId)) throw notFound('User');
-      if (me.role === 'admin') {
-        return {
-          success: true as const,
-          orders: await listOrders(app.db, userId === me.id ? undefined : userId),
-        };
-      }
-      if (userId !== me.id) throw forbidden('You can only see your own orders.');
-      return { success: true as const, orders: await listOrders(app.db, me.id) };
+      let forUser: string | undefined = me.id;
+      if (me.role === 'admin') forUser = userId === me.id ? undefined : userId;
+      else if (userId !== me.id) throw forbidden('You can only see your own orders.');
+      const { orders, total } = await listOrders(app.db, { ...request.query, userId: forUser });
+      const window = pageWindow(request.query);
+      return {
+        success: true as const,
+        orders,
+        total,
+        ...(window ? { page: window.page, pageSize: window.pageSize } : {}),
+      };
     },
   );
 };

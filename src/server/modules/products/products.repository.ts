@@ -1,7 +1,10 @@
-import { asc, eq, sql } from 'drizzle-orm';
-import type { Product } from '../../../shared/products';
+import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { pageWindow } from '../../../shared/paging';
+import type { Product, ProductQuery } from '../../../shared/products';
 import type { Db } from '../../db/connection';
 import { categories, products, suppliers } from '../../db/schema';
+import { isId } from '../../lib/errors';
+import { matchesSearch } from '../../lib/search';
 import { rowsOf } from '../../lib/sql';
 
 export type ProductValues = {
@@ -55,9 +58,43 @@ function selectProducts(db: Db) {
     .innerJoin(suppliers, eq(suppliers.id, products.supplierId));
 }
 
-export async function listProducts(db: Db): Promise<Product[]> {
-  const rows = await selectProducts(db).orderBy(asc(sql`lower(${products.name})`), asc(products.id));
-  return rows.map(toProduct);
+const byName = sql`lower(${products.name})`;
+const PRODUCT_ORDER: Record<NonNullable<ProductQuery['sort']>, SQL[]> = {
+  name: [asc(byName), asc(products.id)],
+  '-name': [desc(byName), desc(products.id)],
+  price: [asc(products.price), asc(products.id)],
+  '-price': [desc(products.price), desc(products.id)],
+  stock: [asc(products.stock), asc(products.id)],
+  '-stock': [desc(products.stock), desc(products.id)],
+};
+
+/** The catalogue, or one page of it, filtered by name words and category. */
+export async function listProducts(
+  db: Db,
+  query: {
+    search?: string;
+    category?: string;
+    sort?: ProductQuery['sort'];
+    page?: number;
+    pageSize?: number;
+  } = {},
+): Promise<{ products: Product[]; total: number }> {
+  const where = and(
+    matchesSearch(query.search, [products.name]),
+    query.category === undefined
+      ? undefined
+      : isId(query.category)
+        ? eq(products.categoryId, query.category)
+        : sql`false`,
+  );
+  const window = pageWindow(query);
+  const listed = selectProducts(db)
+    .where(where)
+    .orderBy(...PRODUCT_ORDER[query.sort ?? 'name']);
+  const rows = await (window ? listed.limit(window.limit).offset(window.offset) : listed);
+  if (!window) return { products: rows.map(toProduct), total: rows.length };
+  const [counted] = await db.select({ n: count() }).from(products).where(where);
+  return { products: rows.map(toProduct), total: counted?.n ?? 0 };
 }
 
 export async function findProduct(db: Db, id: string): Promise<Product | undefined> {

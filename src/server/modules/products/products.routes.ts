@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams, Message } from '../../../shared/common';
-import { ProductInput, ProductListResponse, ProductResponse } from '../../../shared/products';
+import { pageWindow } from '../../../shared/paging';
+import { ProductInput, ProductListResponse, ProductQuery, ProductResponse } from '../../../shared/products';
 import type { Db } from '../../db/connection';
 import { badRequest, isId, notFound } from '../../lib/errors';
 import {
@@ -44,16 +45,27 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['products'],
         summary: 'The catalogue, with the categories and suppliers to choose from',
+        description:
+          'Without page or pageSize the whole catalogue; with them one page. search matches every word in the name; total counts all matches.',
+        querystring: ProductQuery,
         response: { 200: ProductListResponse },
       },
     },
-    async () => {
-      const [products, categories, suppliers] = await Promise.all([
-        listProducts(app.db),
+    async (request) => {
+      const [{ products, total }, categories, suppliers] = await Promise.all([
+        listProducts(app.db, request.query),
         categoryList(app.db),
         supplierNames(app.db),
       ]);
-      return { success: true as const, products, categories, suppliers };
+      const window = pageWindow(request.query);
+      return {
+        success: true as const,
+        products,
+        categories,
+        suppliers,
+        total,
+        ...(window ? { page: window.page, pageSize: window.pageSize } : {}),
+      };
     },
   );
 

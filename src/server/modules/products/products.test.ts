@@ -46,7 +46,8 @@ describe.each(targets)('products on $name', (target) => {
       expect(res.status).toBe(200);
       const listed = res.body.products.find((p: { _id: string }) => p._id === id);
       expect(listed).toMatchObject({ name: 'Listed thing', stock: 3, price: 1.25 });
-      expect(Object.keys(res.body)).toEqual(['success', 'products', 'categories', 'suppliers']);
+      expect(Object.keys(res.body)).toEqual(['success', 'products', 'categories', 'suppliers', 'total']);
+      expect(res.body.total).toBe(res.body.products.length);
       expect(Object.keys(res.body.suppliers[0]).sort()).toEqual(['_id', 'name']);
     }
   });

@@ -1,8 +1,10 @@
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { pageWindow } from '../../../shared/paging';
 import type { Role } from '../../../shared/roles';
-import type { User } from '../../../shared/users';
+import type { User, UserQuery } from '../../../shared/users';
 import type { Db } from '../../db/connection';
 import { users } from '../../db/schema';
+import { matchesSearch } from '../../lib/search';
 
 const publicColumns = {
   id: users.id,
@@ -20,12 +22,32 @@ export function toUser(row: UserRow): User {
   return { _id: row.id, name: row.name, email: row.email, address: row.address, role: row.role as Role };
 }
 
-export async function listUsers(db: Db, roles: readonly Role[]) {
-  return db
+const USER_ORDER: Record<NonNullable<UserQuery['sort']>, SQL[]> = {
+  name: [asc(users.name), asc(users.email)],
+  '-name': [desc(users.name), desc(users.email)],
+  email: [asc(users.email)],
+  '-email': [desc(users.email)],
+  role: [asc(users.role), asc(users.name)],
+  '-role': [desc(users.role), asc(users.name)],
+};
+
+/** Users of the given roles, or one page of them, filtered by words of the name or email. */
+export async function listUsers(
+  db: Db,
+  roles: readonly Role[],
+  query: { search?: string; sort?: UserQuery['sort']; page?: number; pageSize?: number } = {},
+) {
+  const where = and(inArray(users.role, [...roles]), matchesSearch(query.search, [users.name, users.email]));
+  const window = pageWindow(query);
+  const listed = db
     .select(publicColumns)
     .from(users)
-    .where(inArray(users.role, [...roles]))
-    .orderBy(asc(users.name), asc(users.email));
+    .where(where)
+    .orderBy(...USER_ORDER[query.sort ?? 'name']);
+  const rows = await (window ? listed.limit(window.limit).offset(window.offset) : listed);
+  if (!window) return { rows, total: rows.length };
+  const [counted] = await db.select({ n: count() }).from(users).where(where);
+  return { rows, total: counted?.n ?? 0 };
 }
 
 export async function findUser(db: Db, id: string) {

@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams, Message } from '../../../shared/common';
+import { pageWindow } from '../../../shared/paging';
 import { CREATABLE_ROLES, MANAGED_ROLES, manages, type Role } from '../../../shared/roles';
 import {
   ProfileInput,
   ProfileResponse,
   UserInput,
   UserListResponse,
+  UserQuery,
   UserResponse,
 } from '../../../shared/users';
 import { currentUser } from '../../lib/auth';
@@ -28,12 +30,24 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     '/users',
     {
       config: { permission: 'users:manage' },
-      schema: { tags: ['users'], summary: 'Users the caller manages', response: { 200: UserListResponse } },
+      schema: {
+        tags: ['users'],
+        summary: 'Users the caller manages',
+        description: 'Without page or pageSize every such user; search matches words of the name or email.',
+        querystring: UserQuery,
+        response: { 200: UserListResponse },
+      },
     },
     async (request) => {
       const me = currentUser(request);
-      const rows = await listUsers(app.db, MANAGED_ROLES[me.role]);
-      return { success: true as const, users: rows.map(toUser) };
+      const { rows, total } = await listUsers(app.db, MANAGED_ROLES[me.role], request.query);
+      const window = pageWindow(request.query);
+      return {
+        success: true as const,
+        users: rows.map(toUser),
+        total,
+        ...(window ? { page: window.page, pageSize: window.pageSize } : {}),
+      };
     },
   );
 

@@ -33,7 +33,8 @@ describe.each(targets)('users on $name', (target) => {
       const someone = await t.account('admin', 'Listed Admin');
       const res = await t.call('GET', '/api/users', { token: t.as.superAdmin.token });
       expect(res.status).toBe(200);
-      expect(Object.keys(res.body).sort()).toEqual(['success', 'users']);
+      expect(Object.keys(res.body).sort()).toEqual(['success', 'total', 'users']);
+      expect(res.body.total).toBe(res.body.users.length);
       const roles = new Set(res.body.users.map((u: { role: string }) => u.role));
       expect([...roles].sort()).toEqual(['admin', 'medicalRep', 'salesRep', 'superAdmin', 'user']);
       for (const user of res.body.users) expect(Object.keys(user).sort()).toEqual(USER_KEYS);

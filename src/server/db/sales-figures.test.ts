@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp, targets } from '../test/harness';
+import { seedDemo } from './seed';
+
+/** Revenue, order count and units per product are kept by triggers; they must match the orders. */
+describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(target);
+  });
+  afterAll(() => t?.close());
+
+  async function figures() {
+    const [kept] = await t.sql<{ orders: string; revenue: string }>(
+      'select coalesce(sum(orders), 0)::text as orders, coalesce(sum(revenue), 0)::text as revenue from order_totals',
+    );
+    const [counted] = await t.sql<{ orders: string; revenue: string }>(
+      'select count(*)::text as orders, coalesce(sum(total_price), 0)::text as revenue from orders',
+    );
+    const mismatched = await t.sql(
+      `select p.id from products p
+       left join product_sales s on s.product_id = p.id
+       left join (select product_id, sum(quantity)::int as units from orders group by product_id) o on o.product_id = p.id
+       where coalesce(s.units, 0) <> coalesce(o.units, 0)`,
+    );
+    return { kept, counted, mismatched: mismatched.length };
+  }
+
+  it('match the orders after a bulk insert of a whole demo store', async () => {
+    const database = { query: t.sql } as Parameters<typeof seedDemo>[0];
+    await seedDemo(database);
+    const { kept, counted, mismatched } = await figures();
+    expect(Number(counted?.orders)).toBeGreaterThan(1000);
+    expect(kept).toEqual(counted);
+    expect(mismatched).toBe(0);
+  });
+
+  it('match the orders after orders through the API and a deleted order', async () => {
+    const { id } = await t.product({ stock: 100, price: 3.35 });
+    for (const quantity of [1, 2, 3]) {
+      await t.call('POST', '/api/order/add', { token: t.as.user.token, body: { productId: id, quantity } });
+    }
+    await t.sql(
+      'delete from orders where id = (select id from orders where product_id = $1 and quantity = 2)',
+      [id],
+    );
+    const { kept, counted, mismatched } = await figures();
+    expect(kept).toEqual(counted);
+    expect(mismatched).toBe(0);
+    const [sales] = await t.sql<{ units: number }>('select units from product_sales where product_id = $1', [
+      id,
+    ]);
+    expect(sales?.units).toBe(4);
+  });
+
+  it('the dashboard reads them: revenue and the best seller', async () => {
+    const { id } = await t.product({ name: 'Best seller of all', stock: 100_000, price: 0.5 });
+    await t.call('POST', '/api/order/add', {
+      token: t.as.salesRep.token,
+      body: { productId: id, quantity: 50_000 },
+    });
+    const res = await t.call('GET', '/api/dashboard', { token: t.as.admin.token });
+    const [counted] = await t.sql<{ revenue: string }>(
+      'select sum(total_price)::text as revenue from orders',
+    );
+    expect(res.body.revenue).toBe(Number(counted?.revenue));
+    expect(res.body.highestSaleProduct).toMatchObject({ name: 'Best seller of all', totalQuantity: 50_000 });
+  });
+});

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp, targets } from './harness';
+
+describe.each(targets)('paging, search and sort on $name', (target) => {
+  let t: TestApp;
+  let categoryA: string;
+  beforeAll(async () => {
+    t = await startApp(target);
+    // 25 products in one category whose names sort predictably, plus a few elsewhere.
+    const first = await t.product({ name: 'Zinc tablet 00', stock: 0, price: 1 });
+    categoryA = first.categoryId;
+    for (let i = 1; i < 25; i++) {
+      await t.sql(
+        `insert into products (name, price, stock, category_id, supplier_id) values ($1, $2, $3, $4, $5)`,
+        [
+          `Zinc tablet ${String(i).padStart(2, '0')}`,
+          (i + 1).toFixed(2),
+          i,
+          first.categoryId,
+          first.supplierId,
+        ],
+      );
+    }
+    await t.product({ name: 'Vitamin gel 100% pure', stock: 3 });
+    await t.product({ name: 'Vitamin spray', stock: 3 });
+  });
+  afterAll(() => t?.close());
+
+  const get = (url: string, role: 'admin' | 'salesRep' | 'superAdmin' = 'salesRep') =>
+    t.call('GET', url, { token: t.as[role].token });
+  const names = (body: { products: { name: string }[] }) => body.products.map((p) => p.name);
+
+  it('GET /api/products without parameters answers the whole catalogue and its total', async () => {
+    const res = await get('/api/products');
+    expect(res.status).toBe(200);
+    expect(res.body.products).toHaveLength(27);
+    expect(res.body.total).toBe(27);
+    expect(res.body.page).toBeUndefined();
+  });
+
+  it('GET /api/products pages by name with the total of all matches', async () => {
+    const res = await get(`/api/products?category=${categoryA}&page=2&pageSize=10`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ total: 25, page: 2, pageSize: 10 });
+    expect(names(res.body)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `Zinc tablet ${String(i + 10).padStart(2, '0')}`),
+    );
+    const last = await get(`/api/products?category=${categoryA}&page=3&pageSize=10`);
+    expect(last.body.products).toHaveLength(5);
+    const beyond = await get(`/api/products?category=${categoryA}&page=9&pageSize=10`);
+    expect(beyond.body).toMatchObject({ products: [], total: 25 });
+  });
+
+  it('a page size alone means the first page, and pageSize defaults to 20 with page alone', async () => {
+    expect((await get('/api/products?pageSize=5')).body).toMatchObject({ page: 1, pageSize: 5, total: 27 });
+    const res = await get('/api/products?page=1');
+    expect(res.body).toMatchObject({ page: 1, pageSize: 20 });
+    expect(res.body.products).toHaveLength(20);
+  });
+
+  it('search needs every word, ignores case, and takes % literally', async () => {
+    expect(names((await get('/api/products?search=VITAMIN')).body).sort()).toEqual([
+      'Vitamin gel 100% pure',
+      'Vitamin spray',
+    ]);
+    expect(names((await get('/api/products?search=gel%20vitamin')).body)).toEqual(['Vitamin gel 100% pure']);
+    expect(names((await get('/api/products?search=100%25')).body)).toEqual(['Vitamin gel 100% pure']);
+    expect((await get('/api/products?search=0%25%25')).body.total).toBe(0);
+    expect((await get('/api/products?search=tablet%2007&page=1&pageSize=5')).body).toMatchObject({
+      total: 1,
+    });
+  });
+
+  it('sorts by price and stock both ways', async () => {
+    const byPrice = await get(`/api/products?category=${categoryA}&sort=-price&pageSize=3`);
+    expect(byPrice.body.products.map((p: { price: number }) => p.price)).toEqual([25, 24, 23]);
+    const byStock = await get(`/api/products?category=${categoryA}&sort=stock&pageSize=3`);
+    expect(byStock.body.products.map((p: { stock: number }) => p.stock)).toEqual([0, 1, 2]);
+  });
+
+  it.each([
+    ['page=0', 'page starts at 1.'],
+    ['pageSize=101', 'pageSize must be at most 100.'],
+    ['page=abc', 'page must be a number.'],
+    ['sort=random'],
+  ])('GET /api/products?%s answers 400 with one sentence', async (query, sentence?: string) => {
+    const res = await get(`/api/products?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body.success).toBe(false);
+    if (sentence) expect(res.body.error).toContain(sentence);
+  });
+
+  it('an unknown or malformed category matches nothing', async () => {
+    expect((await get('/api/products?category=00000000-0000-4000-8000-000000000000')).body.total).toBe(0);
+    expect((await get('/api/products?category=nope&page=1')).body.total).toBe(0);
+  });
+
+  it('GET /api/order/:userId pages newest first, searches product and user names, and counts them', async () => {
+    const { id } = await t.product({ name: 'Paged product', stock: 100 });
+    const buyer = await t.account('salesRep', 'Paging Buyer');
+    for (let i = 0; i < 7; i++) {
+      await t.call('POST', '/api/order/add', {
+        token: buyer.token,
+        body: { productId: id, quantity: i + 1 },
+      });
+    }
+    const mine = await t.call('GET', `/api/order/${buyer.id}?page=2&pageSize=3`, { token: buyer.token });
+    expect(mine.body).toMatchObject({ total: 7, page: 2, pageSize: 3 });
+    expect(mine.body.orders.map((o: { quantity: number }) => o.quantity)).toEqual([4, 3, 2]);
+    const oldest = await t.call('GET', `/api/order/${buyer.id}?sort=date&pageSize=2`, { token: buyer.token });
+    expect(oldest.body.orders.map((o: { quantity: number }) => o.quantity)).toEqual([1, 2]);
+
+    const admin = t.as.admin;
+    const all = await t.call('GET', `/api/order/${admin.id}?page=1&pageSize=2`, { token: admin.token });
+    const [counted] = await t.sql<{ n: number }>('select count(*)::int as n from orders');
+    expect(all.body.total).toBe(counted?.n);
+    const searched = await t.call('GET', `/api/order/${admin.id}?search=paging%20buyer&page=1`, {
+      token: admin.token,
+    });
+    expect(searched.body.total).toBe(7);
+    const byProduct = await t.call('GET', `/api/order/${admin.id}?search=paged`, { token: admin.token });
+    expect(byProduct.body.orders).toHaveLength(7);
+  });
+
+  it('GET /api/users searches name or email and pages within the roles the caller manages', async () => {
+    await t.account('salesRep', 'Searchable Person');
+    const res = await get('/api/users?search=searchable&page=1&pageSize=5', 'admin');
+    expect(res.body).toMatchObject({ total: 1, page: 1, pageSize: 5 });
+    expect(res.body.users[0].name).toBe('Searchable Person');
+    const noAdmins = await get(`/api/users?search=${encodeURIComponent(t.as.admin.email)}`, 'admin');
+    expect(noAdmins.body.total).toBe(0);
+    const asSuper = await get(`/api/users?search=${encodeURIComponent(t.as.admin.email)}`, 'superAdmin');
+    expect(asSuper.body.total).toBe(1);
+    const sorted = await get('/api/users?sort=-email&page=1&pageSize=100', 'superAdmin');
+    const emails = sorted.body.users.map((u: { email: string }) => u.email);
+    expect(emails).toEqual([...emails].sort().reverse());
+  });
+});

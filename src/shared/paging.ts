@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { MAX, optionalText } from './common';
+
+export const MAX_PAGE_SIZE = 100;
+
+/**
+ * Query parameters of the large lists. Without page and pageSize a list answers in full, as the
+ * original calls did; with either, one page (pageSize defaults to 20).
+ */
+export const PageQuery = z.object({
+  search: optionalText(MAX.name).optional(),
+  page: z.coerce
+    .number({ error: 'page must be a number.' })
+    .int()
+    .min(1, { error: 'page starts at 1.' })
+    .max(1_000_000)
+    .optional(),
+  pageSize: z.coerce
+    .number({ error: 'pageSize must be a number.' })
+    .int()
+    .min(1, { error: 'pageSize must be at least 1.' })
+    .max(MAX_PAGE_SIZE, { error: `pageSize must be at most ${MAX_PAGE_SIZE}.` })
+    .optional(),
+});
+export type PageQuery = z.input<typeof PageQuery>;
+
+/** What every list answers beside its rows. */
+export const PageInfo = z.object({
+  /** Rows matching the search and filters, over all pages. */
+  total: z.number().int(),
+  page: z.number().int().optional(),
+  pageSize: z.number().int().optional(),
+});
+
+export const DEFAULT_PAGE_SIZE = 20;
+
+/** The limit and offset of a query, or undefined for "everything". */
+export function pageWindow(query: { page?: number; pageSize?: number }) {
+  if (query.page === undefined && query.pageSize === undefined) return undefined;
+  const page = query.page ?? 1;
+  const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
+  return { page, pageSize, limit: pageSize, offset: (page - 1) * pageSize };
+}
+
+/** The words of a search, each of which a matching name must contain. */
+export function searchWords(search: string | undefined): string[] {
+  return (search ?? '').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 8);
+}
