@@ -305,6 +305,10 @@ stories('admin', () => {
     await see(alertMessage(form, 'That email is already in use.'));
     expect(await columnTexts(table, 'Name')).not.toContain(`Sam Again ${tag}`);
 
+    // An admin manages staff only: no admin or super admin is listed.
+    const roles = await columnTexts(table, 'Role');
+    expect(roles.every((role) => ['Sales Rep.', 'Medical Rep.', 'Employee'].includes(role))).toBe(true);
+
     // The new accounts work.
     for (const person of [rep, employee]) {
       await ApiSession.signIn(baseUrl, person.email, person.password);

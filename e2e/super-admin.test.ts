@@ -18,12 +18,46 @@ import { stories, storyTest } from './support/story';
 const owner = { ...SUPER_ADMIN, role: 'superAdmin' as const };
 
 stories('super admin', () => {
-  storyTest('a visitor is sent from an admin page to the landing page', async ({ story }) => {
-    const { page } = story;
-    await page.goto('/admin-dashboard');
-    await expectPath(page, '/home');
-    await see(page.getByText('Simplify your Retail Operations.'));
-  });
+  storyTest(
+    'a visitor reads the landing page, is kept out of the admin area and signs in from the Login link',
+    async ({ story }) => {
+      const { page } = story;
+      await page.goto('/admin-dashboard');
+      await expectPath(page, '/home');
+      await see(page.getByRole('heading', { name: 'Simplify your Retail Operations.', level: 1 }));
+      expect(await page.getByRole('main').getByRole('heading', { level: 3 }).count()).toBe(5);
+      await see(page.getByText(/no credit card required/i));
+      await see(page.getByText(/2025/));
+
+      await page.goto('/retail');
+      await see(page.getByRole('heading', { name: 'Simplify your Retail Operations.', level: 1 }));
+      await page.goto('/no/such/page');
+      await see(page.getByRole('heading', { name: 'Page not found' }));
+      await page.getByRole('link', { name: 'Back to the home page' }).click();
+      await expectPath(page, '/home');
+
+      await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Login' }).click();
+      await expectPath(page, '/login');
+      // While the server thinks, the button says so and cannot be pressed twice.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route('**/api/auth/login', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.getByLabel('Email').fill(owner.email);
+      await page.getByLabel('Password').fill(owner.password);
+      await page.getByRole('button', { name: 'Login' }).click();
+      const busy = page.getByRole('button', { name: 'Logging in...' });
+      await see(busy);
+      expect(await busy.isDisabled()).toBe(true);
+      release();
+      await expectPath(page, '/superAdmin-dashboard');
+      await see(page.getByRole('heading', { name: 'Super Admin Dashboard', level: 1 }));
+    },
+  );
 
   storyTest(
     'superAdmin signs in, adds an admin, finds and deletes users, sees the profile and logs out',
@@ -77,6 +111,7 @@ stories('super admin', () => {
         expect.arrayContaining(['Nadia Novak', 'nadia.novak@shop.test', 'Admin']),
       );
       await eventually(() => form.getByLabel('Name').inputValue()).toBe('');
+      await ApiSession.signIn(baseUrl, 'nadia.novak@shop.test', 'nadia-secret-1');
 
       // The search filters by name, ignoring case.
       const search = page.getByPlaceholder('Search users...');
