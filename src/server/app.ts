@@ -173,8 +173,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   app.setNotFoundHandler((request, reply) => {
-    const wantsPage = request.method === 'GET' && !request.url.startsWith('/api') && hasWeb;
-    // The web app owns every other path: deep links load it and its router shows the page.
+    const path = request.url.split('?')[0] ?? '';
+    // The web app owns every other page path: deep links load it and its router shows the page.
+    // A missing file (a name with an extension, e.g. an old /assets/*.js) stays a plain 404.
+    const wantsPage =
+      hasWeb &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !path.startsWith('/api') &&
+      !/\.[a-z0-9]+$/i.test(path);
     if (wantsPage) return reply.header('cache-control', 'no-cache').sendFile('index.html');
     return reply.code(404).send(errorBody('No such route.'));
   });

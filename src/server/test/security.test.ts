@@ -295,6 +295,14 @@ describe('the web root', () => {
     expect(res.body).toBe('console.log("app");');
   });
 
+  it('answers a missing file (an old asset) with 404, not the page', async () => {
+    for (const url of ['/assets/app-old.js', '/favicon.png', '/assets/app-old.js?v=2']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers['content-type']).not.toMatch(/^text\/html/);
+    }
+  });
+
   it('keeps /api answers as JSON: an unknown call is a JSON 404 and a data call still needs a token', async () => {
     const nope = await app.inject({ method: 'GET', url: '/api/nope' });
     expect(nope.statusCode).toBe(404);
