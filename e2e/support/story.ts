@@ -114,6 +114,7 @@ async function openStory(app: TestApp, watch: Watch, contexts: BrowserContext[])
     context,
     baseUrl: app.server.baseUrl,
     expectHttpError: (status, path) => {
+      if (status < 400 || status > 499) throw new Error(`Only a 4xx answer can be expected, not ${status}.`);
       watch.allowed.push({ status, path });
     },
     signIn: (account) => signInOn(page, account),
