@@ -63,7 +63,19 @@ const BRANDS = [
   'GreenLeaf',
   'Everyday',
 ];
-const SIZES = ['', ' 10 pack', ' 20 pack', ' 50ml', ' 100ml', ' 250ml', ' Large', ' Travel size'];
+/** Pack sizes that make sense for each category. */
+const SIZES: Record<string, string[]> = {
+  'Pain Relief': ['', ' 16 tablets', ' 32 tablets'],
+  'Cold & Flu': ['', ' 100ml', ' 200ml'],
+  'Vitamins & Supplements': [' 30 tablets', ' 60 tablets', ' 90 capsules'],
+  'First Aid': ['', ' 10 pack', ' 20 pack'],
+  'Personal Care': [' 50ml', ' 250ml', ' 500ml'],
+  'Oral Care': ['', ' travel size', ' 2 pack'],
+  'Baby Care': ['', ' 100ml', ' 3 pack'],
+  'Skin Care': [' 50ml', ' 100ml', ' 200ml'],
+  'Medical Devices': ['', ' Pro', ' Compact'],
+  Household: ['', ' 10 pack', ' 50 pack'],
+};
 
 const SUPPLIERS = [
   ['Northwind Pharma', 'orders@northwind.example', '+1 555 0100', '12 Harbour Road, Seattle'],
@@ -125,7 +137,7 @@ export async function seedDemo(database: Database, now = new Date()): Promise<vo
   const seen = new Set<string>();
   while (products.length < 300) {
     const category = pick(Object.keys(CATALOGUE));
-    const name = `${pick(BRANDS)} ${pick(CATALOGUE[category] as string[])}${pick(SIZES)}`;
+    const name = `${pick(BRANDS)} ${pick(CATALOGUE[category] as string[])}${pick(SIZES[category] as string[])}`;
     if (seen.has(name)) continue;
     seen.add(name);
     const price = Math.round((1.5 + random() * 60) * 100) / 100;
