@@ -1,4 +1,4 @@
 export function fingerprint(): string;
 export function isBuilt(): boolean;
-export function build(): Promise<void>;
+export function build(outDir?: string): Promise<void>;
 export function ensureBuilt(): Promise<void>;

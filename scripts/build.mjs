@@ -35,19 +35,31 @@ export function isBuilt() {
   );
 }
 
-export async function build() {
+/** Builds into `outDir` (dist/ unless told otherwise). */
+export async function build(outDir = join(root, 'dist')) {
   const started = Date.now();
   const print = await fingerprint();
-  const { build: viteBuild } = await import('vite');
-  await viteBuild({
-    root: join(root, 'src', 'web'),
-    configFile: join(root, 'vite.config.ts'),
-    logLevel: 'warn',
-  });
+  // Always the production bundle, whatever NODE_ENV the caller runs under (a test runner sets
+  // "test", which would otherwise give React's development build).
+  const callerEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    const { build: viteBuild } = await import('vite');
+    await viteBuild({
+      root: join(root, 'src', 'web'),
+      configFile: join(root, 'vite.config.ts'),
+      mode: 'production',
+      logLevel: 'warn',
+      build: { outDir: join(outDir, 'web'), emptyOutDir: true },
+    });
+  } finally {
+    if (callerEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = callerEnv;
+  }
   const { build: bundle } = await import('esbuild');
   await bundle({
     entryPoints: [join(root, 'src/server/main.ts'), join(root, 'src/server/demo.ts')],
-    outdir: join(root, 'dist', 'server'),
+    outdir: join(outDir, 'server'),
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -56,8 +68,8 @@ export async function build() {
     sourcemap: true,
     logLevel: 'warning',
   });
-  mkdirSync(dirname(stampFile), { recursive: true });
-  writeFileSync(stampFile, print);
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, '.build-fingerprint'), print);
   console.log(`Built the web app and the server in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
 
