@@ -113,17 +113,19 @@ export function SelectField({
   );
 }
 
-/** The search box above a list; filters locally as the user types. */
+/** The search box above a list; the list follows what is typed. */
 export function SearchField({
   label = 'Search',
   value,
   onChange,
   placeholder,
+  maxLength,
 }: {
   label?: string;
   value: string;
   onChange: (value: string) => void;
   placeholder: string;
+  maxLength?: number;
 }) {
   const id = useId();
   return (
@@ -136,6 +138,7 @@ export function SearchField({
         type="search"
         value={value}
         placeholder={placeholder}
+        maxLength={maxLength}
         onChange={(event) => onChange(event.target.value)}
         className={controlClass()}
       />

@@ -1,10 +1,24 @@
 import type { ReactNode } from 'react';
 
-/** A scrollable table with a caption for assistive technology. */
-export function Table({ caption, children }: { caption: string; children: ReactNode }) {
+/**
+ * A scrollable table with a caption for assistive technology. `busy` while another page or search
+ * loads: the rows shown stay until the new ones arrive, dimmed if that takes a moment.
+ */
+export function Table({
+  caption,
+  busy = false,
+  children,
+}: {
+  caption: string;
+  busy?: boolean;
+  children: ReactNode;
+}) {
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-      <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
+      <table
+        aria-busy={busy || undefined}
+        className={`min-w-full divide-y divide-slate-200 text-left text-sm transition-opacity ${busy ? 'opacity-60 delay-200' : ''}`}
+      >
         <caption className="sr-only">{caption}</caption>
         {children}
       </table>

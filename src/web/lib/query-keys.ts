@@ -1,11 +1,21 @@
-/** Query keys shared by every screen, so a change on one screen refreshes the others. */
+import type { OrderQuery } from '../../shared/orders';
+import type { ProductQuery } from '../../shared/products';
+import type { UserQuery } from '../../shared/users';
+
+/**
+ * Query keys shared by every screen, so a change on one screen refreshes the others. A page of a
+ * list sits under its list's key, so invalidating `products` refreshes every page of products.
+ */
 export const queryKeys = {
   dashboard: ['dashboard'] as const,
   products: ['products'] as const,
+  productPage: (query: ProductQuery) => ['products', 'page', query] as const,
   categories: ['categories'] as const,
   suppliers: ['suppliers'] as const,
   users: ['users'] as const,
+  userPages: ['users', 'page'] as const,
+  userPage: (query: UserQuery) => ['users', 'page', query] as const,
   user: (id: string) => ['users', 'one', id] as const,
   orders: ['orders'] as const,
-  ordersOf: (userId: string) => ['orders', userId] as const,
+  orderPage: (userId: string, query: OrderQuery) => ['orders', userId, 'page', query] as const,
 };

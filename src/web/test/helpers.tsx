@@ -8,7 +8,14 @@ import { notify } from '../lib/notify';
 import { createQueryClient } from '../lib/query-client';
 import { clearSession, setSession } from '../lib/session';
 
-export type FetchCall = { method: string; path: string; body: unknown; headers: Record<string, string> };
+export type FetchCall = {
+  method: string;
+  path: string;
+  /** The query string's parameters. */
+  query: Record<string, string>;
+  body: unknown;
+  headers: Record<string, string>;
+};
 type Reply = { status?: number; body: unknown };
 type Handler = (call: FetchCall) => Reply | Promise<Reply>;
 
@@ -24,6 +31,7 @@ export function mockFetch(handlers: Record<string, Handler>) {
     const call: FetchCall = {
       method,
       path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
       body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
       headers: (init.headers ?? {}) as Record<string, string>,
     };
@@ -39,6 +47,31 @@ export function mockFetch(handlers: Record<string, Handler>) {
   });
   vi.stubGlobal('fetch', fetchMock);
   return { calls, fetchMock };
+}
+
+/**
+ * What a list call answers for `query`, as the server does: the items whose name (or whatever
+ * `text` picks) contains every word of `search`, one page of them when page or pageSize is sent,
+ * and the total of all matches.
+ */
+export function pageAnswer<T>(
+  items: readonly T[],
+  query: Record<string, string>,
+  text: (item: T) => string = (item) => (item as { name: string }).name,
+) {
+  const words = (query.search ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  const matches = items.filter((item) => words.every((word) => text(item).toLowerCase().includes(word)));
+  if (query.page === undefined && query.pageSize === undefined)
+    return { rows: matches, total: matches.length };
+  const page = Number(query.page ?? 1);
+  const pageSize = Number(query.pageSize ?? 20);
+  const rows = matches.slice((page - 1) * pageSize, page * pageSize);
+  return { rows, total: matches.length, page, pageSize };
+}
+
+/** The list calls made to `path`, oldest first. */
+export function listCalls(calls: readonly FetchCall[], path: string): FetchCall[] {
+  return calls.filter((call) => call.method === 'GET' && call.path === path);
 }
 
 export function userOf(role: User['role'], overrides: Partial<User> = {}): User {

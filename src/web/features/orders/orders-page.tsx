@@ -1,33 +1,48 @@
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { OrderListResponse } from '../../../shared/orders';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { OrderListResponse, type OrderQuery } from '../../../shared/orders';
+import { SearchField } from '../../components/form-field';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { api } from '../../lib/api';
 import { formatDate, formatMoney } from '../../lib/format';
-import { pageOf } from '../../lib/paging';
+import { serverPage, withQuery } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
 import { useSignedInUser } from '../../lib/signed-in';
+import { SEARCH_MAX_LENGTH, usePagedList, usePageInRange } from '../../lib/use-paged-list';
 
-/** Admin sees every order with who placed it; everyone else sees their own. */
+/** Admin sees every order with who placed it; everyone else sees their own. Newest first. */
 export function OrdersPage() {
   const user = useSignedInUser();
   const isAdmin = user.role === 'admin';
+  const paging = usePagedList();
+  const asked = { page: paging.page, pageSize: paging.pageSize };
+  const query: OrderQuery = { search: paging.search || undefined, ...asked };
   const list = useQuery({
-    queryKey: queryKeys.ordersOf(user._id),
+    queryKey: queryKeys.orderPage(user._id, query),
     queryFn: ({ signal }) =>
-      api(`/order/${encodeURIComponent(user._id)}`, { schema: OrderListResponse, signal }),
+      api(withQuery(`/order/${encodeURIComponent(user._id)}`, query), {
+        schema: OrderListResponse,
+        signal,
+      }),
+    placeholderData: keepPreviousData,
   });
-  const [pageNumber, setPageNumber] = useState(1);
   const columns = isAdmin ? 8 : 6;
-  const orders = list.data?.orders ?? [];
-  const page = pageOf(orders, pageNumber);
+  const page = serverPage(list.data && { ...list.data, rows: list.data.orders }, asked);
+  usePageInRange(paging.page, page.pageCount, list.isSuccess && !list.isPlaceholderData, paging.setPage);
 
   return (
     <>
       <PageHeader title={isAdmin ? 'Orders' : 'My Orders'} />
-      <Table caption={isAdmin ? 'All orders' : 'My orders'}>
+      <div className="mb-4">
+        <SearchField
+          value={paging.text}
+          onChange={paging.setText}
+          placeholder={isAdmin ? 'Search orders by product or user...' : 'Search orders by product...'}
+          maxLength={SEARCH_MAX_LENGTH}
+        />
+      </div>
+      <Table caption={isAdmin ? 'All orders' : 'My orders'} busy={list.isPlaceholderData}>
         <thead>
           <tr>
             <Th>S NO</Th>
@@ -45,7 +60,7 @@ export function OrdersPage() {
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
-          {list.isPending ? (
+          {list.isPending || (page.rows.length === 0 && page.total > 0) ? (
             <TableMessage colSpan={columns}>Loading...</TableMessage>
           ) : page.total === 0 ? (
             <TableMessage colSpan={columns}>No orders found</TableMessage>
@@ -69,7 +84,7 @@ export function OrdersPage() {
           )}
         </tbody>
       </Table>
-      <Pager page={page} label="Orders" onPage={setPageNumber} />
+      <Pager page={page} label="Orders" onPage={paging.setPage} />
     </>
   );
 }

@@ -1,0 +1,114 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { Order } from '../../../shared/orders';
+import type { User } from '../../../shared/users';
+import { SignedInContext } from '../../lib/signed-in';
+import { listCalls, mockFetch, pageAnswer, renderWithClient, signIn, userOf } from '../../test/helpers';
+import { OrdersPage } from './orders-page';
+
+function order(index: number, buyer: string): Order {
+  return {
+    _id: `o${index}`,
+    user: { _id: 'u1', name: buyer, address: `${index} Harbour Lane` },
+    product: { _id: 'p1', name: `Product ${String(index).padStart(3, '0')}`, category: { name: 'Drinks' } },
+    quantity: 2,
+    unitPrice: 1.25,
+    totalPrice: 2.5,
+    orderDate: '2025-05-01T10:00:00.000Z',
+  };
+}
+
+function renderOrders(me: User, orders: Order[]) {
+  signIn(me);
+  const mock = mockFetch({
+    [`GET /api/order/${me._id}`]: ({ query }) => {
+      const { rows, ...info } = pageAnswer(orders, query, (o) => `${o.product.name} ${o.user.name}`);
+      return { body: { success: true, orders: rows, ...info } };
+    },
+  });
+  renderWithClient(
+    <SignedInContext value={me}>
+      <OrdersPage />
+    </SignedInContext>,
+  );
+  return mock;
+}
+
+function table(name: string) {
+  return screen.getByRole('table', { name });
+}
+
+function bodyRows(name: string) {
+  return within(table(name)).getAllByRole('row').slice(1) as HTMLTableRowElement[];
+}
+
+describe('Orders', () => {
+  it("admin: every order with the buyer's name and address, a page at a time, numbered across pages", async () => {
+    const admin = userOf('admin');
+    const { calls } = renderOrders(
+      admin,
+      Array.from({ length: 75 }, (_, i) => order(i + 1, i % 2 ? 'Rita Rep' : 'Eli Employee')),
+    );
+    expect(screen.getByRole('heading', { name: 'Orders', level: 1 })).toBeTruthy();
+    await screen.findByText('Product 001');
+    const headers = within(table('All orders'))
+      .getAllByRole('columnheader')
+      .map((th) => th.textContent);
+    expect(headers).toEqual([
+      'S NO',
+      'Name',
+      'Address',
+      'Product Name',
+      'Category',
+      'Quantity',
+      'Total Price',
+      'Order Date',
+    ]);
+    expect(screen.getByText('Showing 1–50 of 75')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('Product 051');
+    const first = bodyRows('All orders')[0];
+    expect(Array.from(first?.cells ?? [], (cell) => cell.textContent).slice(0, 6)).toEqual([
+      '51',
+      'Eli Employee',
+      '51 Harbour Lane',
+      'Product 051',
+      'Drinks',
+      '2',
+    ]);
+    expect(screen.getByText('Showing 51–75 of 75')).toBeTruthy();
+    expect(listCalls(calls, '/api/order/admin-id').at(-1)?.query).toEqual({ page: '2', pageSize: '50' });
+  });
+
+  it('admin: the search goes to the server once typing pauses and starts on page 1', async () => {
+    const { calls } = renderOrders(
+      userOf('admin'),
+      Array.from({ length: 75 }, (_, i) => order(i + 1, i % 2 ? 'Rita Rep' : 'Eli Employee')),
+    );
+    await screen.findByText('Product 001');
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('Product 051');
+    await userEvent.type(screen.getByPlaceholderText('Search orders by product or user...'), 'rita');
+    await waitFor(() => expect(bodyRows('All orders')).toHaveLength(37));
+    expect(bodyRows('All orders')[0]?.cells[1]?.textContent).toBe('Rita Rep');
+    expect(bodyRows('All orders')[0]?.cells[0]?.textContent).toBe('1');
+    expect(listCalls(calls, '/api/order/admin-id').map((call) => call.query.search)).toEqual([
+      undefined,
+      undefined,
+      'rita',
+    ]);
+    expect(listCalls(calls, '/api/order/admin-id').at(-1)?.query.page).toBe('1');
+  });
+
+  it("a rep: 'My Orders' without names or addresses, and 'No orders found' when there are none", async () => {
+    renderOrders(userOf('salesRep'), []);
+    expect(screen.getByRole('heading', { name: 'My Orders', level: 1 })).toBeTruthy();
+    expect(await screen.findByText('No orders found')).toBeTruthy();
+    const headers = within(table('My orders'))
+      .getAllByRole('columnheader')
+      .map((th) => th.textContent);
+    expect(headers).toEqual(['S NO', 'Product Name', 'Category', 'Quantity', 'Total Price', 'Order Date']);
+    expect(screen.queryByRole('navigation', { name: 'Orders pages' })).toBeNull();
+  });
+});
