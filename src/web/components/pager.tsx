@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import type { Page } from '../lib/paging';
 import { buttonClass } from './button';
 
@@ -11,10 +12,15 @@ export function Pager({
   label: string;
   onPage: (page: number) => void;
 }) {
+  const previous = useRef<HTMLButtonElement>(null);
+  const next = useRef<HTMLButtonElement>(null);
   if (page.pageCount <= 1) return null;
   const go = (to: number) => {
     onPage(to);
     window.scrollTo({ top: 0 });
+    // The button pressed is disabled at either end; keep the keyboard focus on the other one.
+    if (to <= 1) next.current?.focus();
+    else if (to >= page.pageCount) previous.current?.focus();
   };
   const first = page.offset + 1;
   const last = page.offset + page.rows.length;
@@ -28,6 +34,7 @@ export function Pager({
       </p>
       <div className="flex items-center gap-2">
         <button
+          ref={previous}
           type="button"
           className={buttonClass('secondary', 'sm')}
           disabled={page.page <= 1}
@@ -39,6 +46,7 @@ export function Pager({
           Page {page.page} of {page.pageCount}
         </span>
         <button
+          ref={next}
           type="button"
           className={buttonClass('secondary', 'sm')}
           disabled={page.page >= page.pageCount}

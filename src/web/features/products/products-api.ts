@@ -1,13 +1,24 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Ok } from '../../../shared/common';
-import { type ProductInput, ProductListResponse, ProductResponse } from '../../../shared/products';
+import {
+  type ProductInput,
+  ProductListResponse,
+  type ProductQuery,
+  ProductResponse,
+} from '../../../shared/products';
 import { api } from '../../lib/api';
+import { withQuery } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
 
-export function useProductList() {
+/**
+ * One page of the catalogue, with the categories and suppliers every answer carries. The page
+ * shown stays on screen while the next one loads.
+ */
+export function useProductPage(query: ProductQuery) {
   return useQuery({
-    queryKey: queryKeys.products,
-    queryFn: ({ signal }) => api('/products', { schema: ProductListResponse, signal }),
+    queryKey: queryKeys.productPage(query),
+    queryFn: ({ signal }) => api(withQuery('/products', query), { schema: ProductListResponse, signal }),
+    placeholderData: keepPreviousData,
   });
 }
 
@@ -31,9 +42,15 @@ export function useDeleteProduct() {
   return useMutation({
     mutationFn: (id: string) => api(`/products/${encodeURIComponent(id)}`, { method: 'DELETE', schema: Ok }),
     onSuccess: (_answer, id) => {
-      queryClient.setQueryData<ProductListResponse>(queryKeys.products, (list) =>
-        list ? { ...list, products: list.products.filter((product) => product._id !== id) } : list,
-      );
+      // The row leaves at once; the refetch then fills the page up again from the next one.
+      queryClient.setQueriesData<ProductListResponse>({ queryKey: queryKeys.products }, (list) => {
+        if (!list?.products.some((product) => product._id === id)) return list;
+        return {
+          ...list,
+          products: list.products.filter((product) => product._id !== id),
+          total: Math.max(0, list.total - 1),
+        };
+      });
       void queryClient.invalidateQueries({ queryKey: queryKeys.products });
       void queryClient.invalidateQueries({ queryKey: queryKeys.dashboard });
     },

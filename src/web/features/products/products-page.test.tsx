@@ -1,12 +1,14 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
-import { mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Product } from '../../../shared/products';
+import { SEARCH_DELAY_MS } from '../../lib/use-paged-list';
+import { listCalls, mockFetch, pageAnswer, renderWithClient, signIn, userOf } from '../../test/helpers';
 import { ProductsPage } from './products-page';
 
 const category = { _id: 'c1', name: 'Stationery', description: '' };
 const supplier = { _id: 's1', name: 'Acme' };
-const item = (id: string, name: string, price: number, stock: number) => ({
+const item = (id: string, name: string, price: number, stock: number): Product => ({
   _id: id,
   name,
   description: '',
@@ -15,22 +17,23 @@ const item = (id: string, name: string, price: number, stock: number) => ({
   category: { _id: 'c1', name: 'Stationery' },
   supplier,
 });
+const many = (count: number) =>
+  Array.from({ length: count }, (_, i) => item(`p${i}`, `Item ${String(i + 1).padStart(3, '0')}`, 1, 10));
 
 function renderProducts(
   initial = [item('a', 'Blue Pen', 1.5, 0), item('b', 'Red Pen', 2, 5), item('c', 'Stapler', 12.25, 40)],
+  hold?: () => Promise<void>,
 ) {
   signIn(userOf('admin'));
   let products = initial;
   const mock = mockFetch({
-    'GET /api/products': () => ({
-      body: {
-        success: true,
-        products,
-        categories: [category],
-        suppliers: [supplier],
-        total: products.length,
-      },
-    }),
+    'GET /api/products': async ({ query }) => {
+      await hold?.();
+      const { rows, ...info } = pageAnswer(products, query);
+      return {
+        body: { success: true, products: rows, categories: [category], suppliers: [supplier], ...info },
+      };
+    },
     'DELETE /api/products/b': () => {
       products = products.filter((product) => product._id !== 'b');
       return { body: { success: true } };
@@ -45,10 +48,19 @@ function bodyRows() {
   return within(table).getAllByRole('row').slice(1) as HTMLTableRowElement[];
 }
 
+const names = () => bodyRows().map((row) => row.cells[0]?.textContent);
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe('Products screen', () => {
-  it('lists products with price in dollars and stock badges', async () => {
-    renderProducts();
+  it('asks the server for the first page and lists it with prices in dollars and stock badges', async () => {
+    const { calls } = renderProducts();
     expect(await screen.findByText('Stapler')).toBeTruthy();
+    expect(listCalls(calls, '/api/products').map((call) => call.query)).toEqual([
+      { page: '1', pageSize: '50' },
+    ]);
     const rows = bodyRows();
     expect(rows).toHaveLength(3);
     expect(rows[2]?.textContent).toContain('$12.25');
@@ -56,22 +68,95 @@ describe('Products screen', () => {
     expect(within(rows[1] as HTMLElement).getByText('5').dataset.level).toBe('low');
   });
 
-  it('filters by name as the user types, case-insensitively', async () => {
-    renderProducts();
+  it('sends the search once typing pauses, not on every key', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { calls } = renderProducts();
     await screen.findByText('Stapler');
-    const search = screen.getByPlaceholderText('Search products by name...');
-    await userEvent.type(search, 'PEN');
-    expect(bodyRows().map((row) => row.cells[0]?.textContent)).toEqual(['Blue Pen', 'Red Pen']);
-    await userEvent.type(search, 'cil');
-    expect(bodyRows()[0]?.textContent).toBe('No products found.');
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const search = screen.getByPlaceholderText('Search products by name...') as HTMLInputElement;
+    await user.type(search, 'PEN');
+    // What is typed shows at once, but nothing is asked yet.
+    expect(search.value).toBe('PEN');
+    expect(listCalls(calls, '/api/products')).toHaveLength(1);
+    await act(() => vi.advanceTimersByTimeAsync(SEARCH_DELAY_MS));
+    await waitFor(() => expect(names()).toEqual(['Blue Pen', 'Red Pen']));
+    expect(listCalls(calls, '/api/products').map((call) => call.query)).toEqual([
+      { page: '1', pageSize: '50' },
+      { search: 'PEN', page: '1', pageSize: '50' },
+    ]);
   });
 
-  it("shows 'No products found.' for an empty list", async () => {
+  it("shows 'No products found.' when nothing matches the search", async () => {
+    renderProducts();
+    await screen.findByText('Stapler');
+    await userEvent.type(screen.getByPlaceholderText('Search products by name...'), 'pencil');
+    await waitFor(() => expect(bodyRows()[0]?.textContent).toBe('No products found.'));
+    expect(screen.queryByRole('navigation', { name: 'Products pages' })).toBeNull();
+  });
+
+  it("shows 'No products found.' for an empty catalogue", async () => {
     renderProducts([]);
     expect(await screen.findByText('No products found.')).toBeTruthy();
   });
 
-  it('asks before deleting and removes the row once the server agrees', async () => {
+  it('pages with Previous and Next, showing where the rows sit among the total', async () => {
+    const { calls } = renderProducts(many(120));
+    await screen.findByText('Item 001');
+    expect(bodyRows()).toHaveLength(50);
+    expect(screen.getByText('Showing 1–50 of 120')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Previous' }) as HTMLButtonElement).disabled).toBe(true);
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('Item 051');
+    expect(names()[0]).toBe('Item 051');
+    expect(screen.getByText('Showing 51–100 of 120')).toBeTruthy();
+    expect(screen.getByText('Page 2 of 3')).toBeTruthy();
+    expect(listCalls(calls, '/api/products').at(-1)?.query).toEqual({ page: '2', pageSize: '50' });
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('Showing 101–120 of 120');
+    expect(bodyRows()).toHaveLength(20);
+    expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
+    // Next is disabled on the last page, so the keyboard focus moves to Previous.
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Previous' }));
+  });
+
+  it('a new search starts again on page 1', async () => {
+    const { calls } = renderProducts(many(120));
+    await screen.findByText('Item 001');
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('Item 051');
+    await userEvent.type(screen.getByPlaceholderText('Search products by name...'), 'Item 00');
+    // Every word must appear: Item 001 to 009, and Item 100.
+    await waitFor(() => expect(bodyRows()).toHaveLength(10));
+    expect(listCalls(calls, '/api/products').at(-1)?.query).toEqual({
+      search: 'Item 00',
+      page: '1',
+      pageSize: '50',
+    });
+    expect(names()[0]).toBe('Item 001');
+    expect(screen.queryByRole('navigation', { name: 'Products pages' })).toBeNull();
+  });
+
+  it('keeps the page on screen while the next one loads', async () => {
+    let release = () => {};
+    let holding = false;
+    renderProducts(many(120), () =>
+      holding ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve(),
+    );
+    await screen.findByText('Item 001');
+    holding = true;
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() =>
+      expect(screen.getByRole('table', { name: 'Products' }).getAttribute('aria-busy')).toBe('true'),
+    );
+    expect(names()[0]).toBe('Item 001');
+    expect(screen.queryByText('Loading...')).toBeNull();
+    holding = false;
+    release();
+    await screen.findByText('Item 051');
+    expect(screen.getByRole('table', { name: 'Products' }).getAttribute('aria-busy')).toBeNull();
+  });
+
+  it('asks before deleting, removes the row once the server agrees and refreshes the page', async () => {
     const { calls } = renderProducts();
     await screen.findByText('Stapler');
     await userEvent.click(screen.getByRole('button', { name: 'Delete Red Pen' }));
@@ -82,6 +167,45 @@ describe('Products screen', () => {
     expect(calls.some((call) => call.method === 'DELETE' && call.path === '/api/products/b')).toBe(true);
     await waitFor(() => expect(screen.queryByText('Red Pen')).toBeNull());
     expect(bodyRows()).toHaveLength(2);
+    await waitFor(() => expect(listCalls(calls, '/api/products')).toHaveLength(2));
+  });
+
+  it('moves back to the last page when a delete empties the page shown', async () => {
+    const products = many(51);
+    signIn(userOf('admin'));
+    const { calls } = mockFetch({
+      'GET /api/products': ({ query }) => {
+        const { rows, ...info } = pageAnswer(products, query);
+        return { body: { success: true, products: rows, categories: [], suppliers: [], ...info } };
+      },
+      'DELETE /api/products/p50': () => {
+        products.pop();
+        return { body: { success: true } };
+      },
+    });
+    renderWithClient(<ProductsPage />);
+    await screen.findByText('Item 001');
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete Item 051' }));
+    await userEvent.click(
+      within(screen.getByRole('alertdialog', { name: 'Delete product?' })).getByRole('button', {
+        name: 'Delete',
+      }),
+    );
+    await waitFor(() => expect(names()[0]).toBe('Item 001'));
+    expect(bodyRows()).toHaveLength(50);
+    expect(listCalls(calls, '/api/products').at(-1)?.query).toEqual({ page: '1', pageSize: '50' });
+  });
+
+  it('fills the Category and Supplier choices from the list answer', async () => {
+    renderProducts();
+    await screen.findByText('Stapler');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Product' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add New Product' });
+    const options = (label: string) =>
+      Array.from((within(dialog).getByLabelText(label) as HTMLSelectElement).options, (o) => o.text);
+    expect(options('Category')).toEqual(['Select category', 'Stationery']);
+    expect(options('Supplier')).toEqual(['Select supplier', 'Acme']);
   });
 
   it('validates the add form with the shared rules, next to the fields', async () => {
@@ -108,21 +232,5 @@ describe('Products screen', () => {
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(addButton);
-  });
-
-  it('shows long lists 50 rows at a time, and a search starts again on page 1', async () => {
-    const many = Array.from({ length: 120 }, (_, i) =>
-      item(`p${i}`, `Item ${String(i + 1).padStart(3, '0')}`, 1, 10),
-    );
-    renderProducts(many);
-    await screen.findByText('Item 001');
-    expect(bodyRows()).toHaveLength(50);
-    expect(screen.getByText('Showing 1–50 of 120')).toBeTruthy();
-    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
-    expect(bodyRows()[0]?.cells[0]?.textContent).toBe('Item 051');
-    expect(screen.getByText('Page 2 of 3')).toBeTruthy();
-    await userEvent.type(screen.getByPlaceholderText('Search products by name...'), 'Item 00');
-    expect(bodyRows()).toHaveLength(9);
-    expect(screen.queryByRole('navigation', { name: 'Products pages' })).toBeNull();
   });
 });

@@ -9,24 +9,24 @@ import { StockBadge } from '../../components/stock-badge';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { formatMoney } from '../../lib/format';
 import { notify } from '../../lib/notify';
-import { pageOf } from '../../lib/paging';
-import { filterByName } from '../../lib/search';
+import { serverPage } from '../../lib/paging';
+import { SEARCH_MAX_LENGTH, usePagedList, usePageInRange } from '../../lib/use-paged-list';
 import { ProductFormModal } from './product-form-modal';
-import { useDeleteProduct, useProductList } from './products-api';
+import { useDeleteProduct, useProductPage } from './products-api';
 
 type Editing = { product: Product | null } | null;
 
-/** Admin: every product, with add, edit and delete. */
+/** Admin: every product, a page at a time, with add, edit and delete. */
 export function ProductsPage() {
-  const list = useProductList();
+  const paging = usePagedList();
+  const asked = { page: paging.page, pageSize: paging.pageSize };
+  const list = useProductPage({ search: paging.search || undefined, ...asked });
   const remove = useDeleteProduct();
-  const [query, setQuery] = useState('');
-  const [pageNumber, setPageNumber] = useState(1);
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Product | null>(null);
 
-  const products = filterByName(list.data?.products ?? [], query);
-  const page = pageOf(products, pageNumber);
+  const page = serverPage(list.data && { ...list.data, rows: list.data.products }, asked);
+  usePageInRange(paging.page, page.pageCount, list.isSuccess && !list.isPlaceholderData, paging.setPage);
 
   return (
     <>
@@ -42,15 +42,13 @@ export function ProductsPage() {
       </PageHeader>
       <div className="mb-4">
         <SearchField
-          value={query}
-          onChange={(text) => {
-            setQuery(text);
-            setPageNumber(1);
-          }}
+          value={paging.text}
+          onChange={paging.setText}
           placeholder="Search products by name..."
+          maxLength={SEARCH_MAX_LENGTH}
         />
       </div>
-      <Table caption="Products">
+      <Table caption="Products" busy={list.isPlaceholderData}>
         <thead>
           <tr>
             <Th>Name</Th>
@@ -62,7 +60,7 @@ export function ProductsPage() {
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
-          {list.isPending ? (
+          {list.isPending || (page.rows.length === 0 && page.total > 0) ? (
             <TableMessage colSpan={6}>Loading...</TableMessage>
           ) : page.total === 0 ? (
             <TableMessage colSpan={6}>No products found.</TableMessage>
@@ -101,7 +99,7 @@ export function ProductsPage() {
           )}
         </tbody>
       </Table>
-      <Pager page={page} label="Products" onPage={setPageNumber} />
+      <Pager page={page} label="Products" onPage={paging.setPage} />
 
       {editing && list.data ? (
         <ProductFormModal
