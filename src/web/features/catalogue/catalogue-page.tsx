@@ -1,32 +1,31 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { type Product, ProductListResponse } from '../../../shared/products';
+import type { Product } from '../../../shared/products';
 import { buttonClass } from '../../components/button';
 import { SearchField, SelectField } from '../../components/form-field';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { StockBadge } from '../../components/stock-badge';
 import { Table, TableMessage, Td, Th } from '../../components/table';
-import { api } from '../../lib/api';
 import { formatMoney } from '../../lib/format';
-import { pageOf } from '../../lib/paging';
-import { queryKeys } from '../../lib/query-keys';
+import { serverPage } from '../../lib/paging';
+import { SEARCH_MAX_LENGTH, usePagedList, usePageInRange } from '../../lib/use-paged-list';
+import { useCataloguePage } from './catalogue-api';
 import { OrderModal } from './order-modal';
-import { filterCatalogue } from './order-rules';
 
-/** Employee, sales rep and medical rep: browse products and order them. */
+/** Employee, sales rep and medical rep: browse the products a page at a time and order them. */
 export function CataloguePage() {
-  const list = useQuery({
-    queryKey: queryKeys.products,
-    queryFn: ({ signal }) => api('/products', { schema: ProductListResponse, signal }),
-  });
   const [categoryId, setCategoryId] = useState('');
-  const [query, setQuery] = useState('');
-  const [pageNumber, setPageNumber] = useState(1);
+  const paging = usePagedList([categoryId]);
+  const asked = { page: paging.page, pageSize: paging.pageSize };
+  const list = useCataloguePage({
+    search: paging.search || undefined,
+    category: categoryId || undefined,
+    ...asked,
+  });
   const [ordering, setOrdering] = useState<Product | null>(null);
 
-  const products = filterCatalogue(list.data?.products ?? [], categoryId, query);
-  const page = pageOf(products, pageNumber);
+  const page = serverPage(list.data && { ...list.data, rows: list.data.products }, asked);
+  usePageInRange(paging.page, page.pageCount, list.isSuccess && !list.isPlaceholderData, paging.setPage);
   // Disabled while the list first loads; not during the refresh after an order, so focus can
   // return to the button that opened the modal.
   const busy = list.isPending;
@@ -39,10 +38,7 @@ export function CataloguePage() {
           <SelectField
             label="Category"
             value={categoryId}
-            onChange={(event) => {
-              setCategoryId(event.target.value);
-              setPageNumber(1);
-            }}
+            onChange={(event) => setCategoryId(event.target.value)}
           >
             <option value="">Select Category</option>
             {(list.data?.categories ?? []).map((category) => (
@@ -53,15 +49,13 @@ export function CataloguePage() {
           </SelectField>
         </div>
         <SearchField
-          value={query}
-          onChange={(text) => {
-            setQuery(text);
-            setPageNumber(1);
-          }}
+          value={paging.text}
+          onChange={paging.setText}
           placeholder="Search products..."
+          maxLength={SEARCH_MAX_LENGTH}
         />
       </div>
-      <Table caption="Products you can order">
+      <Table caption="Products you can order" busy={list.isPlaceholderData}>
         <thead>
           <tr>
             <Th className="w-16">ID</Th>
@@ -73,7 +67,7 @@ export function CataloguePage() {
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
-          {list.isPending ? (
+          {list.isPending || (page.rows.length === 0 && page.total > 0) ? (
             <TableMessage colSpan={6}>Loading...</TableMessage>
           ) : page.total === 0 ? (
             <TableMessage colSpan={6}>No products found</TableMessage>
@@ -103,7 +97,7 @@ export function CataloguePage() {
           )}
         </tbody>
       </Table>
-      <Pager page={page} label="Products" onPage={setPageNumber} />
+      <Pager page={page} label="Products" onPage={paging.setPage} />
       {ordering ? <OrderModal product={ordering} onClose={() => setOrdering(null)} /> : null}
     </>
   );

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Product } from '../../../shared/products';
 import { mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
 import { OrderModal } from './order-modal';
-import { applyQuantityInput, filterCatalogue, NOT_ENOUGH_STOCK, totalFor } from './order-rules';
+import { applyQuantityInput, NOT_ENOUGH_STOCK, totalFor } from './order-rules';
 
 function product(overrides: Partial<Product> = {}): Product {
   return {
@@ -58,23 +58,6 @@ describe('order quantity rules', () => {
     expect(totalFor('2', 12.5)).toBe(25);
     expect(totalFor('', 12.5)).toBe(0);
     expect(totalFor('0', 12.5)).toBe(0);
-  });
-});
-
-describe('catalogue filters', () => {
-  const list = [
-    product({ _id: 'a', name: 'Blue Pen' }),
-    product({ _id: 'b', name: 'Red pen', category: { _id: 'c2', name: 'Office' } }),
-    product({ _id: 'c', name: 'Stapler' }),
-  ];
-
-  it('filters by name, case-insensitively', () => {
-    expect(filterCatalogue(list, '', 'PEN').map((p) => p._id)).toEqual(['a', 'b']);
-  });
-
-  it('filters by category and name together', () => {
-    expect(filterCatalogue(list, 'c1', 'pen').map((p) => p._id)).toEqual(['a']);
-    expect(filterCatalogue(list, 'c2', '').map((p) => p._id)).toEqual(['b']);
   });
 });
 

@@ -1,6 +1,4 @@
 import { orderTotal } from '../../../shared/orders';
-import type { Product } from '../../../shared/products';
-import { filterByName } from '../../lib/search';
 
 export const NOT_ENOUGH_STOCK = 'Not enough stock';
 
@@ -23,12 +21,4 @@ export function totalFor(quantity: string, unitPrice: number): number {
   const value = Number(quantity);
   if (quantity.trim() === '' || !Number.isFinite(value) || value <= 0) return 0;
   return orderTotal(value, unitPrice);
-}
-
-/** The catalogue's filters: a category (empty = all) and a name search, case-insensitive. */
-export function filterCatalogue(products: readonly Product[], categoryId: string, query: string): Product[] {
-  const inCategory = categoryId
-    ? products.filter((product) => product.category._id === categoryId)
-    : products;
-  return filterByName(inCategory, query);
 }
