@@ -1,14 +1,17 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { Ok } from '../../../shared/common';
-import { type UserInput, UserListResponse, UserResponse } from '../../../shared/users';
+import { type UserInput, UserListResponse, type UserQuery, UserResponse } from '../../../shared/users';
 import { api } from '../../lib/api';
+import { withQuery } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
 
-export function useUserList() {
+/** One page of the users the signed-in user manages; the page shown stays while the next loads. */
+export function useUserPage(query: UserQuery) {
   return useQuery({
-    queryKey: queryKeys.users,
-    queryFn: ({ signal }) => api('/users', { schema: UserListResponse, signal }),
+    queryKey: queryKeys.userPage(query),
+    queryFn: ({ signal }) => api(withQuery('/users', query), { schema: UserListResponse, signal }),
+    placeholderData: keepPreviousData,
   });
 }
 
@@ -18,7 +21,7 @@ export function useAddUser() {
     mutationFn: (input: UserInput) =>
       api('/users/add', { method: 'POST', body: input, schema: UserResponse }),
     meta: { inlineErrors: true },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.users }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.userPages }),
   });
 }
 
@@ -27,10 +30,20 @@ export function useDeleteUser() {
   return useMutation({
     mutationFn: (id: string) => api(`/users/${encodeURIComponent(id)}`, { method: 'DELETE', schema: Ok }),
     onSuccess: (_answer, id) => {
-      queryClient.setQueryData<z.infer<typeof UserListResponse>>(queryKeys.users, (list) =>
-        list ? { ...list, users: list.users.filter((user) => user._id !== id) } : list,
+      // The row leaves at once; the refetch then fills the page up again from the next one.
+      queryClient.setQueriesData<z.infer<typeof UserListResponse>>(
+        { queryKey: queryKeys.userPages },
+        (list) => {
+          if (!list?.users.some((user) => user._id === id)) return list;
+          return {
+            ...list,
+            users: list.users.filter((user) => user._id !== id),
+            total: Math.max(0, list.total - 1),
+          };
+        },
       );
-      void queryClient.invalidateQueries({ queryKey: queryKeys.users });
+      queryClient.removeQueries({ queryKey: queryKeys.user(id) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.userPages });
     },
   });
 }

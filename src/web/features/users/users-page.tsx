@@ -9,23 +9,23 @@ import { Pager } from '../../components/pager';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { ROLE_LABEL } from '../../lib/format';
 import { notify } from '../../lib/notify';
-import { pageOf } from '../../lib/paging';
-import { filterByName } from '../../lib/search';
+import { serverPage } from '../../lib/paging';
 import { useSignedInUser } from '../../lib/signed-in';
+import { SEARCH_MAX_LENGTH, usePagedList, usePageInRange } from '../../lib/use-paged-list';
 import { UserForm } from './user-form';
-import { useDeleteUser, useUserList } from './users-api';
+import { useDeleteUser, useUserPage } from './users-api';
 
 /** Super admin and admin: add users of the roles they manage, list and delete them. */
 export function UsersPage() {
   const me = useSignedInUser();
-  const list = useUserList();
+  const paging = usePagedList();
+  const asked = { page: paging.page, pageSize: paging.pageSize };
+  const list = useUserPage({ search: paging.search || undefined, ...asked });
   const remove = useDeleteUser();
-  const [query, setQuery] = useState('');
-  const [pageNumber, setPageNumber] = useState(1);
   const [deleting, setDeleting] = useState<User | null>(null);
 
-  const users = filterByName(list.data?.users ?? [], query);
-  const page = pageOf(users, pageNumber);
+  const page = serverPage(list.data && { ...list.data, rows: list.data.users }, asked);
+  usePageInRange(paging.page, page.pageCount, list.isSuccess && !list.isPlaceholderData, paging.setPage);
 
   return (
     <>
@@ -34,14 +34,12 @@ export function UsersPage() {
         <UserForm roles={CREATABLE_ROLES[me.role]} />
         <div className="min-w-0 space-y-4">
           <SearchField
-            value={query}
-            onChange={(text) => {
-              setQuery(text);
-              setPageNumber(1);
-            }}
+            value={paging.text}
+            onChange={paging.setText}
             placeholder="Search users..."
+            maxLength={SEARCH_MAX_LENGTH}
           />
-          <Table caption="Users">
+          <Table caption="Users" busy={list.isPlaceholderData}>
             <thead>
               <tr>
                 <Th className="w-16">ID</Th>
@@ -52,7 +50,7 @@ export function UsersPage() {
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
-              {list.isPending ? (
+              {list.isPending || (page.rows.length === 0 && page.total > 0) ? (
                 <TableMessage colSpan={5}>Loading...</TableMessage>
               ) : page.total === 0 ? (
                 <TableMessage colSpan={5}>No User found</TableMessage>
@@ -82,7 +80,7 @@ export function UsersPage() {
               )}
             </tbody>
           </Table>
-          <Pager page={page} label="Users" onPage={setPageNumber} />
+          <Pager page={page} label="Users" onPage={paging.setPage} />
         </div>
       </div>
 
