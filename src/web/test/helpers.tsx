@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render } from '@testing-library/react';
+import { cleanup, configure, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, vi } from 'vitest';
 import type { User } from '../../shared/users';
@@ -7,6 +7,10 @@ import { Notifications } from '../components/notifications';
 import { notify } from '../lib/notify';
 import { createQueryClient } from '../lib/query-client';
 import { clearSession, setSession } from '../lib/session';
+
+// A search waits for typing to pause before it is sent; on a busy machine the answer can take
+// longer than the default second to show.
+configure({ asyncUtilTimeout: 3_000 });
 
 export type FetchCall = {
   method: string;
