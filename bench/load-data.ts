@@ -89,8 +89,10 @@ export async function loadData(
      join products p on p.id = o.product_id
      join categories c on c.id = p.category_id`,
   );
-  const analyzeStarted = performance.now();
-  await database.query('analyze');
-  timings.analyze = (performance.now() - analyzeStarted) / 1000;
+  // What autovacuum does for a live store: planner statistics and the visibility map that lets
+  // index-only scans skip the table.
+  const vacuumStarted = performance.now();
+  await database.query('vacuum analyze');
+  timings['vacuum analyze'] = (performance.now() - vacuumStarted) / 1000;
   return timings;
 }

@@ -23,6 +23,13 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
        left join (select product_id, sum(quantity)::int as units from orders group by product_id) o on o.product_id = p.id
        where coalesce(s.units, 0) <> coalesce(o.units, 0)`,
     );
+    const [productsKept] = await t.sql(
+      'select sum(products)::int as products, sum(stock)::int as stock from product_totals',
+    );
+    const [productsCounted] = await t.sql(
+      'select count(*)::int as products, coalesce(sum(stock), 0)::int as stock from products',
+    );
+    expect(productsKept).toEqual(productsCounted);
     return { kept, counted, mismatched: mismatched.length };
   }
 
@@ -51,6 +58,30 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
       id,
     ]);
     expect(sales?.units).toBe(4);
+  });
+
+  it('count products and their stock through adds, edits, orders and deletes', async () => {
+    const { id, categoryId, supplierId } = await t.product({ stock: 40 });
+    await t.call('POST', '/api/order/add', { token: t.as.user.token, body: { productId: id, quantity: 7 } });
+    await t.call('PUT', `/api/products/${id}`, {
+      token: t.as.admin.token,
+      body: {
+        name: 'Edited',
+        description: '',
+        price: 2,
+        stock: 90,
+        category: categoryId,
+        supplier: supplierId,
+      },
+    });
+    await t.call('DELETE', `/api/products/${id}`, { token: t.as.admin.token });
+    await figures();
+    const res = await t.call('GET', '/api/dashboard', { token: t.as.admin.token });
+    const [counted] = await t.sql<{ n: number; stock: number }>(
+      'select count(*)::int as n, coalesce(sum(stock), 0)::int as stock from products',
+    );
+    expect(res.body.totalProducts).toBe(counted?.n);
+    expect(res.body.totalStock).toBe(counted?.stock);
   });
 
   it('the dashboard reads them: revenue and the best seller', async () => {

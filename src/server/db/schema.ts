@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   check,
   index,
   integer,
@@ -77,7 +78,8 @@ export const products = pgTable(
     check('products_stock_nonnegative', sql`${t.stock} >= 0`),
     index('products_category_idx').on(t.categoryId),
     index('products_supplier_idx').on(t.supplierId),
-    index('products_stock_idx').on(t.stock),
+    // Out-of-stock and low-stock lists read in (stock, name) order straight from this index.
+    index('products_stock_name_idx').on(t.stock, sql`lower(${t.name})`),
     index('products_name_sort_idx').on(sql`lower(${t.name})`, t.id),
     index('products_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
   ],
@@ -102,8 +104,9 @@ export const orders = pgTable(
   (t) => [
     check('orders_quantity_positive', sql`${t.quantity} >= 1`),
     check('orders_unit_price_nonnegative', sql`${t.unitPrice} >= 0`),
-    index('orders_order_date_idx').on(t.orderDate.desc()),
-    index('orders_user_date_idx').on(t.userId, t.orderDate.desc()),
+    // Both match the lists' order (newest first, then id), so a page is read, not sorted.
+    index('orders_date_id_idx').on(t.orderDate.desc(), t.id.desc()),
+    index('orders_user_date_id_idx').on(t.userId, t.orderDate.desc(), t.id.desc()),
     index('orders_product_idx').on(t.productId),
   ],
 );
@@ -129,6 +132,13 @@ export const productSales = pgTable(
   },
   (t) => [index('product_sales_units_idx').on(t.units.desc())],
 );
+
+/** Product count and total stock, striped like order_totals; kept by a trigger on products (migration 0005). */
+export const productTotals = pgTable('product_totals', {
+  slot: smallint('slot').primaryKey(),
+  products: integer('products').notNull().default(0),
+  stock: bigint('stock', { mode: 'number' }).notNull().default(0),
+});
 
 /** Server-wide values kept with the data, such as the generated token secret. */
 export const settings = pgTable('settings', {

@@ -136,3 +136,41 @@ describe.each(targets)('paging, search and sort on $name', (target) => {
     expect(emails).toEqual([...emails].sort().reverse());
   });
 });
+
+describe.each(targets)('a broad product search on $name', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(target);
+    const { categoryId, supplierId } = await t.product({ name: 'Other thing' });
+    await t.sql(
+      `insert into products (name, price, stock, category_id, supplier_id)
+       select 'Common item ' || lpad(i::text, 4, '0'), 1, i % 7, $1, $2 from generate_series(1, 2100) i`,
+      [categoryId, supplierId],
+    );
+  });
+  afterAll(() => t?.close());
+
+  it('pages over more matches than are sorted in memory, in name order, with the exact total', async () => {
+    const res = await t.call('GET', '/api/products?search=common&page=3&pageSize=10', {
+      token: t.as.user.token,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(2100);
+    expect(res.body.products.map((p: { name: string }) => p.name)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `Common item ${String(21 + i).padStart(4, '0')}`),
+    );
+    const narrow = await t.call('GET', '/api/products?search=item%20200&page=1&pageSize=50', {
+      token: t.as.user.token,
+    });
+    expect(narrow.body.products.map((p: { name: string }) => p.name)).toEqual([
+      'Common item 0200',
+      'Common item 1200',
+      ...Array.from({ length: 10 }, (_, i) => `Common item ${2000 + i}`),
+    ]);
+    expect(narrow.body.total).toBe(12);
+    const byStock = await t.call('GET', '/api/products?search=item&sort=-stock&page=1&pageSize=3', {
+      token: t.as.user.token,
+    });
+    expect(byStock.body.products.map((p: { stock: number }) => p.stock)).toEqual([6, 6, 6]);
+  });
+});

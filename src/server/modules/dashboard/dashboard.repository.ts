@@ -13,14 +13,14 @@ export async function dashboard(
   options: { lowStockThreshold: number; timeZone: string },
 ): Promise<Omit<DashboardResponse, 'success'>> {
   const [totals, today, best, out, low] = await Promise.all([
+    // product_totals, product_sales and order_totals are kept by triggers (migrations 0003, 0005).
     db.execute(sql`
-      select count(*)::int as products, coalesce(sum(stock), 0)::bigint as stock,
+      select coalesce(sum(products), 0)::int as products, coalesce(sum(stock), 0)::bigint as stock,
              (select coalesce(sum(revenue), 0) from order_totals) as revenue
-      from products`),
+      from product_totals`),
     db.execute(sql`
       select count(*)::int as n from orders
       where order_date >= (date_trunc('day', now() at time zone ${options.timeZone}) at time zone ${options.timeZone})`),
-    // product_sales and order_totals are kept by triggers on orders (migration 0003).
     db.execute(sql`
       select p.name, c.name as category, s.units as total
       from (select product_id, units from product_sales where units > 0 order by units desc, product_id limit 1) s

@@ -68,6 +68,9 @@ const PRODUCT_ORDER: Record<NonNullable<ProductQuery['sort']>, SQL[]> = {
   '-stock': [desc(products.stock), desc(products.id)],
 };
 
+/** Past this many matches a search is "broad" and read in index order; below it, matches are sorted. */
+const FEW_MATCHES = 2000;
+
 /** The catalogue, or one page of it, filtered by name words and category. */
 export async function listProducts(
   db: Db,
@@ -79,22 +82,70 @@ export async function listProducts(
     pageSize?: number;
   } = {},
 ): Promise<{ products: Product[]; total: number }> {
-  const where = and(
-    matchesSearch(query.search, [products.name]),
+  const search = matchesSearch(query.search, [products.name]);
+  const category =
     query.category === undefined
       ? undefined
       : isId(query.category)
         ? eq(products.categoryId, query.category)
-        : sql`false`,
-  );
+        : sql`false`;
+  const where = and(search, category);
+  const order = PRODUCT_ORDER[query.sort ?? 'name'];
   const window = pageWindow(query);
-  const listed = selectProducts(db)
+  if (!window) {
+    const rows = await selectProducts(db)
+      .where(where)
+      .orderBy(...order);
+    return { products: rows.map(toProduct), total: rows.length };
+  }
+  if (search) {
+    // Words of a name cluster in name order ("Vitamin …" all sit together), so the planner's
+    // index-order scan can read far past a page before it finds a few matches. When the matches
+    // are few, take them from the trigram index and sort them instead.
+    const [few] = await db
+      .execute(sql`
+      select count(*)::int as n from (select 1 from ${products} where ${where} limit ${FEW_MATCHES + 1}) m`)
+      .then((result) => rowsOf<{ n: number }>(result));
+    const matches = few?.n ?? 0;
+    if (matches <= FEW_MATCHES) {
+      const matching = await db.execute(sql`
+        with m as materialized (select * from ${products} where ${where})
+        select m.id, m.name, m.description, m.price::text as price, m.stock,
+               c.id as "categoryId", c.name as "categoryName", s.id as "supplierId", s.name as "supplierName"
+        from m join ${categories} c on c.id = m.category_id join ${suppliers} s on s.id = m.supplier_id
+        order by ${sql.raw(SQL_ORDER[query.sort ?? 'name'])}
+        limit ${window.limit} offset ${window.offset}`);
+      return { products: rowsOf<ProductRow>(matching).map(toProduct), total: matches };
+    }
+  }
+  const rows = await selectProducts(db)
     .where(where)
-    .orderBy(...PRODUCT_ORDER[query.sort ?? 'name']);
-  const rows = await (window ? listed.limit(window.limit).offset(window.offset) : listed);
-  if (!window) return { products: rows.map(toProduct), total: rows.length };
-  const [counted] = await db.select({ n: count() }).from(products).where(where);
-  return { products: rows.map(toProduct), total: counted?.n ?? 0 };
+    .orderBy(...order)
+    .limit(window.limit)
+    .offset(window.offset);
+  return { products: rows.map(toProduct), total: await countProducts(db, where) };
+}
+
+/** The same orders as PRODUCT_ORDER, over the columns of a matched set `m`. */
+const SQL_ORDER: Record<NonNullable<ProductQuery['sort']>, string> = {
+  name: 'lower(m.name), m.id',
+  '-name': 'lower(m.name) desc, m.id desc',
+  price: 'm.price, m.id',
+  '-price': 'm.price desc, m.id desc',
+  stock: 'm.stock, m.id',
+  '-stock': 'm.stock desc, m.id desc',
+};
+
+/** The whole catalogue is counted by product_totals (kept by a trigger); a filtered one counts its rows. */
+async function countProducts(db: Db, where: SQL | undefined): Promise<number> {
+  if (!where) {
+    const [row] = await db
+      .execute(sql`select coalesce(sum(products), 0)::int as n from product_totals`)
+      .then((result) => rowsOf<{ n: number }>(result));
+    return row?.n ?? 0;
+  }
+  const [row] = await db.select({ n: count() }).from(products).where(where);
+  return row?.n ?? 0;
 }
 
 export async function findProduct(db: Db, id: string): Promise<Product | undefined> {
