@@ -105,8 +105,8 @@ export const orders = pgTable(
     check('orders_quantity_positive', sql`${t.quantity} >= 1`),
     check('orders_unit_price_nonnegative', sql`${t.unitPrice} >= 0`),
     // Both match the lists' order (newest first, then id), so a page is read, not sorted.
-    index('orders_date_id_idx').on(t.orderDate.desc(), t.id.desc()),
-    index('orders_user_date_id_idx').on(t.userId, t.orderDate.desc(), t.id.desc()),
+    index('orders_date_id_idx').on(t.orderDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('orders_user_date_id_idx').on(t.userId, t.orderDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('orders_product_idx').on(t.productId),
   ],
 );
@@ -130,7 +130,7 @@ export const productSales = pgTable(
       .references(() => products.id, { onDelete: 'cascade' }),
     units: integer('units').notNull(),
   },
-  (t) => [index('product_sales_units_idx').on(t.units.desc())],
+  (t) => [index('product_sales_units_idx').on(t.units.desc().nullsFirst())],
 );
 
 /** Product count and total stock, striped like order_totals; kept by a trigger on products (migration 0005). */
