@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import type { Category } from '../../../shared/categories';
-import { buttonClass } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { SearchField } from '../../components/form-field';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
+import { RowActions } from '../../components/row-actions';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { notify } from '../../lib/notify';
 import { pageOf } from '../../lib/paging';
@@ -59,26 +59,11 @@ export function CategoriesPage() {
                   >
                     <Td className="tabular-nums text-slate-500">{page.offset + index + 1}</Td>
                     <Td className="font-medium">{category.name}</Td>
-                    <Td stickyEnd>
-                      <div className="flex gap-2">
-                        <button
-                          type="button"
-                          className={buttonClass('secondary', 'sm')}
-                          onClick={() => setEditing(category)}
-                          aria-label={`Edit ${category.name}`}
-                        >
-                          Edit
-                        </button>
-                        <button
-                          type="button"
-                          className={buttonClass('danger', 'sm')}
-                          onClick={() => setDeleting(category)}
-                          aria-label={`Delete ${category.name}`}
-                        >
-                          Delete
-                        </button>
-                      </div>
-                    </Td>
+                    <RowActions
+                      name={category.name}
+                      onEdit={() => setEditing(category)}
+                      onDelete={() => setDeleting(category)}
+                    />
                   </tr>
                 ))
               )}

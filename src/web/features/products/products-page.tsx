@@ -5,6 +5,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { SearchField } from '../../components/form-field';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
+import { RowActions } from '../../components/row-actions';
 import { StockBadge } from '../../components/stock-badge';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { formatMoney } from '../../lib/format';
@@ -74,26 +75,11 @@ export function ProductsPage() {
                 <Td>
                   <StockBadge stock={product.stock} />
                 </Td>
-                <Td stickyEnd>
-                  <div className="flex gap-2">
-                    <button
-                      type="button"
-                      className={buttonClass('secondary', 'sm')}
-                      onClick={() => setEditing({ product })}
-                      aria-label={`Edit ${product.name}`}
-                    >
-                      Edit
-                    </button>
-                    <button
-                      type="button"
-                      className={buttonClass('danger', 'sm')}
-                      onClick={() => setDeleting(product)}
-                      aria-label={`Delete ${product.name}`}
-                    >
-                      Delete
-                    </button>
-                  </div>
-                </Td>
+                <RowActions
+                  name={product.name}
+                  onEdit={() => setEditing({ product })}
+                  onDelete={() => setDeleting(product)}
+                />
               </tr>
             ))
           )}

@@ -5,6 +5,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { SearchField } from '../../components/form-field';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
+import { RowActions } from '../../components/row-actions';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { notify } from '../../lib/notify';
 import { pageOf } from '../../lib/paging';
@@ -71,26 +72,11 @@ export function SuppliersPage() {
                 <Td>{supplier.email}</Td>
                 <Td className="whitespace-nowrap">{supplier.phone}</Td>
                 <Td>{supplier.address}</Td>
-                <Td stickyEnd>
-                  <div className="flex gap-2">
-                    <button
-                      type="button"
-                      className={buttonClass('secondary', 'sm')}
-                      onClick={() => setEditing({ supplier })}
-                      aria-label={`Edit ${supplier.name}`}
-                    >
-                      Edit
-                    </button>
-                    <button
-                      type="button"
-                      className={buttonClass('danger', 'sm')}
-                      onClick={() => setDeleting(supplier)}
-                      aria-label={`Delete ${supplier.name}`}
-                    >
-                      Delete
-                    </button>
-                  </div>
-                </Td>
+                <RowActions
+                  name={supplier.name}
+                  onEdit={() => setEditing({ supplier })}
+                  onDelete={() => setDeleting(supplier)}
+                />
               </tr>
             ))
           )}
