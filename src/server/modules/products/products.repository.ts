@@ -100,23 +100,21 @@ export async function listProducts(
   }
   if (search) {
     // Words of a name cluster in name order ("Vitamin …" all sit together), so the planner's
-    // index-order scan can read far past a page before it finds a few matches. When the matches
-    // are few, take them from the trigram index and sort them instead.
-    const [few] = await db
-      .execute(sql`
-      select count(*)::int as n from (select 1 from ${products} where ${where} limit ${FEW_MATCHES + 1}) m`)
-      .then((result) => rowsOf<{ n: number }>(result));
-    const matches = few?.n ?? 0;
-    if (matches <= FEW_MATCHES) {
-      const matching = await db.execute(sql`
-        with m as materialized (select * from ${products} where ${where})
-        select m.id, m.name, m.description, m.price::text as price, m.stock,
-               c.id as "categoryId", c.name as "categoryName", s.id as "supplierId", s.name as "supplierName"
-        from m join ${categories} c on c.id = m.category_id join ${suppliers} s on s.id = m.supplier_id
-        order by ${sql.raw(SQL_ORDER[query.sort ?? 'name'])}
-        limit ${window.limit} offset ${window.offset}`);
-      return { products: rowsOf<ProductRow>(matching).map(toProduct), total: matches };
-    }
+    // index-order scan can read far past a page before it finds a few matches. So take up to
+    // FEW_MATCHES + 1 matches from the trigram index in one pass: when that is all of them, sort
+    // them and count them from the same pass; when there are more, matches are dense and the
+    // index-order read below finds a page at once.
+    const matching = await db.execute(sql`
+      with m as materialized (select * from ${products} where ${where} limit ${FEW_MATCHES + 1})
+      select m.id, m.name, m.description, m.price::text as price, m.stock,
+             c.id as "categoryId", c.name as "categoryName", s.id as "supplierId", s.name as "supplierName",
+             (select count(*)::int from m) as total
+      from m join ${categories} c on c.id = m.category_id join ${suppliers} s on s.id = m.supplier_id
+      order by ${sql.raw(SQL_ORDER[query.sort ?? 'name'])}
+      limit ${window.limit} offset ${window.offset}`);
+    const rows = rowsOf<ProductRow & { total: number }>(matching);
+    const total = rows[0]?.total ?? (await countProducts(db, where));
+    if (total <= FEW_MATCHES) return { products: rows.map(toProduct), total };
   }
   const rows = await selectProducts(db)
     .where(where)
