@@ -15,7 +15,8 @@ const PATHS = {
 
 export type IconName = keyof typeof PATHS;
 
-export function Icon({ name, className = 'size-5' }: { name: IconName; className?: string }) {
+/** An outline icon drawn from one SVG path, in the style of the named icons. */
+export function PathIcon({ path, className = 'size-5' }: { path: string; className?: string }) {
   return (
     <svg
       aria-hidden="true"
@@ -27,7 +28,11 @@ export function Icon({ name, className = 'size-5' }: { name: IconName; className
       strokeLinejoin="round"
       className={className}
     >
-      <path d={PATHS[name]} />
+      <path d={path} />
     </svg>
   );
+}
+
+export function Icon({ name, className }: { name: IconName; className?: string }) {
+  return <PathIcon path={PATHS[name]} className={className} />;
 }

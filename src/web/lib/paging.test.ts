@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageOf } from './paging';
+import { isPastEnd, pageOf, serverPage } from './paging';
 
 const items = Array.from({ length: 120 }, (_, index) => index);
 
@@ -19,5 +19,17 @@ describe('pageOf', () => {
 
   it('has one empty page for an empty list', () => {
     expect(pageOf([], 1, 50)).toEqual({ rows: [], page: 1, pageCount: 1, offset: 0, total: 0 });
+  });
+});
+
+describe('isPastEnd', () => {
+  it('is true only for an empty page while matches remain on earlier pages', () => {
+    expect(
+      isPastEnd(serverPage({ rows: [], total: 120, page: 4, pageSize: 50 }, { page: 4, pageSize: 50 })),
+    ).toBe(true);
+    expect(isPastEnd(serverPage({ rows: [], total: 0 }, { page: 1, pageSize: 50 }))).toBe(false);
+    expect(
+      isPastEnd(serverPage({ rows: [1], total: 120, page: 3, pageSize: 50 }, { page: 3, pageSize: 50 })),
+    ).toBe(false);
   });
 });

@@ -11,6 +11,14 @@ export type Page<T> = {
   total: number;
 };
 
+/**
+ * A page past the end (rows gone, matches left): after a delete emptied the last page, the table
+ * is moving back to the last real page and shows its loading text meanwhile.
+ */
+export function isPastEnd(page: Page<unknown>): boolean {
+  return page.rows.length === 0 && page.total > 0;
+}
+
 /** One page of an already filtered list (the short lists, which are loaded whole). */
 export function pageOf<T>(items: readonly T[], page: number, size = PAGE_SIZE): Page<T> {
   const pageCount = Math.max(1, Math.ceil(items.length / size));

@@ -7,7 +7,7 @@ import { Pager } from '../../components/pager';
 import { StockBadge } from '../../components/stock-badge';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { formatMoney } from '../../lib/format';
-import { serverPage } from '../../lib/paging';
+import { isPastEnd, serverPage } from '../../lib/paging';
 import { SEARCH_MAX_LENGTH, usePagedList, usePageInRange } from '../../lib/use-paged-list';
 import { useCataloguePage } from './catalogue-api';
 import { OrderModal } from './order-modal';
@@ -67,7 +67,7 @@ export function CataloguePage() {
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
-          {list.isPending || (page.rows.length === 0 && page.total > 0) ? (
+          {list.isPending || isPastEnd(page) ? (
             <TableMessage colSpan={6}>Loading...</TableMessage>
           ) : page.total === 0 ? (
             <TableMessage colSpan={6}>No products found</TableMessage>

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { buttonClass } from '../../components/button';
-import { Icon } from '../../components/icon';
+import { Icon, PathIcon } from '../../components/icon';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
 type Feature = { title: string; text: string; path: string };
@@ -33,23 +33,6 @@ const FEATURES: Feature[] = [
     path: 'M6 3h12v18H6zM9 7h6M9 11h6M9 15h3',
   },
 ];
-
-function FeatureIcon({ path }: { path: string }) {
-  return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.8}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      className="size-6"
-    >
-      <path d={path} />
-    </svg>
-  );
-}
 
 /** The public marketing page (/home and /retail). Every call to action leads to the login page. */
 export function LandingPage() {
@@ -121,7 +104,7 @@ export function LandingPage() {
                   className={`rounded-xl border border-slate-200 p-6 shadow-sm lg:col-span-2 ${index === 3 ? 'lg:col-start-2' : ''} ${index === 4 ? 'sm:col-span-2 lg:col-span-2' : ''}`}
                 >
                   <span className="flex size-11 items-center justify-center rounded-lg bg-indigo-100 text-indigo-700">
-                    <FeatureIcon path={feature.path} />
+                    <PathIcon path={feature.path} className="size-6" />
                   </span>
                   <h3 className="mt-4 text-lg font-semibold">{feature.title}</h3>
                   <p className="mt-2 text-sm leading-6 text-slate-600">{feature.text}</p>

@@ -6,7 +6,7 @@ import { Pager } from '../../components/pager';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { api } from '../../lib/api';
 import { formatDate, formatMoney } from '../../lib/format';
-import { serverPage, withQuery } from '../../lib/paging';
+import { isPastEnd, serverPage, withQuery } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
 import { useSignedInUser } from '../../lib/signed-in';
 import { SEARCH_MAX_LENGTH, usePagedList, usePageInRange } from '../../lib/use-paged-list';
@@ -60,7 +60,7 @@ export function OrdersPage() {
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
-          {list.isPending || (page.rows.length === 0 && page.total > 0) ? (
+          {list.isPending || isPastEnd(page) ? (
             <TableMessage colSpan={columns}>Loading...</TableMessage>
           ) : page.total === 0 ? (
             <TableMessage colSpan={columns}>No orders found</TableMessage>

@@ -9,7 +9,7 @@ import { Pager } from '../../components/pager';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { ROLE_LABEL } from '../../lib/format';
 import { notify } from '../../lib/notify';
-import { serverPage } from '../../lib/paging';
+import { isPastEnd, serverPage } from '../../lib/paging';
 import { useSignedInUser } from '../../lib/signed-in';
 import { SEARCH_MAX_LENGTH, usePagedList, usePageInRange } from '../../lib/use-paged-list';
 import { UserForm } from './user-form';
@@ -50,7 +50,7 @@ export function UsersPage() {
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
-              {list.isPending || (page.rows.length === 0 && page.total > 0) ? (
+              {list.isPending || isPastEnd(page) ? (
                 <TableMessage colSpan={5}>Loading...</TableMessage>
               ) : page.total === 0 ? (
                 <TableMessage colSpan={5}>No User found</TableMessage>
