@@ -13,11 +13,26 @@ import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/**
+ * A statement the hot paths run many times a second. PostgreSQL parses and plans it once per
+ * connection and reuses the plan (a named prepared statement); PGlite runs it as given.
+ */
+export interface Statement {
+  readonly name: string;
+  readonly text: string;
+}
+
+export function statement(name: string, text: string): Statement {
+  return { name, text };
+}
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
   /** A raw parameterised statement, for tests, seeding and benchmarks. */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Runs a prepared statement (see Statement). */
+  run<T = Record<string, unknown>>(statement: Statement, params: unknown[]): Promise<T[]>;
   /** Answers within a few seconds whether the database responds. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -54,6 +69,8 @@ async function openPglite(dataDir: string): Promise<Database> {
     db: db as unknown as Db,
     kind: 'pglite',
     query: async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows,
+    run: async <T>(statement: Statement, params: unknown[]) =>
+      (await client.query<T>(statement.text, params)).rows,
     ping: async () => {
       await client.query('select 1');
       return true;
@@ -92,6 +109,8 @@ async function openPostgres(url: string, poolSize: number, statementTimeoutMs: n
     kind: 'postgres',
     query: async <T>(text: string, params: unknown[] = []) =>
       (await pool.query(text, params as unknown[])).rows as T[],
+    run: async <T>(statement: Statement, params: unknown[]) =>
+      (await pool.query({ name: statement.name, text: statement.text, values: params })).rows as T[],
     ping: async () => {
       await pool.query('select 1');
       return true;

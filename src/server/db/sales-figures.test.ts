@@ -30,6 +30,15 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
       'select count(*)::int as products, coalesce(sum(stock), 0)::int as stock from products',
     );
     expect(productsKept).toEqual(productsCounted);
+    // Orders per quarter of an hour: every quarter's kept count equals its orders.
+    const quarters = await t.sql(
+      `select coalesce(k.quarter, c.quarter) as quarter, k.orders as kept, c.orders as counted
+       from (select quarter, sum(orders)::int as orders from order_quarters group by quarter having sum(orders) <> 0) k
+       full join (select date_bin('15 minutes', order_date, timestamptz '2000-01-01 00:00:00+00') as quarter,
+                         count(*)::int as orders from orders group by 1) c on c.quarter = k.quarter
+       where k.orders is distinct from c.orders`,
+    );
+    expect(quarters).toEqual([]);
     return { kept, counted, mismatched: mismatched.length };
   }
 
@@ -58,6 +67,22 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
       id,
     ]);
     expect(sales?.units).toBe(4);
+  });
+
+  it('follow orders whose date changes, and ignore updates that keep the date', async () => {
+    const { id } = await t.product({ stock: 100 });
+    for (const quantity of [1, 2]) {
+      await t.call('POST', '/api/order/add', { token: t.as.user.token, body: { productId: id, quantity } });
+    }
+    const ordersToday = async () =>
+      (await t.call('GET', '/api/dashboard', { token: t.as.admin.token })).body.ordersToday as number;
+    const before = await ordersToday();
+    await t.sql("update orders set order_date = order_date - interval '3 days' where product_id = $1", [id]);
+    expect(await ordersToday()).toBe(before - 2);
+    await t.sql("update orders set user_name = 'Renamed' where product_id = $1", [id]);
+    await t.call('DELETE', `/api/products/${id}`, { token: t.as.admin.token });
+    expect(await ordersToday()).toBe(before - 2);
+    await figures();
   });
 
   it('count products and their stock through adds, edits, orders and deletes', async () => {

@@ -6,6 +6,7 @@ import {
   integer,
   numeric,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -120,6 +121,20 @@ export const orderTotals = pgTable('order_totals', {
   orders: integer('orders').notNull().default(0),
   revenue: numeric('revenue', { precision: 16, scale: 2 }).notNull().default('0'),
 });
+
+/**
+ * Orders per quarter of an hour (UTC), striped like order_totals, so "orders today" sums a day's
+ * quarters in any time zone instead of counting the day's orders. Kept by triggers (migration 0007).
+ */
+export const orderQuarters = pgTable(
+  'order_quarters',
+  {
+    quarter: timestamp('quarter', { withTimezone: true }).notNull(),
+    slot: smallint('slot').notNull(),
+    orders: integer('orders').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.quarter, t.slot] })],
+);
 
 /** Units sold per product over all its orders, kept by a trigger on orders (migration 0003). */
 export const productSales = pgTable(

@@ -15,7 +15,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async () => ({
       success: true as const,
-      ...(await dashboard(app.db, {
+      ...(await dashboard(app.database, {
         lowStockThreshold: app.config.lowStockThreshold,
         timeZone: app.config.timeZone,
       })),
