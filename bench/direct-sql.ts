@@ -38,9 +38,9 @@ export async function directOrders(
       while (performance.now() < until) {
         const { productId, quantity } = next();
         const t0 = performance.now();
-        const order = await placeOrder(database.db, { productId, quantity, user });
+        const placed = await placeOrder(database, { productId, quantity, user });
         latencies.push(performance.now() - t0);
-        if (order) accepted++;
+        if (placed.order) accepted++;
         else refused++;
       }
     }),

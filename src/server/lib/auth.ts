@@ -1,11 +1,16 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { can, type Role } from '../../shared/roles';
-import { users } from '../db/schema';
+import { statement } from '../db/connection';
 import { AppError, isId } from './errors';
 import type { AuthUser } from './fastify';
 
 const UNAUTHENTICATED = 'Please sign in to continue.';
+
+/** Every signed-in call runs this, so it is prepared once per connection. */
+const SIGNED_IN_USER = statement(
+  'auth_signed_in_user',
+  'select id, name, email, address, role, token_version as "tokenVersion" from users where id = $1',
+);
 
 /**
  * Runs before every /api route: checks the bearer token against the database (so a deleted
@@ -21,17 +26,9 @@ export async function authenticate(request: FastifyRequest, _reply: FastifyReply
   const claims = await request.server.tokens.verify(match[1]);
   if (!claims || !isId(claims.userId))
     throw new AppError(401, 'Your session is invalid or has expired; please sign in again.');
-  const [row] = await request.server.db
-    .select({
-      id: users.id,
-      name: users.name,
-      email: users.email,
-      address: users.address,
-      role: users.role,
-      tokenVersion: users.tokenVersion,
-    })
-    .from(users)
-    .where(eq(users.id, claims.userId));
+  const [row] = await request.server.database.run<
+    Omit<AuthUser, 'role'> & { role: string; tokenVersion: number }
+  >(SIGNED_IN_USER, [claims.userId]);
   if (!row || row.tokenVersion !== claims.tokenVersion) {
     throw new AppError(401, 'Your session is no longer valid; please sign in again.');
   }

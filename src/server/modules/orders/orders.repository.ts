@@ -1,10 +1,9 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { Order, OrderQuery } from '../../../shared/orders';
 import { pageWindow } from '../../../shared/paging';
-import type { Db } from '../../db/connection';
-import { orders, orderTotals, products } from '../../db/schema';
+import { type Database, type Db, statement } from '../../db/connection';
+import { orders, orderTotals } from '../../db/schema';
 import { matchesSearch } from '../../lib/search';
-import { rowsOf } from '../../lib/sql';
 
 const toOrder = (row: typeof orders.$inferSelect): Order => ({
   _id: row.id,
@@ -17,7 +16,7 @@ const toOrder = (row: typeof orders.$inferSelect): Order => ({
 });
 
 type PlacedRow = {
-  id: string;
+  id: string | null;
   user_id: string | null;
   product_id: string | null;
   quantity: number;
@@ -28,50 +27,65 @@ type PlacedRow = {
   user_name: string;
   user_address: string;
   order_date: string | Date;
+  product_found: boolean | null;
 };
 
 /**
  * Takes the stock and records the order in one statement: the conditional update only succeeds
  * while enough stock is left, so concurrent orders can never take it below zero, and the order
- * row exists exactly when the stock was taken. The price comes from the database, never the client.
+ * row exists exactly when the stock was taken. The price comes from the database, never the
+ * client. It always answers one row: the order, or (no order) whether the product exists, so a
+ * refused order costs no second round trip. $1 product, $2 quantity, $3–$5 the buyer.
  */
-export async function placeOrder(
-  db: Db,
-  order: { productId: string; quantity: number; user: { id: string; name: string; address: string } },
-): Promise<Order | undefined> {
-  const { productId, quantity, user } = order;
-  const result = await db.execute(sql`
-    with taken as (
-      update products set stock = stock - ${quantity}
-      where id = ${productId} and stock >= ${quantity}
-      returning id, name, price, category_id
-    )
-    insert into orders (user_id, product_id, quantity, unit_price, total_price,
-                        product_name, category_name, user_name, user_address)
-    select ${user.id}, taken.id, ${quantity}, taken.price, taken.price * ${quantity},
-           taken.name, categories.name, ${user.name}, ${user.address}
-    from taken join categories on categories.id = taken.category_id
-    returning *`);
-  const [row] = rowsOf<PlacedRow>(result);
-  if (!row) return undefined;
-  return toOrder({
-    id: row.id,
-    userId: row.user_id,
-    productId: row.product_id,
-    quantity: row.quantity,
-    unitPrice: row.unit_price,
-    totalPrice: row.total_price,
-    productName: row.product_name,
-    categoryName: row.category_name,
-    userName: row.user_name,
-    userAddress: row.user_address,
-    orderDate: new Date(row.order_date),
-  });
-}
+const PLACE_ORDER = statement(
+  'orders_place',
+  `with taken as (
+     update products set stock = stock - $2::int
+     where id = $1::uuid and stock >= $2::int
+     returning id, name, price, category_id
+   ), placed as (
+     insert into orders (user_id, product_id, quantity, unit_price, total_price,
+                         product_name, category_name, user_name, user_address)
+     select $3::uuid, taken.id, $2::int, taken.price, taken.price * $2::int,
+            taken.name, categories.name, $4::text, $5::text
+     from taken join categories on categories.id = taken.category_id
+     returning *
+   )
+   select placed.*,
+          case when placed.id is null then exists(select 1 from products where id = $1::uuid) end as product_found
+   from (select) as one left join placed on true`,
+);
 
-export async function productExists(db: Db, id: string): Promise<boolean> {
-  const [row] = await db.select({ id: products.id }).from(products).where(eq(products.id, id));
-  return !!row;
+export type Placed = { order: Order } | { order: undefined; productFound: boolean };
+
+export async function placeOrder(
+  database: Database,
+  order: { productId: string; quantity: number; user: { id: string; name: string; address: string } },
+): Promise<Placed> {
+  const { productId, quantity, user } = order;
+  const [row] = await database.run<PlacedRow>(PLACE_ORDER, [
+    productId,
+    quantity,
+    user.id,
+    user.name,
+    user.address,
+  ]);
+  if (!row?.id) return { order: undefined, productFound: row?.product_found === true };
+  return {
+    order: toOrder({
+      id: row.id,
+      userId: row.user_id,
+      productId: row.product_id,
+      quantity: row.quantity,
+      unitPrice: row.unit_price,
+      totalPrice: row.total_price,
+      productName: row.product_name,
+      categoryName: row.category_name,
+      userName: row.user_name,
+      userAddress: row.user_address,
+      orderDate: new Date(row.order_date),
+    }),
+  };
 }
 
 /** Newest first unless asked otherwise; every user's orders when userId is undefined. */

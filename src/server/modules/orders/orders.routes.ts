@@ -9,7 +9,7 @@ import {
 import { pageWindow } from '../../../shared/paging';
 import { currentUser } from '../../lib/auth';
 import { conflict, forbidden, isId, notFound } from '../../lib/errors';
-import { listOrders, placeOrder, productExists } from './orders.repository';
+import { listOrders, placeOrder } from './orders.repository';
 
 export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -28,12 +28,9 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
       const me = currentUser(request);
       const { productId, quantity } = request.body;
       if (!isId(productId)) throw notFound('Product');
-      const order = await placeOrder(app.db, { productId, quantity, user: me });
-      if (!order) {
-        if (!(await productExists(app.db, productId))) throw notFound('Product');
-        throw conflict('Not enough stock');
-      }
-      return reply.code(201).send({ success: true as const, order });
+      const placed = await placeOrder(app.database, { productId, quantity, user: me });
+      if (!placed.order) throw placed.productFound ? conflict('Not enough stock') : notFound('Product');
+      return reply.code(201).send({ success: true as const, order: placed.order });
     },
   );
 
