@@ -38,10 +38,22 @@ export const ProductQuery = PageQuery.extend({
 });
 export type ProductQuery = z.input<typeof ProductQuery>;
 
-export const ProductListResponse = Ok.extend({
-  products: z.array(Product),
+/** The categories and suppliers a product can be given, for filters and the product form. */
+export const ProductChoicesResponse = Ok.extend({
   categories: z.array(Category),
   suppliers: z.array(Named),
+});
+export type ProductChoicesResponse = z.infer<typeof ProductChoicesResponse>;
+
+/**
+ * The whole catalogue also carries the categories and suppliers (as DESIGN §3 has it); a page
+ * does not, so paging through 100k products does not send them again each time: a page's
+ * screen asks GET /api/products/choices once.
+ */
+export const ProductListResponse = Ok.extend({
+  products: z.array(Product),
+  categories: z.array(Category).optional(),
+  suppliers: z.array(Named).optional(),
 }).extend(PageInfo.shape);
 export type ProductListResponse = z.infer<typeof ProductListResponse>;
 

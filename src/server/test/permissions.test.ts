@@ -72,6 +72,11 @@ const ROWS: Row[] = [
   { call: 'GET /api/dashboard', who: ADMIN, request: async () => ({ method: 'GET', url: '/api/dashboard' }) },
   { call: 'GET /api/products', who: ALL, request: async () => ({ method: 'GET', url: '/api/products' }) },
   {
+    call: 'GET /api/products/choices',
+    who: ALL,
+    request: async () => ({ method: 'GET', url: '/api/products/choices' }),
+  },
+  {
     call: 'POST /api/products/add',
     who: ADMIN,
     request: async (t) => ({ method: 'POST', url: '/api/products/add', body: await productBody(t) }),

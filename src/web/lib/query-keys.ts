@@ -9,7 +9,9 @@ import type { UserQuery } from '../../shared/users';
 export const queryKeys = {
   dashboard: ['dashboard'] as const,
   products: ['products'] as const,
+  productPages: ['products', 'page'] as const,
   productPage: (query: ProductQuery) => ['products', 'page', query] as const,
+  productChoices: ['products', 'choices'] as const,
   categories: ['categories'] as const,
   suppliers: ['suppliers'] as const,
   users: ['users'] as const,

@@ -151,20 +151,19 @@ export async function findProduct(db: Db, id: string): Promise<Product | undefin
   return row && toProduct(row);
 }
 
-export async function categoryList(db: Db) {
-  const rows = await db
-    .select({ _id: categories.id, name: categories.name, description: categories.description })
-    .from(categories)
-    .orderBy(asc(sql`lower(${categories.name})`));
-  return rows;
-}
-
-export async function supplierNames(db: Db) {
-  const rows = await db
-    .select({ _id: suppliers.id, name: suppliers.name })
-    .from(suppliers)
-    .orderBy(asc(sql`lower(${suppliers.name})`));
-  return rows;
+/** The categories (with descriptions) and suppliers (by name) a product can be given, by name. */
+export async function productChoices(db: Db) {
+  const [categoryRows, supplierRows] = await Promise.all([
+    db
+      .select({ _id: categories.id, name: categories.name, description: categories.description })
+      .from(categories)
+      .orderBy(asc(sql`lower(${categories.name})`)),
+    db
+      .select({ _id: suppliers.id, name: suppliers.name })
+      .from(suppliers)
+      .orderBy(asc(sql`lower(${suppliers.name})`)),
+  ]);
+  return { categories: categoryRows, suppliers: supplierRows };
 }
 
 /** Which of the referenced category and supplier do not exist. */

@@ -1,18 +1,23 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams, Message } from '../../../shared/common';
 import { pageWindow } from '../../../shared/paging';
-import { ProductInput, ProductListResponse, ProductQuery, ProductResponse } from '../../../shared/products';
+import {
+  ProductChoicesResponse,
+  ProductInput,
+  ProductListResponse,
+  ProductQuery,
+  ProductResponse,
+} from '../../../shared/products';
 import type { Db } from '../../db/connection';
 import { badRequest, isId, notFound } from '../../lib/errors';
 import {
-  categoryList,
   deleteProduct,
   findProduct,
   insertProduct,
   listProducts,
   missingReferences,
   type ProductValues,
-  supplierNames,
+  productChoices,
   updateProduct,
 } from './products.repository';
 
@@ -44,29 +49,38 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'products:read' },
       schema: {
         tags: ['products'],
-        summary: 'The catalogue, with the categories and suppliers to choose from',
+        summary: 'The catalogue, or one page of it',
         description:
-          'Without page or pageSize the whole catalogue; with them one page. search matches every word in the name; total counts all matches.',
+          'Without page or pageSize the whole catalogue, with the categories and suppliers to choose from; with them one page, without those lists (see /products/choices). search matches every word in the name; total counts all matches.',
         querystring: ProductQuery,
         response: { 200: ProductListResponse },
       },
     },
     async (request) => {
-      const [{ products, total }, categories, suppliers] = await Promise.all([
-        listProducts(app.db, request.query),
-        categoryList(app.db),
-        supplierNames(app.db),
-      ]);
       const window = pageWindow(request.query);
-      return {
-        success: true as const,
-        products,
-        categories,
-        suppliers,
-        total,
-        ...(window ? { page: window.page, pageSize: window.pageSize } : {}),
-      };
+      if (window) {
+        const { products, total } = await listProducts(app.db, request.query);
+        return { success: true as const, products, total, page: window.page, pageSize: window.pageSize };
+      }
+      const [{ products, total }, choices] = await Promise.all([
+        listProducts(app.db, request.query),
+        productChoices(app.db),
+      ]);
+      return { success: true as const, products, ...choices, total };
     },
+  );
+
+  app.get(
+    '/products/choices',
+    {
+      config: { permission: 'products:read' },
+      schema: {
+        tags: ['products'],
+        summary: 'The categories and suppliers a product can be given, by name',
+        response: { 200: ProductChoicesResponse },
+      },
+    },
+    async () => ({ success: true as const, ...(await productChoices(app.db)) }),
   );
 
   app.post(

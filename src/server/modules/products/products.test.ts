@@ -52,6 +52,26 @@ describe.each(targets)('products on $name', (target) => {
     }
   });
 
+  it('a page of GET /api/products leaves out the lists, which GET /api/products/choices gives', async () => {
+    await t.product({ name: 'Paged thing' });
+    const page = await t.call('GET', '/api/products?page=1&pageSize=5', { token: t.as.user.token });
+    expect(page.status).toBe(200);
+    expect(Object.keys(page.body)).toEqual(['success', 'products', 'total', 'page', 'pageSize']);
+    const whole = await t.call('GET', '/api/products', { token: t.as.user.token });
+    for (const role of ['admin', 'salesRep', 'medicalRep', 'user', 'superAdmin'] as const) {
+      const choices = await t.call('GET', '/api/products/choices', { token: t.as[role].token });
+      expect(choices.status).toBe(200);
+      expect(choices.body).toEqual({
+        success: true,
+        categories: whole.body.categories,
+        suppliers: whole.body.suppliers,
+      });
+    }
+    const names = whole.body.categories.map((c: { name: string }) => c.name.toLowerCase());
+    expect(names).toEqual([...names].sort());
+    expect(whole.body.categories.length).toBeGreaterThan(0);
+  });
+
   it('PUT /api/products/:id updates every field', async () => {
     const { id } = await t.product();
     const { category, supplier } = await refs();

@@ -5,9 +5,9 @@ import { withQuery } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
 
 /**
- * One page of the products to order, with the categories for the select. The page shown stays
- * on screen while the next one loads. (Features do not import each other, so this small query
- * sits here as well as in the admin's products feature; both share the products key.)
+ * One page of the products to order. The page shown stays on screen while the next one loads.
+ * (Features do not import each other, so this small query sits here as well as in the admin's
+ * products feature; both share the products key.)
  */
 export function useCataloguePage(query: ProductQuery) {
   return useQuery({

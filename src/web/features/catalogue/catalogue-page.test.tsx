@@ -36,8 +36,9 @@ function renderCatalogue(initial: Product[]) {
         ? products.filter((p) => p.category._id === query.category)
         : products;
       const { rows, ...info } = pageAnswer(inCategory, query);
-      return { body: { success: true, products: rows, categories, suppliers: [], ...info } };
+      return { body: { success: true, products: rows, ...info } };
     },
+    'GET /api/products/choices': () => ({ body: { success: true, categories, suppliers: [] } }),
     'POST /api/order/add': ({ body }) => {
       const { productId, quantity } = body as { productId: string; quantity: number };
       const ordered = products.find((p) => p._id === productId);

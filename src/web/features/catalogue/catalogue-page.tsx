@@ -8,6 +8,7 @@ import { StockBadge } from '../../components/stock-badge';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { formatMoney } from '../../lib/format';
 import { isPastEnd, serverPage } from '../../lib/paging';
+import { useProductChoices } from '../../lib/product-choices';
 import { SEARCH_MAX_LENGTH, usePagedList, usePageInRange } from '../../lib/use-paged-list';
 import { useCataloguePage } from './catalogue-api';
 import { OrderModal } from './order-modal';
@@ -22,6 +23,7 @@ export function CataloguePage() {
     category: categoryId || undefined,
     ...asked,
   });
+  const choices = useProductChoices();
   const [ordering, setOrdering] = useState<Product | null>(null);
 
   const page = serverPage(list.data && { ...list.data, rows: list.data.products }, asked);
@@ -41,7 +43,7 @@ export function CataloguePage() {
             onChange={(event) => setCategoryId(event.target.value)}
           >
             <option value="">Select Category</option>
-            {(list.data?.categories ?? []).map((category) => (
+            {(choices.data?.categories ?? []).map((category) => (
               <option key={category._id} value={category._id}>
                 {category.name}
               </option>

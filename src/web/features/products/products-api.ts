@@ -10,10 +10,7 @@ import { api } from '../../lib/api';
 import { withQuery } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
 
-/**
- * One page of the catalogue, with the categories and suppliers every answer carries. The page
- * shown stays on screen while the next one loads.
- */
+/** One page of the catalogue. The page shown stays on screen while the next one loads. */
 export function useProductPage(query: ProductQuery) {
   return useQuery({
     queryKey: queryKeys.productPage(query),
@@ -43,7 +40,7 @@ export function useDeleteProduct() {
     mutationFn: (id: string) => api(`/products/${encodeURIComponent(id)}`, { method: 'DELETE', schema: Ok }),
     onSuccess: (_answer, id) => {
       // The row leaves at once; the refetch then fills the page up again from the next one.
-      queryClient.setQueriesData<ProductListResponse>({ queryKey: queryKeys.products }, (list) => {
+      queryClient.setQueriesData<ProductListResponse>({ queryKey: queryKeys.productPages }, (list) => {
         if (!list?.products.some((product) => product._id === id)) return list;
         return {
           ...list,

@@ -30,10 +30,11 @@ function renderProducts(
     'GET /api/products': async ({ query }) => {
       await hold?.();
       const { rows, ...info } = pageAnswer(products, query);
-      return {
-        body: { success: true, products: rows, categories: [category], suppliers: [supplier], ...info },
-      };
+      return { body: { success: true, products: rows, ...info } };
     },
+    'GET /api/products/choices': () => ({
+      body: { success: true, categories: [category], suppliers: [supplier] },
+    }),
     'DELETE /api/products/b': () => {
       products = products.filter((product) => product._id !== 'b');
       return { body: { success: true } };
@@ -182,8 +183,9 @@ describe('Products screen', () => {
     const { calls } = mockFetch({
       'GET /api/products': ({ query }) => {
         const { rows, ...info } = pageAnswer(products, query);
-        return { body: { success: true, products: rows, categories: [], suppliers: [], ...info } };
+        return { body: { success: true, products: rows, ...info } };
       },
+      'GET /api/products/choices': () => ({ body: { success: true, categories: [], suppliers: [] } }),
       'DELETE /api/products/p50': () => {
         products.pop();
         return { body: { success: true } };
@@ -203,9 +205,12 @@ describe('Products screen', () => {
     expect(listCalls(calls, '/api/products').at(-1)?.query).toEqual({ page: '1', pageSize: '50' });
   });
 
-  it('fills the Category and Supplier choices from the list answer', async () => {
-    renderProducts();
-    await screen.findByText('Stapler');
+  it('fills the Category and Supplier choices from one GET /api/products/choices, not every page', async () => {
+    const { calls } = renderProducts(many(120));
+    await screen.findByText('Item 001');
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('Item 051');
+    expect(listCalls(calls, '/api/products/choices')).toHaveLength(1);
     await userEvent.click(screen.getByRole('button', { name: 'Add Product' }));
     const dialog = screen.getByRole('dialog', { name: 'Add New Product' });
     const options = (label: string) =>

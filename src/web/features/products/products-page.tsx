@@ -11,6 +11,7 @@ import { Table, TableMessage, Td, Th } from '../../components/table';
 import { formatMoney } from '../../lib/format';
 import { notify } from '../../lib/notify';
 import { isPastEnd, serverPage } from '../../lib/paging';
+import { useProductChoices } from '../../lib/product-choices';
 import { SEARCH_MAX_LENGTH, usePagedList, usePageInRange } from '../../lib/use-paged-list';
 import { ProductFormModal } from './product-form-modal';
 import { useDeleteProduct, useProductPage } from './products-api';
@@ -22,6 +23,7 @@ export function ProductsPage() {
   const paging = usePagedList();
   const asked = { page: paging.page, pageSize: paging.pageSize };
   const list = useProductPage({ search: paging.search || undefined, ...asked });
+  const choices = useProductChoices();
   const remove = useDeleteProduct();
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Product | null>(null);
@@ -36,7 +38,7 @@ export function ProductsPage() {
           type="button"
           className={buttonClass('primary')}
           onClick={() => setEditing({ product: null })}
-          disabled={!list.data}
+          disabled={!choices.data}
         >
           Add Product
         </button>
@@ -87,11 +89,11 @@ export function ProductsPage() {
       </Table>
       <Pager page={page} label="Products" onPage={paging.setPage} />
 
-      {editing && list.data ? (
+      {editing && choices.data ? (
         <ProductFormModal
           product={editing.product}
-          categories={list.data.categories}
-          suppliers={list.data.suppliers}
+          categories={choices.data.categories}
+          suppliers={choices.data.suppliers}
           onClose={() => setEditing(null)}
         />
       ) : null}
