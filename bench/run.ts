@@ -124,6 +124,7 @@ async function main(): Promise<void> {
   );
   const results: LoadResult[] = [];
   let catalogue: number[] = [];
+  let catalogueError = '';
   try {
     const admin = await signIn(server.url, 'user2@bench.example');
     const reps = await Promise.all(
@@ -200,8 +201,14 @@ async function main(): Promise<void> {
       makeBody: () => JSON.stringify(next()),
       headersFor: (i) => ({ authorization: `Bearer ${reps[i % reps.length]?.token}` }),
     });
-    catalogue = await catalogueInteractive(server.url, { token: rep.token, user: rep.user });
-    log(`Catalogue interactive in Chromium: ${catalogue.map((n) => n.toFixed(0)).join(', ')} ms`);
+    try {
+      catalogue = await catalogueInteractive(server.url, { token: rep.token, user: rep.user });
+      log(`Catalogue interactive in Chromium: ${catalogue.map((n) => n.toFixed(0)).join(', ')} ms`);
+    } catch (error) {
+      // Every other figure is still worth writing down; the table says this one is missing.
+      catalogueError = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+      log(`Catalogue not measured: ${catalogueError}`);
+    }
   } finally {
     await server.stop();
   }
@@ -211,7 +218,7 @@ async function main(): Promise<void> {
   await database.close();
   if (!args.has('--keep')) await made.drop();
 
-  report({ loadSeconds, timings, direct, directCheck, httpCheck, results, catalogue });
+  report({ loadSeconds, timings, direct, directCheck, httpCheck, results, catalogue, catalogueError });
 }
 
 function report(r: {
@@ -222,6 +229,7 @@ function report(r: {
   httpCheck: StockCheck;
   results: LoadResult[];
   catalogue: number[];
+  catalogueError: string;
 }): void {
   const byName = (name: string) => r.results.find((x) => x.name.startsWith(name)) as LoadResult;
   const bare = byName('bare route');
@@ -264,7 +272,9 @@ function report(r: {
     '',
     `Orders over HTTP: ${accepted} accepted, ${refused} refused with 'Not enough stock', ${other} other. Stock check over ${r.httpCheck.products} products: ${r.httpCheck.mismatches} where initial − accepted ≠ final, ${r.httpCheck.negative} below zero, ${r.httpCheck.soldOut} sold out; ${r.httpCheck.acceptedOrders} order rows for ${r.httpCheck.acceptedUnits} units.`,
     `Direct SQL: ${r.direct.accepted} accepted, ${r.direct.refused} refused; stock check: ${r.directCheck.mismatches} mismatches, ${r.directCheck.negative} below zero.`,
-    `Catalogue page interactive in Chromium (rows shown, search usable): ${r.catalogue.map((n) => n.toFixed(0)).join(', ')} ms (first is cold).`,
+    r.catalogue.length
+      ? `Catalogue page interactive in Chromium (rows shown, search usable): ${r.catalogue.map((n) => n.toFixed(0)).join(', ')} ms (first is cold).`
+      : `Catalogue page interactive in Chromium: not measured (${r.catalogueError}).`,
     '',
     '| target | measured | |',
     '|---|---|---|',
@@ -272,7 +282,9 @@ function report(r: {
     `| paged product search p99 < ${TARGETS.searchP99} ms | ${search.p99.toFixed(1)} ms | ${verdict(search.p99 < TARGETS.searchP99)} |`,
     `| order placement ≥ 50 % of direct SQL | ${(orderRatio * 100).toFixed(0)} % | ${verdict(orderRatio >= TARGETS.orderRatio)} |`,
     `| zero oversell | ${r.httpCheck.mismatches + r.httpCheck.negative + r.directCheck.mismatches + r.directCheck.negative} problems | ${verdict(r.httpCheck.mismatches + r.httpCheck.negative + r.directCheck.mismatches + r.directCheck.negative === 0 && r.httpCheck.products === 20)} |`,
-    `| catalogue interactive < ${TARGETS.catalogueMs} ms (warm) | ${catalogueMs.toFixed(0)} ms | ${verdict(catalogueMs < TARGETS.catalogueMs)} |`,
+    r.catalogue.length
+      ? `| catalogue interactive < ${TARGETS.catalogueMs} ms (warm) | ${catalogueMs.toFixed(0)} ms | ${verdict(catalogueMs < TARGETS.catalogueMs)} |`
+      : `| catalogue interactive < ${TARGETS.catalogueMs} ms (warm) | not measured | **not measured** |`,
     '',
   ];
   const markdown = lines.join('\n');
