@@ -172,5 +172,19 @@ describe.each(targets)('a broad product search on $name', (target) => {
       token: t.as.user.token,
     });
     expect(byStock.body.products.map((p: { stock: number }) => p.stock)).toEqual([6, 6, 6]);
+    // Equal stock is in name order: descending here, 2099 being the last name with i % 7 = 6.
+    expect(byStock.body.products.map((p: { name: string }) => p.name)).toEqual([
+      'Common item 2099',
+      'Common item 2092',
+      'Common item 2085',
+    ]);
+    const lowest = await t.call('GET', '/api/products?sort=stock&page=2&pageSize=3', {
+      token: t.as.user.token,
+    });
+    expect(lowest.body.products.map((p: { name: string; stock: number }) => [p.stock, p.name])).toEqual([
+      [0, 'Common item 0028'],
+      [0, 'Common item 0035'],
+      [0, 'Common item 0042'],
+    ]);
   });
 });

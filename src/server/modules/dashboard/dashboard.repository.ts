@@ -15,19 +15,21 @@ type Figures = {
   low: Listed[];
 };
 
-/** Products matching `where`, in stock then name order (the (stock, lower(name)) index), as JSON. */
+/** Products whose stock matches `where`, in stock then name order (product_stock's index), as JSON. */
 const listed = (where: string) => `
-  (select coalesce(json_agg(json_build_object('_id', l.id, 'name', l.name, 'stock', l.stock,
+  (select coalesce(json_agg(json_build_object('_id', p.id, 'name', p.name, 'stock', l.stock,
                                               'category', json_build_object('name', c.name))
                             order by l.n), '[]'::json)
-   from (select p.id, p.name, p.stock, p.category_id, row_number() over (order by p.stock, lower(p.name)) as n
-         from products p where ${where} order by p.stock, lower(p.name) limit ${CARD_LIMIT}) l
-   join categories c on c.id = l.category_id)`;
+   from (select s.product_id, s.stock, row_number() over (order by s.stock, s.name_key, s.product_id) as n
+         from product_stock s where ${where}
+         order by s.stock, s.name_key, s.product_id limit ${CARD_LIMIT}) l
+   join products p on p.id = l.product_id
+   join categories c on c.id = p.category_id)`;
 
 /**
  * Every figure of the dashboard in one prepared statement, so a request costs one round trip and
- * no planning. The figures come from product_totals, product_sales, order_totals and
- * order_quarters, which triggers keep (migrations 0003, 0005, 0007). $1 is the store's time
+ * no planning. The figures come from product_totals, product_sales, order_totals,
+ * order_quarters and product_stock, which triggers keep (migrations 0003, 0005, 0007, 0008). $1 is the store's time
  * zone, $2 the low-stock threshold.
  */
 const FIGURES = statement(
@@ -42,8 +44,8 @@ const FIGURES = statement(
       from (select product_id, units from product_sales where units > 0
             order by units desc, product_id limit 1) s
       join products p on p.id = s.product_id join categories c on c.id = p.category_id) as best,
-     ${listed('p.stock = 0')} as out,
-     ${listed('p.stock > 0 and p.stock <= $2::int')} as low`,
+     ${listed('s.stock = 0')} as out,
+     ${listed('s.stock > 0 and s.stock <= $2::int')} as low`,
 );
 
 export async function dashboard(
