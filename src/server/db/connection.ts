@@ -1,10 +1,12 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
@@ -24,6 +26,18 @@ export interface Statement {
 
 export function statement(name: string, text: string): Statement {
   return { name, text };
+}
+
+const dialect = new PgDialect({ casing: 'snake_case' });
+
+/**
+ * A statement built with Drizzle's sql template whose text depends on the request (a search's
+ * number of words, its sort): named after its text, so each shape is planned once per connection.
+ */
+export function statementOf(query: SQL): [Statement, unknown[]] {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  const name = `q_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+  return [{ name, text }, params];
 }
 
 export interface Database {

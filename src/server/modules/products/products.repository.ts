@@ -1,8 +1,8 @@
 import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
-import { pageWindow } from '../../../shared/paging';
+import { pageWindow, searchWords } from '../../../shared/paging';
 import type { Product, ProductQuery } from '../../../shared/products';
-import type { Db } from '../../db/connection';
-import { categories, products, suppliers } from '../../db/schema';
+import { type Database, type Db, statementOf } from '../../db/connection';
+import { categories, productStock, products, suppliers } from '../../db/schema';
 import { isId } from '../../lib/errors';
 import { matchesSearch } from '../../lib/search';
 import { rowsOf } from '../../lib/sql';
@@ -58,22 +58,28 @@ function selectProducts(db: Db) {
     .innerJoin(suppliers, eq(suppliers.id, products.supplierId));
 }
 
+/** The same, joined to product_stock, whose index gives stock order (products.stock has none). */
+function selectProductsByStock(db: Db) {
+  return selectProducts(db).innerJoin(productStock, eq(productStock.productId, products.id));
+}
+
 const byName = sql`lower(${products.name})`;
 const PRODUCT_ORDER: Record<NonNullable<ProductQuery['sort']>, SQL[]> = {
   name: [asc(byName), asc(products.id)],
   '-name': [desc(byName), desc(products.id)],
   price: [asc(products.price), asc(products.id)],
   '-price': [desc(products.price), desc(products.id)],
-  stock: [asc(products.stock), asc(products.id)],
-  '-stock': [desc(products.stock), desc(products.id)],
+  stock: [asc(productStock.stock), asc(productStock.nameKey), asc(productStock.productId)],
+  '-stock': [desc(productStock.stock), desc(productStock.nameKey), desc(productStock.productId)],
 };
+const BY_STOCK = new Set<ProductQuery['sort']>(['stock', '-stock']);
 
 /** Past this many matches a search is "broad" and read in index order; below it, matches are sorted. */
 const FEW_MATCHES = 2000;
 
 /** The catalogue, or one page of it, filtered by name words and category. */
 export async function listProducts(
-  db: Db,
+  database: Database,
   query: {
     search?: string;
     category?: string;
@@ -82,6 +88,7 @@ export async function listProducts(
     pageSize?: number;
   } = {},
 ): Promise<{ products: Product[]; total: number }> {
+  const db = database.db;
   const search = matchesSearch(query.search, [products.name]);
   const category =
     query.category === undefined
@@ -93,7 +100,7 @@ export async function listProducts(
   const order = PRODUCT_ORDER[query.sort ?? 'name'];
   const window = pageWindow(query);
   if (!window) {
-    const rows = await selectProducts(db)
+    const rows = await (BY_STOCK.has(query.sort) ? selectProductsByStock(db) : selectProducts(db))
       .where(where)
       .orderBy(...order);
     return { products: rows.map(toProduct), total: rows.length };
@@ -104,19 +111,26 @@ export async function listProducts(
     // FEW_MATCHES + 1 matches from the trigram index in one pass: when that is all of them, sort
     // them and count them from the same pass; when there are more, matches are dense and the
     // index-order read below finds a page at once.
-    const matching = await db.execute(sql`
+    const matching = sql`
       with m as materialized (select * from ${products} where ${where} limit ${FEW_MATCHES + 1})
       select m.id, m.name, m.description, m.price::text as price, m.stock,
              c.id as "categoryId", c.name as "categoryName", s.id as "supplierId", s.name as "supplierName",
              (select count(*)::int from m) as total
       from m join ${categories} c on c.id = m.category_id join ${suppliers} s on s.id = m.supplier_id
       order by ${sql.raw(SQL_ORDER[query.sort ?? 'name'])}
-      limit ${window.limit} offset ${window.offset}`);
-    const rows = rowsOf<ProductRow & { total: number }>(matching);
+      limit ${window.limit} offset ${window.offset}`;
+    // Planning this takes about as long as running it, so it is prepared (a plan per shape, kept
+    // per connection). Not when a word is shorter than a trigram: the index cannot narrow those,
+    // and only a plan made for the actual words knows to read the table instead.
+    const prepared = searchWords(query.search).every((word) => word.length >= 3);
+    const rows = prepared
+      ? await database.run<ProductRow & { total: number }>(...statementOf(matching))
+      : rowsOf<ProductRow & { total: number }>(await db.execute(matching));
     const total = rows[0]?.total ?? (await countProducts(db, where));
     if (total <= FEW_MATCHES) return { products: rows.map(toProduct), total };
   }
-  const rows = await selectProducts(db)
+  const sorted = BY_STOCK.has(query.sort) ? selectProductsByStock(db) : selectProducts(db);
+  const rows = await sorted
     .where(where)
     .orderBy(...order)
     .limit(window.limit)
@@ -130,8 +144,8 @@ const SQL_ORDER: Record<NonNullable<ProductQuery['sort']>, string> = {
   '-name': 'lower(m.name) desc, m.id desc',
   price: 'm.price, m.id',
   '-price': 'm.price desc, m.id desc',
-  stock: 'm.stock, m.id',
-  '-stock': 'm.stock desc, m.id desc',
+  stock: 'm.stock, lower(m.name), m.id',
+  '-stock': 'm.stock desc, lower(m.name) desc, m.id desc',
 };
 
 /** The whole catalogue is counted by product_totals (kept by a trigger); a filtered one counts its rows. */

@@ -59,11 +59,11 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const window = pageWindow(request.query);
       if (window) {
-        const { products, total } = await listProducts(app.db, request.query);
+        const { products, total } = await listProducts(app.database, request.query);
         return { success: true as const, products, total, page: window.page, pageSize: window.pageSize };
       }
       const [{ products, total }, choices] = await Promise.all([
-        listProducts(app.db, request.query),
+        listProducts(app.database, request.query),
         productChoices(app.db),
       ]);
       return { success: true as const, products, ...choices, total };
