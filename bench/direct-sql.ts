@@ -23,7 +23,7 @@ function percentile(sorted: number[], p: number): number {
 export async function directOrders(
   database: Database,
   run: OrderProducts,
-  user: { id: string; name: string; address: string },
+  buyer: { userId: string; tokenVersion: number; roles: readonly string[] },
   concurrency: number,
   seconds: number,
 ): Promise<DirectResult> {
@@ -38,10 +38,11 @@ export async function directOrders(
       while (performance.now() < until) {
         const { productId, quantity } = next();
         const t0 = performance.now();
-        const placed = await placeOrder(database, { productId, quantity, user });
+        const placed = await placeOrder(database, { productId, quantity, buyer });
         latencies.push(performance.now() - t0);
         if (placed.order) accepted++;
-        else refused++;
+        else if (placed.signedIn && placed.permitted && placed.productFound) refused++;
+        else throw new Error('the direct SQL buyer was refused: check the benchmark user');
       }
     }),
   );

@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { type Database, openDatabase } from '../src/server/db/connection';
+import { PERMISSIONS } from '../src/shared/roles';
 import { catalogueInteractive } from './browser';
 import { type DirectResult, directOrders } from './direct-sql';
 import { type LoadResult, load } from './http-load';
@@ -31,6 +32,8 @@ const size = quick
 const target = embedded ? 'embedded' : 'postgres';
 
 const TARGETS = { dashboardP99: 50, searchP99: 30, orderRatio: 0.5, catalogueMs: 1000 };
+/** Requests per second of the steady-rate runs: more than a small store's staff could send. */
+const STEADY_RATE = 100;
 
 const log = (line: string) => console.log(line);
 const ms = (n: number) => `${n.toFixed(1)} ms`;
@@ -97,13 +100,14 @@ async function main(): Promise<void> {
 
   // Direct SQL first: the embedded database belongs to one process at a time.
   const directRun = await prepareOrderProducts(database, 0);
-  const [buyer] = await database.query<{ id: string; name: string; address: string }>(
-    `select id, name, address from users where role = 'salesRep' order by email limit 1`,
+  const [buyer] = await database.query<{ userId: string; tokenVersion: number }>(
+    `select id as "userId", token_version as "tokenVersion" from users where role = 'salesRep' order by email limit 1`,
   );
+  if (!buyer) throw new Error('the data set has no sales rep');
   const direct: DirectResult = await directOrders(
     database,
     directRun,
-    buyer as never,
+    { ...buyer, roles: PERMISSIONS['orders:create'] },
     ORDER_CLIENTS,
     SECONDS,
   );
@@ -177,6 +181,24 @@ async function main(): Promise<void> {
       connections: 16,
       duration: SECONDS,
     });
+    // The same two calls at a steady rate, well below what the server can take: the latency a
+    // user sees in a busy store, beside the flat-out figures above, where 16 clients queue.
+    await run({
+      name: `dashboard, steady ${STEADY_RATE} req/s`,
+      url: `${server.url}/api/dashboard`,
+      headers: asAdmin,
+      connections: 16,
+      duration: SECONDS,
+      rate: STEADY_RATE,
+    });
+    await run({
+      name: `products, search page of 20, steady ${STEADY_RATE} req/s`,
+      url: `${server.url}/api/products?search=vitamin%20gel&page=1&pageSize=20`,
+      headers: asRep,
+      connections: 16,
+      duration: SECONDS,
+      rate: STEADY_RATE,
+    });
     await run({
       name: 'orders as admin, page of 50',
       url: `${server.url}/api/order/${admin.user._id}?page=1&pageSize=50`,
@@ -231,9 +253,9 @@ function report(r: {
   catalogue: number[];
   catalogueError: string;
 }): void {
-  const byName = (name: string) => r.results.find((x) => x.name.startsWith(name)) as LoadResult;
-  const bare = byName('bare route');
-  const orders = byName('place order');
+  const byName = (name: string) => r.results.find((x) => x.name === name) as LoadResult;
+  const bare = byName('bare route (GET /api/live)');
+  const orders = byName('place order (64 clients)');
   const accepted = orders.statuses['201'] ?? 0;
   const refused = orders.statuses['409'] ?? 0;
   const other = orders.requests - accepted - refused + orders.errors;
@@ -243,7 +265,9 @@ function report(r: {
     : Number.NaN;
   const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
   const dashboard = byName('dashboard');
-  const search = byName('products, search');
+  const search = byName('products, search page of 20');
+  const steadyDashboard = byName(`dashboard, steady ${STEADY_RATE} req/s`);
+  const steadySearch = byName(`products, search page of 20, steady ${STEADY_RATE} req/s`);
 
   const lines = [
     `# Benchmark: ${target}${quick ? ' (quick)' : ''}`,
@@ -278,8 +302,10 @@ function report(r: {
     '',
     '| target | measured | |',
     '|---|---|---|',
-    `| dashboard p99 < ${TARGETS.dashboardP99} ms | ${dashboard.p99.toFixed(1)} ms | ${verdict(dashboard.p99 < TARGETS.dashboardP99)} |`,
-    `| paged product search p99 < ${TARGETS.searchP99} ms | ${search.p99.toFixed(1)} ms | ${verdict(search.p99 < TARGETS.searchP99)} |`,
+    `| dashboard p99 < ${TARGETS.dashboardP99} ms, at a steady ${STEADY_RATE} req/s | ${steadyDashboard.p99.toFixed(1)} ms | ${verdict(steadyDashboard.p99 < TARGETS.dashboardP99)} |`,
+    `| dashboard p99 < ${TARGETS.dashboardP99} ms, 16 clients flat out (${dashboard.rps.toFixed(0)} req/s) | ${dashboard.p99.toFixed(1)} ms | ${verdict(dashboard.p99 < TARGETS.dashboardP99)} |`,
+    `| paged product search p99 < ${TARGETS.searchP99} ms, at a steady ${STEADY_RATE} req/s | ${steadySearch.p99.toFixed(1)} ms | ${verdict(steadySearch.p99 < TARGETS.searchP99)} |`,
+    `| paged product search p99 < ${TARGETS.searchP99} ms, 16 clients flat out (${search.rps.toFixed(0)} req/s) | ${search.p99.toFixed(1)} ms | ${verdict(search.p99 < TARGETS.searchP99)} |`,
     `| order placement ≥ 50 % of direct SQL | ${(orderRatio * 100).toFixed(0)} % | ${verdict(orderRatio >= TARGETS.orderRatio)} |`,
     `| zero oversell | ${r.httpCheck.mismatches + r.httpCheck.negative + r.directCheck.mismatches + r.directCheck.negative} problems | ${verdict(r.httpCheck.mismatches + r.httpCheck.negative + r.directCheck.mismatches + r.directCheck.negative === 0 && r.httpCheck.products === 20)} |`,
     r.catalogue.length

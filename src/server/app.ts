@@ -64,6 +64,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     new Tokens(await tokenSecret(database.db, config.jwtSecret), config.tokenTtlSeconds),
   );
   app.decorateRequest('user', null);
+  app.decorateRequest('claims', null);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) return reply.code(error.status).send(errorBody(error.message));

@@ -1,10 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { can, type Role } from '../../shared/roles';
+import { can, PERMISSIONS, type Role } from '../../shared/roles';
 import { statement } from '../db/connection';
 import { AppError, isId } from './errors';
 import type { AuthUser } from './fastify';
+import type { TokenClaims } from './tokens';
 
 const UNAUTHENTICATED = 'Please sign in to continue.';
+const SIGNED_OUT = 'Your session is no longer valid; please sign in again.';
+const NOT_ALLOWED = 'Your role is not allowed to do that.';
 
 /** Every signed-in call runs this, so it is prepared once per connection. */
 const SIGNED_IN_USER = statement(
@@ -18,6 +21,7 @@ const SIGNED_IN_USER = statement(
  */
 export async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   request.user = null;
+  request.claims = null;
   const config = request.routeOptions.config;
   if (config.public || request.is404) return;
   const header = request.headers.authorization ?? '';
@@ -26,16 +30,20 @@ export async function authenticate(request: FastifyRequest, _reply: FastifyReply
   const claims = await request.server.tokens.verify(match[1]);
   if (!claims || !isId(claims.userId))
     throw new AppError(401, 'Your session is invalid or has expired; please sign in again.');
+  if (config.userCheckedInStatement) {
+    request.claims = claims;
+    return;
+  }
   const [row] = await request.server.database.run<
     Omit<AuthUser, 'role'> & { role: string; tokenVersion: number }
   >(SIGNED_IN_USER, [claims.userId]);
   if (!row || row.tokenVersion !== claims.tokenVersion) {
-    throw new AppError(401, 'Your session is no longer valid; please sign in again.');
+    throw new AppError(401, SIGNED_OUT);
   }
   const user: AuthUser = { ...row, role: row.role as Role };
   request.user = user;
   if (config.permission && !can(user.role, config.permission)) {
-    throw new AppError(403, 'Your role is not allowed to do that.');
+    throw new AppError(403, NOT_ALLOWED);
   }
 }
 
@@ -43,4 +51,24 @@ export async function authenticate(request: FastifyRequest, _reply: FastifyReply
 export function currentUser(request: FastifyRequest): AuthUser {
   if (!request.user) throw new AppError(401, UNAUTHENTICATED);
   return request.user;
+}
+
+/**
+ * On a route with `userCheckedInStatement`: the verified token's user id and version, and the
+ * roles the route's permission allows. The route's statement must act only when the user still
+ * exists with that token version and one of those roles, and report which check failed, so that
+ * the route can answer with `refuseSignedIn`.
+ */
+export function signedInClaims(request: FastifyRequest): TokenClaims & { roles: readonly Role[] } {
+  const { claims } = request;
+  const permission = request.routeOptions.config.permission;
+  if (!claims || !permission) throw new AppError(401, UNAUTHENTICATED);
+  return { ...claims, roles: PERMISSIONS[permission] };
+}
+
+/** The answer when a statement found the token's user gone or changed (401) or not allowed (403). */
+export function refuseSignedIn(check: { signedIn: boolean; permitted: boolean }): AppError | undefined {
+  if (!check.signedIn) return new AppError(401, SIGNED_OUT);
+  if (!check.permitted) return new AppError(403, NOT_ALLOWED);
+  return undefined;
 }

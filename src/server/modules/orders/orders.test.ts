@@ -53,6 +53,31 @@ describe.each(targets)('orders on $name', (target) => {
     expect(await stockOf(id)).toBe(97);
   });
 
+  it('the order statement refuses, taking no stock, a deleted user, an old token and a role that may not order', async () => {
+    const { id } = await t.product({ stock: 10 });
+    const order = (token: string) =>
+      t.call('POST', '/api/order/add', { token, body: { productId: id, quantity: 1 } });
+    const gone = await t.account('user');
+    expect((await order(gone.token)).status).toBe(201);
+    await t.call('DELETE', `/api/users/${gone.id}`, { token: t.as.superAdmin.token });
+    const deleted = await order(gone.token);
+    expect(deleted.status).toBe(401);
+    expect(deleted.body).toEqual({
+      success: false,
+      error: 'Your session is no longer valid; please sign in again.',
+    });
+    const changed = await t.account('salesRep');
+    await t.sql('update users set token_version = token_version + 1 where id = $1', [changed.id]);
+    expect((await order(changed.token)).status).toBe(401);
+    const promoted = await t.account('medicalRep');
+    await t.sql("update users set role = 'admin' where id = $1", [promoted.id]);
+    const refused = await order(promoted.token);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toBe('Your role is not allowed to do that.');
+    expect(await stockOf(id)).toBe(9);
+    expect(await t.sql('select 1 from orders where product_id = $1', [id])).toHaveLength(1);
+  });
+
   it('POST /api/order/add refuses more than the stock with 409 and leaves the stock unchanged', async () => {
     const { id } = await t.product({ stock: 2 });
     const res = await t.call('POST', '/api/order/add', {
