@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DashboardResponse } from '../../../shared/dashboard';
 import { startApp, type TestApp, targets } from '../../test/harness';
 
 type Seeded = { empty: string; syrup: string; vitamin: string; bandages: string; orders: string[] };
@@ -74,6 +75,27 @@ describe.each(targets)('dashboard of an empty store on $name', (target) => {
 
   it('GET /api/dashboard answers 401 without a token', async () => {
     expect((await t.call('GET', '/api/dashboard')).status).toBe(401);
+  });
+
+  it('GET /api/dashboard answers 401 to a deleted admin and to a token from before a password change', async () => {
+    const gone = await t.account('admin');
+    expect((await t.call('GET', '/api/dashboard', { token: gone.token })).status).toBe(200);
+    await t.call('DELETE', `/api/users/${gone.id}`, { token: t.as.superAdmin.token });
+    const res = await t.call('GET', '/api/dashboard', { token: gone.token });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({
+      success: false,
+      error: 'Your session is no longer valid; please sign in again.',
+    });
+    const changed = await t.account('admin');
+    await t.sql('update users set token_version = token_version + 1 where id = $1', [changed.id]);
+    expect((await t.call('GET', '/api/dashboard', { token: changed.token })).status).toBe(401);
+  });
+
+  it('GET /api/dashboard answers JSON that the shared schema accepts exactly', async () => {
+    const res = await t.call('GET', '/api/dashboard', { token: t.as.admin.token });
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(DashboardResponse.strict().parse(res.body)).toEqual(res.body);
   });
 });
 
