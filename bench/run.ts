@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { type Database, openDatabase } from '../src/server/db/connection';
+import { type Database, defaultPoolSize, openDatabase } from '../src/server/db/connection';
 import { PERMISSIONS } from '../src/shared/roles';
 import { catalogueInteractive } from './browser';
 import { type DirectResult, directOrders } from './direct-sql';
@@ -19,6 +19,7 @@ import { type LoadResult, load } from './http-load';
 import { BENCH_PASSWORD, DATA_SET, loadData } from './load-data';
 import { checkStock, orderPicker, prepareOrderProducts, type StockCheck } from './orders-check';
 import { startServer } from './server';
+import { type SteadyOptions, steadyLoad } from './steady-load';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = new Set(process.argv.slice(2));
@@ -87,7 +88,8 @@ async function main(): Promise<void> {
   );
 
   const made = await makeDatabase();
-  const open = (poolSize = 20) => openDatabase({ ...made.options, poolSize, statementTimeoutMs: 0 });
+  // The same pool size as the server, so that direct SQL and HTTP orders run on equal terms.
+  const open = () => openDatabase({ ...made.options, poolSize: defaultPoolSize(), statementTimeoutMs: 0 });
   let database: Database = await open();
   const loadStarted = performance.now();
   const timings = await loadData(database, size);
@@ -137,14 +139,15 @@ async function main(): Promise<void> {
     const rep = reps.find((r) => r.user.role === 'salesRep') ?? (reps[0] as (typeof reps)[0]);
     const asAdmin = { authorization: `Bearer ${admin.token}` };
     const asRep = { authorization: `Bearer ${rep.token}` };
-    const run = async (options: Parameters<typeof load>[0]) => {
-      const result = await load(options);
+    const show = (result: LoadResult) => {
       results.push(result);
       log(
         `  ${result.name.padEnd(34)} ${result.rps.toFixed(0).padStart(7)} req/s  p50 ${ms(result.p50)}  p99 ${ms(result.p99)}`,
       );
       return result;
     };
+    const run = async (options: Parameters<typeof load>[0]) => show(await load(options));
+    const runSteady = async (options: SteadyOptions) => show(await steadyLoad(options));
     log('HTTP load:');
     await run({
       name: 'bare route (GET /api/live)',
@@ -183,7 +186,7 @@ async function main(): Promise<void> {
     });
     // The same two calls at a steady rate, well below what the server can take: the latency a
     // user sees in a busy store, beside the flat-out figures above, where 16 clients queue.
-    await run({
+    await runSteady({
       name: `dashboard, steady ${STEADY_RATE} req/s`,
       url: `${server.url}/api/dashboard`,
       headers: asAdmin,
@@ -191,7 +194,7 @@ async function main(): Promise<void> {
       duration: SECONDS,
       rate: STEADY_RATE,
     });
-    await run({
+    await runSteady({
       name: `products, search page of 20, steady ${STEADY_RATE} req/s`,
       url: `${server.url}/api/products?search=vitamin%20gel&page=1&pageSize=20`,
       headers: asRep,

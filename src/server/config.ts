@@ -43,6 +43,7 @@ const EnvSchema = z.object({
   ADMIN_EMAIL: optional(z.email('must be a valid email address')),
   ADMIN_PASSWORD: optional(z.string().min(8, 'must be at least 8 characters')),
   LOW_STOCK_THRESHOLD: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).default(5)),
+  DATABASE_POOL_SIZE: optional(z.coerce.number().int().min(1).max(500)),
   TZ: optional(z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Paris')),
 });
 
@@ -53,6 +54,8 @@ export interface Config {
   databaseUrl?: string;
   /** Folder of the embedded database, or 'memory://' for a throwaway one. */
   dataDir: string;
+  /** Connections to PostgreSQL; unset: defaultPoolSize(). */
+  poolSize?: number;
   jwtSecret?: string;
   tokenTtlSeconds: number;
   adminEmail?: string;
@@ -81,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
+    poolSize: e.DATABASE_POOL_SIZE,
     jwtSecret: e.JWT_SECRET,
     tokenTtlSeconds: parseDuration(e.TOKEN_TTL) as number,
     adminEmail: e.ADMIN_EMAIL?.toLowerCase(),
