@@ -3,7 +3,6 @@ import autocannon from 'autocannon';
 export interface LoadResult {
   name: string;
   connections: number;
-  rate?: number;
   requests: number;
   rps: number;
   p50: number;
@@ -20,8 +19,6 @@ export interface LoadOptions {
   url: string;
   connections: number;
   duration: number;
-  /** Requests per second over all connections; without it every connection sends flat out. */
-  rate?: number;
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
@@ -37,7 +34,6 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     url: options.url,
     connections: options.connections,
     duration: options.duration,
-    ...(options.rate ? { overallRate: options.rate } : {}),
     method: options.method ?? 'GET',
     headers: { 'content-type': 'application/json', ...options.headers },
     body: options.body,
@@ -75,7 +71,6 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   return {
     name: options.name,
     connections: options.connections,
-    ...(options.rate ? { rate: options.rate } : {}),
     requests,
     rps: requests / result.duration,
     p50: result.latency.p50,
