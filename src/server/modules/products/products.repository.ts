@@ -98,9 +98,10 @@ export async function listProducts(
         : sql`false`;
   const where = and(search, category);
   const order = PRODUCT_ORDER[query.sort ?? 'name'];
+  const select = BY_STOCK.has(query.sort) ? selectProductsByStock : selectProducts;
   const window = pageWindow(query);
   if (!window) {
-    const rows = await (BY_STOCK.has(query.sort) ? selectProductsByStock(db) : selectProducts(db))
+    const rows = await select(db)
       .where(where)
       .orderBy(...order);
     return { products: rows.map(toProduct), total: rows.length };
@@ -129,8 +130,7 @@ export async function listProducts(
     const total = rows[0]?.total ?? (await countProducts(db, where));
     if (total <= FEW_MATCHES) return { products: rows.map(toProduct), total };
   }
-  const sorted = BY_STOCK.has(query.sort) ? selectProductsByStock(db) : selectProducts(db);
-  const rows = await sorted
+  const rows = await select(db)
     .where(where)
     .orderBy(...order)
     .limit(window.limit)
