@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProductListResponse } from '../../../shared/products';
 import { startApp, type TestApp, targets } from '../../test/harness';
 
 describe.each(targets)('products on $name', (target) => {
@@ -50,6 +51,27 @@ describe.each(targets)('products on $name', (target) => {
       expect(res.body.total).toBe(res.body.products.length);
       expect(Object.keys(res.body.suppliers[0]).sort()).toEqual(['_id', 'name']);
     }
+  });
+
+  it('GET /api/products without a page answers JSON that the shared schema accepts exactly, in name order', async () => {
+    await t.product({ name: 'zeta Last', price: 0.1 });
+    await t.product({ name: 'Alpha First "quoted" \\ ünïcode', price: 1234.5 });
+    const res = await t.call('GET', '/api/products', { token: t.as.user.token });
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(ProductListResponse.strict().parse(res.body)).toEqual(res.body);
+    const names = res.body.products.map((p: { name: string }) => p.name.toLowerCase());
+    expect(names).toEqual([...names].sort());
+    expect(res.body.products).toContainEqual(
+      expect.objectContaining({ name: 'Alpha First "quoted" \\ ünïcode', price: 1234.5 }),
+    );
+    expect(res.body.products).toContainEqual(expect.objectContaining({ name: 'zeta Last', price: 0.1 }));
+    expect(res.body.total).toBe(res.body.products.length);
+    const [counted] = await t.sql<{ n: number }>('select count(*)::int as n from products');
+    expect(res.body.total).toBe(counted?.n);
+    const byStock = await t.call('GET', '/api/products?sort=-stock&search=last', { token: t.as.user.token });
+    expect(byStock.body.products.map((p: { name: string }) => p.name)).toEqual(['zeta Last']);
+    const none = await t.call('GET', '/api/products?search=nothing-like-this', { token: t.as.user.token });
+    expect(none.body).toMatchObject({ products: [], total: 0 });
   });
 
   it('a page of GET /api/products leaves out the lists, which GET /api/products/choices gives', async () => {
