@@ -67,6 +67,31 @@ async function makeDatabase(): Promise<{
   };
 }
 
+/**
+ * Waits until PostgreSQL runs no statement of the benchmark database but this one, so that a
+ * scenario does not pay for the last one's abandoned work: a statement goes on after its client
+ * hangs up (the whole-catalogue call runs for seconds). The embedded database runs inside the
+ * server and cannot be asked; its scenarios follow each other at once.
+ */
+async function settle(databaseUrl: string | undefined): Promise<void> {
+  if (!databaseUrl) return;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const { rows } = await client.query<{ n: number }>(
+        `select count(*)::int as n from pg_stat_activity
+         where datname = current_database() and state = 'active' and pid <> pg_backend_pid()`,
+      );
+      if ((rows[0]?.n ?? 0) === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 async function signIn(url: string, email: string) {
   const res = await fetch(`${url}/api/auth/login`, {
     method: 'POST',
@@ -146,8 +171,14 @@ async function main(): Promise<void> {
       );
       return result;
     };
-    const run = async (options: Parameters<typeof load>[0]) => show(await load(options));
-    const runSteady = async (options: SteadyOptions) => show(await steadyLoad(options));
+    const run = async (options: Parameters<typeof load>[0]) => {
+      await settle(made.options.databaseUrl);
+      return show(await load(options));
+    };
+    const runSteady = async (options: SteadyOptions) => {
+      await settle(made.options.databaseUrl);
+      return show(await steadyLoad(options));
+    };
     log('HTTP load:');
     await run({
       name: 'bare route (GET /api/live)',
