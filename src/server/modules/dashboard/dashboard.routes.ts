@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { DashboardResponse } from '../../../shared/dashboard';
 import { refuseSignedIn, signedInClaims } from '../../lib/auth';
+import { sendJsonText } from '../../lib/json-text';
 import { dashboardAnswer } from './dashboard.repository';
 
 export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -23,9 +24,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       const refused = refuseSignedIn(answer);
       if (refused) throw refused;
-      // Already JSON text of the DashboardResponse shape, built by the database: Fastify sends a
-      // string as it is (the tests hold it to the schema).
-      return reply.type('application/json; charset=utf-8').send(answer.body as unknown as DashboardResponse);
+      return sendJsonText(reply, answer.body as string);
     },
   );
 };

@@ -10,6 +10,7 @@ import {
 } from '../../../shared/products';
 import type { Db } from '../../db/connection';
 import { badRequest, isId, notFound } from '../../lib/errors';
+import { sendJsonText } from '../../lib/json-text';
 import {
   deleteProduct,
   findProduct,
@@ -63,10 +64,7 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
         const { products, total } = await productPage(app.database, request.query, window);
         return { success: true as const, products, total, page: window.page, pageSize: window.pageSize };
       }
-      // Already JSON text of the ProductListResponse shape, built by the database: Fastify sends
-      // a string as it is (the tests hold it to the schema).
-      const body = await wholeCatalogueJson(app.db, request.query);
-      return reply.type('application/json; charset=utf-8').send(body as unknown as ProductListResponse);
+      return sendJsonText(reply, await wholeCatalogueJson(app.db, request.query));
     },
   );
 
