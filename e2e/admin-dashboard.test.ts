@@ -20,6 +20,7 @@ stories('admin dashboard', () => {
         'Orders',
         'Suppliers',
         'Users',
+        'Activity',
         'Profile',
         'Logout',
       ]);

@@ -193,7 +193,8 @@ stories('admin', () => {
         ),
       );
 
-      // Stock badges: red at 0, yellow at 5 or fewer, green above.
+      // Stock badges: red at 0, yellow at or below the reorder point the server answers (this test
+      // server's LOW_STOCK_THRESHOLD, 5), green above.
       const badge = (product: string, stock: number) =>
         rowWith(table, product).getByText(String(stock), { exact: true });
       await see(badge(`Empty Box ${tag}`, 0));
@@ -391,6 +392,16 @@ stories('admin', () => {
       await name.fill('Paula Prentice');
       await address.fill('2 New Street');
       await page.getByPlaceholder('Enter new password (optional)').fill(newPassword);
+      // A new password needs the current one: asked for before anything is sent, then checked.
+      await page.getByRole('button', { name: 'Save Changes' }).click();
+      await see(page.getByText('Enter your current password to change your password or email.'));
+      const currentPassword = page.getByLabel('Current password');
+      story.expectHttpError(403, '/api/users/');
+      await currentPassword.fill('not-my-password');
+      await page.getByRole('button', { name: 'Save Changes' }).click();
+      await see(alertMessage(page, 'Your current password is wrong.'));
+      expect(await name.getAttribute('readonly')).toBeNull();
+      await currentPassword.fill(account.password);
       await page.getByRole('button', { name: 'Save Changes' }).click();
       await see(statusMessage(page, 'Profile and password updated.'));
       await eventually(() => name.getAttribute('readonly')).not.toBeNull();
@@ -412,6 +423,48 @@ stories('admin', () => {
       await menu(story, 'Profile').click();
       await eventually(() => name.inputValue()).toBe('Paula Prentice');
       expect(await address.inputValue()).toBe('2 New Street');
+    },
+  );
+
+  storyTest(
+    'admin signs out everywhere from the profile: every session of the account ends at once',
+    async ({ story }) => {
+      const { page, baseUrl } = story;
+      const { account, session: phone } = await newAdmin(baseUrl, `Olga Admin ${unique()}`);
+      const laptop = await story.otherPerson();
+      await laptop.signIn(account);
+      await story.signIn(account);
+      await menu(story, 'Profile').click();
+      await expectPath(page, '/admin-dashboard/profile');
+
+      // It asks first; Cancel ends nothing.
+      const signOutEverywhere = page.getByRole('button', { name: 'Sign out everywhere' });
+      await signOutEverywhere.click();
+      const dialog = page.getByRole('alertdialog', { name: 'Sign out everywhere?' });
+      await see(dialog);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await gone(dialog);
+      await page.reload();
+      await see(page.getByRole('heading', { name: 'Profile', level: 1 }));
+
+      await signOutEverywhere.click();
+      await dialog.getByRole('button', { name: 'Sign out everywhere' }).click();
+      await expectPath(page, '/login');
+      await see(statusMessage(page, 'Signed out on every device.'));
+      expect(await page.evaluate(() => localStorage.getItem('ims_token'))).toBeNull();
+
+      // The account's other sessions end too: a client's token is refused, the other browser is
+      // sent to log in at its next call.
+      const refused = await fetch(`${baseUrl}/api/users/${account._id}`, {
+        headers: { Authorization: `Bearer ${phone.token}` },
+      });
+      expect(refused.status).toBe(401);
+      story.expectHttpError(401, '/api/');
+      await laptop.page.reload();
+      await expectPath(laptop.page, '/login');
+
+      // Signing in again works.
+      await story.signIn(account);
     },
   );
 

@@ -78,7 +78,7 @@ stories('super admin', () => {
 
       await story.signIn(owner);
       await see(page.getByRole('heading', { name: 'Super Admin Dashboard', level: 1 }));
-      expect(await menuLinks(page)).toEqual(['Super Dashboard', 'Users', 'Profile', 'Logout']);
+      expect(await menuLinks(page)).toEqual(['Super Dashboard', 'Users', 'Activity', 'Profile', 'Logout']);
 
       // Users Management: the only role a superAdmin gives is admin.
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).click();
@@ -162,11 +162,18 @@ stories('super admin', () => {
       await expectPath(page, '/unauthorized');
       await see(page.getByText('Unauthorized...'));
 
-      // Logout ends the session: back to the login page, and the areas are closed again.
+      // Logout ends the session: back to the login page, the token no longer works on the server,
+      // and the areas are closed again.
       await page.goto('/superAdmin-dashboard');
+      const token = await page.evaluate(() => localStorage.getItem('ims_token'));
+      expect(token).toBeTruthy();
       await page.getByRole('link', { name: 'Logout' }).click();
       await expectPath(page, '/login');
       expect(await page.evaluate(() => localStorage.getItem('ims_token'))).toBeNull();
+      const afterLogout = await fetch(`${story.baseUrl}/api/users`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      expect(afterLogout.status).toBe(401);
       await page.goto('/superAdmin-dashboard/users');
       await expectPath(page, '/home');
     },

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
@@ -15,11 +17,16 @@ import type { ApiError } from '../shared/common';
 import type { Config } from './config';
 import type { Database } from './db/connection';
 import { tokenSecret } from './db/first-run';
-import { authenticate } from './lib/auth';
+import { authenticate, guardSignedInCheck } from './lib/auth';
 import { AppError, isDatabaseUnavailable, pgCode } from './lib/errors';
+import { safeErrorForLog } from './lib/log';
 import { projectRoot } from './lib/project-root';
+import { MemoryState, RedisState, type SharedState } from './lib/shared-state';
+import { badTextPath, urlHoldsBadText } from './lib/text-guard';
+import { LOGIN_LIMITS, type LoginLimits, LoginThrottle } from './lib/throttle';
 import { Tokens } from './lib/tokens';
-import { authRoutes, type LoginThrottle } from './modules/auth/auth.routes';
+import { auditRoutes } from './modules/audit/audit.routes';
+import { authRoutes } from './modules/auth/auth.routes';
 import { categoriesRoutes } from './modules/categories/categories.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { healthRoutes } from './modules/health/health.routes';
@@ -31,24 +38,73 @@ import { usersRoutes } from './modules/users/users.routes';
 export interface AppOptions {
   config: Config;
   database: Database;
-  throttle?: LoginThrottle;
+  /** Login limits; DESIGN §7's unless given (tests raise them). */
+  throttle?: Partial<LoginLimits>;
+  /** Throttle counters and revoked tokens; unset: Redis at config.redisUrl, or this process's memory. */
+  sharedState?: SharedState;
   /** Built web app to serve; defaults to dist/web when it exists. */
   webRoot?: string;
-  logger?: boolean;
+  /** Log to stdout, or to the given stream (tests read it). */
+  logger?: boolean | { stream: NodeJS.WritableStream };
 }
 
 const BODY_LIMIT = 1024 * 1024;
+const BAD_TEXT = 'Text must not contain NUL characters or invalid Unicode.';
 
 function errorBody(error: string, details?: ApiError['details']): ApiError {
   return details ? { success: false, error, details } : { success: false, error };
 }
 
+/**
+ * Failures Node's HTTP parser meets before Fastify sees a request (a request line or headers past
+ * 16 KB, a malformed request, a request that took too long to arrive): answered in the error
+ * shape too, then the connection is closed.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, sentence] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'The request address or headers are too long.']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request took too long to arrive.']
+        : [400, 'The request could not be understood.'];
+  const body = JSON.stringify(errorBody(sentence));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger ? { level: 'info', redact: ['req.headers.authorization'] } : false,
+    logger: options.logger
+      ? {
+          ...(typeof options.logger === 'object' ? { stream: options.logger.stream } : {}),
+          level: 'info',
+          redact: ['req.headers.authorization'],
+          // A failed statement's error carries its parameters (an email, a password's hash):
+          // the log gets the error without them.
+          serializers: { err: safeErrorForLog },
+        }
+      : false,
     bodyLimit: BODY_LIMIT,
-    trustProxy: false,
+    // A hop count is valid at run time (proxy-addr); Fastify's types only list the other forms.
+    trustProxy: config.trustProxy as boolean | string[],
+    // Errors the router meets before any route runs, answered in the error shape.
+    frameworkErrors: (error, _request, reply) => {
+      // A path segment longer than any real id names nothing we have.
+      const [status, sentence] =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? [404, 'Not found.'] : [400, 'The address is not valid.'];
+      return reply.code(status as never).send(errorBody(sentence) as never);
+    },
+    clientErrorHandler: answerClientError,
+    // A request that arrives while the server stops is still answered (DESIGN §7), with
+    // Connection: close, instead of a 503.
+    return503OnClosing: false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -63,8 +119,39 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     'tokens',
     new Tokens(await tokenSecret(database.db, config.jwtSecret), config.tokenTtlSeconds),
   );
+  const sharedState =
+    options.sharedState ??
+    (config.redisUrl ? await RedisState.open(config.redisUrl, app.log) : new MemoryState());
+  app.decorate('sharedState', sharedState);
+  app.decorate('loginThrottle', new LoginThrottle(sharedState, { ...LOGIN_LIMITS, ...options.throttle }));
   app.decorateRequest('user', null);
   app.decorateRequest('claims', null);
+  app.decorateRequest('signedInChecked', false);
+  // Which routes check the signed-in user in their own statement: a test proves each refuses a
+  // deleted user, an old or signed-out token and a wrong role.
+  const checkedInStatement: string[] = [];
+  app.addHook('onRoute', (route) => {
+    // A GET route's automatic HEAD twin runs the same handler.
+    if (route.config?.userCheckedInStatement && route.method !== 'HEAD')
+      checkedInStatement.push(`${route.method} ${route.url}`);
+  });
+  app.decorate('routesCheckingUserInStatement', checkedInStatement);
+
+  // NUL and invalid UTF-16 are refused everywhere (DESIGN §7): in the path and the query here,
+  // in a JSON body once it is parsed.
+  app.addHook('onRequest', async (request) => {
+    if (urlHoldsBadText(request.url)) throw new AppError(400, BAD_TEXT);
+  });
+  app.addHook('preValidation', async (request, reply) => {
+    const path = badTextPath(request.body);
+    if (path === undefined) return;
+    const error = path ? `${path}: ${BAD_TEXT}` : BAD_TEXT;
+    return reply.code(400).send(errorBody(error, [{ path, message: BAD_TEXT }]));
+  });
+  // API answers hold tokens and private data: no browser or proxy may keep a copy.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api')) reply.header('cache-control', 'no-store');
+  });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) return reply.code(error.status).send(errorBody(error.message));
@@ -97,7 +184,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const code = pgCode(error);
     if (code === '23505') return reply.code(409).send(errorBody('That already exists.'));
     if (code === '23503') return reply.code(409).send(errorBody('That is still in use by other records.'));
-    if (code === '23514' || code === '22P02' || code === '22003' || code === '22001') {
+    if (code === '23514' || code === '22P02' || code === '22003' || code === '22001' || code === '22021') {
       return reply.code(400).send(errorBody('A value is out of the allowed range.'));
     }
     if (isDatabaseUnavailable(error) || isDatabaseUnavailable((error as { cause?: unknown }).cause)) {
@@ -155,14 +242,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       api.addHook('onRequest', authenticate);
+      api.addHook('onSend', guardSignedInCheck);
       await api.register(healthRoutes);
-      await api.register(authRoutes(options.throttle ?? { perEmail: 5, perAddress: 100 }));
+      await api.register(authRoutes);
       await api.register(dashboardRoutes);
       await api.register(productsRoutes);
       await api.register(categoriesRoutes);
       await api.register(suppliersRoutes);
       await api.register(usersRoutes);
       await api.register(ordersRoutes);
+      await api.register(auditRoutes);
     },
     { prefix: '/api' },
   );
@@ -187,10 +276,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // Answers sent while shutting down close their connection, so keep-alive clients do not hold
-  // the server open after their last request.
+  // the server open after their last request. Before the listener closes, the server takes in
+  // what clients have already sent (see takeInWhatHasArrived).
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+    await takeInWhatHasArrived(app.server);
   });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close');
@@ -198,6 +289,40 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.addHook('onClose', async () => {
     await database.close();
+    if (!options.sharedState) await sharedState.close();
   });
   return app;
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Takes in what clients sent before the stop, so that it is answered rather than reset (DESIGN §7,
+ * decision 0009): closing the listener resets the connections still queued in the kernel, and
+ * server.close() destroys every connection whose request is not parsed yet as idle. On a busy
+ * event loop (PGlite runs on it) both are common, as Node accepts one queued connection per loop
+ * turn and reads it on a later one. So this waits, two turns at a time, until a round brings no
+ * new connection or request; at most limitMs, so that clients still connecting cannot keep the
+ * server listening.
+ */
+async function takeInWhatHasArrived(server: FastifyInstance['server'], limitMs = 5000): Promise<void> {
+  if (!server.listening) return;
+  let arrivals = 0;
+  const arrived = () => {
+    arrivals += 1;
+  };
+  server.on('connection', arrived);
+  server.on('request', arrived);
+  const deadline = Date.now() + limitMs;
+  try {
+    let seen: number;
+    do {
+      seen = arrivals;
+      await nextTurn();
+      await nextTurn();
+    } while (arrivals !== seen && Date.now() < deadline);
+  } finally {
+    server.off('connection', arrived);
+    server.off('request', arrived);
+  }
 }

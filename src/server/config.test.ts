@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseDuration } from './config';
+import { ConfigError, loadConfig, parseDuration, parseTrustProxy } from './config';
 
 function configError(env: NodeJS.ProcessEnv): ConfigError {
   try {
@@ -25,6 +25,8 @@ describe('loadConfig', () => {
       adminPassword: undefined,
       lowStockThreshold: 5,
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      trustProxy: false,
+      redisUrl: undefined,
     });
   });
 
@@ -60,6 +62,8 @@ describe('loadConfig', () => {
       ADMIN_PASSWORD: 'eight ch',
       LOW_STOCK_THRESHOLD: '0',
       TZ: 'Europe/Paris',
+      TRUST_PROXY: '10.0.0.0/8, 192.168.1.1',
+      REDIS_URL: 'redis://cache.internal:6379/2',
     });
     expect(config).toEqual({
       port: 8080,
@@ -73,6 +77,8 @@ describe('loadConfig', () => {
       adminPassword: 'eight ch',
       lowStockThreshold: 0,
       timeZone: 'Europe/Paris',
+      trustProxy: ['10.0.0.0/8', '192.168.1.1'],
+      redisUrl: 'redis://cache.internal:6379/2',
     });
     expect(loadConfig({ DATABASE_URL: 'postgres://localhost/ims' }).databaseUrl).toBe(
       'postgres://localhost/ims',
@@ -92,6 +98,13 @@ describe('loadConfig', () => {
     ['TOKEN_TTL', '0s'],
     ['TOKEN_TTL', '12'],
     ['TOKEN_TTL', '1.5h'],
+    ['TOKEN_TTL', '8d'],
+    ['TOKEN_TTL', '169h'],
+    ['TRUST_PROXY', 'yes'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['TRUST_PROXY', '10.0.0.300'],
+    ['TRUST_PROXY', 'proxy.internal'],
+    ['REDIS_URL', 'localhost:6379'],
     ['DATABASE_URL', 'mysql://x'],
     ['DATABASE_URL', 'localhost:5432'],
     ['LOW_STOCK_THRESHOLD', '-1'],
@@ -120,6 +133,7 @@ describe('loadConfig', () => {
     ['JWT_SECRET', 'tiny-secret'],
     ['ADMIN_PASSWORD', 'hunter2'],
     ['DATABASE_URL', 'mysql://ims:pa55word@db/ims'],
+    ['REDIS_URL', 'http://:pa55word@cache/0'],
   ])('does not repeat the value of %s, which may be a secret, in its message', (name, value) => {
     const error = configError({ [name]: value });
     expect(error.message).toMatch(new RegExp(`^Invalid ${name}: `));
@@ -150,5 +164,30 @@ describe('TOKEN_TTL parsing', () => {
   it('loadConfig turns TOKEN_TTL into seconds', () => {
     expect(loadConfig({ TOKEN_TTL: '7d' }).tokenTtlSeconds).toBe(604_800);
     expect(loadConfig({ TOKEN_TTL: '45s' }).tokenTtlSeconds).toBe(45);
+  });
+});
+
+describe('TRUST_PROXY parsing', () => {
+  it.each([
+    ['false', false],
+    ['0', false],
+    ['true', true],
+    ['2', 2],
+    ['127.0.0.1', ['127.0.0.1']],
+    ['loopback, 10.0.0.0/8', ['loopback', '10.0.0.0/8']],
+    ['2001:db8::/32,::1', ['2001:db8::/32', '::1']],
+  ])('reads %j', (text, value) => {
+    expect(parseTrustProxy(text)).toEqual(value);
+  });
+
+  it.each(['', 'maybe', '1.2.3.4/40', '::1/129', '1.2.3.4/8/8', '101'])('refuses %j', (text) => {
+    expect(parseTrustProxy(text)).toBeUndefined();
+  });
+
+  it('a TOKEN_TTL of at most 7 days is accepted', () => {
+    expect(loadConfig({ TOKEN_TTL: '168h' }).tokenTtlSeconds).toBe(604_800);
+    expect(configError({ TOKEN_TTL: '8d' }).message).toBe(
+      'Invalid TOKEN_TTL: must be at most 7 days (7d) (got "8d").',
+    );
   });
 });

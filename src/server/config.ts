@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const DURATION = /^(\d+)\s*(s|m|h|d)$/;
@@ -20,6 +21,41 @@ function isTimeZone(zone: string): boolean {
   }
 }
 
+/** The longest a sign-in may last (DESIGN §7): a stolen token is not a key for weeks. */
+export const MAX_TOKEN_TTL_SECONDS = 7 * 86_400;
+
+/** proxy-addr's names for address ranges, accepted in TRUST_PROXY lists. */
+const RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrRange(item: string): boolean {
+  if (RANGE_NAMES.has(item)) return true;
+  const [address = '', prefix, ...rest] = item.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: which proxies' X-Forwarded-For to believe when finding the client's address.
+ * false (default) believes none; true believes any; a number trusts that many hops; a comma list
+ * names the proxies' addresses or CIDR ranges.
+ */
+export type TrustProxy = boolean | number | string[];
+
+export function parseTrustProxy(text: string): TrustProxy | undefined {
+  const value = text.trim();
+  if (value === 'false' || value === '0') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value) <= 100 ? Number(value) : undefined;
+  const items = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  return items.length > 0 && items.every(isAddressOrRange) ? items : undefined;
+}
+
 const blankToUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
 
@@ -38,7 +74,21 @@ const EnvSchema = z.object({
     z
       .string()
       .default('12h')
-      .refine((text) => parseDuration(text) !== undefined, 'must look like 30m, 12h or 7d'),
+      .refine((text) => parseDuration(text) !== undefined, 'must look like 30m, 12h or 7d')
+      .refine((text) => (parseDuration(text) ?? 0) <= MAX_TOKEN_TTL_SECONDS, 'must be at most 7 days (7d)'),
+  ),
+  TRUST_PROXY: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .default('false')
+      .refine(
+        (text) => parseTrustProxy(text) !== undefined,
+        'must be true, false, a hop count, or a comma list of proxy addresses or CIDR ranges',
+      ),
+  ),
+  REDIS_URL: optional(
+    z.string().refine((url) => /^rediss?:\/\//.test(url), 'must start with redis:// or rediss://'),
   ),
   ADMIN_EMAIL: optional(z.email('must be a valid email address')),
   ADMIN_PASSWORD: optional(z.string().min(8, 'must be at least 8 characters')),
@@ -62,11 +112,15 @@ export interface Config {
   adminPassword?: string;
   lowStockThreshold: number;
   timeZone: string;
+  /** Which proxies to believe for the client's address (the login throttle counts by it). */
+  trustProxy: TrustProxy;
+  /** Redis shared by every instance for throttle counters and revoked tokens; unset: per process. */
+  redisUrl?: string;
 }
 
 export class ConfigError extends Error {}
 
-const SECRET_VARIABLES = new Set(['JWT_SECRET', 'ADMIN_PASSWORD', 'DATABASE_URL']);
+const SECRET_VARIABLES = new Set(['JWT_SECRET', 'ADMIN_PASSWORD', 'DATABASE_URL', 'REDIS_URL']);
 
 /** Reads the environment once; the only reader of process.env in the server. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -91,5 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: e.ADMIN_PASSWORD,
     lowStockThreshold: e.LOW_STOCK_THRESHOLD,
     timeZone: e.TZ ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC',
+    trustProxy: parseTrustProxy(e.TRUST_PROXY) as TrustProxy,
+    redisUrl: e.REDIS_URL,
   };
 }

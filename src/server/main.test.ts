@@ -1,57 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-
-const ENTRY = join(import.meta.dirname, 'main.ts');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-interface Running {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function run(env: Record<string, string>): Running {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TZ: 'UTC', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function waitForHealth(base: string, running: Running): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server did not start:\n${running.output()}`);
-}
+import { freePort, spawnServer, waitForHealth } from './test/process';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -60,7 +11,7 @@ afterAll(() => {
 
 describe('the server process', () => {
   it('stops with one line naming the variable when the configuration is bad', async () => {
-    const running = run({ PORT: 'abc', DATA_DIR: 'memory://' });
+    const running = spawnServer({ PORT: 'abc', DATA_DIR: 'memory://' });
     expect(await running.exited).toBe(1);
     const lines = running.output().trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -79,8 +30,8 @@ describe('the server process', () => {
       ADMIN_EMAIL: 'owner@example.com',
       ADMIN_PASSWORD: 'owner-password',
     };
-    const first = run(env);
-    await waitForHealth(base, first);
+    const first = spawnServer(env);
+    await waitForHealth(first);
     expect(first.output()).toContain('owner@example.com');
 
     const login = await fetch(`${base}/api/auth/login`, {
@@ -115,8 +66,8 @@ describe('the server process', () => {
     // Not a speed target: well under the 10 s cut-off means no keep-alive socket held it open.
     expect(Date.now() - stopAt).toBeLessThan(8000);
 
-    const second = run(env);
-    await waitForHealth(base, second);
+    const second = spawnServer(env);
+    await waitForHealth(second);
     expect(second.output()).not.toContain('Created the first account');
     const again = await fetch(`${base}/api/auth/login`, {
       method: 'POST',

@@ -30,8 +30,13 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info(`${signal} received: finishing requests in flight, then closing the database`);
-    // Requests get 10 s to finish; after that their connections are cut.
-    setTimeout(() => app.server.closeAllConnections(), 10_000).unref();
+    // app.close() takes in what clients have already sent, stops listening, closes idle
+    // connections, answers every request it has read, then closes the database (app.ts,
+    // DESIGN §7). A request still unfinished 10 s after the signal has its connection cut.
+    setTimeout(() => {
+      app.log.warn('requests still unfinished after 10 s: closing their connections');
+      app.server.closeAllConnections();
+    }, 10_000).unref();
     try {
       await app.close();
       process.exit(0);

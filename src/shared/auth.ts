@@ -18,3 +18,9 @@ export type LoginInput = z.infer<typeof LoginInput>;
 
 export const LoginResponse = Ok.extend({ token: z.string(), user: User });
 export type LoginResponse = z.infer<typeof LoginResponse>;
+
+/** Sign out: this token only, or with `everywhere` every token of the user. The body is optional. */
+export const LogoutInput = z
+  .object({ everywhere: z.boolean({ error: 'everywhere must be true or false.' }).optional() })
+  .nullish();
+export type LogoutInput = z.input<typeof LogoutInput>;

@@ -9,6 +9,10 @@ export const Product = z.object({
   description: z.string(),
   price: z.number(),
   stock: z.number().int(),
+  reorderPoint: z
+    .number()
+    .int()
+    .describe('The reorder point in force: a stock above 0 and at most this is low stock.'),
   category: Named,
   supplier: Named,
 });
@@ -57,10 +61,9 @@ export const ProductListResponse = Ok.extend({
 }).extend(PageInfo.shape);
 export type ProductListResponse = z.infer<typeof ProductListResponse>;
 
-/** Stock badge thresholds of the product tables: red at 0, yellow at 5 or fewer, green above. */
-export const LOW_STOCK = 5;
 export type StockLevel = 'out' | 'low' | 'ok';
-export function stockLevel(stock: number, low = LOW_STOCK): StockLevel {
+/** Out at 0, low at or below the product's reorder point (which the server answers), ok above. */
+export function stockLevel(stock: number, reorderPoint: number): StockLevel {
   if (stock <= 0) return 'out';
-  return stock <= low ? 'low' : 'ok';
+  return stock <= reorderPoint ? 'low' : 'ok';
 }

@@ -26,13 +26,21 @@ export const UserInput = z.object({
 });
 export type UserInput = z.input<typeof UserInput>;
 
-/** Profile update: an empty or missing password means "unchanged". */
+/**
+ * Profile update: an empty or missing password means "unchanged". Changing the password or the
+ * email needs the current password (DESIGN §7), so a stolen session cannot take the account over.
+ */
 export const ProfileInput = z.object({
   name: requiredText(MAX.name, 'Name'),
   email: Email,
   address: optionalText(MAX.address).default(''),
   password: z
     .union([z.literal(''), Password])
+    .optional()
+    .transform((value) => (value ? value : undefined)),
+  currentPassword: z
+    .string({ error: 'Current password must be text.' })
+    .max(MAX.password, { error: `Current password must be at most ${MAX.password} characters.` })
     .optional()
     .transform((value) => (value ? value : undefined)),
 });

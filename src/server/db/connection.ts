@@ -41,13 +41,22 @@ export function statementOf(query: SQL): [Statement, unknown[]] {
   return [{ name, text }, params];
 }
 
-export interface Database {
-  db: Db;
-  kind: 'pglite' | 'postgres';
-  /** A raw parameterised statement, for tests, seeding and benchmarks. */
+/** Runs raw statements: on the pool, or inside one transaction. */
+export interface Runner {
+  /** A raw parameterised statement. */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** Runs a prepared statement (see Statement). */
   run<T = Record<string, unknown>>(statement: Statement, params: unknown[]): Promise<T[]>;
+}
+
+export interface Database extends Runner {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /**
+   * Runs `work` in one transaction on one connection: committed when it resolves, rolled back
+   * when it throws.
+   */
+  transaction<T>(work: (tx: Runner) => Promise<T>): Promise<T>;
   /** Answers within a few seconds whether the database responds. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -101,6 +110,14 @@ async function openPglite(dataDir: string): Promise<Database> {
     query: async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows,
     run: async <T>(statement: Statement, params: unknown[]) =>
       (await client.query<T>(statement.text, params)).rows,
+    transaction: <T>(work: (tx: Runner) => Promise<T>) =>
+      client.transaction((tx) =>
+        work({
+          query: async <R>(text: string, params: unknown[] = []) => (await tx.query<R>(text, params)).rows,
+          run: async <R>(statement: Statement, params: unknown[]) =>
+            (await tx.query<R>(statement.text, params)).rows,
+        }),
+      ),
     ping: async () => {
       await client.query('select 1');
       return true;
@@ -141,6 +158,29 @@ async function openPostgres(url: string, poolSize: number, statementTimeoutMs: n
       (await pool.query(text, params as unknown[])).rows as T[],
     run: async <T>(statement: Statement, params: unknown[]) =>
       (await pool.query({ name: statement.name, text: statement.text, values: params })).rows as T[],
+    transaction: async <T>(work: (tx: Runner) => Promise<T>) => {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('begin');
+        const result = await work({
+          query: async <R>(text: string, params: unknown[] = []) =>
+            (await client.query(text, params as unknown[])).rows as R[],
+          run: async <R>(statement: Statement, params: unknown[]) =>
+            (await client.query({ name: statement.name, text: statement.text, values: params })).rows as R[],
+        });
+        await client.query('commit');
+        return result;
+      } catch (error) {
+        await client.query('rollback').catch((rollbackError: Error) => {
+          // A connection that cannot even roll back is not given back to the pool.
+          broken = rollbackError;
+        });
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
     ping: async () => {
       await pool.query('select 1');
       return true;

@@ -4,6 +4,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   primaryKey,
@@ -172,6 +173,49 @@ export const productTotals = pgTable('product_totals', {
   products: integer('products').notNull().default(0),
   stock: bigint('stock', { mode: 'number' }).notNull().default(0),
 });
+
+/**
+ * Who did what and when (DESIGN §7). Append-only: a trigger refuses every UPDATE, DELETE and
+ * TRUNCATE (migration 0009). No foreign keys: deleting a user or a product must neither change
+ * nor remove its entries, so the actor's name and role and the entity's name are copied in.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: id(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** null (with name and role) only for a failed sign-in with an email nobody has. */
+    actorId: uuid('actor_id'),
+    actorName: text('actor_name'),
+    actorRole: text('actor_role'),
+    action: text('action').notNull(),
+    entityType: text('entity_type').notNull(),
+    /** null only for a sign-in with an email nobody has. */
+    entityId: uuid('entity_id'),
+    entityName: text('entity_name').notNull(),
+    /** [{field, old?, new?}]; never a password or a hash. */
+    changes: jsonb('changes'),
+    /** The client address of a sign-in attempt. */
+    address: text('address'),
+  },
+  (t) => [
+    check(
+      'audit_log_actor_whole',
+      sql`(${t.actorId} is null) = (${t.actorName} is null) and (${t.actorId} is null) = (${t.actorRole} is null)`,
+    ),
+    check(
+      'audit_log_action_known',
+      sql`${t.action} in ('signedIn','signInFailed','signInThrottled','created','updated','deleted')`,
+    ),
+    check('audit_log_entity_known', sql`${t.entityType} in ('user','product','category','supplier')`),
+    // Each matches the list's order (newest first, then id) under one filter, so a page is read,
+    // not sorted.
+    index('audit_log_at_id_idx').on(t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('audit_log_actor_at_id_idx').on(t.actorId, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('audit_log_entity_at_id_idx').on(t.entityType, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('audit_log_entity_id_at_idx').on(t.entityType, t.entityId, t.at.desc().nullsFirst()),
+  ],
+);
 
 /** Server-wide values kept with the data, such as the generated token secret. */
 export const settings = pgTable('settings', {

@@ -1,9 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { can, PERMISSIONS, type Role } from '../../shared/roles';
-import { statement } from '../db/connection';
+import { type Database, type Statement, statement } from '../db/connection';
 import { AppError, isId } from './errors';
 import type { AuthUser } from './fastify';
-import type { TokenClaims } from './tokens';
 
 const UNAUTHENTICATED = 'Please sign in to continue.';
 const SIGNED_OUT = 'Your session is no longer valid; please sign in again.';
@@ -16,12 +15,19 @@ const SIGNED_IN_USER = statement(
 );
 
 /**
- * Runs before every /api route: checks the bearer token against the database (so a deleted
- * user or a token from before a password change is refused at once), then the route's permission.
+ * Runs before every /api route: checks the bearer token (signature, expiry, not signed out), then
+ * the user behind it against the database (so a deleted user or a token from before a password
+ * change is refused at once), then the route's permission.
+ *
+ * A route with `userCheckedInStatement` has the user check written into its own statement by
+ * `signedInStatement` and runs it with `signedInRunner` (one round trip on a hot path); the hook then
+ * checks only the token, and `guardSignedInCheck` refuses to send a success the check did not
+ * precede.
  */
 export async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   request.user = null;
   request.claims = null;
+  request.signedInChecked = false;
   const config = request.routeOptions.config;
   if (config.public || request.is404) return;
   const header = request.headers.authorization ?? '';
@@ -30,10 +36,9 @@ export async function authenticate(request: FastifyRequest, _reply: FastifyReply
   const claims = await request.server.tokens.verify(match[1]);
   if (!claims || !isId(claims.userId))
     throw new AppError(401, 'Your session is invalid or has expired; please sign in again.');
-  if (config.userCheckedInStatement) {
-    request.claims = claims;
-    return;
-  }
+  if (await request.server.sharedState.isRevoked(claims.tokenId)) throw new AppError(401, SIGNED_OUT);
+  request.claims = claims;
+  if (config.userCheckedInStatement) return;
   const [row] = await request.server.database.run<
     Omit<AuthUser, 'role'> & { role: string; tokenVersion: number }
   >(SIGNED_IN_USER, [claims.userId]);
@@ -42,9 +47,29 @@ export async function authenticate(request: FastifyRequest, _reply: FastifyReply
   }
   const user: AuthUser = { ...row, role: row.role as Role };
   request.user = user;
+  request.signedInChecked = true;
   if (config.permission && !can(user.role, config.permission)) {
     throw new AppError(403, NOT_ALLOWED);
   }
+}
+
+/**
+ * onSend: a route that declared `userCheckedInStatement` but answered a success without running
+ * its statement through `signedInRunner` is a bug that would serve a signed-out or unpermitted
+ * caller. Its answer is replaced by a 500 rather than sent.
+ */
+export async function guardSignedInCheck(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<unknown> {
+  const config = request.routeOptions.config;
+  if (!config.userCheckedInStatement || request.signedInChecked || reply.statusCode >= 400) return payload;
+  request.log.error(
+    `${request.method} ${request.routeOptions.url} answered without checking the signed-in user`,
+  );
+  reply.code(500).type('application/json; charset=utf-8');
+  return JSON.stringify({ success: false, error: 'Something went wrong on our side; please try again.' });
 }
 
 /** The signed-in user of a route that is not public. */
@@ -53,22 +78,85 @@ export function currentUser(request: FastifyRequest): AuthUser {
   return request.user;
 }
 
-/**
- * On a route with `userCheckedInStatement`: the verified token's user id and version, and the
- * roles the route's permission allows. The route's statement must act only when the user still
- * exists with that token version and one of those roles, and report which check failed, so that
- * the route can answer with `refuseSignedIn`.
- */
-export function signedInClaims(request: FastifyRequest): TokenClaims & { roles: readonly Role[] } {
-  const { claims } = request;
-  const permission = request.routeOptions.config.permission;
-  if (!claims || !permission) throw new AppError(401, UNAUTHENTICATED);
-  return { ...claims, roles: PERMISSIONS[permission] };
+/** A statement that checks the signed-in user itself; see `signedInStatement`. */
+export interface SignedInStatement extends Statement {
+  readonly signedIn: true;
 }
 
-/** The answer when a statement found the token's user gone or changed (401) or not allowed (403). */
-export function refuseSignedIn(check: { signedIn: boolean; permitted: boolean }): AppError | undefined {
-  if (!check.signedIn) return new AppError(401, SIGNED_OUT);
-  if (!check.permitted) return new AppError(403, NOT_ALLOWED);
-  return undefined;
+/**
+ * Writes the signed-in check into a route's statement.
+ *
+ * The route's SQL uses $1…$n for its own values and reads the caller from the CTE
+ * `signed_in_user (id, name, address, role)`, which holds a row only while the token's user exists
+ * with the token's version and a role the route's permission allows; the route's writes must
+ * depend on that row. `with` holds the route's further CTEs, `select` its answer. The statement
+ * always answers at least one row, carrying `signedIn` and `permitted`, which `signedInRunner` turns
+ * into 401 and 403.
+ */
+export function signedInStatement(name: string, parts: { with?: string; select: string }): SignedInStatement {
+  if (!/\bsigned_in_user\b/.test(`${parts.with ?? ''} ${parts.select}`))
+    throw new Error(`statement ${name} must read the caller from signed_in_user`);
+  const used = [...`${parts.with ?? ''} ${parts.select}`.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]));
+  const n = Math.max(0, ...used);
+  const [version, roles, userId] = [n + 1, n + 2, n + 3];
+  const text = `with me as (
+     select id, name, address, role,
+            token_version = $${version}::int as signed_in, role = any($${roles}::text[]) as permitted
+     from users where id = $${userId}::uuid
+   ), signed_in_user as (
+     select id, name, address, role from me where signed_in and permitted
+   )${parts.with ? `, ${parts.with}` : ''}
+   select coalesce((select signed_in from me), false) as "signedIn",
+          coalesce((select permitted from me), false) as "permitted",
+          answer.*
+   from (select) as one left join (${parts.select}) as answer on true`;
+  return { ...statement(name, text), signedIn: true };
+}
+
+/** Runs signed-in statements for one caller; throws 401 or 403 when the check fails. */
+export type SignedInRunner = <T>(signed: SignedInStatement, params: unknown[]) => Promise<T[]>;
+
+/**
+ * The runner for a caller known by id, token version and allowed roles: what a route's runner
+ * does after the token check, and what the benchmark's direct-SQL ceiling calls.
+ */
+export function signedInRunnerFor(
+  database: Database,
+  caller: { userId: string; tokenVersion: number; roles: readonly string[] },
+  onChecked: () => void = () => {},
+): SignedInRunner {
+  return async <T>(signed: SignedInStatement, params: unknown[]) => {
+    const rows = await database.run<T & { signedIn: boolean; permitted: boolean }>(signed, [
+      ...params,
+      caller.tokenVersion,
+      caller.roles,
+      caller.userId,
+    ]);
+    const first = rows[0];
+    if (!first?.signedIn) throw new AppError(401, SIGNED_OUT);
+    if (!first.permitted) throw new AppError(403, NOT_ALLOWED);
+    onChecked();
+    return rows;
+  };
+}
+
+/**
+ * The runner of a route with `userCheckedInStatement`: its statements run for the request's
+ * verified token and the roles of the route's permission.
+ */
+export function signedInRunner(request: FastifyRequest): SignedInRunner {
+  const { claims } = request;
+  const { permission, userCheckedInStatement } = request.routeOptions.config;
+  if (!claims) throw new AppError(401, UNAUTHENTICATED);
+  if (!permission || !userCheckedInStatement)
+    throw new Error(
+      `${request.routeOptions.url} runs a signed-in statement without declaring userCheckedInStatement`,
+    );
+  return signedInRunnerFor(
+    request.server.database,
+    { userId: claims.userId, tokenVersion: claims.tokenVersion, roles: PERMISSIONS[permission] },
+    () => {
+      request.signedInChecked = true;
+    },
+  );
 }

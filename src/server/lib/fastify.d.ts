@@ -1,7 +1,9 @@
 import type { Permission, Role } from '../../shared/roles';
 import type { Config } from '../config';
 import type { Database, Db } from '../db/connection';
-import type { TokenClaims, Tokens } from './tokens';
+import type { SharedState } from './shared-state';
+import type { LoginThrottle } from './throttle';
+import type { Tokens, VerifiedToken } from './tokens';
 
 export interface AuthUser {
   id: string;
@@ -18,8 +20,9 @@ declare module 'fastify' {
     permission?: Permission;
     public?: boolean;
     /**
-     * The route's own statement checks the signed-in user and the permission (see
-     * `signedInClaims`), saving a round trip on a hot path; the hook only checks the token.
+     * The route's own statement checks the signed-in user and the permission (built with
+     * `signedInStatement`, run with `runSignedIn`), saving a round trip on a hot path; the hook
+     * only checks the token.
      */
     userCheckedInStatement?: boolean;
   }
@@ -28,10 +31,16 @@ declare module 'fastify' {
     database: Database;
     db: Db;
     tokens: Tokens;
+    sharedState: SharedState;
+    loginThrottle: LoginThrottle;
+    /** "METHOD /url" of every route with `userCheckedInStatement`. */
+    routesCheckingUserInStatement: readonly string[];
   }
   interface FastifyRequest {
     user: AuthUser | null;
-    /** The verified token's claims, on routes with `userCheckedInStatement`. */
-    claims: TokenClaims | null;
+    /** The verified token of a signed-in call. */
+    claims: VerifiedToken | null;
+    /** The signed-in user was checked against the database (by the hook or by runSignedIn). */
+    signedInChecked: boolean;
   }
 }

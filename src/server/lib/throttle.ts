@@ -1,45 +1,69 @@
-/**
- * Counts failures per key in a fixed window. Kept in memory: one server process answers for
- * its own clients (DESIGN §6 moves it to Redis for several instances).
- */
-export class FailureCounter {
-  private readonly entries = new Map<string, { count: number; resetAt: number }>();
+import { addressKey } from './client-address';
+import { AppError } from './errors';
+import type { SharedState } from './shared-state';
 
+/** Sign-in attempts allowed in one window (DESIGN §7). */
+export interface LoginLimits {
+  /** Failures for one email from one address. */
+  perPair: number;
+  /** Failures for one email from all addresses: stops guessing spread over many addresses. */
+  perEmail: number;
+  /** Failures from one address over all emails: far above what a shop makes. */
+  perAddress: number;
+  windowMs: number;
+}
+
+export const LOGIN_LIMITS: LoginLimits = {
+  perPair: 5,
+  perEmail: 50,
+  perAddress: 100,
+  windowMs: 15 * 60_000,
+};
+
+export type Admission =
+  | { admitted: true; keys: readonly string[] }
+  | { admitted: false; waitMs: number; reason: 'pair' | 'email' | 'address' };
+
+/**
+ * The login throttle. Every attempt is counted *before* its password is checked, so a burst of
+ * parallel attempts gets at most the limit checked: the counters are what admits, not the
+ * outcome of attempts still running. A success takes its own count back.
+ *
+ * Past the per-email limit an address may still try that email while it has no failure of its
+ * own for it in the window: strangers failing everywhere do not lock the owner out of a clean
+ * address, and a guesser spread over many addresses gets one try per address.
+ */
+export class LoginThrottle {
   constructor(
-    private readonly limit: number,
-    private readonly windowMs: number,
-    private readonly now: () => number = Date.now,
+    private readonly state: SharedState,
+    private readonly limits: LoginLimits = LOGIN_LIMITS,
   ) {}
 
-  /** Milliseconds until the key may try again, or 0 when it is not blocked. */
-  blockedFor(key: string): number {
-    const entry = this.entries.get(key);
-    if (!entry) return 0;
-    const left = entry.resetAt - this.now();
-    if (left <= 0) {
-      this.entries.delete(key);
-      return 0;
-    }
-    return entry.count >= this.limit ? left : 0;
+  async admit(email: string, address: string): Promise<Admission> {
+    const from = addressKey(address);
+    const keys = [`login:pair:${from}:${email}`, `login:email:${email}`, `login:address:${from}`];
+    const [pair, byEmail, byAddress] = await this.state.hit(keys, this.limits.windowMs);
+    if (!pair || !byEmail || !byAddress) throw new Error('throttle counters missing');
+    if (pair.count > this.limits.perPair) return { admitted: false, waitMs: pair.leftMs, reason: 'pair' };
+    if (byAddress.count > this.limits.perAddress)
+      return { admitted: false, waitMs: byAddress.leftMs, reason: 'address' };
+    // pair.count > 1: this address already tried this email in the window and did not succeed.
+    if (byEmail.count > this.limits.perEmail && pair.count > 1)
+      return { admitted: false, waitMs: byEmail.leftMs, reason: 'email' };
+    return { admitted: true, keys };
   }
 
-  fail(key: string): void {
-    const now = this.now();
-    const entry = this.entries.get(key);
-    if (!entry || entry.resetAt <= now) {
-      this.prune(now);
-      this.entries.set(key, { count: 1, resetAt: now + this.windowMs });
-    } else {
-      entry.count += 1;
-    }
+  /** The attempt succeeded: it was no failure, so its counts are taken back. */
+  async succeeded(admission: Admission): Promise<void> {
+    if (admission.admitted) await this.state.undo(admission.keys);
   }
+}
 
-  reset(key: string): void {
-    this.entries.delete(key);
-  }
-
-  private prune(now: number): void {
-    if (this.entries.size < 10_000) return;
-    for (const [key, entry] of this.entries) if (entry.resetAt <= now) this.entries.delete(key);
-  }
+/** The 429 of the login throttle, saying when to try again. */
+export function tooManyAttempts(waitMs: number): AppError {
+  const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
+  return new AppError(
+    429,
+    `Too many failed sign-in attempts; try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  );
 }

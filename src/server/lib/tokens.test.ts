@@ -9,8 +9,8 @@ describe('tokens', () => {
     const tokens = new Tokens(SECRET, 60);
     const token = await tokens.sign(claims);
     const now = Date.now();
-    expect(await tokens.verify(token, now)).toEqual(claims);
-    expect(await tokens.verify(token, now + 1000)).toEqual(claims);
+    expect(await tokens.verify(token, now)).toMatchObject(claims);
+    expect(await tokens.verify(token, now + 1000)).toMatchObject(claims);
     // Expired: refused although it verified before, and still refused afterwards.
     expect(await tokens.verify(token, now + 61_000)).toBeUndefined();
     expect(await tokens.verify(token, now + 61_000)).toBeUndefined();
@@ -28,8 +28,25 @@ describe('tokens', () => {
     const none = Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url');
     expect(await tokens.verify(`${none}.${payload}.`)).toBeUndefined();
     // A refused token is not remembered: the genuine one still verifies, the forged one never does.
-    expect(await tokens.verify(`${header}.${payload}.${signature}`)).toEqual(claims);
+    expect(await tokens.verify(`${header}.${payload}.${signature}`)).toMatchObject(claims);
     expect(await tokens.verify(`${header}.${changed}.${signature}`)).toBeUndefined();
+  });
+
+  it('give every token an id of its own and its expiry, and refuse a signed token without an id', async () => {
+    const tokens = new Tokens(SECRET, 60);
+    const a = await tokens.verify(await tokens.sign(claims));
+    const b = await tokens.verify(await tokens.sign(claims));
+    expect(a?.tokenId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(b?.tokenId).not.toBe(a?.tokenId);
+    expect(a?.expiresAt).toBeGreaterThan(Date.now() + 55_000);
+    expect(a?.expiresAt).toBeLessThanOrEqual(Date.now() + 61_000);
+    const { SignJWT } = await import('jose');
+    const withoutId = await new SignJWT({ tv: 3 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(claims.userId)
+      .setExpirationTime('1m')
+      .sign(new TextEncoder().encode(SECRET));
+    expect(await tokens.verify(withoutId)).toBeUndefined();
   });
 
   it('forget the oldest remembered token past ten thousand, which then verifies afresh', async () => {
@@ -42,6 +59,6 @@ describe('tokens', () => {
     const remembered = (tokens as unknown as { verified: Map<string, unknown> }).verified;
     expect(remembered.size).toBe(10_000);
     expect(remembered.has(first)).toBe(false);
-    expect(await tokens.verify(first)).toEqual(claims);
+    expect(await tokens.verify(first)).toMatchObject(claims);
   });
 });

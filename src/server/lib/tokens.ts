@@ -1,8 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 
 export interface TokenClaims {
   userId: string;
   tokenVersion: number;
+}
+
+/** A verified token: its claims, its own id (what a sign-out revokes) and when it expires. */
+export interface VerifiedToken extends TokenClaims {
+  tokenId: string;
+  /** Milliseconds since the epoch. */
+  expiresAt: number;
 }
 
 /** How many verified tokens are remembered; past that the oldest is forgotten first. */
@@ -18,7 +26,7 @@ const REMEMBERED = 10_000;
 export class Tokens {
   /** Imported once: given raw bytes, jose would import the key again for every token. */
   private readonly key: Promise<CryptoKey>;
-  private readonly verified = new Map<string, { claims: TokenClaims; expiresAt: number }>();
+  private readonly verified = new Map<string, VerifiedToken>();
 
   constructor(
     secret: string,
@@ -37,16 +45,17 @@ export class Tokens {
     return new SignJWT({ tv: claims.tokenVersion })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(claims.userId)
+      .setJti(randomUUID())
       .setIssuedAt()
       .setExpirationTime(`${this.ttlSeconds}s`)
       .sign(await this.key);
   }
 
   /** The claims of a valid token, or undefined for a forged, expired or malformed one. */
-  async verify(token: string, now = Date.now()): Promise<TokenClaims | undefined> {
+  async verify(token: string, now = Date.now()): Promise<VerifiedToken | undefined> {
     const known = this.verified.get(token);
     if (known) {
-      if (now < known.expiresAt) return known.claims;
+      if (now < known.expiresAt) return known;
       this.verified.delete(token);
       return undefined;
     }
@@ -58,15 +67,21 @@ export class Tokens {
       if (
         typeof payload.sub !== 'string' ||
         typeof payload.tv !== 'number' ||
-        typeof payload.exp !== 'number'
+        typeof payload.exp !== 'number' ||
+        typeof payload.jti !== 'string'
       )
         return undefined;
-      const claims = { userId: payload.sub, tokenVersion: payload.tv };
+      const claims: VerifiedToken = {
+        userId: payload.sub,
+        tokenVersion: payload.tv,
+        tokenId: payload.jti,
+        expiresAt: payload.exp * 1000,
+      };
       if (this.verified.size >= REMEMBERED) {
         const oldest = this.verified.keys().next().value;
         if (oldest !== undefined) this.verified.delete(oldest);
       }
-      this.verified.set(token, { claims, expiresAt: payload.exp * 1000 });
+      this.verified.set(token, claims);
       return claims;
     } catch {
       return undefined;

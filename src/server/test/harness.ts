@@ -7,7 +7,7 @@ import type { Config } from '../config';
 import { type Database, openDatabase } from '../db/connection';
 import { users } from '../db/schema';
 import { hashPassword } from '../lib/passwords';
-import type { LoginThrottle } from '../modules/auth/auth.routes';
+import type { LoginLimits } from '../lib/throttle';
 
 export interface Target {
   name: 'pglite' | 'postgres';
@@ -76,6 +76,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     tokenTtlSeconds: 3600,
     lowStockThreshold: 5,
     timeZone: 'UTC',
+    trustProxy: false,
     ...overrides,
   };
 }
@@ -123,7 +124,7 @@ const unique = () => `${Date.now().toString(36)}${(sequence++).toString(36)}`;
 
 export async function startApp(
   target: Target,
-  options: { config?: Partial<Config>; throttle?: LoginThrottle; poolSize?: number } = {},
+  options: { config?: Partial<Config>; throttle?: Partial<LoginLimits>; poolSize?: number } = {},
 ): Promise<TestApp> {
   const pgDb = target.url ? await freshPostgres(target.url) : undefined;
   const config = testConfig({ databaseUrl: pgDb?.url, ...options.config });
@@ -131,7 +132,7 @@ export async function startApp(
   const app = await buildApp({
     config,
     database,
-    throttle: options.throttle ?? { perEmail: 1000, perAddress: 1000 },
+    throttle: options.throttle ?? { perPair: 1000, perEmail: 1000, perAddress: 1000 },
   });
   await app.ready();
 

@@ -8,7 +8,8 @@ import { type Account, PASSWORD, startApp, type TestApp, targets } from './harne
  * DESIGN table, not from the server's permission map, so the two are checked against each other.
  */
 type Caller = 'no token' | 'forged token' | Role;
-type Request = { method: string; url: string; body?: unknown };
+/** `token` replaces the caller's own token (a sign-out must not revoke the shared test accounts). */
+type Request = { method: string; url: string; body?: unknown; token?: string };
 type Row = {
   call: string;
   /** 'anyone' means no token is needed; otherwise the roles allowed. */
@@ -58,6 +59,16 @@ const ROWS: Row[] = [
       method: 'POST',
       url: '/api/auth/login',
       body: { email: t.as.user.email, password: PASSWORD },
+    }),
+  },
+  {
+    call: 'POST /api/auth/logout',
+    who: ALL,
+    request: async (t, me) => ({
+      method: 'POST',
+      url: '/api/auth/logout',
+      body: {},
+      ...(me ? { token: (await t.account(me.role)).token } : {}),
     }),
   },
   { call: 'GET /api/health', who: 'anyone', request: async () => ({ method: 'GET', url: '/api/health' }) },
@@ -213,6 +224,18 @@ const ROWS: Row[] = [
     who: ADMIN,
     request: async (t) => ({ method: 'GET', url: `/api/order/${(await t.account('user')).id}` }),
   },
+  // DESIGN §7: the audit log, for superAdmin and admin.
+  {
+    call: 'GET /api/audit',
+    who: MANAGERS,
+    request: async () => ({ method: 'GET', url: '/api/audit?entity=product&page=1&pageSize=5' }),
+  },
+  // Not in the design: the people the log's "who" filter offers, read like the log.
+  {
+    call: 'GET /api/audit/actors',
+    who: MANAGERS,
+    request: async () => ({ method: 'GET', url: '/api/audit/actors' }),
+  },
 ];
 
 const CALLERS: Caller[] = ['no token', 'forged token', ...ALL];
@@ -263,8 +286,8 @@ describe.each(targets)('permissions on $name', (target) => {
   it.each(CASES)('$label → $expect', async ({ row, caller, expect: want }) => {
     const me = caller === 'no token' || caller === 'forged token' ? undefined : t.as[caller];
     const token = caller === 'no token' ? undefined : caller === 'forged token' ? forged : me?.token;
-    const { method, url, body } = await row.request(t, me);
-    const res = await t.call(method, url, { token, body });
+    const { method, url, body, token: own } = await row.request(t, me);
+    const res = await t.call(method, url, { token: own ?? token, body });
     if (want === 'allowed') {
       expect(res.status, res.text).toBeGreaterThanOrEqual(200);
       expect(res.status, res.text).toBeLessThan(300);

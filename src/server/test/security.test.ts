@@ -140,7 +140,13 @@ describe.each(targets)('security on $name', (target) => {
     await record('GET', `/api/users/${id}`, { token: admin });
     const changed = await record('PUT', `/api/users/${id}`, {
       token,
-      body: { name: 'Walker', email, address: 'Path 2', password: 'walker password 2' },
+      body: {
+        name: 'Walker',
+        email,
+        address: 'Path 2',
+        password: 'walker password 2',
+        currentPassword: 'walker password 1',
+      },
     });
     expect(changed.status).toBe(200);
     await record('PUT', `/api/users/${id}`, {
@@ -177,8 +183,12 @@ describe.each(targets)('security on $name', (target) => {
         token: changed.body.token,
         body: { name: 'Walker', email, address: '', password: 'short' },
       }),
+      await t.call('PUT', `/api/users/${id}`, {
+        token: changed.body.token,
+        body: { name: 'Walker', email, address: '', password: 'walker password 4', currentPassword: 'wrong' },
+      }),
     ];
-    expect(failures.map((res) => res.status)).toEqual([409, 401, 400]);
+    expect(failures.map((res) => res.status)).toEqual([409, 401, 400, 403]);
     for (const res of failures) {
       expect(res.text).not.toMatch(HASH_OR_SECRET);
       expect(res.text).not.toContain('walker password');

@@ -37,6 +37,7 @@ export const MENUS: Record<Role, MenuItem[]> = {
   superAdmin: [
     { label: 'Super Dashboard', to: '/superAdmin-dashboard', icon: 'dashboard', end: true },
     { label: 'Users', to: '/superAdmin-dashboard/users', icon: 'users' },
+    { label: 'Activity', to: '/superAdmin-dashboard/activity', icon: 'activity' },
     { label: 'Profile', to: '/superAdmin-dashboard/profile', icon: 'profile' },
     LOGOUT,
   ],
@@ -47,6 +48,7 @@ export const MENUS: Record<Role, MenuItem[]> = {
     { label: 'Orders', to: '/admin-dashboard/orders', icon: 'orders' },
     { label: 'Suppliers', to: '/admin-dashboard/supplier', icon: 'suppliers' },
     { label: 'Users', to: '/admin-dashboard/users', icon: 'users' },
+    { label: 'Activity', to: '/admin-dashboard/activity', icon: 'activity' },
     { label: 'Profile', to: '/admin-dashboard/profile', icon: 'profile' },
     LOGOUT,
   ],

@@ -24,6 +24,8 @@ const users = () => import('../features/users/users-page').then((m) => ({ Compon
 const catalogue = () =>
   import('../features/catalogue/catalogue-page').then((m) => ({ Component: m.CataloguePage }));
 const profile = () => import('../features/profile/profile-page').then((m) => ({ Component: m.ProfilePage }));
+const activity = () =>
+  import('../features/activity/activity-page').then((m) => ({ Component: m.ActivityPage }));
 
 /** A role area: the guard, then the shell, then its pages (a crash keeps the sidebar). */
 function area(path: string, roles: readonly Role[], pages: RouteObject[]): RouteObject {
@@ -67,6 +69,7 @@ export const routes: RouteObject[] = [
         [
           { index: true, lazy: superDashboard },
           { path: 'users', lazy: users },
+          { path: 'activity', lazy: activity },
           { path: 'profile', lazy: profile },
         ],
       ),
@@ -80,6 +83,7 @@ export const routes: RouteObject[] = [
           { path: 'supplier', lazy: suppliers },
           { path: 'orders', lazy: orders },
           { path: 'users', lazy: users },
+          { path: 'activity', lazy: activity },
           { path: 'profile', lazy: profile },
         ],
       ),

@@ -6,6 +6,8 @@ type ConfirmDialogProps = {
   title: string;
   message: string;
   confirmLabel?: string;
+  /** The confirm button's text while the action runs. */
+  busyLabel?: string;
   busy?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
@@ -16,6 +18,7 @@ export function ConfirmDialog({
   title,
   message,
   confirmLabel = 'Delete',
+  busyLabel = 'Deleting...',
   busy = false,
   onConfirm,
   onCancel,
@@ -47,7 +50,7 @@ export function ConfirmDialog({
           Cancel
         </button>
         <button type="button" className={buttonClass('danger')} onClick={onConfirm} disabled={busy}>
-          {busy ? 'Deleting...' : confirmLabel}
+          {busy ? busyLabel : confirmLabel}
         </button>
       </div>
     </Modal>

@@ -12,9 +12,12 @@ const MEANING: Record<StockLevel, string> = {
   ok: 'In stock',
 };
 
-/** Stock count coloured red at 0, yellow at 5 or fewer, green above. */
-export function StockBadge({ stock }: { stock: number }) {
-  const level = stockLevel(stock);
+/**
+ * Stock count coloured red at 0, yellow at or below the product's reorder point, green above.
+ * The reorder point comes with the product from the server; the web app keeps no threshold.
+ */
+export function StockBadge({ stock, reorderPoint }: { stock: number; reorderPoint: number }) {
+  const level = stockLevel(stock, reorderPoint);
   return (
     <span
       data-level={level}

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { ApiError } from '../../shared/common';
+import type { LogoutInput } from '../../shared/auth';
+import { ApiError, Message } from '../../shared/common';
 import { getToken } from './session';
 
 export const GENERIC_ERROR = 'error occurred. Please try again.';
@@ -33,6 +34,8 @@ type RequestOptions<S extends z.ZodType> = {
   schema: S;
   /** false for the login call: a 401 there is an answer to show, not an expired session. */
   signedIn?: boolean;
+  /** false when the caller ends the session itself whatever the answer (signing out). */
+  expireOn401?: boolean;
   signal?: AbortSignal;
 };
 
@@ -40,7 +43,7 @@ export async function api<S extends z.ZodType>(
   path: string,
   options: RequestOptions<S>,
 ): Promise<z.output<S>> {
-  const { method = 'GET', body, schema, signedIn = true, signal } = options;
+  const { method = 'GET', body, schema, signedIn = true, expireOn401 = true, signal } = options;
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const token = signedIn ? getToken() : null;
@@ -63,7 +66,7 @@ export async function api<S extends z.ZodType>(
 
   if (!response.ok) {
     const failure = ApiError.safeParse(payload);
-    if (response.status === 401 && signedIn) unauthorizedHandler?.();
+    if (response.status === 401 && signedIn && expireOn401) unauthorizedHandler?.();
     if (failure.success) {
       throw new ApiRequestError(failure.data.error, response.status, failure.data.details);
     }
@@ -81,4 +84,39 @@ export async function api<S extends z.ZodType>(
 export function errorMessage(error: unknown): string {
   if (error instanceof Error && error.message) return error.message;
   return GENERIC_ERROR;
+}
+
+/** Signing out waits this long at most for the server, then ends the session here anyway. */
+export const SIGN_OUT_WAIT_MS = 2_000;
+
+/**
+ * Asks the server to revoke the stored token (with `everywhere`, every token of the user), before
+ * the caller clears the session. It never throws and never waits longer than `waitMs`: the session
+ * ends here whether or not the server could be told. Answers whether the server confirmed.
+ */
+export async function signOut(input: LogoutInput = {}, waitMs = SIGN_OUT_WAIT_MS): Promise<boolean> {
+  if (!getToken()) return false;
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const gaveUp = new Promise<false>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve(false);
+    }, waitMs);
+  });
+  const answered = api('/auth/logout', {
+    method: 'POST',
+    body: input ?? {},
+    schema: Message,
+    expireOn401: false,
+    signal: controller.signal,
+  }).then(
+    () => true,
+    () => false,
+  );
+  try {
+    return await Promise.race([answered, gaveUp]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -1,3 +1,4 @@
+import type { AuditQuery } from '../../shared/audit';
 import type { OrderQuery } from '../../shared/orders';
 import type { ProductQuery } from '../../shared/products';
 import type { UserQuery } from '../../shared/users';
@@ -20,4 +21,7 @@ export const queryKeys = {
   user: (id: string) => ['users', 'one', id] as const,
   orders: ['orders'] as const,
   orderPage: (userId: string, query: OrderQuery) => ['orders', userId, 'page', query] as const,
+  audit: ['audit'] as const,
+  auditPage: (query: AuditQuery) => ['audit', 'page', query] as const,
+  auditActors: ['audit', 'actors'] as const,
 };

@@ -78,6 +78,18 @@ export function clearSession(reason: 'logout' | 'expired' = 'logout'): void {
   emit();
 }
 
+/**
+ * The navigation state a screen hands to /logout when it has already signed out on the server
+ * (Sign out everywhere): /logout then only ends the session here and shows the notice.
+ */
+export type SignedOutState = { signedOut: string };
+
+/** The notice of a SignedOutState, or null when the state is anything else. */
+export function signedOutNotice(state: unknown): string | null {
+  const notice = (state as Partial<SignedOutState> | null)?.signedOut;
+  return typeof notice === 'string' ? notice : null;
+}
+
 export function subscribeSession(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);

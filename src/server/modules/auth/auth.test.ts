@@ -13,6 +13,7 @@ async function sign(secret: string, claims: { sub: string; tv: number }, expires
   return new SignJWT({ tv: claims.tv })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(claims.sub)
+    .setJti(crypto.randomUUID())
     .setIssuedAt()
     .setExpirationTime(expiresAt)
     .sign(new TextEncoder().encode(secret));
@@ -141,7 +142,13 @@ describe.each(targets)('auth on $name', (target) => {
     const me = await t.account('medicalRep', 'Mona Med');
     const res = await t.call('PUT', `/api/users/${me.id}`, {
       token: me.token,
-      body: { name: 'Mona Med', email: me.email, address: '', password: 'a brand new password' },
+      body: {
+        name: 'Mona Med',
+        email: me.email,
+        address: '',
+        password: 'a brand new password',
+        currentPassword: PASSWORD,
+      },
     });
     expect(res.status).toBe(200);
     expect(typeof res.body.token).toBe('string');
@@ -163,14 +170,14 @@ describe.each(targets)('auth on $name', (target) => {
 describe.each(targets)('login throttling on $name', (target) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startApp(target, { throttle: { perEmail: 3, perAddress: 10 } });
+    t = await startApp(target, { throttle: { perPair: 3, perEmail: 6, perAddress: 10 } });
   });
   afterAll(() => t?.close());
 
   const login = (email: string, password: string, remoteAddress: string) =>
     t.call('POST', '/api/auth/login', { body: { email, password }, remoteAddress });
 
-  it('POST /api/auth/login answers 429 on the 4th try for one email, even with the right password', async () => {
+  it('POST /api/auth/login answers 429 on the 4th try for one email from one address, even with the right password', async () => {
     const victim = await t.account('user');
     const bystander = await t.account('user');
     for (let i = 0; i < 3; i++) {
@@ -181,22 +188,47 @@ describe.each(targets)('login throttling on $name', (target) => {
     expect(blocked.status).toBe(429);
     expect(blocked.body).toEqual({
       success: false,
-      error: expect.stringMatching(/^Too many failed sign-in/),
+      error: expect.stringMatching(/^Too many failed sign-in attempts; try again in 15 minutes\.$/),
     });
-    // The email is blocked from any address, in any letter case.
-    expect((await login(victim.email.toUpperCase(), PASSWORD, '10.0.1.2')).status).toBe(429);
-    // Other emails still sign in.
+    // In any letter case too.
+    expect((await login(victim.email.toUpperCase(), PASSWORD, '10.0.1.1')).status).toBe(429);
+    // The owner, from an address that has not failed, still signs in; other emails too.
+    expect((await login(victim.email, PASSWORD, '10.0.1.2')).status).toBe(200);
     expect((await login(bystander.email, PASSWORD, '10.0.1.1')).status).toBe(200);
   });
 
-  it('a successful sign-in clears the failures of that email', async () => {
+  it('a parallel burst gets no more than the limit checked: attempts are counted before the password', async () => {
+    const victim = await t.account('user');
+    const burst = await Promise.all(
+      Array.from({ length: 24 }, () => login(victim.email, 'wrong password', '10.0.4.1')),
+    );
+    const statuses = burst.map((res) => res.status).sort();
+    expect(statuses.filter((s) => s === 401)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(21);
+  });
+
+  it('a successful sign-in is not counted as a failure', async () => {
     const me = await t.account('user');
     for (let i = 0; i < 2; i++)
       expect((await login(me.email, 'wrong password', '10.0.2.1')).status).toBe(401);
     expect((await login(me.email, PASSWORD, '10.0.2.1')).status).toBe(200);
-    for (let i = 0; i < 2; i++)
-      expect((await login(me.email, 'wrong password', '10.0.2.1')).status).toBe(401);
     expect((await login(me.email, PASSWORD, '10.0.2.1')).status).toBe(200);
+    // Two failures so far: the third is checked, then the pair is blocked.
+    expect((await login(me.email, 'wrong password', '10.0.2.1')).status).toBe(401);
+    expect((await login(me.email, PASSWORD, '10.0.2.1')).status).toBe(429);
+  });
+
+  it('past the per-email limit, failed addresses are refused but a clean one gets in: strangers cannot lock the owner out', async () => {
+    const owner = await t.account('user');
+    // Three strangers fail twice each: 6 failures for the email, the per-email limit here.
+    for (const stranger of ['10.0.5.1', '10.0.5.2', '10.0.5.3'])
+      for (let i = 0; i < 2; i++) expect((await login(owner.email, 'guess', stranger)).status).toBe(401);
+    expect((await login(owner.email, 'guess', '10.0.5.1')).status).toBe(429);
+    // A new stranger gets one try, then is refused like the others.
+    expect((await login(owner.email, 'guess', '10.0.5.4')).status).toBe(401);
+    expect((await login(owner.email, PASSWORD, '10.0.5.4')).status).toBe(429);
+    // The owner's own address has not failed: they sign in.
+    expect((await login(owner.email, PASSWORD, '10.0.5.9')).status).toBe(200);
   });
 
   it('POST /api/auth/login answers 429 after 10 failures from one address across different emails', async () => {
@@ -210,5 +242,118 @@ describe.each(targets)('login throttling on $name', (target) => {
     expect(blocked.body.success).toBe(false);
     // Another address is not affected.
     expect((await login(me.email, PASSWORD, '10.0.3.2')).status).toBe(200);
+  });
+
+  it('counts IPv6 clients by their /64: a fresh address in the same network is the same client', async () => {
+    const me = await t.account('user');
+    for (let i = 1; i <= 3; i++)
+      expect((await login(me.email, 'wrong', `2001:db8:aa:1::${i}`)).status).toBe(401);
+    expect((await login(me.email, PASSWORD, '2001:db8:aa:1:ffff::9')).status).toBe(429);
+    expect((await login(me.email, PASSWORD, '2001:db8:aa:2::1')).status).toBe(200);
+  });
+});
+
+describe.each(targets)('client address behind a proxy on $name', (target) => {
+  const attempt = (t: TestApp, email: string, forwardedFor: string) =>
+    t.call('POST', '/api/auth/login', {
+      body: { email, password: 'wrong password' },
+      remoteAddress: '127.0.0.1',
+      headers: { 'x-forwarded-for': forwardedFor },
+    });
+
+  it('by default X-Forwarded-For is ignored: every client behind the proxy is one address', async () => {
+    const t = await startApp(target, { throttle: { perPair: 2, perEmail: 100, perAddress: 100 } });
+    try {
+      const me = await t.account('user');
+      expect((await attempt(t, me.email, '203.0.113.1')).status).toBe(401);
+      expect((await attempt(t, me.email, '203.0.113.2')).status).toBe(401);
+      expect((await attempt(t, me.email, '203.0.113.3')).status).toBe(429);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('with TRUST_PROXY the forwarded client address is the one counted', async () => {
+    const t = await startApp(target, {
+      config: { trustProxy: ['127.0.0.1'] },
+      throttle: { perPair: 2, perEmail: 100, perAddress: 100 },
+    });
+    try {
+      const me = await t.account('user');
+      for (let i = 0; i < 2; i++) expect((await attempt(t, me.email, '203.0.113.1')).status).toBe(401);
+      expect((await attempt(t, me.email, '203.0.113.1')).status).toBe(429);
+      expect((await attempt(t, me.email, '203.0.113.2')).status).toBe(401);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe.each(targets)('sessions on $name', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(target);
+  });
+  afterAll(() => t?.close());
+
+  const signIn = async (email: string) => {
+    const res = await t.call('POST', '/api/auth/login', { body: { email, password: PASSWORD } });
+    expect(res.status).toBe(200);
+    return res.body.token as string;
+  };
+
+  it('POST /api/auth/logout revokes the token it is called with at once, and only that one', async () => {
+    const me = await t.account('salesRep');
+    const phone = await signIn(me.email);
+    const laptop = await signIn(me.email);
+    const res = await t.call('POST', '/api/auth/logout', { token: phone, body: {} });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, message: 'Signed out.' });
+    expectErrorShape(await t.call('GET', '/api/products', { token: phone }), 401);
+    // The hot routes that check the user in their own statement refuse it too.
+    const product = await t.product({ stock: 5 });
+    const order = await t.call('POST', '/api/order/add', {
+      token: phone,
+      body: { productId: product.id, quantity: 1 },
+    });
+    expectErrorShape(order, 401);
+    expect(await t.sql('select 1 from orders where product_id = $1', [product.id])).toHaveLength(0);
+    expectErrorShape(await t.call('POST', '/api/auth/logout', { token: phone, body: {} }), 401);
+    expect((await t.call('GET', '/api/products', { token: laptop })).status).toBe(200);
+  });
+
+  it('POST /api/auth/logout without a body signs out too', async () => {
+    const me = await t.account('user');
+    const token = await signIn(me.email);
+    expect((await t.call('POST', '/api/auth/logout', { token })).status).toBe(200);
+    expectErrorShape(await t.call('GET', '/api/products', { token }), 401);
+  });
+
+  it('POST /api/auth/logout {everywhere: true} revokes every token of the user, and a new sign-in works', async () => {
+    const me = await t.account('admin');
+    const tokens = [await signIn(me.email), await signIn(me.email), me.token];
+    const res = await t.call('POST', '/api/auth/logout', { token: tokens[0], body: { everywhere: true } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, message: 'Signed out on every device.' });
+    for (const token of tokens) {
+      expectErrorShape(await t.call('GET', '/api/category', { token }), 401);
+      expectErrorShape(await t.call('GET', '/api/dashboard', { token }), 401);
+    }
+    const fresh = await signIn(me.email);
+    expect((await t.call('GET', '/api/dashboard', { token: fresh })).status).toBe(200);
+    // Someone else's sessions are untouched.
+    expect((await t.call('GET', '/api/dashboard', { token: t.as.admin.token })).status).toBe(200);
+  });
+
+  it('POST /api/auth/logout needs a valid token and a boolean everywhere', async () => {
+    expectErrorShape(await t.call('POST', '/api/auth/logout', { body: {} }), 401);
+    const me = await t.account('user');
+    const bad = await t.call('POST', '/api/auth/logout', { token: me.token, body: { everywhere: 'yes' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({
+      success: false,
+      error: 'everywhere: everywhere must be true or false.',
+    });
+    expect((await t.call('GET', '/api/products', { token: me.token })).status).toBe(200);
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CategoryInput, CategoryListResponse, CategoryResponse } from '../../../shared/categories';
 import { IdParams, Message } from '../../../shared/common';
+import { currentUser } from '../../lib/auth';
 import { conflict, isId, notFound } from '../../lib/errors';
 import {
   deleteCategory,
@@ -33,7 +34,7 @@ export const categoriesRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { formCategory: name, formDescription: description } = request.body;
       if (await nameTaken(app.db, name)) throw duplicate(name);
-      const category = await insertCategory(app.db, { name, description });
+      const category = await insertCategory(app.db, { name, description }, currentUser(request));
       return reply.code(201).send({ success: true as const, category });
     },
   );
@@ -54,7 +55,7 @@ export const categoriesRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!isId(id)) throw notFound('Category');
       const { formCategory: name, formDescription: description } = request.body;
       if (await nameTaken(app.db, name, id)) throw duplicate(name);
-      const category = await updateCategory(app.db, id, { name, description });
+      const category = await updateCategory(app.db, id, { name, description }, currentUser(request));
       if (!category) throw notFound('Category');
       return { success: true as const, category };
     },
@@ -73,7 +74,7 @@ export const categoriesRoutes: FastifyPluginAsyncZod = async (app) => {
       if (used > 0) {
         throw conflict(`This category is used by ${plural(used, 'product')}; move or delete them first.`);
       }
-      if (!(await deleteCategory(app.db, id))) throw notFound('Category');
+      if (!(await deleteCategory(app.db, id, currentUser(request)))) throw notFound('Category');
       return { success: true as const, message: 'Category deleted.' };
     },
   );

@@ -1,4 +1,4 @@
-import { type Database, statement } from '../../db/connection';
+import { type SignedInRunner, signedInStatement } from '../../lib/auth';
 
 /** The longest list a dashboard card shows; the rest are on the Products screen. */
 const CARD_LIMIT = 100;
@@ -18,23 +18,15 @@ const listed = (where: string, fields: string) => `
 /**
  * The whole dashboard answer (DashboardResponse) as JSON text, built by the database in one
  * prepared statement: one round trip, no planning, and nothing for the server to parse, check
- * and serialize again. It checks the signed-in user too (see signedInClaims): the figures are
- * only built when the token's user still exists with that version and an allowed role.
+ * and serialize again. It checks the signed-in user too (signedInStatement): the figures are only
+ * built for a caller in `signed_in_user`.
  *
  * The figures come from product_totals, product_sales, order_totals, order_quarters and
  * product_stock, which triggers keep (migrations 0003, 0005, 0007, 0008).
- * $1 the store's time zone, $2 the low-stock threshold, $3 the token's user, $4 its token
- * version, $5 the roles allowed.
+ * $1 the store's time zone, $2 the low-stock threshold.
  */
-const DASHBOARD = statement(
-  'dashboard_answer',
-  `with me as (
-     select token_version = $4::int as signed_in, role = any($5::text[]) as permitted
-     from users where id = $3::uuid
-   )
-   select coalesce((select signed_in from me), false) as "signedIn",
-          coalesce((select permitted from me), false) as "permitted",
-          case when (select signed_in and permitted from me) then json_build_object(
+const DASHBOARD = signedInStatement('dashboard_answer', {
+  select: `select case when exists (select 1 from signed_in_user) then json_build_object(
             'success', true,
             'totalProducts', (select coalesce(sum(products), 0) from product_totals),
             'totalStock', (select coalesce(sum(stock), 0) from product_totals),
@@ -53,21 +45,13 @@ const DASHBOARD = statement(
               `'_id', p.id, 'name', p.name, 'stock', l.stock, 'category', json_build_object('name', c.name)`,
             )}
           )::text end as "body"`,
-);
+});
 
-export type DashboardAnswer = { signedIn: boolean; permitted: boolean; body: string | null };
-
-export async function dashboardAnswer(
-  database: Database,
+/** The dashboard as JSON text, for the runner's signed-in admin (the runner throws 401/403). */
+export async function dashboardJson(
+  run: SignedInRunner,
   options: { lowStockThreshold: number; timeZone: string },
-  buyer: { userId: string; tokenVersion: number; roles: readonly string[] },
-): Promise<DashboardAnswer> {
-  const [row] = await database.run<DashboardAnswer>(DASHBOARD, [
-    options.timeZone,
-    options.lowStockThreshold,
-    buyer.userId,
-    buyer.tokenVersion,
-    buyer.roles,
-  ]);
-  return row ?? { signedIn: false, permitted: false, body: null };
+): Promise<string> {
+  const [row] = await run<{ body: string }>(DASHBOARD, [options.timeZone, options.lowStockThreshold]);
+  return row?.body as string;
 }

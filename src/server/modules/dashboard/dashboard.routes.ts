@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { DashboardResponse } from '../../../shared/dashboard';
-import { refuseSignedIn, signedInClaims } from '../../lib/auth';
+import { signedInRunner } from '../../lib/auth';
 import { sendJsonText } from '../../lib/json-text';
-import { dashboardAnswer } from './dashboard.repository';
+import { dashboardJson } from './dashboard.repository';
 
 export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -17,14 +17,11 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const answer = await dashboardAnswer(
-        app.database,
-        { lowStockThreshold: app.config.lowStockThreshold, timeZone: app.config.timeZone },
-        signedInClaims(request),
-      );
-      const refused = refuseSignedIn(answer);
-      if (refused) throw refused;
-      return sendJsonText(reply, answer.body as string);
+      const body = await dashboardJson(signedInRunner(request), {
+        lowStockThreshold: app.config.lowStockThreshold,
+        timeZone: app.config.timeZone,
+      });
+      return sendJsonText(reply, body);
     },
   );
 };

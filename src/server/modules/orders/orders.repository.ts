@@ -1,8 +1,9 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { Order, OrderQuery } from '../../../shared/orders';
 import { pageWindow } from '../../../shared/paging';
-import { type Database, type Db, statement } from '../../db/connection';
+import type { Db } from '../../db/connection';
 import { orders, orderTotals } from '../../db/schema';
+import { type SignedInRunner, signedInStatement } from '../../lib/auth';
 import { matchesSearch } from '../../lib/search';
 
 const toOrder = (row: typeof orders.$inferSelect): Order => ({
@@ -27,78 +28,49 @@ type PlacedRow = {
   user_name: string;
   user_address: string;
   order_date: string | Date;
-  signed_in: boolean | null;
-  permitted: boolean | null;
   product_found: boolean | null;
 };
 
 /**
- * Checks the buyer, takes the stock and records the order in one statement.
+ * Takes the stock and records the order in one statement, for the signed-in buyer.
  *
- * - The buyer is the token's user, read here rather than in a statement of its own: the order
- *   goes ahead only while that user exists with the token's version and an allowed role, so a
- *   deleted user or an old token is refused at once, as on every other route.
+ * - The buyer is `signed_in_user` (see signedInStatement): the order goes ahead only while the
+ *   token's user exists with its version and an allowed role.
  * - The conditional update only succeeds while enough stock is left, so concurrent orders can
  *   never take it below zero, and the order row exists exactly when the stock was taken.
  * - The price comes from the database, never the client.
- * - It always answers one row: the order, or which check failed, so a refusal costs no second
- *   round trip.
+ * - It always answers one row: the order, or whether the product exists, so a refusal costs no
+ *   second round trip.
  *
- * $1 product, $2 quantity, $3 the token's user, $4 its token version, $5 the allowed roles.
+ * $1 product, $2 quantity.
  */
-const PLACE_ORDER = statement(
-  'orders_place',
-  `with me as (
-     select id, name, address, role, token_version from users where id = $3::uuid
-   ), buyer as (
-     select id, name, address from me where token_version = $4::int and role = any($5::text[])
-   ), taken as (
+const PLACE_ORDER = signedInStatement('orders_place', {
+  with: `taken as (
      update products set stock = stock - $2::int
-     where id = $1::uuid and stock >= $2::int and exists (select 1 from buyer)
+     where id = $1::uuid and stock >= $2::int and exists (select 1 from signed_in_user)
      returning id, name, price, category_id
    ), placed as (
      insert into orders (user_id, product_id, quantity, unit_price, total_price,
                          product_name, category_name, user_name, user_address)
      select buyer.id, taken.id, $2::int, taken.price, taken.price * $2::int,
             taken.name, categories.name, buyer.name, buyer.address
-     from taken join categories on categories.id = taken.category_id cross join buyer
+     from taken join categories on categories.id = taken.category_id cross join signed_in_user buyer
      returning *
-   )
-   select placed.*,
-          (select token_version = $4::int from me) as signed_in,
-          (select role = any($5::text[]) from me) as permitted,
+   )`,
+  select: `select placed.*,
           case when placed.id is null then exists(select 1 from products where id = $1::uuid) end as product_found
    from (select) as one left join placed on true`,
-);
+});
 
-export type Placed =
-  | { order: Order }
-  | { order: undefined; signedIn: boolean; permitted: boolean; productFound: boolean };
+export type Placed = { order: Order } | { order: undefined; productFound: boolean };
 
+/** Places the order for the runner's signed-in buyer (the runner throws 401/403). */
 export async function placeOrder(
-  database: Database,
-  order: {
-    productId: string;
-    quantity: number;
-    buyer: { userId: string; tokenVersion: number; roles: readonly string[] };
-  },
+  run: SignedInRunner,
+  order: { productId: string; quantity: number },
 ): Promise<Placed> {
-  const { productId, quantity, buyer } = order;
-  const [row] = await database.run<PlacedRow>(PLACE_ORDER, [
-    productId,
-    quantity,
-    buyer.userId,
-    buyer.tokenVersion,
-    buyer.roles,
-  ]);
-  if (!row?.id) {
-    return {
-      order: undefined,
-      signedIn: row?.signed_in === true,
-      permitted: row?.permitted === true,
-      productFound: row?.product_found === true,
-    };
-  }
+  const [row] = await run<PlacedRow>(PLACE_ORDER, [order.productId, order.quantity]);
+  if (!row?.id) return { order: undefined, productFound: row?.product_found === true };
   return {
     order: toOrder({
       id: row.id,

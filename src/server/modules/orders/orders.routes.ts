@@ -7,7 +7,7 @@ import {
   UserIdParams,
 } from '../../../shared/orders';
 import { pageWindow } from '../../../shared/paging';
-import { currentUser, refuseSignedIn, signedInClaims } from '../../lib/auth';
+import { currentUser, signedInRunner } from '../../lib/auth';
 import { conflict, forbidden, isId, notFound } from '../../lib/errors';
 import { listOrders, placeOrder } from './orders.repository';
 
@@ -26,15 +26,10 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       // The order statement checks the signed-in user itself (one round trip per order).
-      const buyer = signedInClaims(request);
       const { productId, quantity } = request.body;
       if (!isId(productId)) throw notFound('Product');
-      const placed = await placeOrder(app.database, { productId, quantity, buyer });
-      if (!placed.order) {
-        throw (
-          refuseSignedIn(placed) ?? (placed.productFound ? conflict('Not enough stock') : notFound('Product'))
-        );
-      }
+      const placed = await placeOrder(signedInRunner(request), { productId, quantity });
+      if (!placed.order) throw placed.productFound ? conflict('Not enough stock') : notFound('Product');
       return reply.code(201).send({ success: true as const, order: placed.order });
     },
   );

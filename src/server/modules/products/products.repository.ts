@@ -6,6 +6,14 @@ import { categories, productStock, products, suppliers } from '../../db/schema';
 import { isId } from '../../lib/errors';
 import { matchesSearch } from '../../lib/search';
 import { rowsOf } from '../../lib/sql';
+import {
+  type Actor,
+  changedFields,
+  createdFields,
+  deletedFields,
+  recordAudit,
+  type Tx,
+} from '../audit/audit.repository';
 
 export type ProductValues = {
   name: string;
@@ -16,17 +24,29 @@ export type ProductValues = {
   supplierId: string;
 };
 
-const productColumns = {
-  id: products.id,
-  name: products.name,
-  description: products.description,
-  price: products.price,
-  stock: products.stock,
-  categoryId: categories.id,
-  categoryName: categories.name,
-  supplierId: suppliers.id,
-  supplierName: suppliers.name,
-};
+/**
+ * The reorder point in force: low stock is 0 < stock ≤ it (DESIGN §9). For now it is the store's
+ * LOW_STOCK_THRESHOLD for every product; a product's own point, once it has a column, slots in
+ * here as `coalesce(<its column>, threshold)`, and every product answer carries it from this one place.
+ */
+function reorderPointSql(storeThreshold: number): SQL<number> {
+  return sql<number>`${storeThreshold}::int`.mapWith(Number);
+}
+
+function productColumns(storeThreshold: number) {
+  return {
+    id: products.id,
+    name: products.name,
+    description: products.description,
+    price: products.price,
+    stock: products.stock,
+    reorderPoint: reorderPointSql(storeThreshold),
+    categoryId: categories.id,
+    categoryName: categories.name,
+    supplierId: suppliers.id,
+    supplierName: suppliers.name,
+  };
+}
 
 type ProductRow = {
   id: string;
@@ -34,6 +54,7 @@ type ProductRow = {
   description: string;
   price: string;
   stock: number;
+  reorderPoint: number;
   categoryId: string;
   categoryName: string;
   supplierId: string;
@@ -46,21 +67,22 @@ const toProduct = (row: ProductRow): Product => ({
   description: row.description,
   price: Number(row.price),
   stock: row.stock,
+  reorderPoint: row.reorderPoint,
   category: { _id: row.categoryId, name: row.categoryName },
   supplier: { _id: row.supplierId, name: row.supplierName },
 });
 
-function selectProducts(db: Db) {
+function selectProducts(db: Db, storeThreshold: number) {
   return db
-    .select(productColumns)
+    .select(productColumns(storeThreshold))
     .from(products)
     .innerJoin(categories, eq(categories.id, products.categoryId))
     .innerJoin(suppliers, eq(suppliers.id, products.supplierId));
 }
 
 /** The same, joined to product_stock, whose index gives stock order (products.stock has none). */
-function selectProductsByStock(db: Db) {
-  return selectProducts(db).innerJoin(productStock, eq(productStock.productId, products.id));
+function selectProductsByStock(db: Db, storeThreshold: number) {
+  return selectProducts(db, storeThreshold).innerJoin(productStock, eq(productStock.productId, products.id));
 }
 
 const byName = sql`lower(${products.name})`;
@@ -97,12 +119,17 @@ function productFilter(query: ProductFilter) {
  * them and serializing them took the server's only thread half a second a call, during which no
  * other request was answered; the database builds the text in its own process instead.
  */
-export async function wholeCatalogueJson(db: Db, query: ProductFilter): Promise<string> {
+export async function wholeCatalogueJson(
+  db: Db,
+  query: ProductFilter,
+  storeThreshold: number,
+): Promise<string> {
   const { where, order } = productFilter(query);
   const result = await db.execute(sql`
     with list as (
       select ${products.id} as id, ${products.name} as name, ${products.description} as description,
              ${products.price} as price, ${products.stock} as stock,
+             ${reorderPointSql(storeThreshold)} as reorder_point,
              ${categories.id} as category_id, ${categories.name} as category_name,
              ${suppliers.id} as supplier_id, ${suppliers.name} as supplier_name,
              row_number() over (order by ${sql.join(order, sql`, `)}) as n
@@ -117,6 +144,7 @@ export async function wholeCatalogueJson(db: Db, query: ProductFilter): Promise<
       'products', coalesce((
         select json_agg(json_build_object(
           '_id', id, 'name', name, 'description', description, 'price', price, 'stock', stock,
+          'reorderPoint', reorder_point,
           'category', json_build_object('_id', category_id, 'name', category_name),
           'supplier', json_build_object('_id', supplier_id, 'name', supplier_name)) order by n)
         from list), '[]'::json),
@@ -137,6 +165,7 @@ export async function productPage(
   database: Database,
   query: ProductFilter,
   window: { limit: number; offset: number },
+  storeThreshold: number,
 ): Promise<{ products: Product[]; total: number }> {
   const db = database.db;
   const { search, where, order } = productFilter(query);
@@ -150,6 +179,7 @@ export async function productPage(
     const matching = sql`
       with m as materialized (select * from ${products} where ${where} limit ${FEW_MATCHES + 1})
       select m.id, m.name, m.description, m.price::text as price, m.stock,
+             ${reorderPointSql(storeThreshold)} as "reorderPoint",
              c.id as "categoryId", c.name as "categoryName", s.id as "supplierId", s.name as "supplierName",
              (select count(*)::int from m) as total
       from m join ${categories} c on c.id = m.category_id join ${suppliers} s on s.id = m.supplier_id
@@ -165,7 +195,7 @@ export async function productPage(
     const total = rows[0]?.total ?? (await countProducts(db, where));
     if (total <= FEW_MATCHES) return { products: rows.map(toProduct), total };
   }
-  const rows = await select(db)
+  const rows = await select(db, storeThreshold)
     .where(where)
     .orderBy(...order)
     .limit(window.limit)
@@ -195,8 +225,8 @@ async function countProducts(db: Db, where: SQL | undefined): Promise<number> {
   return row?.n ?? 0;
 }
 
-export async function findProduct(db: Db, id: string): Promise<Product | undefined> {
-  const [row] = await selectProducts(db).where(eq(products.id, id));
+export async function findProduct(db: Db, id: string, storeThreshold: number): Promise<Product | undefined> {
+  const [row] = await selectProducts(db, storeThreshold).where(eq(products.id, id));
   return row && toProduct(row);
 }
 
@@ -224,24 +254,88 @@ export async function missingReferences(db: Db, categoryId: string, supplierId: 
   return { category: !row?.category, supplier: !row?.supplier };
 }
 
-export async function insertProduct(db: Db, values: ProductValues): Promise<string> {
-  const [row] = await db
-    .insert(products)
-    .values({ ...values, price: values.price.toFixed(2) })
-    .returning({ id: products.id });
-  return (row as { id: string }).id;
+/**
+ * A product as its audit entries show it: money as its exact text, category and supplier by
+ * name. `lock` holds the row until the transaction ends, so the values compared are the ones
+ * changed.
+ */
+async function auditedProduct(tx: Tx, id: string, lock = false) {
+  const query = tx
+    .select({
+      name: products.name,
+      description: products.description,
+      price: products.price,
+      stock: products.stock,
+      category: categories.name,
+      supplier: suppliers.name,
+    })
+    .from(products)
+    .innerJoin(categories, eq(categories.id, products.categoryId))
+    .innerJoin(suppliers, eq(suppliers.id, products.supplierId))
+    .where(eq(products.id, id));
+  const [row] = lock ? await query.for('update', { of: products }) : await query;
+  return row;
 }
 
-export async function updateProduct(db: Db, id: string, values: ProductValues): Promise<boolean> {
-  const rows = await db
-    .update(products)
-    .set({ ...values, price: values.price.toFixed(2) })
-    .where(eq(products.id, id))
-    .returning({ id: products.id });
-  return rows.length > 0;
+export async function insertProduct(db: Db, values: ProductValues, actor: Actor): Promise<string> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(products)
+      .values({ ...values, price: values.price.toFixed(2) })
+      .returning({ id: products.id });
+    const id = (row as { id: string }).id;
+    const created = await auditedProduct(tx, id);
+    if (!created) throw new Error('a product just inserted is missing');
+    await recordAudit(tx, {
+      actor,
+      action: 'created',
+      entity: { type: 'product', id, name: created.name },
+      changes: createdFields(created),
+    });
+    return id;
+  });
 }
 
-export async function deleteProduct(db: Db, id: string): Promise<boolean> {
-  const rows = await db.delete(products).where(eq(products.id, id)).returning({ id: products.id });
-  return rows.length > 0;
+/** Changes a product; the entry holds each changed field, old → new. */
+export async function updateProduct(
+  db: Db,
+  id: string,
+  values: ProductValues,
+  actor: Actor,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const before = await auditedProduct(tx, id, true);
+    if (!before) return false;
+    await tx
+      .update(products)
+      .set({ ...values, price: values.price.toFixed(2) })
+      .where(eq(products.id, id));
+    const after = await auditedProduct(tx, id);
+    if (!after) throw new Error('a product locked for update is missing');
+    const changes = changedFields(before, after);
+    if (changes.length > 0) {
+      await recordAudit(tx, {
+        actor,
+        action: 'updated',
+        entity: { type: 'product', id, name: after.name },
+        changes,
+      });
+    }
+    return true;
+  });
+}
+
+export async function deleteProduct(db: Db, id: string, actor: Actor): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const before = await auditedProduct(tx, id, true);
+    if (!before) return false;
+    await tx.delete(products).where(eq(products.id, id));
+    await recordAudit(tx, {
+      actor,
+      action: 'deleted',
+      entity: { type: 'product', id, name: before.name },
+      changes: deletedFields(before),
+    });
+    return true;
+  });
 }

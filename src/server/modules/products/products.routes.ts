@@ -9,6 +9,7 @@ import {
   ProductResponse,
 } from '../../../shared/products';
 import type { Db } from '../../db/connection';
+import { currentUser } from '../../lib/auth';
 import { badRequest, isId, notFound } from '../../lib/errors';
 import { sendJsonText } from '../../lib/json-text';
 import {
@@ -61,10 +62,18 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const window = pageWindow(request.query);
       if (window) {
-        const { products, total } = await productPage(app.database, request.query, window);
+        const { products, total } = await productPage(
+          app.database,
+          request.query,
+          window,
+          app.config.lowStockThreshold,
+        );
         return { success: true as const, products, total, page: window.page, pageSize: window.pageSize };
       }
-      return sendJsonText(reply, await wholeCatalogueJson(app.db, request.query));
+      return sendJsonText(
+        reply,
+        await wholeCatalogueJson(app.db, request.query, app.config.lowStockThreshold),
+      );
     },
   );
 
@@ -88,8 +97,8 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['products'], body: ProductInput, response: { 201: ProductResponse } },
     },
     async (request, reply) => {
-      const id = await insertProduct(app.db, await productValues(app.db, request.body));
-      const product = await findProduct(app.db, id);
+      const id = await insertProduct(app.db, await productValues(app.db, request.body), currentUser(request));
+      const product = await findProduct(app.db, id, app.config.lowStockThreshold);
       if (!product) throw notFound('Product');
       return reply.code(201).send({ success: true as const, product });
     },
@@ -110,8 +119,8 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       if (!isId(id)) throw notFound('Product');
       const values = await productValues(app.db, request.body);
-      if (!(await updateProduct(app.db, id, values))) throw notFound('Product');
-      const product = await findProduct(app.db, id);
+      if (!(await updateProduct(app.db, id, values, currentUser(request)))) throw notFound('Product');
+      const product = await findProduct(app.db, id, app.config.lowStockThreshold);
       if (!product) throw notFound('Product');
       return { success: true as const, product };
     },
@@ -130,7 +139,7 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { id } = request.params;
-      if (!isId(id) || !(await deleteProduct(app.db, id))) throw notFound('Product');
+      if (!isId(id) || !(await deleteProduct(app.db, id, currentUser(request)))) throw notFound('Product');
       return { success: true as const, message: 'Product deleted.' };
     },
   );

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProductListResponse } from '../../../shared/products';
+import { type Product, ProductListResponse, stockLevel } from '../../../shared/products';
 import { startApp, type TestApp, targets } from '../../test/harness';
 
 describe.each(targets)('products on $name', (target) => {
@@ -35,6 +35,7 @@ describe.each(targets)('products on $name', (target) => {
       description: 'Pain relief',
       price: 4.5,
       stock: 12,
+      reorderPoint: 5,
       category: { _id: category, name: expect.stringMatching(/^Cat /) },
       supplier: { _id: supplier, name: 'Acme' },
     });
@@ -183,5 +184,63 @@ describe.each(targets)('products on $name', (target) => {
     }
     const [row] = await t.sql<{ n: number }>('select count(*)::int as n from products where id = $1', [id]);
     expect(row?.n).toBe(1);
+  });
+});
+
+describe.each(targets)('products with LOW_STOCK_THRESHOLD=10 on $name', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(target, { config: { lowStockThreshold: 10 } });
+  });
+  afterAll(() => t?.close());
+
+  const reorderPoints = (products: Product[]) => new Set(products.map((product) => product.reorderPoint));
+
+  it('every product answer carries the reorder point in force: the paged list, searches, the whole catalogue, add and edit', async () => {
+    const { id, categoryId, supplierId } = await t.product({ name: 'Eight Left', stock: 8 });
+    const token = t.as.admin.token;
+    const body = {
+      name: 'Added Eight',
+      description: '',
+      price: 1,
+      stock: 8,
+      category: categoryId,
+      supplier: supplierId,
+    };
+    const added = await t.call('POST', '/api/products/add', { token, body });
+    expect(added.status).toBe(201);
+    expect(added.body.product).toMatchObject({ stock: 8, reorderPoint: 10 });
+    const edited = await t.call('PUT', `/api/products/${id}`, {
+      token,
+      body: { ...body, name: 'Eight Left' },
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body.product).toMatchObject({ _id: id, reorderPoint: 10 });
+
+    // Each way a list is read: by name, by stock, a search prepared for its words, a short-word search.
+    for (const query of [
+      'page=1&pageSize=50',
+      'sort=-stock&page=1&pageSize=50',
+      'search=eight&page=1',
+      'search=ei&page=1',
+    ]) {
+      const page = await t.call('GET', `/api/products?${query}`, { token: t.as.user.token });
+      expect(page.status, query).toBe(200);
+      expect(ProductListResponse.strict().parse(page.body)).toEqual(page.body);
+      expect(page.body.products.length, query).toBeGreaterThan(0);
+      expect(reorderPoints(page.body.products), query).toEqual(new Set([10]));
+    }
+    const whole = await t.call('GET', '/api/products', { token: t.as.user.token });
+    expect(ProductListResponse.strict().parse(whole.body)).toEqual(whole.body);
+    expect(reorderPoints(whole.body.products)).toEqual(new Set([10]));
+  });
+
+  it('a product the dashboard counts as low stock is low by the reorder point its answer carries', async () => {
+    const { id } = await t.product({ name: `Nine Left ${Math.random()}`, stock: 9 });
+    const dashboard = await t.call('GET', '/api/dashboard', { token: t.as.admin.token });
+    const whole = await t.call('GET', '/api/products', { token: t.as.admin.token });
+    const product = whole.body.products.find((p: Product) => p._id === id) as Product;
+    expect(dashboard.body.lowStock.map((p: { name: string }) => p.name)).toContain(product.name);
+    expect(stockLevel(product.stock, product.reorderPoint)).toBe('low');
   });
 });

@@ -2,8 +2,22 @@ import { asc, count, eq, sql } from 'drizzle-orm';
 import type { Supplier } from '../../../shared/suppliers';
 import type { Db } from '../../db/connection';
 import { products, suppliers } from '../../db/schema';
+import {
+  type Actor,
+  changedFields,
+  createdFields,
+  deletedFields,
+  recordAudit,
+} from '../audit/audit.repository';
 
 type SupplierValues = { name: string; email: string; phone: string; address: string };
+
+const audited = (row: SupplierValues): SupplierValues => ({
+  name: row.name,
+  email: row.email,
+  phone: row.phone,
+  address: row.address,
+});
 
 const toSupplier = (row: typeof suppliers.$inferSelect): Supplier => ({
   _id: row.id,
@@ -21,14 +35,38 @@ export async function listSuppliers(db: Db): Promise<Supplier[]> {
   return rows.map(toSupplier);
 }
 
-export async function insertSupplier(db: Db, values: SupplierValues) {
-  const [row] = await db.insert(suppliers).values(values).returning();
-  return toSupplier(row as NonNullable<typeof row>);
+export async function insertSupplier(db: Db, values: SupplierValues, actor: Actor) {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.insert(suppliers).values(values).returning();
+    const supplier = row as NonNullable<typeof row>;
+    await recordAudit(tx, {
+      actor,
+      action: 'created',
+      entity: { type: 'supplier', id: supplier.id, name: supplier.name },
+      changes: createdFields(audited(supplier)),
+    });
+    return toSupplier(supplier);
+  });
 }
 
-export async function updateSupplier(db: Db, id: string, values: SupplierValues) {
-  const [row] = await db.update(suppliers).set(values).where(eq(suppliers.id, id)).returning();
-  return row && toSupplier(row);
+/** Changes a supplier; the entry holds each changed field, old → new. */
+export async function updateSupplier(db: Db, id: string, values: SupplierValues, actor: Actor) {
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select().from(suppliers).where(eq(suppliers.id, id)).for('update');
+    if (!before) return undefined;
+    const [row] = await tx.update(suppliers).set(values).where(eq(suppliers.id, id)).returning();
+    const after = row as NonNullable<typeof row>;
+    const changes = changedFields(audited(before), audited(after));
+    if (changes.length > 0) {
+      await recordAudit(tx, {
+        actor,
+        action: 'updated',
+        entity: { type: 'supplier', id, name: after.name },
+        changes,
+      });
+    }
+    return toSupplier(after);
+  });
 }
 
 export async function productsFromSupplier(db: Db, id: string): Promise<number> {
@@ -36,7 +74,16 @@ export async function productsFromSupplier(db: Db, id: string): Promise<number> 
   return row?.n ?? 0;
 }
 
-export async function deleteSupplier(db: Db, id: string): Promise<boolean> {
-  const rows = await db.delete(suppliers).where(eq(suppliers.id, id)).returning({ id: suppliers.id });
-  return rows.length > 0;
+export async function deleteSupplier(db: Db, id: string, actor: Actor): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.delete(suppliers).where(eq(suppliers.id, id)).returning();
+    if (!row) return false;
+    await recordAudit(tx, {
+      actor,
+      action: 'deleted',
+      entity: { type: 'supplier', id, name: row.name },
+      changes: deletedFields(audited(row)),
+    });
+    return true;
+  });
 }

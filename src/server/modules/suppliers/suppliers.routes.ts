@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams, Message } from '../../../shared/common';
 import { SupplierInput, SupplierListResponse, SupplierResponse } from '../../../shared/suppliers';
+import { currentUser } from '../../lib/auth';
 import { conflict, isId, notFound } from '../../lib/errors';
 import {
   deleteSupplier,
@@ -27,7 +28,7 @@ export const suppliersRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['suppliers'], body: SupplierInput, response: { 201: SupplierResponse } },
     },
     async (request, reply) => {
-      const supplier = await insertSupplier(app.db, request.body);
+      const supplier = await insertSupplier(app.db, request.body, currentUser(request));
       return reply.code(201).send({ success: true as const, supplier });
     },
   );
@@ -45,7 +46,9 @@ export const suppliersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { id } = request.params;
-      const supplier = isId(id) ? await updateSupplier(app.db, id, request.body) : undefined;
+      const supplier = isId(id)
+        ? await updateSupplier(app.db, id, request.body, currentUser(request))
+        : undefined;
       if (!supplier) throw notFound('Supplier');
       return { success: true as const, supplier };
     },
@@ -66,7 +69,7 @@ export const suppliersRoutes: FastifyPluginAsyncZod = async (app) => {
           `This supplier supplies ${used} product${used === 1 ? '' : 's'}; change or delete them first.`,
         );
       }
-      if (!(await deleteSupplier(app.db, id))) throw notFound('Supplier');
+      if (!(await deleteSupplier(app.db, id, currentUser(request)))) throw notFound('Supplier');
       return { success: true as const, message: 'Supplier deleted.' };
     },
   );

@@ -5,6 +5,14 @@ import type { User, UserQuery } from '../../../shared/users';
 import type { Db } from '../../db/connection';
 import { users } from '../../db/schema';
 import { matchesSearch } from '../../lib/search';
+import {
+  type Actor,
+  changedFields,
+  createdFields,
+  deletedFields,
+  recordAudit,
+  secretChanged,
+} from '../audit/audit.repository';
 
 const publicColumns = {
   id: users.id,
@@ -55,40 +63,95 @@ export async function findUser(db: Db, id: string) {
   return row;
 }
 
+/** The stored hash, for checking a password; never part of an answer. */
+export async function passwordHashOf(db: Db, id: string): Promise<string | undefined> {
+  const [row] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, id));
+  return row?.hash;
+}
+
 export async function emailTaken(db: Db, email: string, exceptId?: string): Promise<boolean> {
   const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
   return !!row && row.id !== exceptId;
 }
 
+type UserFacts = { name: string; email: string; address: string; role: string };
+
+/** What a user's audit entries show: never the password or its hash. */
+const audited = (row: UserFacts) => ({
+  name: row.name,
+  email: row.email,
+  role: row.role,
+  address: row.address,
+});
+
 export async function insertUser(
   db: Db,
   values: { name: string; email: string; passwordHash: string; address: string; role: Role },
+  actor: Actor,
 ) {
-  const [row] = await db.insert(users).values(values).returning(publicColumns);
-  return row as NonNullable<typeof row>;
+  return db.transaction(async (tx) => {
+    const [row] = await tx.insert(users).values(values).returning(publicColumns);
+    const user = row as NonNullable<typeof row>;
+    await recordAudit(tx, {
+      actor,
+      action: 'created',
+      entity: { type: 'user', id: user.id, name: user.name },
+      changes: createdFields(audited(user)),
+    });
+    return user;
+  });
 }
 
-export async function deleteUser(db: Db, id: string): Promise<boolean> {
-  const rows = await db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
-  return rows.length > 0;
+export async function deleteUser(db: Db, id: string, actor: Actor): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.delete(users).where(eq(users.id, id)).returning(publicColumns);
+    if (!row) return false;
+    await recordAudit(tx, {
+      actor,
+      action: 'deleted',
+      entity: { type: 'user', id, name: row.name },
+      changes: deletedFields(audited(row)),
+    });
+    return true;
+  });
 }
 
+/**
+ * Changes a profile; the entry holds each changed field, old → new, and for a new password only
+ * the fact that it changed.
+ */
 export async function updateUser(
   db: Db,
   id: string,
   values: { name: string; email: string; address: string; passwordHash?: string },
+  actor: Actor,
 ) {
-  const [row] = await db
-    .update(users)
-    .set({
-      name: values.name,
-      email: values.email,
-      address: values.address,
-      ...(values.passwordHash
-        ? { passwordHash: values.passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` }
-        : {}),
-    })
-    .where(eq(users.id, id))
-    .returning(publicColumns);
-  return row;
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select(publicColumns).from(users).where(eq(users.id, id)).for('update');
+    if (!before) return undefined;
+    const [row] = await tx
+      .update(users)
+      .set({
+        name: values.name,
+        email: values.email,
+        address: values.address,
+        ...(values.passwordHash
+          ? { passwordHash: values.passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` }
+          : {}),
+      })
+      .where(eq(users.id, id))
+      .returning(publicColumns);
+    const after = row as NonNullable<typeof row>;
+    const changes = changedFields(audited(before), audited(after));
+    if (values.passwordHash) changes.push(secretChanged('password'));
+    if (changes.length > 0) {
+      await recordAudit(tx, {
+        actor,
+        action: 'updated',
+        entity: { type: 'user', id, name: after.name },
+        changes,
+      });
+    }
+    return after;
+  });
 }

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams, Message } from '../../../shared/common';
 import { pageWindow } from '../../../shared/paging';
@@ -11,19 +12,42 @@ import {
   UserResponse,
 } from '../../../shared/users';
 import { currentUser } from '../../lib/auth';
-import { AppError, conflict, forbidden, isId, notFound } from '../../lib/errors';
-import { hashPassword } from '../../lib/passwords';
+import { AppError, badRequest, conflict, forbidden, isId, notFound } from '../../lib/errors';
+import type { AuthUser } from '../../lib/fastify';
+import { hashPassword, verifyPassword } from '../../lib/passwords';
+import { tooManyAttempts } from '../../lib/throttle';
 import {
   deleteUser,
   emailTaken,
   findUser,
   insertUser,
   listUsers,
+  passwordHashOf,
   toUser,
   updateUser,
 } from './users.repository';
 
 const EMAIL_TAKEN = 'That email is already in use.';
+
+/**
+ * A new password or email needs the current password (DESIGN §7), so a stolen session cannot
+ * take the account over. Each try counts against the login throttle before it is checked.
+ */
+async function checkCurrentPassword(
+  request: FastifyRequest,
+  me: AuthUser,
+  input: { email: string; password?: string; currentPassword?: string },
+): Promise<void> {
+  if (!input.password && input.email === me.email) return;
+  if (!input.currentPassword)
+    throw badRequest('Enter your current password to change your password or email.');
+  const admission = await request.server.loginThrottle.admit(me.email, request.ip);
+  if (!admission.admitted) throw tooManyAttempts(admission.waitMs);
+  const hash = await passwordHashOf(request.server.db, me.id);
+  if (!(await verifyPassword(hash, input.currentPassword)))
+    throw forbidden('Your current password is wrong.');
+  await request.server.loginThrottle.succeeded(admission);
+}
 
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -64,13 +88,17 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         throw forbidden(`Your role cannot create ${input.role} accounts.`);
       }
       if (await emailTaken(app.db, input.email)) throw conflict(EMAIL_TAKEN);
-      const row = await insertUser(app.db, {
-        name: input.name,
-        email: input.email,
-        address: input.address,
-        role: input.role,
-        passwordHash: await hashPassword(input.password),
-      });
+      const row = await insertUser(
+        app.db,
+        {
+          name: input.name,
+          email: input.email,
+          address: input.address,
+          role: input.role,
+          passwordHash: await hashPassword(input.password),
+        },
+        me,
+      );
       return reply.code(201).send({ success: true as const, user: toUser(row) });
     },
   );
@@ -88,7 +116,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       const target = isId(id) ? await findUser(app.db, id) : undefined;
       if (!target) throw notFound('User');
       if (!manages(me.role, target.role as Role)) throw forbidden('Your role cannot delete this user.');
-      if (!(await deleteUser(app.db, id))) throw notFound('User');
+      if (!(await deleteUser(app.db, id, me))) throw notFound('User');
       return { success: true as const, message: 'User deleted.' };
     },
   );
@@ -119,7 +147,8 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['users'],
         summary: 'Update your own profile',
-        description: 'An empty or missing password leaves it unchanged; a new one returns a fresh token.',
+        description:
+          'An empty or missing password leaves it unchanged; a new one returns a fresh token. A new password or email needs currentPassword (400 without it, 403 when wrong).',
         params: IdParams,
         body: ProfileInput,
         response: { 200: ProfileResponse },
@@ -133,9 +162,10 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         throw forbidden('You can only edit your own profile.');
       }
       const input = request.body;
+      await checkCurrentPassword(request, me, input);
       if (await emailTaken(app.db, input.email, me.id)) throw conflict(EMAIL_TAKEN);
       const passwordHash = input.password ? await hashPassword(input.password) : undefined;
-      const row = await updateUser(app.db, me.id, { ...input, passwordHash });
+      const row = await updateUser(app.db, me.id, { ...input, passwordHash }, me);
       if (!row) throw new AppError(401, 'Your account no longer exists.');
       const token = passwordHash
         ? await app.tokens.sign({ userId: row.id, tokenVersion: row.tokenVersion })

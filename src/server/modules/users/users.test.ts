@@ -340,7 +340,13 @@ describe.each(targets)('users on $name', (target) => {
       const email = freshEmail('renamed');
       const res = await t.call('PUT', `/api/users/${me.id}`, {
         token: me.token,
-        body: { name: ' Renamed Person ', email: email.toUpperCase(), address: 'New Road 2', password: '' },
+        body: {
+          name: ' Renamed Person ',
+          email: email.toUpperCase(),
+          address: 'New Road 2',
+          password: '',
+          currentPassword: PASSWORD,
+        },
       });
       expect(res.status).toBe(200);
       expect(Object.keys(res.body).sort()).toEqual(['success', 'user']);
@@ -371,12 +377,71 @@ describe.each(targets)('users on $name', (target) => {
       const me = await t.account('admin');
       const res = await t.call('PUT', `/api/users/${me.id}`, {
         token: me.token,
-        body: profile(me, { password: 'another fine password' }),
+        body: profile(me, { password: 'another fine password', currentPassword: PASSWORD }),
       });
       expect(res.status).toBe(200);
       expect(Object.keys(res.body).sort()).toEqual(['success', 'token', 'user']);
       expect((await login(me.email, 'another fine password')).status).toBe(200);
       expect((await login(me.email, PASSWORD)).status).toBe(401);
+    });
+
+    it.each([
+      ['a new password', { password: 'a takeover password' }],
+      ['a new email', { email: 'takeover@example.com' }],
+    ])(
+      'refuses %s without the current password (400) and with a wrong one (403), changing nothing',
+      async (_label, change) => {
+        const me = await t.account('user');
+        const missing = await t.call('PUT', `/api/users/${me.id}`, {
+          token: me.token,
+          body: profile(me, change),
+        });
+        expect(missing.status).toBe(400);
+        expect(missing.body).toEqual({
+          success: false,
+          error: 'Enter your current password to change your password or email.',
+        });
+        const wrong = await t.call('PUT', `/api/users/${me.id}`, {
+          token: me.token,
+          body: profile(me, { ...change, currentPassword: 'not my password' }),
+        });
+        expect(wrong.status).toBe(403);
+        expect(wrong.body).toEqual({ success: false, error: 'Your current password is wrong.' });
+        const [row] = await t.sql<{ email: string; v: number }>(
+          'select email, token_version as v from users where id = $1',
+          [me.id],
+        );
+        expect(row).toEqual({ email: me.email, v: 0 });
+        expect((await login(me.email, PASSWORD)).status).toBe(200);
+        expect((await t.call('GET', '/api/products', { token: me.token })).status).toBe(200);
+      },
+    );
+
+    it('a name or address change needs no current password', async () => {
+      const me = await t.account('salesRep');
+      const res = await t.call('PUT', `/api/users/${me.id}`, {
+        token: me.token,
+        body: profile(me, { name: 'Only The Name', email: me.email.toUpperCase() }),
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.user.name).toBe('Only The Name');
+    });
+
+    it('wrong current passwords count against the sign-in throttle', async () => {
+      const limited = await startApp(t.target, { throttle: { perPair: 2, perEmail: 100, perAddress: 100 } });
+      try {
+        const me = await limited.account('user');
+        const attempt = (currentPassword: string) =>
+          limited.call('PUT', `/api/users/${me.id}`, {
+            token: me.token,
+            body: { name: me.name, email: me.email, password: 'a whole new password', currentPassword },
+          });
+        expect((await attempt('guess one')).status).toBe(403);
+        expect((await attempt('guess two')).status).toBe(403);
+        expect((await attempt(PASSWORD)).status).toBe(429);
+      } finally {
+        await limited.close();
+      }
     });
 
     it.each(['superAdmin', 'admin', 'salesRep', 'user'] as const)(
@@ -399,7 +464,7 @@ describe.each(targets)('users on $name', (target) => {
       const other = await t.account('user');
       const res = await t.call('PUT', `/api/users/${me.id}`, {
         token: me.token,
-        body: profile(me, { email: other.email.toUpperCase() }),
+        body: profile(me, { email: other.email.toUpperCase(), currentPassword: PASSWORD }),
       });
       expect(res.status).toBe(409);
       expect(res.body).toEqual({ success: false, error: 'That email is already in use.' });

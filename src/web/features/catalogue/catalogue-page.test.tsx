@@ -10,7 +10,7 @@ const categories = [
   { _id: 'c2', name: 'Drinks', description: '' },
 ];
 
-function product(id: string, name: string, stock: number, categoryId = 'c1'): Product {
+function product(id: string, name: string, stock: number, categoryId = 'c1', reorderPoint = 5): Product {
   const category = categories.find((c) => c._id === categoryId) ?? categories[0];
   return {
     _id: id,
@@ -18,6 +18,7 @@ function product(id: string, name: string, stock: number, categoryId = 'c1'): Pr
     description: '',
     price: 2.5,
     stock,
+    reorderPoint,
     category: { _id: categoryId, name: category?.name ?? '' },
     supplier: { _id: 's1', name: 'Acme' },
   };
@@ -93,6 +94,17 @@ describe('Product catalogue', () => {
       pageSize: '50',
     });
     expect((screen.getByRole('button', { name: 'Order Lemonade' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("colours each stock by the product's own reorder point from the server", async () => {
+    renderCatalogue([
+      product('a', 'Blue Pen', 8, 'c1', 10),
+      product('b', 'Red Pen', 8, 'c1', 5),
+      product('c', 'Stapler', 0, 'c1', 10),
+    ]);
+    await screen.findByText('Blue Pen');
+    const levels = bodyRows().map((row) => row.querySelector<HTMLElement>('[data-level]')?.dataset.level);
+    expect(levels).toEqual(['low', 'ok', 'out']);
   });
 
   it('sends the search with the category, once typing pauses', async () => {

@@ -81,7 +81,7 @@ export function CataloguePage() {
                 <Td>{product.category.name}</Td>
                 <Td className="whitespace-nowrap tabular-nums">{formatMoney(product.price)}</Td>
                 <Td>
-                  <StockBadge stock={product.stock} />
+                  <StockBadge stock={product.stock} reorderPoint={product.reorderPoint} />
                 </Td>
                 <Td stickyEnd>
                   <button

@@ -13,6 +13,7 @@ function product(overrides: Partial<Product> = {}): Product {
     description: '',
     price: 12.5,
     stock: 3,
+    reorderPoint: 5,
     category: { _id: 'c1', name: 'Stationery' },
     supplier: { _id: 's1', name: 'Acme' },
     ...overrides,

@@ -8,12 +8,13 @@ import { ProductsPage } from './products-page';
 
 const category = { _id: 'c1', name: 'Stationery', description: '' };
 const supplier = { _id: 's1', name: 'Acme' };
-const item = (id: string, name: string, price: number, stock: number): Product => ({
+const item = (id: string, name: string, price: number, stock: number, reorderPoint = 5): Product => ({
   _id: id,
   name,
   description: '',
   price,
   stock,
+  reorderPoint,
   category: { _id: 'c1', name: 'Stationery' },
   supplier,
 });
@@ -67,6 +68,15 @@ describe('Products screen', () => {
     expect(rows[2]?.textContent).toContain('$12.25');
     expect(within(rows[0] as HTMLElement).getByText('0').dataset.level).toBe('out');
     expect(within(rows[1] as HTMLElement).getByText('5').dataset.level).toBe('low');
+    expect(within(rows[2] as HTMLElement).getByText('40').dataset.level).toBe('ok');
+  });
+
+  it("colours a stock of 8 low when the product's reorder point is 10 and ok when it is 5", async () => {
+    renderProducts([item('a', 'Blue Pen', 1.5, 8, 10), item('b', 'Red Pen', 2, 8, 5)]);
+    await screen.findByText('Red Pen');
+    const [blue, red] = bodyRows();
+    expect(within(blue as HTMLElement).getByText('8').dataset.level).toBe('low');
+    expect(within(red as HTMLElement).getByText('8').dataset.level).toBe('ok');
   });
 
   it('sends the search once typing pauses, not on every key', async () => {

@@ -75,7 +75,7 @@ export function ProductsPage() {
                 <Td>{product.supplier.name}</Td>
                 <Td className="whitespace-nowrap tabular-nums">{formatMoney(product.price)}</Td>
                 <Td>
-                  <StockBadge stock={product.stock} />
+                  <StockBadge stock={product.stock} reorderPoint={product.reorderPoint} />
                 </Td>
                 <RowActions
                   name={product.name}

@@ -1,9 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import type { LogoutInput } from '../../../shared/auth';
+import { Message } from '../../../shared/common';
 import { ProfileInput, ProfileResponse, type User, UserResponse } from '../../../shared/users';
 import { buttonClass } from '../../components/button';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { FormError, TextField } from '../../components/form-field';
 import { PageHeader } from '../../components/page-header';
 import { Loading } from '../../components/spinner';
@@ -12,21 +16,37 @@ import { applyServerFieldErrors } from '../../lib/form-errors';
 import { ROLE_LABEL } from '../../lib/format';
 import { notify } from '../../lib/notify';
 import { queryKeys } from '../../lib/query-keys';
-import { updateSession } from '../../lib/session';
+import { type SignedOutState, updateSession } from '../../lib/session';
 import { useSignedInUser } from '../../lib/signed-in';
-import { type ProfileForm, profileUpdateBody } from './profile-rules';
+import {
+  CURRENT_PASSWORD_NEEDED,
+  needsCurrentPassword,
+  type ProfileForm,
+  profileUpdateBody,
+} from './profile-rules';
 
-const FIELDS = ['name', 'email', 'address', 'password'] as const;
+const FIELDS = ['name', 'email', 'address', 'password', 'currentPassword'] as const;
 
 function formValues(user: User): Required<ProfileForm> {
-  return { name: user.name, email: user.email, address: user.address, password: '' };
+  return { name: user.name, email: user.email, address: user.address, password: '', currentPassword: '' };
 }
 
-/** Profile: read-only until Edit Profile; an empty password keeps the current one. */
+/** A 401 sends the user to the login page instead; anything else is shown where it happened. */
+function shownError(error: unknown): unknown {
+  return error && !(error instanceof ApiRequestError && error.status === 401) ? error : null;
+}
+
+/**
+ * Profile: read-only until Edit Profile; an empty password keeps the current one, and a new
+ * password or email needs the current password. Also signs out every session of the account.
+ */
 export function ProfilePage() {
   const me = useSignedInUser();
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const sessionsId = useId();
   const [editing, setEditing] = useState(false);
+  const [confirmingSignOut, setConfirmingSignOut] = useState(false);
 
   const profile = useQuery({
     queryKey: queryKeys.user(me._id),
@@ -43,15 +63,32 @@ export function ProfilePage() {
     meta: { inlineErrors: true },
   });
 
+  const signOutEverywhere = useMutation({
+    mutationFn: () =>
+      api('/auth/logout', {
+        method: 'POST',
+        body: { everywhere: true } satisfies LogoutInput,
+        schema: Message,
+      }),
+    meta: { inlineErrors: true },
+  });
+
   const {
     register,
     handleSubmit,
     reset,
     setError,
+    setFocus,
+    watch,
     formState: { errors },
   } = useForm({ resolver: zodResolver(ProfileInput), defaultValues: formValues(me) });
 
   const loaded = profile.data?.user;
+  const storedEmail = loaded?.email ?? me.email;
+  const currentPasswordNeeded = needsCurrentPassword(
+    { email: watch('email'), password: watch('password') },
+    storedEmail,
+  );
   useEffect(() => {
     if (loaded) reset(formValues(loaded));
   }, [loaded, reset]);
@@ -62,7 +99,15 @@ export function ProfilePage() {
     setEditing(false);
   }
 
-  const submit = handleSubmit((form) =>
+  const submit = handleSubmit((form) => {
+    if (!form.currentPassword && needsCurrentPassword(form, storedEmail)) {
+      setError(
+        'currentPassword',
+        { type: 'required', message: CURRENT_PASSWORD_NEEDED },
+        { shouldFocus: true },
+      );
+      return;
+    }
     save.mutate(form, {
       onSuccess: ({ user, token }) => {
         // A password change answers with a fresh token; the old one no longer works.
@@ -72,12 +117,29 @@ export function ProfilePage() {
         setEditing(false);
         notify.success(token ? 'Profile and password updated.' : 'Profile updated.');
       },
-      onError: (error) => applyServerFieldErrors(error, FIELDS, setError),
-    }),
-  );
+      onError: (error) => {
+        applyServerFieldErrors(error, FIELDS, setError);
+        // "Your current password is wrong.": the alert says so; typing again replaces it.
+        if (error instanceof ApiRequestError && error.status === 403) {
+          setFocus('currentPassword', { shouldSelect: true });
+        }
+      },
+    });
+  });
 
-  const saveError =
-    save.isError && !(save.error instanceof ApiRequestError && save.error.status === 401) ? save.error : null;
+  function confirmSignOutEverywhere() {
+    signOutEverywhere.mutate(undefined, {
+      // The server has ended every session; /logout ends this one here and says so.
+      onSuccess: ({ message }) => {
+        const state: SignedOutState = { signedOut: message };
+        navigate('/logout', { replace: true, state });
+      },
+      onError: () => setConfirmingSignOut(false),
+    });
+  }
+
+  const saveError = shownError(save.error);
+  const signOutError = shownError(signOutEverywhere.error);
 
   return (
     <>
@@ -108,15 +170,30 @@ export function ProfilePage() {
             {...register('address')}
           />
           {editing ? (
-            <TextField
-              label="Password"
-              type="password"
-              autoComplete="new-password"
-              placeholder="Enter new password (optional)"
-              hint="Leave empty to keep your current password."
-              error={errors.password?.message}
-              {...register('password')}
-            />
+            <>
+              <TextField
+                label="Password"
+                type="password"
+                autoComplete="new-password"
+                placeholder="Enter new password (optional)"
+                hint="Leave empty to keep your current password."
+                error={errors.password?.message}
+                {...register('password')}
+              />
+              <TextField
+                label="Current password"
+                type="password"
+                autoComplete="current-password"
+                aria-required={currentPasswordNeeded}
+                hint={
+                  currentPasswordNeeded
+                    ? 'Needed to save a new password or email.'
+                    : 'Needed only to change your password or email.'
+                }
+                error={errors.currentPassword?.message}
+                {...register('currentPassword')}
+              />
+            </>
           ) : (
             <p className="text-sm text-slate-500">
               Role: <span className="font-medium text-slate-700">{ROLE_LABEL[me.role]}</span>
@@ -163,6 +240,49 @@ export function ProfilePage() {
           </div>
         </form>
       </div>
+
+      <section
+        aria-labelledby={sessionsId}
+        className="mt-6 max-w-xl rounded-lg border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
+      >
+        <h2 id={sessionsId} className="text-base font-semibold text-slate-900">
+          Sessions
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">
+          Signed in on a device you no longer use or trust? Sign out on every device and browser, this one
+          included.
+        </p>
+        {signOutError ? (
+          <div className="mt-3">
+            <FormError>
+              <strong className="block font-semibold">Could not sign out everywhere</strong>
+              {errorMessage(signOutError)}
+            </FormError>
+          </div>
+        ) : null}
+        <button
+          type="button"
+          className={buttonClass('secondary', 'md', 'mt-4')}
+          onClick={() => {
+            signOutEverywhere.reset();
+            setConfirmingSignOut(true);
+          }}
+        >
+          Sign out everywhere
+        </button>
+      </section>
+
+      {confirmingSignOut ? (
+        <ConfirmDialog
+          title="Sign out everywhere?"
+          message="Every session of your account ends at once, on every device and browser, this one included. You will need to log in again."
+          confirmLabel="Sign out everywhere"
+          busyLabel="Signing out..."
+          busy={signOutEverywhere.isPending}
+          onCancel={() => setConfirmingSignOut(false)}
+          onConfirm={confirmSignOutEverywhere}
+        />
+      ) : null}
     </>
   );
 }

@@ -1,0 +1,1 @@
+export function demoHost(argv: readonly string[]): string;

@@ -1,0 +1,41 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AuditActorsResponse, AuditListResponse, AuditQuery } from '../../../shared/audit';
+import { DEFAULT_PAGE_SIZE } from '../../../shared/paging';
+import { auditActors, auditPage } from './audit.repository';
+
+export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/audit',
+    {
+      config: { permission: 'audit:read' },
+      schema: {
+        tags: ['audit'],
+        summary: 'Who did what and when, newest first',
+        description:
+          'Sign-ins and changes to users, products, categories and suppliers. actor is a user id; from and to are days (YYYY-MM-DD, both included) in the server time zone. Always one page (pageSize defaults to 20). Entries are never changed or removed.',
+        querystring: AuditQuery,
+        response: { 200: AuditListResponse },
+      },
+    },
+    async (request) => {
+      const { page = 1, pageSize = DEFAULT_PAGE_SIZE, ...filter } = request.query;
+      const window = { limit: pageSize, offset: (page - 1) * pageSize };
+      const { entries, total } = await auditPage(app.db, filter, window, app.config.timeZone);
+      return { success: true as const, entries, total, page, pageSize };
+    },
+  );
+
+  app.get(
+    '/audit/actors',
+    {
+      config: { permission: 'audit:read' },
+      schema: {
+        tags: ['audit'],
+        summary: 'Everyone who appears in the log as the one who acted',
+        description: 'With the name and role of their latest entry, deleted users included; by name.',
+        response: { 200: AuditActorsResponse },
+      },
+    },
+    async () => ({ success: true as const, actors: await auditActors(app.db) }),
+  );
+};
