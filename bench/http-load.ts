@@ -24,6 +24,8 @@ export interface LoadOptions {
   body?: string;
   /** Makes each request's body; runs in this process. */
   makeBody?: () => string;
+  /** Makes each request's path (and body, when it answers one); runs in this process. */
+  makeRequest?: () => { path: string; body?: string };
   /** Different headers per connection (e.g. one token per simulated user). */
   headersFor?: (connection: number) => Record<string, string>;
 }
@@ -49,15 +51,16 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
           },
         }
       : {}),
-    ...(options.makeBody
+    ...(options.makeBody || options.makeRequest
       ? {
           requests: [
             {
               method: options.method ?? 'GET',
-              setupRequest: (request: Record<string, unknown>) => ({
-                ...request,
-                body: options.makeBody?.(),
-              }),
+              setupRequest: (request: Record<string, unknown>) => {
+                const made = options.makeRequest?.();
+                const body = made?.body ?? options.makeBody?.();
+                return { ...request, ...(made ? { path: made.path } : {}), ...(body ? { body } : {}) };
+              },
             },
           ],
         }

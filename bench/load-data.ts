@@ -20,7 +20,11 @@ const pick = (expr: string, salt: string, n: number) => `(abs(hashtext(${expr}::
 /** A deterministic uuid for row i of a table. */
 const uid = (prefix: string, expr: string) => `md5('${prefix}' || ${expr})::uuid`;
 
-/** Fills an empty, migrated database with the benchmark data set and answers the seconds each part took. */
+/**
+ * Fills an empty, migrated database with the benchmark data set and answers the seconds each part
+ * took. The ledger holds (DESIGN §8): every product's stock is the sum of its movements, one
+ * opening movement per product and one sale movement per order.
+ */
 export async function loadData(
   database: Database,
   size: { products: number; orders: number } = DATA_SET,
@@ -29,7 +33,7 @@ export async function loadData(
   const time = async (label: string, sql: string, params: unknown[] = []) => {
     const started = performance.now();
     await database.query(sql, params);
-    timings[label] = (performance.now() - started) / 1000;
+    timings[label] = (timings[label] ?? 0) + (performance.now() - started) / 1000;
   };
   const { categories, suppliers, users, days } = DATA_SET;
   const hash = await hashPassword(BENCH_PASSWORD);
@@ -59,40 +63,139 @@ export async function loadData(
   );
   const words = `(array['Vitamin','Bandage','Syrup','Tablet','Cream','Spray','Drops','Gel','Powder','Capsule',
                        'Lotion','Balm','Wipes','Mask','Glove','Monitor','Strip','Tea','Oil','Patch'])`;
-  await time(
-    'products',
-    `insert into products (id, name, description, price, stock, category_id, supplier_id)
-     select ${uid('p', 'i')},
-            ${words}[1 + ${pick('i', 'w1', 20)}] || ' ' || ${words}[1 + ${pick('i', 'w2', 20)}] || ' ' || lpad(i::text, 6, '0'),
-            'Benchmark product ' || i,
-            (1 + ${pick('i', 'price', 20000)}) / 100.0,
-            case when ${pick('i', 'zero', 50)} = 0 then 0 else ${pick('i', 'stock', 500)} end,
-            ${uid('c', `(1 + ${pick('i', 'cat', categories)})`)},
-            ${uid('s', `(1 + ${pick('i', 'sup', suppliers)})`)}
-     from generate_series(1, ${size.products}) i`,
-  );
-  // Orders reference existing users and products and copy their snapshot, like real ones.
-  await time(
-    'orders',
-    `insert into orders (user_id, product_id, quantity, unit_price, total_price, product_name, category_name,
-                         user_name, user_address, order_date)
-     select u.id, p.id, o.quantity, p.price, p.price * o.quantity, p.name, c.name, u.name, u.address, o.order_date
-     from (
-       select i,
-              ${uid('u', `(11 + ${pick('i', 'buyer', users - 10)})`)} as user_id,
-              ${uid('p', `(1 + ${pick('i', 'product', size.products)})`)} as product_id,
-              1 + ${pick('i', 'qty', 5)} as quantity,
-              now() - make_interval(secs => ${pick('i', 'when', days * 86400)}) as order_date
-       from generate_series(1, ${size.orders}) i
-     ) o
-     join users u on u.id = o.user_id
-     join products p on p.id = o.product_id
-     join categories c on c.id = p.category_id`,
-  );
+
+  // Products, orders and their movements are written in bulk with two of the ledger's triggers
+  // disabled, something only this loader may do, on a database nobody else uses yet (the app
+  // never does: every change of stock goes through a movement that the trigger applies):
+  // - products_opening_movement would give each product an opening movement of the stock loaded
+  //   here, which is its final stock, not the stock it had before its orders;
+  // - stock_movements_apply would update a product row for each of the million sale movements.
+  // The movements are computed in SQL instead (see 'movements' below) and checked afterwards
+  // (checkLedger). The triggers are enabled again before anything else uses the database, also
+  // when loading fails.
+  await database.query('alter table products disable trigger products_opening_movement');
+  await database.query('alter table stock_movements disable trigger stock_movements_apply');
+  try {
+    await time(
+      'products',
+      `insert into products (id, name, description, price, stock, category_id, supplier_id)
+       select ${uid('p', 'i')},
+              ${words}[1 + ${pick('i', 'w1', 20)}] || ' ' || ${words}[1 + ${pick('i', 'w2', 20)}] || ' ' || lpad(i::text, 6, '0'),
+              'Benchmark product ' || i,
+              (1 + ${pick('i', 'price', 20000)}) / 100.0,
+              case when ${pick('i', 'zero', 50)} = 0 then 0 else ${pick('i', 'stock', 500)} end,
+              ${uid('c', `(1 + ${pick('i', 'cat', categories)})`)},
+              ${uid('s', `(1 + ${pick('i', 'sup', suppliers)})`)}
+       from generate_series(1, ${size.products}) i`,
+    );
+    // Orders reference existing users and products and copy their snapshot, like real ones.
+    await time(
+      'orders',
+      `insert into orders (user_id, product_id, quantity, unit_price, total_price, product_name, category_name,
+                           user_name, user_address, order_date)
+       select u.id, p.id, o.quantity, p.price, p.price * o.quantity, p.name, c.name, u.name, u.address, o.order_date
+       from (
+         select i,
+                ${uid('u', `(11 + ${pick('i', 'buyer', users - 10)})`)} as user_id,
+                ${uid('p', `(1 + ${pick('i', 'product', size.products)})`)} as product_id,
+                1 + ${pick('i', 'qty', 5)} as quantity,
+                now() - make_interval(secs => ${pick('i', 'when', days * 86400)}) as order_date
+         from generate_series(1, ${size.orders}) i
+       ) o
+       join users u on u.id = o.user_id
+       join products p on p.id = o.product_id
+       join categories c on c.id = p.category_id`,
+    );
+    // The ledger as if every order had gone through the app. Products keep the stock loaded
+    // above, as their final stock (some sold out, some low). Each gets one opening movement of
+    // that stock plus the units its orders took, dated before the first order; each order gets
+    // its sale movement, dated like it, whose stock_after is the running balance in order-date
+    // order: opening − units sold so far, never below the final stock, so never below zero.
+    await time(
+      'movements',
+      `insert into stock_movements (product_id, kind, quantity, stock_after, note, at)
+       select p.id, 'initial', p.stock + coalesce(s.units, 0), p.stock + coalesce(s.units, 0), 'Opening balance',
+              now() - make_interval(days => ${days + 1})
+       from products p
+       left join (select product_id, sum(quantity)::int as units from orders group by product_id) s
+         on s.product_id = p.id`,
+    );
+    await time(
+      'movements',
+      `insert into stock_movements (product_id, kind, quantity, stock_after, user_id, user_name, order_id, at)
+       select o.product_id, 'sale', -o.quantity,
+              p.stock + sum(o.quantity) over (partition by o.product_id)
+                      - sum(o.quantity) over (partition by o.product_id order by o.order_date, o.id
+                                              rows between unbounded preceding and current row),
+              o.user_id, o.user_name, o.id, o.order_date
+       from orders o join products p on p.id = o.product_id`,
+    );
+  } finally {
+    await database.query('alter table stock_movements enable trigger stock_movements_apply');
+    await database.query('alter table products enable trigger products_opening_movement');
+  }
   // What autovacuum does for a live store: planner statistics and the visibility map that lets
   // index-only scans skip the table.
   const vacuumStarted = performance.now();
   await database.query('vacuum analyze');
   timings['vacuum analyze'] = (performance.now() - vacuumStarted) / 1000;
   return timings;
+}
+
+export interface LedgerCheck {
+  products: number;
+  movements: number;
+  initial: number;
+  sales: number;
+  orders: number;
+  /** Products whose stock ≠ the sum of their movements. */
+  mismatches: number;
+  /** Products without exactly one opening movement. */
+  withoutOneInitial: number;
+  /** Orders without exactly one sale movement of their quantity. */
+  ordersWithoutSale: number;
+  /** Movements whose stock_after is below zero. */
+  negative: number;
+  /** Ledger triggers still disabled. */
+  disabledTriggers: number;
+}
+
+/** Whether the database holds the ledger's invariant: for every product, stock = sum of its movements. */
+export async function checkLedger(database: Database): Promise<LedgerCheck> {
+  const [row] = await database.query<LedgerCheck>(
+    `with ledger as (
+       select product_id, sum(quantity)::bigint as total, count(*) filter (where kind = 'initial') as initial
+       from stock_movements group by product_id
+     ), sales as (
+       select order_id, count(*) as n, sum(quantity) as quantity
+       from stock_movements where kind = 'sale' group by order_id
+     )
+     select (select count(*)::int from products) as products,
+            (select count(*)::int from stock_movements) as movements,
+            (select count(*)::int from stock_movements where kind = 'initial') as initial,
+            (select count(*)::int from stock_movements where kind = 'sale') as sales,
+            (select count(*)::int from orders) as orders,
+            (select count(*)::int from products p left join ledger l on l.product_id = p.id
+              where p.stock <> coalesce(l.total, 0)) as mismatches,
+            (select count(*)::int from products p left join ledger l on l.product_id = p.id
+              where coalesce(l.initial, 0) <> 1) as "withoutOneInitial",
+            (select count(*)::int from orders o left join sales s on s.order_id = o.id
+              where s.n is distinct from 1 or s.quantity <> -o.quantity) as "ordersWithoutSale",
+            (select count(*)::int from stock_movements where stock_after < 0) as negative,
+            (select count(*)::int from pg_trigger
+              where tgname in ('stock_movements_apply', 'products_opening_movement', 'products_stock_from_ledger')
+                and tgenabled = 'D') as "disabledTriggers"`,
+  );
+  return row as LedgerCheck;
+}
+
+/** The problems a ledger check found, in words; empty when there are none. */
+export function ledgerProblems(check: LedgerCheck): string[] {
+  return [
+    check.mismatches && `${check.mismatches} products whose stock ≠ the sum of their movements`,
+    check.withoutOneInitial && `${check.withoutOneInitial} products without exactly one opening movement`,
+    check.ordersWithoutSale && `${check.ordersWithoutSale} orders without their sale movement`,
+    check.negative && `${check.negative} movements with stock_after below zero`,
+    check.disabledTriggers && `${check.disabledTriggers} ledger triggers left disabled`,
+  ].filter((problem): problem is string => typeof problem === 'string');
 }

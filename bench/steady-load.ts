@@ -4,6 +4,8 @@ import type { LoadResult } from './http-load';
 export interface SteadyOptions {
   name: string;
   url: string;
+  /** The URL of the i-th request, when they differ (e.g. one product after another); else `url`. */
+  urlFor?: (i: number) => string;
   headers?: Record<string, string>;
   /** Requests per second, sent evenly spaced whether or not earlier answers have come back. */
   rate: number;
@@ -21,11 +23,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function steadyLoad(options: SteadyOptions): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
-  const url = new URL(options.url);
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   let errors = 0;
-  const send = () =>
+  const send = (url: URL) =>
     new Promise<number>((resolve, reject) => {
       const req = request(
         url,
@@ -49,7 +50,7 @@ export async function steadyLoad(options: SteadyOptions): Promise<LoadResult> {
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
     inFlight.push(
-      send().then(
+      send(new URL(options.urlFor ? options.urlFor(i) : options.url)).then(
         (status) => {
           latencies.push(performance.now() - due);
           statuses[status] = (statuses[status] ?? 0) + 1;

@@ -18,7 +18,7 @@ import type { Config } from './config';
 import type { Database } from './db/connection';
 import { tokenSecret } from './db/first-run';
 import { authenticate, guardSignedInCheck } from './lib/auth';
-import { AppError, isDatabaseUnavailable, pgCode } from './lib/errors';
+import { AppError, businessError, isDatabaseUnavailable, pgCode } from './lib/errors';
 import { safeErrorForLog } from './lib/log';
 import { projectRoot } from './lib/project-root';
 import { MemoryState, RedisState, type SharedState } from './lib/shared-state';
@@ -32,6 +32,7 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import { productsRoutes } from './modules/products/products.routes';
+import { stockRoutes } from './modules/stock/stock.routes';
 import { suppliersRoutes } from './modules/suppliers/suppliers.routes';
 import { usersRoutes } from './modules/users/users.routes';
 
@@ -154,7 +155,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) return reply.code(error.status).send(errorBody(error.message));
+    const business = businessError(error);
+    if (business) return reply.code(business.status).send(errorBody(business.message));
     if (hasZodFastifySchemaValidationErrors(error)) {
       const details = error.validation.map((issue) => ({
         path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'),
@@ -251,6 +253,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(suppliersRoutes);
       await api.register(usersRoutes);
       await api.register(ordersRoutes);
+      await api.register(stockRoutes);
       await api.register(auditRoutes);
     },
     { prefix: '/api' },

@@ -9,7 +9,7 @@ import { Role } from './roles';
  * adjustments and counts are actions on a `product`, a return an action on an `order`, purchase
  * orders a `purchaseOrder` that is created, ordered, received, cancelled or closed.
  */
-export const AUDIT_ENTITIES = ['user', 'product', 'category', 'supplier'] as const;
+export const AUDIT_ENTITIES = ['user', 'product', 'category', 'supplier', 'order'] as const;
 export const AuditEntity = z.enum(AUDIT_ENTITIES, {
   error: `entity must be one of ${AUDIT_ENTITIES.join(', ')}.`,
 });
@@ -23,6 +23,9 @@ export const AUDIT_ACTIONS = [
   'created',
   'updated',
   'deleted',
+  'stockAdjusted',
+  'stockCounted',
+  'returned',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS, {
   error: `action must be one of ${AUDIT_ACTIONS.join(', ')}.`,

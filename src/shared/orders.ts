@@ -8,6 +8,8 @@ export const Quantity = z
   .min(1, { error: 'Quantity must be at least 1.' })
   .max(1_000_000, { error: 'Quantity is too large.' });
 
+export const ORDER_STATUSES = ['placed', 'returned'] as const;
+
 /** total, price and stock may be sent (the observed client does) but are ignored. */
 export const OrderInput = z.object({ productId: Id, quantity: Quantity });
 export type OrderInput = z.infer<typeof OrderInput>;
@@ -25,6 +27,9 @@ export const Order = z.object({
   unitPrice: z.number(),
   totalPrice: z.number(),
   orderDate: z.string(),
+  /** `returned` once every unit came back; a partly returned order stays `placed`. */
+  status: z.enum(ORDER_STATUSES),
+  returnedQuantity: z.number().int(),
 });
 export type Order = z.infer<typeof Order>;
 

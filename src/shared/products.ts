@@ -34,6 +34,16 @@ export const ProductInput = z.object({
 });
 export type ProductInput = z.input<typeof ProductInput>;
 
+/**
+ * An edit may say which stock the form showed (`expectedStock`). When the stock changed
+ * meanwhile and the form's stock differs from it, the edit is refused (409) instead of
+ * overwriting sales (DESIGN §8).
+ */
+export const ProductUpdateInput = ProductInput.extend({
+  expectedStock: Stock.optional().describe('The stock the form showed when it was opened'),
+});
+export type ProductUpdateInput = z.input<typeof ProductUpdateInput>;
+
 export const ProductResponse = Ok.extend({ product: Product });
 export const PRODUCT_SORTS = ['name', '-name', 'price', '-price', 'stock', '-stock'] as const;
 export const ProductQuery = PageQuery.extend({

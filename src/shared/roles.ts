@@ -24,6 +24,7 @@ export const PERMISSIONS = {
   'users:self': ALL,
   'orders:create': ORDERING_ROLES,
   'orders:read': ALL,
+  'orders:return': ['admin'],
   'audit:read': ['superAdmin', 'admin'],
 } as const satisfies Record<string, readonly Role[]>;
 export type Permission = keyof typeof PERMISSIONS;

@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { SQL } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -41,7 +41,10 @@ export function statementOf(query: SQL): [Statement, unknown[]] {
   return [{ name, text }, params];
 }
 
-/** Runs raw statements: on the pool, or inside one transaction. */
+/** A Drizzle transaction: what `db.transaction(async (tx) => …)` hands its work. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** Runs raw statements: on the pool (a Database), or inside a transaction (`runnerOf(tx)`). */
 export interface Runner {
   /** A raw parameterised statement. */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
@@ -52,11 +55,7 @@ export interface Runner {
 export interface Database extends Runner {
   db: Db;
   kind: 'pglite' | 'postgres';
-  /**
-   * Runs `work` in one transaction on one connection: committed when it resolves, rolled back
-   * when it throws.
-   */
-  transaction<T>(work: (tx: Runner) => Promise<T>): Promise<T>;
+
   /** Answers within a few seconds whether the database responds. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -110,14 +109,6 @@ async function openPglite(dataDir: string): Promise<Database> {
     query: async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows,
     run: async <T>(statement: Statement, params: unknown[]) =>
       (await client.query<T>(statement.text, params)).rows,
-    transaction: <T>(work: (tx: Runner) => Promise<T>) =>
-      client.transaction((tx) =>
-        work({
-          query: async <R>(text: string, params: unknown[] = []) => (await tx.query<R>(text, params)).rows,
-          run: async <R>(statement: Statement, params: unknown[]) =>
-            (await tx.query<R>(statement.text, params)).rows,
-        }),
-      ),
     ping: async () => {
       await client.query('select 1');
       return true;
@@ -158,33 +149,31 @@ async function openPostgres(url: string, poolSize: number, statementTimeoutMs: n
       (await pool.query(text, params as unknown[])).rows as T[],
     run: async <T>(statement: Statement, params: unknown[]) =>
       (await pool.query({ name: statement.name, text: statement.text, values: params })).rows as T[],
-    transaction: async <T>(work: (tx: Runner) => Promise<T>) => {
-      const client = await pool.connect();
-      let broken: Error | undefined;
-      try {
-        await client.query('begin');
-        const result = await work({
-          query: async <R>(text: string, params: unknown[] = []) =>
-            (await client.query(text, params as unknown[])).rows as R[],
-          run: async <R>(statement: Statement, params: unknown[]) =>
-            (await client.query({ name: statement.name, text: statement.text, values: params })).rows as R[],
-        });
-        await client.query('commit');
-        return result;
-      } catch (error) {
-        await client.query('rollback').catch((rollbackError: Error) => {
-          // A connection that cannot even roll back is not given back to the pool.
-          broken = rollbackError;
-        });
-        throw error;
-      } finally {
-        client.release(broken);
-      }
-    },
     ping: async () => {
       await pool.query('select 1');
       return true;
     },
     close: () => pool.end(),
   };
+}
+
+/**
+ * Raw statements inside a Drizzle transaction. A Statement's text is bound with its parameters
+ * ($n placeholders, each occurrence bound to its value) and run unprepared: transactions are not
+ * the hot paths that prepared statements are for.
+ */
+export function runnerOf(tx: Tx): Runner {
+  const exec = async <T>(text: string, params: unknown[] = []): Promise<T[]> => {
+    const chunks: SQL[] = [];
+    let last = 0;
+    for (const match of text.matchAll(/\$(\d+)/g)) {
+      const at = match.index ?? 0;
+      chunks.push(sql.raw(text.slice(last, at)), sql`${sql.param(params[Number(match[1]) - 1])}`);
+      last = at + match[0].length;
+    }
+    chunks.push(sql.raw(text.slice(last)));
+    const result = await tx.execute(sql.join(chunks));
+    return Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
+  };
+  return { query: exec, run: (statement, params) => exec(statement.text, params) };
 }

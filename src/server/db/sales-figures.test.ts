@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, targets } from '../test/harness';
 import { seedDemo } from './seed';
 
-/** Revenue, order count and units per product are kept by triggers; they must match the orders. */
+/**
+ * Revenue, order count and units per product are kept by triggers; they must match the orders,
+ * net of returns. Stock must match the ledger.
+ */
 describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -15,12 +18,14 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
       'select coalesce(sum(orders), 0)::text as orders, coalesce(sum(revenue), 0)::text as revenue from order_totals',
     );
     const [counted] = await t.sql<{ orders: string; revenue: string }>(
-      'select count(*)::text as orders, coalesce(sum(total_price), 0)::text as revenue from orders',
+      `select count(*)::text as orders,
+              coalesce(sum(total_price - returned_quantity * unit_price), 0)::text as revenue from orders`,
     );
     const mismatched = await t.sql(
       `select p.id from products p
        left join product_sales s on s.product_id = p.id
-       left join (select product_id, sum(quantity)::int as units from orders group by product_id) o on o.product_id = p.id
+       left join (select product_id, sum(quantity - returned_quantity)::int as units from orders group by product_id) o
+         on o.product_id = p.id
        where coalesce(s.units, 0) <> coalesce(o.units, 0)`,
     );
     const [productsKept] = await t.sql(
@@ -45,6 +50,14 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
        where p.id is null or s.product_id is null or s.stock <> p.stock or s.name_key <> lower(p.name)`,
     );
     expect(stockRows).toEqual([]);
+    // Every product's stock is the sum of its movements, none of which left it below zero.
+    const unexplained = await t.sql(
+      `select p.id from products p left join (select product_id, sum(quantity) as total from stock_movements
+                                              group by product_id) m on m.product_id = p.id
+       where p.stock <> coalesce(m.total, 0)`,
+    );
+    expect(unexplained).toEqual([]);
+    expect(await t.sql('select 1 from stock_movements where stock_after < 0')).toEqual([]);
     return { kept, counted, mismatched: mismatched.length };
   }
 
@@ -55,6 +68,35 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
     expect(Number(counted?.orders)).toBeGreaterThan(1000);
     expect(kept).toEqual(counted);
     expect(mismatched).toBe(0);
+    // The demo's history: a sale movement per order, some returns, adjustments.
+    const kinds = await t.sql<{ kind: string; n: number }>(
+      'select kind, count(*)::int as n from stock_movements group by kind order by kind',
+    );
+    const byKind = Object.fromEntries(kinds.map((row) => [row.kind, row.n]));
+    expect(byKind.sale).toBe(Number(counted?.orders));
+    expect(byKind.return).toBeGreaterThan(0);
+    expect(byKind.adjustment).toBeGreaterThan(0);
+    expect(byKind.initial).toBeGreaterThanOrEqual(300);
+  });
+
+  it('match the orders after returns through the API', async () => {
+    const { id } = await t.product({ stock: 50, price: 1.1 });
+    const placed = await t.call('POST', '/api/order/add', {
+      token: t.as.user.token,
+      body: { productId: id, quantity: 7 },
+    });
+    for (const quantity of [2, 5])
+      await t.call('POST', `/api/order/${placed.body.order._id}/return`, {
+        token: t.as.admin.token,
+        body: { quantity },
+      });
+    const { kept, counted, mismatched } = await figures();
+    expect(kept).toEqual(counted);
+    expect(mismatched).toBe(0);
+    const [sales] = await t.sql<{ units: number }>('select units from product_sales where product_id = $1', [
+      id,
+    ]);
+    expect(sales?.units).toBe(0);
   });
 
   it('match the orders after orders through the API and a deleted order', async () => {
@@ -139,7 +181,7 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
     });
     const res = await t.call('GET', '/api/dashboard', { token: t.as.admin.token });
     const [counted] = await t.sql<{ revenue: string }>(
-      'select sum(total_price)::text as revenue from orders',
+      'select sum(total_price - returned_quantity * unit_price)::text as revenue from orders',
     );
     expect(res.body.revenue).toBe(Number(counted?.revenue));
     expect(res.body.highestSaleProduct).toMatchObject({ name: 'Best seller of all', totalQuantity: 50_000 });

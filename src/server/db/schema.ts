@@ -120,9 +120,17 @@ export const orders = pgTable(
     userName: text('user_name').notNull(),
     userAddress: text('user_address').notNull(),
     orderDate: timestamp('order_date', { withTimezone: true }).notNull().defaultNow(),
+    /** 'returned' once every unit came back (DESIGN §8); a partly returned order stays 'placed'. */
+    status: text('status').notNull().default('placed'),
+    returnedQuantity: integer('returned_quantity').notNull().default(0),
   },
   (t) => [
     check('orders_quantity_positive', sql`${t.quantity} >= 1`),
+    check('orders_returned_within', sql`${t.returnedQuantity} between 0 and ${t.quantity}`),
+    check(
+      'orders_status_follows_returns',
+      sql`${t.status} = case when ${t.returnedQuantity} = ${t.quantity} then 'returned' else 'placed' end`,
+    ),
     check('orders_unit_price_nonnegative', sql`${t.unitPrice} >= 0`),
     // Both match the lists' order (newest first, then id), so a page is read, not sorted.
     index('orders_date_id_idx').on(t.orderDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
@@ -205,9 +213,9 @@ export const auditLog = pgTable(
     ),
     check(
       'audit_log_action_known',
-      sql`${t.action} in ('signedIn','signInFailed','signInThrottled','created','updated','deleted')`,
+      sql`${t.action} in ('signedIn','signInFailed','signInThrottled','created','updated','deleted','stockAdjusted','stockCounted','returned')`,
     ),
-    check('audit_log_entity_known', sql`${t.entityType} in ('user','product','category','supplier')`),
+    check('audit_log_entity_known', sql`${t.entityType} in ('user','product','category','supplier','order')`),
     // Each matches the list's order (newest first, then id) under one filter, so a page is read,
     // not sorted.
     index('audit_log_at_id_idx').on(t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
@@ -215,6 +223,68 @@ export const auditLog = pgTable(
     index('audit_log_entity_at_id_idx').on(t.entityType, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('audit_log_entity_id_at_idx').on(t.entityType, t.entityId, t.at.desc().nullsFirst()),
   ],
+);
+
+/**
+ * The stock ledger (DESIGN §8): every change of a product's stock is one row, and the database
+ * keeps products.stock equal to the sum of its movements (triggers of migration 0010: inserting a
+ * movement applies it; nothing else may change stock; nothing updates or deletes a movement).
+ * No foreign key to products: deleting a product keeps its history.
+ */
+export const stockMovements = pgTable(
+  'stock_movements',
+  {
+    id: id(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    productId: uuid('product_id').notNull(),
+    kind: text('kind').notNull(),
+    /** Signed: units in (+) or out (−). */
+    quantity: integer('quantity').notNull(),
+    /** The product's stock right after this movement; set by the trigger that applies it. */
+    stockAfter: integer('stock_after').notNull().default(0),
+    reason: text('reason'),
+    note: text('note').notNull().default(''),
+    userId: uuid('user_id'),
+    userName: text('user_name'),
+    orderId: uuid('order_id'),
+    purchaseOrderId: uuid('purchase_order_id'),
+  },
+  (t) => [
+    check(
+      'stock_movements_kind_known',
+      sql`${t.kind} in ('initial','sale','return','receipt','adjustment','count')`,
+    ),
+    check(
+      'stock_movements_reason_known',
+      sql`${t.reason} is null or ${t.reason} in ('received','damaged','lost','found','returned','correction')`,
+    ),
+    check('stock_movements_stock_after_nonnegative', sql`${t.stockAfter} >= 0`),
+    // A product's history, newest first, is read in this order.
+    index('stock_movements_product_at_idx').on(
+      t.productId,
+      t.at.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('stock_movements_order_idx').on(t.orderId),
+  ],
+);
+
+/**
+ * The first answer to a request sent with an Idempotency-Key (DESIGN §8), kept 24 h: the same
+ * user's retry gets it again instead of acting twice. status and body are null while the first
+ * request is still running (its transaction holds the row).
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: uuid('user_id').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    status: smallint('status'),
+    body: text('body'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );
 
 /** Server-wide values kept with the data, such as the generated token secret. */

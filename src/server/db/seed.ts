@@ -132,7 +132,8 @@ export async function seedDemo(database: Database, now = new Date()): Promise<vo
     supplierIds.push(row?.id as string);
   }
 
-  type Seeded = { id: string; name: string; category: string; price: number };
+  /** `stock` is where the demo's history must end; the ledger below brings it there. */
+  type Seeded = { id: string; name: string; category: string; price: number; stock: number };
   const products: Seeded[] = [];
   const seen = new Set<string>();
   while (products.length < 300) {
@@ -151,15 +152,16 @@ export async function seedDemo(database: Database, now = new Date()): Promise<vo
         name,
         `${name} from our ${category.toLowerCase()} range.`,
         price.toFixed(2),
-        stock,
+        0,
         categoryIds.get(category),
         pick(supplierIds),
       ],
     );
-    products.push({ id: row?.id as string, name, category, price });
+    products.push({ id: row?.id as string, name, category, price, stock });
   }
 
   const buyers = userIds.filter((u) => u.role === 'salesRep' || u.role === 'medicalRep' || u.role === 'user');
+  const orderIds: string[] = [];
   const values: unknown[] = [];
   const rows: string[] = [];
   const DAY = 86_400_000;
@@ -189,12 +191,169 @@ export async function seedDemo(database: Database, now = new Date()): Promise<vo
 
   async function flushOrders() {
     if (rows.length === 0) return;
-    await q(
+    const inserted = await q<{ id: string }>(
       `insert into orders (user_id, product_id, quantity, unit_price, total_price, product_name, category_name,
-                           user_name, user_address, order_date) values ${rows.join(', ')}`,
+                           user_name, user_address, order_date) values ${rows.join(', ')} returning id`,
       values,
     );
+    orderIds.push(...inserted.map((row) => row.id));
     rows.length = 0;
     values.length = 0;
+  }
+
+  await seedStockHistory(q, {
+    products,
+    orderIds,
+    admin: userIds.find((u) => u.role === 'admin'),
+    random,
+    now,
+  });
+}
+
+type Query = <T>(text: string, params?: unknown[]) => Promise<T[]>;
+
+/**
+ * The demo's stock history, in the order it happened: each product's opening stock 91 days ago,
+ * a sale per order, some returns, damaged and found units and shelf counts, ending at each
+ * product's planned stock. Inserting the movements in time order lets the ledger's trigger apply
+ * each one, so every stock-after is what the shelf held then.
+ */
+async function seedStockHistory(
+  q: Query,
+  seed: {
+    products: Array<{ id: string; stock: number }>;
+    orderIds: string[];
+    admin: { id: string; name: string } | undefined;
+    random: () => number;
+    now: Date;
+  },
+): Promise<void> {
+  const { products, admin, random, now } = seed;
+  const DAY = 86_400_000;
+  type Event = {
+    at: Date;
+    productId: string;
+    kind: 'initial' | 'sale' | 'return' | 'adjustment';
+    quantity: number;
+    reason?: string;
+    note?: string;
+    orderId?: string;
+    user?: { id: string; name: string };
+  };
+  const orders = await q<{
+    id: string;
+    product_id: string;
+    quantity: number;
+    user_id: string;
+    user_name: string;
+    order_date: Date;
+  }>(
+    'select id, product_id, quantity, user_id, user_name, order_date from orders where id = any($1::uuid[])',
+    [seed.orderIds],
+  );
+  const events: Event[] = orders.map((order) => ({
+    at: new Date(order.order_date),
+    productId: order.product_id,
+    kind: 'sale',
+    quantity: -order.quantity,
+    orderId: order.id,
+    user: { id: order.user_id, name: order.user_name },
+  }));
+  // Units that come back only go to products that end with enough stock to have held them.
+  const roomy = new Set(products.filter((p) => p.stock >= 12).map((p) => p.id));
+  const returns = orders.filter((order) => roomy.has(order.product_id) && random() < 0.02).slice(0, 20);
+  for (const order of returns) {
+    const quantity = Math.max(1, Math.floor(order.quantity / (random() < 0.5 ? 1 : 2)));
+    const at = new Date(
+      Math.min(now.getTime() - 60_000, new Date(order.order_date).getTime() + (1 + random() * 4) * DAY),
+    );
+    events.push({
+      at,
+      productId: order.product_id,
+      kind: 'return',
+      quantity,
+      reason: 'returned',
+      note: 'Customer return',
+      orderId: order.id,
+      user: admin,
+    });
+    await q(
+      `update orders set returned_quantity = $2, status = case when $2 = quantity then 'returned' else 'placed' end
+       where id = $1`,
+      [order.id, quantity],
+    );
+  }
+  for (const product of products) {
+    const roll = random();
+    const at = new Date(now.getTime() - (2 + random() * 80) * DAY);
+    if (roll < 0.08) {
+      events.push({
+        at,
+        productId: product.id,
+        kind: 'adjustment',
+        quantity: -(1 + Math.floor(random() * 3)),
+        reason: 'damaged',
+        note: 'Found damaged on the shelf',
+        user: admin,
+      });
+    } else if (roll < 0.11 && roomy.has(product.id)) {
+      events.push({
+        at,
+        productId: product.id,
+        kind: 'adjustment',
+        quantity: 1 + Math.floor(random() * 4),
+        reason: 'found',
+        note: 'Found in the back room',
+        user: admin,
+      });
+    }
+  }
+  events.sort((a, b) => a.at.getTime() - b.at.getTime());
+
+  // Each product opens with what its history takes away, so it ends at its planned stock (or a
+  // little above, where units came back before they were sold).
+  const change = new Map<string, number>();
+  const lowest = new Map<string, number>();
+  for (const event of events) {
+    const running = (change.get(event.productId) ?? 0) + event.quantity;
+    change.set(event.productId, running);
+    lowest.set(event.productId, Math.min(lowest.get(event.productId) ?? 0, running));
+  }
+  const opening = new Date(now.getTime() - 91 * DAY);
+  const all: Event[] = [
+    ...products.map((product) => ({
+      at: opening,
+      productId: product.id,
+      kind: 'initial' as const,
+      quantity: Math.max(product.stock - (change.get(product.id) ?? 0), -(lowest.get(product.id) ?? 0)),
+      note: 'Opening stock',
+      user: admin,
+    })),
+    ...events,
+  ];
+  for (let start = 0; start < all.length; start += 200) {
+    const batch = all.slice(start, start + 200);
+    const params: unknown[] = [];
+    const tuples = batch.map((event) => {
+      const base = params.length;
+      params.push(
+        event.productId,
+        event.kind,
+        event.quantity,
+        event.reason ?? null,
+        event.note ?? '',
+        event.user?.id ?? null,
+        event.user?.name ?? null,
+        event.orderId ?? null,
+        event.at.toISOString(),
+      );
+      return `(${Array.from({ length: 9 }, (_, k) => `$${base + k + 1}`).join(', ')})`;
+    });
+    // Rows of one VALUES list are inserted in their order, so each trigger sees the stock before it.
+    await q(
+      `insert into stock_movements (product_id, kind, quantity, reason, note, user_id, user_name, order_id, at)
+       values ${tuples.join(', ')}`,
+      params,
+    );
   }
 }

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { can, PERMISSIONS, type Role } from '../../shared/roles';
-import { type Database, type Statement, statement } from '../db/connection';
+import { type Runner, type Statement, statement } from '../db/connection';
 import { AppError, isId } from './errors';
 import type { AuthUser } from './fastify';
 
@@ -39,6 +39,17 @@ export async function authenticate(request: FastifyRequest, _reply: FastifyReply
   if (await request.server.sharedState.isRevoked(claims.tokenId)) throw new AppError(401, SIGNED_OUT);
   request.claims = claims;
   if (config.userCheckedInStatement) return;
+  await checkSignedInUser(request);
+}
+
+/**
+ * The signed-in user behind the request's verified token, checked against the database (gone or
+ * an old token: 401) and the route's permission (403). The hook runs it for every route but those
+ * with `userCheckedInStatement`; those run it when they answer without their statement (a replay).
+ */
+export async function checkSignedInUser(request: FastifyRequest): Promise<AuthUser> {
+  const { claims } = request;
+  if (!claims) throw new AppError(401, UNAUTHENTICATED);
   const [row] = await request.server.database.run<
     Omit<AuthUser, 'role'> & { role: string; tokenVersion: number }
   >(SIGNED_IN_USER, [claims.userId]);
@@ -48,9 +59,11 @@ export async function authenticate(request: FastifyRequest, _reply: FastifyReply
   const user: AuthUser = { ...row, role: row.role as Role };
   request.user = user;
   request.signedInChecked = true;
-  if (config.permission && !can(user.role, config.permission)) {
+  const { permission } = request.routeOptions.config;
+  if (permission && !can(user.role, permission)) {
     throw new AppError(403, NOT_ALLOWED);
   }
+  return user;
 }
 
 /**
@@ -121,12 +134,12 @@ export type SignedInRunner = <T>(signed: SignedInStatement, params: unknown[]) =
  * does after the token check, and what the benchmark's direct-SQL ceiling calls.
  */
 export function signedInRunnerFor(
-  database: Database,
+  runner: Runner,
   caller: { userId: string; tokenVersion: number; roles: readonly string[] },
   onChecked: () => void = () => {},
 ): SignedInRunner {
   return async <T>(signed: SignedInStatement, params: unknown[]) => {
-    const rows = await database.run<T & { signedIn: boolean; permitted: boolean }>(signed, [
+    const rows = await runner.run<T & { signedIn: boolean; permitted: boolean }>(signed, [
       ...params,
       caller.tokenVersion,
       caller.roles,
@@ -142,9 +155,12 @@ export function signedInRunnerFor(
 
 /**
  * The runner of a route with `userCheckedInStatement`: its statements run for the request's
- * verified token and the roles of the route's permission.
+ * verified token and the roles of the route's permission, on the pool or in a transaction.
  */
-export function signedInRunner(request: FastifyRequest): SignedInRunner {
+export function signedInRunner(
+  request: FastifyRequest,
+  runner: Runner = request.server.database,
+): SignedInRunner {
   const { claims } = request;
   const { permission, userCheckedInStatement } = request.routeOptions.config;
   if (!claims) throw new AppError(401, UNAUTHENTICATED);
@@ -153,7 +169,7 @@ export function signedInRunner(request: FastifyRequest): SignedInRunner {
       `${request.routeOptions.url} runs a signed-in statement without declaring userCheckedInStatement`,
     );
   return signedInRunnerFor(
-    request.server.database,
+    runner,
     { userId: claims.userId, tokenVersion: claims.tokenVersion, roles: PERMISSIONS[permission] },
     () => {
       request.signedInChecked = true;

@@ -60,3 +60,19 @@ export function pgCode(error: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The ledger's own refusals (migration 0010), raised inside a statement: IMS01 a movement that
+ * would take stock below zero, IMS02 a movement for a product that does not exist.
+ */
+export const LEDGER_ERRORS: Record<string, () => AppError> = {
+  IMS01: () => conflict('Not enough stock'),
+  IMS02: () => notFound('Product'),
+};
+
+/** The AppError a failure stands for: itself, or a ledger refusal; undefined for a real fault. */
+export function businessError(error: unknown): AppError | undefined {
+  if (error instanceof AppError) return error;
+  const code = pgCode(error);
+  return code ? LEDGER_ERRORS[code]?.() : undefined;
+}

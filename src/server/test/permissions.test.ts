@@ -230,6 +230,52 @@ const ROWS: Row[] = [
     who: MANAGERS,
     request: async () => ({ method: 'GET', url: '/api/audit?entity=product&page=1&pageSize=5' }),
   },
+  // DESIGN §8: the stock ledger.
+  {
+    call: 'GET /api/products/:id',
+    who: ALL,
+    request: async (t) => ({ method: 'GET', url: `/api/products/${(await t.product()).id}` }),
+  },
+  {
+    call: 'POST /api/products/:id/adjust',
+    who: ADMIN,
+    request: async (t) => ({
+      method: 'POST',
+      url: `/api/products/${(await t.product({ stock: 5 })).id}/adjust`,
+      body: { quantity: 1, reason: 'found' },
+    }),
+  },
+  {
+    call: 'POST /api/products/:id/count',
+    who: ADMIN,
+    request: async (t) => ({
+      method: 'POST',
+      url: `/api/products/${(await t.product({ stock: 5 })).id}/count`,
+      body: { counted: 4 },
+    }),
+  },
+  {
+    call: 'GET /api/products/:id/movements',
+    who: ADMIN,
+    request: async (t) => ({ method: 'GET', url: `/api/products/${(await t.product()).id}/movements` }),
+  },
+  {
+    call: 'GET /api/stock/check',
+    who: ADMIN,
+    request: async () => ({ method: 'GET', url: '/api/stock/check' }),
+  },
+  {
+    call: 'POST /api/order/:id/return',
+    who: ADMIN,
+    request: async (t) => {
+      const { id } = await t.product({ stock: 5 });
+      const placed = await t.call('POST', '/api/order/add', {
+        token: t.as.user.token,
+        body: { productId: id, quantity: 2 },
+      });
+      return { method: 'POST', url: `/api/order/${placed.body.order._id}/return`, body: { quantity: 1 } };
+    },
+  },
   // Not in the design: the people the log's "who" filter offers, read like the log.
   {
     call: 'GET /api/audit/actors',

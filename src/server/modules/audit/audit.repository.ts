@@ -8,16 +8,16 @@ import type {
   AuditValue,
 } from '../../../shared/audit';
 import type { Role } from '../../../shared/roles';
-import type { Db } from '../../db/connection';
+import type { Db, Tx } from '../../db/connection';
 import { auditLog } from '../../db/schema';
 import { isId } from '../../lib/errors';
 import { rowsOf } from '../../lib/sql';
 
 /**
- * A transaction. `recordAudit` takes only this, so an entry is always written in the transaction
- * of the change it records: both happen or neither.
+ * `recordAudit` takes only a transaction, so an entry is always written in the transaction of
+ * the change it records: both happen or neither.
  */
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type { Tx } from '../../db/connection';
 
 /** The signed-in user who makes a change, as the entry keeps them. */
 export type Actor = { id: string; name: string; role: Role };

@@ -1,12 +1,13 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { Order, OrderQuery } from '../../../shared/orders';
 import { pageWindow } from '../../../shared/paging';
-import type { Db } from '../../db/connection';
-import { orders, orderTotals } from '../../db/schema';
+import type { Db, Tx } from '../../db/connection';
+import { orders, orderTotals, stockMovements } from '../../db/schema';
 import { type SignedInRunner, signedInStatement } from '../../lib/auth';
+import { pgCode } from '../../lib/errors';
 import { matchesSearch } from '../../lib/search';
 
-const toOrder = (row: typeof orders.$inferSelect): Order => ({
+export const toOrder = (row: OrderRow): Order => ({
   _id: row.id,
   user: { _id: row.userId, name: row.userName, address: row.userAddress },
   product: { _id: row.productId, name: row.productName, category: { name: row.categoryName } },
@@ -14,10 +15,15 @@ const toOrder = (row: typeof orders.$inferSelect): Order => ({
   unitPrice: Number(row.unitPrice),
   totalPrice: Number(row.totalPrice),
   orderDate: new Date(row.orderDate).toISOString(),
+  status: row.status === 'returned' ? 'returned' : 'placed',
+  returnedQuantity: row.returnedQuantity,
 });
 
-type PlacedRow = {
-  id: string | null;
+type OrderRow = typeof orders.$inferSelect;
+
+/** A row as the raw statements answer it (snake_case), turned into the Drizzle row shape. */
+type RawOrderRow = {
+  id: string;
   user_id: string | null;
   product_id: string | null;
   quantity: number;
@@ -28,16 +34,35 @@ type PlacedRow = {
   user_name: string;
   user_address: string;
   order_date: string | Date;
-  product_found: boolean | null;
+  status: string;
+  returned_quantity: number;
 };
 
+const fromRaw = (row: RawOrderRow): OrderRow => ({
+  id: row.id,
+  userId: row.user_id,
+  productId: row.product_id,
+  quantity: row.quantity,
+  unitPrice: row.unit_price,
+  totalPrice: row.total_price,
+  productName: row.product_name,
+  categoryName: row.category_name,
+  userName: row.user_name,
+  userAddress: row.user_address,
+  orderDate: new Date(row.order_date),
+  status: row.status,
+  returnedQuantity: row.returned_quantity,
+});
+
 /**
- * Takes the stock and records the order in one statement, for the signed-in buyer.
+ * Records the order and takes its stock in one statement, for the signed-in buyer.
  *
  * - The buyer is `signed_in_user` (see signedInStatement): the order goes ahead only while the
  *   token's user exists with its version and an allowed role.
- * - The conditional update only succeeds while enough stock is left, so concurrent orders can
- *   never take it below zero, and the order row exists exactly when the stock was taken.
+ * - The stock is taken by the order's `sale` movement: the ledger's trigger (migration 0010)
+ *   subtracts it in one conditional update that never goes below zero, so the movement, the
+ *   stock and the order row exist together or not at all. A product whose stock was already too
+ *   low is refused without writing; one that ran out meanwhile is refused by the trigger (IMS01).
  * - The price comes from the database, never the client.
  * - It always answers one row: the order, or whether the product exists, so a refusal costs no
  *   second round trip.
@@ -45,20 +70,24 @@ type PlacedRow = {
  * $1 product, $2 quantity.
  */
 const PLACE_ORDER = signedInStatement('orders_place', {
-  with: `taken as (
-     update products set stock = stock - $2::int
-     where id = $1::uuid and stock >= $2::int and exists (select 1 from signed_in_user)
-     returning id, name, price, category_id
+  with: `product as (
+     select p.id, p.name, p.price, p.stock, c.name as category_name
+     from products p join categories c on c.id = p.category_id
+     where p.id = $1::uuid
    ), placed as (
      insert into orders (user_id, product_id, quantity, unit_price, total_price,
                          product_name, category_name, user_name, user_address)
-     select buyer.id, taken.id, $2::int, taken.price, taken.price * $2::int,
-            taken.name, categories.name, buyer.name, buyer.address
-     from taken join categories on categories.id = taken.category_id cross join signed_in_user buyer
+     select buyer.id, product.id, $2::int, product.price, product.price * $2::int,
+            product.name, product.category_name, buyer.name, buyer.address
+     from product cross join signed_in_user buyer
+     where product.stock >= $2::int
      returning *
+   ), sold as (
+     insert into stock_movements (product_id, kind, quantity, user_id, user_name, order_id)
+     select product_id, 'sale', -quantity, user_id, user_name, id from placed
    )`,
   select: `select placed.*,
-          case when placed.id is null then exists(select 1 from products where id = $1::uuid) end as product_found
+          case when placed.id is null then exists(select 1 from product) end as product_found
    from (select) as one left join placed on true`,
 });
 
@@ -69,23 +98,66 @@ export async function placeOrder(
   run: SignedInRunner,
   order: { productId: string; quantity: number },
 ): Promise<Placed> {
-  const [row] = await run<PlacedRow>(PLACE_ORDER, [order.productId, order.quantity]);
+  let row: (RawOrderRow & { product_found: boolean | null }) | undefined;
+  try {
+    [row] = await run<RawOrderRow & { product_found: boolean | null }>(PLACE_ORDER, [
+      order.productId,
+      order.quantity,
+    ]);
+  } catch (error) {
+    // Sold out between reading the stock and taking it: a refusal like any other.
+    if (pgCode(error) === 'IMS01') return { order: undefined, productFound: true };
+    throw error;
+  }
   if (!row?.id) return { order: undefined, productFound: row?.product_found === true };
-  return {
-    order: toOrder({
-      id: row.id,
-      userId: row.user_id,
-      productId: row.product_id,
-      quantity: row.quantity,
-      unitPrice: row.unit_price,
-      totalPrice: row.total_price,
-      productName: row.product_name,
-      categoryName: row.category_name,
-      userName: row.user_name,
-      userAddress: row.user_address,
-      orderDate: new Date(row.order_date),
-    }),
-  };
+  return { order: toOrder(fromRaw(row)) };
+}
+
+/**
+ * Takes back part or all of an order (DESIGN §8): the order's returned quantity grows (never past
+ * its quantity: the update is conditional, so racing returns cannot give back more than was
+ * sold), its status follows, and the units go back to stock by a `return` movement naming the
+ * order. The dashboard's counters follow through the orders trigger of migration 0010.
+ * Undefined when the order does not exist; `tooMany` when more than what remains was asked.
+ */
+export async function returnOrder(
+  tx: Tx,
+  input: { orderId: string; quantity: number; reason?: string; actor: { id: string; name: string } },
+): Promise<{ order: OrderRow } | { tooMany: number } | undefined> {
+  const [updated] = await tx
+    .update(orders)
+    .set({
+      returnedQuantity: sql`${orders.returnedQuantity} + ${input.quantity}`,
+      status: sql`case when ${orders.returnedQuantity} + ${input.quantity} = ${orders.quantity} then 'returned' else 'placed' end`,
+    })
+    .where(
+      and(
+        eq(orders.id, input.orderId),
+        sql`${orders.returnedQuantity} + ${input.quantity} <= ${orders.quantity}`,
+      ),
+    )
+    .returning();
+  if (!updated) {
+    const [existing] = await tx
+      .select({ quantity: orders.quantity, returned: orders.returnedQuantity })
+      .from(orders)
+      .where(eq(orders.id, input.orderId));
+    return existing ? { tooMany: existing.quantity - existing.returned } : undefined;
+  }
+  // A product deleted since the sale has no stock to take the units back into.
+  if (updated.productId) {
+    await tx.insert(stockMovements).values({
+      productId: updated.productId,
+      kind: 'return',
+      quantity: input.quantity,
+      reason: 'returned',
+      note: input.reason ?? '',
+      userId: input.actor.id,
+      userName: input.actor.name,
+      orderId: updated.id,
+    });
+  }
+  return { order: updated };
 }
 
 /** Newest first unless asked otherwise; every user's orders when userId is undefined. */

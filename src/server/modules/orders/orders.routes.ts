@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { IdParams } from '../../../shared/common';
 import {
   OrderInput,
   OrderListResponse,
@@ -7,9 +8,13 @@ import {
   UserIdParams,
 } from '../../../shared/orders';
 import { pageWindow } from '../../../shared/paging';
+import { ReturnInput } from '../../../shared/stock';
+import { type Runner, runnerOf } from '../../db/connection';
 import { currentUser, signedInRunner } from '../../lib/auth';
 import { conflict, forbidden, isId, notFound } from '../../lib/errors';
-import { listOrders, placeOrder } from './orders.repository';
+import { answerOnce } from '../../lib/idempotency';
+import { recordAudit } from '../audit/audit.repository';
+import { listOrders, placeOrder, returnOrder, toOrder } from './orders.repository';
 
 export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -25,12 +30,63 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      // The order statement checks the signed-in user itself (one round trip per order).
+      // The order statement checks the signed-in user itself (one round trip per order); with an
+      // Idempotency-Key it runs in the key's transaction.
       const { productId, quantity } = request.body;
       if (!isId(productId)) throw notFound('Product');
-      const placed = await placeOrder(signedInRunner(request), { productId, quantity });
-      if (!placed.order) throw placed.productFound ? conflict('Not enough stock') : notFound('Product');
-      return reply.code(201).send({ success: true as const, order: placed.order });
+      const place = async (runner?: Runner) => {
+        const placed = await placeOrder(signedInRunner(request, runner), { productId, quantity });
+        if (!placed.order) throw placed.productFound ? conflict('Not enough stock') : notFound('Product');
+        return { status: 201, body: { success: true as const, order: placed.order } };
+      };
+      return answerOnce(request, reply, (tx) => place(runnerOf(tx)), place);
+    },
+  );
+
+  app.post(
+    '/order/:id/return',
+    {
+      config: { permission: 'orders:return' },
+      schema: {
+        tags: ['orders'],
+        summary: 'Take back part or all of an order',
+        description:
+          'The units go back to stock (a return movement); the order’s returnedQuantity grows and its status becomes returned when all came back. 409 when more than what remains is asked. Accepts an Idempotency-Key.',
+        params: IdParams,
+        body: ReturnInput,
+        response: { 200: OrderResponse },
+      },
+    },
+    async (request, reply) => {
+      const me = currentUser(request);
+      const { id } = request.params;
+      if (!isId(id)) throw notFound('Order');
+      return answerOnce(request, reply, async (tx) => {
+        const { quantity, reason } = request.body;
+        const returned = await returnOrder(tx, { orderId: id, quantity, reason, actor: me });
+        if (!returned) throw notFound('Order');
+        if ('tooMany' in returned)
+          throw conflict(
+            returned.tooMany === 0
+              ? 'Every unit of this order was already returned.'
+              : `Only ${returned.tooMany} of this order can still be returned.`,
+          );
+        const order = toOrder(returned.order);
+        await recordAudit(tx, {
+          actor: me,
+          action: 'returned',
+          entity: { type: 'order', id: order._id, name: order.product.name },
+          changes: [
+            {
+              field: 'returnedQuantity',
+              old: order.returnedQuantity - quantity,
+              new: order.returnedQuantity,
+            },
+            ...(reason ? [{ field: 'reason', new: reason }] : []),
+          ],
+        });
+        return { status: 200, body: { success: true as const, order } };
+      });
     },
   );
 

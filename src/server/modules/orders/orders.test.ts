@@ -29,9 +29,17 @@ describe.each(targets)('orders on $name', (target) => {
         unitPrice: 19.99,
         totalPrice: 59.97,
         orderDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        status: 'placed',
+        returnedQuantity: 0,
       },
     });
     expect(await stockOf(id)).toBe(7);
+    // The stock was taken by the order's sale movement.
+    const moved = await t.sql(
+      'select kind, quantity, stock_after, user_id from stock_movements where order_id = $1',
+      [res.body.order._id],
+    );
+    expect(moved).toEqual([{ kind: 'sale', quantity: -3, stock_after: 7, user_id: rep.id }]);
   });
 
   it('every ordering role may order; admin and superAdmin may not', async () => {

@@ -2,8 +2,8 @@ import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { searchWords } from '../../../shared/paging';
 import type { Product, ProductQuery } from '../../../shared/products';
 import { type Database, type Db, statementOf } from '../../db/connection';
-import { categories, productStock, products, suppliers } from '../../db/schema';
-import { isId } from '../../lib/errors';
+import { categories, productStock, products, stockMovements, suppliers } from '../../db/schema';
+import { conflict, isId } from '../../lib/errors';
 import { matchesSearch } from '../../lib/search';
 import { rowsOf } from '../../lib/sql';
 import {
@@ -279,11 +279,19 @@ async function auditedProduct(tx: Tx, id: string, lock = false) {
 
 export async function insertProduct(db: Db, values: ProductValues, actor: Actor): Promise<string> {
   return db.transaction(async (tx) => {
+    // The stock arrives by the product's opening movement, which names who created it.
     const [row] = await tx
       .insert(products)
-      .values({ ...values, price: values.price.toFixed(2) })
+      .values({ ...values, price: values.price.toFixed(2), stock: 0 })
       .returning({ id: products.id });
     const id = (row as { id: string }).id;
+    await tx.insert(stockMovements).values({
+      productId: id,
+      kind: 'initial',
+      quantity: values.stock,
+      userId: actor.id,
+      userName: actor.name,
+    });
     const created = await auditedProduct(tx, id);
     if (!created) throw new Error('a product just inserted is missing');
     await recordAudit(tx, {
@@ -296,20 +304,53 @@ export async function insertProduct(db: Db, values: ProductValues, actor: Actor)
   });
 }
 
-/** Changes a product; the entry holds each changed field, old → new. */
+/**
+ * What an edit does to the stock (DESIGN §8): the stock to count to, or undefined to leave it.
+ * With the stock the form showed (`expected`), a form whose stock was not changed leaves the
+ * stock alone, however many sales happened meanwhile; a changed one is refused when the stock
+ * moved meanwhile, so no sale's units come back through an edit.
+ */
+export function stockFromEdit(
+  current: number,
+  sent: number,
+  expected: number | undefined,
+): number | undefined {
+  if (expected === undefined) return sent === current ? undefined : sent;
+  if (sent === expected) return undefined;
+  if (current !== expected)
+    throw conflict(`Stock changed from ${expected} to ${current} while you were editing`);
+  return sent;
+}
+
+/**
+ * Changes a product; the entry holds each changed field, old → new. A new stock is a `count`
+ * movement (stockFromEdit decides whether there is one).
+ */
 export async function updateProduct(
   db: Db,
   id: string,
-  values: ProductValues,
+  values: ProductValues & { expectedStock?: number },
   actor: Actor,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     const before = await auditedProduct(tx, id, true);
     if (!before) return false;
+    const { stock, expectedStock, ...rest } = values;
+    const target = stockFromEdit(before.stock, stock, expectedStock);
     await tx
       .update(products)
-      .set({ ...values, price: values.price.toFixed(2) })
+      .set({ ...rest, price: values.price.toFixed(2) })
       .where(eq(products.id, id));
+    if (target !== undefined) {
+      await tx.insert(stockMovements).values({
+        productId: id,
+        kind: 'count',
+        quantity: target - before.stock,
+        note: 'Stock set in the product form',
+        userId: actor.id,
+        userName: actor.name,
+      });
+    }
     const after = await auditedProduct(tx, id);
     if (!after) throw new Error('a product locked for update is missing');
     const changes = changedFields(before, after);

@@ -7,6 +7,7 @@ import {
   ProductListResponse,
   ProductQuery,
   ProductResponse,
+  ProductUpdateInput,
 } from '../../../shared/products';
 import type { Db } from '../../db/connection';
 import { currentUser } from '../../lib/auth';
@@ -31,6 +32,7 @@ type ProductBody = {
   stock: number;
   category: string;
   supplier: string;
+  expectedStock?: number;
 };
 
 /** Checks that the category and supplier exist and turns the body into column values. */
@@ -41,7 +43,7 @@ async function productValues(db: Db, body: ProductBody): Promise<ProductValues> 
       : { category: !isId(body.category), supplier: !isId(body.supplier) };
   if (missing.category) throw badRequest('Choose an existing category.');
   if (missing.supplier) throw badRequest('Choose an existing supplier.');
-  const { category, supplier, ...rest } = body;
+  const { category, supplier, expectedStock: _expected, ...rest } = body;
   return { ...rest, categoryId: category, supplierId: supplier };
 }
 
@@ -90,6 +92,25 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
     async () => ({ success: true as const, ...(await productChoices(app.db)) }),
   );
 
+  app.get(
+    '/products/:id',
+    {
+      config: { permission: 'products:read' },
+      schema: {
+        tags: ['products'],
+        summary: 'One product',
+        params: IdParams,
+        response: { 200: ProductResponse },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const product = isId(id) ? await findProduct(app.db, id, app.config.lowStockThreshold) : undefined;
+      if (!product) throw notFound('Product');
+      return { success: true as const, product };
+    },
+  );
+
   app.post(
     '/products/add',
     {
@@ -110,8 +131,10 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'products:write' },
       schema: {
         tags: ['products'],
+        description:
+          'With expectedStock (the stock the form showed): an unchanged stock is left alone, and a changed one is refused with 409 when the stock moved meanwhile. A new stock is recorded as a count movement.',
         params: IdParams,
-        body: ProductInput,
+        body: ProductUpdateInput,
         response: { 200: ProductResponse },
       },
     },
@@ -119,7 +142,8 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       if (!isId(id)) throw notFound('Product');
       const values = await productValues(app.db, request.body);
-      if (!(await updateProduct(app.db, id, values, currentUser(request)))) throw notFound('Product');
+      const edit = { ...values, expectedStock: request.body.expectedStock };
+      if (!(await updateProduct(app.db, id, edit, currentUser(request)))) throw notFound('Product');
       const product = await findProduct(app.db, id, app.config.lowStockThreshold);
       if (!product) throw notFound('Product');
       return { success: true as const, product };

@@ -30,6 +30,9 @@ export const ACTION_LABEL: Record<AuditAction, string> = {
   created: 'Created',
   updated: 'Changed',
   deleted: 'Deleted',
+  stockAdjusted: 'Stock adjusted',
+  stockCounted: 'Stock counted',
+  returned: 'Returned',
 };
 
 const ACTION_TONE: Partial<Record<AuditAction, string>> = {
@@ -43,6 +46,7 @@ const ENTITY_LABEL: Record<AuditEntity, string> = {
   product: 'Product',
   category: 'Category',
   supplier: 'Supplier',
+  order: 'Order',
 };
 
 const ENTITY_CHOICE: Record<AuditEntity, string> = {
@@ -50,6 +54,7 @@ const ENTITY_CHOICE: Record<AuditEntity, string> = {
   product: 'Products',
   category: 'Categories',
   supplier: 'Suppliers',
+  order: 'Orders',
 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

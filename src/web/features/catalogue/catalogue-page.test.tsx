@@ -56,6 +56,8 @@ function renderCatalogue(initial: Product[]) {
             unitPrice: 2.5,
             totalPrice: 2.5 * quantity,
             orderDate: '2025-05-01T10:00:00.000Z',
+            status: 'placed',
+            returnedQuantity: 0,
           },
         },
       };

@@ -32,6 +32,8 @@ const placed = {
       unitPrice: 12.5,
       totalPrice: 25,
       orderDate: '2025-05-01T10:00:00.000Z',
+      status: 'placed',
+      returnedQuantity: 0,
     },
   },
 };

@@ -16,6 +16,8 @@ function order(index: number, buyer: string): Order {
     unitPrice: 1.25,
     totalPrice: 2.5,
     orderDate: '2025-05-01T10:00:00.000Z',
+    status: 'placed',
+    returnedQuantity: 0,
   };
 }
 

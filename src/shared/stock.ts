@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { MAX, Ok, optionalText } from './common';
+import { PageInfo, PageQuery } from './paging';
+import { Product, Stock } from './products';
+
+/** Why a stock number changed (DESIGN §8). */
+export const MOVEMENT_KINDS = ['initial', 'sale', 'return', 'receipt', 'adjustment', 'count'] as const;
+export const MovementKind = z.enum(MOVEMENT_KINDS);
+export type MovementKind = z.infer<typeof MovementKind>;
+
+export const ADJUSTMENT_REASONS = ['received', 'damaged', 'lost', 'found', 'returned', 'correction'] as const;
+export const AdjustmentReason = z.enum(ADJUSTMENT_REASONS, {
+  error: `reason must be one of ${ADJUSTMENT_REASONS.join(', ')}.`,
+});
+export type AdjustmentReason = z.infer<typeof AdjustmentReason>;
+
+/** The longest note a movement keeps. */
+export const MAX_NOTE = 500;
+const Note = optionalText(MAX_NOTE).default('');
+
+export const AdjustInput = z.object({
+  quantity: z
+    .number({ error: 'Quantity must be a number.' })
+    .int({ error: 'Quantity must be a whole number.' })
+    .min(-1_000_000, { error: 'Quantity must be at least -1,000,000.' })
+    .max(1_000_000, { error: 'Quantity must be at most 1,000,000.' })
+    .refine((value) => value !== 0, { error: 'Quantity must not be 0.' }),
+  reason: AdjustmentReason,
+  note: Note,
+});
+export type AdjustInput = z.input<typeof AdjustInput>;
+
+export const CountInput = z.object({
+  counted: Stock.describe('The number of units found on the shelf'),
+  note: Note,
+});
+export type CountInput = z.input<typeof CountInput>;
+
+/** One row of the ledger: signed quantity and the stock right after it. */
+export const Movement = z.object({
+  _id: z.string(),
+  at: z.string(),
+  kind: MovementKind,
+  quantity: z.number().int(),
+  stockAfter: z.number().int(),
+  reason: z.string().nullable(),
+  note: z.string(),
+  user: z.object({ _id: z.string().nullable(), name: z.string() }).nullable(),
+  order: z.object({ _id: z.string() }).optional(),
+  purchaseOrder: z.object({ _id: z.string(), number: z.string() }).optional(),
+});
+export type Movement = z.infer<typeof Movement>;
+
+export const MovementResponse = Ok.extend({ product: Product, movement: Movement });
+export type MovementResponse = z.infer<typeof MovementResponse>;
+
+export const MovementQuery = PageQuery.pick({ page: true, pageSize: true });
+export type MovementQuery = z.input<typeof MovementQuery>;
+export const MovementListResponse = Ok.extend({ movements: z.array(Movement) }).extend(PageInfo.shape);
+export type MovementListResponse = z.infer<typeof MovementListResponse>;
+
+export const StockMismatch = z.object({
+  product: z.object({ _id: z.string(), name: z.string() }),
+  stock: z.number().int(),
+  ledger: z.number().int(),
+});
+export const StockCheckResponse = Ok.extend({
+  checked: z.number().int(),
+  mismatches: z.array(StockMismatch),
+});
+export type StockCheckResponse = z.infer<typeof StockCheckResponse>;
+
+export const ReturnInput = z.object({
+  quantity: z
+    .number({ error: 'Quantity must be a number.' })
+    .int({ error: 'Quantity must be a whole number.' })
+    .min(1, { error: 'Quantity must be at least 1.' })
+    .max(1_000_000, { error: 'Quantity is too large.' }),
+  reason: optionalText(MAX.description).optional(),
+});
+export type ReturnInput = z.input<typeof ReturnInput>;
+
+/**
+ * The Idempotency-Key header: 1–200 visible ASCII characters. The same user sending the same key
+ * within 24 h gets the first answer again, and nothing happens twice.
+ */
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+export const IdempotencyKey = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,200}$/, { error: 'Idempotency-Key must be 1 to 200 visible ASCII characters.' });
