@@ -4,7 +4,7 @@ import type { Db, Tx } from '../../db/connection';
 import { products, stockMovements } from '../../db/schema';
 import { rowsOf } from '../../lib/sql';
 
-type MovementRow = typeof stockMovements.$inferSelect;
+export type MovementRow = typeof stockMovements.$inferSelect;
 
 export const toMovement = (row: MovementRow): Movement => ({
   _id: row.id,

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AuditChange } from '../../../shared/audit';
 import { IdParams } from '../../../shared/common';
 import { pageWindow } from '../../../shared/paging';
 import {
@@ -9,14 +10,46 @@ import {
   MovementResponse,
   StockCheckResponse,
 } from '../../../shared/stock';
+import type { Tx } from '../../db/connection';
 import { currentUser } from '../../lib/auth';
 import { isId, notFound } from '../../lib/errors';
-import { answerOnce } from '../../lib/idempotency';
+import type { AuthUser } from '../../lib/fastify';
+import { type Answer, answerOnce } from '../../lib/idempotency';
 import { recordAudit } from '../audit/audit.repository';
 import { findProduct } from '../products/products.repository';
-import { adjustStock, countStock, movementPage, stockCheck, toMovement } from './stock.repository';
+import {
+  adjustStock,
+  countStock,
+  type MovementRow,
+  movementPage,
+  stockCheck,
+  toMovement,
+} from './stock.repository';
 
 export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
+  /** The answer to a movement made by hand, with its audit entry: stock before → after, and why. */
+  const movementAnswer = async (
+    tx: Tx,
+    me: AuthUser,
+    movement: MovementRow,
+    action: 'stockAdjusted' | 'stockCounted',
+    why: AuditChange[],
+  ): Promise<Answer> => {
+    const product = await findProduct(tx, movement.productId, app.config.lowStockThreshold);
+    if (!product) throw notFound('Product');
+    await recordAudit(tx, {
+      actor: me,
+      action,
+      entity: { type: 'product', id: product._id, name: product.name },
+      changes: [
+        { field: 'stock', old: movement.stockAfter - movement.quantity, new: movement.stockAfter },
+        ...why,
+        ...(movement.note ? [{ field: 'note', new: movement.note }] : []),
+      ],
+    });
+    return { status: 200, body: { success: true as const, product, movement: toMovement(movement) } };
+  };
+
   app.post(
     '/products/:id/adjust',
     {
@@ -37,19 +70,7 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
       return answerOnce(request, reply, async (tx) => {
         const { quantity, reason, note } = request.body;
         const movement = await adjustStock(tx, { productId: id, quantity, reason, note, actor: me });
-        const product = await findProduct(tx, id, app.config.lowStockThreshold);
-        if (!product) throw notFound('Product');
-        await recordAudit(tx, {
-          actor: me,
-          action: 'stockAdjusted',
-          entity: { type: 'product', id, name: product.name },
-          changes: [
-            { field: 'stock', old: movement.stockAfter - quantity, new: movement.stockAfter },
-            { field: 'reason', new: reason },
-            ...(note ? [{ field: 'note', new: note }] : []),
-          ],
-        });
-        return { status: 200, body: { success: true as const, product, movement: toMovement(movement) } };
+        return movementAnswer(tx, me, movement, 'stockAdjusted', [{ field: 'reason', new: reason }]);
       });
     },
   );
@@ -76,18 +97,7 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
         const { counted, note } = request.body;
         const movement = await countStock(tx, { productId: id, counted, note, actor: me });
         if (!movement) throw notFound('Product');
-        const product = await findProduct(tx, id, app.config.lowStockThreshold);
-        if (!product) throw notFound('Product');
-        await recordAudit(tx, {
-          actor: me,
-          action: 'stockCounted',
-          entity: { type: 'product', id, name: product.name },
-          changes: [
-            { field: 'stock', old: counted - movement.quantity, new: counted },
-            ...(note ? [{ field: 'note', new: note }] : []),
-          ],
-        });
-        return { status: 200, body: { success: true as const, product, movement: toMovement(movement) } };
+        return movementAnswer(tx, me, movement, 'stockCounted', []);
       });
     },
   );

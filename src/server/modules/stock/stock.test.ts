@@ -105,6 +105,28 @@ describe.each(targets)('stock ledger on $name', (target) => {
       expect(up.body.movement.stockAfter).toBe(27);
       expect(await stockOf(id)).toBe(27);
       expect(await ledgerOf(id)).toBe(27);
+      // Each is in the activity log, in the same transaction.
+      const entries = await t.sql<{ action: string; changes: unknown }>(
+        "select action, changes from audit_log where entity_id = $1 and action = 'stockAdjusted' order by at, id",
+        [id],
+      );
+      expect(entries).toEqual([
+        {
+          action: 'stockAdjusted',
+          changes: [
+            { field: 'stock', old: 10, new: 7 },
+            { field: 'reason', new: 'damaged' },
+            { field: 'note', new: 'Dropped a box' },
+          ],
+        },
+        {
+          action: 'stockAdjusted',
+          changes: [
+            { field: 'stock', old: 7, new: 27 },
+            { field: 'reason', new: 'received' },
+          ],
+        },
+      ]);
     });
 
     it('refuses going below zero with 409 "Not enough stock" and writes nothing', async () => {
