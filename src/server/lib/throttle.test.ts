@@ -56,6 +56,18 @@ describe.each(stores)('LoginThrottle on %s', (_name, open) => {
     for (const a of refused) if (!a.admitted) expect(a.waitMs).toBeGreaterThan(50_000);
   });
 
+  it('takes an attempt refused unchecked back: hammering a block does not deepen it', async () => {
+    const t = await throttle();
+    const { email, address } = fresh();
+    const burst = await Promise.all(Array.from({ length: 20 }, () => t.admit(email, address)));
+    const admitted = burst.filter((a) => a.admitted);
+    expect(admitted).toHaveLength(5);
+    // One of the five was the right password: four failures remain, so one more try is checked.
+    await t.succeeded(admitted[0] as (typeof admitted)[number]);
+    expect((await t.admit(email, address)).admitted).toBe(true);
+    expect((await t.admit(email, address)).admitted).toBe(false);
+  });
+
   it('takes a success back: it was not a failure', async () => {
     const t = await throttle();
     const { email, address } = fresh();

@@ -27,7 +27,7 @@ export type Admission =
 /**
  * The login throttle. Every attempt is counted *before* its password is checked, so a burst of
  * parallel attempts gets at most the limit checked: the counters are what admits, not the
- * outcome of attempts still running. A success takes its own count back.
+ * outcome of attempts still running. A success, or an attempt refused unchecked, takes its count back.
  *
  * Past the per-email limit an address may still try that email while it has no failure of its
  * own for it in the window: strangers failing everywhere do not lock the owner out of a clean
@@ -44,13 +44,22 @@ export class LoginThrottle {
     const keys = [`login:pair:${from}:${email}`, `login:email:${email}`, `login:address:${from}`];
     const [pair, byEmail, byAddress] = await this.state.hit(keys, this.limits.windowMs);
     if (!pair || !byEmail || !byAddress) throw new Error('throttle counters missing');
-    if (pair.count > this.limits.perPair) return { admitted: false, waitMs: pair.leftMs, reason: 'pair' };
-    if (byAddress.count > this.limits.perAddress)
-      return { admitted: false, waitMs: byAddress.leftMs, reason: 'address' };
+    const refused = (waitMs: number, reason: 'pair' | 'email' | 'address'): Admission => ({
+      admitted: false,
+      waitMs,
+      reason,
+    });
+    let refusal: Admission | undefined;
+    if (pair.count > this.limits.perPair) refusal = refused(pair.leftMs, 'pair');
+    else if (byAddress.count > this.limits.perAddress) refusal = refused(byAddress.leftMs, 'address');
     // pair.count > 1: this address already tried this email in the window and did not succeed.
-    if (byEmail.count > this.limits.perEmail && pair.count > 1)
-      return { admitted: false, waitMs: byEmail.leftMs, reason: 'email' };
-    return { admitted: true, keys };
+    else if (byEmail.count > this.limits.perEmail && pair.count > 1)
+      refusal = refused(byEmail.leftMs, 'email');
+    if (!refusal) return { admitted: true, keys };
+    // A refused attempt had its password checked by no one: it is not a failure either, so
+    // hammering a blocked account neither extends nor deepens the block.
+    await this.state.undo(keys);
+    return refusal;
   }
 
   /** The attempt succeeded: it was no failure, so its counts are taken back. */
