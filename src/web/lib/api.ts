@@ -36,6 +36,8 @@ type RequestOptions<S extends z.ZodType> = {
   signedIn?: boolean;
   /** false when the caller ends the session itself whatever the answer (signing out). */
   expireOn401?: boolean;
+  /** The Idempotency-Key of a write that may be retried (see lib/idempotency.ts). */
+  idempotencyKey?: string;
   signal?: AbortSignal;
 };
 
@@ -43,8 +45,17 @@ export async function api<S extends z.ZodType>(
   path: string,
   options: RequestOptions<S>,
 ): Promise<z.output<S>> {
-  const { method = 'GET', body, schema, signedIn = true, expireOn401 = true, signal } = options;
+  const {
+    method = 'GET',
+    body,
+    schema,
+    signedIn = true,
+    expireOn401 = true,
+    idempotencyKey,
+    signal,
+  } = options;
   const headers: Record<string, string> = { Accept: 'application/json' };
+  if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const token = signedIn ? getToken() : null;
   if (token) headers.Authorization = `Bearer ${token}`;

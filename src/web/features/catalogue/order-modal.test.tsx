@@ -111,6 +111,40 @@ describe('Place Order modal', () => {
     expect(screen.getByRole('status').textContent).toBe('order placed');
   });
 
+  it('sends an Idempotency-Key, the same one when the order is retried after the server could not be reached', async () => {
+    signIn(userOf('user'));
+    let attempts = 0;
+    const { calls } = mockFetch({
+      'POST /api/order/add': () => {
+        attempts += 1;
+        if (attempts === 1) throw new TypeError('network down');
+        return placed;
+      },
+    });
+    const onClose = vi.fn();
+    renderWithClient(<OrderModal product={product()} onClose={onClose} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Place Order' }));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/cannot be reached/);
+    await userEvent.click(screen.getByRole('button', { name: 'Place Order' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    const [first, retry] = calls.map((call) => call.headers['Idempotency-Key']);
+    expect(first).toMatch(/^[\x21-\x7e]{1,200}$/);
+    expect(retry).toBe(first);
+  });
+
+  it('a new submit after an answer carries a new key', async () => {
+    signIn(userOf('user'));
+    const { calls } = mockFetch({
+      'POST /api/order/add': () => ({ status: 409, body: { success: false, error: 'Not enough stock' } }),
+    });
+    renderWithClient(<OrderModal product={product()} onClose={vi.fn()} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Place Order' }));
+    await screen.findByRole('alert');
+    await userEvent.click(screen.getByRole('button', { name: 'Place Order' }));
+    await waitFor(() => expect(calls).toHaveLength(2));
+    expect(calls[1]?.headers['Idempotency-Key']).not.toBe(calls[0]?.headers['Idempotency-Key']);
+  });
+
   it("shows the server's sentence on a 409 and stays open", async () => {
     signIn(userOf('user'));
     mockFetch({

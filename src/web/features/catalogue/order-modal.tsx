@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { OrderInput, OrderResponse } from '../../../shared/orders';
 import type { Product } from '../../../shared/products';
 import { buttonClass } from '../../components/button';
@@ -7,6 +7,7 @@ import { FormError, TextField } from '../../components/form-field';
 import { Modal } from '../../components/modal';
 import { ApiRequestError, api, errorMessage } from '../../lib/api';
 import { formatMoney } from '../../lib/format';
+import { idempotencyKeys } from '../../lib/idempotency';
 import { notify } from '../../lib/notify';
 import { queryKeys } from '../../lib/query-keys';
 import { applyQuantityInput, totalFor } from './order-rules';
@@ -19,10 +20,22 @@ export function OrderModal({ product, onClose }: { product: Product; onClose: ()
   const [stockError, setStockError] = useState<string | null>(null);
   const [fieldError, setFieldError] = useState<string | undefined>();
 
+  // A retry of the same order (after a network error) is the same order: it carries the same key.
+  const keys = useRef(idempotencyKeys()).current;
   const place = useMutation({
     mutationFn: (input: OrderInput) =>
-      api('/order/add', { method: 'POST', body: input, schema: OrderResponse }),
+      api('/order/add', {
+        method: 'POST',
+        body: input,
+        schema: OrderResponse,
+        idempotencyKey: keys.keyFor(input),
+      }),
     meta: { inlineErrors: true },
+    onSuccess: () => keys.settled(),
+    onError: (error) => {
+      // Only a call that never got an answer may have been done; anything else is an answer.
+      if (!(error instanceof ApiRequestError) || error.status !== 0) keys.settled();
+    },
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.products });
       void queryClient.invalidateQueries({ queryKey: queryKeys.orders });

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { idempotencyKeys } from './idempotency';
+
+describe('idempotencyKeys', () => {
+  it('reuses the key when the same submit is sent again, and makes a new one for another or after an answer', () => {
+    let n = 0;
+    const keys = idempotencyKeys(() => `k${++n}`);
+    expect(keys.keyFor({ quantity: 2 })).toBe('k1');
+    expect(keys.keyFor({ quantity: 2 })).toBe('k1');
+    expect(keys.keyFor({ quantity: 3 })).toBe('k2');
+    keys.settled();
+    expect(keys.keyFor({ quantity: 3 })).toBe('k3');
+  });
+
+  it('makes keys the server accepts', () => {
+    expect(idempotencyKeys().keyFor({})).toMatch(/^[\x21-\x7e]{1,200}$/);
+  });
+});

@@ -1,0 +1,20 @@
+/**
+ * One Idempotency-Key per submit (DESIGN §8): the same submit sent again — a retry after a
+ * network error or a double click — carries the same key, so the server acts once; a submit of
+ * something else gets a new key. Forget the key once the answer is in.
+ */
+export function idempotencyKeys(newKey: () => string = () => crypto.randomUUID()) {
+  let last: { body: string; key: string } | null = null;
+  return {
+    /** The key for this submit: the previous one when the same thing is sent again. */
+    keyFor(submitted: unknown): string {
+      const body = JSON.stringify(submitted);
+      if (last?.body !== body) last = { body, key: newKey() };
+      return last.key;
+    },
+    /** The answer arrived: the next submit is a new one, even of the same thing. */
+    settled(): void {
+      last = null;
+    },
+  };
+}
