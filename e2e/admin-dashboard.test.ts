@@ -20,6 +20,7 @@ stories('admin dashboard', () => {
         'Orders',
         'Suppliers',
         'Users',
+        'Stock check',
         'Activity',
         'Profile',
         'Logout',

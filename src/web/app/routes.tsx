@@ -24,6 +24,9 @@ const users = () => import('../features/users/users-page').then((m) => ({ Compon
 const catalogue = () =>
   import('../features/catalogue/catalogue-page').then((m) => ({ Component: m.CataloguePage }));
 const profile = () => import('../features/profile/profile-page').then((m) => ({ Component: m.ProfilePage }));
+const stock = () => import('../features/stock/stock-page').then((m) => ({ Component: m.StockPage }));
+const stockCheck = () =>
+  import('../features/stock/stock-check-page').then((m) => ({ Component: m.StockCheckPage }));
 const activity = () =>
   import('../features/activity/activity-page').then((m) => ({ Component: m.ActivityPage }));
 
@@ -79,6 +82,8 @@ export const routes: RouteObject[] = [
         [
           { index: true, lazy: adminDashboard },
           { path: 'products', lazy: products },
+          { path: 'products/:id/stock', lazy: stock },
+          { path: 'stock-check', lazy: stockCheck },
           { path: 'categories', lazy: categories },
           { path: 'supplier', lazy: suppliers },
           { path: 'orders', lazy: orders },

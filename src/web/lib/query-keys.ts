@@ -13,6 +13,8 @@ export const queryKeys = {
   productPages: ['products', 'page'] as const,
   productPage: (query: ProductQuery) => ['products', 'page', query] as const,
   productChoices: ['products', 'choices'] as const,
+  product: (id: string) => ['products', 'one', id] as const,
+  movements: (id: string, page: number) => ['products', 'movements', id, page] as const,
   categories: ['categories'] as const,
   suppliers: ['suppliers'] as const,
   users: ['users'] as const,

@@ -66,6 +66,7 @@ describe('Orders', () => {
       'Quantity',
       'Total Price',
       'Order Date',
+      'Actions',
     ]);
     expect(screen.getByText('Showing 1–50 of 75')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));

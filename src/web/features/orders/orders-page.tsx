@@ -1,5 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { OrderListResponse, type OrderQuery } from '../../../shared/orders';
+import { useState } from 'react';
+import { type Order, OrderListResponse, type OrderQuery } from '../../../shared/orders';
+import { buttonClass } from '../../components/button';
 import { SearchField } from '../../components/form-field';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
@@ -10,6 +12,7 @@ import { isPastEnd, serverPage, withQuery } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
 import { useSignedInUser } from '../../lib/signed-in';
 import { SEARCH_MAX_LENGTH, usePagedList, usePageInRange } from '../../lib/use-paged-list';
+import { ReturnDialog, returnMark } from './return-dialog';
 
 /** Admin sees every order with who placed it; everyone else sees their own. Newest first. */
 export function OrdersPage() {
@@ -27,7 +30,8 @@ export function OrdersPage() {
       }),
     placeholderData: keepPreviousData,
   });
-  const columns = isAdmin ? 8 : 6;
+  const [returning, setReturning] = useState<Order | null>(null);
+  const columns = isAdmin ? 9 : 6;
   const page = serverPage(list.data && { ...list.data, rows: list.data.orders }, asked);
   usePageInRange(paging.page, page.pageCount, list.isSuccess && !list.isPlaceholderData, paging.setPage);
 
@@ -57,6 +61,7 @@ export function OrdersPage() {
             <Th>Quantity</Th>
             <Th>Total Price</Th>
             <Th>Order Date</Th>
+            {isAdmin ? <Th stickyEnd>Actions</Th> : null}
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
@@ -76,15 +81,37 @@ export function OrdersPage() {
                 ) : null}
                 <Td className={isAdmin ? '' : 'font-medium'}>{order.product.name}</Td>
                 <Td>{order.product.category.name}</Td>
-                <Td className="tabular-nums">{order.quantity}</Td>
+                <Td className="tabular-nums">
+                  {order.quantity}
+                  {returnMark(order) ? (
+                    <span className="ml-2 whitespace-nowrap rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900">
+                      {returnMark(order)}
+                    </span>
+                  ) : null}
+                </Td>
                 <Td className="whitespace-nowrap tabular-nums">{formatMoney(order.totalPrice)}</Td>
                 <Td className="whitespace-nowrap">{formatDate(order.orderDate)}</Td>
+                {isAdmin ? (
+                  <Td stickyEnd>
+                    {order.status === 'returned' ? null : (
+                      <button
+                        type="button"
+                        className={buttonClass('secondary', 'sm')}
+                        onClick={() => setReturning(order)}
+                        aria-label={`Return ${order.product.name} ordered by ${order.user.name}`}
+                      >
+                        Return
+                      </button>
+                    )}
+                  </Td>
+                ) : null}
               </tr>
             ))
           )}
         </tbody>
       </Table>
       <Pager page={page} label="Orders" onPage={paging.setPage} />
+      {returning ? <ReturnDialog order={returning} onClose={() => setReturning(null)} /> : null}
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { Category } from '../../../shared/categories';
 import type { Named } from '../../../shared/common';
@@ -6,7 +7,7 @@ import { type Product, ProductInput } from '../../../shared/products';
 import { buttonClass } from '../../components/button';
 import { FormError, SelectField, TextAreaField, TextField } from '../../components/form-field';
 import { Modal } from '../../components/modal';
-import { errorMessage } from '../../lib/api';
+import { ApiRequestError, errorMessage } from '../../lib/api';
 import { applyServerFieldErrors } from '../../lib/form-errors';
 import { notify } from '../../lib/notify';
 import { useSaveProduct } from './products-api';
@@ -20,14 +21,28 @@ type Props = {
   onClose: () => void;
 };
 
-/** Add or edit a product; edit mode when a product is given. */
+/** The stock a 409 "Stock changed from X to Y while you were editing" names as current. */
+export function changedStock(error: unknown): number | null {
+  if (!(error instanceof ApiRequestError) || error.status !== 409) return null;
+  const match = /^Stock changed from \d+ to (\d+) while you were editing/.exec(error.message);
+  return match ? Number(match[1]) : null;
+}
+
+/**
+ * Add or edit a product; edit mode when a product is given. An edit sends the stock the form
+ * showed (`expectedStock`), so sales made meanwhile are never undone: when the stock moved and
+ * the form's stock was changed too, the admin chooses which number stands (DESIGN §8).
+ */
 export function ProductFormModal({ product, categories, suppliers, onClose }: Props) {
   const editing = product !== null;
   const save = useSaveProduct();
+  const [expectedStock, setExpectedStock] = useState(product?.stock);
+  const stale = changedStock(save.error);
   const {
     register,
     handleSubmit,
     setError,
+    setValue,
     formState: { errors },
   } = useForm({
     resolver: zodResolver(ProductInput),
@@ -43,18 +58,33 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
       : { name: '', description: '', category: '', supplier: '' },
   });
 
-  const submit = handleSubmit((input) =>
-    save.mutate(
-      { id: product?._id ?? null, input },
-      {
-        onSuccess: () => {
-          notify.success(editing ? 'Product updated.' : 'Product added.');
-          onClose();
+  const send = (expected: number | undefined) =>
+    handleSubmit((input) =>
+      save.mutate(
+        { id: product?._id ?? null, input: editing ? { ...input, expectedStock: expected } : input },
+        {
+          onSuccess: () => {
+            notify.success(editing ? 'Product updated.' : 'Product added.');
+            onClose();
+          },
+          onError: (error) => applyServerFieldErrors(error, FIELDS, setError),
         },
-        onError: (error) => applyServerFieldErrors(error, FIELDS, setError),
-      },
-    ),
-  );
+      ),
+    );
+  const submit = send(expectedStock);
+
+  /** Take the stock as it is now and let the admin save again. */
+  function keepCurrent(current: number) {
+    setValue('stock', current);
+    setExpectedStock(current);
+    save.reset();
+  }
+
+  /** The admin's number stands: it is saved as a count against the stock as it is now. */
+  function chooseMine(current: number) {
+    setExpectedStock(current);
+    void send(current)();
+  }
 
   return (
     <Modal
@@ -111,7 +141,34 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
             ))}
           </SelectField>
         </div>
-        <FormError>{save.isError ? errorMessage(save.error) : null}</FormError>
+        {stale !== null ? (
+          <div
+            role="alert"
+            className="space-y-3 rounded-md bg-amber-50 p-3 text-sm text-amber-950 ring-1 ring-amber-200"
+          >
+            <p>
+              {errorMessage(save.error)}. The stock is now <strong>{stale}</strong>.
+            </p>
+            <div className="flex flex-wrap gap-2">
+              <button
+                type="button"
+                className={buttonClass('secondary', 'sm')}
+                onClick={() => keepCurrent(stale)}
+              >
+                Keep {stale}
+              </button>
+              <button
+                type="button"
+                className={buttonClass('primary', 'sm')}
+                onClick={() => chooseMine(stale)}
+              >
+                Use my value
+              </button>
+            </div>
+          </div>
+        ) : (
+          <FormError>{save.isError ? errorMessage(save.error) : null}</FormError>
+        )}
         <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
           <button
             type="button"

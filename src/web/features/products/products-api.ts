@@ -5,6 +5,7 @@ import {
   ProductListResponse,
   type ProductQuery,
   ProductResponse,
+  type ProductUpdateInput,
 } from '../../../shared/products';
 import { api } from '../../lib/api';
 import { withQuery } from '../../lib/paging';
@@ -22,7 +23,7 @@ export function useProductPage(query: ProductQuery) {
 export function useSaveProduct() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, input }: { id: string | null; input: ProductInput }) =>
+    mutationFn: ({ id, input }: { id: string | null; input: ProductInput | ProductUpdateInput }) =>
       id
         ? api(`/products/${encodeURIComponent(id)}`, { method: 'PUT', body: input, schema: ProductResponse })
         : api('/products/add', { method: 'POST', body: input, schema: ProductResponse }),

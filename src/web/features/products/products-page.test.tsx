@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Product } from '../../../shared/products';
 import { SEARCH_DELAY_MS } from '../../lib/use-paged-list';
@@ -41,7 +42,11 @@ function renderProducts(
       return { body: { success: true } };
     },
   });
-  renderWithClient(<ProductsPage />);
+  renderWithClient(
+    <MemoryRouter>
+      <ProductsPage />
+    </MemoryRouter>,
+  );
   return mock;
 }
 
@@ -201,7 +206,11 @@ describe('Products screen', () => {
         return { body: { success: true } };
       },
     });
-    renderWithClient(<ProductsPage />);
+    renderWithClient(
+      <MemoryRouter>
+        <ProductsPage />
+      </MemoryRouter>,
+    );
     await screen.findByText('Item 001');
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Delete Item 051' }));

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
 import type { Product } from '../../../shared/products';
 import { buttonClass } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -81,7 +82,15 @@ export function ProductsPage() {
                   name={product.name}
                   onEdit={() => setEditing({ product })}
                   onDelete={() => setDeleting(product)}
-                />
+                >
+                  <Link
+                    to={`/admin-dashboard/products/${encodeURIComponent(product._id)}/stock`}
+                    className={buttonClass('secondary', 'sm')}
+                    aria-label={`Stock of ${product.name}`}
+                  >
+                    Stock
+                  </Link>
+                </RowActions>
               </tr>
             ))
           )}

@@ -1,0 +1,58 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import type { Order } from '../../../shared/orders';
+import { mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
+import { ReturnDialog, returnMark } from './return-dialog';
+
+function order(overrides: Partial<Order> = {}): Order {
+  return {
+    _id: 'o1',
+    user: { _id: 'u1', name: 'Rita Rep', address: '1 Road' },
+    product: { _id: 'p1', name: 'Blue Pen', category: { name: 'Stationery' } },
+    quantity: 5,
+    unitPrice: 2,
+    totalPrice: 10,
+    orderDate: '2025-05-01T10:00:00.000Z',
+    status: 'placed',
+    returnedQuantity: 0,
+    ...overrides,
+  };
+}
+
+describe('returns', () => {
+  it('marks returned and partly returned orders', () => {
+    expect(returnMark(order())).toBeNull();
+    expect(returnMark(order({ returnedQuantity: 2 }))).toBe('2 of 5 returned');
+    expect(returnMark(order({ returnedQuantity: 5, status: 'returned' }))).toBe('Returned');
+  });
+
+  it('offers what remains, refuses more, and sends the quantity and reason with an Idempotency-Key', async () => {
+    signIn(userOf('admin'));
+    const { calls } = mockFetch({
+      'POST /api/order/o1/return': ({ body }) => ({
+        status: 200,
+        body: {
+          success: true,
+          order: order({ returnedQuantity: 2 + (body as { quantity: number }).quantity }),
+        },
+      }),
+    });
+    const onClose = vi.fn();
+    renderWithClient(<ReturnDialog order={order({ returnedQuantity: 2 })} onClose={onClose} />);
+    const box = screen.getByLabelText('Quantity') as HTMLInputElement;
+    expect(box.value).toBe('3');
+    await userEvent.clear(box);
+    await userEvent.type(box, '4');
+    await userEvent.click(screen.getByRole('button', { name: 'Return to stock' }));
+    expect(await screen.findByText('At most 3 can come back.')).toBeTruthy();
+    expect(calls).toHaveLength(0);
+    await userEvent.clear(box);
+    await userEvent.type(box, '2');
+    await userEvent.type(screen.getByLabelText('Reason'), 'Wrong colour');
+    await userEvent.click(screen.getByRole('button', { name: 'Return to stock' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    expect(calls[0]?.body).toEqual({ quantity: 2, reason: 'Wrong colour' });
+    expect(calls[0]?.headers['Idempotency-Key']).toMatch(/^[\x21-\x7e]{1,200}$/);
+  });
+});

@@ -1,0 +1,199 @@
+import { type FormEvent, useRef, useState } from 'react';
+import type { Product } from '../../../shared/products';
+import { ADJUSTMENT_REASONS, AdjustInput, CountInput } from '../../../shared/stock';
+import { buttonClass } from '../../components/button';
+import { FormError, SelectField, TextField } from '../../components/form-field';
+import { Modal } from '../../components/modal';
+import { ApiRequestError, errorMessage } from '../../lib/api';
+import { idempotencyKeys } from '../../lib/idempotency';
+import { notify } from '../../lib/notify';
+import { useStockChange } from './stock-api';
+
+const REASON_LABEL: Record<(typeof ADJUSTMENT_REASONS)[number], string> = {
+  received: 'Received',
+  damaged: 'Damaged',
+  lost: 'Lost',
+  found: 'Found',
+  returned: 'Returned',
+  correction: 'Correction',
+};
+
+/** "+3" or "−3": a signed change as the movements table shows it. */
+export function signed(quantity: number): string {
+  return quantity > 0 ? `+${quantity}` : quantity < 0 ? `−${-quantity}` : '0';
+}
+
+/** What a count would record: counted − stock, or null while the box holds no count. */
+export function countDifference(counted: string, stock: number): number | null {
+  if (counted.trim() === '' || !/^\d+$/.test(counted.trim())) return null;
+  return Number(counted) - stock;
+}
+
+/** A write that is retried after no answer keeps its key; see lib/idempotency.ts. */
+function useKeys() {
+  return useRef(idempotencyKeys()).current;
+}
+
+function settleKeys(keys: ReturnType<typeof idempotencyKeys>, error: unknown) {
+  if (!(error instanceof ApiRequestError) || error.status !== 0) keys.settled();
+}
+
+export function AdjustDialog({ product, onClose }: { product: Product; onClose: () => void }) {
+  const keys = useKeys();
+  const change = useStockChange(product._id, 'adjust');
+  const [quantity, setQuantity] = useState('');
+  const [reason, setReason] = useState<string>('');
+  const [note, setNote] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = AdjustInput.safeParse({
+      quantity: quantity.trim() === '' ? Number.NaN : Number(quantity),
+      reason: reason || undefined,
+      note,
+    });
+    if (!parsed.success) {
+      const found: Record<string, string> = {};
+      for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
+      if (found.reason) found.reason = 'Choose a reason.';
+      setErrors(found);
+      return;
+    }
+    setErrors({});
+    change.mutate(
+      { input: parsed.data, key: keys.keyFor(parsed.data) },
+      {
+        onSuccess: (answer) => {
+          keys.settled();
+          notify.success(`Stock is now ${answer.movement.stockAfter}.`);
+          onClose();
+        },
+        onError: (error) => settleKeys(keys, error),
+      },
+    );
+  }
+
+  return (
+    <Modal title={`Adjust stock: ${product.name}`} onClose={() => !change.isPending && onClose()}>
+      <form noValidate onSubmit={submit} className="space-y-4">
+        <p className="text-sm text-slate-600">
+          In stock now: <span className="font-semibold tabular-nums text-slate-900">{product.stock}</span>.
+          Use a negative number for units that leave (−2 for two damaged).
+        </p>
+        <TextField
+          label="Quantity"
+          type="number"
+          inputMode="numeric"
+          step={1}
+          required
+          value={quantity}
+          onChange={(event) => setQuantity(event.target.value)}
+          error={errors.quantity}
+        />
+        <SelectField
+          label="Reason"
+          required
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+          error={errors.reason}
+        >
+          <option value="">Choose a reason</option>
+          {ADJUSTMENT_REASONS.map((value) => (
+            <option key={value} value={value}>
+              {REASON_LABEL[value]}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="Note"
+          value={note}
+          onChange={(event) => setNote(event.target.value)}
+          error={errors.note}
+        />
+        <FormError>{change.error ? errorMessage(change.error) : null}</FormError>
+        <DialogButtons pending={change.isPending} onClose={onClose} label="Save adjustment" />
+      </form>
+    </Modal>
+  );
+}
+
+export function CountDialog({ product, onClose }: { product: Product; onClose: () => void }) {
+  const keys = useKeys();
+  const change = useStockChange(product._id, 'count');
+  const [counted, setCounted] = useState('');
+  const [note, setNote] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const difference = countDifference(counted, product.stock);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = CountInput.safeParse({
+      counted: counted.trim() === '' ? Number.NaN : Number(counted),
+      note,
+    });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? 'Enter the number of units counted.');
+      return;
+    }
+    setError(undefined);
+    change.mutate(
+      { input: parsed.data, key: keys.keyFor(parsed.data) },
+      {
+        onSuccess: (answer) => {
+          keys.settled();
+          notify.success(`Count saved: stock is now ${answer.movement.stockAfter}.`);
+          onClose();
+        },
+        onError: (failure) => settleKeys(keys, failure),
+      },
+    );
+  }
+
+  return (
+    <Modal title={`Count stock: ${product.name}`} onClose={() => !change.isPending && onClose()}>
+      <form noValidate onSubmit={submit} className="space-y-4">
+        <TextField
+          label="Counted quantity"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          step={1}
+          required
+          value={counted}
+          onChange={(event) => setCounted(event.target.value)}
+          error={error}
+        />
+        <p role="status" className="text-sm text-slate-700">
+          {difference === null
+            ? `In stock now: ${product.stock}.`
+            : `Counted ${counted.trim()}, stock ${product.stock}: ${signed(difference)}`}
+        </p>
+        <TextField label="Note" value={note} onChange={(event) => setNote(event.target.value)} />
+        <FormError>{change.error ? errorMessage(change.error) : null}</FormError>
+        <DialogButtons pending={change.isPending} onClose={onClose} label="Save count" />
+      </form>
+    </Modal>
+  );
+}
+
+function DialogButtons({
+  pending,
+  onClose,
+  label,
+}: {
+  pending: boolean;
+  onClose: () => void;
+  label: string;
+}) {
+  return (
+    <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+      <button type="button" className={buttonClass('secondary')} onClick={onClose} disabled={pending}>
+        Cancel
+      </button>
+      <button type="submit" className={buttonClass('primary')} disabled={pending}>
+        {pending ? 'Saving...' : label}
+      </button>
+    </div>
+  );
+}
