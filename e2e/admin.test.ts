@@ -337,15 +337,32 @@ stories('admin', () => {
     await see(page.getByRole('heading', { name: 'Orders', level: 1 }));
     const table = page.getByRole('table', { name: 'All orders' });
     expect(await table.getByRole('columnheader').allInnerTexts()).toEqual(
-      ['S NO', 'Name', 'Address', 'Product Name', 'Category', 'Quantity', 'Total Price', 'Order Date'].map(
-        (text) => expect.stringMatching(new RegExp(`^${text}$`, 'i')),
-      ),
+      [
+        'S NO',
+        'Name',
+        'Address',
+        'Product Name',
+        'Category',
+        'Quantity',
+        'Total Price',
+        'Order Date',
+        'Actions',
+      ].map((text) => expect.stringMatching(new RegExp(`^${text}$`, 'i'))),
     );
     const today = await page.evaluate(() => new Date().toLocaleDateString());
     const ritaRow = rowWith(table, rita.name);
     await see(ritaRow);
     const cells = (await ritaRow.getByRole('cell').allInnerTexts()).slice(1);
-    expect(cells).toEqual([rita.name, '7 Harbour Lane', juice.name, category.name, '3', '$7.20', today]);
+    expect(cells).toEqual([
+      rita.name,
+      '7 Harbour Lane',
+      juice.name,
+      category.name,
+      '3',
+      '$7.20',
+      today,
+      'Return',
+    ]);
     expect((await rowWith(table, eli.name).getByRole('cell').allInnerTexts()).slice(1)).toEqual([
       eli.name,
       '21 Station Road',
@@ -354,6 +371,7 @@ stories('admin', () => {
       '1',
       '$2.40',
       today,
+      'Return',
     ]);
     // Newest first.
     const names = await columnTexts(table, 'Name');

@@ -24,7 +24,7 @@ async function shop(baseUrl: string, stock: number) {
 
 stories('stock', () => {
   storyTest(
-    'a form opened before sales saves its price without bringing units back, and a stale stock is refused with the new stock shown',
+    'a form opened before sales saves its price without bringing units back; a stale stock is refused with the new stock shown, and the admin chooses which stands',
     async ({ story }) => {
       const { page, baseUrl } = story;
       const { account, product, name, rep } = await shop(baseUrl, 50);
@@ -61,6 +61,23 @@ stories('stock', () => {
       await dialog.getByRole('button', { name: 'Update Product' }).click();
       await see(statusMessage(page, 'Product updated.'));
       await eventually(() => textOf(row)).toContain('46');
+
+      // Once more, and this time the admin's counted 60 stands: saved as a count against 45.
+      await products.getByRole('button', { name: `Edit ${name}` }).click();
+      dialog = page.getByRole('dialog', { name: 'Edit Product' });
+      expect(await dialog.getByLabel('Stock').inputValue()).toBe('46');
+      await rep.order(product._id, 1);
+      await dialog.getByLabel('Stock').fill('60');
+      story.expectHttpError(409, `/api/products/${product._id}`);
+      await dialog.getByRole('button', { name: 'Update Product' }).click();
+      await see(dialog.getByRole('alert').getByText(/Stock changed from 46 to 45 while you were editing/));
+      await dialog.getByRole('alert').getByRole('button', { name: 'Use my value' }).click();
+      await see(statusMessage(page, 'Product updated.'));
+      await eventually(() => textOf(row)).toContain('60');
+      await products.getByRole('link', { name: `Stock of ${name}` }).click();
+      const movements = page.getByRole('table', { name: `Stock movements of ${name}, newest first` });
+      await eventually(() => textOf(bodyRows(movements).nth(0))).toMatch(/Count.*\+15.*60/);
+      expect(await textOf(bodyRows(movements).nth(1))).toMatch(/Sale.*−1.*45/);
     },
   );
 
@@ -92,7 +109,7 @@ stories('stock', () => {
       await dialog.getByRole('button', { name: 'Save adjustment' }).click();
       await see(statusMessage(page, 'Stock is now 14.'));
       await eventually(() => textOf(bodyRows(movements).nth(0))).toMatch(
-        /Adjustment.*−2.*14.*damaged.*Dropped/,
+        /Adjustment.*−2.*14.*Damaged.*Dropped/,
       );
 
       await page.getByRole('button', { name: 'Count' }).click();
@@ -113,6 +130,15 @@ stories('stock', () => {
       await dialog.getByRole('button', { name: 'Return to stock' }).click();
       await see(statusMessage(page, `1 of ${name} returned to stock.`));
       await see(orderRow.getByText('1 of 4 returned'));
+
+      // The unit is back on the shelf: 13, explained by a return movement.
+      await menu.getByRole('link', { name: 'Products', exact: true }).click();
+      await page
+        .getByRole('table', { name: 'Products' })
+        .getByRole('link', { name: `Stock of ${name}` })
+        .click();
+      await eventually(() => textOf(bodyRows(movements).nth(0))).toMatch(/Return.*\+1.*13/);
+      expect(await textOf(page.getByRole('region', { name: 'Current stock' }))).toContain('In stock: 13');
 
       await menu.getByRole('link', { name: 'Stock check', exact: true }).click();
       await page.getByRole('button', { name: 'Run check' }).click();

@@ -48,7 +48,7 @@ export const MENUS: Record<Role, MenuItem[]> = {
     { label: 'Orders', to: '/admin-dashboard/orders', icon: 'orders' },
     { label: 'Suppliers', to: '/admin-dashboard/supplier', icon: 'suppliers' },
     { label: 'Users', to: '/admin-dashboard/users', icon: 'users' },
-    { label: 'Stock check', to: '/admin-dashboard/stock-check', icon: 'products' },
+    { label: 'Stock check', to: '/admin-dashboard/stock-check', icon: 'check' },
     { label: 'Activity', to: '/admin-dashboard/activity', icon: 'activity' },
     { label: 'Profile', to: '/admin-dashboard/profile', icon: 'profile' },
     LOGOUT,

@@ -20,6 +20,14 @@ export function formatDate(value: string): string {
   return Number.isNaN(date.getTime()) ? value : date.toLocaleDateString();
 }
 
+/** A moment (a stock movement) with its time of day, since several happen on one day. */
+export function formatDateTime(value: string): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime())
+    ? value
+    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
 export const ROLE_LABEL: Record<Role, string> = {
   superAdmin: 'Super Admin',
   admin: 'Admin',

@@ -114,4 +114,62 @@ describe('Orders', () => {
     expect(headers).toEqual(['S NO', 'Product Name', 'Category', 'Quantity', 'Total Price', 'Order Date']);
     expect(screen.queryByRole('navigation', { name: 'Orders pages' })).toBeNull();
   });
+
+  it('admin: returned and partly returned orders are marked, and only what can still come back offers Return', async () => {
+    renderOrders(userOf('admin'), [
+      order(1, 'Rita Rep'),
+      { ...order(2, 'Rita Rep'), quantity: 5, returnedQuantity: 2 },
+      { ...order(3, 'Rita Rep'), status: 'returned', returnedQuantity: 2 },
+    ]);
+    await screen.findByText('Product 003');
+    const [whole, part, back] = bodyRows('All orders');
+    const quantity = (row?: HTMLTableRowElement) => row?.cells[5]?.textContent;
+    expect([quantity(whole), quantity(part), quantity(back)]).toEqual(['2', '52 of 5 returned', '2Returned']);
+    expect(
+      within(whole as HTMLElement).getByRole('button', { name: 'Return Product 001 ordered by Rita Rep' }),
+    ).toBeTruthy();
+    expect(within(part as HTMLElement).getByRole('button', { name: /^Return Product 002/ })).toBeTruthy();
+    expect(within(back as HTMLElement).queryByRole('button')).toBeNull();
+  });
+
+  it('admin: Return opens the dialog for that order with what remains, and the list is asked again after it', async () => {
+    let orders = [{ ...order(1, 'Rita Rep'), quantity: 5, returnedQuantity: 2 }];
+    const admin = userOf('admin');
+    signIn(admin);
+    const { calls } = mockFetch({
+      'GET /api/order/admin-id': ({ query }) => {
+        const { rows, ...info } = pageAnswer(orders, query, (o) => o.product.name);
+        return { body: { success: true, orders: rows, ...info } };
+      },
+      'POST /api/order/o1/return': ({ body }) => {
+        const returned = 2 + (body as { quantity: number }).quantity;
+        orders = [{ ...order(1, 'Rita Rep'), quantity: 5, returnedQuantity: returned, status: 'returned' }];
+        return { body: { success: true, order: orders[0] } };
+      },
+    });
+    renderWithClient(
+      <SignedInContext value={admin}>
+        <OrdersPage />
+      </SignedInContext>,
+    );
+    await userEvent.click(await screen.findByRole('button', { name: /^Return Product 001/ }));
+    const dialog = screen.getByRole('dialog', { name: 'Return: Product 001' });
+    expect((within(dialog).getByLabelText('Quantity') as HTMLInputElement).value).toBe('3');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Return to stock' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(bodyRows('All orders')[0]?.cells[5]?.textContent).toBe('5Returned'));
+    expect(screen.queryByRole('button', { name: /^Return Product 001/ })).toBeNull();
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ quantity: 3 });
+  });
+
+  it('a rep sees the same marks on their own orders, and no Return', async () => {
+    renderOrders(userOf('salesRep'), [
+      { ...order(1, 'Rita Rep'), quantity: 5, returnedQuantity: 1 },
+      { ...order(2, 'Rita Rep'), status: 'returned', returnedQuantity: 2 },
+    ]);
+    await screen.findByText('Product 002');
+    const rows = bodyRows('My orders');
+    expect(rows.map((row) => row.cells[3]?.textContent)).toEqual(['51 of 5 returned', '2Returned']);
+    expect(within(table('My orders')).queryByRole('button')).toBeNull();
+  });
 });

@@ -93,7 +93,10 @@ export function OrdersPage() {
                 <Td className="whitespace-nowrap">{formatDate(order.orderDate)}</Td>
                 {isAdmin ? (
                   <Td stickyEnd>
-                    {order.status === 'returned' ? null : (
+                    {order.status === 'returned' ? (
+                      // On phones the Quantity column with its mark may be scrolled away.
+                      <span className="text-xs text-slate-500 sm:hidden">Returned</span>
+                    ) : (
                       <button
                         type="button"
                         className={buttonClass('secondary', 'sm')}

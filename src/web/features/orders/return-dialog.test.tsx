@@ -55,4 +55,69 @@ describe('returns', () => {
     expect(calls[0]?.body).toEqual({ quantity: 2, reason: 'Wrong colour' });
     expect(calls[0]?.headers['Idempotency-Key']).toMatch(/^[\x21-\x7e]{1,200}$/);
   });
+
+  it('refuses 0 and an empty box without calling the server', async () => {
+    signIn(userOf('admin'));
+    const { calls } = mockFetch({});
+    renderWithClient(<ReturnDialog order={order()} onClose={vi.fn()} />);
+    const box = screen.getByLabelText('Quantity') as HTMLInputElement;
+    expect(box.value).toBe('5');
+    expect(box.min).toBe('1');
+    expect(box.max).toBe('5');
+    await userEvent.clear(box);
+    await userEvent.click(screen.getByRole('button', { name: 'Return to stock' }));
+    expect(box.getAttribute('aria-invalid')).toBe('true');
+    await userEvent.type(box, '0');
+    await userEvent.click(screen.getByRole('button', { name: 'Return to stock' }));
+    expect(await screen.findByText('Quantity must be at least 1.')).toBeTruthy();
+    expect(calls).toHaveLength(0);
+  });
+
+  it("shows the server's 409 in the dialog and stays open", async () => {
+    signIn(userOf('admin'));
+    mockFetch({
+      'POST /api/order/o1/return': () => ({
+        status: 409,
+        body: { success: false, error: 'Only 1 of this order can still be returned' },
+      }),
+    });
+    const onClose = vi.fn();
+    renderWithClient(<ReturnDialog order={order({ returnedQuantity: 2 })} onClose={onClose} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Return to stock' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Only 1 of this order can still be returned');
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it('a retry after the server could not be reached carries the same key; another quantity a new one', async () => {
+    signIn(userOf('admin'));
+    let attempts = 0;
+    const { calls } = mockFetch({
+      'POST /api/order/o1/return': ({ body }) => {
+        attempts += 1;
+        if (attempts <= 2) throw new TypeError('network down');
+        return {
+          body: {
+            success: true,
+            order: order({ returnedQuantity: (body as { quantity: number }).quantity }),
+          },
+        };
+      },
+    });
+    const onClose = vi.fn();
+    renderWithClient(<ReturnDialog order={order()} onClose={onClose} />);
+    const box = screen.getByLabelText('Quantity') as HTMLInputElement;
+    const send = screen.getByRole('button', { name: 'Return to stock' });
+    await userEvent.click(send);
+    expect((await screen.findByRole('alert')).textContent).toMatch(/cannot be reached/);
+    await userEvent.click(send);
+    await waitFor(() => expect(calls).toHaveLength(2));
+    await userEvent.clear(box);
+    await userEvent.type(box, '1');
+    await userEvent.click(send);
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    const [first, retry, other] = calls.map((call) => call.headers['Idempotency-Key']);
+    expect(retry).toBe(first);
+    expect(other).not.toBe(first);
+    expect(calls.map((call) => call.body)).toEqual([{ quantity: 5 }, { quantity: 5 }, { quantity: 1 }]);
+  });
 });

@@ -38,6 +38,8 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
   const save = useSaveProduct();
   const [expectedStock, setExpectedStock] = useState(product?.stock);
   const stale = changedStock(save.error);
+  /** The stock the refused save sent: the admin's own number. */
+  const mine = save.variables?.input.stock;
   const {
     register,
     handleSubmit,
@@ -147,8 +149,10 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
             className="space-y-3 rounded-md bg-amber-50 p-3 text-sm text-amber-950 ring-1 ring-amber-200"
           >
             <p>
-              {errorMessage(save.error)}. The stock is now <strong>{stale}</strong>.
+              {errorMessage(save.error)}. The stock is now <strong>{stale}</strong>
+              {mine === undefined ? '.' : `; you entered ${mine}.`} Nothing was saved: choose which stands.
             </p>
+            {/* Neither choice is the default: both are an admin's deliberate decision. */}
             <div className="flex flex-wrap gap-2">
               <button
                 type="button"
@@ -159,7 +163,7 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
               </button>
               <button
                 type="button"
-                className={buttonClass('primary', 'sm')}
+                className={buttonClass('secondary', 'sm')}
                 onClick={() => chooseMine(stale)}
               >
                 Use my value

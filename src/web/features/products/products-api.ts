@@ -7,7 +7,7 @@ import {
   ProductResponse,
   type ProductUpdateInput,
 } from '../../../shared/products';
-import { api } from '../../lib/api';
+import { ApiRequestError, api } from '../../lib/api';
 import { withQuery } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
 
@@ -31,6 +31,11 @@ export function useSaveProduct() {
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.products });
       void queryClient.invalidateQueries({ queryKey: queryKeys.dashboard });
+    },
+    onError: (error) => {
+      // A stale stock (409): the lists behind the form fetch the stock as it is now.
+      if (error instanceof ApiRequestError && error.status === 409)
+        void queryClient.invalidateQueries({ queryKey: queryKeys.products });
     },
   });
 }

@@ -251,6 +251,17 @@ describe('Products screen', () => {
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
   });
 
+  it("each row's Stock action opens that product's stock page, next to Edit and Delete", async () => {
+    renderProducts();
+    await screen.findByText('Stapler');
+    const row = bodyRows()[2] as HTMLElement;
+    const actions = Array.from(row.querySelectorAll('a, button'), (element) => element.textContent);
+    expect(actions).toEqual(['Stock', 'Edit', 'Delete']);
+    expect(within(row).getByRole('link', { name: 'Stock of Stapler' }).getAttribute('href')).toBe(
+      '/admin-dashboard/products/c/stock',
+    );
+  });
+
   it('opens the add dialog with focus in Name, closes it on Escape and gives focus back', async () => {
     renderProducts();
     await screen.findByText('Stapler');

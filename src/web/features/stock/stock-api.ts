@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { ProductResponse } from '../../../shared/products';
 import {
   type AdjustInput,
@@ -13,29 +13,33 @@ import { queryKeys } from '../../lib/query-keys';
 
 export const MOVEMENTS_PAGE_SIZE = 20;
 
-export function useProduct(id: string) {
-  return useQuery({
+/** One product as it is now (its stock and reorder point). */
+export const productQuery = (id: string) =>
+  queryOptions({
     queryKey: queryKeys.product(id),
     queryFn: ({ signal }) => api(`/products/${encodeURIComponent(id)}`, { schema: ProductResponse, signal }),
   });
-}
 
-export function useMovements(id: string, page: number) {
-  return useQuery({
+/**
+ * One page of a product's movements, newest first. Every sale adds one, so the page is asked again
+ * each time the screen opens; the page shown stays while the next one loads.
+ */
+export const movementsQuery = (id: string, page: number) =>
+  queryOptions({
     queryKey: queryKeys.movements(id, page),
     queryFn: ({ signal }) =>
       api(
         withQuery(`/products/${encodeURIComponent(id)}/movements`, { page, pageSize: MOVEMENTS_PAGE_SIZE }),
-        {
-          schema: MovementListResponse,
-          signal,
-        },
+        { schema: MovementListResponse, signal },
       ),
     placeholderData: keepPreviousData,
+    staleTime: 0,
   });
-}
 
-/** Adjust or count: both answer the product and the movement, and both change every stock shown. */
+/**
+ * Adjust or count, sent with the submit's Idempotency-Key. Both answer the product and the
+ * movement, and both change every stock shown (lists, this product, its movements, the dashboard).
+ */
 export function useStockChange(id: string, kind: 'adjust' | 'count') {
   const queryClient = useQueryClient();
   return useMutation({
@@ -54,8 +58,10 @@ export function useStockChange(id: string, kind: 'adjust' | 'count') {
   });
 }
 
+/** The stock check is run on demand (it reads every product's ledger), not on opening the page. */
 export function useStockCheck() {
   return useMutation({
     mutationFn: () => api('/stock/check', { schema: StockCheckResponse }),
+    meta: { inlineErrors: true },
   });
 }

@@ -1,6 +1,6 @@
 import { type FormEvent, useRef, useState } from 'react';
 import type { Product } from '../../../shared/products';
-import { ADJUSTMENT_REASONS, AdjustInput, CountInput } from '../../../shared/stock';
+import { ADJUSTMENT_REASONS, AdjustInput, type AdjustmentReason, CountInput } from '../../../shared/stock';
 import { buttonClass } from '../../components/button';
 import { FormError, SelectField, TextField } from '../../components/form-field';
 import { Modal } from '../../components/modal';
@@ -9,7 +9,7 @@ import { idempotencyKeys } from '../../lib/idempotency';
 import { notify } from '../../lib/notify';
 import { useStockChange } from './stock-api';
 
-const REASON_LABEL: Record<(typeof ADJUSTMENT_REASONS)[number], string> = {
+const REASON_LABEL: Record<AdjustmentReason, string> = {
   received: 'Received',
   damaged: 'Damaged',
   lost: 'Lost',
@@ -18,6 +18,11 @@ const REASON_LABEL: Record<(typeof ADJUSTMENT_REASONS)[number], string> = {
   correction: 'Correction',
 };
 
+/** An adjustment reason as the admin chose it; any other reason (a return's own words) as it is. */
+export function reasonLabel(reason: string): string {
+  return (REASON_LABEL as Record<string, string>)[reason] ?? reason;
+}
+
 /** "+3" or "−3": a signed change as the movements table shows it. */
 export function signed(quantity: number): string {
   return quantity > 0 ? `+${quantity}` : quantity < 0 ? `−${-quantity}` : '0';
@@ -25,8 +30,14 @@ export function signed(quantity: number): string {
 
 /** What a count would record: counted − stock, or null while the box holds no count. */
 export function countDifference(counted: string, stock: number): number | null {
-  if (counted.trim() === '' || !/^\d+$/.test(counted.trim())) return null;
+  if (!/^\d+$/.test(counted.trim())) return null;
   return Number(counted) - stock;
+}
+
+/** The stock an adjustment would leave, or null while the box holds no whole number but 0. */
+export function stockAfterAdjusting(quantity: string, stock: number): number | null {
+  if (!/^[-+]?\d+$/.test(quantity.trim()) || Number(quantity) === 0) return null;
+  return stock + Number(quantity);
 }
 
 /** A write that is retried after no answer keeps its key; see lib/idempotency.ts. */
@@ -45,6 +56,7 @@ export function AdjustDialog({ product, onClose }: { product: Product; onClose: 
   const [reason, setReason] = useState<string>('');
   const [note, setNote] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const after = stockAfterAdjusting(quantity, product.stock);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -78,19 +90,30 @@ export function AdjustDialog({ product, onClose }: { product: Product; onClose: 
     <Modal title={`Adjust stock: ${product.name}`} onClose={() => !change.isPending && onClose()}>
       <form noValidate onSubmit={submit} className="space-y-4">
         <p className="text-sm text-slate-600">
-          In stock now: <span className="font-semibold tabular-nums text-slate-900">{product.stock}</span>.
-          Use a negative number for units that leave (−2 for two damaged).
+          A positive number adds units, a negative one takes them away (-2 for two damaged).
         </p>
+        {/* No numeric inputMode: a phone's digit pad has no minus sign. */}
         <TextField
           label="Quantity"
           type="number"
-          inputMode="numeric"
           step={1}
           required
           value={quantity}
           onChange={(event) => setQuantity(event.target.value)}
           error={errors.quantity}
         />
+        <p role="status" className="text-sm text-slate-700">
+          {after === null ? (
+            <>
+              In stock now: <span className="font-semibold tabular-nums">{product.stock}</span>
+            </>
+          ) : (
+            <>
+              Stock {product.stock} → <span className="font-semibold tabular-nums">{after}</span>
+              {after < 0 ? ' (more than there is)' : ''}
+            </>
+          )}
+        </p>
         <SelectField
           label="Reason"
           required
@@ -165,9 +188,16 @@ export function CountDialog({ product, onClose }: { product: Product; onClose: (
           error={error}
         />
         <p role="status" className="text-sm text-slate-700">
-          {difference === null
-            ? `In stock now: ${product.stock}.`
-            : `Counted ${counted.trim()}, stock ${product.stock}: ${signed(difference)}`}
+          {difference === null ? (
+            <>
+              In stock now: <span className="font-semibold tabular-nums">{product.stock}</span>
+            </>
+          ) : (
+            <>
+              Counted {counted.trim()}, stock {product.stock}:{' '}
+              <span className="font-semibold tabular-nums">{signed(difference)}</span>
+            </>
+          )}
         </p>
         <TextField label="Note" value={note} onChange={(event) => setNote(event.target.value)} />
         <FormError>{change.error ? errorMessage(change.error) : null}</FormError>

@@ -4,8 +4,8 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { Product } from '../../../shared/products';
 import type { Movement } from '../../../shared/stock';
-import { mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
-import { countDifference, signed } from './stock-dialogs';
+import { type FetchCall, mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
+import { countDifference, reasonLabel, signed, stockAfterAdjusting } from './stock-dialogs';
 import { StockPage } from './stock-page';
 
 const product: Product = {
@@ -34,73 +34,165 @@ function movement(index: number, overrides: Partial<Movement> = {}): Movement {
   };
 }
 
-function renderStock(movements: Movement[], stock = 50) {
+type Reply = { status?: number; body: unknown };
+type Handler = (call: FetchCall) => Reply | Promise<Reply>;
+
+/**
+ * The stock page on a fake server holding `state`: a count or an adjustment changes its stock and
+ * adds a movement on top, as the real one does. `overrides` replace any of its calls.
+ */
+function renderStock(
+  movements: Movement[],
+  options: { path?: string; overrides?: Record<string, Handler> } = {},
+) {
   signIn(userOf('admin'));
+  const state = { stock: 50, movements: [...movements] };
+  const record = (quantity: number, fields: Partial<Movement>) => {
+    state.stock += quantity;
+    const added = movement(100 + state.movements.length, {
+      quantity,
+      stockAfter: state.stock,
+      order: undefined,
+      user: { _id: 'admin-id', name: 'Test admin' },
+      ...fields,
+    });
+    state.movements.unshift(added);
+    return { body: { success: true, product: { ...product, stock: state.stock }, movement: added } };
+  };
   const mock = mockFetch({
-    'GET /api/products/p1': () => ({ body: { success: true, product: { ...product, stock } } }),
+    'GET /api/products/p1': () => ({ body: { success: true, product: { ...product, stock: state.stock } } }),
     'GET /api/products/p1/movements': ({ query }) => {
       const page = Number(query.page ?? 1);
       const size = Number(query.pageSize ?? 20);
       return {
         body: {
           success: true,
-          movements: movements.slice((page - 1) * size, page * size),
-          total: movements.length,
+          movements: state.movements.slice((page - 1) * size, page * size),
+          total: state.movements.length,
           page,
           pageSize: size,
         },
       };
     },
     'POST /api/products/p1/count': ({ body }) => {
-      const counted = (body as { counted: number }).counted;
-      return {
-        body: {
-          success: true,
-          product: { ...product, stock: counted },
-          movement: movement(99, {
-            kind: 'count',
-            quantity: counted - stock,
-            stockAfter: counted,
-            order: undefined,
-          }),
-        },
-      };
+      const { counted, note } = body as { counted: number; note: string };
+      return record(counted - state.stock, { kind: 'count', note });
     },
-    'POST /api/products/p1/adjust': () => ({
-      status: 409,
-      body: { success: false, error: 'Not enough stock' },
-    }),
+    'POST /api/products/p1/adjust': ({ body }) => {
+      const { quantity, reason, note } = body as { quantity: number; reason: string; note: string };
+      if (state.stock + quantity < 0)
+        return { status: 409, body: { success: false, error: 'Not enough stock' } };
+      return record(quantity, { kind: 'adjustment', reason, note });
+    },
+    ...options.overrides,
   });
   const router = createMemoryRouter(
     [{ path: '/admin-dashboard/products/:id/stock', element: <StockPage /> }],
     {
-      initialEntries: ['/admin-dashboard/products/p1/stock'],
+      initialEntries: [options.path ?? '/admin-dashboard/products/p1/stock'],
     },
   );
   renderWithClient(<RouterProvider router={router} />);
-  return mock;
+  return { ...mock, router, state };
 }
 
-describe('the stock page', () => {
-  it('shows signed changes and what a count would record', () => {
+const movementsTable = () =>
+  screen.findByRole('table', { name: 'Stock movements of Blue Pen, newest first' });
+const bodyRows = (table: HTMLElement) => within(table).getAllByRole('row').slice(1);
+const posts = (calls: FetchCall[]) => calls.filter((call) => call.method === 'POST');
+const keysOf = (calls: FetchCall[]) => posts(calls).map((call) => call.headers['Idempotency-Key']);
+const stockShown = () =>
+  within(screen.getByRole('region', { name: 'Current stock' })).getByTitle(/stock/i).textContent;
+
+describe('stock numbers', () => {
+  it('signs changes, and says what a count or an adjustment would leave', () => {
     expect(signed(3)).toBe('+3');
     expect(signed(-3)).toBe('−3');
+    expect(signed(0)).toBe('0');
     expect(countDifference('47', 50)).toBe(-3);
+    expect(countDifference('50', 50)).toBe(0);
     expect(countDifference('', 50)).toBeNull();
     expect(countDifference('4.5', 50)).toBeNull();
+    expect(countDifference('-1', 50)).toBeNull();
+    expect(stockAfterAdjusting('-2', 50)).toBe(48);
+    expect(stockAfterAdjusting('12', 50)).toBe(62);
+    expect(stockAfterAdjusting('0', 50)).toBeNull();
+    expect(stockAfterAdjusting('-', 50)).toBeNull();
+    expect(reasonLabel('damaged')).toBe('Damaged');
+    expect(reasonLabel('Wrong colour')).toBe('Wrong colour');
+  });
+});
+
+describe('the stock page', () => {
+  it('shows the product, its stock and one row per movement with everything that explains it', async () => {
+    renderStock([
+      movement(3, {
+        kind: 'adjustment',
+        quantity: -2,
+        stockAfter: 48,
+        reason: 'damaged',
+        note: 'Dropped',
+        user: { _id: 'a1', name: 'Alex Admin' },
+        order: undefined,
+      }),
+      movement(2, { quantity: -3, stockAfter: 50, order: { _id: 'a50b06c9-1111' } }),
+      movement(1, {
+        kind: 'receipt',
+        quantity: 40,
+        stockAfter: 53,
+        order: undefined,
+        purchaseOrder: { _id: 'po1', number: 'PO-000123' },
+      }),
+      movement(0, { kind: 'initial', quantity: 13, stockAfter: 13, user: null, order: undefined }),
+    ]);
+    expect(await screen.findByRole('heading', { name: 'Stock: Blue Pen', level: 1 })).toBeTruthy();
+    expect(stockShown()).toBe('50');
+    const table = await movementsTable();
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Date', 'Kind', 'Change', 'Stock after', 'Reason', 'Note', 'Who', 'Order']);
+    const cells = bodyRows(table).map((row) =>
+      within(row)
+        .getAllByRole('cell')
+        .slice(1)
+        .map((cell) => cell.textContent),
+    );
+    expect(cells).toEqual([
+      ['Adjustment', '−2', 'Stock after 48', 'Damaged', 'Dropped', 'Alex Admin', ''],
+      ['Sale', '−3', 'Stock after 50', '', '', 'Rita Rep', 'Order a50b06c9'],
+      ['Receipt', '+40', 'Stock after 53', '', '', 'Rita Rep', 'PO-000123'],
+      ['Opening stock', '+13', 'Stock after 13', '', '', 'System', ''],
+    ]);
+    expect(within(bodyRows(table)[0] as HTMLElement).getByRole('cell', { name: /2025/ })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to Products' }).getAttribute('href')).toBe(
+      '/admin-dashboard/products',
+    );
   });
 
-  it('lists the movements newest first, twenty a page', async () => {
+  it('pages the movements twenty at a time and keeps the page in the address', async () => {
     const movements = Array.from({ length: 25 }, (_, i) => movement(i, { stockAfter: 75 - i }));
-    const { calls } = renderStock(movements);
-    expect(await screen.findByRole('heading', { name: 'Stock: Blue Pen' })).toBeTruthy();
-    const table = await screen.findByRole('table', { name: /Stock movements of Blue Pen/ });
-    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(21));
-    expect(within(table).getAllByRole('row')[1]?.textContent).toContain('−1');
-    expect(within(table).getAllByRole('row')[1]?.textContent).toContain('75');
+    const { calls, router } = renderStock(movements);
+    const table = await movementsTable();
+    await waitFor(() => expect(bodyRows(table)).toHaveLength(20));
+    expect(screen.getByText('Showing 1–20 of 25')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));
-    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(6));
-    expect(calls.filter((c) => c.path.endsWith('/movements')).map((c) => c.query.page)).toEqual(['1', '2']);
+    await waitFor(() => expect(bodyRows(table)).toHaveLength(5));
+    expect(router.state.location.search).toBe('?page=2');
+    expect(bodyRows(table)[0]?.textContent).toContain('55');
+    expect(calls.filter((c) => c.path.endsWith('/movements')).map((c) => c.query)).toEqual([
+      { page: '1', pageSize: '20' },
+      { page: '2', pageSize: '20' },
+    ]);
+  });
+
+  it('opens on the page the address names', async () => {
+    const movements = Array.from({ length: 25 }, (_, i) => movement(i));
+    const { calls } = renderStock(movements, { path: '/admin-dashboard/products/p1/stock?page=2' });
+    const table = await movementsTable();
+    await waitFor(() => expect(bodyRows(table)).toHaveLength(5));
+    expect(calls.filter((c) => c.path.endsWith('/movements')).map((c) => c.query.page)).toEqual(['2']);
   });
 
   it('says so when a product has no movements yet', async () => {
@@ -108,34 +200,177 @@ describe('the stock page', () => {
     expect(await screen.findByText('No movements yet.')).toBeTruthy();
   });
 
-  it('Count shows the difference before saving, then saves the count with an Idempotency-Key', async () => {
+  it('shows why the movements could not be loaded, and tries again on request', async () => {
+    let failures = 1;
+    renderStock([movement(1)], {
+      overrides: {
+        'GET /api/products/p1/movements': () => {
+          if (failures-- > 0) return { status: 403, body: { success: false, error: 'Forbidden' } };
+          return { body: { success: true, movements: [movement(1)], total: 1, page: 1, pageSize: 20 } };
+        },
+      },
+    });
+    const table = await movementsTable();
+    expect((await within(table).findByRole('alert')).textContent).toBe(
+      'The movements could not be loaded: Forbidden',
+    );
+    await userEvent.click(within(table).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(bodyRows(table)[0]?.textContent).toContain('Rita Rep'));
+  });
+
+  it('shows why the product could not be loaded', async () => {
+    renderStock([], {
+      overrides: {
+        'GET /api/products/p1': () => ({ status: 404, body: { success: false, error: 'Product not found' } }),
+      },
+    });
+    expect((await screen.findByRole('alert')).textContent).toContain('Product not found');
+    expect(screen.queryByRole('button', { name: 'Adjust' })).toBeNull();
+  });
+});
+
+describe('Count', () => {
+  it('shows the difference before saving, saves it with an Idempotency-Key, then the stock and the table refresh', async () => {
+    const { calls } = renderStock([movement(1)]);
+    await userEvent.click(await screen.findByRole('button', { name: 'Count' }));
+    const dialog = screen.getByRole('dialog', { name: 'Count stock: Blue Pen' });
+    expect(within(dialog).getByRole('status').textContent).toBe('In stock now: 50');
+    await userEvent.type(within(dialog).getByLabelText('Counted quantity'), '47');
+    expect(within(dialog).getByRole('status').textContent).toBe('Counted 47, stock 50: −3');
+    await userEvent.type(within(dialog).getByLabelText('Note'), 'Monthly');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save count' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(posts(calls)[0]?.body).toEqual({ counted: 47, note: 'Monthly' });
+    expect(keysOf(calls)[0]).toMatch(/^[\x21-\x7e]{1,200}$/);
+    expect(screen.getByText('Count saved: stock is now 47.')).toBeTruthy();
+    await waitFor(() => expect(stockShown()).toBe('47'));
+    const table = await movementsTable();
+    await waitFor(() => expect(bodyRows(table)[0]?.textContent).toMatch(/Count.*−3.*47.*Monthly/));
+  });
+
+  it('refuses a count that is not a whole number of at least 0, without calling the server', async () => {
     const { calls } = renderStock([movement(1)]);
     await userEvent.click(await screen.findByRole('button', { name: 'Count' }));
     const dialog = screen.getByRole('dialog');
-    await userEvent.type(within(dialog).getByLabelText('Counted quantity'), '47');
-    expect(within(dialog).getByText('Counted 47, stock 50: −3')).toBeTruthy();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save count' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    const count = calls.find((c) => c.method === 'POST');
-    expect(count?.body).toEqual({ counted: 47, note: '' });
-    expect(count?.headers['Idempotency-Key']).toBeTruthy();
+    expect(within(dialog).getByLabelText('Counted quantity').getAttribute('aria-invalid')).toBe('true');
+    await userEvent.type(within(dialog).getByLabelText('Counted quantity'), '-4');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save count' }));
+    expect(within(dialog).getByLabelText('Counted quantity').getAttribute('aria-invalid')).toBe('true');
+    expect(posts(calls)).toHaveLength(0);
   });
 
-  it('Adjust asks for a reason, and shows a 409 in the dialog', async () => {
-    const { calls } = renderStock([movement(1)]);
-    await userEvent.click(await screen.findByRole('button', { name: 'Adjust' }));
+  it('sends a retried count with the same key after the server could not be reached', async () => {
+    let attempts = 0;
+    const { calls, state } = renderStock([movement(1)], {
+      overrides: {
+        'POST /api/products/p1/count': () => {
+          attempts += 1;
+          if (attempts === 1) throw new TypeError('network down');
+          state.stock = 47;
+          return {
+            body: {
+              success: true,
+              product: { ...product, stock: 47 },
+              movement: movement(9, { kind: 'count', quantity: -3, stockAfter: 47 }),
+            },
+          };
+        },
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Count' }));
     const dialog = screen.getByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('Counted quantity'), '47');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save count' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toMatch(/cannot be reached/);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save count' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const [first, retry] = keysOf(calls);
+    expect(first).toBeTruthy();
+    expect(retry).toBe(first);
+  });
+});
+
+describe('Adjust', () => {
+  it('shows the stock it would leave, asks for a reason, and shows a 409 in the dialog', async () => {
+    const { calls, state } = renderStock([movement(1)]);
+    await userEvent.click(await screen.findByRole('button', { name: 'Adjust' }));
+    const dialog = screen.getByRole('dialog', { name: 'Adjust stock: Blue Pen' });
     await userEvent.type(within(dialog).getByLabelText('Quantity'), '-60');
+    expect(within(dialog).getByRole('status').textContent).toBe('Stock 50 → -10 (more than there is)');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save adjustment' }));
     expect(within(dialog).getByText('Choose a reason.')).toBeTruthy();
-    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+    expect(posts(calls)).toHaveLength(0);
     await userEvent.selectOptions(within(dialog).getByLabelText('Reason'), 'damaged');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save adjustment' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe('Not enough stock');
-    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
-      quantity: -60,
-      reason: 'damaged',
-      note: '',
+    expect(posts(calls)[0]?.body).toEqual({ quantity: -60, reason: 'damaged', note: '' });
+    expect(state.stock).toBe(50);
+  });
+
+  it('refuses 0 and more than a million units with the shared rules', async () => {
+    const { calls } = renderStock([movement(1)]);
+    await userEvent.click(await screen.findByRole('button', { name: 'Adjust' }));
+    const dialog = screen.getByRole('dialog');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Reason'), 'found');
+    await userEvent.type(within(dialog).getByLabelText('Quantity'), '0');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save adjustment' }));
+    expect(within(dialog).getByText('Quantity must not be 0.')).toBeTruthy();
+    await userEvent.clear(within(dialog).getByLabelText('Quantity'));
+    await userEvent.type(within(dialog).getByLabelText('Quantity'), '1000001');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save adjustment' }));
+    expect(within(dialog).getByText('Quantity must be at most 1,000,000.')).toBeTruthy();
+    expect(posts(calls)).toHaveLength(0);
+  });
+
+  it('reuses the key when the same adjustment is retried, and makes a new one for another quantity or after an answer', async () => {
+    let attempts = 0;
+    const { calls } = renderStock([movement(1)], {
+      overrides: {
+        'POST /api/products/p1/adjust': () => {
+          attempts += 1;
+          if (attempts <= 2) throw new TypeError('network down');
+          return { status: 409, body: { success: false, error: 'Not enough stock' } };
+        },
+      },
     });
+    await userEvent.click(await screen.findByRole('button', { name: 'Adjust' }));
+    const dialog = screen.getByRole('dialog');
+    const save = within(dialog).getByRole('button', { name: 'Save adjustment' });
+    await userEvent.type(within(dialog).getByLabelText('Quantity'), '-2');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Reason'), 'damaged');
+    await userEvent.click(save);
+    await within(dialog).findByRole('alert');
+    // The same submit again: same key. Then another quantity: a new key, kept for its own retry.
+    await userEvent.click(save);
+    await waitFor(() => expect(posts(calls)).toHaveLength(2));
+    await userEvent.clear(within(dialog).getByLabelText('Quantity'));
+    await userEvent.type(within(dialog).getByLabelText('Quantity'), '-3');
+    await userEvent.click(save);
+    await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toBe('Not enough stock'));
+    // That one was answered: sending it once more is a new submit.
+    await userEvent.click(save);
+    await waitFor(() => expect(posts(calls)).toHaveLength(4));
+    const [first, retry, other, afterAnswer] = keysOf(calls);
+    expect(retry).toBe(first);
+    expect(other).not.toBe(first);
+    expect(afterAnswer).not.toBe(other);
+    expect(new Set([first, other, afterAnswer]).size).toBe(3);
+  });
+
+  it('saves an adjustment, says the new stock and refreshes the page', async () => {
+    const { calls } = renderStock([movement(1)]);
+    await userEvent.click(await screen.findByRole('button', { name: 'Adjust' }));
+    const dialog = screen.getByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('Quantity'), '12');
+    expect(within(dialog).getByRole('status').textContent).toBe('Stock 50 → 62');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Reason'), 'received');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save adjustment' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(posts(calls)[0]?.body).toEqual({ quantity: 12, reason: 'received', note: '' });
+    expect(screen.getByText('Stock is now 62.')).toBeTruthy();
+    await waitFor(() => expect(stockShown()).toBe('62'));
+    const table = await movementsTable();
+    await waitFor(() => expect(bodyRows(table)[0]?.textContent).toMatch(/Adjustment.*\+12.*62.*Received/));
   });
 });

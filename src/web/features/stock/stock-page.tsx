@@ -1,5 +1,6 @@
-import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
 import type { Movement, MovementKind } from '../../../shared/stock';
 import { buttonClass } from '../../components/button';
 import { PageHeader } from '../../components/page-header';
@@ -8,11 +9,11 @@ import { Loading } from '../../components/spinner';
 import { StockBadge } from '../../components/stock-badge';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { errorMessage } from '../../lib/api';
-import { formatDate } from '../../lib/format';
-import { serverPage } from '../../lib/paging';
-import { useDocumentTitle } from '../../lib/use-document-title';
-import { MOVEMENTS_PAGE_SIZE, useMovements, useProduct } from './stock-api';
-import { AdjustDialog, CountDialog, signed } from './stock-dialogs';
+import { formatDateTime } from '../../lib/format';
+import { isPastEnd, serverPage } from '../../lib/paging';
+import { usePageInRange } from '../../lib/use-paged-list';
+import { MOVEMENTS_PAGE_SIZE, movementsQuery, productQuery } from './stock-api';
+import { AdjustDialog, CountDialog, reasonLabel, signed } from './stock-dialogs';
 
 const KIND_LABEL: Record<MovementKind, string> = {
   initial: 'Opening stock',
@@ -23,20 +24,34 @@ const KIND_LABEL: Record<MovementKind, string> = {
   count: 'Count',
 };
 
+/** The page the address holds (`?page=2`); anything unreadable there is page 1. */
+function readPage(params: URLSearchParams): number {
+  const page = Number(params.get('page'));
+  return Number.isInteger(page) && page >= 1 ? page : 1;
+}
+
 /** A product's stock and every movement that explains it (DESIGN §8), with Adjust and Count. */
 export function StockPage() {
   const { id = '' } = useParams();
-  const product = useProduct(id);
-  const [page, setPage] = useState(1);
-  const movements = useMovements(id, page);
+  const [params, setParams] = useSearchParams();
+  const asked = { page: readPage(params), pageSize: MOVEMENTS_PAGE_SIZE };
+  const product = useQuery(productQuery(id));
+  const movements = useQuery(movementsQuery(id, asked.page));
   const [dialog, setDialog] = useState<'adjust' | 'count' | null>(null);
   const current = product.data?.product;
-  useDocumentTitle(current ? `Stock: ${current.name}` : 'Stock');
 
-  const list = serverPage(
-    movements.data ? { ...movements.data, rows: movements.data.movements } : undefined,
-    { page, pageSize: MOVEMENTS_PAGE_SIZE },
+  const list = serverPage(movements.data && { ...movements.data, rows: movements.data.movements }, asked);
+  const setPage = useCallback(
+    (to: number) =>
+      setParams((now) => {
+        const next = new URLSearchParams(now);
+        if (to > 1) next.set('page', String(to));
+        else next.delete('page');
+        return next;
+      }),
+    [setParams],
   );
+  usePageInRange(asked.page, list.pageCount, movements.isSuccess && !movements.isPlaceholderData, setPage);
 
   return (
     <>
@@ -48,20 +63,24 @@ export function StockPage() {
       {product.isPending ? (
         <Loading label="Loading the product..." />
       ) : product.isError ? (
-        <p role="alert" className="rounded-md bg-red-50 p-4 text-sm text-red-800">
-          {errorMessage(product.error)}
-        </p>
+        <div role="alert" className="space-y-2 rounded-md bg-red-50 p-4 text-sm text-red-800">
+          <p>The product could not be loaded: {errorMessage(product.error)}</p>
+          <button
+            type="button"
+            className={buttonClass('secondary', 'sm')}
+            onClick={() => void product.refetch()}
+          >
+            Try again
+          </button>
+        </div>
       ) : current ? (
         <>
           <section
             aria-label="Current stock"
-            className="mb-6 flex flex-wrap items-center gap-4 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200"
+            className="mb-6 flex flex-wrap items-center gap-x-4 gap-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200"
           >
-            <p className="text-sm text-slate-600">
-              In stock:{' '}
-              <span className="align-middle">
-                <StockBadge stock={current.stock} reorderPoint={current.reorderPoint} />
-              </span>
+            <p className="flex items-center gap-2 text-sm text-slate-600">
+              In stock: <StockBadge stock={current.stock} reorderPoint={current.reorderPoint} />
             </p>
             <p className="text-sm text-slate-500">Low at {current.reorderPoint} or fewer</p>
             <div className="flex gap-2 sm:ml-auto">
@@ -73,8 +92,11 @@ export function StockPage() {
               </button>
             </div>
           </section>
-          <Table caption={`Stock movements of ${current.name}, newest first`} busy={movements.isFetching}>
-            <thead>
+          <Table
+            caption={`Stock movements of ${current.name}, newest first`}
+            busy={movements.isPlaceholderData}
+          >
+            <thead className="max-sm:sr-only">
               <tr>
                 <Th>Date</Th>
                 <Th>Kind</Th>
@@ -86,14 +108,23 @@ export function StockPage() {
                 <Th>Order</Th>
               </tr>
             </thead>
-            <tbody>
-              {movements.isPending ? (
-                <TableMessage colSpan={8}>Loading movements...</TableMessage>
-              ) : movements.isError ? (
+            <tbody className="divide-y divide-slate-100">
+              {movements.isError && !movements.data ? (
                 <TableMessage colSpan={8}>
-                  <span role="alert">{errorMessage(movements.error)}</span>
+                  <span role="alert" className="block">
+                    The movements could not be loaded: {errorMessage(movements.error)}
+                  </span>
+                  <button
+                    type="button"
+                    className={buttonClass('secondary', 'sm', 'mt-2')}
+                    onClick={() => void movements.refetch()}
+                  >
+                    Try again
+                  </button>
                 </TableMessage>
-              ) : list.rows.length === 0 ? (
+              ) : movements.isPending || isPastEnd(list) ? (
+                <TableMessage colSpan={8}>Loading movements...</TableMessage>
+              ) : list.total === 0 ? (
                 <TableMessage colSpan={8}>No movements yet.</TableMessage>
               ) : (
                 list.rows.map((movement) => <MovementRow key={movement._id} movement={movement} />)
@@ -109,29 +140,71 @@ export function StockPage() {
   );
 }
 
+/**
+ * On phones a row is a small card (kind and change, date and stock after, reason and note, who
+ * and order) instead of eight columns to scroll sideways; the cells stay cells of the table.
+ */
+const STACKED_ROW =
+  'max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:gap-x-3 max-sm:gap-y-0.5 max-sm:px-3 max-sm:py-3';
+const STACKED_CELL = 'max-sm:p-0';
+
+// Colours sit on inner elements: a cell's own text colour would win over a class added beside it.
+function changeTone(quantity: number): string {
+  if (quantity < 0) return 'text-red-700';
+  return quantity > 0 ? 'text-emerald-700' : 'text-slate-600';
+}
+
 function MovementRow({ movement }: { movement: Movement }) {
+  const reason = movement.reason ? reasonLabel(movement.reason) : '';
   return (
-    <tr>
-      <Td className="whitespace-nowrap">{formatDate(movement.at)}</Td>
-      <Td>{KIND_LABEL[movement.kind]}</Td>
+    <tr className={`align-top hover:bg-slate-50 ${STACKED_ROW}`}>
       <Td
-        className={`text-right font-medium tabular-nums ${movement.quantity < 0 ? 'text-red-700' : movement.quantity > 0 ? 'text-emerald-700' : ''}`}
+        className={`tabular-nums max-sm:col-start-1 max-sm:row-start-2 max-sm:text-xs sm:whitespace-nowrap ${STACKED_CELL}`}
       >
-        {signed(movement.quantity)}
+        <time dateTime={movement.at} className="text-slate-600">
+          {formatDateTime(movement.at)}
+        </time>
       </Td>
-      <Td className="text-right tabular-nums">{movement.stockAfter}</Td>
-      <Td>{movement.reason ?? ''}</Td>
-      <Td className="max-w-64 truncate">{movement.note}</Td>
-      <Td>{movement.user?.name ?? 'System'}</Td>
-      <Td>
-        {movement.order ? (
-          <span title={`Order ${movement.order._id}`} className="font-mono text-xs">
-            {movement.order._id.slice(0, 8)}
-          </span>
-        ) : (
-          ''
-        )}
+      <Td
+        className={`font-medium max-sm:col-start-1 max-sm:row-start-1 sm:whitespace-nowrap sm:font-normal ${STACKED_CELL}`}
+      >
+        {KIND_LABEL[movement.kind]}
+      </Td>
+      <Td
+        className={`text-right font-semibold tabular-nums max-sm:col-start-2 max-sm:row-start-1 ${STACKED_CELL}`}
+      >
+        <span className={changeTone(movement.quantity)}>{signed(movement.quantity)}</span>
+      </Td>
+      <Td
+        className={`text-right tabular-nums max-sm:col-start-2 max-sm:row-start-2 max-sm:text-xs ${STACKED_CELL}`}
+      >
+        <span className="max-sm:text-slate-600">
+          <span className="sm:hidden">Stock after </span>
+          {movement.stockAfter}
+        </span>
+      </Td>
+      <Td className={`max-sm:col-span-2 max-sm:empty:hidden ${STACKED_CELL}`}>{reason}</Td>
+      <Td className={`break-words sm:max-w-72 max-sm:col-span-2 max-sm:empty:hidden ${STACKED_CELL}`}>
+        {movement.note}
+      </Td>
+      <Td className={`max-sm:col-start-1 max-sm:text-xs sm:whitespace-nowrap ${STACKED_CELL}`}>
+        {movement.user?.name ?? 'System'}
+      </Td>
+      <Td className={`max-sm:col-start-2 max-sm:text-right max-sm:text-xs ${STACKED_CELL}`}>
+        <MovementSource movement={movement} />
       </Td>
     </tr>
+  );
+}
+
+/** The order or purchase order a movement belongs to. */
+function MovementSource({ movement }: { movement: Movement }) {
+  if (movement.purchaseOrder)
+    return <span className="whitespace-nowrap">{movement.purchaseOrder.number}</span>;
+  if (!movement.order) return null;
+  return (
+    <span title={`Order ${movement.order._id}`} className="whitespace-nowrap">
+      Order <span className="font-mono text-xs">{movement.order._id.slice(0, 8)}</span>
+    </span>
   );
 }

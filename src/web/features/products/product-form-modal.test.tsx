@@ -1,0 +1,180 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import type { Product } from '../../../shared/products';
+import { ApiRequestError } from '../../lib/api';
+import { type FetchCall, mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
+import { changedStock, ProductFormModal } from './product-form-modal';
+
+const category = { _id: 'c1', name: 'Stationery', description: '' };
+const supplier = { _id: 's1', name: 'Acme' };
+const pen: Product = {
+  _id: 'p1',
+  name: 'Blue Pen',
+  description: '',
+  price: 2,
+  stock: 47,
+  reorderPoint: 5,
+  category: { _id: 'c1', name: 'Stationery' },
+  supplier,
+};
+
+type Edit = { stock: number; expectedStock?: number; price: number };
+
+/**
+ * The edit form against a server whose stock is `now`: it applies the rule of DESIGN §8 (a form's
+ * stock equal to its expectedStock leaves the stock alone; a stale one is refused with 409).
+ */
+async function renderEdit(now: { stock: number }) {
+  signIn(userOf('admin'));
+  const mock = mockFetch({
+    'PUT /api/products/p1': ({ body }) => {
+      const edit = body as Edit;
+      if (edit.expectedStock !== undefined && edit.stock !== edit.expectedStock) {
+        if (now.stock !== edit.expectedStock)
+          return {
+            status: 409,
+            body: {
+              success: false,
+              error: `Stock changed from ${edit.expectedStock} to ${now.stock} while you were editing`,
+            },
+          };
+        now.stock = edit.stock;
+      }
+      return { body: { success: true, product: { ...pen, price: edit.price, stock: now.stock } } };
+    },
+  });
+  const onClose = vi.fn();
+  renderWithClient(
+    <ProductFormModal product={pen} categories={[category]} suppliers={[supplier]} onClose={onClose} />,
+  );
+  const dialog = screen.getByRole('dialog', { name: 'Edit Product' });
+  // This DOM leaves a select the form library fills on opening empty (a browser shows the choice,
+  // as the end-to-end stories prove); choose them as the admin would see them.
+  await userEvent.selectOptions(within(dialog).getByLabelText('Category'), 'c1');
+  await userEvent.selectOptions(within(dialog).getByLabelText('Supplier'), 's1');
+  return { ...mock, onClose, dialog };
+}
+
+const puts = (calls: FetchCall[]) => calls.filter((call) => call.method === 'PUT').map((call) => call.body);
+const stockBox = (dialog: HTMLElement) => within(dialog).getByLabelText('Stock') as HTMLInputElement;
+
+async function typeStock(dialog: HTMLElement, value: string) {
+  await userEvent.clear(stockBox(dialog));
+  await userEvent.type(stockBox(dialog), value);
+}
+
+describe('the product form and a stock that changed while it was open', () => {
+  it('reads the current stock from the 409 sentence, and nothing from other failures', () => {
+    const stale = new ApiRequestError('Stock changed from 47 to 46 while you were editing', 409);
+    expect(changedStock(stale)).toBe(46);
+    expect(changedStock(new ApiRequestError('A product with this name already exists', 409))).toBeNull();
+    expect(
+      changedStock(new ApiRequestError('Stock changed from 47 to 46 while you were editing', 400)),
+    ).toBeNull();
+    expect(changedStock(new Error('Stock changed from 47 to 46 while you were editing'))).toBeNull();
+  });
+
+  it('an edit sends the stock it was opened with as expectedStock, so sales made meanwhile stay', async () => {
+    const now = { stock: 44 };
+    const { calls, onClose, dialog } = await renderEdit(now);
+    const price = within(dialog).getByLabelText('Price');
+    await userEvent.clear(price);
+    await userEvent.type(price, '5.25');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update Product' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    expect(puts(calls)).toEqual([expect.objectContaining({ price: 5.25, stock: 47, expectedStock: 47 })]);
+    expect(now.stock).toBe(44);
+  });
+
+  it('a stale stock shows both numbers and saves nothing until the admin chooses; Keep takes the current stock', async () => {
+    const now = { stock: 46 };
+    const { calls, onClose, dialog } = await renderEdit(now);
+    await typeStock(dialog, '60');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update Product' }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toContain('Stock changed from 47 to 46 while you were editing');
+    expect(alert.textContent).toContain('The stock is now 46; you entered 60.');
+    expect(onClose).not.toHaveBeenCalled();
+    expect(now.stock).toBe(46);
+
+    await userEvent.click(within(alert).getByRole('button', { name: 'Keep 46' }));
+    expect(stockBox(dialog).value).toBe('46');
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    expect(puts(calls)).toHaveLength(1);
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update Product' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    expect(puts(calls)[1]).toEqual(expect.objectContaining({ stock: 46, expectedStock: 46 }));
+    expect(now.stock).toBe(46);
+  });
+
+  it("Use my value sends the admin's number against the stock as it is now, so it is saved as a count", async () => {
+    const now = { stock: 46 };
+    const { calls, onClose, dialog } = await renderEdit(now);
+    await typeStock(dialog, '60');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update Product' }));
+    const alert = await within(dialog).findByRole('alert');
+    await userEvent.click(within(alert).getByRole('button', { name: 'Use my value' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    expect(puts(calls)).toEqual([
+      expect.objectContaining({ stock: 60, expectedStock: 47 }),
+      expect.objectContaining({ stock: 60, expectedStock: 46 }),
+    ]);
+    expect(now.stock).toBe(60);
+  });
+
+  it('a save that ignores the choice is refused again: the number is never overwritten silently', async () => {
+    const now = { stock: 46 };
+    const { calls, onClose, dialog } = await renderEdit(now);
+    await typeStock(dialog, '60');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update Product' }));
+    await within(dialog).findByRole('alert');
+    await typeStock(dialog, '61');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update Product' }));
+    await waitFor(() => expect(puts(calls)).toHaveLength(2));
+    expect(puts(calls)[1]).toEqual(expect.objectContaining({ stock: 61, expectedStock: 47 }));
+    expect((await within(dialog).findByRole('alert')).textContent).toContain('you entered 61.');
+    expect(onClose).not.toHaveBeenCalled();
+    expect(now.stock).toBe(46);
+  });
+
+  it('when the stock moves again before Use my value, the new numbers are shown instead of saving', async () => {
+    const now = { stock: 46 };
+    const { calls, onClose, dialog } = await renderEdit(now);
+    await typeStock(dialog, '60');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update Product' }));
+    const alert = await within(dialog).findByRole('alert');
+    now.stock = 45;
+    await userEvent.click(within(alert).getByRole('button', { name: 'Use my value' }));
+    await waitFor(() =>
+      expect(within(dialog).getByRole('alert').textContent).toContain(
+        'Stock changed from 46 to 45 while you were editing',
+      ),
+    );
+    expect(within(dialog).getByRole('button', { name: 'Keep 45' })).toBeTruthy();
+    expect(puts(calls)).toHaveLength(2);
+    expect(onClose).not.toHaveBeenCalled();
+    expect(now.stock).toBe(45);
+  });
+
+  it('adding a product sends no expectedStock', async () => {
+    signIn(userOf('admin'));
+    const { calls } = mockFetch({
+      'POST /api/products/add': () => ({ status: 201, body: { success: true, product: pen } }),
+    });
+    const onClose = vi.fn();
+    renderWithClient(
+      <ProductFormModal product={null} categories={[category]} suppliers={[supplier]} onClose={onClose} />,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Add New Product' });
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'Blue Pen');
+    await userEvent.type(within(dialog).getByLabelText('Price'), '2');
+    await userEvent.type(within(dialog).getByLabelText('Stock'), '47');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Category'), 'c1');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Supplier'), 's1');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    expect(calls[0]?.body).not.toHaveProperty('expectedStock');
+  });
+});
