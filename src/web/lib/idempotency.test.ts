@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ApiRequestError } from './api';
 import { idempotencyKeys } from './idempotency';
 
 describe('idempotencyKeys', () => {
@@ -10,6 +11,16 @@ describe('idempotencyKeys', () => {
     expect(keys.keyFor({ quantity: 3 })).toBe('k2');
     keys.settled();
     expect(keys.keyFor({ quantity: 3 })).toBe('k3');
+  });
+
+  it('keeps the key after a call that got no answer, and forgets it after a refusal', () => {
+    let n = 0;
+    const keys = idempotencyKeys(() => `k${++n}`);
+    expect(keys.keyFor({ quantity: 1 })).toBe('k1');
+    keys.settled(new ApiRequestError('The server cannot be reached.', 0));
+    expect(keys.keyFor({ quantity: 1 })).toBe('k1');
+    keys.settled(new ApiRequestError('Not enough stock', 409));
+    expect(keys.keyFor({ quantity: 1 })).toBe('k2');
   });
 
   it('makes keys the server accepts', () => {

@@ -1,3 +1,5 @@
+import { ApiRequestError } from './api';
+
 /**
  * One Idempotency-Key per submit (DESIGN §8): the same submit sent again — a retry after a
  * network error or a double click — carries the same key, so the server acts once; a submit of
@@ -12,8 +14,12 @@ export function idempotencyKeys(newKey: () => string = () => crypto.randomUUID()
       if (last?.body !== body) last = { body, key: newKey() };
       return last.key;
     },
-    /** The answer arrived: the next submit is a new one, even of the same thing. */
-    settled(): void {
+    /**
+     * The call ended. After an answer (success or refusal) the next submit is a new one, even of
+     * the same thing; after no answer at all the work may have been done, so a retry keeps the key.
+     */
+    settled(error?: unknown): void {
+      if (error instanceof ApiRequestError && error.status === 0) return;
       last = null;
     },
   };

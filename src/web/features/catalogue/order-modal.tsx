@@ -32,10 +32,7 @@ export function OrderModal({ product, onClose }: { product: Product; onClose: ()
       }),
     meta: { inlineErrors: true },
     onSuccess: () => keys.settled(),
-    onError: (error) => {
-      // Only a call that never got an answer may have been done; anything else is an answer.
-      if (!(error instanceof ApiRequestError) || error.status !== 0) keys.settled();
-    },
+    onError: (error) => keys.settled(error),
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.products });
       void queryClient.invalidateQueries({ queryKey: queryKeys.orders });

@@ -5,7 +5,7 @@ import { ReturnInput } from '../../../shared/stock';
 import { buttonClass } from '../../components/button';
 import { FormError, TextField } from '../../components/form-field';
 import { Modal } from '../../components/modal';
-import { ApiRequestError, api, errorMessage } from '../../lib/api';
+import { api, errorMessage } from '../../lib/api';
 import { idempotencyKeys } from '../../lib/idempotency';
 import { notify } from '../../lib/notify';
 import { queryKeys } from '../../lib/query-keys';
@@ -36,7 +36,7 @@ export function ReturnDialog({ order, onClose }: { order: Order; onClose: () => 
       }),
     meta: { inlineErrors: true },
     onSettled: (_answer, failure) => {
-      if (!(failure instanceof ApiRequestError) || failure.status !== 0) keys.settled();
+      keys.settled(failure);
       void queryClient.invalidateQueries({ queryKey: queryKeys.orders });
       void queryClient.invalidateQueries({ queryKey: queryKeys.products });
       void queryClient.invalidateQueries({ queryKey: queryKeys.dashboard });

@@ -4,7 +4,7 @@ import { ADJUSTMENT_REASONS, AdjustInput, type AdjustmentReason, CountInput } fr
 import { buttonClass } from '../../components/button';
 import { FormError, SelectField, TextField } from '../../components/form-field';
 import { Modal } from '../../components/modal';
-import { ApiRequestError, errorMessage } from '../../lib/api';
+import { errorMessage } from '../../lib/api';
 import { idempotencyKeys } from '../../lib/idempotency';
 import { notify } from '../../lib/notify';
 import { useStockChange } from './stock-api';
@@ -45,10 +45,6 @@ function useKeys() {
   return useRef(idempotencyKeys()).current;
 }
 
-function settleKeys(keys: ReturnType<typeof idempotencyKeys>, error: unknown) {
-  if (!(error instanceof ApiRequestError) || error.status !== 0) keys.settled();
-}
-
 export function AdjustDialog({ product, onClose }: { product: Product; onClose: () => void }) {
   const keys = useKeys();
   const change = useStockChange(product._id, 'adjust');
@@ -81,7 +77,7 @@ export function AdjustDialog({ product, onClose }: { product: Product; onClose: 
           notify.success(`Stock is now ${answer.movement.stockAfter}.`);
           onClose();
         },
-        onError: (error) => settleKeys(keys, error),
+        onError: (error) => keys.settled(error),
       },
     );
   }
@@ -168,7 +164,7 @@ export function CountDialog({ product, onClose }: { product: Product; onClose: (
           notify.success(`Count saved: stock is now ${answer.movement.stockAfter}.`);
           onClose();
         },
-        onError: (failure) => settleKeys(keys, failure),
+        onError: (failure) => keys.settled(failure),
       },
     );
   }
