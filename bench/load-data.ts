@@ -78,22 +78,30 @@ export async function loadData(
   try {
     await time(
       'products',
-      `insert into products (id, name, description, price, stock, category_id, supplier_id)
-       select ${uid('p', 'i')},
-              ${words}[1 + ${pick('i', 'w1', 20)}] || ' ' || ${words}[1 + ${pick('i', 'w2', 20)}] || ' ' || lpad(i::text, 6, '0'),
-              'Benchmark product ' || i,
-              (1 + ${pick('i', 'price', 20000)}) / 100.0,
-              case when ${pick('i', 'zero', 50)} = 0 then 0 else ${pick('i', 'stock', 500)} end,
-              ${uid('c', `(1 + ${pick('i', 'cat', categories)})`)},
-              ${uid('s', `(1 + ${pick('i', 'sup', suppliers)})`)}
-       from generate_series(1, ${size.products}) i`,
+      // Bought at 60 % of the price; half the products have their own reorder point (5–30),
+      // a quarter of those a fixed reorder quantity; the rest follow the store's threshold.
+      `insert into products (id, name, description, price, stock, category_id, supplier_id,
+                             cost, reorder_point, reorder_quantity)
+       select id, name, description, price, stock, category_id, supplier_id, round(price * 0.6, 2),
+              case when ${pick('n', 'rp', 2)} = 0 then 5 + ${pick('n', 'rpv', 26)} end,
+              case when ${pick('n', 'rp', 2)} = 0 and ${pick('n', 'rq', 4)} = 0 then 24 end
+       from (
+         select i as n, ${uid('p', 'i')} as id,
+                ${words}[1 + ${pick('i', 'w1', 20)}] || ' ' || ${words}[1 + ${pick('i', 'w2', 20)}] || ' ' || lpad(i::text, 6, '0') as name,
+                'Benchmark product ' || i as description,
+                (1 + ${pick('i', 'price', 20000)}) / 100.0 as price,
+                case when ${pick('i', 'zero', 50)} = 0 then 0 else ${pick('i', 'stock', 500)} end as stock,
+                ${uid('c', `(1 + ${pick('i', 'cat', categories)})`)} as category_id,
+                ${uid('s', `(1 + ${pick('i', 'sup', suppliers)})`)} as supplier_id
+         from generate_series(1, ${size.products}) i
+       ) p`,
     );
     // Orders reference existing users and products and copy their snapshot, like real ones.
     await time(
       'orders',
-      `insert into orders (user_id, product_id, quantity, unit_price, total_price, product_name, category_name,
-                           user_name, user_address, order_date)
-       select u.id, p.id, o.quantity, p.price, p.price * o.quantity, p.name, c.name, u.name, u.address, o.order_date
+      `insert into orders (user_id, product_id, quantity, unit_price, unit_cost, total_price, product_name,
+                           category_name, user_name, user_address, order_date)
+       select u.id, p.id, o.quantity, p.price, p.cost, p.price * o.quantity, p.name, c.name, u.name, u.address, o.order_date
        from (
          select i,
                 ${uid('u', `(11 + ${pick('i', 'buyer', users - 10)})`)} as user_id,

@@ -34,6 +34,7 @@ import {
   type StockCheck,
   setStock,
 } from './orders-check';
+import { type PurchasingSet, preparePurchaseOrders, RECEIVE_LINES, receiveAll } from './purchasing';
 import { startServer } from './server';
 import { type SteadyOptions, steadyLoad } from './steady-load';
 
@@ -55,7 +56,13 @@ const TARGETS = {
   catalogueMs: 1000,
   movementsP99: 20,
   stockCheckMs: 2000,
+  receiveP99: 200,
+  suggestionsP99: 200,
 };
+/** Steady rate of the reorder suggestions (the issue's figure): a page that few people open. */
+const SUGGESTIONS_RATE = 20;
+/** Purchase orders received one after another, and ordered ones left open (on order). */
+const PURCHASING = quick ? { open: 8, toReceive: 20 } : { open: 40, toReceive: 100 };
 /** Calls of GET /api/stock/check, one after another; the median is held against its target. */
 const STOCK_CHECK_CALLS = 5;
 /** Requests per second of the steady-rate runs: more than a small store's staff could send. */
@@ -63,6 +70,11 @@ const STEADY_RATE = 100;
 
 const log = (line: string) => console.log(line);
 const ms = (n: number) => `${n.toFixed(1)} ms`;
+/** The value below which `share` of the sorted values lie (nearest rank). */
+const percentile = (sorted: number[], share: number) =>
+  sorted.length
+    ? (sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)] as number)
+    : Number.NaN;
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -192,6 +204,7 @@ async function main(): Promise<void> {
   // Ten more products with large stock for the adjustments, which leave them where they were.
   const adjustIds = await productsAt(database, 40, 10);
   await setStock(database, adjustIds, HOT_STOCK);
+  const purchasing: PurchasingSet = await preparePurchaseOrders(database, PURCHASING);
   await database.close();
 
   const logFile = join(tmpdir(), `ims-bench-server-${target}.log`);
@@ -206,6 +219,7 @@ async function main(): Promise<void> {
   let catalogue: number[] = [];
   let catalogueError = '';
   const stockCheck: StockCheckRun = { ms: [], checked: 0, mismatches: 0 };
+  let receipts: { ms: number[]; failures: string[] } = { ms: [], failures: [] };
   try {
     const admin = await signIn(server.url, 'user2@bench.example');
     const reps = await Promise.all(
@@ -351,6 +365,26 @@ async function main(): Promise<void> {
       },
       `p99 < ${TARGETS.movementsP99} ms`,
     );
+    // Reorder suggestions over every product, with the open purchase orders' lines on order.
+    await runSteady(
+      {
+        name: `reorder suggestions, steady ${SUGGESTIONS_RATE} req/s`,
+        url: `${server.url}/api/reorder-suggestions`,
+        headers: asAdmin,
+        connections: 8,
+        duration: SECONDS,
+        rate: SUGGESTIONS_RATE,
+      },
+      `p99 < ${TARGETS.suggestionsP99} ms`,
+    );
+    // Purchase orders of RECEIVE_LINES lines, each received in full by one request: 50 receipt
+    // movements, 50 weighted costs, the lines and the status, in one transaction.
+    await settle(made.options.databaseUrl);
+    receipts = await receiveAll(server.url, asAdmin, purchasing);
+    const sortedReceipts = [...receipts.ms].sort((a, b) => a - b);
+    log(
+      `  ${`receive a ${RECEIVE_LINES}-line purchase order`.padEnd(34)} ${receipts.ms.length} one after another: p50 ${ms(percentile(sortedReceipts, 0.5))}, p99 ${ms(percentile(sortedReceipts, 0.99))}  (target p99 < ${TARGETS.receiveP99} ms); ${receipts.failures.length} failed${receipts.failures[0] ? ` (${receipts.failures[0]})` : ''}`,
+    );
     // Every product's stock against the sum of its movements, after every write above.
     await settle(made.options.databaseUrl);
     for (let i = 0; i < STOCK_CHECK_CALLS; i++) {
@@ -402,6 +436,8 @@ async function main(): Promise<void> {
     catalogue,
     catalogueError,
     stockCheck,
+    receipts,
+    openLines: purchasing.openLines,
     adjustmentsWritten: written?.adjustments ?? 0,
     busiestMovements: [written?.fewest ?? 0, written?.most ?? 0],
   });
@@ -424,6 +460,8 @@ function report(r: {
   catalogue: number[];
   catalogueError: string;
   stockCheck: StockCheckRun;
+  receipts: { ms: number[]; failures: string[] };
+  openLines: number;
   adjustmentsWritten: number;
   busiestMovements: [number, number];
 }): string[] {
@@ -446,6 +484,10 @@ function report(r: {
   const adjusted = adjust.statuses['200'] ?? 0;
   const movementsPage = byName(`stock movements page of 20, steady ${STEADY_RATE} req/s`);
   const checkMedian = r.stockCheck.ms.length ? median(r.stockCheck.ms) : Number.NaN;
+  const suggestions = byName(`reorder suggestions, steady ${SUGGESTIONS_RATE} req/s`);
+  const receiptsSorted = [...r.receipts.ms].sort((a, b) => a - b);
+  const receiveP50 = percentile(receiptsSorted, 0.5);
+  const receiveP99 = percentile(receiptsSorted, 0.99);
   const oversell =
     r.httpCheck.mismatches +
     r.httpCheck.negative +
@@ -496,6 +538,7 @@ function report(r: {
     `Both order runs against the ledger: ${r.httpCheck.ledgerMismatches + r.directCheck.ledgerMismatches} products whose stock ≠ the sum of their movements, ${r.httpCheck.unrecordedSales + r.directCheck.unrecordedSales} accepted orders without their sale movement.`,
     `Adjustments: ${adjusted} answered 200, ${r.adjustmentsWritten} adjustment movements written (the requests in flight when the run stops are written but not counted), ${adjust.requests - adjusted + adjust.errors} other answers. Movements page over ${r.busiestMovements[0] === r.busiestMovements[1] ? r.busiestMovements[0] : `${r.busiestMovements[0]}–${r.busiestMovements[1]}`} movements per product.`,
     `Stock check (GET /api/stock/check) over ${r.stockCheck.checked.toLocaleString('en-US')} products and ${r.finalLedger.movements.toLocaleString('en-US')} movements: ${r.stockCheck.ms.map((n) => n.toFixed(0)).join(', ')} ms (median ${checkMedian.toFixed(0)} ms), ${r.stockCheck.mismatches} mismatches. Ledger checked in SQL after the run: ${ledgerProblems(r.finalLedger).join('; ') || 'holds'}.`,
+    `Purchasing: ${r.receipts.ms.length} purchase orders of ${RECEIVE_LINES} lines received in full, one request each, one after another: p50 ${receiveP50.toFixed(1)} ms, p99 ${receiveP99.toFixed(1)} ms, ${r.receipts.failures.length} not answered 200. Reorder suggestions over ${size.products.toLocaleString('en-US')} products with ${r.openLines.toLocaleString('en-US')} open purchase order lines on order.`,
     r.catalogue.length
       ? `Catalogue page interactive in Chromium (rows shown, search usable): ${r.catalogue.map((n) => n.toFixed(0)).join(', ')} ms (first is cold).`
       : `Catalogue page interactive in Chromium: not measured (${r.catalogueError}).`,
@@ -509,6 +552,8 @@ function report(r: {
     `| stock movements page p99 < ${TARGETS.movementsP99} ms, at a steady ${STEADY_RATE} req/s | ${movementsPage.p99.toFixed(1)} ms | ${verdict(movementsPage.p99 < TARGETS.movementsP99 && movementsPage.requests > 0 && movementsPage.requests === (movementsPage.statuses['200'] ?? 0))} |`,
     `| stock check < ${TARGETS.stockCheckMs} ms (median of ${r.stockCheck.ms.length}) | ${checkMedian.toFixed(0)} ms | ${verdict(checkMedian < TARGETS.stockCheckMs)} |`,
     `| stock check: stock = sum of movements for every product | ${r.stockCheck.mismatches} mismatches over ${r.stockCheck.checked.toLocaleString('en-US')} products | ${verdict(ledger.length === 0)} |`,
+    `| receive a ${RECEIVE_LINES}-line purchase order p99 < ${TARGETS.receiveP99} ms (${r.receipts.ms.length} in a row) | ${receiveP99.toFixed(1)} ms | ${verdict(receiveP99 < TARGETS.receiveP99 && r.receipts.ms.length > 0 && r.receipts.failures.length === 0)} |`,
+    `| reorder suggestions p99 < ${TARGETS.suggestionsP99} ms, at a steady ${SUGGESTIONS_RATE} req/s | ${suggestions.p99.toFixed(1)} ms | ${verdict(suggestions.p99 < TARGETS.suggestionsP99 && suggestions.requests > 0 && suggestions.requests === (suggestions.statuses['200'] ?? 0))} |`,
     `| order placement ≥ 50 % of direct SQL (both write the sale movement) | ${(orderRatio * 100).toFixed(0)} % | ${verdict(orderRatio >= TARGETS.orderRatio)} |`,
     `| zero oversell | ${oversell} problems | ${verdict(oversell === 0 && r.httpCheck.products === 20)} |`,
     r.catalogue.length

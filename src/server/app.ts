@@ -32,6 +32,7 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import { productsRoutes } from './modules/products/products.routes';
+import { purchasingRoutes } from './modules/purchasing/purchasing.routes';
 import { stockRoutes } from './modules/stock/stock.routes';
 import { suppliersRoutes } from './modules/suppliers/suppliers.routes';
 import { usersRoutes } from './modules/users/users.routes';
@@ -255,6 +256,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(ordersRoutes);
       await api.register(stockRoutes);
       await api.register(auditRoutes);
+      await api.register(purchasingRoutes);
     },
     { prefix: '/api' },
   );

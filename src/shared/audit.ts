@@ -9,7 +9,7 @@ import { Role } from './roles';
  * adjustments and counts are actions on a `product`, a return an action on an `order`, purchase
  * orders a `purchaseOrder` that is created, ordered, received, cancelled or closed.
  */
-export const AUDIT_ENTITIES = ['user', 'product', 'category', 'supplier', 'order'] as const;
+export const AUDIT_ENTITIES = ['user', 'product', 'category', 'supplier', 'order', 'purchaseOrder'] as const;
 export const AuditEntity = z.enum(AUDIT_ENTITIES, {
   error: `entity must be one of ${AUDIT_ENTITIES.join(', ')}.`,
 });
@@ -26,6 +26,10 @@ export const AUDIT_ACTIONS = [
   'stockAdjusted',
   'stockCounted',
   'returned',
+  'ordered',
+  'received',
+  'cancelled',
+  'closed',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS, {
   error: `action must be one of ${AUDIT_ACTIONS.join(', ')}.`,

@@ -13,6 +13,8 @@ export const DashboardResponse = Ok.extend({
     z.object({ name: z.string(), category: z.string(), totalQuantity: z.number().int() }),
     z.object({ message: z.string() }),
   ]),
+  /** Products whose stock and what is on order are at or below their reorder point. */
+  toReorder: z.number().int(),
   lowStock: z.array(
     z.object({ _id: z.string(), name: z.string(), stock: z.number().int(), category: CategoryName }),
   ),

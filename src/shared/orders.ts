@@ -25,6 +25,8 @@ export const Order = z.object({
   }),
   quantity: z.number().int(),
   unitPrice: z.number(),
+  /** The product's cost when it was sold (for margins); null when it had none. */
+  unitCost: z.number().nullable(),
   totalPrice: z.number(),
   orderDate: z.string(),
   /** `returned` once every unit came back; a partly returned order stays `placed`. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Category } from './categories';
 import { Id, MAX, Money, Named, Ok, optionalText, requiredText } from './common';
 import { PageInfo, PageQuery } from './paging';
+import { UnitCost } from './purchasing';
 
 export const Product = z.object({
   _id: z.string(),
@@ -13,6 +14,12 @@ export const Product = z.object({
     .number()
     .int()
     .describe('The reorder point in force: a stock above 0 and at most this is low stock.'),
+  /** True when the product has no reorder point of its own and the store's applies. */
+  reorderPointFromStore: z.boolean(),
+  /** How many to order when it is low; null: twice the reorder point, less what is there. */
+  reorderQuantity: z.number().int().nullable(),
+  /** The unit cost (weighted average of what was received), null while unknown. */
+  cost: z.number().nullable(),
   category: Named,
   supplier: Named,
 });
@@ -24,6 +31,23 @@ export const Stock = z
   .min(0, { error: 'Stock must be 0 or more.' })
   .max(2_147_483_647, { error: 'Stock is too large.' });
 
+export const ReorderPoint = z
+  .number({ error: 'Reorder point must be a number.' })
+  .int({ error: 'Reorder point must be a whole number.' })
+  .min(0, { error: 'Reorder point must be 0 or more.' })
+  .max(1_000_000, { error: 'Reorder point is too large.' });
+
+export const ReorderQuantity = z
+  .number({ error: 'Reorder quantity must be a number.' })
+  .int({ error: 'Reorder quantity must be a whole number.' })
+  .min(1, { error: 'Reorder quantity must be at least 1.' })
+  .max(1_000_000, { error: 'Reorder quantity is too large.' });
+
+/**
+ * cost, reorderPoint and reorderQuantity may be null (none: unknown cost, the store's reorder
+ * point, the computed quantity). Left out, a new product has none and an edit keeps them, so a
+ * client that does not know them never erases them.
+ */
 export const ProductInput = z.object({
   name: requiredText(MAX.name, 'Product name'),
   description: optionalText(MAX.description).default(''),
@@ -31,6 +55,9 @@ export const ProductInput = z.object({
   stock: Stock,
   category: Id.describe('Category id'),
   supplier: Id.describe('Supplier id'),
+  cost: UnitCost.nullable().optional(),
+  reorderPoint: ReorderPoint.nullable().optional(),
+  reorderQuantity: ReorderQuantity.nullable().optional(),
 });
 export type ProductInput = z.input<typeof ProductInput>;
 

@@ -26,6 +26,7 @@ export const PERMISSIONS = {
   'orders:read': ALL,
   'orders:return': ['admin'],
   'audit:read': ['superAdmin', 'admin'],
+  'purchasing:manage': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
 export type Permission = keyof typeof PERMISSIONS;
 

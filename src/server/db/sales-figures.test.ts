@@ -47,7 +47,8 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
     // Stock and name per product, for lists in stock order.
     const stockRows = await t.sql(
       `select coalesce(p.id, s.product_id) as id from products p full join product_stock s on s.product_id = p.id
-       where p.id is null or s.product_id is null or s.stock <> p.stock or s.name_key <> lower(p.name)`,
+       where p.id is null or s.product_id is null or s.stock <> p.stock or s.name_key <> lower(p.name)
+          or s.reorder_point is distinct from p.reorder_point`,
     );
     expect(stockRows).toEqual([]);
     // Every product's stock is the sum of its movements, none of which left it below zero.
@@ -77,6 +78,32 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
     expect(byKind.return).toBeGreaterThan(0);
     expect(byKind.adjustment).toBeGreaterThan(0);
     expect(byKind.initial).toBeGreaterThanOrEqual(300);
+    // Purchasing: received orders brought units in by receipts naming them; some are still open.
+    expect(byKind.receipt).toBeGreaterThan(10);
+    const statuses = await t.sql<{ status: string }>(
+      'select distinct status from purchase_orders order by status',
+    );
+    expect(statuses.map((row) => row.status)).toEqual([
+      'cancelled',
+      'draft',
+      'ordered',
+      'partially_received',
+      'received',
+    ]);
+    const unreceived = await t.sql(
+      `select l.id from purchase_order_lines l
+       left join (select purchase_order_id, product_id, sum(quantity)::int as units from stock_movements
+                  where kind = 'receipt' group by 1, 2) m
+         on m.purchase_order_id = l.purchase_order_id and m.product_id = l.product_id
+       where coalesce(m.units, 0) <> l.received`,
+    );
+    expect(unreceived).toEqual([]);
+    const [costed] = await t.sql<{ n: number }>(
+      'select count(*)::int as n from orders where unit_cost is null',
+    );
+    expect(costed?.n).toBe(0);
+    const dashboard = await t.call('GET', '/api/dashboard', { token: t.as.admin.token });
+    expect(dashboard.body.toReorder).toBeGreaterThan(5);
   });
 
   it('match the orders after returns through the API', async () => {

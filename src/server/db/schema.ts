@@ -6,6 +6,7 @@ import {
   integer,
   jsonb,
   numeric,
+  pgSequence,
   pgTable,
   primaryKey,
   smallint,
@@ -67,6 +68,12 @@ export const products = pgTable(
     description: text('description').notNull().default(''),
     price: numeric('price', { precision: 12, scale: 2 }).notNull(),
     stock: integer('stock').notNull(),
+    /** Weighted average unit cost of what was received (DESIGN §9); null while unknown. */
+    cost: numeric('cost', { precision: 12, scale: 2 }),
+    /** null: the store's LOW_STOCK_THRESHOLD applies. */
+    reorderPoint: integer('reorder_point'),
+    /** null: twice the reorder point, less stock and what is on order. */
+    reorderQuantity: integer('reorder_quantity'),
     categoryId: uuid('category_id')
       .notNull()
       .references(() => categories.id, { onDelete: 'restrict' }),
@@ -78,6 +85,9 @@ export const products = pgTable(
   (t) => [
     check('products_price_nonnegative', sql`${t.price} >= 0`),
     check('products_stock_nonnegative', sql`${t.stock} >= 0`),
+    check('products_cost_nonnegative', sql`${t.cost} >= 0`),
+    check('products_reorder_point_nonnegative', sql`${t.reorderPoint} >= 0`),
+    check('products_reorder_quantity_positive', sql`${t.reorderQuantity} >= 1`),
     index('products_category_idx').on(t.categoryId),
     index('products_supplier_idx').on(t.supplierId),
     // No index may name stock: an order then changes no indexed column, so PostgreSQL updates the
@@ -101,8 +111,17 @@ export const productStock = pgTable(
       .references(() => products.id, { onDelete: 'cascade' }),
     stock: integer('stock').notNull(),
     nameKey: text('name_key').notNull(),
+    /** The product's own reorder point (null: the store's), for finding low stock by index. */
+    reorderPoint: integer('reorder_point'),
   },
-  (t) => [index('product_stock_order_idx').on(t.stock, t.nameKey, t.productId)],
+  (t) => [
+    index('product_stock_order_idx').on(t.stock, t.nameKey, t.productId),
+    // Products with their own reorder point at or below it are a range of this index; those
+    // with the store's are a range of the one above (stock ≤ threshold).
+    index('product_stock_own_low_idx')
+      .on(sql`(${t.stock} - ${t.reorderPoint})`)
+      .where(sql`${t.reorderPoint} is not null`),
+  ],
 );
 
 /** An order keeps a snapshot of what was true when it was placed. */
@@ -114,6 +133,8 @@ export const orders = pgTable(
     productId: uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
     quantity: integer('quantity').notNull(),
     unitPrice: numeric('unit_price', { precision: 12, scale: 2 }).notNull(),
+    /** The product's cost when sold, for margins (DESIGN §9); null when it had none. */
+    unitCost: numeric('unit_cost', { precision: 12, scale: 2 }),
     totalPrice: numeric('total_price', { precision: 14, scale: 2 }).notNull(),
     productName: text('product_name').notNull(),
     categoryName: text('category_name').notNull(),
@@ -213,9 +234,12 @@ export const auditLog = pgTable(
     ),
     check(
       'audit_log_action_known',
-      sql`${t.action} in ('signedIn','signInFailed','signInThrottled','created','updated','deleted','stockAdjusted','stockCounted','returned')`,
+      sql`${t.action} in ('signedIn','signInFailed','signInThrottled','created','updated','deleted','stockAdjusted','stockCounted','returned','ordered','received','cancelled','closed')`,
     ),
-    check('audit_log_entity_known', sql`${t.entityType} in ('user','product','category','supplier','order')`),
+    check(
+      'audit_log_entity_known',
+      sql`${t.entityType} in ('user','product','category','supplier','order','purchaseOrder')`,
+    ),
     // Each matches the list's order (newest first, then id) under one filter, so a page is read,
     // not sorted.
     index('audit_log_at_id_idx').on(t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
@@ -266,6 +290,76 @@ export const stockMovements = pgTable(
       t.id.desc().nullsFirst(),
     ),
     index('stock_movements_order_idx').on(t.orderId),
+  ],
+);
+
+/** Purchase order numbers (PO-000123): unique and increasing; a rolled-back draft leaves a gap. */
+export const purchaseOrderNumbers = pgSequence('purchase_order_number_seq');
+
+/** An order to a supplier (DESIGN §9). Its total is the sum of its lines, never stored apart. */
+export const purchaseOrders = pgTable(
+  'purchase_orders',
+  {
+    id: id(),
+    number: bigint('number', { mode: 'number' }).notNull().default(sql`nextval('purchase_order_number_seq')`),
+    // restrict: a supplier with purchase orders stays, so its history stays whole.
+    supplierId: uuid('supplier_id')
+      .notNull()
+      .references(() => suppliers.id, { onDelete: 'restrict' }),
+    status: text('status').notNull().default('draft'),
+    note: text('note').notNull().default(''),
+    createdAt: createdAt(),
+    orderedAt: timestamp('ordered_at', { withTimezone: true }),
+    receivedAt: timestamp('received_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('purchase_orders_number_key').on(t.number),
+    check(
+      'purchase_orders_status_known',
+      sql`${t.status} in ('draft','ordered','partially_received','received','cancelled','closed')`,
+    ),
+    check(
+      'purchase_orders_ordered_at_set',
+      sql`${t.status} = 'cancelled' or (${t.orderedAt} is null) = (${t.status} = 'draft')`,
+    ),
+    check('purchase_orders_received_at_set', sql`(${t.receivedAt} is not null) = (${t.status} = 'received')`),
+    // The list's orders (newest first), whole or under one filter.
+    index('purchase_orders_created_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('purchase_orders_status_created_idx').on(
+      t.status,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('purchase_orders_supplier_created_idx').on(
+      t.supplierId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+  ],
+);
+
+export const purchaseOrderLines = pgTable(
+  'purchase_order_lines',
+  {
+    id: id(),
+    purchaseOrderId: uuid('purchase_order_id')
+      .notNull()
+      .references(() => purchaseOrders.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    // restrict: a product on a purchase order stays, so the order's history stays whole.
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'restrict' }),
+    quantity: integer('quantity').notNull(),
+    received: integer('received').notNull().default(0),
+    unitCost: numeric('unit_cost', { precision: 12, scale: 2 }).notNull(),
+  },
+  (t) => [
+    check('purchase_order_lines_quantity_positive', sql`${t.quantity} >= 1`),
+    check('purchase_order_lines_received_within', sql`${t.received} between 0 and ${t.quantity}`),
+    check('purchase_order_lines_unit_cost_nonnegative', sql`${t.unitCost} >= 0`),
+    uniqueIndex('purchase_order_lines_position_key').on(t.purchaseOrderId, t.position),
+    index('purchase_order_lines_product_idx').on(t.productId),
   ],
 );
 

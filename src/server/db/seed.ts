@@ -1,3 +1,4 @@
+import { purchaseOrderNumber } from '../../shared/purchasing';
 import type { Role } from '../../shared/roles';
 import { hashPassword } from '../lib/passwords';
 import type { Database } from './connection';
@@ -133,7 +134,16 @@ export async function seedDemo(database: Database, now = new Date()): Promise<vo
   }
 
   /** `stock` is where the demo's history must end; the ledger below brings it there. */
-  type Seeded = { id: string; name: string; category: string; price: number; stock: number };
+  type Seeded = {
+    id: string;
+    name: string;
+    category: string;
+    price: number;
+    cost: number;
+    stock: number;
+    supplierId: string;
+    reorderPoint: number | null;
+  };
   const products: Seeded[] = [];
   const seen = new Set<string>();
   while (products.length < 300) {
@@ -145,19 +155,28 @@ export async function seedDemo(database: Database, now = new Date()): Promise<vo
     const roll = random();
     const stock =
       roll < 0.06 ? 0 : roll < 0.14 ? 1 + Math.floor(random() * 5) : 6 + Math.floor(random() * 240);
+    // Bought at 45–70 % of the price; most products have their own reorder point, some a fixed
+    // reorder quantity (a case of 24 or 48); the rest follow the store's threshold.
+    const cost = Math.round(price * (0.45 + random() * 0.25) * 100) / 100;
+    const reorderPoint = random() < 0.65 ? 5 + Math.floor(random() * 20) : null;
+    const reorderQuantity = reorderPoint !== null && random() < 0.35 ? pick([24, 48]) : null;
+    const supplierId = pick(supplierIds);
     const [row] = await q<{ id: string }>(
-      `insert into products (name, description, price, stock, category_id, supplier_id)
-       values ($1, $2, $3, $4, $5, $6) returning id`,
+      `insert into products (name, description, price, stock, category_id, supplier_id, cost, reorder_point, reorder_quantity)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
       [
         name,
         `${name} from our ${category.toLowerCase()} range.`,
         price.toFixed(2),
         0,
         categoryIds.get(category),
-        pick(supplierIds),
+        supplierId,
+        cost.toFixed(2),
+        reorderPoint,
+        reorderQuantity,
       ],
     );
-    products.push({ id: row?.id as string, name, category, price, stock });
+    products.push({ id: row?.id as string, name, category, price, cost, stock, supplierId, reorderPoint });
   }
 
   const buyers = userIds.filter((u) => u.role === 'salesRep' || u.role === 'medicalRep' || u.role === 'user');
@@ -172,12 +191,13 @@ export async function seedDemo(database: Database, now = new Date()): Promise<vo
     // Spread over the last 90 days, with today's share so "Order Today" is not empty.
     const when = new Date(now.getTime() - (i < 12 ? random() * 3_600_000 : random() * 90 * DAY));
     const base = values.length;
-    rows.push(`(${Array.from({ length: 10 }, (_, k) => `$${base + k + 1}`).join(', ')})`);
+    rows.push(`(${Array.from({ length: 11 }, (_, k) => `$${base + k + 1}`).join(', ')})`);
     values.push(
       buyer.id,
       product.id,
       quantity,
       product.price.toFixed(2),
+      product.cost.toFixed(2),
       (product.price * quantity).toFixed(2),
       product.name,
       product.category,
@@ -192,8 +212,8 @@ export async function seedDemo(database: Database, now = new Date()): Promise<vo
   async function flushOrders() {
     if (rows.length === 0) return;
     const inserted = await q<{ id: string }>(
-      `insert into orders (user_id, product_id, quantity, unit_price, total_price, product_name, category_name,
-                           user_name, user_address, order_date) values ${rows.join(', ')} returning id`,
+      `insert into orders (user_id, product_id, quantity, unit_price, unit_cost, total_price, product_name,
+                           category_name, user_name, user_address, order_date) values ${rows.join(', ')} returning id`,
       values,
     );
     orderIds.push(...inserted.map((row) => row.id));
@@ -201,13 +221,100 @@ export async function seedDemo(database: Database, now = new Date()): Promise<vo
     values.length = 0;
   }
 
-  await seedStockHistory(q, {
-    products,
-    orderIds,
-    admin: userIds.find((u) => u.role === 'admin'),
-    random,
-    now,
-  });
+  const admin = userIds.find((u) => u.role === 'admin');
+  const receipts = await seedPurchaseOrders(q, { products, supplierIds, random, now });
+  await seedStockHistory(q, { products, orderIds, receipts, admin, random, now });
+}
+
+/** A receipt of units on a purchase order, for the stock history. */
+type Receipt = { at: Date; productId: string; quantity: number; purchaseOrderId: string; note: string };
+
+/**
+ * The suppliers' purchase history: received orders over the last months, one partly received,
+ * two ordered and still expected, a draft and a cancelled one, each of 3–7 of the supplier's
+ * products at their cost. Inserted oldest first, so numbers follow dates. Answers the receipts,
+ * which the stock history then places in time.
+ */
+async function seedPurchaseOrders(
+  q: Query,
+  seed: {
+    products: Array<{
+      id: string;
+      cost: number;
+      stock: number;
+      supplierId: string;
+      reorderPoint: number | null;
+    }>;
+    supplierIds: string[];
+    random: () => number;
+    now: Date;
+  },
+): Promise<Receipt[]> {
+  const { products, random, now } = seed;
+  const DAY = 86_400_000;
+  const PLAN: Array<{
+    daysAgo: number;
+    status: 'received' | 'partially_received' | 'ordered' | 'draft' | 'cancelled';
+  }> = [
+    { daysAgo: 84, status: 'received' },
+    { daysAgo: 70, status: 'received' },
+    { daysAgo: 58, status: 'received' },
+    { daysAgo: 45, status: 'cancelled' },
+    { daysAgo: 38, status: 'received' },
+    { daysAgo: 24, status: 'received' },
+    { daysAgo: 12, status: 'partially_received' },
+    { daysAgo: 6, status: 'ordered' },
+    { daysAgo: 3, status: 'ordered' },
+    { daysAgo: 1, status: 'draft' },
+  ];
+  const receipts: Receipt[] = [];
+  for (const [index, plan] of PLAN.entries()) {
+    const supplierId = seed.supplierIds[index % seed.supplierIds.length] as string;
+    // Open orders carry the supplier's low products, so the reorder page shows them on order.
+    const own = products
+      .filter((p) => p.supplierId === supplierId)
+      .sort((a, b) => (plan.daysAgo < 14 ? a.stock - b.stock : random() - 0.5));
+    const lines = own.slice(0, 3 + Math.floor(random() * 5));
+    const created = new Date(now.getTime() - plan.daysAgo * DAY);
+    const ordered = plan.status === 'draft' ? null : new Date(created.getTime() + 2 * 3_600_000);
+    const arrived = new Date(created.getTime() + (2 + random() * 3) * DAY);
+    const [row] = await q<{ id: string; number: number }>(
+      `insert into purchase_orders (supplier_id, status, note, created_at, ordered_at, received_at)
+       values ($1, $2, $3, $4, $5, $6) returning id, number`,
+      [
+        supplierId,
+        plan.status,
+        plan.status === 'cancelled' ? 'Supplier out of stock; ordered elsewhere' : '',
+        created.toISOString(),
+        ordered?.toISOString() ?? null,
+        plan.status === 'received' ? arrived.toISOString() : null,
+      ],
+    );
+    const id = row?.id as string;
+    for (const [position, product] of lines.entries()) {
+      const quantity = 12 * (1 + Math.floor(random() * 4));
+      const received =
+        plan.status === 'received'
+          ? quantity
+          : plan.status === 'partially_received' && position % 2 === 0
+            ? quantity / 2
+            : 0;
+      await q(
+        `insert into purchase_order_lines (purchase_order_id, position, product_id, quantity, received, unit_cost)
+         values ($1, $2, $3, $4, $5, $6)`,
+        [id, position, product.id, quantity, received, product.cost.toFixed(2)],
+      );
+      if (received > 0)
+        receipts.push({
+          at: arrived,
+          productId: product.id,
+          quantity: received,
+          purchaseOrderId: id,
+          note: `Received on ${purchaseOrderNumber(row?.number ?? 0)}`,
+        });
+    }
+  }
+  return receipts;
 }
 
 type Query = <T>(text: string, params?: unknown[]) => Promise<T[]>;
@@ -223,6 +330,7 @@ async function seedStockHistory(
   seed: {
     products: Array<{ id: string; stock: number }>;
     orderIds: string[];
+    receipts: Receipt[];
     admin: { id: string; name: string } | undefined;
     random: () => number;
     now: Date;
@@ -233,11 +341,12 @@ async function seedStockHistory(
   type Event = {
     at: Date;
     productId: string;
-    kind: 'initial' | 'sale' | 'return' | 'adjustment';
+    kind: 'initial' | 'sale' | 'return' | 'adjustment' | 'receipt';
     quantity: number;
     reason?: string;
     note?: string;
     orderId?: string;
+    purchaseOrderId?: string;
     user?: { id: string; name: string };
   };
   const orders = await q<{
@@ -259,6 +368,7 @@ async function seedStockHistory(
     orderId: order.id,
     user: { id: order.user_id, name: order.user_name },
   }));
+  for (const receipt of seed.receipts) events.push({ ...receipt, kind: 'receipt', user: admin });
   // Units that come back only go to products that end with enough stock to have held them.
   const roomy = new Set(products.filter((p) => p.stock >= 12).map((p) => p.id));
   const returns = orders.filter((order) => roomy.has(order.product_id) && random() < 0.02).slice(0, 20);
@@ -345,13 +455,15 @@ async function seedStockHistory(
         event.user?.id ?? null,
         event.user?.name ?? null,
         event.orderId ?? null,
+        event.purchaseOrderId ?? null,
         event.at.toISOString(),
       );
-      return `(${Array.from({ length: 9 }, (_, k) => `$${base + k + 1}`).join(', ')})`;
+      return `(${Array.from({ length: 10 }, (_, k) => `$${base + k + 1}`).join(', ')})`;
     });
     // Rows of one VALUES list are inserted in their order, so each trigger sees the stock before it.
     await q(
-      `insert into stock_movements (product_id, kind, quantity, reason, note, user_id, user_name, order_id, at)
+      `insert into stock_movements (product_id, kind, quantity, reason, note, user_id, user_name, order_id,
+                                    purchase_order_id, at)
        values ${tuples.join(', ')}`,
       params,
     );

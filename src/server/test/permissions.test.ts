@@ -51,6 +51,18 @@ async function productBody(t: TestApp) {
   };
 }
 
+/** A purchase order made by the test admin, ordered when `ordered`; its id and first line. */
+async function newPurchaseOrder(t: TestApp, ordered = false) {
+  const product = await t.product({ stock: 1 });
+  const created = await t.call('POST', '/api/purchase-orders', {
+    token: t.as.admin.token,
+    body: { supplier: product.supplierId, lines: [{ product: product.id, quantity: 5, unitCost: 1 }] },
+  });
+  const id = created.body.purchaseOrder._id as string;
+  if (ordered) await t.call('POST', `/api/purchase-orders/${id}/order`, { token: t.as.admin.token });
+  return { id, line: created.body.purchaseOrder.lines[0]._id as string, product };
+}
+
 const ROWS: Row[] = [
   {
     call: 'POST /api/auth/login',
@@ -275,6 +287,86 @@ const ROWS: Row[] = [
       });
       return { method: 'POST', url: `/api/order/${placed.body.order._id}/return`, body: { quantity: 1 } };
     },
+  },
+  {
+    call: 'POST /api/purchase-orders',
+    who: ADMIN,
+    request: async (t) => {
+      const product = await t.product();
+      return {
+        method: 'POST',
+        url: '/api/purchase-orders',
+        body: { supplier: product.supplierId, lines: [{ product: product.id, quantity: 2, unitCost: 1 }] },
+      };
+    },
+  },
+  {
+    call: 'GET /api/purchase-orders',
+    who: ADMIN,
+    request: async () => ({ method: 'GET', url: '/api/purchase-orders?page=1' }),
+  },
+  {
+    call: 'GET /api/purchase-orders/:id',
+    who: ADMIN,
+    request: async (t) => ({ method: 'GET', url: `/api/purchase-orders/${(await newPurchaseOrder(t)).id}` }),
+  },
+  {
+    call: 'PUT /api/purchase-orders/:id',
+    who: ADMIN,
+    request: async (t) => {
+      const order = await newPurchaseOrder(t);
+      return {
+        method: 'PUT',
+        url: `/api/purchase-orders/${order.id}`,
+        body: {
+          supplier: order.product.supplierId,
+          lines: [{ product: order.product.id, quantity: 3, unitCost: 2 }],
+        },
+      };
+    },
+  },
+  {
+    call: 'POST /api/purchase-orders/:id/order',
+    who: ADMIN,
+    request: async (t) => ({
+      method: 'POST',
+      url: `/api/purchase-orders/${(await newPurchaseOrder(t)).id}/order`,
+    }),
+  },
+  {
+    call: 'POST /api/purchase-orders/:id/receive',
+    who: ADMIN,
+    request: async (t) => {
+      const order = await newPurchaseOrder(t, true);
+      return {
+        method: 'POST',
+        url: `/api/purchase-orders/${order.id}/receive`,
+        body: { lines: [{ line: order.line, quantity: 1 }] },
+      };
+    },
+  },
+  {
+    call: 'POST /api/purchase-orders/:id/cancel',
+    who: ADMIN,
+    request: async (t) => ({
+      method: 'POST',
+      url: `/api/purchase-orders/${(await newPurchaseOrder(t)).id}/cancel`,
+    }),
+  },
+  {
+    call: 'GET /api/reorder-suggestions',
+    who: ADMIN,
+    request: async () => ({ method: 'GET', url: '/api/reorder-suggestions' }),
+  },
+  {
+    call: 'POST /api/reorder-suggestions/draft',
+    who: ADMIN,
+    // A supplier with nothing to reorder: allowed means 201 with no drafts.
+    request: async (t) => ({
+      method: 'POST',
+      url: '/api/reorder-suggestions/draft',
+      body: { supplier: await newSupplier(t) },
+    }),
   },
   // Not in the design: the people the log's "who" filter offers, read like the log.
   {

@@ -252,9 +252,12 @@ describe.each(targets)('security on $name', (target) => {
       res.body.paths['/api/products/add'].post.requestBody.content['application/json'].schema;
     expect(Object.keys(productBody.properties).sort()).toEqual([
       'category',
+      'cost',
       'description',
       'name',
       'price',
+      'reorderPoint',
+      'reorderQuantity',
       'stock',
       'supplier',
     ]);

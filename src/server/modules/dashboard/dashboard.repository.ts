@@ -1,4 +1,5 @@
 import { type SignedInRunner, signedInStatement } from '../../lib/auth';
+import { atOrBelowReorderPoint, toReorder } from '../products/low-stock';
 
 /** The longest list a dashboard card shows; the rest are on the Products screen. */
 const CARD_LIMIT = 100;
@@ -22,8 +23,8 @@ const listed = (where: string, fields: string) => `
  * built for a caller in `signed_in_user`.
  *
  * The figures come from product_totals, product_sales, order_totals, order_quarters and
- * product_stock, which triggers keep (migrations 0003, 0005, 0007, 0008).
- * $1 the store's time zone, $2 the low-stock threshold.
+ * product_stock, which triggers keep (migrations 0003, 0005, 0007, 0008, 0011); low stock and
+ * reordering as low-stock.ts says. $1 the store's time zone, $2 the store's low-stock threshold.
  */
 const DASHBOARD = signedInStatement('dashboard_answer', {
   select: `select case when exists (select 1 from signed_in_user) then json_build_object(
@@ -40,10 +41,15 @@ const DASHBOARD = signedInStatement('dashboard_answer', {
                      order by units desc, product_id limit 1) s
                join products p on p.id = s.product_id join categories c on c.id = p.category_id),
               json_build_object('message', 'No sales yet.')),
-            'lowStock', ${listed(
-              's.stock > 0 and s.stock <= $2::int',
-              `'_id', p.id, 'name', p.name, 'stock', l.stock, 'category', json_build_object('name', c.name)`,
-            )}
+            'toReorder', (select count(*) from ${toReorder('$2::int')} r),
+            'lowStock', (
+              select coalesce(json_agg(json_build_object('_id', p.id, 'name', p.name, 'stock', l.stock,
+                                                         'category', json_build_object('name', c.name))
+                                       order by l.stock, l.name_key, l.product_id), '[]'::json)
+              from (select * from ${atOrBelowReorderPoint('$2::int')} low where low.stock > 0
+                    order by low.stock, low.name_key, low.product_id limit ${CARD_LIMIT}) l
+              join products p on p.id = l.product_id
+              join categories c on c.id = p.category_id)
           )::text end as "body"`,
 });
 

@@ -60,6 +60,7 @@ describe.each(targets)('dashboard of an empty store on $name', (target) => {
       revenue: 0,
       outOfStock: [],
       highestSaleProduct: { message: expect.stringMatching(/\S/) },
+      toReorder: 0,
       lowStock: [],
     });
   });
@@ -118,6 +119,7 @@ describe.each(targets)('dashboard of a stocked store on $name', (target) => {
       'outOfStock',
       'revenue',
       'success',
+      'toReorder',
       'totalProducts',
       'totalStock',
     ]);

@@ -13,6 +13,7 @@ export const toOrder = (row: OrderRow): Order => ({
   product: { _id: row.productId, name: row.productName, category: { name: row.categoryName } },
   quantity: row.quantity,
   unitPrice: Number(row.unitPrice),
+  unitCost: row.unitCost === null ? null : Number(row.unitCost),
   totalPrice: Number(row.totalPrice),
   orderDate: new Date(row.orderDate).toISOString(),
   status: row.status === 'returned' ? 'returned' : 'placed',
@@ -28,6 +29,7 @@ type RawOrderRow = {
   product_id: string | null;
   quantity: number;
   unit_price: string;
+  unit_cost: string | null;
   total_price: string;
   product_name: string;
   category_name: string;
@@ -44,6 +46,7 @@ const fromRaw = (row: RawOrderRow): OrderRow => ({
   productId: row.product_id,
   quantity: row.quantity,
   unitPrice: row.unit_price,
+  unitCost: row.unit_cost,
   totalPrice: row.total_price,
   productName: row.product_name,
   categoryName: row.category_name,
@@ -63,7 +66,7 @@ const fromRaw = (row: RawOrderRow): OrderRow => ({
  *   subtracts it in one conditional update that never goes below zero, so the movement, the
  *   stock and the order row exist together or not at all. A product whose stock was already too
  *   low is refused without writing; one that ran out meanwhile is refused by the trigger (IMS01).
- * - The price comes from the database, never the client.
+ * - The price and the cost (for margins) come from the database, never the client.
  * - It always answers one row: the order, or whether the product exists, so a refusal costs no
  *   second round trip.
  *
@@ -71,13 +74,13 @@ const fromRaw = (row: RawOrderRow): OrderRow => ({
  */
 const PLACE_ORDER = signedInStatement('orders_place', {
   with: `product as (
-     select p.id, p.name, p.price, p.stock, c.name as category_name
+     select p.id, p.name, p.price, p.cost, p.stock, c.name as category_name
      from products p join categories c on c.id = p.category_id
      where p.id = $1::uuid
    ), placed as (
-     insert into orders (user_id, product_id, quantity, unit_price, total_price,
+     insert into orders (user_id, product_id, quantity, unit_price, unit_cost, total_price,
                          product_name, category_name, user_name, user_address)
-     select buyer.id, product.id, $2::int, product.price, product.price * $2::int,
+     select buyer.id, product.id, $2::int, product.price, product.cost, product.price * $2::int,
             product.name, product.category_name, buyer.name, buyer.address
      from product cross join signed_in_user buyer
      where product.stock >= $2::int

@@ -27,6 +27,7 @@ describe.each(targets)('orders on $name', (target) => {
         product: { _id: id, name: 'Bandage', category: { name: expect.stringMatching(/^Category /) } },
         quantity: 3,
         unitPrice: 19.99,
+        unitCost: null,
         totalPrice: 59.97,
         orderDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         status: 'placed',

@@ -14,7 +14,9 @@ import {
   recordAudit,
   type Tx,
 } from '../audit/audit.repository';
+import { firstPurchaseOrderWith } from '../purchasing/purchasing.repository';
 
+/** cost, reorderPoint and reorderQuantity: null for none, undefined to leave as they are. */
 export type ProductValues = {
   name: string;
   description: string;
@@ -22,15 +24,30 @@ export type ProductValues = {
   stock: number;
   categoryId: string;
   supplierId: string;
+  cost?: number | null;
+  reorderPoint?: number | null;
+  reorderQuantity?: number | null;
 };
 
 /**
- * The reorder point in force: low stock is 0 < stock ≤ it (DESIGN §9). For now it is the store's
- * LOW_STOCK_THRESHOLD for every product; a product's own point, once it has a column, slots in
- * here as `coalesce(<its column>, threshold)`, and every product answer carries it from this one place.
+ * The reorder point in force: low stock is 0 < stock ≤ it (DESIGN §9): the product's own
+ * (`column`), or else the store's LOW_STOCK_THRESHOLD. Every product answer carries it from here.
  */
-function reorderPointSql(storeThreshold: number): SQL<number> {
-  return sql<number>`${storeThreshold}::int`.mapWith(Number);
+function reorderPointSql(
+  storeThreshold: number,
+  column: SQL | typeof products.reorderPoint = products.reorderPoint,
+) {
+  return sql<number>`coalesce(${column}, ${storeThreshold}::int)`.mapWith(Number);
+}
+
+/** The columns of ProductValues that are not stock (stock moves only through the ledger). */
+function columnValues(values: Omit<ProductValues, 'stock'>) {
+  const { cost, ...rest } = values;
+  return {
+    ...rest,
+    price: values.price.toFixed(2),
+    ...(cost !== undefined && { cost: cost?.toFixed(2) ?? null }),
+  };
 }
 
 function productColumns(storeThreshold: number) {
@@ -41,6 +58,9 @@ function productColumns(storeThreshold: number) {
     price: products.price,
     stock: products.stock,
     reorderPoint: reorderPointSql(storeThreshold),
+    reorderPointFromStore: sql<boolean>`${products.reorderPoint} is null`,
+    reorderQuantity: products.reorderQuantity,
+    cost: products.cost,
     categoryId: categories.id,
     categoryName: categories.name,
     supplierId: suppliers.id,
@@ -55,6 +75,9 @@ type ProductRow = {
   price: string;
   stock: number;
   reorderPoint: number;
+  reorderPointFromStore: boolean;
+  reorderQuantity: number | null;
+  cost: string | null;
   categoryId: string;
   categoryName: string;
   supplierId: string;
@@ -68,6 +91,9 @@ const toProduct = (row: ProductRow): Product => ({
   price: Number(row.price),
   stock: row.stock,
   reorderPoint: row.reorderPoint,
+  reorderPointFromStore: row.reorderPointFromStore,
+  reorderQuantity: row.reorderQuantity,
+  cost: row.cost === null ? null : Number(row.cost),
   category: { _id: row.categoryId, name: row.categoryName },
   supplier: { _id: row.supplierId, name: row.supplierName },
 });
@@ -130,6 +156,8 @@ export async function wholeCatalogueJson(
       select ${products.id} as id, ${products.name} as name, ${products.description} as description,
              ${products.price} as price, ${products.stock} as stock,
              ${reorderPointSql(storeThreshold)} as reorder_point,
+             ${products.reorderPoint} is null as reorder_point_from_store,
+             ${products.reorderQuantity} as reorder_quantity, ${products.cost} as cost,
              ${categories.id} as category_id, ${categories.name} as category_name,
              ${suppliers.id} as supplier_id, ${suppliers.name} as supplier_name,
              row_number() over (order by ${sql.join(order, sql`, `)}) as n
@@ -144,7 +172,8 @@ export async function wholeCatalogueJson(
       'products', coalesce((
         select json_agg(json_build_object(
           '_id', id, 'name', name, 'description', description, 'price', price, 'stock', stock,
-          'reorderPoint', reorder_point,
+          'reorderPoint', reorder_point, 'reorderPointFromStore', reorder_point_from_store,
+          'reorderQuantity', reorder_quantity, 'cost', cost,
           'category', json_build_object('_id', category_id, 'name', category_name),
           'supplier', json_build_object('_id', supplier_id, 'name', supplier_name)) order by n)
         from list), '[]'::json),
@@ -179,7 +208,9 @@ export async function productPage(
     const matching = sql`
       with m as materialized (select * from ${products} where ${where} limit ${FEW_MATCHES + 1})
       select m.id, m.name, m.description, m.price::text as price, m.stock,
-             ${reorderPointSql(storeThreshold)} as "reorderPoint",
+             ${reorderPointSql(storeThreshold, sql`m.reorder_point`)} as "reorderPoint",
+             m.reorder_point is null as "reorderPointFromStore", m.reorder_quantity as "reorderQuantity",
+             m.cost::text as cost,
              c.id as "categoryId", c.name as "categoryName", s.id as "supplierId", s.name as "supplierName",
              (select count(*)::int from m) as total
       from m join ${categories} c on c.id = m.category_id join ${suppliers} s on s.id = m.supplier_id
@@ -266,6 +297,9 @@ async function auditedProduct(tx: Tx, id: string, lock = false) {
       description: products.description,
       price: products.price,
       stock: products.stock,
+      cost: products.cost,
+      reorderPoint: products.reorderPoint,
+      reorderQuantity: products.reorderQuantity,
       category: categories.name,
       supplier: suppliers.name,
     })
@@ -282,7 +316,7 @@ export async function insertProduct(db: Db, values: ProductValues, actor: Actor)
     // The stock arrives by the product's opening movement, which names who created it.
     const [row] = await tx
       .insert(products)
-      .values({ ...values, price: values.price.toFixed(2), stock: 0 })
+      .values({ ...columnValues(values), stock: 0 })
       .returning({ id: products.id });
     const id = (row as { id: string }).id;
     await tx.insert(stockMovements).values({
@@ -337,10 +371,7 @@ export async function updateProduct(
     if (!before) return false;
     const { stock, expectedStock, ...rest } = values;
     const target = stockFromEdit(before.stock, stock, expectedStock);
-    await tx
-      .update(products)
-      .set({ ...rest, price: values.price.toFixed(2) })
-      .where(eq(products.id, id));
+    await tx.update(products).set(columnValues(rest)).where(eq(products.id, id));
     if (target !== undefined) {
       await tx.insert(stockMovements).values({
         productId: id,
@@ -370,6 +401,9 @@ export async function deleteProduct(db: Db, id: string, actor: Actor): Promise<b
   return db.transaction(async (tx) => {
     const before = await auditedProduct(tx, id, true);
     if (!before) return false;
+    const onOrder = await firstPurchaseOrderWith(tx, { productId: id });
+    if (onOrder)
+      throw conflict(`${before.name} is on purchase order ${onOrder}, so it stays for that history.`);
     await tx.delete(products).where(eq(products.id, id));
     await recordAudit(tx, {
       actor,

@@ -33,6 +33,9 @@ type ProductBody = {
   category: string;
   supplier: string;
   expectedStock?: number;
+  cost?: number | null;
+  reorderPoint?: number | null;
+  reorderQuantity?: number | null;
 };
 
 /** Checks that the category and supplier exist and turns the body into column values. */

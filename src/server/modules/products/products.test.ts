@@ -36,6 +36,9 @@ describe.each(targets)('products on $name', (target) => {
       price: 4.5,
       stock: 12,
       reorderPoint: 5,
+      reorderPointFromStore: true,
+      reorderQuantity: null,
+      cost: null,
       category: { _id: category, name: expect.stringMatching(/^Cat /) },
       supplier: { _id: supplier, name: 'Acme' },
     });

@@ -1,12 +1,14 @@
-import { count, desc, eq, sql } from 'drizzle-orm';
+import { count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { purchaseOrderNumber } from '../../../shared/purchasing';
 import type { AdjustmentReason, Movement, MovementKind } from '../../../shared/stock';
 import type { Db, Tx } from '../../db/connection';
-import { products, stockMovements } from '../../db/schema';
+import { products, purchaseOrders, stockMovements } from '../../db/schema';
 import { rowsOf } from '../../lib/sql';
 
 export type MovementRow = typeof stockMovements.$inferSelect;
 
-export const toMovement = (row: MovementRow): Movement => ({
+/** A receipt's row carries its purchase order's number (see movementPage). */
+export const toMovement = (row: MovementRow & { purchaseOrderNumber?: number | null }): Movement => ({
   _id: row.id,
   at: new Date(row.at).toISOString(),
   kind: row.kind as MovementKind,
@@ -16,6 +18,9 @@ export const toMovement = (row: MovementRow): Movement => ({
   note: row.note,
   user: row.userName === null ? null : { _id: row.userId, name: row.userName },
   ...(row.orderId ? { order: { _id: row.orderId } } : {}),
+  ...(row.purchaseOrderId && row.purchaseOrderNumber
+    ? { purchaseOrder: { _id: row.purchaseOrderId, number: purchaseOrderNumber(row.purchaseOrderNumber) } }
+    : {}),
 });
 
 export type MovementInput = {
@@ -77,8 +82,9 @@ export async function movementPage(
 ): Promise<{ movements: Movement[]; total: number }> {
   const [rows, [counted]] = await Promise.all([
     db
-      .select()
+      .select({ ...getTableColumns(stockMovements), purchaseOrderNumber: purchaseOrders.number })
       .from(stockMovements)
+      .leftJoin(purchaseOrders, eq(purchaseOrders.id, stockMovements.purchaseOrderId))
       .where(eq(stockMovements.productId, productId))
       .orderBy(desc(stockMovements.at), desc(stockMovements.id))
       .limit(window.limit)

@@ -2,6 +2,7 @@ import { asc, count, eq, sql } from 'drizzle-orm';
 import type { Supplier } from '../../../shared/suppliers';
 import type { Db } from '../../db/connection';
 import { products, suppliers } from '../../db/schema';
+import { conflict } from '../../lib/errors';
 import {
   type Actor,
   changedFields,
@@ -9,6 +10,7 @@ import {
   deletedFields,
   recordAudit,
 } from '../audit/audit.repository';
+import { firstPurchaseOrderWith } from '../purchasing/purchasing.repository';
 
 type SupplierValues = { name: string; email: string; phone: string; address: string };
 
@@ -74,8 +76,24 @@ export async function productsFromSupplier(db: Db, id: string): Promise<number> 
   return row?.n ?? 0;
 }
 
+/**
+ * Deletes a supplier with no products and no purchase orders: one with purchase orders stays, so
+ * their history stays whole (409 naming the first). Its row is locked first, so no purchase
+ * order is drafted for it between the check and the delete.
+ */
 export async function deleteSupplier(db: Db, id: string, actor: Actor): Promise<boolean> {
   return db.transaction(async (tx) => {
+    const [locked] = await tx
+      .select({ name: suppliers.name })
+      .from(suppliers)
+      .where(eq(suppliers.id, id))
+      .for('update');
+    if (!locked) return false;
+    const ordered = await firstPurchaseOrderWith(tx, { supplierId: id });
+    if (ordered)
+      throw conflict(
+        `${locked.name} is the supplier of purchase order ${ordered}, so it stays for that history.`,
+      );
     const [row] = await tx.delete(suppliers).where(eq(suppliers.id, id)).returning();
     if (!row) return false;
     await recordAudit(tx, {

@@ -33,6 +33,10 @@ export const ACTION_LABEL: Record<AuditAction, string> = {
   stockAdjusted: 'Stock adjusted',
   stockCounted: 'Stock counted',
   returned: 'Returned',
+  ordered: 'Ordered',
+  received: 'Received',
+  cancelled: 'Cancelled',
+  closed: 'Closed',
 };
 
 const ACTION_TONE: Partial<Record<AuditAction, string>> = {
@@ -47,6 +51,7 @@ const ENTITY_LABEL: Record<AuditEntity, string> = {
   category: 'Category',
   supplier: 'Supplier',
   order: 'Order',
+  purchaseOrder: 'Purchase order',
 };
 
 const ENTITY_CHOICE: Record<AuditEntity, string> = {
@@ -55,6 +60,7 @@ const ENTITY_CHOICE: Record<AuditEntity, string> = {
   category: 'Categories',
   supplier: 'Suppliers',
   order: 'Orders',
+  purchaseOrder: 'Purchase orders',
 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -19,6 +19,9 @@ function product(id: string, name: string, stock: number, categoryId = 'c1', reo
     price: 2.5,
     stock,
     reorderPoint,
+    reorderPointFromStore: true,
+    reorderQuantity: null,
+    cost: null,
     category: { _id: categoryId, name: category?.name ?? '' },
     supplier: { _id: 's1', name: 'Acme' },
   };
@@ -54,6 +57,7 @@ function renderCatalogue(initial: Product[]) {
             product: { _id: productId, name: ordered?.name ?? '', category: { name: 'Stationery' } },
             quantity,
             unitPrice: 2.5,
+            unitCost: null,
             totalPrice: 2.5 * quantity,
             orderDate: '2025-05-01T10:00:00.000Z',
             status: 'placed',

@@ -14,6 +14,7 @@ function order(index: number, buyer: string): Order {
     product: { _id: 'p1', name: `Product ${String(index).padStart(3, '0')}`, category: { name: 'Drinks' } },
     quantity: 2,
     unitPrice: 1.25,
+    unitCost: null,
     totalPrice: 2.5,
     orderDate: '2025-05-01T10:00:00.000Z',
     status: 'placed',

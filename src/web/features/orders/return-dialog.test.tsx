@@ -12,6 +12,7 @@ function order(overrides: Partial<Order> = {}): Order {
     product: { _id: 'p1', name: 'Blue Pen', category: { name: 'Stationery' } },
     quantity: 5,
     unitPrice: 2,
+    unitCost: null,
     totalPrice: 10,
     orderDate: '2025-05-01T10:00:00.000Z',
     status: 'placed',

@@ -15,6 +15,9 @@ const pen: Product = {
   price: 2,
   stock: 47,
   reorderPoint: 5,
+  reorderPointFromStore: true,
+  reorderQuantity: null,
+  cost: null,
   category: { _id: 'c1', name: 'Stationery' },
   supplier,
 };

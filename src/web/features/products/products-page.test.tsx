@@ -16,6 +16,9 @@ const item = (id: string, name: string, price: number, stock: number, reorderPoi
   price,
   stock,
   reorderPoint,
+  reorderPointFromStore: true,
+  reorderQuantity: null,
+  cost: null,
   category: { _id: 'c1', name: 'Stationery' },
   supplier,
 });

@@ -15,6 +15,9 @@ const product: Product = {
   price: 2,
   stock: 50,
   reorderPoint: 5,
+  reorderPointFromStore: true,
+  reorderQuantity: null,
+  cost: null,
   category: { _id: 'c1', name: 'Stationery' },
   supplier: { _id: 's1', name: 'Acme' },
 };

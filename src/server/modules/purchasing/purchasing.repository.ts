@@ -1,0 +1,497 @@
+import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { AuditChange } from '../../../shared/audit';
+import {
+  type PurchaseOrder,
+  type PurchaseOrderStatus,
+  type PurchaseOrderSummary,
+  purchaseOrderNumber,
+} from '../../../shared/purchasing';
+import type { Db, Tx } from '../../db/connection';
+import { products, purchaseOrderLines, purchaseOrders, stockMovements, suppliers } from '../../db/schema';
+import { badRequest, conflict, isId, notFound } from '../../lib/errors';
+import { rowsOf } from '../../lib/sql';
+import { type Actor, recordAudit } from '../audit/audit.repository';
+import { toReorder } from '../products/low-stock';
+
+export type PurchaseOrderValues = {
+  supplier: string;
+  lines: Array<{ product: string; quantity: number; unitCost: number }>;
+  note: string;
+};
+
+const STATUS_WORDS: Record<PurchaseOrderStatus, string> = {
+  draft: 'a draft',
+  ordered: 'ordered',
+  partially_received: 'partly received',
+  received: 'received',
+  cancelled: 'cancelled',
+  closed: 'closed',
+};
+
+/** Σ quantity × unit cost over a purchase order's lines, exact (numeric). */
+const totalOf = (id: SQL | typeof purchaseOrders.id) =>
+  sql<string>`(select coalesce(sum(${purchaseOrderLines.quantity} * ${purchaseOrderLines.unitCost}), 0)
+               from ${purchaseOrderLines} where ${purchaseOrderLines.purchaseOrderId} = ${id})`;
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+/** The number of the first purchase order (by number) holding the product or from the supplier. */
+export async function firstPurchaseOrderWith(
+  db: Db,
+  holding: { productId: string } | { supplierId: string },
+): Promise<string | undefined> {
+  const [row] =
+    'productId' in holding
+      ? await db
+          .select({ number: purchaseOrders.number })
+          .from(purchaseOrderLines)
+          .innerJoin(purchaseOrders, eq(purchaseOrders.id, purchaseOrderLines.purchaseOrderId))
+          .where(eq(purchaseOrderLines.productId, holding.productId))
+          .orderBy(asc(purchaseOrders.number))
+          .limit(1)
+      : await db
+          .select({ number: purchaseOrders.number })
+          .from(purchaseOrders)
+          .where(eq(purchaseOrders.supplierId, holding.supplierId))
+          .orderBy(asc(purchaseOrders.number))
+          .limit(1);
+  return row && purchaseOrderNumber(row.number);
+}
+
+/** One purchase order with its lines in the order they were entered. */
+export async function findPurchaseOrder(db: Db, id: string): Promise<PurchaseOrder | undefined> {
+  if (!isId(id)) return undefined;
+  const [order] = await db
+    .select({
+      id: purchaseOrders.id,
+      number: purchaseOrders.number,
+      supplierId: suppliers.id,
+      supplierName: suppliers.name,
+      status: purchaseOrders.status,
+      note: purchaseOrders.note,
+      total: totalOf(purchaseOrders.id),
+      createdAt: purchaseOrders.createdAt,
+      orderedAt: purchaseOrders.orderedAt,
+      receivedAt: purchaseOrders.receivedAt,
+    })
+    .from(purchaseOrders)
+    .innerJoin(suppliers, eq(suppliers.id, purchaseOrders.supplierId))
+    .where(eq(purchaseOrders.id, id));
+  if (!order) return undefined;
+  const lines = await db
+    .select({
+      id: purchaseOrderLines.id,
+      productId: products.id,
+      productName: products.name,
+      quantity: purchaseOrderLines.quantity,
+      received: purchaseOrderLines.received,
+      unitCost: purchaseOrderLines.unitCost,
+    })
+    .from(purchaseOrderLines)
+    .innerJoin(products, eq(products.id, purchaseOrderLines.productId))
+    .where(eq(purchaseOrderLines.purchaseOrderId, id))
+    .orderBy(asc(purchaseOrderLines.position));
+  return {
+    _id: order.id,
+    number: purchaseOrderNumber(order.number),
+    supplier: { _id: order.supplierId, name: order.supplierName },
+    status: order.status as PurchaseOrderStatus,
+    note: order.note,
+    lines: lines.map((line) => ({
+      _id: line.id,
+      product: { _id: line.productId, name: line.productName },
+      quantity: line.quantity,
+      received: line.received,
+      unitCost: Number(line.unitCost),
+    })),
+    total: Number(order.total),
+    createdAt: iso(order.createdAt) as string,
+    orderedAt: iso(order.orderedAt),
+    receivedAt: iso(order.receivedAt),
+  };
+}
+
+/** One page of purchase orders, newest first, by status and supplier. */
+export async function purchaseOrderPage(
+  db: Db,
+  filter: { status?: PurchaseOrderStatus; supplier?: string },
+  window: { limit: number; offset: number },
+): Promise<{ purchaseOrders: PurchaseOrderSummary[]; total: number }> {
+  const where = and(
+    filter.status ? eq(purchaseOrders.status, filter.status) : undefined,
+    filter.supplier === undefined
+      ? undefined
+      : isId(filter.supplier)
+        ? eq(purchaseOrders.supplierId, filter.supplier)
+        : sql`false`,
+  );
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select({
+        id: purchaseOrders.id,
+        number: purchaseOrders.number,
+        supplierId: suppliers.id,
+        supplierName: suppliers.name,
+        status: purchaseOrders.status,
+        total: totalOf(purchaseOrders.id),
+        createdAt: purchaseOrders.createdAt,
+      })
+      .from(purchaseOrders)
+      .innerJoin(suppliers, eq(suppliers.id, purchaseOrders.supplierId))
+      .where(where)
+      .orderBy(desc(purchaseOrders.createdAt), desc(purchaseOrders.id))
+      .limit(window.limit)
+      .offset(window.offset),
+    db.select({ n: count() }).from(purchaseOrders).where(where),
+  ]);
+  return {
+    purchaseOrders: rows.map((row) => ({
+      _id: row.id,
+      number: purchaseOrderNumber(row.number),
+      supplier: { _id: row.supplierId, name: row.supplierName },
+      status: row.status as PurchaseOrderStatus,
+      total: Number(row.total),
+      createdAt: iso(row.createdAt) as string,
+    })),
+    total: counted?.n ?? 0,
+  };
+}
+
+/** Refuses (400) a supplier or products that do not exist, and a product twice. */
+async function checkReferences(tx: Tx, values: PurchaseOrderValues): Promise<void> {
+  const supplierFound =
+    isId(values.supplier) &&
+    (await tx.select({ id: suppliers.id }).from(suppliers).where(eq(suppliers.id, values.supplier))).length >
+      0;
+  if (!supplierFound) throw badRequest('Choose an existing supplier.');
+  const ids = values.lines.map((line) => line.product);
+  if (new Set(ids).size !== ids.length) throw badRequest('Each product may appear once on a purchase order.');
+  const known = ids.every(isId)
+    ? await tx.select({ id: products.id }).from(products).where(inArray(products.id, ids))
+    : [];
+  if (known.length !== ids.length) throw badRequest('Choose existing products for every line.');
+}
+
+async function insertLines(tx: Tx, purchaseOrderId: string, lines: PurchaseOrderValues['lines']) {
+  await tx.insert(purchaseOrderLines).values(
+    lines.map((line, position) => ({
+      purchaseOrderId,
+      position,
+      productId: line.product,
+      quantity: line.quantity,
+      unitCost: line.unitCost.toFixed(2),
+    })),
+  );
+}
+
+/** What an audit entry says of a purchase order's content. */
+async function auditedContent(tx: Tx, id: string): Promise<AuditChange[]> {
+  const order = await findPurchaseOrder(tx, id);
+  if (!order) return [];
+  return [
+    { field: 'supplier', new: order.supplier.name },
+    { field: 'lines', new: order.lines.length },
+    { field: 'total', new: order.total.toFixed(2) },
+    ...(order.note ? [{ field: 'note', new: order.note }] : []),
+  ];
+}
+
+/** A new draft purchase order; its id. */
+export async function insertPurchaseOrder(
+  tx: Tx,
+  values: PurchaseOrderValues,
+  actor: Actor,
+): Promise<string> {
+  await checkReferences(tx, values);
+  const [row] = await tx
+    .insert(purchaseOrders)
+    .values({ supplierId: values.supplier, note: values.note })
+    .returning({ id: purchaseOrders.id, number: purchaseOrders.number });
+  const { id, number } = row as { id: string; number: number };
+  await insertLines(tx, id, values.lines);
+  await recordAudit(tx, {
+    actor,
+    action: 'created',
+    entity: { type: 'purchaseOrder', id, name: purchaseOrderNumber(number) },
+    changes: await auditedContent(tx, id),
+  });
+  return id;
+}
+
+/** The purchase order's row, locked until the transaction ends; 404 when there is none. */
+async function lockPurchaseOrder(tx: Tx, id: string) {
+  if (!isId(id)) throw notFound('Purchase order');
+  const [row] = await tx
+    .select({ id: purchaseOrders.id, number: purchaseOrders.number, status: purchaseOrders.status })
+    .from(purchaseOrders)
+    .where(eq(purchaseOrders.id, id))
+    .for('update');
+  if (!row) throw notFound('Purchase order');
+  return { ...row, name: purchaseOrderNumber(row.number), status: row.status as PurchaseOrderStatus };
+}
+
+/** Replaces a draft's supplier, lines and note (409 once it is not a draft). */
+export async function updatePurchaseOrder(
+  tx: Tx,
+  id: string,
+  values: PurchaseOrderValues,
+  actor: Actor,
+): Promise<void> {
+  const order = await lockPurchaseOrder(tx, id);
+  if (order.status !== 'draft')
+    throw conflict(`${order.name} is ${STATUS_WORDS[order.status]}; only a draft can be changed.`);
+  await checkReferences(tx, values);
+  const before = await auditedContent(tx, id);
+  await tx
+    .update(purchaseOrders)
+    .set({ supplierId: values.supplier, note: values.note })
+    .where(eq(purchaseOrders.id, id));
+  await tx.delete(purchaseOrderLines).where(eq(purchaseOrderLines.purchaseOrderId, id));
+  await insertLines(tx, id, values.lines);
+  const after = await auditedContent(tx, id);
+  const changes = after
+    .map((change) => ({
+      field: change.field,
+      old: before.find((b) => b.field === change.field)?.new ?? null,
+      new: change.new,
+    }))
+    .filter((change) => change.old !== change.new);
+  await recordAudit(tx, {
+    actor,
+    action: 'updated',
+    entity: { type: 'purchaseOrder', id, name: order.name },
+    changes: changes.length > 0 ? changes : [{ field: 'lines', old: 'changed', new: 'changed' }],
+  });
+}
+
+/** draft → ordered (409 from any other status). */
+export async function markOrdered(tx: Tx, id: string, actor: Actor): Promise<void> {
+  const order = await lockPurchaseOrder(tx, id);
+  if (order.status !== 'draft')
+    throw conflict(`${order.name} is ${STATUS_WORDS[order.status]}; only a draft can be marked ordered.`);
+  await tx
+    .update(purchaseOrders)
+    .set({ status: 'ordered', orderedAt: sql`now()` })
+    .where(eq(purchaseOrders.id, id));
+  await recordAudit(tx, {
+    actor,
+    action: 'ordered',
+    entity: { type: 'purchaseOrder', id, name: order.name },
+    changes: [{ field: 'status', old: 'draft', new: 'ordered' }],
+  });
+}
+
+/**
+ * Cancels a purchase order from which nothing was received (draft or ordered), or closes one
+ * partly received: the rest is no longer expected, so it leaves "on order".
+ */
+export async function cancelPurchaseOrder(tx: Tx, id: string, actor: Actor): Promise<void> {
+  const order = await lockPurchaseOrder(tx, id);
+  const next =
+    order.status === 'draft' || order.status === 'ordered'
+      ? 'cancelled'
+      : order.status === 'partially_received'
+        ? 'closed'
+        : undefined;
+  if (!next)
+    throw conflict(`${order.name} is ${STATUS_WORDS[order.status]} already; nothing is left to cancel.`);
+  await tx.update(purchaseOrders).set({ status: next }).where(eq(purchaseOrders.id, id));
+  await recordAudit(tx, {
+    actor,
+    action: next,
+    entity: { type: 'purchaseOrder', id, name: order.name },
+    changes: [{ field: 'status', old: order.status, new: next }],
+  });
+}
+
+/**
+ * Receives goods against a purchase order (DESIGN §9), all in the caller's transaction:
+ *
+ * 1. The purchase order's row is locked, so two receipts of the same order happen one after the
+ *    other; the second sees what the first received.
+ * 2. Each line's received count grows in one conditional update that never passes the ordered
+ *    quantity; a line that would is refused (409) and the whole receipt with it.
+ * 3. Each product's cost becomes the weighted average of the stock on hand at its cost and the
+ *    units received at theirs, rounded to the cent (a product without a cost takes the new one).
+ *    Its row is locked first, in id order, so no sale changes the stock between the cost and the
+ *    receipt, and two receipts of shared products cannot deadlock.
+ * 4. Each line's units arrive by a `receipt` movement naming the purchase order, which the
+ *    ledger's trigger applies to the stock.
+ * 5. The status becomes received when every line is whole, else partially received.
+ */
+export async function receivePurchaseOrder(
+  tx: Tx,
+  id: string,
+  lines: Array<{ line: string; quantity: number }>,
+  actor: Actor,
+): Promise<void> {
+  const order = await lockPurchaseOrder(tx, id);
+  if (order.status !== 'ordered' && order.status !== 'partially_received')
+    throw conflict(
+      `${order.name} is ${STATUS_WORDS[order.status]}; only an ordered purchase order can be received.`,
+    );
+  if (!lines.every((line) => isId(line.line)))
+    throw badRequest(`Every line must be a line of ${order.name}.`);
+  const wanted = JSON.stringify(lines);
+  const took = rowsOf<{ line_id: string; product_id: string; quantity: number; unit_cost: string }>(
+    await tx.execute(sql`
+      update ${purchaseOrderLines} l set received = l.received + w.quantity
+      from jsonb_to_recordset(${wanted}::jsonb) as w(line uuid, quantity int)
+      where l.id = w.line and l.purchase_order_id = ${id} and l.received + w.quantity <= l.quantity
+      returning l.id as line_id, l.product_id, w.quantity, l.unit_cost`),
+  );
+  if (took.length !== lines.length) await refuseReceipt(tx, order, lines, took);
+  const productIds = [...new Set(took.map((row) => row.product_id))].sort();
+  await tx.execute(sql`select id from ${products} where id in ${productIds} order by id for update`);
+  await tx.execute(sql`
+    update ${products} p set cost = round(
+        (coalesce(p.cost, r.cost_sum / r.units) * p.stock + r.cost_sum) / (p.stock + r.units), 2)
+    from (select product_id, sum(quantity) as units, sum(quantity * unit_cost) as cost_sum
+          from jsonb_to_recordset(${JSON.stringify(took)}::jsonb) as t(product_id uuid, quantity int, unit_cost numeric)
+          group by product_id) r
+    where p.id = r.product_id`);
+  await tx.insert(stockMovements).values(
+    took.map((row) => ({
+      productId: row.product_id,
+      kind: 'receipt',
+      quantity: row.quantity,
+      note: `Received on ${order.name}`,
+      userId: actor.id,
+      userName: actor.name,
+      purchaseOrderId: id,
+    })),
+  );
+  const [after] = rowsOf<{ status: PurchaseOrderStatus }>(
+    await tx.execute(sql`
+      update ${purchaseOrders} set
+        status = case when exists (select 1 from ${purchaseOrderLines}
+                                   where purchase_order_id = ${id} and received < quantity)
+                      then 'partially_received' else 'received' end,
+        received_at = case when exists (select 1 from ${purchaseOrderLines}
+                                        where purchase_order_id = ${id} and received < quantity)
+                           then null else now() end
+      where id = ${id}
+      returning status`),
+  );
+  const units = took.reduce((sum, row) => sum + row.quantity, 0);
+  await recordAudit(tx, {
+    actor,
+    action: 'received',
+    entity: { type: 'purchaseOrder', id, name: order.name },
+    changes: [
+      ...(after?.status !== order.status
+        ? [{ field: 'status', old: order.status, new: after?.status ?? null }]
+        : []),
+      { field: 'units received', new: units },
+      { field: 'lines received', new: took.length },
+    ],
+  });
+}
+
+/** Says why a receipt was refused: a line not on the order (400) or more than is open (409). */
+async function refuseReceipt(
+  tx: Tx,
+  order: { id: string; name: string },
+  lines: Array<{ line: string; quantity: number }>,
+  took: Array<{ line_id: string }>,
+): Promise<never> {
+  const done = new Set(took.map((row) => row.line_id));
+  const refused = lines.filter((line) => !done.has(line.line));
+  const [open] = await tx
+    .select({
+      id: purchaseOrderLines.id,
+      name: products.name,
+      open: sql<number>`${purchaseOrderLines.quantity} - ${purchaseOrderLines.received}`.mapWith(Number),
+    })
+    .from(purchaseOrderLines)
+    .innerJoin(products, eq(products.id, purchaseOrderLines.productId))
+    .where(
+      and(
+        inArray(
+          purchaseOrderLines.id,
+          refused.map((line) => line.line),
+        ),
+        eq(purchaseOrderLines.purchaseOrderId, order.id),
+      ),
+    )
+    .orderBy(asc(purchaseOrderLines.position))
+    .limit(1);
+  if (!open) throw badRequest(`Every line must be a line of ${order.name}.`);
+  const wanted = refused.find((line) => line.line === open.id)?.quantity ?? 0;
+  throw conflict(
+    open.open === 0
+      ? `${open.name} is already received in full on ${order.name}.`
+      : `Only ${open.open} of ${open.name} ${open.open === 1 ? 'is' : 'are'} left to receive on ${order.name}, not ${wanted}.`,
+  );
+}
+
+/**
+ * Every product to reorder, grouped by supplier, as the JSON text of ReorderSuggestionsResponse
+ * built by the database (at 100,000 products thousands of lines; see low-stock.ts).
+ * `threshold` is the store's low-stock threshold.
+ */
+export async function reorderSuggestionsJson(db: Db, threshold: number): Promise<string> {
+  const result = await db.execute(sql`
+    with wanted as (
+      select r.product_id, r.stock, r.on_order, r.reorder_point, r.suggested,
+             p.name, p.cost, p.supplier_id
+      from ${sql.raw(toReorder(`${Math.trunc(threshold)}`))} r join ${products} p on p.id = r.product_id
+    ), by_supplier as (
+      select supplier_id,
+             json_agg(json_build_object(
+               'product', json_build_object('_id', product_id, 'name', name),
+               'stock', stock, 'onOrder', on_order, 'reorderPoint', reorder_point,
+               'suggested', suggested, 'unitCost', coalesce(cost, 0))
+               order by lower(name), product_id) as lines
+      from wanted group by supplier_id
+    )
+    select json_build_object('success', true, 'suppliers', coalesce(json_agg(
+             json_build_object('supplier', json_build_object('_id', s.id, 'name', s.name), 'lines', b.lines)
+             order by lower(s.name), s.id), '[]'::json))::text as body
+    from by_supplier b join ${suppliers} s on s.id = b.supplier_id`);
+  return (rowsOf<{ body: string }>(result)[0] as { body: string }).body;
+}
+
+/**
+ * Drafts one purchase order per supplier from the suggestions (only `supplier`'s when given), at
+ * each product's cost (0 when it has none). `quantities` replaces suggested quantities; 0 leaves
+ * a product out. The ids of the drafts, by supplier name.
+ */
+export async function draftFromSuggestions(
+  tx: Tx,
+  options: { threshold: number; supplier?: string; quantities?: Record<string, number> },
+  actor: Actor,
+): Promise<string[]> {
+  if (options.supplier !== undefined && !isId(options.supplier))
+    throw badRequest('Choose an existing supplier.');
+  const rows = rowsOf<{ product_id: string; supplier_id: string; suggested: number; cost: string | null }>(
+    await tx.execute(sql`
+      select r.product_id, p.supplier_id, r.suggested, p.cost
+      from ${sql.raw(toReorder(`${Math.trunc(options.threshold)}`))} r
+      join ${products} p on p.id = r.product_id
+      join ${suppliers} s on s.id = p.supplier_id
+      ${options.supplier ? sql`where p.supplier_id = ${options.supplier}` : sql``}
+      order by lower(s.name), s.id, lower(p.name), p.id`),
+  );
+  const bySupplier = new Map<string, PurchaseOrderValues['lines']>();
+  for (const row of rows) {
+    const quantity = options.quantities?.[row.product_id] ?? row.suggested;
+    if (quantity <= 0) continue;
+    const lines = bySupplier.get(row.supplier_id) ?? [];
+    lines.push({ product: row.product_id, quantity, unitCost: row.cost === null ? 0 : Number(row.cost) });
+    bySupplier.set(row.supplier_id, lines);
+  }
+  const ids: string[] = [];
+  for (const [supplier, lines] of bySupplier) {
+    ids.push(
+      await insertPurchaseOrder(tx, { supplier, lines, note: 'Drafted from reorder suggestions' }, actor),
+    );
+  }
+  return ids;
+}
+
+/** Whether the supplier exists (a draft for an unknown one is a 404, not an empty answer). */
+export async function supplierExists(db: Db, id: string): Promise<boolean> {
+  if (!isId(id)) return false;
+  return (await db.select({ id: suppliers.id }).from(suppliers).where(eq(suppliers.id, id))).length > 0;
+}

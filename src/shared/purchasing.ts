@@ -1,0 +1,171 @@
+import { z } from 'zod';
+import { Id, MAX, Named, Ok, optionalText } from './common';
+import { PageInfo, PageQuery } from './paging';
+
+/**
+ * A purchase order's life (DESIGN §9): draft → ordered → partially_received → received;
+ * cancelled while nothing was received, closed when the rest is no longer expected.
+ */
+export const PURCHASE_ORDER_STATUSES = [
+  'draft',
+  'ordered',
+  'partially_received',
+  'received',
+  'cancelled',
+  'closed',
+] as const;
+export const PurchaseOrderStatus = z.enum(PURCHASE_ORDER_STATUSES, {
+  error: `status must be one of ${PURCHASE_ORDER_STATUSES.join(', ')}.`,
+});
+export type PurchaseOrderStatus = z.infer<typeof PurchaseOrderStatus>;
+
+/** The statuses in which goods are still expected: their open quantities are "on order". */
+export const RECEIVABLE_STATUSES = ['ordered', 'partially_received'] as const satisfies PurchaseOrderStatus[];
+
+/** A purchase order's human number: PO- and six or more digits. */
+export function purchaseOrderNumber(n: number): string {
+  return `PO-${String(n).padStart(6, '0')}`;
+}
+
+/** A unit cost: at least 0, at most two decimals (like a price). */
+export const UnitCost = z
+  .number({ error: 'Unit cost must be a number.' })
+  .min(0, { error: 'Unit cost must be 0 or more.' })
+  .max(999_999_999.99, { error: 'Unit cost is too large.' })
+  .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, {
+    error: 'Unit cost must have at most 2 decimals.',
+  });
+
+const LineQuantity = z
+  .number({ error: 'Quantity must be a number.' })
+  .int({ error: 'Quantity must be a whole number.' })
+  .min(1, { error: 'Quantity must be at least 1.' })
+  .max(1_000_000, { error: 'Quantity is too large.' });
+
+/** The most lines one purchase order holds. */
+export const MAX_PURCHASE_ORDER_LINES = 500;
+
+export const PurchaseOrderLineInput = z.object({
+  product: Id.describe('Product id'),
+  quantity: LineQuantity,
+  unitCost: UnitCost,
+});
+export type PurchaseOrderLineInput = z.input<typeof PurchaseOrderLineInput>;
+
+export const PurchaseOrderInput = z.object({
+  supplier: Id.describe('Supplier id'),
+  lines: z
+    .array(PurchaseOrderLineInput, { error: 'lines must be a list.' })
+    .min(1, { error: 'Add at least one line.' })
+    .max(MAX_PURCHASE_ORDER_LINES, {
+      error: `A purchase order holds at most ${MAX_PURCHASE_ORDER_LINES} lines.`,
+    }),
+  note: optionalText(MAX.description).default(''),
+});
+export type PurchaseOrderInput = z.input<typeof PurchaseOrderInput>;
+
+export const PurchaseOrderLine = z.object({
+  _id: z.string(),
+  product: Named,
+  quantity: z.number().int(),
+  received: z.number().int(),
+  unitCost: z.number(),
+});
+export type PurchaseOrderLine = z.infer<typeof PurchaseOrderLine>;
+
+export const PurchaseOrder = z.object({
+  _id: z.string(),
+  number: z.string(),
+  supplier: Named,
+  status: PurchaseOrderStatus,
+  note: z.string(),
+  lines: z.array(PurchaseOrderLine),
+  /** Σ quantity × unit cost over the lines, exact to the cent. */
+  total: z.number(),
+  createdAt: z.string(),
+  orderedAt: z.string().nullable(),
+  receivedAt: z.string().nullable(),
+});
+export type PurchaseOrder = z.infer<typeof PurchaseOrder>;
+
+export const PurchaseOrderSummary = PurchaseOrder.pick({
+  _id: true,
+  number: true,
+  supplier: true,
+  status: true,
+  total: true,
+  createdAt: true,
+});
+export type PurchaseOrderSummary = z.infer<typeof PurchaseOrderSummary>;
+
+export const PurchaseOrderResponse = Ok.extend({ purchaseOrder: PurchaseOrder });
+export type PurchaseOrderResponse = z.infer<typeof PurchaseOrderResponse>;
+
+/** Always one page, newest first (the list only grows). */
+export const PurchaseOrderQuery = PageQuery.omit({ search: true }).extend({
+  status: PurchaseOrderStatus.optional(),
+  supplier: Id.optional(),
+});
+export type PurchaseOrderQuery = z.input<typeof PurchaseOrderQuery>;
+export const PurchaseOrderListResponse = Ok.extend({ purchaseOrders: z.array(PurchaseOrderSummary) }).extend(
+  PageInfo.shape,
+);
+export type PurchaseOrderListResponse = z.infer<typeof PurchaseOrderListResponse>;
+
+export const ReceiveInput = z.object({
+  lines: z
+    .array(z.object({ line: Id.describe('Purchase order line id'), quantity: LineQuantity }), {
+      error: 'lines must be a list.',
+    })
+    .min(1, { error: 'Receive at least one line.' })
+    .max(MAX_PURCHASE_ORDER_LINES)
+    .refine((lines) => new Set(lines.map((line) => line.line)).size === lines.length, {
+      error: 'Each line may be received once per receipt.',
+    }),
+});
+export type ReceiveInput = z.input<typeof ReceiveInput>;
+
+export const ReorderSuggestionLine = z.object({
+  product: Named,
+  stock: z.number().int(),
+  /** Ordered − received over ordered and partially received purchase orders. */
+  onOrder: z.number().int(),
+  reorderPoint: z.number().int(),
+  suggested: z.number().int(),
+  /** The product's cost, or 0 when it has none yet. */
+  unitCost: z.number(),
+});
+export type ReorderSuggestionLine = z.infer<typeof ReorderSuggestionLine>;
+
+export const ReorderSuggestionsResponse = Ok.extend({
+  suppliers: z.array(z.object({ supplier: Named, lines: z.array(ReorderSuggestionLine) })),
+});
+export type ReorderSuggestionsResponse = z.infer<typeof ReorderSuggestionsResponse>;
+
+/**
+ * Drafts one purchase order per supplier from the suggestions (only `supplier`'s when given).
+ * `quantities` replaces suggested quantities by product id; 0 leaves the product out.
+ */
+export const DraftFromSuggestionsInput = z.object({
+  supplier: Id.optional(),
+  quantities: z
+    .record(
+      Id,
+      z
+        .number({ error: 'Quantity must be a number.' })
+        .int({ error: 'Quantity must be a whole number.' })
+        .min(0, { error: 'Quantity must be 0 or more.' })
+        .max(1_000_000, { error: 'Quantity is too large.' }),
+    )
+    .optional(),
+});
+export type DraftFromSuggestionsInput = z.input<typeof DraftFromSuggestionsInput>;
+
+export const DraftPurchaseOrdersResponse = Ok.extend({ purchaseOrders: z.array(PurchaseOrder) });
+export type DraftPurchaseOrdersResponse = z.infer<typeof DraftPurchaseOrdersResponse>;
+
+/** Σ quantity × unit cost, in cents so sums stay exact. */
+export function linesTotal(lines: readonly { quantity: number; unitCost: number }[]): number {
+  const cents = lines.reduce((sum, line) => sum + line.quantity * Math.round(line.unitCost * 100), 0);
+  return cents / 100;
+}
