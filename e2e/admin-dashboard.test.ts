@@ -19,6 +19,7 @@ stories('admin dashboard', () => {
         'Categories',
         'Orders',
         'Suppliers',
+        'Purchasing',
         'Users',
         'Stock check',
         'Activity',

@@ -113,6 +113,9 @@ export class ApiSession {
     category: string;
     supplier: string;
     description?: string;
+    cost?: number;
+    reorderPoint?: number;
+    reorderQuantity?: number;
   }) {
     const answer = await call(this.baseUrl, 'POST', '/products/add', ProductResponse, {
       token: this.token,

@@ -47,6 +47,7 @@ export const MENUS: Record<Role, MenuItem[]> = {
     { label: 'Categories', to: '/admin-dashboard/categories', icon: 'categories' },
     { label: 'Orders', to: '/admin-dashboard/orders', icon: 'orders' },
     { label: 'Suppliers', to: '/admin-dashboard/supplier', icon: 'suppliers' },
+    { label: 'Purchasing', to: '/admin-dashboard/purchase-orders', icon: 'purchasing' },
     { label: 'Users', to: '/admin-dashboard/users', icon: 'users' },
     { label: 'Stock check', to: '/admin-dashboard/stock-check', icon: 'check' },
     { label: 'Activity', to: '/admin-dashboard/activity', icon: 'activity' },

@@ -29,6 +29,16 @@ const stockCheck = () =>
   import('../features/stock/stock-check-page').then((m) => ({ Component: m.StockCheckPage }));
 const activity = () =>
   import('../features/activity/activity-page').then((m) => ({ Component: m.ActivityPage }));
+const purchaseOrders = () =>
+  import('../features/purchasing/purchase-orders-page').then((m) => ({ Component: m.PurchaseOrdersPage }));
+const purchaseOrder = () =>
+  import('../features/purchasing/purchase-order-page').then((m) => ({ Component: m.PurchaseOrderPage }));
+const purchaseOrderPrint = () =>
+  import('../features/purchasing/purchase-order-print-page').then((m) => ({
+    Component: m.PurchaseOrderPrintPage,
+  }));
+const reorder = () =>
+  import('../features/purchasing/reorder-page').then((m) => ({ Component: m.ReorderPage }));
 
 /** A role area: the guard, then the shell, then its pages (a crash keeps the sidebar). */
 function area(path: string, roles: readonly Role[], pages: RouteObject[]): RouteObject {
@@ -86,6 +96,11 @@ export const routes: RouteObject[] = [
           { path: 'stock-check', lazy: stockCheck },
           { path: 'categories', lazy: categories },
           { path: 'supplier', lazy: suppliers },
+          { path: 'purchase-orders', lazy: purchaseOrders },
+          { path: 'purchase-orders/new', lazy: purchaseOrder },
+          { path: 'purchase-orders/:id', lazy: purchaseOrder },
+          { path: 'purchase-orders/:id/print', lazy: purchaseOrderPrint },
+          { path: 'reorder', lazy: reorder },
           { path: 'orders', lazy: orders },
           { path: 'users', lazy: users },
           { path: 'activity', lazy: activity },

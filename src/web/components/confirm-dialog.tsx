@@ -6,6 +6,8 @@ type ConfirmDialogProps = {
   title: string;
   message: string;
   confirmLabel?: string;
+  /** The dismissing button's text, when "Cancel" would be read as the action itself. */
+  cancelLabel?: string;
   /** The confirm button's text while the action runs. */
   busyLabel?: string;
   busy?: boolean;
@@ -18,6 +20,7 @@ export function ConfirmDialog({
   title,
   message,
   confirmLabel = 'Delete',
+  cancelLabel = 'Cancel',
   busyLabel = 'Deleting...',
   busy = false,
   onConfirm,
@@ -47,7 +50,7 @@ export function ConfirmDialog({
           onClick={onCancel}
           disabled={busy}
         >
-          Cancel
+          {cancelLabel}
         </button>
         <button type="button" className={buttonClass('danger')} onClick={onConfirm} disabled={busy}>
           {busy ? busyLabel : confirmLabel}

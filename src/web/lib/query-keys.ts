@@ -1,6 +1,7 @@
 import type { AuditQuery } from '../../shared/audit';
 import type { OrderQuery } from '../../shared/orders';
 import type { ProductQuery } from '../../shared/products';
+import type { PurchaseOrderQuery } from '../../shared/purchasing';
 import type { UserQuery } from '../../shared/users';
 
 /**
@@ -26,4 +27,9 @@ export const queryKeys = {
   audit: ['audit'] as const,
   auditPage: (query: AuditQuery) => ['audit', 'page', query] as const,
   auditActors: ['audit', 'actors'] as const,
+  // Suggestions sit under purchase orders: ordering, receiving or cancelling changes what is on order.
+  purchaseOrders: ['purchase-orders'] as const,
+  purchaseOrderPage: (query: PurchaseOrderQuery) => ['purchase-orders', 'page', query] as const,
+  purchaseOrder: (id: string) => ['purchase-orders', 'one', id] as const,
+  reorderSuggestions: ['purchase-orders', 'suggestions'] as const,
 };

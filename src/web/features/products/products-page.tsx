@@ -9,6 +9,7 @@ import { Pager } from '../../components/pager';
 import { RowActions } from '../../components/row-actions';
 import { StockBadge } from '../../components/stock-badge';
 import { Table, TableMessage, Td, Th } from '../../components/table';
+import { stockPath } from '../../lib/admin-paths';
 import { formatMoney } from '../../lib/format';
 import { notify } from '../../lib/notify';
 import { isPastEnd, serverPage } from '../../lib/paging';
@@ -84,7 +85,7 @@ export function ProductsPage() {
                   onDelete={() => setDeleting(product)}
                 >
                   <Link
-                    to={`/admin-dashboard/products/${encodeURIComponent(product._id)}/stock`}
+                    to={stockPath(product._id)}
                     className={buttonClass('secondary', 'sm')}
                     aria-label={`Stock of ${product.name}`}
                   >

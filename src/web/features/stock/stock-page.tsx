@@ -8,6 +8,7 @@ import { Pager } from '../../components/pager';
 import { Loading } from '../../components/spinner';
 import { StockBadge } from '../../components/stock-badge';
 import { Table, TableMessage, Td, Th } from '../../components/table';
+import { purchaseOrderPath } from '../../lib/admin-paths';
 import { errorMessage } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { isPastEnd, serverPage } from '../../lib/paging';
@@ -200,7 +201,14 @@ function MovementRow({ movement }: { movement: Movement }) {
 /** The order or purchase order a movement belongs to. */
 function MovementSource({ movement }: { movement: Movement }) {
   if (movement.purchaseOrder)
-    return <span className="whitespace-nowrap">{movement.purchaseOrder.number}</span>;
+    return (
+      <Link
+        to={purchaseOrderPath(movement.purchaseOrder._id)}
+        className="whitespace-nowrap text-indigo-700 hover:underline"
+      >
+        {movement.purchaseOrder.number}
+      </Link>
+    );
   if (!movement.order) return null;
   return (
     <span title={`Order ${movement.order._id}`} className="whitespace-nowrap">

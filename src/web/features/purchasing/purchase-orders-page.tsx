@@ -1,0 +1,206 @@
+import { useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import {
+  PURCHASE_ORDER_STATUSES,
+  type PurchaseOrderQuery,
+  type PurchaseOrderStatus,
+  type PurchaseOrderSummary,
+} from '../../../shared/purchasing';
+import { buttonClass } from '../../components/button';
+import { SelectField } from '../../components/form-field';
+import { PageHeader } from '../../components/page-header';
+import { Pager } from '../../components/pager';
+import { Table, TableMessage, Td, Th } from '../../components/table';
+import { PURCHASE_ORDERS_PATH, purchaseOrderPath, REORDER_PATH } from '../../lib/admin-paths';
+import { errorMessage } from '../../lib/api';
+import { formatDate, formatMoney } from '../../lib/format';
+import { isPastEnd, serverPage } from '../../lib/paging';
+import { useProductChoices } from '../../lib/product-choices';
+import { usePageInRange } from '../../lib/use-paged-list';
+import { STATUS_LABEL, StatusBadge } from './purchase-order-status';
+import { PURCHASE_ORDERS_PAGE_SIZE, purchaseOrderPageQuery } from './purchasing-api';
+
+/** The filters and page the address holds; anything unreadable there counts as unset. */
+function readFilters(params: URLSearchParams) {
+  const status = params.get('status');
+  const page = Number(params.get('page'));
+  return {
+    status: PURCHASE_ORDER_STATUSES.includes(status as PurchaseOrderStatus)
+      ? (status as PurchaseOrderStatus)
+      : undefined,
+    supplier: params.get('supplier') || undefined,
+    page: Number.isInteger(page) && page >= 1 ? page : 1,
+  };
+}
+
+/** On phones a row is a small card (number and status, supplier and total, date). */
+const STACKED_ROW =
+  'max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:gap-x-3 max-sm:gap-y-1 max-sm:px-3 max-sm:py-3';
+const STACKED_CELL = 'max-sm:p-0';
+
+function OrderRow({ order }: { order: PurchaseOrderSummary }) {
+  return (
+    <tr className={`hover:bg-slate-50 ${STACKED_ROW}`}>
+      <Td className={`whitespace-nowrap font-medium ${STACKED_CELL}`}>
+        <Link to={purchaseOrderPath(order._id)} className="text-indigo-700 hover:underline">
+          {order.number}
+        </Link>
+      </Td>
+      <Td className={`max-sm:col-start-1 max-sm:row-start-2 ${STACKED_CELL}`}>{order.supplier.name}</Td>
+      <Td className={`max-sm:col-start-2 max-sm:row-start-1 max-sm:text-right ${STACKED_CELL}`}>
+        <StatusBadge status={order.status} />
+      </Td>
+      <Td
+        className={`whitespace-nowrap text-right tabular-nums max-sm:col-start-2 max-sm:row-start-2 ${STACKED_CELL}`}
+      >
+        {formatMoney(order.total)}
+      </Td>
+      <Td className={`whitespace-nowrap text-slate-600 max-sm:col-span-2 max-sm:text-xs ${STACKED_CELL}`}>
+        <time dateTime={order.createdAt}>{formatDate(order.createdAt)}</time>
+      </Td>
+    </tr>
+  );
+}
+
+/** Admin: every purchase order, newest first, by status and supplier (DESIGN §9). */
+export function PurchaseOrdersPage() {
+  const [params, setParams] = useSearchParams();
+  const filters = readFilters(params);
+  const filtered = filters.status !== undefined || filters.supplier !== undefined;
+  const asked = { page: filters.page, pageSize: PURCHASE_ORDERS_PAGE_SIZE };
+  const query: PurchaseOrderQuery = { status: filters.status, supplier: filters.supplier, ...asked };
+  const list = useQuery(purchaseOrderPageQuery(query));
+  const choices = useProductChoices();
+  const page = serverPage(list.data && { ...list.data, rows: list.data.purchaseOrders }, asked);
+
+  // A filter changes the view in place (Back is not flooded) and starts at page 1; a page is a step.
+  const setFilter = (name: 'status' | 'supplier', value: string) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value) next.set(name, value);
+        else next.delete(name);
+        next.delete('page');
+        return next;
+      },
+      { replace: true },
+    );
+  const setPage = useCallback(
+    (to: number) =>
+      setParams((current) => {
+        const next = new URLSearchParams(current);
+        if (to > 1) next.set('page', String(to));
+        else next.delete('page');
+        return next;
+      }),
+    [setParams],
+  );
+  usePageInRange(filters.page, page.pageCount, list.isSuccess && !list.isPlaceholderData, setPage);
+  const knownSupplier = choices.data?.suppliers.some((supplier) => supplier._id === filters.supplier);
+
+  return (
+    <>
+      <PageHeader title="Purchase orders">
+        <Link to={REORDER_PATH} className={buttonClass('secondary')}>
+          Reorder suggestions
+        </Link>
+        <Link to={`${PURCHASE_ORDERS_PATH}/new`} className={buttonClass('primary')}>
+          New purchase order
+        </Link>
+      </PageHeader>
+      <search aria-label="Filter purchase orders" className="mb-4 block">
+        <div className="grid gap-3 sm:grid-cols-2 lg:max-w-2xl">
+          <SelectField
+            label="Status"
+            value={filters.status ?? ''}
+            onChange={(event) => setFilter('status', event.target.value)}
+          >
+            <option value="">Any status</option>
+            {PURCHASE_ORDER_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {STATUS_LABEL[status]}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField
+            label="Supplier"
+            value={filters.supplier ?? ''}
+            onChange={(event) => setFilter('supplier', event.target.value)}
+          >
+            <option value="">Every supplier</option>
+            {filters.supplier && !knownSupplier ? (
+              <option value={filters.supplier}>{choices.isPending ? 'Loading…' : 'Unknown supplier'}</option>
+            ) : null}
+            {choices.data?.suppliers.map((supplier) => (
+              <option key={supplier._id} value={supplier._id}>
+                {supplier.name}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+        {filtered ? (
+          <button
+            type="button"
+            className={buttonClass('ghost', 'sm', 'mt-2 -ml-2.5')}
+            onClick={() => setParams(new URLSearchParams(), { replace: true })}
+          >
+            Clear filters
+          </button>
+        ) : null}
+      </search>
+      <Table caption="Purchase orders, newest first" busy={list.isPlaceholderData}>
+        <thead className="max-sm:sr-only">
+          <tr>
+            <Th>Number</Th>
+            <Th>Supplier</Th>
+            <Th>Status</Th>
+            <Th className="text-right">Total</Th>
+            <Th>Date</Th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {list.isError && !list.data ? (
+            <TableMessage colSpan={5}>
+              <span role="alert" className="block">
+                The purchase orders could not be loaded: {errorMessage(list.error)}
+              </span>
+              <button
+                type="button"
+                className={buttonClass('secondary', 'sm', 'mt-2')}
+                onClick={() => void list.refetch()}
+              >
+                Try again
+              </button>
+            </TableMessage>
+          ) : list.isPending || isPastEnd(page) ? (
+            <TableMessage colSpan={5}>Loading purchase orders...</TableMessage>
+          ) : page.total === 0 ? (
+            <TableMessage colSpan={5}>
+              {filtered ? (
+                'No purchase orders match these filters.'
+              ) : (
+                <>
+                  <span className="block">No purchase orders yet.</span>
+                  <span className="mt-2 block">
+                    <Link to={`${PURCHASE_ORDERS_PATH}/new`} className="text-indigo-700 underline">
+                      Create one
+                    </Link>{' '}
+                    or start from the{' '}
+                    <Link to={REORDER_PATH} className="text-indigo-700 underline">
+                      reorder suggestions
+                    </Link>
+                    .
+                  </span>
+                </>
+              )}
+            </TableMessage>
+          ) : (
+            page.rows.map((order) => <OrderRow key={order._id} order={order} />)
+          )}
+        </tbody>
+      </Table>
+      <Pager page={page} label="Purchase orders" onPage={setPage} />
+    </>
+  );
+}

@@ -1,0 +1,198 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { PurchaseOrder, ReceiveInput } from '../../../shared/purchasing';
+import type { FetchCall } from '../../test/helpers';
+import {
+  answerOrder,
+  callsTo,
+  type Handler,
+  line,
+  purchaseOrder,
+  renderPurchasing,
+} from './purchasing-test-data';
+import { receiveProblem } from './receive-dialog';
+
+/** Ordered: Blue Pen 6 of 10 open, Red Pen all in, Stapler 2 open. */
+const ordered = () =>
+  purchaseOrder({
+    status: 'partially_received',
+    orderedAt: '2025-05-02T09:00:00.000Z',
+    lines: [
+      line('p1', 'Blue Pen', { _id: 'l1', quantity: 10, received: 4, unitCost: 0.1 }),
+      line('p2', 'Red Pen', { _id: 'l2', quantity: 5, received: 5, unitCost: 0.2 }),
+      line('p3', 'Stapler', { _id: 'l3', quantity: 2, received: 0, unitCost: 4.5 }),
+    ],
+    total: 11,
+  });
+
+/** A server that receives as the real one does: all lines or none, never more than is open. */
+function renderReceiving(overrides: Record<string, Handler> = {}) {
+  const state: { order: PurchaseOrder } = { order: ordered() };
+  const result = renderPurchasing('/admin-dashboard/purchase-orders/po1', {
+    'GET /api/purchase-orders/po1': () => answerOrder(state.order),
+    'POST /api/purchase-orders/po1/receive': ({ body }) => {
+      const { lines } = body as ReceiveInput;
+      for (const wanted of lines) {
+        const found = state.order.lines.find((one) => one._id === wanted.line);
+        if (!found || found.received + wanted.quantity > found.quantity)
+          return { status: 409, body: { success: false, error: 'Too many.' } };
+      }
+      const updated = state.order.lines.map((one) => ({
+        ...one,
+        received: one.received + (lines.find((wanted) => wanted.line === one._id)?.quantity ?? 0),
+      }));
+      const done = updated.every((one) => one.received === one.quantity);
+      state.order = { ...state.order, lines: updated, status: done ? 'received' : 'partially_received' };
+      return answerOrder(state.order);
+    },
+    ...overrides,
+  });
+  return { ...result, state };
+}
+
+async function openDialog() {
+  await userEvent.click(await screen.findByRole('button', { name: 'Receive' }));
+  return screen.getByRole('dialog', { name: 'Receive: PO-000001' });
+}
+
+const receipts = (calls: FetchCall[]) => callsTo(calls, 'POST', '/api/purchase-orders/po1/receive');
+
+describe('what can be received', () => {
+  it('is a whole number from 0 to what is open; an empty box is 0', () => {
+    expect(receiveProblem('0', 6)).toBeNull();
+    expect(receiveProblem('', 6)).toBeNull();
+    expect(receiveProblem('6', 6)).toBeNull();
+    expect(receiveProblem('7', 6)).toBe('At most 6 are open.');
+    expect(receiveProblem('2', 1)).toBe('At most 1 is open.');
+    expect(receiveProblem('-1', 6)).toBe('Quantity must be 0 or more.');
+    expect(receiveProblem('1.5', 6)).toBe('Quantity must be a whole number.');
+  });
+});
+
+describe('the receive dialog', () => {
+  it('lists the open lines at 0, and "Receive all" sends each with its open quantity', async () => {
+    const { calls, state } = renderReceiving();
+    const dialog = await openDialog();
+    const table = within(dialog).getByRole('table', { name: 'Open lines of PO-000001' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Product', 'Ordered', 'Received', 'Open', 'Receive now']);
+    expect(within(table).getAllByRole('row')).toHaveLength(3);
+    expect(within(table).queryByText('Red Pen')).toBeNull();
+    const blue = within(dialog).getByLabelText('Receive now: Blue Pen') as HTMLInputElement;
+    expect(blue.value).toBe('0');
+    expect(blue.max).toBe('6');
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Receive all' }));
+    expect(blue.value).toBe('6');
+    expect((within(dialog).getByLabelText('Receive now: Stapler') as HTMLInputElement).value).toBe('2');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Receive' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(receipts(calls)[0]?.body).toEqual({
+      lines: [
+        { line: 'l1', quantity: 6 },
+        { line: 'l3', quantity: 2 },
+      ],
+    });
+    expect(receipts(calls)[0]?.headers['Idempotency-Key']).toMatch(/^[\x21-\x7e]{1,200}$/);
+    expect(state.order.status).toBe('received');
+    expect(await screen.findByText('8 units received on PO-000001.')).toBeTruthy();
+    expect(screen.getByText('Received', { selector: '[data-status]' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Receive' })).toBeNull();
+  });
+
+  it('sends only the lines with a quantity, and blocks more than is open without calling', async () => {
+    const { calls } = renderReceiving();
+    const dialog = await openDialog();
+    const submit = within(dialog).getByRole('button', { name: 'Receive' });
+    await userEvent.click(submit);
+    expect(within(dialog).getByRole('alert').textContent).toBe('Receive at least one line.');
+
+    const blue = within(dialog).getByLabelText('Receive now: Blue Pen');
+    await userEvent.clear(blue);
+    await userEvent.type(blue, '7');
+    await userEvent.click(submit);
+    expect(within(dialog).getByText('At most 6 are open.')).toBeTruthy();
+    expect(blue.getAttribute('aria-invalid')).toBe('true');
+    expect(receipts(calls)).toHaveLength(0);
+
+    await userEvent.clear(blue);
+    await userEvent.type(blue, '2');
+    await userEvent.click(submit);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(receipts(calls).map((call) => call.body)).toEqual([{ lines: [{ line: 'l1', quantity: 2 }] }]);
+    expect(await screen.findByText('2 units received on PO-000001.')).toBeTruthy();
+    const lines = screen.getByRole('table', { name: 'Lines of PO-000001' });
+    expect(within(lines).getAllByRole('row')[1]?.textContent).toContain('Received 6Open 4');
+  });
+
+  it("shows the server's 409 sentence and refreshes the order, so the open quantities are today's", async () => {
+    const { calls, state } = renderReceiving({
+      'POST /api/purchase-orders/po1/receive': () => {
+        // Someone received 3 Blue Pens meanwhile.
+        const [blue, red, stapler] = ordered().lines;
+        if (!blue || !red || !stapler) throw new Error('test data');
+        state.order = { ...state.order, lines: [{ ...blue, received: 7 }, red, stapler] };
+        return {
+          status: 409,
+          body: { success: false, error: 'Blue Pen has 3 open on PO-000001; 6 cannot be received.' },
+        };
+      },
+    });
+    const dialog = await openDialog();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Receive all' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Receive' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'Blue Pen has 3 open on PO-000001; 6 cannot be received.',
+    );
+    await waitFor(() =>
+      expect((within(dialog).getByLabelText('Receive now: Blue Pen') as HTMLInputElement).max).toBe('3'),
+    );
+    expect(callsTo(calls, 'GET', '/api/purchase-orders/po1')).toHaveLength(2);
+    expect(screen.getByRole('dialog')).toBeTruthy();
+    // What was typed stays, and is now more than is open.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Receive' }));
+    expect(within(dialog).getByText('At most 3 are open.')).toBeTruthy();
+    expect(receipts(calls)).toHaveLength(1);
+  });
+
+  it('sends a retried receipt with the same Idempotency-Key after the server could not be reached', async () => {
+    let attempts = 0;
+    const { calls } = renderReceiving({
+      'POST /api/purchase-orders/po1/receive': () => {
+        attempts += 1;
+        if (attempts === 1) throw new TypeError('network down');
+        return answerOrder({ ...ordered(), status: 'received' });
+      },
+    });
+    const dialog = await openDialog();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Receive all' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Receive' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toMatch(/cannot be reached/);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Receive' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const [first, retry] = receipts(calls).map((call) => call.headers['Idempotency-Key']);
+    expect(first).toBeTruthy();
+    expect(retry).toBe(first);
+  });
+
+  it('a new receipt after an answer gets a new key', async () => {
+    const { calls } = renderReceiving();
+    let dialog = await openDialog();
+    const blue = () => within(dialog).getByLabelText('Receive now: Blue Pen');
+    await userEvent.clear(blue());
+    await userEvent.type(blue(), '1');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Receive' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    dialog = await openDialog();
+    await userEvent.clear(blue());
+    await userEvent.type(blue(), '1');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Receive' }));
+    await waitFor(() => expect(receipts(calls)).toHaveLength(2));
+    const [first, second] = receipts(calls).map((call) => call.headers['Idempotency-Key']);
+    expect(second).not.toBe(first);
+  });
+});

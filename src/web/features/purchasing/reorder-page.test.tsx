@@ -1,0 +1,194 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { ReorderSuggestionsResponse } from '../../../shared/purchasing';
+import {
+  ACME,
+  callsTo,
+  GLOBEX,
+  type Handler,
+  line,
+  purchaseOrder,
+  renderPurchasing,
+} from './purchasing-test-data';
+
+const suggestions: ReorderSuggestionsResponse = {
+  success: true,
+  suppliers: [
+    {
+      supplier: ACME,
+      lines: [
+        {
+          product: { _id: 'p1', name: 'Blue Pen' },
+          stock: 2,
+          onOrder: 0,
+          reorderPoint: 5,
+          suggested: 8,
+          unitCost: 0.1,
+        },
+        {
+          product: { _id: 'p3', name: 'Stapler' },
+          stock: 0,
+          onOrder: 1,
+          reorderPoint: 2,
+          suggested: 3,
+          unitCost: 4.5,
+        },
+      ],
+    },
+    {
+      supplier: GLOBEX,
+      lines: [
+        {
+          product: { _id: 'p2', name: 'Red Pen' },
+          stock: 1,
+          onOrder: 0,
+          reorderPoint: 4,
+          suggested: 7,
+          unitCost: 0,
+        },
+      ],
+    },
+  ],
+};
+
+const drafted = [
+  purchaseOrder({
+    _id: 'po7',
+    number: 'PO-000007',
+    lines: [line('p1', 'Blue Pen', { quantity: 5 })],
+    total: 0.5,
+  }),
+  purchaseOrder({ _id: 'po8', number: 'PO-000008', supplier: GLOBEX, total: 0 }),
+];
+
+function renderReorder(overrides: Record<string, Handler> = {}) {
+  return renderPurchasing('/admin-dashboard/reorder', {
+    'GET /api/reorder-suggestions': () => ({ body: suggestions }),
+    'POST /api/reorder-suggestions/draft': ({ body }) => {
+      const { supplier } = body as { supplier?: string };
+      const purchaseOrders = supplier ? drafted.filter((one) => one.supplier._id === supplier) : drafted;
+      return { status: 201, body: { success: true, purchaseOrders } };
+    },
+    ...overrides,
+  });
+}
+
+const section = (name: string) => screen.findByRole('region', { name });
+const subtotal = (region: HTMLElement) =>
+  within(region).getByRole('rowheader', { name: 'Subtotal' }).nextSibling?.textContent;
+const drafts = (calls: Parameters<typeof callsTo>[0]) =>
+  callsTo(calls, 'POST', '/api/reorder-suggestions/draft');
+
+describe('the reorder page', () => {
+  it('shows a table per supplier with each product, its numbers, a line total and a subtotal', async () => {
+    renderReorder();
+    const acme = await section('Acme');
+    const table = within(acme).getByRole('table', { name: 'Reorder suggestions from Acme' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Product', 'Stock', 'On order', 'Reorder point', 'Order quantity', 'Unit cost', 'Line total']);
+    const blue = within(table).getAllByRole('row')[1] as HTMLElement;
+    expect(within(blue).getByRole('link', { name: 'Blue Pen' }).getAttribute('href')).toBe(
+      '/admin-dashboard/products/p1/stock',
+    );
+    expect(
+      within(blue)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual([
+      'Blue Pen',
+      '2',
+      '0',
+      'Stock 2, on order 0, reorder point 5',
+      '',
+      'Unit cost $0.10',
+      'Line total $0.80',
+    ]);
+    expect((within(blue).getByLabelText('Quantity of Blue Pen to order') as HTMLInputElement).value).toBe(
+      '8',
+    );
+    // 8 × 0.10 + 3 × 4.50
+    expect(subtotal(acme)).toBe('$14.30');
+    expect(subtotal(await section('Globex'))).toBe('$0.00');
+  });
+
+  it('sends the edited quantities (0 leaves a product out) and links to the drafts it created', async () => {
+    const { calls } = renderReorder();
+    const acme = await section('Acme');
+    const blue = within(acme).getByLabelText('Quantity of Blue Pen to order');
+    await userEvent.clear(blue);
+    await userEvent.type(blue, '5');
+    const stapler = within(acme).getByLabelText('Quantity of Stapler to order');
+    await userEvent.clear(stapler);
+    await userEvent.type(stapler, '0');
+    expect(subtotal(acme)).toBe('$0.50');
+    await userEvent.click(screen.getByRole('button', { name: 'Create draft purchase orders' }));
+    expect(await screen.findByText('2 draft purchase orders created.')).toBeTruthy();
+    expect(drafts(calls).map((call) => call.body)).toEqual([{ quantities: { p1: 5, p3: 0, p2: 7 } }]);
+    expect(drafts(calls)[0]?.headers['Idempotency-Key']).toMatch(/^[\x21-\x7e]{1,200}$/);
+    const created = screen.getByText('Draft purchase orders created:').parentElement as HTMLElement;
+    expect(within(created).getByRole('link', { name: 'PO-000007' }).getAttribute('href')).toBe(
+      '/admin-dashboard/purchase-orders/po7',
+    );
+    expect(within(created).getByRole('link', { name: 'PO-000008' }).getAttribute('href')).toBe(
+      '/admin-dashboard/purchase-orders/po8',
+    );
+    expect(within(created).getByRole('link', { name: 'See every draft' }).getAttribute('href')).toBe(
+      '/admin-dashboard/purchase-orders?status=draft',
+    );
+  });
+
+  it("drafts one supplier's order with that supplier's quantities only", async () => {
+    const { calls } = renderReorder();
+    const globex = await section('Globex');
+    await userEvent.click(within(globex).getByRole('button', { name: 'Draft for this supplier (Globex)' }));
+    expect(await screen.findByText('1 draft purchase order created.')).toBeTruthy();
+    expect(drafts(calls).map((call) => call.body)).toEqual([{ supplier: 's2', quantities: { p2: 7 } }]);
+  });
+
+  it('refuses a quantity that is not a whole number of 0 or more, and all zeros, without calling', async () => {
+    const { calls } = renderReorder();
+    const acme = await section('Acme');
+    const blue = within(acme).getByLabelText('Quantity of Blue Pen to order');
+    await userEvent.clear(blue);
+    await userEvent.type(blue, '2.5');
+    await userEvent.click(within(acme).getByRole('button', { name: 'Draft for this supplier (Acme)' }));
+    expect(within(acme).getByText('Quantity must be a whole number.')).toBeTruthy();
+    expect(blue.getAttribute('aria-invalid')).toBe('true');
+    expect(within(acme).getByRole('alert').textContent).toBe('Correct the quantities marked above.');
+    await userEvent.clear(blue);
+    await userEvent.type(blue, '0');
+    const stapler = within(acme).getByLabelText('Quantity of Stapler to order');
+    await userEvent.clear(stapler);
+    await userEvent.type(stapler, '0');
+    await userEvent.click(within(acme).getByRole('button', { name: 'Draft for this supplier (Acme)' }));
+    expect(within(acme).getByRole('alert').textContent).toBe(
+      'Every quantity is 0: there is nothing to draft.',
+    );
+    expect(drafts(calls)).toHaveLength(0);
+  });
+
+  it('says when there is nothing to reorder', async () => {
+    renderReorder({ 'GET /api/reorder-suggestions': () => ({ body: { success: true, suppliers: [] } }) });
+    expect(
+      await screen.findByText('Nothing to reorder: every product is above its reorder point.'),
+    ).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Create draft purchase orders' })).toBeNull();
+  });
+
+  it('shows why the suggestions could not be loaded, and tries again on request', async () => {
+    let failures = 1;
+    renderReorder({
+      'GET /api/reorder-suggestions': () =>
+        failures-- > 0
+          ? { status: 503, body: { success: false, error: 'Try later.' } }
+          : { body: suggestions },
+    });
+    expect(await screen.findByText('The suggestions could not be loaded: Try later.')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(screen.getByRole('region', { name: 'Acme' })).toBeTruthy());
+  });
+});

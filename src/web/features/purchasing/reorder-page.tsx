@@ -1,0 +1,313 @@
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { Link } from 'react-router';
+import {
+  DraftFromSuggestionsInput,
+  linesTotal,
+  type PurchaseOrder,
+  type ReorderSuggestionLine,
+  type ReorderSuggestionsResponse,
+} from '../../../shared/purchasing';
+import { buttonClass } from '../../components/button';
+import { FormError } from '../../components/form-field';
+import { PageHeader } from '../../components/page-header';
+import { Loading } from '../../components/spinner';
+import { Table, Td, Th } from '../../components/table';
+import { PURCHASE_ORDERS_PATH, purchaseOrderPath, stockPath } from '../../lib/admin-paths';
+import { errorMessage } from '../../lib/api';
+import { formatMoney } from '../../lib/format';
+import { notify } from '../../lib/notify';
+import { reorderSuggestionsQuery, useDraftFromSuggestions, useKeys } from './purchasing-api';
+
+type SupplierSuggestions = ReorderSuggestionsResponse['suppliers'][number];
+/** Everything, or one supplier's id. */
+type Scope = 'all' | string;
+
+const numberIn = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
+
+const STACKED_ROW =
+  'max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:items-center max-sm:gap-x-3 max-sm:gap-y-1 max-sm:px-3 max-sm:py-3';
+const STACKED_CELL = 'max-sm:p-0';
+
+/**
+ * Admin: what to order (DESIGN §9), a table per supplier. The suggested quantities can be changed
+ * (0 leaves a product out) before drafting purchase orders for every supplier or for one.
+ */
+export function ReorderPage() {
+  const suggestions = useQuery(reorderSuggestionsQuery());
+  const draft = useDraftFromSuggestions();
+  const keys = useKeys();
+  const [quantities, setQuantities] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<{ scope: Scope; text: string } | null>(null);
+  const [created, setCreated] = useState<PurchaseOrder[] | null>(null);
+  const groups = suggestions.data?.suppliers ?? [];
+  const quantityText = (line: ReorderSuggestionLine) =>
+    quantities[line.product._id] ?? String(line.suggested);
+
+  function create(scope: Scope) {
+    const inScope = groups.filter((group) => scope === 'all' || group.supplier._id === scope);
+    const lines = inScope.flatMap((group) => group.lines);
+    const parsed = DraftFromSuggestionsInput.safeParse({
+      ...(scope === 'all' ? {} : { supplier: scope }),
+      quantities: Object.fromEntries(lines.map((line) => [line.product._id, numberIn(quantityText(line))])),
+    });
+    if (!parsed.success) {
+      const found: Record<string, string> = {};
+      for (const issue of parsed.error.issues)
+        found[String(issue.path[1] ?? issue.path[0])] ??= issue.message;
+      setErrors(found);
+      setFailure({ scope, text: 'Correct the quantities marked above.' });
+      return;
+    }
+    setErrors({});
+    if (!Object.values(parsed.data.quantities ?? {}).some((quantity) => quantity > 0)) {
+      setFailure({ scope, text: 'Every quantity is 0: there is nothing to draft.' });
+      return;
+    }
+    setFailure(null);
+    draft.mutate(
+      { input: parsed.data, key: keys.keyFor(parsed.data) },
+      {
+        onSuccess: (answer) => {
+          keys.settled();
+          const count = answer.purchaseOrders.length;
+          setCreated(answer.purchaseOrders);
+          if (count === 0) notify.success('Nothing left to draft: the suggestions changed meanwhile.');
+          else notify.success(`${count} draft purchase ${count === 1 ? 'order' : 'orders'} created.`);
+        },
+        onError: (error) => {
+          keys.settled(error);
+          setFailure({ scope, text: errorMessage(error) });
+        },
+      },
+    );
+  }
+
+  return (
+    <>
+      <PageHeader title="Reorder suggestions">
+        <Link to={PURCHASE_ORDERS_PATH} className={buttonClass('secondary')}>
+          Purchase orders
+        </Link>
+        {groups.length > 0 ? (
+          <button
+            type="button"
+            className={buttonClass('primary')}
+            onClick={() => create('all')}
+            disabled={draft.isPending}
+          >
+            {draft.isPending ? 'Creating...' : 'Create draft purchase orders'}
+          </button>
+        ) : null}
+      </PageHeader>
+      {failure?.scope === 'all' ? (
+        <div className="mb-4">
+          <FormError>{failure.text}</FormError>
+        </div>
+      ) : null}
+      {created && created.length > 0 ? <CreatedDrafts drafts={created} /> : null}
+      {suggestions.isPending ? (
+        <Loading label="Loading the suggestions..." />
+      ) : suggestions.isError && !suggestions.data ? (
+        <div role="alert" className="space-y-2 rounded-md bg-red-50 p-4 text-sm text-red-800">
+          <p>The suggestions could not be loaded: {errorMessage(suggestions.error)}</p>
+          <button
+            type="button"
+            className={buttonClass('secondary', 'sm')}
+            onClick={() => void suggestions.refetch()}
+          >
+            Try again
+          </button>
+        </div>
+      ) : groups.length === 0 ? (
+        <p className="rounded-lg bg-white p-6 text-sm text-slate-600 shadow-sm ring-1 ring-slate-200">
+          Nothing to reorder: every product is above its reorder point.
+        </p>
+      ) : (
+        <div className="space-y-8">
+          {groups.map((group) => (
+            <SupplierSection
+              key={group.supplier._id}
+              group={group}
+              quantityText={quantityText}
+              errors={errors}
+              failure={failure?.scope === group.supplier._id ? failure.text : null}
+              pending={draft.isPending}
+              onQuantity={(productId, value) => setQuantities((now) => ({ ...now, [productId]: value }))}
+              onDraft={() => create(group.supplier._id)}
+            />
+          ))}
+        </div>
+      )}
+    </>
+  );
+}
+
+function CreatedDrafts({ drafts }: { drafts: PurchaseOrder[] }) {
+  return (
+    <div
+      role="status"
+      className="mb-6 rounded-lg border border-green-200 bg-green-50 p-4 text-sm text-green-900"
+    >
+      <p className="font-medium">
+        {drafts.length === 1 ? 'Draft purchase order created:' : 'Draft purchase orders created:'}
+      </p>
+      <ul className="mt-2 space-y-1">
+        {drafts.map((order) => (
+          <li key={order._id}>
+            <Link to={purchaseOrderPath(order._id)} className="font-medium underline">
+              {order.number}
+            </Link>{' '}
+            {order.supplier.name}, {formatMoney(order.total)}
+          </li>
+        ))}
+      </ul>
+      <Link to={`${PURCHASE_ORDERS_PATH}?status=draft`} className="mt-2 inline-block underline">
+        See every draft
+      </Link>
+    </div>
+  );
+}
+
+function SupplierSection({
+  group,
+  quantityText,
+  errors,
+  failure,
+  pending,
+  onQuantity,
+  onDraft,
+}: {
+  group: SupplierSuggestions;
+  quantityText: (line: ReorderSuggestionLine) => string;
+  errors: Record<string, string>;
+  failure: string | null;
+  pending: boolean;
+  onQuantity: (productId: string, value: string) => void;
+  onDraft: () => void;
+}) {
+  const headingId = useId();
+  const { supplier, lines } = group;
+  const counted = lines
+    .map((line) => ({ quantity: numberIn(quantityText(line)), unitCost: line.unitCost }))
+    .filter((line) => Number.isInteger(line.quantity) && line.quantity > 0);
+  return (
+    <section aria-labelledby={headingId} className="space-y-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id={headingId} className="text-lg font-semibold text-slate-900">
+          {supplier.name}
+        </h2>
+        <button type="button" className={buttonClass('secondary', 'sm')} onClick={onDraft} disabled={pending}>
+          Draft for this supplier<span className="sr-only"> ({supplier.name})</span>
+        </button>
+      </div>
+      <Table caption={`Reorder suggestions from ${supplier.name}`}>
+        <thead className="max-sm:sr-only">
+          <tr>
+            <Th>Product</Th>
+            <Th className="text-right">Stock</Th>
+            <Th className="text-right">On order</Th>
+            <Th className="text-right">Reorder point</Th>
+            <Th className="text-right">Order quantity</Th>
+            <Th className="text-right">Unit cost</Th>
+            <Th className="text-right">Line total</Th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {lines.map((line) => (
+            <SuggestionRow
+              key={line.product._id}
+              line={line}
+              value={quantityText(line)}
+              error={errors[line.product._id]}
+              onChange={(value) => onQuantity(line.product._id, value)}
+            />
+          ))}
+        </tbody>
+        <tfoot className="border-t border-slate-200 bg-slate-50">
+          <tr className="max-sm:flex max-sm:justify-between max-sm:px-3 max-sm:py-3">
+            <th
+              scope="row"
+              colSpan={6}
+              className="px-3 py-3 text-left font-semibold sm:px-4 sm:text-right max-sm:p-0"
+            >
+              Subtotal
+            </th>
+            <td className="whitespace-nowrap px-3 py-3 text-right font-semibold tabular-nums sm:px-4 max-sm:p-0">
+              {formatMoney(linesTotal(counted))}
+            </td>
+          </tr>
+        </tfoot>
+      </Table>
+      <FormError>{failure}</FormError>
+    </section>
+  );
+}
+
+function SuggestionRow({
+  line,
+  value,
+  error,
+  onChange,
+}: {
+  line: ReorderSuggestionLine;
+  value: string;
+  error?: string;
+  onChange: (value: string) => void;
+}) {
+  const id = useId();
+  const quantity = numberIn(value);
+  const known = Number.isInteger(quantity) && quantity >= 0;
+  return (
+    <tr className={`align-top ${STACKED_ROW}`}>
+      <Td className={`font-medium max-sm:col-span-2 sm:pt-4 ${STACKED_CELL}`}>
+        <Link to={stockPath(line.product._id)} className="text-indigo-700 hover:underline">
+          {line.product.name}
+        </Link>
+      </Td>
+      <Td className={`text-right tabular-nums max-sm:hidden sm:pt-4`}>{line.stock}</Td>
+      <Td className={`text-right tabular-nums max-sm:hidden sm:pt-4`}>{line.onOrder}</Td>
+      <Td
+        className={`text-right tabular-nums max-sm:col-start-1 max-sm:text-left max-sm:text-xs max-sm:text-slate-600 sm:pt-4 ${STACKED_CELL}`}
+      >
+        <span className="sm:hidden">
+          Stock {line.stock}, on order {line.onOrder}, reorder point{' '}
+        </span>
+        {line.reorderPoint}
+      </Td>
+      <Td className={`text-right max-sm:col-start-2 max-sm:row-span-2 max-sm:row-start-2 ${STACKED_CELL}`}>
+        <input
+          id={id}
+          type="number"
+          inputMode="numeric"
+          min={0}
+          step={1}
+          aria-label={`Quantity of ${line.product.name} to order`}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+          className={`w-24 rounded-md border bg-white px-2 py-1.5 text-right text-sm tabular-nums shadow-sm ${error ? 'border-red-500' : 'border-slate-300'}`}
+        />
+        {error ? (
+          <span id={`${id}-error`} className="mt-1 block text-xs text-red-600">
+            {error}
+          </span>
+        ) : null}
+      </Td>
+      <Td
+        className={`text-right tabular-nums max-sm:col-start-1 max-sm:text-left max-sm:text-xs max-sm:text-slate-600 sm:pt-4 ${STACKED_CELL}`}
+      >
+        <span className="sm:hidden">Unit cost </span>
+        {formatMoney(line.unitCost)}
+      </Td>
+      <Td
+        className={`whitespace-nowrap text-right font-medium tabular-nums max-sm:col-span-2 max-sm:text-left sm:pt-4 ${STACKED_CELL}`}
+      >
+        <span className="sm:hidden">Line total </span>
+        {known ? formatMoney(linesTotal([{ quantity, unitCost: line.unitCost }])) : '—'}
+      </Td>
+    </tr>
+  );
+}
