@@ -220,6 +220,7 @@ async function main(): Promise<void> {
   let catalogueError = '';
   const stockCheck: StockCheckRun = { ms: [], checked: 0, mismatches: 0 };
   let receipts: { ms: number[]; failures: string[] } = { ms: [], failures: [] };
+  let suggested = { suppliers: 0, lines: 0 };
   try {
     const admin = await signIn(server.url, 'user2@bench.example');
     const reps = await Promise.all(
@@ -377,6 +378,14 @@ async function main(): Promise<void> {
       },
       `p99 < ${TARGETS.suggestionsP99} ms`,
     );
+    {
+      const res = await fetch(`${server.url}/api/reorder-suggestions`, { headers: asAdmin });
+      const body = (await res.json()) as { suppliers: Array<{ lines: unknown[] }> };
+      suggested = {
+        suppliers: body.suppliers.length,
+        lines: body.suppliers.reduce((sum, group) => sum + group.lines.length, 0),
+      };
+    }
     // Purchase orders of RECEIVE_LINES lines, each received in full by one request: 50 receipt
     // movements, 50 weighted costs, the lines and the status, in one transaction.
     await settle(made.options.databaseUrl);
@@ -438,6 +447,7 @@ async function main(): Promise<void> {
     stockCheck,
     receipts,
     openLines: purchasing.openLines,
+    suggested,
     adjustmentsWritten: written?.adjustments ?? 0,
     busiestMovements: [written?.fewest ?? 0, written?.most ?? 0],
   });
@@ -462,6 +472,7 @@ function report(r: {
   stockCheck: StockCheckRun;
   receipts: { ms: number[]; failures: string[] };
   openLines: number;
+  suggested: { suppliers: number; lines: number };
   adjustmentsWritten: number;
   busiestMovements: [number, number];
 }): string[] {
@@ -538,7 +549,7 @@ function report(r: {
     `Both order runs against the ledger: ${r.httpCheck.ledgerMismatches + r.directCheck.ledgerMismatches} products whose stock ≠ the sum of their movements, ${r.httpCheck.unrecordedSales + r.directCheck.unrecordedSales} accepted orders without their sale movement.`,
     `Adjustments: ${adjusted} answered 200, ${r.adjustmentsWritten} adjustment movements written (the requests in flight when the run stops are written but not counted), ${adjust.requests - adjusted + adjust.errors} other answers. Movements page over ${r.busiestMovements[0] === r.busiestMovements[1] ? r.busiestMovements[0] : `${r.busiestMovements[0]}–${r.busiestMovements[1]}`} movements per product.`,
     `Stock check (GET /api/stock/check) over ${r.stockCheck.checked.toLocaleString('en-US')} products and ${r.finalLedger.movements.toLocaleString('en-US')} movements: ${r.stockCheck.ms.map((n) => n.toFixed(0)).join(', ')} ms (median ${checkMedian.toFixed(0)} ms), ${r.stockCheck.mismatches} mismatches. Ledger checked in SQL after the run: ${ledgerProblems(r.finalLedger).join('; ') || 'holds'}.`,
-    `Purchasing: ${r.receipts.ms.length} purchase orders of ${RECEIVE_LINES} lines received in full, one request each, one after another: p50 ${receiveP50.toFixed(1)} ms, p99 ${receiveP99.toFixed(1)} ms, ${r.receipts.failures.length} not answered 200. Reorder suggestions over ${size.products.toLocaleString('en-US')} products with ${r.openLines.toLocaleString('en-US')} open purchase order lines on order.`,
+    `Purchasing: ${r.receipts.ms.length} purchase orders of ${RECEIVE_LINES} lines received in full, one request each, one after another: p50 ${receiveP50.toFixed(1)} ms, p99 ${receiveP99.toFixed(1)} ms, ${r.receipts.failures.length} not answered 200. Reorder suggestions over ${size.products.toLocaleString('en-US')} products with ${r.openLines.toLocaleString('en-US')} open purchase order lines on order: ${r.suggested.lines.toLocaleString('en-US')} products to reorder from ${r.suggested.suppliers} suppliers in each answer.`,
     r.catalogue.length
       ? `Catalogue page interactive in Chromium (rows shown, search usable): ${r.catalogue.map((n) => n.toFixed(0)).join(', ')} ms (first is cold).`
       : `Catalogue page interactive in Chromium: not measured (${r.catalogueError}).`,

@@ -1,8 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { DashboardResponse } from '../../../shared/dashboard';
 import { PageHeader } from '../../components/page-header';
 import { Loading } from '../../components/spinner';
+import { REORDER_PATH } from '../../lib/admin-paths';
 import { api } from '../../lib/api';
 import { formatCount, formatMoneyGrouped } from '../../lib/format';
 import { queryKeys } from '../../lib/query-keys';
@@ -30,6 +32,29 @@ function Card({ title, children }: { title: string; children: ReactNode }) {
 
 function Empty({ children }: { children: ReactNode }) {
   return <p className="text-sm text-slate-500">{children}</p>;
+}
+
+/** How many products to reorder (stock and what is on order at or below their reorder point). */
+function ReorderLink({ count }: { count: number }) {
+  const products = `${formatCount(count)} ${count === 1 ? 'product' : 'products'}`;
+  return (
+    <Link
+      to={REORDER_PATH}
+      className={`mt-4 flex items-center justify-between gap-3 rounded-lg border p-4 shadow-sm hover:bg-slate-50 sm:p-5 ${count > 0 ? 'border-amber-300 bg-amber-50' : 'border-slate-200 bg-white'}`}
+    >
+      <span>
+        <span className="block text-sm font-medium text-slate-600">To reorder</span>
+        <span
+          className={`text-2xl font-bold tabular-nums ${count > 0 ? 'text-amber-800' : 'text-slate-900'}`}
+        >
+          {products}
+        </span>
+      </span>
+      <span className="text-sm font-medium text-indigo-700" aria-hidden="true">
+        Reorder suggestions →
+      </span>
+    </Link>
+  );
 }
 
 /** Admin: today's numbers and the stock that needs attention. */
@@ -70,6 +95,7 @@ export function AdminDashboardPage() {
               accent="text-green-700"
             />
           </dl>
+          <ReorderLink count={dashboard.data.toReorder} />
           <div className="mt-6 grid gap-4 lg:grid-cols-3">
             <Card title="Out of Stock Products">
               {dashboard.data.outOfStock.length === 0 ? (

@@ -181,3 +181,102 @@ describe('the product form and a stock that changed while it was open', () => {
     expect(calls[0]?.body).not.toHaveProperty('expectedStock');
   });
 });
+
+describe('the product form’s restocking fields', () => {
+  /** The add form against a server that answers every POST; the bodies it was sent. */
+  async function renderAdd() {
+    signIn(userOf('admin'));
+    const mock = mockFetch({
+      'POST /api/products/add': () => ({ status: 201, body: { success: true, product: pen } }),
+    });
+    const onClose = vi.fn();
+    renderWithClient(
+      <ProductFormModal product={null} categories={[category]} suppliers={[supplier]} onClose={onClose} />,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Add New Product' });
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'Red Pen');
+    await userEvent.type(within(dialog).getByLabelText('Price'), '3');
+    await userEvent.type(within(dialog).getByLabelText('Stock'), '10');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Category'), 'c1');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Supplier'), 's1');
+    const posts = () => mock.calls.filter((call) => call.method === 'POST').map((call) => call.body);
+    return { dialog, onClose, posts };
+  }
+
+  it('a new product sends cost, reorder point and quantity, or null for each left empty', async () => {
+    const first = await renderAdd();
+    await userEvent.type(within(first.dialog).getByLabelText('Cost'), '1.25');
+    await userEvent.type(within(first.dialog).getByLabelText('Reorder point'), '12');
+    await userEvent.type(within(first.dialog).getByLabelText('Reorder quantity'), '30');
+    await userEvent.click(within(first.dialog).getByRole('button', { name: 'Add Product' }));
+    await waitFor(() => expect(first.onClose).toHaveBeenCalled());
+    expect(first.posts()).toEqual([
+      expect.objectContaining({ cost: 1.25, reorderPoint: 12, reorderQuantity: 30 }),
+    ]);
+  });
+
+  it('empty restocking fields are sent as null (none: the store’s reorder point)', async () => {
+    const { dialog, onClose, posts } = await renderAdd();
+    expect(within(dialog).getByLabelText('Reorder point').getAttribute('aria-describedby')).toBeTruthy();
+    expect(within(dialog).getByText("Empty: the store's default.")).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(posts()).toEqual([
+      expect.objectContaining({ cost: null, reorderPoint: null, reorderQuantity: null }),
+    ]);
+  });
+
+  it.each([
+    ['Reorder point', '-1', 'Reorder point must be 0 or more.'],
+    ['Reorder quantity', '0', 'Reorder quantity must be at least 1.'],
+    ['Cost', '1.234', 'Unit cost must have at most 2 decimals.'],
+  ])('%s %s is refused with “%s” and nothing is sent', async (label, value, message) => {
+    const { dialog, posts } = await renderAdd();
+    await userEvent.type(within(dialog).getByLabelText(label), value);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
+    await within(dialog).findByText(message);
+    expect(posts()).toEqual([]);
+  });
+
+  it('an edit shows the product’s own values and sends null for one cleared', async () => {
+    signIn(userOf('admin'));
+    const own: Product = {
+      ...pen,
+      cost: 0.8,
+      reorderPoint: 9,
+      reorderPointFromStore: false,
+      reorderQuantity: 24,
+    };
+    const { calls } = mockFetch({
+      'PUT /api/products/p1': () => ({ body: { success: true, product: own } }),
+    });
+    const onClose = vi.fn();
+    renderWithClient(
+      <ProductFormModal product={own} categories={[category]} suppliers={[supplier]} onClose={onClose} />,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Edit Product' });
+    await userEvent.selectOptions(within(dialog).getByLabelText('Category'), 'c1');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Supplier'), 's1');
+    expect((within(dialog).getByLabelText('Cost') as HTMLInputElement).value).toBe('0.8');
+    expect((within(dialog).getByLabelText('Reorder point') as HTMLInputElement).value).toBe('9');
+    await userEvent.clear(within(dialog).getByLabelText('Reorder quantity'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update Product' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(puts(calls)).toEqual([
+      expect.objectContaining({ cost: 0.8, reorderPoint: 9, reorderQuantity: null }),
+    ]);
+  });
+
+  it('a product on the store’s reorder point shows it as the empty field’s default', () => {
+    signIn(userOf('admin'));
+    mockFetch({});
+    renderWithClient(
+      <ProductFormModal product={pen} categories={[category]} suppliers={[supplier]} onClose={() => {}} />,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Edit Product' });
+    const field = within(dialog).getByLabelText('Reorder point') as HTMLInputElement;
+    expect(field.value).toBe('');
+    expect(field.placeholder).toBe('5');
+    expect(within(dialog).getByText("Empty: the store's default (5).")).toBeTruthy();
+  });
+});

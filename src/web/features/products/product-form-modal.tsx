@@ -12,7 +12,22 @@ import { applyServerFieldErrors } from '../../lib/form-errors';
 import { notify } from '../../lib/notify';
 import { useSaveProduct } from './products-api';
 
-const FIELDS = ['name', 'description', 'price', 'stock', 'category', 'supplier'] as const;
+const FIELDS = [
+  'name',
+  'description',
+  'price',
+  'stock',
+  'category',
+  'supplier',
+  'cost',
+  'reorderPoint',
+  'reorderQuantity',
+] as const;
+
+/** An optional number field: empty is null (none), anything else a number for the schema to check. */
+const optionalNumber = {
+  setValueAs: (value: unknown) => (value === '' || value === null ? null : Number(value)),
+};
 
 type Props = {
   product: Product | null;
@@ -56,8 +71,19 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
           stock: product.stock,
           category: product.category._id,
           supplier: product.supplier._id,
+          cost: product.cost,
+          reorderPoint: product.reorderPointFromStore ? null : product.reorderPoint,
+          reorderQuantity: product.reorderQuantity,
         }
-      : { name: '', description: '', category: '', supplier: '' },
+      : {
+          name: '',
+          description: '',
+          category: '',
+          supplier: '',
+          cost: null,
+          reorderPoint: null,
+          reorderQuantity: null,
+        },
   });
 
   const send = (expected: number | undefined) =>
@@ -143,6 +169,44 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
             ))}
           </SelectField>
         </div>
+        <fieldset className="grid gap-4 sm:grid-cols-3">
+          <legend className="mb-2 text-sm font-medium text-slate-700">Restocking</legend>
+          <TextField
+            label="Cost"
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step="0.01"
+            hint="What one unit costs to buy. Receiving averages it."
+            error={errors.cost?.message}
+            {...register('cost', optionalNumber)}
+          />
+          <TextField
+            label="Reorder point"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            step={1}
+            placeholder={product?.reorderPointFromStore ? String(product.reorderPoint) : undefined}
+            hint={
+              product?.reorderPointFromStore
+                ? `Empty: the store's default (${product.reorderPoint}).`
+                : "Empty: the store's default."
+            }
+            error={errors.reorderPoint?.message}
+            {...register('reorderPoint', optionalNumber)}
+          />
+          <TextField
+            label="Reorder quantity"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            step={1}
+            hint="Empty: twice the reorder point, less stock and what is on order."
+            error={errors.reorderQuantity?.message}
+            {...register('reorderQuantity', optionalNumber)}
+          />
+        </fieldset>
         {stale !== null ? (
           <div
             role="alert"

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Product } from '../../../shared/products';
 import { SEARCH_DELAY_MS } from '../../lib/use-paged-list';
@@ -276,5 +276,58 @@ describe('Products screen', () => {
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(addButton);
+  });
+});
+
+/** The query string of the current address, for tests of state kept there. */
+function Address() {
+  return <output aria-label="address">{useLocation().search}</output>;
+}
+
+describe('the optional Reorder at column', () => {
+  function renderAt(entry: string) {
+    signIn(userOf('admin'));
+    const own = { ...item('o', 'Own point', 1, 3, 12), reorderPointFromStore: false };
+    mockFetch({
+      'GET /api/products': ({ query }) => {
+        const { rows, ...info } = pageAnswer([item('a', 'Blue Pen', 1.5, 0), own], query);
+        return { body: { success: true, products: rows, ...info } };
+      },
+      'GET /api/products/choices': () => ({
+        body: { success: true, categories: [category], suppliers: [supplier] },
+      }),
+    });
+    renderWithClient(
+      <MemoryRouter initialEntries={[entry]}>
+        <ProductsPage />
+        <Address />
+      </MemoryRouter>,
+    );
+  }
+  const headers = () =>
+    within(screen.getByRole('table', { name: 'Products' }))
+      .getAllByRole('columnheader')
+      .map((cell) => cell.textContent);
+
+  it('is hidden at first; the checkbox shows it, with the store default marked, and keeps it in the address', async () => {
+    renderAt('/admin-dashboard/products');
+    await screen.findByText('Own point');
+    expect(headers()).not.toContain('Reorder at');
+    await userEvent.click(screen.getByLabelText('Show reorder points'));
+    expect(headers()).toContain('Reorder at');
+    expect(screen.getByLabelText('address').textContent).toBe('?cols=reorder');
+    const rows = bodyRows();
+    expect(rows[0]?.cells[5]?.textContent).toBe('5 (store default)');
+    expect(rows[1]?.cells[5]?.textContent).toBe('12');
+    await userEvent.click(screen.getByLabelText('Show reorder points'));
+    expect(headers()).not.toContain('Reorder at');
+    expect(screen.getByLabelText('address').textContent).toBe('');
+  });
+
+  it('an address with cols=reorder shows it at once', async () => {
+    renderAt('/admin-dashboard/products?cols=reorder');
+    await screen.findByText('Own point');
+    expect(headers()).toContain('Reorder at');
+    expect((screen.getByLabelText('Show reorder points') as HTMLInputElement).checked).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import type { Product } from '../../../shared/products';
 import { buttonClass } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -29,6 +29,20 @@ export function ProductsPage() {
   const remove = useDeleteProduct();
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Product | null>(null);
+  // The optional "Reorder at" column, kept in the address (?cols=reorder) so a reload keeps it.
+  const [params, setParams] = useSearchParams();
+  const showReorder = params.get('cols') === 'reorder';
+  const columns = showReorder ? 7 : 6;
+  const toggleReorder = (show: boolean) =>
+    setParams(
+      (now) => {
+        const next = new URLSearchParams(now);
+        if (show) next.set('cols', 'reorder');
+        else next.delete('cols');
+        return next;
+      },
+      { replace: true },
+    );
 
   const page = serverPage(list.data && { ...list.data, rows: list.data.products }, asked);
   usePageInRange(paging.page, page.pageCount, list.isSuccess && !list.isPlaceholderData, paging.setPage);
@@ -45,13 +59,24 @@ export function ProductsPage() {
           Add Product
         </button>
       </PageHeader>
-      <div className="mb-4">
-        <SearchField
-          value={paging.text}
-          onChange={paging.setText}
-          placeholder="Search products by name..."
-          maxLength={SEARCH_MAX_LENGTH}
-        />
+      <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <div className="sm:flex-1">
+          <SearchField
+            value={paging.text}
+            onChange={paging.setText}
+            placeholder="Search products by name..."
+            maxLength={SEARCH_MAX_LENGTH}
+          />
+        </div>
+        <label className="inline-flex items-center gap-2 text-sm text-slate-700">
+          <input
+            type="checkbox"
+            className="h-4 w-4 rounded border-slate-300"
+            checked={showReorder}
+            onChange={(event) => toggleReorder(event.target.checked)}
+          />
+          Show reorder points
+        </label>
       </div>
       <Table caption="Products" busy={list.isPlaceholderData}>
         <thead>
@@ -61,14 +86,15 @@ export function ProductsPage() {
             <Th>Supplier</Th>
             <Th>Price</Th>
             <Th>Stock</Th>
+            {showReorder ? <Th>Reorder at</Th> : null}
             <Th stickyEnd>Action</Th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
           {list.isPending || isPastEnd(page) ? (
-            <TableMessage colSpan={6}>Loading...</TableMessage>
+            <TableMessage colSpan={columns}>Loading...</TableMessage>
           ) : page.total === 0 ? (
-            <TableMessage colSpan={6}>No products found.</TableMessage>
+            <TableMessage colSpan={columns}>No products found.</TableMessage>
           ) : (
             page.rows.map((product) => (
               <tr key={product._id} className="hover:bg-slate-50">
@@ -79,6 +105,18 @@ export function ProductsPage() {
                 <Td>
                   <StockBadge stock={product.stock} reorderPoint={product.reorderPoint} />
                 </Td>
+                {showReorder ? (
+                  <Td className="tabular-nums">
+                    {product.reorderPointFromStore ? (
+                      <span className="text-slate-500" title="The store's default">
+                        {product.reorderPoint}
+                        <span className="sr-only"> (store default)</span>
+                      </span>
+                    ) : (
+                      product.reorderPoint
+                    )}
+                  </Td>
+                ) : null}
                 <RowActions
                   name={product.name}
                   onEdit={() => setEditing({ product })}
