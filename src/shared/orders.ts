@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id, Ok } from './common';
-import { PageInfo, PageQuery } from './paging';
+import { ExportFormat, PageInfo, PageQuery } from './paging';
 
 export const Quantity = z
   .number({ error: 'Quantity must be a number.' })
@@ -40,10 +40,26 @@ export const ORDER_SORTS = ['-date', 'date'] as const;
 /** search matches the product name or the ordering user's name. */
 export const OrderQuery = PageQuery.extend({
   sort: z.enum(ORDER_SORTS, { error: `sort must be one of ${ORDER_SORTS.join(', ')}.` }).optional(),
+  format: ExportFormat,
 });
 export type OrderQuery = z.input<typeof OrderQuery>;
 export const OrderListResponse = Ok.extend({ orders: z.array(Order) }).extend(PageInfo.shape);
 export const UserIdParams = z.object({ userId: Id });
+
+/** The columns of the orders CSV, in order. */
+export const ORDER_CSV_HEADER = [
+  'order id',
+  'date',
+  'product',
+  'category',
+  'user',
+  'quantity',
+  'unit price',
+  'unit cost',
+  'total',
+  'returned quantity',
+  'status',
+] as const;
 
 /** Total of quantity × unit price, computed in cents so 0.1 + 0.2 stays 0.30. */
 export function orderTotal(quantity: number, unitPrice: number): number {

@@ -24,6 +24,15 @@ export const PageQuery = z.object({
 });
 export type PageQuery = z.input<typeof PageQuery>;
 
+/**
+ * `format=csv`: the whole list (every page, filters kept, paging ignored) as CSV (DESIGN §10,
+ * src/shared/csv.ts); absent or `json`: the usual answer.
+ */
+export const ExportFormat = z
+  .enum(['json', 'csv'], { error: 'format must be json or csv.' })
+  .optional()
+  .describe('csv: the whole list as a CSV file');
+
 /** What every list answers beside its rows. */
 export const PageInfo = z.object({
   /** Rows matching the search and filters, over all pages. */

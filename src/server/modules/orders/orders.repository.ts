@@ -4,6 +4,7 @@ import { pageWindow } from '../../../shared/paging';
 import type { Db, Tx } from '../../db/connection';
 import { orders, orderTotals, stockMovements } from '../../db/schema';
 import { type SignedInRunner, signedInStatement } from '../../lib/auth';
+import type { CsvBatch } from '../../lib/csv-stream';
 import { pgCode } from '../../lib/errors';
 import { matchesSearch } from '../../lib/search';
 
@@ -183,6 +184,56 @@ export async function listOrders(
   const rows = await (window ? listed.limit(window.limit).offset(window.offset) : listed);
   if (!window) return { orders: rows.map(toOrder), total: rows.length };
   return { orders: rows.map(toOrder), total: await countOrders(db, where) };
+}
+
+export type OrderCursor = { at: Date; id: string };
+
+/**
+ * One batch of the orders CSV (ORDER_CSV_HEADER) after `after`, in the list's order: the same
+ * filters as listOrders, read by keyset on (order_date, id), which the list's indexes serve.
+ */
+export async function orderCsvBatch(
+  db: Db,
+  query: { userId?: string; search?: string; sort?: OrderQuery['sort'] },
+  after: OrderCursor | undefined,
+  size: number,
+): Promise<CsvBatch<OrderCursor>> {
+  const ascending = query.sort === 'date';
+  const past = after
+    ? ascending
+      ? sql`(${orders.orderDate}, ${orders.id}) > (${after.at.toISOString()}::timestamptz, ${after.id}::uuid)`
+      : sql`(${orders.orderDate}, ${orders.id}) < (${after.at.toISOString()}::timestamptz, ${after.id}::uuid)`
+    : undefined;
+  const where = and(
+    query.userId ? eq(orders.userId, query.userId) : undefined,
+    matchesSearch(query.search, [orders.productName, orders.userName]),
+    past,
+  );
+  const rows = await db
+    .select()
+    .from(orders)
+    .where(where)
+    .orderBy(
+      ...(ascending ? [asc(orders.orderDate), asc(orders.id)] : [desc(orders.orderDate), desc(orders.id)]),
+    )
+    .limit(size);
+  const last = rows.at(-1);
+  return {
+    rows: rows.map((row) => [
+      row.id,
+      new Date(row.orderDate).toISOString(),
+      row.productName,
+      row.categoryName,
+      row.userName,
+      row.quantity,
+      Number(row.unitPrice),
+      row.unitCost === null ? null : Number(row.unitCost),
+      Number(row.totalPrice),
+      row.returnedQuantity,
+      row.status,
+    ]),
+    next: last && rows.length === size ? { at: new Date(last.orderDate), id: last.id } : undefined,
+  };
 }
 
 /** Every order is counted by the striped totals (kept by a trigger); a filtered list counts its rows. */

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams } from '../../../shared/common';
 import {
+  ORDER_CSV_HEADER,
   OrderInput,
   OrderListResponse,
   OrderQuery,
@@ -11,10 +12,18 @@ import { pageWindow } from '../../../shared/paging';
 import { ReturnInput } from '../../../shared/stock';
 import { type Runner, runnerOf } from '../../db/connection';
 import { currentUser, signedInRunner } from '../../lib/auth';
+import { CSV_BATCH, sendCsv } from '../../lib/csv-stream';
 import { conflict, forbidden, isId, notFound } from '../../lib/errors';
 import { answerOnce } from '../../lib/idempotency';
 import { recordAudit } from '../audit/audit.repository';
-import { listOrders, placeOrder, returnOrder, toOrder } from './orders.repository';
+import {
+  listOrders,
+  type OrderCursor,
+  orderCsvBatch,
+  placeOrder,
+  returnOrder,
+  toOrder,
+} from './orders.repository';
 
 export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -98,19 +107,25 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['orders'],
         summary: 'Orders, newest first',
         description:
-          'An admin asking with its own id gets every order, with another id that user’s orders; others only their own.',
+          'An admin asking with its own id gets every order, with another id that user’s orders; others only their own. format=csv answers every matching order as CSV (streamed).',
         params: UserIdParams,
         querystring: OrderQuery,
         response: { 200: OrderListResponse },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const me = currentUser(request);
       const { userId } = request.params;
       if (!isId(userId)) throw notFound('User');
       let forUser: string | undefined = me.id;
       if (me.role === 'admin') forUser = userId === me.id ? undefined : userId;
       else if (userId !== me.id) throw forbidden('You can only see your own orders.');
+      if (request.query.format === 'csv') {
+        const filter = { ...request.query, userId: forUser };
+        return sendCsv<OrderCursor>(reply, 'orders.csv', ORDER_CSV_HEADER, (after) =>
+          orderCsvBatch(app.db, filter, after, CSV_BATCH),
+        );
+      }
       const { orders, total } = await listOrders(app.db, { ...request.query, userId: forUser });
       const window = pageWindow(request.query);
       return {

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ORDER_CSV_HEADER } from '../../../shared/orders';
+import { startApp, type TestApp, targets } from '../../test/harness';
+import { parseCsv } from '../../test/parse-csv';
+
+describe.each(targets)('orders as CSV on $name', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(target);
+  });
+  afterAll(() => t?.close());
+
+  it('GET /api/order/:id?format=csv answers every order as RFC 4180 CSV, formulas defused, like the JSON list', async () => {
+    const tricky = await t.product({ name: '=HYPERLINK("http://x", "Pen, blue")', stock: 50, price: 1.1 });
+    const plain = await t.product({ name: 'Plain pad', stock: 50, price: 2.5 });
+    for (const [id, quantity] of [
+      [tricky.id, 2],
+      [plain.id, 3],
+      [tricky.id, 1],
+    ] as const)
+      await t.call('POST', '/api/order/add', {
+        token: t.as.salesRep.token,
+        body: { productId: id, quantity },
+      });
+    await t.sql('update products set cost = 0.4 where id = $1', [plain.id]);
+    const res = await t.call('GET', `/api/order/${t.as.admin.id}?format=csv`, { token: t.as.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="orders.csv"');
+    const [header, ...rows] = parseCsv(res.text);
+    expect(header).toEqual([...ORDER_CSV_HEADER]);
+    const json = await t.call('GET', `/api/order/${t.as.admin.id}`, { token: t.as.admin.token });
+    expect(rows.map((row) => row[0])).toEqual(json.body.orders.map((order: { _id: string }) => order._id));
+    const first = rows[0] as string[];
+    expect(first.slice(2, 11)).toEqual([
+      `'=HYPERLINK("http://x", "Pen, blue")`,
+      expect.stringMatching(/^Category /),
+      t.as.salesRep.name,
+      '1',
+      '1.1',
+      '',
+      '1.1',
+      '0',
+      'placed',
+    ]);
+    expect(res.text).toContain(`"'=HYPERLINK(""http://x"", ""Pen, blue"")"`);
+    expect(new Date(first[1] as string).toISOString()).toBe(first[1]);
+  });
+
+  it('a rep’s CSV holds only their own orders; search and oldest-first are kept', async () => {
+    const { id } = await t.product({ name: 'Searchable stapler', stock: 20 });
+    await t.call('POST', '/api/order/add', { token: t.as.user.token, body: { productId: id, quantity: 1 } });
+    await t.call('POST', '/api/order/add', {
+      token: t.as.salesRep.token,
+      body: { productId: id, quantity: 2 },
+    });
+    const own = await t.call('GET', `/api/order/${t.as.user.id}?format=csv`, { token: t.as.user.token });
+    const rows = parseCsv(own.text).slice(1);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(new Set(rows.map((row) => row[4]))).toEqual(new Set([t.as.user.name]));
+    const searched = await t.call('GET', `/api/order/${t.as.admin.id}?format=csv&search=stapler&sort=date`, {
+      token: t.as.admin.token,
+    });
+    const found = parseCsv(searched.text).slice(1);
+    expect(found.map((row) => [row[4], row[5]])).toEqual([
+      [t.as.user.name, '1'],
+      [t.as.salesRep.name, '2'],
+    ]);
+  });
+
+  it('a large export arrives whole, in order, across batches', async () => {
+    const { id } = await t.product({ name: 'Bulk item', stock: 0 });
+    // 12,345 orders written directly (the export reads them; how they came does not matter).
+    await t.sql(
+      `insert into orders (user_id, product_id, quantity, unit_price, total_price, product_name, category_name,
+                           user_name, user_address, order_date)
+       select $1, $2, 1 + i % 3, 2, 2 * (1 + i % 3), 'Bulk item', 'Bulk', 'Bulk buyer', '',
+              now() - make_interval(secs => i)
+       from generate_series(1, 12345) i`,
+      [t.as.medicalRep.id, id],
+    );
+    const res = await t.call('GET', `/api/order/${t.as.medicalRep.id}?format=csv`, {
+      token: t.as.admin.token,
+    });
+    const rows = parseCsv(res.text).slice(1);
+    expect(rows).toHaveLength(12345);
+    expect(new Set(rows.map((row) => row[0])).size).toBe(12345);
+    const dates = rows.map((row) => row[1] as string);
+    expect(dates).toEqual([...dates].sort().reverse());
+  });
+
+  it('format other than json or csv is a 400', async () => {
+    const res = await t.call('GET', `/api/order/${t.as.admin.id}?format=xml`, { token: t.as.admin.token });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toContain('format must be json or csv.');
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { csvCell, csvRow } from './csv';
+
+describe('CSV (RFC 4180, no formulas)', () => {
+  it.each([
+    ['plain', 'plain'],
+    ['a,b', '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['two\nlines', '"two\nlines"'],
+    ['cr\rhere', '"cr\rhere"'],
+    ['', ''],
+    ['naïve café ✓', 'naïve café ✓'],
+  ])('quotes %j as %j', (value, expected) => {
+    expect(csvCell(value)).toBe(expected);
+  });
+
+  it.each([
+    ['=SUM(A1:A9)', "'=SUM(A1:A9)"],
+    ['+1', "'+1"],
+    ['-2+3', "'-2+3"],
+    ['@cmd', "'@cmd"],
+    ['\tTab', "'\tTab"],
+    ['\rCR', '"\'\rCR"'],
+    ['=HYPERLINK("http://x","y")', '"\'=HYPERLINK(""http://x"",""y"")"'],
+  ])('defuses the formula %j', (value, expected) => {
+    expect(csvCell(value)).toBe(expected);
+  });
+
+  it('writes numbers plainly, negative ones too, and empty for null, undefined and NaN', () => {
+    expect(csvRow([-3.5, 0, 12, 0.1, null, undefined, Number.NaN, true])).toBe('-3.5,0,12,0.1,,,,true\r\n');
+  });
+
+  it('ends every row with CRLF', () => {
+    expect(csvRow(['a', 'b'])).toBe('a,b\r\n');
+  });
+});
