@@ -113,14 +113,20 @@ export const productStock = pgTable(
     nameKey: text('name_key').notNull(),
     /** The product's own reorder point (null: the store's), for finding low stock by index. */
     reorderPoint: integer('reorder_point'),
+    /**
+     * Units on order: ordered − received over its lines on ordered and partly received purchase
+     * orders (DESIGN §9). Kept by triggers on purchase orders and their lines (migration 0012).
+     */
+    onOrder: integer('on_order').notNull().default(0),
   },
   (t) => [
+    // Migration 0012 builds both with INCLUDE (reorder_point, on_order), which this schema cannot
+    // say, so that low stock and what to reorder are read from the indexes alone.
     index('product_stock_order_idx').on(t.stock, t.nameKey, t.productId),
-    // Products with their own reorder point at or below it are a range of this index; those
-    // with the store's are a range of the one above (stock ≤ threshold).
+    // Products at or below their own reorder point, in stock order.
     index('product_stock_own_low_idx')
-      .on(sql`(${t.stock} - ${t.reorderPoint})`)
-      .where(sql`${t.reorderPoint} is not null`),
+      .on(t.stock, t.nameKey, t.productId)
+      .where(sql`${t.reorderPoint} is not null and ${t.stock} <= ${t.reorderPoint}`),
   ],
 );
 

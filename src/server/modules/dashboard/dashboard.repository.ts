@@ -1,5 +1,5 @@
 import { type SignedInRunner, signedInStatement } from '../../lib/auth';
-import { atOrBelowReorderPoint, toReorder } from '../products/low-stock';
+import { atOrBelowReorderPoint, productOf, toReorder } from '../products/low-stock';
 
 /** The longest list a dashboard card shows; the rest are on the Products screen. */
 const CARD_LIMIT = 100;
@@ -48,7 +48,7 @@ const DASHBOARD = signedInStatement('dashboard_answer', {
                                        order by l.stock, l.name_key, l.product_id), '[]'::json)
               from (select * from ${atOrBelowReorderPoint('$2::int')} low where low.stock > 0
                     order by low.stock, low.name_key, low.product_id limit ${CARD_LIMIT}) l
-              join products p on p.id = l.product_id
+              ${productOf('l', 'id, name, category_id')}
               join categories c on c.id = p.category_id)
           )::text end as "body"`,
 });

@@ -11,7 +11,7 @@ import { products, purchaseOrderLines, purchaseOrders, stockMovements, suppliers
 import { badRequest, conflict, isId, notFound } from '../../lib/errors';
 import { rowsOf } from '../../lib/sql';
 import { type Actor, recordAudit } from '../audit/audit.repository';
-import { toReorder } from '../products/low-stock';
+import { productOf, SUGGESTED_QUANTITY, toReorder } from '../products/low-stock';
 
 export type PurchaseOrderValues = {
   supplier: string;
@@ -309,12 +309,13 @@ export async function cancelPurchaseOrder(tx: Tx, id: string, actor: Actor): Pro
  *
  * 1. The purchase order's row is locked, so two receipts of the same order happen one after the
  *    other; the second sees what the first received.
- * 2. Each line's received count grows in one conditional update that never passes the ordered
- *    quantity; a line that would is refused (409) and the whole receipt with it.
- * 3. Each product's cost becomes the weighted average of the stock on hand at its cost and the
- *    units received at theirs, rounded to the cent (a product without a cost takes the new one).
- *    Its row is locked first, in id order, so no sale changes the stock between the cost and the
- *    receipt, and two receipts of shared products cannot deadlock.
+ * 2. The lines' products are locked, in id order, so no sale changes the stock between the cost
+ *    and the receipt, and two receipts of shared products cannot deadlock.
+ * 3. Each line's received count grows in one conditional update that never passes the ordered
+ *    quantity; a line that would is refused (409) and the whole receipt with it. (Its trigger
+ *    takes the units off on order.) Each product's cost becomes the weighted average of the stock
+ *    on hand at its cost and the units received at theirs, rounded to the cent (a product
+ *    without a cost takes the new one).
  * 4. Each line's units arrive by a `receipt` movement naming the purchase order, which the
  *    ledger's trigger applies to the stock.
  * 5. The status becomes received when every line is whole, else partially received.
@@ -332,17 +333,24 @@ export async function receivePurchaseOrder(
     );
   if (!lines.every((line) => isId(line.line)))
     throw badRequest(`Every line must be a line of ${order.name}.`);
-  const wanted = JSON.stringify(lines);
+  // The products first, in id order, as orders take them (their row, then product_stock): the
+  // lines' triggers then change product_stock.on_order without waiting in the opposite order.
+  const lineIds = lines.map((line) => line.line);
+  const named = await tx
+    .select({ productId: purchaseOrderLines.productId })
+    .from(purchaseOrderLines)
+    .where(and(eq(purchaseOrderLines.purchaseOrderId, id), inArray(purchaseOrderLines.id, lineIds)));
+  const productIds = [...new Set(named.map((row) => row.productId))].sort();
+  if (productIds.length > 0)
+    await tx.execute(sql`select id from ${products} where id in ${productIds} order by id for update`);
   const took = rowsOf<{ line_id: string; product_id: string; quantity: number; unit_cost: string }>(
     await tx.execute(sql`
       update ${purchaseOrderLines} l set received = l.received + w.quantity
-      from jsonb_to_recordset(${wanted}::jsonb) as w(line uuid, quantity int)
+      from jsonb_to_recordset(${JSON.stringify(lines)}::jsonb) as w(line uuid, quantity int)
       where l.id = w.line and l.purchase_order_id = ${id} and l.received + w.quantity <= l.quantity
       returning l.id as line_id, l.product_id, w.quantity, l.unit_cost`),
   );
   if (took.length !== lines.length) await refuseReceipt(tx, order, lines, took);
-  const productIds = [...new Set(took.map((row) => row.product_id))].sort();
-  await tx.execute(sql`select id from ${products} where id in ${productIds} order by id for update`);
   await tx.execute(sql`
     update ${products} p set cost = round(
         (coalesce(p.cost, r.cost_sum / r.units) * p.stock + r.cost_sum) / (p.stock + r.units), 2)
@@ -433,9 +441,10 @@ async function refuseReceipt(
 export async function reorderSuggestionsJson(db: Db, threshold: number): Promise<string> {
   const result = await db.execute(sql`
     with wanted as (
-      select r.product_id, r.stock, r.on_order, r.reorder_point, r.suggested,
+      select r.product_id, r.stock, r.on_order, r.reorder_point, ${sql.raw(SUGGESTED_QUANTITY)} as suggested,
              p.name, p.cost, p.supplier_id
-      from ${sql.raw(toReorder(`${Math.trunc(threshold)}`))} r join ${products} p on p.id = r.product_id
+      from ${sql.raw(toReorder(`${Math.trunc(threshold)}`))} r
+      ${sql.raw(productOf('r', 'name, cost, supplier_id, reorder_quantity'))}
     ), by_supplier as (
       select supplier_id,
              json_agg(json_build_object(
@@ -466,12 +475,12 @@ export async function draftFromSuggestions(
     throw badRequest('Choose an existing supplier.');
   const rows = rowsOf<{ product_id: string; supplier_id: string; suggested: number; cost: string | null }>(
     await tx.execute(sql`
-      select r.product_id, p.supplier_id, r.suggested, p.cost
+      select r.product_id, p.supplier_id, ${sql.raw(SUGGESTED_QUANTITY)} as suggested, p.cost
       from ${sql.raw(toReorder(`${Math.trunc(options.threshold)}`))} r
-      join ${products} p on p.id = r.product_id
+      ${sql.raw(productOf('r', 'name, cost, supplier_id, reorder_quantity'))}
       join ${suppliers} s on s.id = p.supplier_id
       ${options.supplier ? sql`where p.supplier_id = ${options.supplier}` : sql``}
-      order by lower(s.name), s.id, lower(p.name), p.id`),
+      order by lower(s.name), s.id, lower(p.name), r.product_id`),
   );
   const bySupplier = new Map<string, PurchaseOrderValues['lines']>();
   for (const row of rows) {

@@ -62,6 +62,16 @@ describe.each(targets)('purchasing on $name', (target) => {
         where p.stock <> coalesce(l.total, 0)`)
     )[0]?.n === 0;
 
+  /** Products whose kept on order differs from a recount of open purchase order lines. */
+  const onOrderDrift = () =>
+    t.sql(`
+      select s.product_id from product_stock s
+      left join (select l.product_id, sum(l.quantity - l.received)::int as units
+                 from purchase_order_lines l join purchase_orders o on o.id = l.purchase_order_id
+                 where o.status in ('ordered', 'partially_received') group by l.product_id) l
+        on l.product_id = s.product_id
+      where s.on_order <> coalesce(l.units, 0)`);
+
   const create = (body: unknown, headers: Record<string, string> = {}) =>
     t.call('POST', '/api/purchase-orders', { token: admin, body, headers });
   const post = (path: string, body?: unknown, headers: Record<string, string> = {}) =>
@@ -560,6 +570,50 @@ describe.each(targets)('purchasing on $name', (target) => {
       expect((await suggestionsFor(supplier))[0]).toMatchObject({ stock: 3, onOrder: 4 });
       await post(`/api/purchase-orders/${order._id}/cancel`);
       expect((await suggestionsFor(supplier))[0]).toMatchObject({ stock: 3, onOrder: 0, suggested: 17 });
+    });
+
+    it('on order kept per product equals a recount after every kind of change, concurrent receipts too', async () => {
+      const supplier = await newSupplier();
+      const a = await item({ supplier, stock: 1, reorderPoint: 10 });
+      const b = await item({ supplier, stock: 1, reorderPoint: 10 });
+      const first = await ordered(supplier, [
+        [a.id, 8, 1],
+        [b.id, 5, 1],
+      ]);
+      const second = await ordered(supplier, [[a.id, 4, 1]]);
+      expect(await onOrderDrift()).toEqual([]);
+      await Promise.all([
+        post(`/api/purchase-orders/${first._id}/receive`, {
+          lines: [{ line: first.lines[0]?._id, quantity: 3 }],
+        }),
+        post(`/api/purchase-orders/${second._id}/receive`, {
+          lines: [{ line: second.lines[0]?._id, quantity: 4 }],
+        }),
+        post(`/api/purchase-orders/${first._id}/receive`, {
+          lines: [{ line: first.lines[1]?._id, quantity: 5 }],
+        }),
+      ]);
+      expect(await onOrderDrift()).toEqual([]);
+      await post(`/api/purchase-orders/${first._id}/cancel`);
+      expect(await onOrderDrift()).toEqual([]);
+      const [kept] = await t.sql<{ on_order: number }>(
+        'select on_order from product_stock where product_id = $1',
+        [a.id],
+      );
+      expect(kept?.on_order).toBe(0);
+      const draft = (await create({ supplier, lines: [{ product: b.id, quantity: 6, unitCost: 1 }] })).body
+        .purchaseOrder;
+      await t.call('PUT', `/api/purchase-orders/${draft._id}`, {
+        token: admin,
+        body: { supplier, lines: [{ product: b.id, quantity: 7, unitCost: 1 }] },
+      });
+      await post(`/api/purchase-orders/${draft._id}/order`);
+      const [bKept] = await t.sql<{ on_order: number }>(
+        'select on_order from product_stock where product_id = $1',
+        [b.id],
+      );
+      expect(bKept?.on_order).toBe(7);
+      expect(await onOrderDrift()).toEqual([]);
     });
 
     it('the dashboard counts the products to reorder', async () => {
