@@ -7,7 +7,7 @@ export const RECEIVE_LINES = 50;
 export interface PurchasingSet {
   /** Ordered purchase orders to receive, each with its line ids. */
   toReceive: Array<{ id: string; lines: Array<{ line: string; quantity: number }> }>;
-  /** Open lines left on order, which every reorder suggestion subtracts. */
+  /** Open lines on order while the suggestions are measured (before the receipts). */
   openLines: number;
 }
 
@@ -51,7 +51,7 @@ export async function preparePurchaseOrders(
   const sorted = [...byOrder.entries()].sort((a, b) => a[1].n - b[1].n);
   return {
     toReceive: sorted.slice(0, counts.toReceive).map(([id, entry]) => ({ id, lines: entry.lines })),
-    openLines: counts.open * RECEIVE_LINES,
+    openLines: orders * RECEIVE_LINES,
   };
 }
 
