@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { MAX } from '../../shared/common';
+import { useListAddress } from './list-address';
 import { PAGE_SIZE } from './paging';
 
 /** How long the search box waits after the last key before asking the server. */
@@ -19,18 +20,40 @@ export function useDebouncedValue<T>(value: T, delay: number): T {
 }
 
 /**
- * The state of a table the server pages: the search box's text (updated on every key), the
- * search sent to the server (once typing pauses), and the page. The page goes back to 1 whenever
- * the search or one of `filters` changes.
+ * The state of a table the server pages, kept in the address (`?q=pen&page=2`, plus any filter
+ * the page sets with `setFilter`), so reload, Back and a shared link show the same view: the
+ * search box's text (updated on every key), the search sent to the server (written to the address
+ * once typing pauses), and the page. A new search or filter goes back to page 1.
  */
-export function usePagedList(filters: readonly (string | number)[] = []) {
-  const [text, setText] = useState('');
-  const search = useDebouncedValue(text.trim(), SEARCH_DELAY_MS);
-  const filterKey = JSON.stringify([search, ...filters]);
-  const [current, setCurrent] = useState({ filterKey, page: 1 });
-  const page = current.filterKey === filterKey ? current.page : 1;
-  const setPage = useCallback((next: number) => setCurrent({ filterKey, page: next }), [filterKey]);
-  return { text, setText, search, page, pageSize: PAGE_SIZE, setPage };
+export function usePagedList<Filter extends string = never>() {
+  const address = useListAddress<Filter | 'q'>();
+  const { params, setFilter } = address;
+  const search = (params.get('q') ?? '').trim();
+  const [text, setText] = useState(search);
+  const typed = useDebouncedValue(text.trim(), SEARCH_DELAY_MS);
+  // What was typed goes to the address once typing pauses...
+  const written = useRef(search);
+  useEffect(() => {
+    if (typed === written.current) return;
+    written.current = typed;
+    setFilter('q', typed);
+  }, [typed, setFilter]);
+  // ...and an address changed by Back or a link comes back into the box.
+  useEffect(() => {
+    if (search === written.current) return;
+    written.current = search;
+    setText(search);
+  }, [search]);
+  return {
+    text,
+    setText,
+    search,
+    page: address.page,
+    pageSize: PAGE_SIZE,
+    setPage: address.setPage,
+    params,
+    setFilter: setFilter as (name: Filter, value: string) => void,
+  };
 }
 
 /**

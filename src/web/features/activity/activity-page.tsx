@@ -1,6 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { useCallback } from 'react';
-import { useSearchParams } from 'react-router';
 import {
   AUDIT_ACTIONS,
   AUDIT_ENTITIES,
@@ -19,6 +17,7 @@ import { Pager } from '../../components/pager';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { errorMessage } from '../../lib/api';
 import { ROLE_LABEL } from '../../lib/format';
+import { oneOf, pageIn, useListAddress } from '../../lib/list-address';
 import { isPastEnd, PAGE_SIZE, serverPage } from '../../lib/paging';
 import { usePageInRange } from '../../lib/use-paged-list';
 import { auditActorsQuery, auditPageQuery } from './activity-api';
@@ -70,23 +69,19 @@ const DAY_FIELD = 'col-span-1 sm:col-span-3 lg:col-span-1';
 const FILTER_NAMES = ['actor', 'action', 'entity', 'from', 'to'] as const;
 type FilterName = (typeof FILTER_NAMES)[number];
 
-const oneOf = <T extends string>(values: readonly T[], value: string | null): T | undefined =>
-  values.includes(value as T) ? (value as T) : undefined;
-
 /** The filters and page the address holds; anything unreadable there counts as unset. */
 function readFilters(params: URLSearchParams) {
   const day = (name: string) => {
     const value = params.get(name) ?? '';
     return DAY.test(value) ? value : undefined;
   };
-  const page = Number(params.get('page'));
   return {
     actor: params.get('actor') || undefined,
     action: oneOf(AUDIT_ACTIONS, params.get('action')),
     entity: oneOf(AUDIT_ENTITIES, params.get('entity')),
     from: day('from'),
     to: day('to'),
-    page: Number.isInteger(page) && page >= 1 ? page : 1,
+    page: pageIn(params),
   };
 }
 
@@ -174,7 +169,7 @@ function EntryRow({ entry }: { entry: AuditEntry }) {
 
 /** Admin and super admin: who did what and when, newest first, filtered by who, what and when. */
 export function ActivityPage() {
-  const [params, setParams] = useSearchParams();
+  const { params, setFilter, setPage, clear } = useListAddress<FilterName>();
   const filters = readFilters(params);
   const filtered = FILTER_NAMES.some((name) => filters[name] !== undefined);
   const rangeError =
@@ -188,28 +183,6 @@ export function ActivityPage() {
   const actors = useQuery(auditActorsQuery());
   const page = serverPage(list.data && { ...list.data, rows: list.data.entries }, asked);
 
-  // A filter changes the view in place (the address follows, Back is not flooded); a page is a step.
-  const setFilter = (name: FilterName, value: string) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value) next.set(name, value);
-        else next.delete(name);
-        next.delete('page');
-        return next;
-      },
-      { replace: true },
-    );
-  const setPage = useCallback(
-    (to: number) =>
-      setParams((current) => {
-        const next = new URLSearchParams(current);
-        if (to > 1) next.set('page', String(to));
-        else next.delete('page');
-        return next;
-      }),
-    [setParams],
-  );
   usePageInRange(filters.page, page.pageCount, list.isSuccess && !list.isPlaceholderData, setPage);
 
   const knownActor = actors.data?.actors.some((actor) => actor._id === filters.actor);
@@ -287,11 +260,7 @@ export function ActivityPage() {
           </div>
         </div>
         {filtered ? (
-          <button
-            type="button"
-            className={buttonClass('ghost', 'sm', 'mt-2 -ml-2.5')}
-            onClick={() => setParams(new URLSearchParams(), { replace: true })}
-          >
+          <button type="button" className={buttonClass('ghost', 'sm', 'mt-2 -ml-2.5')} onClick={clear}>
             Clear filters
           </button>
         ) : null}

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { Product } from '../../../shared/products';
 import { listCalls, mockFetch, pageAnswer, renderWithClient, signIn, userOf } from '../../test/helpers';
@@ -67,7 +68,11 @@ function renderCatalogue(initial: Product[]) {
       };
     },
   });
-  renderWithClient(<CataloguePage />);
+  renderWithClient(
+    <MemoryRouter>
+      <CataloguePage />
+    </MemoryRouter>,
+  );
   return mock;
 }
 

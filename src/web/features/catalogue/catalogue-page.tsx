@@ -15,8 +15,8 @@ import { OrderModal } from './order-modal';
 
 /** Employee, sales rep and medical rep: browse the products a page at a time and order them. */
 export function CataloguePage() {
-  const [categoryId, setCategoryId] = useState('');
-  const paging = usePagedList([categoryId]);
+  const paging = usePagedList<'category'>();
+  const categoryId = paging.params.get('category') ?? '';
   const asked = { page: paging.page, pageSize: paging.pageSize };
   const list = useCataloguePage({
     search: paging.search || undefined,
@@ -40,7 +40,7 @@ export function CataloguePage() {
           <SelectField
             label="Category"
             value={categoryId}
-            onChange={(event) => setCategoryId(event.target.value)}
+            onChange={(event) => paging.setFilter('category', event.target.value)}
           >
             <option value="">Select Category</option>
             {(choices.data?.categories ?? []).map((category) => (

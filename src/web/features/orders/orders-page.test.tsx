@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../../shared/orders';
 import type { User } from '../../../shared/users';
@@ -32,7 +33,9 @@ function renderOrders(me: User, orders: Order[]) {
   });
   renderWithClient(
     <SignedInContext value={me}>
-      <OrdersPage />
+      <MemoryRouter>
+        <OrdersPage />
+      </MemoryRouter>
     </SignedInContext>,
   );
   return mock;
@@ -150,7 +153,9 @@ describe('Orders', () => {
     });
     renderWithClient(
       <SignedInContext value={admin}>
-        <OrdersPage />
+        <MemoryRouter>
+          <OrdersPage />
+        </MemoryRouter>
       </SignedInContext>,
     );
     await userEvent.click(await screen.findByRole('button', { name: /^Return Product 001/ }));

@@ -331,3 +331,46 @@ describe('the optional Reorder at column', () => {
     expect((screen.getByLabelText('Show reorder points') as HTMLInputElement).checked).toBe(true);
   });
 });
+
+describe('the products list keeps its view in the address', () => {
+  function renderAt(entry: string) {
+    signIn(userOf('admin'));
+    const mock = mockFetch({
+      'GET /api/products': ({ query }) => {
+        const { rows, ...info } = pageAnswer(many(120), query);
+        return { body: { success: true, products: rows, ...info } };
+      },
+      'GET /api/products/choices': () => ({
+        body: { success: true, categories: [category], suppliers: [supplier] },
+      }),
+    });
+    renderWithClient(
+      <MemoryRouter initialEntries={[entry]}>
+        <ProductsPage />
+        <Address />
+      </MemoryRouter>,
+    );
+    return mock;
+  }
+  const address = () => screen.getByLabelText('address').textContent;
+
+  it('a shared address with a search and a page asks for them and shows them', async () => {
+    const { calls } = renderAt('/admin-dashboard/products?q=item&page=2');
+    await screen.findByText('Item 051');
+    expect(listCalls(calls, '/api/products')[0]?.query).toMatchObject({ search: 'item', page: '2' });
+    expect((screen.getByRole('searchbox') as HTMLInputElement).value).toBe('item');
+    expect(screen.getByText('Page 2 of 3')).toBeTruthy();
+    expect(address()).toBe('?q=item&page=2');
+  });
+
+  it('typing writes the search to the address once it pauses, back on page 1; a page is written too', async () => {
+    renderAt('/admin-dashboard/products?page=3');
+    await screen.findByText('Item 101');
+    await userEvent.click(screen.getByRole('button', { name: 'Previous' }));
+    await waitFor(() => expect(address()).toBe('?page=2'));
+    await userEvent.type(screen.getByRole('searchbox'), 'Item 04');
+    await waitFor(() => expect(address()).toBe('?q=Item+04'));
+    await screen.findByText('Item 045');
+    expect(screen.queryByText('Item 051')).toBeNull();
+  });
+});

@@ -1,10 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { useCallback } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import {
   PURCHASE_ORDER_STATUSES,
   type PurchaseOrderQuery,
-  type PurchaseOrderStatus,
   type PurchaseOrderSummary,
 } from '../../../shared/purchasing';
 import { buttonClass } from '../../components/button';
@@ -15,6 +13,7 @@ import { Table, TableMessage, Td, Th } from '../../components/table';
 import { PURCHASE_ORDERS_PATH, purchaseOrderPath, REORDER_PATH } from '../../lib/admin-paths';
 import { errorMessage } from '../../lib/api';
 import { formatDate, formatMoney } from '../../lib/format';
+import { oneOf, pageIn, useListAddress } from '../../lib/list-address';
 import { isPastEnd, serverPage } from '../../lib/paging';
 import { useProductChoices } from '../../lib/product-choices';
 import { usePageInRange } from '../../lib/use-paged-list';
@@ -23,14 +22,10 @@ import { PURCHASE_ORDERS_PAGE_SIZE, purchaseOrderPageQuery } from './purchasing-
 
 /** The filters and page the address holds; anything unreadable there counts as unset. */
 function readFilters(params: URLSearchParams) {
-  const status = params.get('status');
-  const page = Number(params.get('page'));
   return {
-    status: PURCHASE_ORDER_STATUSES.includes(status as PurchaseOrderStatus)
-      ? (status as PurchaseOrderStatus)
-      : undefined,
+    status: oneOf(PURCHASE_ORDER_STATUSES, params.get('status')),
     supplier: params.get('supplier') || undefined,
-    page: Number.isInteger(page) && page >= 1 ? page : 1,
+    page: pageIn(params),
   };
 }
 
@@ -65,7 +60,7 @@ function OrderRow({ order }: { order: PurchaseOrderSummary }) {
 
 /** Admin: every purchase order, newest first, by status and supplier (DESIGN §9). */
 export function PurchaseOrdersPage() {
-  const [params, setParams] = useSearchParams();
+  const { params, setFilter, setPage, clear } = useListAddress<'status' | 'supplier'>();
   const filters = readFilters(params);
   const filtered = filters.status !== undefined || filters.supplier !== undefined;
   const asked = { page: filters.page, pageSize: PURCHASE_ORDERS_PAGE_SIZE };
@@ -74,28 +69,6 @@ export function PurchaseOrdersPage() {
   const choices = useProductChoices();
   const page = serverPage(list.data && { ...list.data, rows: list.data.purchaseOrders }, asked);
 
-  // A filter changes the view in place (Back is not flooded) and starts at page 1; a page is a step.
-  const setFilter = (name: 'status' | 'supplier', value: string) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value) next.set(name, value);
-        else next.delete(name);
-        next.delete('page');
-        return next;
-      },
-      { replace: true },
-    );
-  const setPage = useCallback(
-    (to: number) =>
-      setParams((current) => {
-        const next = new URLSearchParams(current);
-        if (to > 1) next.set('page', String(to));
-        else next.delete('page');
-        return next;
-      }),
-    [setParams],
-  );
   usePageInRange(filters.page, page.pageCount, list.isSuccess && !list.isPlaceholderData, setPage);
   const knownSupplier = choices.data?.suppliers.some((supplier) => supplier._id === filters.supplier);
 
@@ -140,11 +113,7 @@ export function PurchaseOrdersPage() {
           </SelectField>
         </div>
         {filtered ? (
-          <button
-            type="button"
-            className={buttonClass('ghost', 'sm', 'mt-2 -ml-2.5')}
-            onClick={() => setParams(new URLSearchParams(), { replace: true })}
-          >
+          <button type="button" className={buttonClass('ghost', 'sm', 'mt-2 -ml-2.5')} onClick={clear}>
             Clear filters
           </button>
         ) : null}

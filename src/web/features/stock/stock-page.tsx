@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
 import type { Movement, MovementKind } from '../../../shared/stock';
 import { buttonClass } from '../../components/button';
 import { PageHeader } from '../../components/page-header';
@@ -11,6 +11,7 @@ import { Table, TableMessage, Td, Th } from '../../components/table';
 import { purchaseOrderPath } from '../../lib/admin-paths';
 import { errorMessage } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
+import { useListAddress } from '../../lib/list-address';
 import { isPastEnd, serverPage } from '../../lib/paging';
 import { usePageInRange } from '../../lib/use-paged-list';
 import { MOVEMENTS_PAGE_SIZE, movementsQuery, productQuery } from './stock-api';
@@ -25,33 +26,17 @@ const KIND_LABEL: Record<MovementKind, string> = {
   count: 'Count',
 };
 
-/** The page the address holds (`?page=2`); anything unreadable there is page 1. */
-function readPage(params: URLSearchParams): number {
-  const page = Number(params.get('page'));
-  return Number.isInteger(page) && page >= 1 ? page : 1;
-}
-
 /** A product's stock and every movement that explains it (DESIGN §8), with Adjust and Count. */
 export function StockPage() {
   const { id = '' } = useParams();
-  const [params, setParams] = useSearchParams();
-  const asked = { page: readPage(params), pageSize: MOVEMENTS_PAGE_SIZE };
+  const { page: askedPage, setPage } = useListAddress();
+  const asked = { page: askedPage, pageSize: MOVEMENTS_PAGE_SIZE };
   const product = useQuery(productQuery(id));
   const movements = useQuery(movementsQuery(id, asked.page));
   const [dialog, setDialog] = useState<'adjust' | 'count' | null>(null);
   const current = product.data?.product;
 
   const list = serverPage(movements.data && { ...movements.data, rows: movements.data.movements }, asked);
-  const setPage = useCallback(
-    (to: number) =>
-      setParams((now) => {
-        const next = new URLSearchParams(now);
-        if (to > 1) next.set('page', String(to));
-        else next.delete('page');
-        return next;
-      }),
-    [setParams],
-  );
   usePageInRange(asked.page, list.pageCount, movements.isSuccess && !movements.isPlaceholderData, setPage);
 
   return (

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { User } from '../../../shared/users';
 import { SignedInContext } from '../../lib/signed-in';
@@ -36,7 +37,9 @@ function renderUsers(initial: User[]) {
   });
   renderWithClient(
     <SignedInContext value={me}>
-      <UsersPage />
+      <MemoryRouter>
+        <UsersPage />
+      </MemoryRouter>
     </SignedInContext>,
   );
   return mock;

@@ -1,0 +1,48 @@
+import { useCallback } from 'react';
+import { useSearchParams } from 'react-router';
+
+/** The page the address holds (`?page=2`); anything unreadable there is page 1. */
+export function pageIn(params: URLSearchParams): number {
+  const page = Number(params.get('page'));
+  return Number.isInteger(page) && page >= 1 ? page : 1;
+}
+
+/** A value of `params` that is one of `allowed`, or undefined. */
+export function oneOf<T extends string>(allowed: readonly T[], value: string | null): T | undefined {
+  return allowed.includes(value as T) ? (value as T) : undefined;
+}
+
+/**
+ * A list's state kept in the address (STYLE: state in the URL), so reload, Back and a shared link
+ * show the same view. A filter changes the view in place (Back is not flooded) and goes back to
+ * page 1; a page is a step Back can undo. `clear` drops every filter.
+ */
+export function useListAddress<Filter extends string = string>() {
+  const [params, setParams] = useSearchParams();
+  const setFilter = useCallback(
+    (name: Filter, value: string) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          if (value) next.set(name, value);
+          else next.delete(name);
+          next.delete('page');
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+  const setPage = useCallback(
+    (to: number) =>
+      setParams((current) => {
+        const next = new URLSearchParams(current);
+        if (to > 1) next.set('page', String(to));
+        else next.delete('page');
+        return next;
+      }),
+    [setParams],
+  );
+  const clear = useCallback(() => setParams(new URLSearchParams(), { replace: true }), [setParams]);
+  return { params, page: pageIn(params), setFilter, setPage, clear };
+}
