@@ -15,6 +15,7 @@ import pg from 'pg';
 import { type Database, defaultPoolSize, openDatabase } from '../src/server/db/connection';
 import { PERMISSIONS } from '../src/shared/roles';
 import { catalogueInteractive } from './browser';
+import { type ExportResult, timeExport } from './csv-export';
 import { type DirectResult, directOrders } from './direct-sql';
 import { type LoadResult, load } from './http-load';
 import {
@@ -58,6 +59,8 @@ const TARGETS = {
   stockCheckMs: 2000,
   receiveP99: 200,
   suggestionsP99: 200,
+  exportRowsPerSecond: 50_000,
+  exportMemoryMb: 100,
 };
 /** Steady rate of the reorder suggestions (the issue's figure): a page that few people open. */
 const SUGGESTIONS_RATE = 20;
@@ -221,6 +224,7 @@ async function main(): Promise<void> {
   const stockCheck: StockCheckRun = { ms: [], checked: 0, mismatches: 0 };
   let receipts: { ms: number[]; failures: string[] } = { ms: [], failures: [] };
   let suggested = { suppliers: 0, lines: 0 };
+  let exported: ExportResult | undefined;
   try {
     const admin = await signIn(server.url, 'user2@bench.example');
     const reps = await Promise.all(
@@ -394,6 +398,12 @@ async function main(): Promise<void> {
     log(
       `  ${`receive a ${RECEIVE_LINES}-line purchase order`.padEnd(34)} ${receipts.ms.length} one after another: p50 ${ms(percentile(sortedReceipts, 0.5))}, p99 ${ms(percentile(sortedReceipts, 0.99))}  (target p99 < ${TARGETS.receiveP99} ms); ${receipts.failures.length} failed${receipts.failures[0] ? ` (${receipts.failures[0]})` : ''}`,
     );
+    // Every order as CSV, streamed (DESIGN §10): the rate, and the server's memory meanwhile.
+    await settle(made.options.databaseUrl);
+    exported = await timeExport(`${server.url}/api/order/${admin.user._id}?format=csv`, asAdmin, server.pid);
+    log(
+      `  ${'orders CSV export'.padEnd(34)} ${exported.rows} rows in ${exported.seconds.toFixed(1)} s: ${exported.rowsPerSecond.toFixed(0)} rows/s (target ≥ ${TARGETS.exportRowsPerSecond}); server memory ${exported.memoryBeforeMb.toFixed(0)} → peak ${exported.memoryPeakMb.toFixed(0)} MB`,
+    );
     // Every product's stock against the sum of its movements, after every write above.
     await settle(made.options.databaseUrl);
     for (let i = 0; i < STOCK_CHECK_CALLS; i++) {
@@ -448,6 +458,7 @@ async function main(): Promise<void> {
     receipts,
     openLines: purchasing.openLines,
     suggested,
+    exported,
     adjustmentsWritten: written?.adjustments ?? 0,
     busiestMovements: [written?.fewest ?? 0, written?.most ?? 0],
   });
@@ -473,6 +484,7 @@ function report(r: {
   receipts: { ms: number[]; failures: string[] };
   openLines: number;
   suggested: { suppliers: number; lines: number };
+  exported: ExportResult | undefined;
   adjustmentsWritten: number;
   busiestMovements: [number, number];
 }): string[] {
@@ -565,6 +577,12 @@ function report(r: {
     `| stock check: stock = sum of movements for every product | ${r.stockCheck.mismatches} mismatches over ${r.stockCheck.checked.toLocaleString('en-US')} products | ${verdict(ledger.length === 0)} |`,
     `| receive a ${RECEIVE_LINES}-line purchase order p99 < ${TARGETS.receiveP99} ms (${r.receipts.ms.length} in a row) | ${receiveP99.toFixed(1)} ms | ${verdict(receiveP99 < TARGETS.receiveP99 && r.receipts.ms.length > 0 && r.receipts.failures.length === 0)} |`,
     `| reorder suggestions p99 < ${TARGETS.suggestionsP99} ms, at a steady ${SUGGESTIONS_RATE} req/s | ${suggestions.p99.toFixed(1)} ms | ${verdict(suggestions.p99 < TARGETS.suggestionsP99 && suggestions.requests > 0 && suggestions.requests === (suggestions.statuses['200'] ?? 0))} |`,
+    r.exported
+      ? `| orders CSV export ≥ ${TARGETS.exportRowsPerSecond.toLocaleString('en-US')} rows/s (${r.exported.rows.toLocaleString('en-US')} rows) | ${r.exported.rowsPerSecond.toFixed(0)} rows/s | ${verdict(r.exported.status === 200 && r.exported.rowsPerSecond >= TARGETS.exportRowsPerSecond)} |`
+      : '| orders CSV export | not measured | **not measured** |',
+    r.exported
+      ? `| server memory growth during the export < ${TARGETS.exportMemoryMb} MB | ${(r.exported.memoryPeakMb - r.exported.memoryBeforeMb).toFixed(0)} MB (${r.exported.memoryBeforeMb.toFixed(0)} → ${r.exported.memoryPeakMb.toFixed(0)}) | ${verdict(r.exported.memoryPeakMb - r.exported.memoryBeforeMb < TARGETS.exportMemoryMb)} |`
+      : '| server memory during the export | not measured | **not measured** |',
     `| order placement ≥ 50 % of direct SQL (both write the sale movement) | ${(orderRatio * 100).toFixed(0)} % | ${verdict(orderRatio >= TARGETS.orderRatio)} |`,
     `| zero oversell | ${oversell} problems | ${verdict(oversell === 0 && r.httpCheck.products === 20)} |`,
     r.catalogue.length

@@ -16,6 +16,8 @@ export function freePort(): Promise<number> {
 
 export interface RunningServer {
   url: string;
+  /** The server process, for reading its memory. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export async function startServer(
   }
   return {
     url,
+    pid: child.pid as number,
     stop: async () => {
       child.kill('SIGTERM');
       await exited;

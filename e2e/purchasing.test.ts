@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { ProductResponse } from '../src/shared/products';
 import { PurchaseOrderResponse } from '../src/shared/purchasing';
@@ -147,6 +148,22 @@ stories('purchasing', () => {
       expect(await bodyRows(movements).nth(1).textContent()).toMatch(/Receipt.*\+6.*10/);
       await bodyRows(movements).nth(0).getByRole('link', { name: number }).click();
       await see(page.getByRole('heading', { name: number }));
+
+      // The purchase orders list, as a spreadsheet: Download CSV saves the filtered list.
+      await page.goto(`${baseUrl}/admin-dashboard/purchase-orders?status=received`);
+      const saved = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Download CSV' }).click();
+      const download = await saved;
+      expect(download.suggestedFilename()).toBe('purchase-orders.csv');
+      const text = readFileSync((await download.path()) as string, 'utf8');
+      const rows = text
+        .trimEnd()
+        .split('\r\n')
+        .map((line) => line.split(','));
+      expect(rows[0]).toEqual(['number', 'supplier', 'status', 'total', 'created', 'ordered', 'received']);
+      const mine = rows.find((row) => row[0] === number);
+      expect(mine?.slice(2, 4)).toEqual(['received', '66']);
+      expect(rows.slice(1).every((row) => row[2] === 'received')).toBe(true);
     },
   );
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id, Ok } from './common';
-import { PageQuery } from './paging';
+import { ExportFormat, PageQuery } from './paging';
 import { Role } from './roles';
 
 /**
@@ -93,11 +93,24 @@ export const AuditQuery = PageQuery.omit({ search: true })
     entity: AuditEntity.optional(),
     from: DateOnly.optional(),
     to: DateOnly.optional(),
+    format: ExportFormat,
   })
   .refine((query) => !query.from || !query.to || query.from <= query.to, {
     error: 'The from date must be on or before the to date.',
   });
 export type AuditQuery = z.input<typeof AuditQuery>;
+
+/** The columns of the activity CSV, in order. */
+export const AUDIT_CSV_HEADER = [
+  'time',
+  'who',
+  'role',
+  'action',
+  'entity',
+  'name',
+  'changes',
+  'address',
+] as const;
 
 export const AuditListResponse = Ok.extend({
   entries: z.array(AuditEntry),

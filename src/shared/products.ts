@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Category } from './categories';
 import { Id, MAX, Money, Named, Ok, optionalText, requiredText } from './common';
-import { PageInfo, PageQuery } from './paging';
+import { ExportFormat, PageInfo, PageQuery } from './paging';
 import { UnitCost } from './purchasing';
 
 export const Product = z.object({
@@ -76,7 +76,23 @@ export const PRODUCT_SORTS = ['name', '-name', 'price', '-price', 'stock', '-sto
 export const ProductQuery = PageQuery.extend({
   category: Id.optional(),
   sort: z.enum(PRODUCT_SORTS, { error: `sort must be one of ${PRODUCT_SORTS.join(', ')}.` }).optional(),
+  format: ExportFormat,
 });
+
+/** The columns of the products CSV, in order (always by name; search and category kept). */
+export const PRODUCT_CSV_HEADER = [
+  'id',
+  'name',
+  'description',
+  'category',
+  'supplier',
+  'price',
+  'cost',
+  'stock',
+  'reorder point',
+  'reorder point is the store default',
+  'reorder quantity',
+] as const;
 export type ProductQuery = z.input<typeof ProductQuery>;
 
 /** The categories and suppliers a product can be given, for filters and the product form. */

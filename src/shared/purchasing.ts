@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id, MAX, Named, Ok, optionalText } from './common';
-import { PageInfo, PageQuery } from './paging';
+import { ExportFormat, PageInfo, PageQuery } from './paging';
 
 /**
  * A purchase order's life (DESIGN §9): draft → ordered → partially_received → received;
@@ -105,7 +105,19 @@ export type PurchaseOrderResponse = z.infer<typeof PurchaseOrderResponse>;
 export const PurchaseOrderQuery = PageQuery.omit({ search: true }).extend({
   status: PurchaseOrderStatus.optional(),
   supplier: Id.optional(),
+  format: ExportFormat,
 });
+
+/** The columns of the purchase orders CSV, in order. */
+export const PURCHASE_ORDER_CSV_HEADER = [
+  'number',
+  'supplier',
+  'status',
+  'total',
+  'created',
+  'ordered',
+  'received',
+] as const;
 export type PurchaseOrderQuery = z.input<typeof PurchaseOrderQuery>;
 export const PurchaseOrderListResponse = Ok.extend({ purchaseOrders: z.array(PurchaseOrderSummary) }).extend(
   PageInfo.shape,

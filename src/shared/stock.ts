@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX, Ok, optionalText } from './common';
-import { PageInfo, PageQuery } from './paging';
+import { ExportFormat, PageInfo, PageQuery } from './paging';
 import { Product, Stock } from './products';
 
 /** Why a stock number changed (DESIGN §8). */
@@ -54,7 +54,20 @@ export type Movement = z.infer<typeof Movement>;
 export const MovementResponse = Ok.extend({ product: Product, movement: Movement });
 export type MovementResponse = z.infer<typeof MovementResponse>;
 
-export const MovementQuery = PageQuery.pick({ page: true, pageSize: true });
+export const MovementQuery = PageQuery.pick({ page: true, pageSize: true }).extend({ format: ExportFormat });
+
+/** The columns of a product's movements CSV, in order. */
+export const MOVEMENT_CSV_HEADER = [
+  'time',
+  'kind',
+  'quantity',
+  'stock after',
+  'reason',
+  'note',
+  'who',
+  'order id',
+  'purchase order',
+] as const;
 export type MovementQuery = z.input<typeof MovementQuery>;
 export const MovementListResponse = Ok.extend({ movements: z.array(Movement) }).extend(PageInfo.shape);
 export type MovementListResponse = z.infer<typeof MovementListResponse>;

@@ -1,4 +1,6 @@
 import { Readable } from 'node:stream';
+import type { AnyColumn, SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import { CSV_TYPE, type CsvValue, csvRow } from '../../shared/csv';
 
@@ -34,4 +36,24 @@ export function sendCsv<Cursor>(
     .header('content-type', CSV_TYPE)
     .header('content-disposition', `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`)
     .send(Readable.from(lines(), { objectMode: false }));
+}
+
+/** Where a newest-first export stopped: the last row's time and id. */
+export type NewestCursor = { at: string; id: string };
+
+/** Rows after `after` in newest-first order (time desc, id desc), the lists' index order. */
+export function olderThan(at: AnyColumn, id: AnyColumn, after: NewestCursor | undefined): SQL | undefined {
+  return after ? sql`(${at}, ${id}) < (${after.at}::timestamptz, ${after.id}::uuid)` : undefined;
+}
+
+/** The cursor after a batch of `size` newest-first rows, or undefined when it was the last. */
+export function nextNewest<Row>(
+  rows: Row[],
+  size: number,
+  key: (row: Row) => { at: Date | string; id: string },
+): NewestCursor | undefined {
+  const last = rows.at(-1);
+  if (!last || rows.length < size) return undefined;
+  const { at, id } = key(last);
+  return { at: new Date(at).toISOString(), id };
 }

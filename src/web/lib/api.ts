@@ -91,6 +91,26 @@ export async function api<S extends z.ZodType>(
   return parsed.data;
 }
 
+/**
+ * A signed-in GET that answers a file (a CSV export): its bytes, or the server's sentence thrown
+ * as ApiRequestError like any other call.
+ */
+export async function apiFile(path: string): Promise<Blob> {
+  const token = getToken();
+  let response: Response;
+  try {
+    response = await fetch(`/api${path}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  } catch {
+    throw new ApiRequestError('The server cannot be reached. Check your connection and try again.', 0);
+  }
+  if (!response.ok) {
+    const failure = ApiError.safeParse(await response.json().catch(() => null));
+    if (response.status === 401) unauthorizedHandler?.();
+    throw new ApiRequestError(failure.success ? failure.data.error : GENERIC_ERROR, response.status);
+  }
+  return response.blob();
+}
+
 /** The sentence to show for any thrown value. */
 export function errorMessage(error: unknown): string {
   if (error instanceof Error && error.message) return error.message;

@@ -10,6 +10,7 @@ import type {
 import type { Role } from '../../../shared/roles';
 import type { Db, Tx } from '../../db/connection';
 import { auditLog } from '../../db/schema';
+import { type CsvBatch, type NewestCursor, nextNewest, olderThan } from '../../lib/csv-stream';
 import { isId } from '../../lib/errors';
 import { rowsOf } from '../../lib/sql';
 
@@ -162,6 +163,53 @@ export async function auditPage(
     db.select({ n: count() }).from(auditLog).where(where),
   ]);
   return { entries: rows.map(toEntry), total: counted[0]?.n ?? 0 };
+}
+
+/** "field: old → new" per change, for the CSV's one cell (the screen shows the same). */
+function changesText(changes: AuditChange[] | null): string {
+  if (!changes) return '';
+  const show = (value: AuditValue | undefined) =>
+    value === null || value === undefined ? '' : String(value);
+  return changes
+    .map((change) =>
+      'old' in change && 'new' in change
+        ? `${change.field}: ${show(change.old)} → ${show(change.new)}`
+        : 'new' in change
+          ? `${change.field}: ${show(change.new)}`
+          : 'old' in change
+            ? `${change.field}: was ${show(change.old)}`
+            : `${change.field} changed`,
+    )
+    .join('; ');
+}
+
+/** One batch of the activity CSV (AUDIT_CSV_HEADER), newest first, with the list's filters. */
+export async function auditCsvBatch(
+  db: Db,
+  filter: AuditFilter,
+  timeZone: string,
+  after: NewestCursor | undefined,
+  size: number,
+): Promise<CsvBatch<NewestCursor>> {
+  const rows = await db
+    .select()
+    .from(auditLog)
+    .where(and(auditWhere(filter, timeZone), olderThan(auditLog.at, auditLog.id, after)))
+    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .limit(size);
+  return {
+    rows: rows.map((row) => [
+      row.at.toISOString(),
+      row.actorName,
+      row.actorRole,
+      row.action,
+      row.entityType,
+      row.entityName,
+      changesText(row.changes as AuditChange[] | null),
+      row.address,
+    ]),
+    next: nextNewest(rows, size, (row) => row),
+  };
 }
 
 /**

@@ -3,6 +3,7 @@ import { searchWords } from '../../../shared/paging';
 import type { Product, ProductQuery } from '../../../shared/products';
 import { type Database, type Db, statementOf } from '../../db/connection';
 import { categories, productStock, products, stockMovements, suppliers } from '../../db/schema';
+import type { CsvBatch } from '../../lib/csv-stream';
 import { conflict, isId } from '../../lib/errors';
 import { matchesSearch } from '../../lib/search';
 import { rowsOf } from '../../lib/sql';
@@ -187,6 +188,48 @@ export async function wholeCatalogueJson(
       'total', (select count(*) from list)
     )::text as body`);
   return (rowsOf<{ body: string }>(result)[0] as { body: string }).body;
+}
+
+type NameCursor = { name: string; id: string };
+
+/**
+ * One batch of the products CSV (PRODUCT_CSV_HEADER) after `after`: the list's search and
+ * category, always in name order, read by keyset on (lower(name), id), the name index's order.
+ */
+export async function productCsvBatch(
+  db: Db,
+  query: ProductFilter,
+  storeThreshold: number,
+  after: NameCursor | undefined,
+  size: number,
+): Promise<CsvBatch<NameCursor>> {
+  const { where } = productFilter(query);
+  const past = after ? sql`(${byName}, ${products.id}) > (${after.name}, ${after.id}::uuid)` : undefined;
+  const rows = await db
+    .select({ ...productColumns(storeThreshold), nameKey: sql<string>`${byName}` })
+    .from(products)
+    .innerJoin(categories, eq(categories.id, products.categoryId))
+    .innerJoin(suppliers, eq(suppliers.id, products.supplierId))
+    .where(and(where, past))
+    .orderBy(asc(byName), asc(products.id))
+    .limit(size);
+  const last = rows.at(-1);
+  return {
+    rows: rows.map((row) => [
+      row.id,
+      row.name,
+      row.description,
+      row.categoryName,
+      row.supplierName,
+      Number(row.price),
+      row.cost === null ? null : Number(row.cost),
+      row.stock,
+      row.reorderPoint,
+      row.reorderPointFromStore,
+      row.reorderQuantity,
+    ]),
+    next: last && rows.length === size ? { name: last.nameKey, id: last.id } : undefined,
+  };
 }
 
 /** One page of the catalogue, filtered by name words and category. */

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams, Message } from '../../../shared/common';
 import { pageWindow } from '../../../shared/paging';
 import {
+  PRODUCT_CSV_HEADER,
   ProductChoicesResponse,
   ProductInput,
   ProductListResponse,
@@ -11,6 +12,7 @@ import {
 } from '../../../shared/products';
 import type { Db } from '../../db/connection';
 import { currentUser } from '../../lib/auth';
+import { CSV_BATCH, sendCsv } from '../../lib/csv-stream';
 import { badRequest, isId, notFound } from '../../lib/errors';
 import { sendJsonText } from '../../lib/json-text';
 import {
@@ -20,6 +22,7 @@ import {
   missingReferences,
   type ProductValues,
   productChoices,
+  productCsvBatch,
   productPage,
   updateProduct,
   wholeCatalogueJson,
@@ -59,12 +62,16 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['products'],
         summary: 'The catalogue, or one page of it',
         description:
-          'Without page or pageSize the whole catalogue, with the categories and suppliers to choose from; with them one page, without those lists (see /products/choices). search matches every word in the name; total counts all matches.',
+          'Without page or pageSize the whole catalogue, with the categories and suppliers to choose from; with them one page, without those lists (see /products/choices). search matches every word in the name; total counts all matches. format=csv answers every match as CSV in name order (streamed).',
         querystring: ProductQuery,
         response: { 200: ProductListResponse },
       },
     },
     async (request, reply) => {
+      if (request.query.format === 'csv')
+        return sendCsv<{ name: string; id: string }>(reply, 'products.csv', PRODUCT_CSV_HEADER, (after) =>
+          productCsvBatch(app.db, request.query, app.config.lowStockThreshold, after, CSV_BATCH),
+        );
       const window = pageWindow(request.query);
       if (window) {
         const { products, total } = await productPage(

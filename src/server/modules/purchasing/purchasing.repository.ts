@@ -8,6 +8,7 @@ import {
 } from '../../../shared/purchasing';
 import type { Db, Tx } from '../../db/connection';
 import { products, purchaseOrderLines, purchaseOrders, stockMovements, suppliers } from '../../db/schema';
+import { type CsvBatch, type NewestCursor, nextNewest, olderThan } from '../../lib/csv-stream';
 import { badRequest, conflict, isId, notFound } from '../../lib/errors';
 import { rowsOf } from '../../lib/sql';
 import { type Actor, recordAudit } from '../audit/audit.repository';
@@ -111,13 +112,8 @@ export async function findPurchaseOrder(db: Db, id: string): Promise<PurchaseOrd
   };
 }
 
-/** One page of purchase orders, newest first, by status and supplier. */
-export async function purchaseOrderPage(
-  db: Db,
-  filter: { status?: PurchaseOrderStatus; supplier?: string },
-  window: { limit: number; offset: number },
-): Promise<{ purchaseOrders: PurchaseOrderSummary[]; total: number }> {
-  const where = and(
+function purchaseOrderWhere(filter: { status?: PurchaseOrderStatus; supplier?: string }) {
+  return and(
     filter.status ? eq(purchaseOrders.status, filter.status) : undefined,
     filter.supplier === undefined
       ? undefined
@@ -125,6 +121,15 @@ export async function purchaseOrderPage(
         ? eq(purchaseOrders.supplierId, filter.supplier)
         : sql`false`,
   );
+}
+
+/** One page of purchase orders, newest first, by status and supplier. */
+export async function purchaseOrderPage(
+  db: Db,
+  filter: { status?: PurchaseOrderStatus; supplier?: string },
+  window: { limit: number; offset: number },
+): Promise<{ purchaseOrders: PurchaseOrderSummary[]; total: number }> {
+  const where = purchaseOrderWhere(filter);
   const [rows, [counted]] = await Promise.all([
     db
       .select({
@@ -154,6 +159,43 @@ export async function purchaseOrderPage(
       createdAt: iso(row.createdAt) as string,
     })),
     total: counted?.n ?? 0,
+  };
+}
+
+/** One batch of the purchase orders CSV (PURCHASE_ORDER_CSV_HEADER), newest first, filtered. */
+export async function purchaseOrderCsvBatch(
+  db: Db,
+  filter: { status?: PurchaseOrderStatus; supplier?: string },
+  after: NewestCursor | undefined,
+  size: number,
+): Promise<CsvBatch<NewestCursor>> {
+  const rows = await db
+    .select({
+      id: purchaseOrders.id,
+      number: purchaseOrders.number,
+      supplierName: suppliers.name,
+      status: purchaseOrders.status,
+      total: totalOf(purchaseOrders.id),
+      createdAt: purchaseOrders.createdAt,
+      orderedAt: purchaseOrders.orderedAt,
+      receivedAt: purchaseOrders.receivedAt,
+    })
+    .from(purchaseOrders)
+    .innerJoin(suppliers, eq(suppliers.id, purchaseOrders.supplierId))
+    .where(and(purchaseOrderWhere(filter), olderThan(purchaseOrders.createdAt, purchaseOrders.id, after)))
+    .orderBy(desc(purchaseOrders.createdAt), desc(purchaseOrders.id))
+    .limit(size);
+  return {
+    rows: rows.map((row) => [
+      purchaseOrderNumber(row.number),
+      row.supplierName,
+      row.status,
+      Number(row.total),
+      iso(row.createdAt),
+      iso(row.orderedAt),
+      iso(row.receivedAt),
+    ]),
+    next: nextNewest(rows, size, (row) => ({ at: row.createdAt, id: row.id })),
   };
 }
 

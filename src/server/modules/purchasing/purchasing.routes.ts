@@ -4,6 +4,7 @@ import { pageWindow } from '../../../shared/paging';
 import {
   DraftFromSuggestionsInput,
   DraftPurchaseOrdersResponse,
+  PURCHASE_ORDER_CSV_HEADER,
   PurchaseOrderInput,
   PurchaseOrderListResponse,
   PurchaseOrderQuery,
@@ -13,6 +14,7 @@ import {
 } from '../../../shared/purchasing';
 import type { Tx } from '../../db/connection';
 import { currentUser } from '../../lib/auth';
+import { CSV_BATCH, type NewestCursor, sendCsv } from '../../lib/csv-stream';
 import { notFound } from '../../lib/errors';
 import { type Answer, answerOnce } from '../../lib/idempotency';
 import { sendJsonText } from '../../lib/json-text';
@@ -22,6 +24,7 @@ import {
   findPurchaseOrder,
   insertPurchaseOrder,
   markOrdered,
+  purchaseOrderCsvBatch,
   purchaseOrderPage,
   receivePurchaseOrder,
   reorderSuggestionsJson,
@@ -64,11 +67,16 @@ export const purchasingRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['purchasing'],
         summary: 'Purchase orders, newest first, by status and supplier',
+        description: 'format=csv answers every matching purchase order as CSV (streamed).',
         querystring: PurchaseOrderQuery,
         response: { 200: PurchaseOrderListResponse },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      if (request.query.format === 'csv')
+        return sendCsv<NewestCursor>(reply, 'purchase-orders.csv', PURCHASE_ORDER_CSV_HEADER, (after) =>
+          purchaseOrderCsvBatch(app.db, request.query, after, CSV_BATCH),
+        );
       const window = pageWindow({ page: 1, ...request.query });
       if (!window) throw new Error('a page window always exists with a page');
       const page = await purchaseOrderPage(app.db, request.query, window);

@@ -1,8 +1,9 @@
-import { count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { purchaseOrderNumber } from '../../../shared/purchasing';
 import type { AdjustmentReason, Movement, MovementKind } from '../../../shared/stock';
 import type { Db, Tx } from '../../db/connection';
 import { products, purchaseOrders, stockMovements } from '../../db/schema';
+import { type CsvBatch, type NewestCursor, nextNewest, olderThan } from '../../lib/csv-stream';
 import { rowsOf } from '../../lib/sql';
 
 export type MovementRow = typeof stockMovements.$inferSelect;
@@ -92,6 +93,38 @@ export async function movementPage(
     db.select({ n: count() }).from(stockMovements).where(eq(stockMovements.productId, productId)),
   ]);
   return { movements: rows.map(toMovement), total: counted?.n ?? 0 };
+}
+
+/** One batch of a product's movements CSV (MOVEMENT_CSV_HEADER), newest first. */
+export async function movementCsvBatch(
+  db: Db,
+  productId: string,
+  after: NewestCursor | undefined,
+  size: number,
+): Promise<CsvBatch<NewestCursor>> {
+  const rows = await db
+    .select({ ...getTableColumns(stockMovements), purchaseOrderNumber: purchaseOrders.number })
+    .from(stockMovements)
+    .leftJoin(purchaseOrders, eq(purchaseOrders.id, stockMovements.purchaseOrderId))
+    .where(
+      and(eq(stockMovements.productId, productId), olderThan(stockMovements.at, stockMovements.id, after)),
+    )
+    .orderBy(desc(stockMovements.at), desc(stockMovements.id))
+    .limit(size);
+  return {
+    rows: rows.map((row) => [
+      new Date(row.at).toISOString(),
+      row.kind,
+      row.quantity,
+      row.stockAfter,
+      row.reason,
+      row.note,
+      row.userName,
+      row.orderId,
+      row.purchaseOrderNumber ? purchaseOrderNumber(row.purchaseOrderNumber) : null,
+    ]),
+    next: nextNewest(rows, size, (row) => row),
+  };
 }
 
 /**

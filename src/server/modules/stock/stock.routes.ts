@@ -5,6 +5,7 @@ import { pageWindow } from '../../../shared/paging';
 import {
   AdjustInput,
   CountInput,
+  MOVEMENT_CSV_HEADER,
   MovementListResponse,
   MovementQuery,
   MovementResponse,
@@ -12,6 +13,7 @@ import {
 } from '../../../shared/stock';
 import type { Tx } from '../../db/connection';
 import { currentUser } from '../../lib/auth';
+import { CSV_BATCH, type NewestCursor, sendCsv } from '../../lib/csv-stream';
 import { isId, notFound } from '../../lib/errors';
 import type { AuthUser } from '../../lib/fastify';
 import { type Answer, answerOnce } from '../../lib/idempotency';
@@ -21,6 +23,7 @@ import {
   adjustStock,
   countStock,
   type MovementRow,
+  movementCsvBatch,
   movementPage,
   stockCheck,
   toMovement,
@@ -109,14 +112,21 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['stock'],
         summary: 'A product’s stock movements, newest first',
+        description: 'format=csv answers all of them as CSV (streamed).',
         params: IdParams,
         querystring: MovementQuery,
         response: { 200: MovementListResponse },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { id } = request.params;
       if (!isId(id)) throw notFound('Product');
+      if (request.query.format === 'csv') {
+        if (!(await findProduct(app.db, id, app.config.lowStockThreshold))) throw notFound('Product');
+        return sendCsv<NewestCursor>(reply, 'stock-movements.csv', MOVEMENT_CSV_HEADER, (after) =>
+          movementCsvBatch(app.db, id, after, CSV_BATCH),
+        );
+      }
       const window = pageWindow({ page: 1, ...request.query });
       if (!window) throw notFound('Product');
       const page = await movementPage(app.db, id, window);

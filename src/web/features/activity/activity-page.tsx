@@ -11,6 +11,7 @@ import {
 } from '../../../shared/audit';
 import { ROLES, type Role } from '../../../shared/roles';
 import { buttonClass } from '../../components/button';
+import { DownloadCsvButton } from '../../components/download-csv';
 import { SelectField, TextField } from '../../components/form-field';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
@@ -18,7 +19,7 @@ import { Table, TableMessage, Td, Th } from '../../components/table';
 import { errorMessage } from '../../lib/api';
 import { ROLE_LABEL } from '../../lib/format';
 import { oneOf, pageIn, useListAddress } from '../../lib/list-address';
-import { isPastEnd, PAGE_SIZE, serverPage } from '../../lib/paging';
+import { isPastEnd, PAGE_SIZE, serverPage, withQuery } from '../../lib/paging';
 import { usePageInRange } from '../../lib/use-paged-list';
 import { auditActorsQuery, auditPageQuery } from './activity-api';
 
@@ -189,7 +190,9 @@ export function ActivityPage() {
 
   return (
     <>
-      <PageHeader title="Activity" />
+      <PageHeader title="Activity">
+        <DownloadCsvButton path={withQuery('/audit', filters)} filename="activity.csv" />
+      </PageHeader>
       <search aria-label="Filter activity" className="mb-4 block">
         <div className="grid grid-cols-2 items-start gap-3 sm:grid-cols-6 lg:grid-cols-[repeat(3,minmax(0,1fr))_10rem_10rem]">
           <div className={CHOICE}>

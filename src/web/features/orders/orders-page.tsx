@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { type Order, OrderListResponse, type OrderQuery } from '../../../shared/orders';
 import { buttonClass } from '../../components/button';
+import { DownloadCsvButton } from '../../components/download-csv';
 import { SearchField } from '../../components/form-field';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
@@ -37,7 +38,12 @@ export function OrdersPage() {
 
   return (
     <>
-      <PageHeader title={isAdmin ? 'Orders' : 'My Orders'} />
+      <PageHeader title={isAdmin ? 'Orders' : 'My Orders'}>
+        <DownloadCsvButton
+          path={withQuery(`/order/${encodeURIComponent(user._id)}`, { search: query.search })}
+          filename="orders.csv"
+        />
+      </PageHeader>
       <div className="mb-4">
         <SearchField
           value={paging.text}

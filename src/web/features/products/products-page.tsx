@@ -3,6 +3,7 @@ import { Link, useSearchParams } from 'react-router';
 import type { Product } from '../../../shared/products';
 import { buttonClass } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { DownloadCsvButton } from '../../components/download-csv';
 import { SearchField } from '../../components/form-field';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
@@ -12,7 +13,7 @@ import { Table, TableMessage, Td, Th } from '../../components/table';
 import { stockPath } from '../../lib/admin-paths';
 import { formatMoney } from '../../lib/format';
 import { notify } from '../../lib/notify';
-import { isPastEnd, serverPage } from '../../lib/paging';
+import { isPastEnd, serverPage, withQuery } from '../../lib/paging';
 import { useProductChoices } from '../../lib/product-choices';
 import { SEARCH_MAX_LENGTH, usePagedList, usePageInRange } from '../../lib/use-paged-list';
 import { ProductFormModal } from './product-form-modal';
@@ -50,6 +51,10 @@ export function ProductsPage() {
   return (
     <>
       <PageHeader title="Products">
+        <DownloadCsvButton
+          path={withQuery('/products', { search: paging.search || undefined })}
+          filename="products.csv"
+        />
         <button
           type="button"
           className={buttonClass('primary')}

@@ -6,6 +6,7 @@ import {
   type PurchaseOrderSummary,
 } from '../../../shared/purchasing';
 import { buttonClass } from '../../components/button';
+import { DownloadCsvButton } from '../../components/download-csv';
 import { SelectField } from '../../components/form-field';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
@@ -14,7 +15,7 @@ import { PURCHASE_ORDERS_PATH, purchaseOrderPath, REORDER_PATH } from '../../lib
 import { errorMessage } from '../../lib/api';
 import { formatDate, formatMoney } from '../../lib/format';
 import { oneOf, pageIn, useListAddress } from '../../lib/list-address';
-import { isPastEnd, serverPage } from '../../lib/paging';
+import { isPastEnd, serverPage, withQuery } from '../../lib/paging';
 import { useProductChoices } from '../../lib/product-choices';
 import { usePageInRange } from '../../lib/use-paged-list';
 import { STATUS_LABEL, StatusBadge } from './purchase-order-status';
@@ -75,6 +76,10 @@ export function PurchaseOrdersPage() {
   return (
     <>
       <PageHeader title="Purchase orders">
+        <DownloadCsvButton
+          path={withQuery('/purchase-orders', { status: filters.status, supplier: filters.supplier })}
+          filename="purchase-orders.csv"
+        />
         <Link to={REORDER_PATH} className={buttonClass('secondary')}>
           Reorder suggestions
         </Link>

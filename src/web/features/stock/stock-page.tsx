@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { Movement, MovementKind } from '../../../shared/stock';
 import { buttonClass } from '../../components/button';
+import { DownloadCsvButton } from '../../components/download-csv';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { Loading } from '../../components/spinner';
@@ -42,6 +43,10 @@ export function StockPage() {
   return (
     <>
       <PageHeader title={current ? `Stock: ${current.name}` : 'Stock'}>
+        <DownloadCsvButton
+          path={`/products/${encodeURIComponent(id)}/movements`}
+          filename="stock-movements.csv"
+        />
         <Link to="/admin-dashboard/products" className={buttonClass('secondary')}>
           Back to Products
         </Link>

@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUDIT_CSV_HEADER } from '../../shared/audit';
+import { PRODUCT_CSV_HEADER } from '../../shared/products';
+import { PURCHASE_ORDER_CSV_HEADER } from '../../shared/purchasing';
+import { MOVEMENT_CSV_HEADER } from '../../shared/stock';
+import { startApp, type TestApp, targets } from './harness';
+import { parseCsv } from './parse-csv';
+
+let sequence = 0;
+const tag = () => `${Date.now().toString(36)}${sequence++}`;
+
+/** The long lists answer format=csv (DESIGN §10): the whole filtered list, streamed. */
+describe.each(targets)('lists as CSV on $name', (target) => {
+  let t: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    t = await startApp(target);
+    admin = t.as.admin.token;
+  });
+  afterAll(() => t?.close());
+
+  const csv = async (url: string, token = admin) => {
+    const res = await t.call('GET', url, { token });
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    return parseCsv(res.text);
+  };
+
+  it('products: every match of the search and category, in name order, across batches, with cost and reorder settings', async () => {
+    const word = `Csvthing${tag()}`;
+    const { categoryId, supplierId } = await t.product({ name: `${word} seed`, stock: 1 });
+    // 5,100 products in one statement: more than one batch of the export.
+    await t.sql(
+      `insert into products (name, price, stock, category_id, supplier_id, cost, reorder_point)
+       select $1 || ' ' || lpad(i::text, 5, '0'), 2.5, 0, $2, $3, case when i = 1 then 1.25 end, case when i = 1 then 7 end
+       from generate_series(1, 5100) i`,
+      [word, categoryId, supplierId],
+    );
+    await t.sql(
+      'insert into products (name, price, stock, category_id, supplier_id) values ($1, 1, 0, $2, $3)',
+      [`@${word} =1+2`, categoryId, supplierId],
+    );
+    const [header, ...rows] = await csv(`/api/products?format=csv&search=${word}&category=${categoryId}`);
+    expect(header).toEqual([...PRODUCT_CSV_HEADER]);
+    expect(rows).toHaveLength(5102);
+    const names = rows.map((row) => row[1] as string);
+    expect(names[0]).toBe(`'@${word} =1+2`);
+    expect(names.slice(1, 3)).toEqual([`${word} 00001`, `${word} 00002`]);
+    expect(names.at(-1)).toBe(`${word} seed`);
+    expect(rows[1]?.slice(5)).toEqual(['2.5', '1.25', '0', '7', 'false', '']);
+    expect(rows[2]?.slice(5)).toEqual(['2.5', '', '0', '5', 'true', '']);
+    // A rep may export the catalogue too (products:read).
+    const asRep = await csv(`/api/products?format=csv&search=${word} 0510`, t.as.salesRep.token);
+    expect(asRep.slice(1).map((row) => row[1])).toEqual([`${word} 00510`, `${word} 05100`]);
+  });
+
+  it('a product’s movements, newest first, with receipts naming their purchase order; 404 for an unknown product', async () => {
+    const { id, supplierId } = await t.product({ stock: 5 });
+    await t.call('POST', '/api/order/add', { token: t.as.user.token, body: { productId: id, quantity: 2 } });
+    const po = await t.call('POST', '/api/purchase-orders', {
+      token: admin,
+      body: { supplier: supplierId, lines: [{ product: id, quantity: 4, unitCost: 1 }] },
+    });
+    const order = po.body.purchaseOrder;
+    await t.call('POST', `/api/purchase-orders/${order._id}/order`, { token: admin });
+    await t.call('POST', `/api/purchase-orders/${order._id}/receive`, {
+      token: admin,
+      body: { lines: [{ line: order.lines[0]._id, quantity: 4 }] },
+    });
+    const [header, ...rows] = await csv(`/api/products/${id}/movements?format=csv`);
+    expect(header).toEqual([...MOVEMENT_CSV_HEADER]);
+    expect(rows.map((row) => [row[1], row[2], row[3], row[8]])).toEqual([
+      ['receipt', '4', '7', order.number],
+      ['sale', '-2', '3', ''],
+      ['initial', '5', '5', ''],
+    ]);
+    const missing = await t.call(
+      'GET',
+      '/api/products/00000000-0000-4000-8000-000000000000/movements?format=csv',
+      {
+        token: admin,
+      },
+    );
+    expect(missing.status).toBe(404);
+  });
+
+  it('purchase orders, newest first, filtered by status', async () => {
+    const { id, supplierId } = await t.product();
+    const made = [];
+    for (const quantity of [1, 2, 3])
+      made.push(
+        (
+          await t.call('POST', '/api/purchase-orders', {
+            token: admin,
+            body: { supplier: supplierId, lines: [{ product: id, quantity, unitCost: 0.5 }] },
+          })
+        ).body.purchaseOrder,
+      );
+    await t.call('POST', `/api/purchase-orders/${made[1]._id}/order`, { token: admin });
+    const [header, ...rows] = await csv(`/api/purchase-orders?format=csv&supplier=${supplierId}`);
+    expect(header).toEqual([...PURCHASE_ORDER_CSV_HEADER]);
+    expect(rows.map((row) => [row[0], row[2], row[3]])).toEqual([
+      [made[2].number, 'draft', '1.5'],
+      [made[1].number, 'ordered', '1'],
+      [made[0].number, 'draft', '0.5'],
+    ]);
+    expect(rows[1]?.[5]).toMatch(/^\d{4}-\d\d-\d\dT/);
+    const drafts = await csv(`/api/purchase-orders?format=csv&supplier=${supplierId}&status=draft`);
+    expect(drafts.slice(1).map((row) => row[0])).toEqual([made[2].number, made[0].number]);
+  });
+
+  it('the activity log with its filters, changes in one cell; only for those who may read it', async () => {
+    const name = `Audited ${tag()}`;
+    const { categoryId, supplierId } = await t.product();
+    const added = await t.call('POST', '/api/products/add', {
+      token: admin,
+      body: { name, price: 3, stock: 1, category: categoryId, supplier: supplierId },
+    });
+    await t.call('PUT', `/api/products/${added.body.product._id}`, {
+      token: admin,
+      body: { name, price: 4, stock: 1, category: categoryId, supplier: supplierId },
+    });
+    const [header, ...rows] = await csv(`/api/audit?format=csv&entity=product&actor=${t.as.admin.id}`);
+    expect(header).toEqual([...AUDIT_CSV_HEADER]);
+    const mine = rows.filter((row) => row[5] === name);
+    expect(mine.map((row) => [row[1], row[2], row[3], row[4]])).toEqual([
+      [t.as.admin.name, 'admin', 'updated', 'product'],
+      [t.as.admin.name, 'admin', 'created', 'product'],
+    ]);
+    expect(mine[0]?.[6]).toBe('price: 3.00 → 4.00');
+    const refused = await t.call('GET', '/api/audit?format=csv', { token: t.as.salesRep.token });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toEqual(expect.any(String));
+  });
+});
