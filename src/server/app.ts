@@ -17,6 +17,7 @@ import type { ApiError } from '../shared/common';
 import type { Config } from './config';
 import type { Database } from './db/connection';
 import { tokenSecret } from './db/first-run';
+import { setReportTimeZone } from './db/report-time-zone';
 import { authenticate, guardSignedInCheck } from './lib/auth';
 import { AppError, businessError, isDatabaseUnavailable, pgCode } from './lib/errors';
 import { safeErrorForLog } from './lib/log';
@@ -33,6 +34,7 @@ import { healthRoutes } from './modules/health/health.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import { productsRoutes } from './modules/products/products.routes';
 import { purchasingRoutes } from './modules/purchasing/purchasing.routes';
+import { reportsRoutes } from './modules/reports/reports.routes';
 import { stockRoutes } from './modules/stock/stock.routes';
 import { suppliersRoutes } from './modules/suppliers/suppliers.routes';
 import { usersRoutes } from './modules/users/users.routes';
@@ -121,6 +123,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     'tokens',
     new Tokens(await tokenSecret(database.db, config.jwtSecret), config.tokenTtlSeconds),
   );
+  if (await setReportTimeZone(database, config.timeZone))
+    app.log.info(`reports now count days in ${config.timeZone}: every day was recounted from the orders`);
   const sharedState =
     options.sharedState ??
     (config.redisUrl ? await RedisState.open(config.redisUrl, app.log) : new MemoryState());
@@ -257,6 +261,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(stockRoutes);
       await api.register(auditRoutes);
       await api.register(purchasingRoutes);
+      await api.register(reportsRoutes);
     },
     { prefix: '/api' },
   );

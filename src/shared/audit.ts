@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Ok } from './common';
+import { DateOnly, Id, Ok } from './common';
 import { ExportFormat, PageQuery } from './paging';
 import { Role } from './roles';
 
@@ -68,18 +68,6 @@ export const AuditEntry = z.object({
   address: z.string().optional(),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
-
-/** A calendar day, YYYY-MM-DD, that exists. */
-export const DateOnly = z
-  .string({ error: 'Dates must be text.' })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Dates look like 2025-01-31.' })
-  .refine(
-    (text) => {
-      const date = new Date(`${text}T00:00:00Z`);
-      return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
-    },
-    { error: 'That date does not exist.' },
-  );
 
 /**
  * The log's filters: who (a user id), what (action), on what (entity type), and from/to, days in

@@ -1,14 +1,7 @@
 import { z } from 'zod';
+import { MAX } from './limits';
 
-/** Maximum lengths of text fields (DESIGN §4). */
-export const MAX = {
-  name: 200,
-  email: 254,
-  phone: 50,
-  address: 500,
-  description: 2000,
-  password: 200,
-} as const;
+export { MAX };
 
 const noNul = (value: string) => !value.includes('\u0000');
 const NUL_MESSAGE = 'Must not contain NUL characters.';
@@ -58,3 +51,15 @@ export type ApiError = z.infer<typeof ApiError>;
 
 export const Named = z.object({ _id: z.string(), name: z.string() });
 export type Named = z.infer<typeof Named>;
+
+/** A calendar day, YYYY-MM-DD, that exists. */
+export const DateOnly = z
+  .string({ error: 'Dates must be text.' })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Dates look like 2025-01-31.' })
+  .refine(
+    (text) => {
+      const date = new Date(`${text}T00:00:00Z`);
+      return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+    },
+    { error: 'That date does not exist.' },
+  );

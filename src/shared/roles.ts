@@ -27,6 +27,7 @@ export const PERMISSIONS = {
   'orders:return': ['admin'],
   'audit:read': ['superAdmin', 'admin'],
   'purchasing:manage': ['admin'],
+  'reports:read': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
 export type Permission = keyof typeof PERMISSIONS;
 

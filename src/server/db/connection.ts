@@ -56,6 +56,11 @@ export interface Database extends Runner {
   db: Db;
   kind: 'pglite' | 'postgres';
 
+  /**
+   * Runs start-up work that may take long (recounting every order) on a connection without the
+   * pool's time limits; on PGlite, as any statement.
+   */
+  withoutTimeLimits<T>(work: (runner: Runner) => Promise<T>): Promise<T>;
   /** Answers within a few seconds whether the database responds. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -103,12 +108,16 @@ async function openPglite(dataDir: string): Promise<Database> {
   await client.waitReady;
   const db = drizzlePglite({ client, schema, casing: 'snake_case' });
   await migratePglite(db, { migrationsFolder: MIGRATIONS });
-  return {
-    db: db as unknown as Db,
-    kind: 'pglite',
+  const runner: Runner = {
     query: async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows,
     run: async <T>(statement: Statement, params: unknown[]) =>
       (await client.query<T>(statement.text, params)).rows,
+  };
+  return {
+    db: db as unknown as Db,
+    kind: 'pglite',
+    ...runner,
+    withoutTimeLimits: (work) => work(runner),
     ping: async () => {
       await client.query('select 1');
       return true;
@@ -134,17 +143,43 @@ async function openPostgres(url: string, poolSize: number, statementTimeoutMs: n
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
   const db = drizzlePg({ client: pool, schema, casing: 'snake_case' });
-  const lock = await pool.connect();
+  /**
+   * A connection of its own, without the pool's statement and query time limits: migrations and
+   * start-up recounts may take minutes on a large database (0013 recounts every order).
+   */
+  const withoutTimeLimits = async <T>(
+    work: (runner: Runner, client: pg.Client) => Promise<T>,
+  ): Promise<T> => {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+    client.on('error', () => {});
+    await client.connect();
+    try {
+      return await work(
+        {
+          query: async <R>(text: string, params: unknown[] = []) =>
+            (await client.query(text, params as unknown[])).rows as R[],
+          run: async <R>(statement: Statement, params: unknown[]) =>
+            (await client.query({ name: statement.name, text: statement.text, values: params })).rows as R[],
+        },
+        client,
+      );
+    } finally {
+      await client.end().catch(() => {});
+    }
+  };
   try {
-    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    await migratePg(db, { migrationsFolder: MIGRATIONS });
-  } finally {
-    await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
-    lock.release();
+    await withoutTimeLimits(async (lock, client) => {
+      await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      await migratePg(drizzlePg({ client, schema, casing: 'snake_case' }), { migrationsFolder: MIGRATIONS });
+    });
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
   }
   return {
     db: db as unknown as Db,
     kind: 'postgres',
+    withoutTimeLimits: (work) => withoutTimeLimits((runner) => work(runner)),
     query: async <T>(text: string, params: unknown[] = []) =>
       (await pool.query(text, params as unknown[])).rows as T[],
     run: async <T>(statement: Statement, params: unknown[]) =>

@@ -1,6 +1,37 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, targets } from '../test/harness';
+import { setReportTimeZone } from './report-time-zone';
 import { seedDemo } from './seed';
+
+/** Each order's worth, net of returns, on its day in the zone the figures count in (migration 0013). */
+const WORTH = `
+  select (order_date at time zone (select time_zone from report_settings))::date as day, product_id,
+         category_name, user_id, (status = 'placed')::int as orders, quantity - returned_quantity as units,
+         (quantity - returned_quantity) * unit_price as revenue,
+         (quantity - returned_quantity) * coalesce(unit_cost, 0) as cost
+  from orders`;
+
+/**
+ * The rows of a kept daily table (summed over its slots) that differ from a recount of the orders:
+ * `keys` are key expressions valid on both, `figures` the columns compared. Rows whose figures are
+ * all zero (every order of it came back, or moved away) count as absent on both sides.
+ */
+function drift(table: string, keys: string[], figures: string[], where = 'true'): string {
+  const named = keys.map((key, i) => `${key} as k${i}`).join(', ');
+  const grouped = keys.map((_, i) => `k${i}`).join(', ');
+  const sums = figures.map((f) => `sum(${f}) as ${f}`).join(', ');
+  const nonzero = figures.map((f) => `${f} <> 0`).join(' or ');
+  const tuple = (side: string) => `(${figures.map((f) => `${side}.${f}`).join(', ')})`;
+  return `
+    with kept as (select ${grouped}, ${sums} from (select ${named}, ${figures.join(', ')} from ${table}) t
+                  group by ${grouped}),
+         counted as (select ${grouped}, ${sums}
+                     from (select ${named}, ${figures.join(', ')} from (${WORTH}) w where ${where}) t
+                     group by ${grouped})
+    select '${table}' as kept_in, k.*, c.*
+    from (select * from kept where ${nonzero}) k full join (select * from counted where ${nonzero}) c using (${grouped})
+    where ${tuple('k')} is distinct from ${tuple('c')}`;
+}
 
 /**
  * Revenue, order count and units per product are kept by triggers; they must match the orders,
@@ -35,6 +66,18 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
       'select count(*)::int as products, coalesce(sum(stock), 0)::int as stock from products',
     );
     expect(productsKept).toEqual(productsCounted);
+    // Per category: products, units in stock and their value at cost.
+    const categoryStock = await t.sql(
+      `select coalesce(k.category_id, c.category_id) as category_id, k.products, c.products as counted
+       from (select category_id, sum(products)::int as products, sum(units)::bigint as units, sum(value) as value
+             from category_stock group by category_id) k
+       full join (select category_id, count(*)::int as products, sum(stock)::bigint as units,
+                         sum(stock * coalesce(cost, 0)) as value
+                  from products group by category_id) c on c.category_id = k.category_id
+       where (k.products, k.units, k.value) is distinct from (coalesce(c.products, 0), coalesce(c.units, 0),
+                                                              coalesce(c.value, 0))`,
+    );
+    expect(categoryStock).toEqual([]);
     // Orders per quarter of an hour: every quarter's kept count equals its orders.
     const quarters = await t.sql(
       `select coalesce(k.quarter, c.quarter) as quarter, k.orders as kept, c.orders as counted
@@ -69,6 +112,40 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
     );
     expect(unexplained).toEqual([]);
     expect(await t.sql('select 1 from stock_movements where stock_after < 0')).toEqual([]);
+    // The daily figures of the reports, each equal to a recount of the orders.
+    const money = ['orders', 'units', 'revenue', 'cost'];
+    expect(await t.sql(drift('sales_days', ['day'], money))).toEqual([]);
+    expect(
+      await t.sql(
+        drift('sales_day_products', ['day', 'product_id'], money, 'product_id in (select id from products)'),
+      ),
+    ).toEqual([]);
+    expect(
+      await t.sql(drift('sales_day_categories', ['day', 'category_name'], ['units', 'revenue', 'cost'])),
+    ).toEqual([]);
+    expect(
+      await t.sql(drift('sales_day_staff', ['day', "coalesce(user_id::text, 'removed')"], money)),
+    ).toEqual([]);
+    // Every product has its product_sales row, with its revenue, positive margins and last day
+    // with a sale; no row outlives its product.
+    const salesRows = await t.sql(
+      `select coalesce(p.id, s.product_id) as id, s.revenue, c.revenue as counted_revenue
+       from products p full join product_sales s on s.product_id = p.id
+       left join (select product_id, sum(revenue) as revenue, max(day) filter (where units > 0) as last_day
+                  from (select product_id, day, sum(units) as units, sum(revenue) as revenue, sum(cost) as cost
+                        from (${WORTH}) w where product_id is not null group by product_id, day) d
+                  group by product_id) c on c.product_id = p.id
+       where p.id is null or s.product_id is null
+          or s.revenue <> coalesce(c.revenue, 0) or s.last_day is distinct from c.last_day`,
+    );
+    expect(salesRows).toEqual([]);
+    const marginUp = await t.sql(
+      `select s.product_id from product_sales s
+       left join (select product_id, sum(greatest(0, revenue - cost)) as margin_up from (${WORTH}) w
+                  group by product_id) c on c.product_id = s.product_id
+       where s.margin_up <> coalesce(c.margin_up, 0)`,
+    );
+    expect(marginUp).toEqual([]);
     return { kept, counted, mismatched: mismatched.length };
   }
 
@@ -167,6 +244,53 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
     await t.sql("update orders set user_name = 'Renamed' where product_id = $1", [id]);
     await t.call('DELETE', `/api/products/${id}`, { token: t.as.admin.token });
     expect(await ordersToday()).toBe(before - 2);
+    await figures();
+  });
+
+  it('keep the daily figures through a deleted user, a moved order, a deleted product and a new time zone', async () => {
+    const { id, supplierId } = await t.product({ stock: 100, price: 2.5 });
+    const { id: other, categoryId: otherCategory } = await t.product({ stock: 100, price: 7 });
+    await t.sql('update products set cost = 3 where id = $1', [other]);
+    const leaving = await t.account('medicalRep');
+    const orderOf = async (token: string, productId: string, quantity: number) =>
+      (await t.call('POST', '/api/order/add', { token, body: { productId, quantity } })).body.order
+        ._id as string;
+    const first = await orderOf(leaving.token, id, 4);
+    await orderOf(leaving.token, other, 2);
+    const kept = await orderOf(t.as.salesRep.token, other, 3);
+    await t.call('POST', `/api/order/${first}/return`, { token: t.as.admin.token, body: { quantity: 1 } });
+    await t.call('DELETE', `/api/users/${leaving.id}`, { token: t.as.admin.token });
+    await figures();
+    // A product moved to another category with a new cost: the stock's value by category follows.
+    const moved = await t.call('PUT', `/api/products/${id}`, {
+      token: t.as.admin.token,
+      body: {
+        name: 'Moved',
+        description: '',
+        price: 2.5,
+        stock: 96,
+        cost: 1.25,
+        category: otherCategory,
+        supplier: supplierId,
+      },
+    });
+    expect(moved.status, moved.text).toBe(200);
+    await figures();
+    await t.sql("update orders set order_date = '2022-02-28T23:45:00Z' where id in ($1, $2)", [first, kept]);
+    await figures();
+    await t.call('DELETE', `/api/products/${other}`, { token: t.as.admin.token });
+    await figures();
+    // UTC+14: the orders just before midnight move to the next day.
+    expect(await setReportTimeZone(t.app.database, 'Pacific/Kiritimati')).toBe(true);
+    const [day] = await t.sql<{ day: string }>(
+      'select day::text as day from sales_day_products where product_id = $1 and units > 0',
+      [id],
+    );
+    expect(day?.day).toBe('2022-03-01');
+    await figures();
+    await orderOf(t.as.user.token, id, 1);
+    await figures();
+    expect(await setReportTimeZone(t.app.database, 'UTC')).toBe(true);
     await figures();
   });
 

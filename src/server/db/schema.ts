@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -12,6 +14,7 @@ import {
   smallint,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -190,7 +193,14 @@ export const orderQuarters = pgTable(
   (t) => [primaryKey({ columns: [t.quarter, t.slot] })],
 );
 
-/** Units sold per product over all its orders, kept by a trigger on orders (migration 0003). */
+/**
+ * Each product's sales over all its orders, net of returns, kept by triggers on orders (migration
+ * 0013); every product has its row from the start. units (the dashboard's best seller), revenue,
+ * and margin_up, the sum over its orders of each order's margin when positive: all three bound what
+ * the product can have sold in any range, which lets the products report read candidates best
+ * first. last_day, the last day it sold a unit (net; null: none), tells most never-sold products
+ * apart without reading their days (decision 0013).
+ */
 export const productSales = pgTable(
   'product_sales',
   {
@@ -198,8 +208,105 @@ export const productSales = pgTable(
       .primaryKey()
       .references(() => products.id, { onDelete: 'cascade' }),
     units: integer('units').notNull(),
+    revenue: numeric('revenue', { precision: 16, scale: 2 }).notNull().default('0'),
+    marginUp: numeric('margin_up', { precision: 16, scale: 2 }).notNull().default('0'),
+    lastDay: date('last_day', { mode: 'string' }),
   },
-  (t) => [index('product_sales_units_idx').on(t.units.desc().nullsFirst())],
+  (t) => [
+    // Each matches the order in which the products report reads candidates (ties by id).
+    index('product_sales_units_idx').on(t.units.desc().nullsFirst(), t.productId),
+    index('product_sales_revenue_idx').on(t.revenue.desc().nullsFirst(), t.productId),
+    index('product_sales_margin_up_idx').on(t.marginUp.desc().nullsFirst(), t.productId),
+    index('product_sales_last_day_idx').on(t.lastDay, t.productId),
+  ],
+);
+
+/**
+ * The time zone whose days the kept daily figures below count in (one row). At start-up the
+ * server sets it to its TZ and, when that changed it, recounts every day from the orders
+ * (sales_days_use_time_zone, migration 0013).
+ */
+export const reportSettings = pgTable(
+  'report_settings',
+  {
+    only: boolean('only').primaryKey().default(true),
+    timeZone: text('time_zone').notNull(),
+  },
+  (t) => [check('report_settings_one_row', sql`${t.only}`)],
+);
+
+/**
+ * Kept daily figures (DESIGN §10, decision 0013), so that no report reads orders. A day is the
+ * local day of an order's date in report_settings' zone; figures are net of returns: units =
+ * quantity − returned, revenue = units × unit price, cost = units × unit cost (0 when unknown);
+ * orders counts orders not wholly returned. Kept by the statement-level triggers on orders of
+ * migration 0013, which also holds their recount (sales_days_rebuild).
+ *
+ * Striped like order_totals: the figures of a day are the sums over its slots.
+ */
+export const salesDays = pgTable(
+  'sales_days',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    slot: smallint('slot').notNull(),
+    orders: integer('orders').notNull().default(0),
+    units: integer('units').notNull().default(0),
+    revenue: numeric('revenue', { precision: 16, scale: 2 }).notNull().default('0'),
+    cost: numeric('cost', { precision: 16, scale: 2 }).notNull().default('0'),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.slot] })],
+);
+
+/** Per product and day; a product's rows go with it (orders of deleted products are left out). */
+export const salesDayProducts = pgTable(
+  'sales_day_products',
+  {
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    orders: integer('orders').notNull().default(0),
+    units: integer('units').notNull().default(0),
+    revenue: numeric('revenue', { precision: 16, scale: 2 }).notNull().default('0'),
+    cost: numeric('cost', { precision: 16, scale: 2 }).notNull().default('0'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.productId, t.day] }),
+    // Migration 0013 builds it with INCLUDE (product_id, units, revenue, cost), which this schema
+    // cannot say, so that a range of days is summed from the index alone.
+    index('sales_day_products_day_idx').on(t.day),
+  ],
+);
+
+/** Per day and the category name each order was sold under (its snapshot). */
+export const salesDayCategories = pgTable(
+  'sales_day_categories',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    categoryName: text('category_name').notNull(),
+    units: integer('units').notNull().default(0),
+    revenue: numeric('revenue', { precision: 16, scale: 2 }).notNull().default('0'),
+    cost: numeric('cost', { precision: 16, scale: 2 }).notNull().default('0'),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.categoryName] })],
+);
+
+/**
+ * Per day and the user who placed the orders; user_id null holds the orders of staff since
+ * deleted (deleting a user sets their orders' user_id to null, and the trigger moves the figures).
+ * No foreign key, for that reason.
+ */
+export const salesDayStaff = pgTable(
+  'sales_day_staff',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    userId: uuid('user_id'),
+    orders: integer('orders').notNull().default(0),
+    units: integer('units').notNull().default(0),
+    revenue: numeric('revenue', { precision: 16, scale: 2 }).notNull().default('0'),
+    cost: numeric('cost', { precision: 16, scale: 2 }).notNull().default('0'),
+  },
+  (t) => [unique('sales_day_staff_day_user_key').on(t.day, t.userId).nullsNotDistinct()],
 );
 
 /** Product count and total stock, striped like order_totals; kept by a trigger on products (migration 0005). */
@@ -208,6 +315,25 @@ export const productTotals = pgTable('product_totals', {
   products: integer('products').notNull().default(0),
   stock: bigint('stock', { mode: 'number' }).notNull().default(0),
 });
+
+/**
+ * Products, units in stock and their value at cost (a product without a cost counts 0) per
+ * category, striped like product_totals: the stock report reads these rows instead of the whole
+ * catalogue. Kept by the triggers on products (migration 0013).
+ */
+export const categoryStock = pgTable(
+  'category_stock',
+  {
+    categoryId: uuid('category_id')
+      .notNull()
+      .references(() => categories.id, { onDelete: 'cascade' }),
+    slot: smallint('slot').notNull(),
+    products: integer('products').notNull().default(0),
+    units: bigint('units', { mode: 'number' }).notNull().default(0),
+    value: numeric('value', { precision: 18, scale: 2 }).notNull().default('0'),
+  },
+  (t) => [primaryKey({ columns: [t.categoryId, t.slot] })],
+);
 
 /**
  * Who did what and when (DESIGN §7). Append-only: a trigger refuses every UPDATE, DELETE and

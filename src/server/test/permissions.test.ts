@@ -368,6 +368,15 @@ const ROWS: Row[] = [
       body: { supplier: await newSupplier(t) },
     }),
   },
+  // DESIGN §10: reports.
+  ...[
+    '/api/reports/sales',
+    '/api/reports/products',
+    '/api/reports/products/never-sold',
+    '/api/reports/categories',
+    '/api/reports/staff',
+    '/api/reports/stock',
+  ].map((url): Row => ({ call: `GET ${url}`, who: ADMIN, request: async () => ({ method: 'GET', url }) })),
   // Not in the design: the people the log's "who" filter offers, read like the log.
   {
     call: 'GET /api/audit/actors',

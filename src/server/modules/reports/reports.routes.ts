@@ -1,0 +1,214 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { DEFAULT_PAGE_SIZE } from '../../../shared/paging';
+import {
+  CategoryReportResponse,
+  DEFAULT_PRODUCT_REPORT_LIMIT,
+  DEFAULT_RANGE_DAYS,
+  NeverSoldQuery,
+  NeverSoldResponse,
+  ProductReportQuery,
+  ProductReportResponse,
+  REPORT_CSV_HEADERS,
+  ReportRange,
+  SalesReportQuery,
+  SalesReportResponse,
+  StaffReportResponse,
+  StockReportQuery,
+  StockReportResponse,
+} from '../../../shared/reports';
+import { CSV_BATCH, sendCsv } from '../../lib/csv-stream';
+import { resolveRange, todayIn } from './reports.range';
+import {
+  categoryReport,
+  type NameCursor,
+  neverSold,
+  neverSoldCsvBatch,
+  type Range,
+  salesReport,
+  staffReport,
+  stockReport,
+  topProducts,
+} from './reports.repository';
+
+const RANGE_TEXT = `from and to are days (YYYY-MM-DD, both included) in the server time zone; without them the last ${DEFAULT_RANGE_DAYS} days up to today (to alone: the ${DEFAULT_RANGE_DAYS} days ending then; from alone: the ${DEFAULT_RANGE_DAYS} days from then, up to today). 400 when from is after to or the range is longer than 3 years. Figures are net of returns. The answer names the range it covers. format=csv answers the report as CSV.`;
+
+const csvName = (report: string, range?: Range) =>
+  range ? `${report}-${range.from}-to-${range.to}.csv` : `${report}.csv`;
+
+export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const rangeOf = (query: ReportRange) => resolveRange(query, todayIn(app.config.timeZone));
+
+  app.get(
+    '/reports/sales',
+    {
+      config: { permission: 'reports:read' },
+      schema: {
+        tags: ['reports'],
+        summary: 'Orders, units, revenue, cost and margin per day, week (from Monday) or month',
+        description: `Every period of the range, zeros too, each named by its first day inside the range; and the totals. groupBy defaults to day. ${RANGE_TEXT}`,
+        querystring: SalesReportQuery,
+        response: { 200: SalesReportResponse },
+      },
+    },
+    async (request, reply) => {
+      const range = rangeOf(request.query);
+      const groupBy = request.query.groupBy ?? 'day';
+      const { periods, totals } = await salesReport(app.database, range, groupBy);
+      if (request.query.format === 'csv')
+        return sendCsv(reply, csvName(`sales-by-${groupBy}`, range), REPORT_CSV_HEADERS.sales, async () => ({
+          rows: periods.map((p) => [p.start, p.orders, p.units, p.revenue, p.cost, p.margin]),
+        }));
+      return { success: true as const, ...range, groupBy, periods, totals };
+    },
+  );
+
+  app.get(
+    '/reports/products',
+    {
+      config: { permission: 'reports:read' },
+      schema: {
+        tags: ['reports'],
+        summary: 'The best-selling products of the range',
+        description: `By revenue (default), units or margin, ties by name; limit defaults to ${DEFAULT_PRODUCT_REPORT_LIMIT}, at most 100. Only products that sold in the range and still exist. ${RANGE_TEXT}`,
+        querystring: ProductReportQuery,
+        response: { 200: ProductReportResponse },
+      },
+    },
+    async (request, reply) => {
+      const range = rangeOf(request.query);
+      const sort = request.query.sort ?? 'revenue';
+      const products = await topProducts(
+        app.database,
+        range,
+        sort,
+        request.query.limit ?? DEFAULT_PRODUCT_REPORT_LIMIT,
+      );
+      if (request.query.format === 'csv')
+        return sendCsv(
+          reply,
+          csvName(`products-by-${sort}`, range),
+          REPORT_CSV_HEADERS.products,
+          async () => ({
+            rows: products.map((p) => [
+              p.product._id,
+              p.product.name,
+              p.category.name,
+              p.units,
+              p.revenue,
+              p.margin,
+            ]),
+          }),
+        );
+      return { success: true as const, ...range, sort, products };
+    },
+  );
+
+  app.get(
+    '/reports/products/never-sold',
+    {
+      config: { permission: 'reports:read' },
+      schema: {
+        tags: ['reports'],
+        summary: 'Products of today’s catalogue that sold nothing in the range',
+        description: `By name, one page (pageSize defaults to ${DEFAULT_PAGE_SIZE}); total counts them all. A product whose every sale in the range came back counts as never sold. format=csv answers all of them. ${RANGE_TEXT}`,
+        querystring: NeverSoldQuery,
+        response: { 200: NeverSoldResponse },
+      },
+    },
+    async (request, reply) => {
+      const range = rangeOf(request.query);
+      if (request.query.format === 'csv')
+        return sendCsv<NameCursor>(
+          reply,
+          csvName('never-sold', range),
+          REPORT_CSV_HEADERS.neverSold,
+          (after) => neverSoldCsvBatch(app.database, range, after, CSV_BATCH),
+        );
+      const { page = 1, pageSize = DEFAULT_PAGE_SIZE } = request.query;
+      const { products, total } = await neverSold(app.database, range, {
+        limit: pageSize,
+        offset: (page - 1) * pageSize,
+      });
+      return { success: true as const, ...range, products, total, page, pageSize };
+    },
+  );
+
+  app.get(
+    '/reports/categories',
+    {
+      config: { permission: 'reports:read' },
+      schema: {
+        tags: ['reports'],
+        summary: 'Units, revenue and margin by category, with each one’s share of the revenue',
+        description: `By the category each order was sold under, most revenue first; share is of the range's revenue (0 to 1, 4 decimals). ${RANGE_TEXT}`,
+        querystring: ReportRange,
+        response: { 200: CategoryReportResponse },
+      },
+    },
+    async (request, reply) => {
+      const range = rangeOf(request.query);
+      const categories = await categoryReport(app.database, range);
+      if (request.query.format === 'csv')
+        return sendCsv(reply, csvName('categories', range), REPORT_CSV_HEADERS.categories, async () => ({
+          rows: categories.map((c) => [c.name, c.units, c.revenue, c.margin, c.share]),
+        }));
+      return { success: true as const, ...range, categories };
+    },
+  );
+
+  app.get(
+    '/reports/staff',
+    {
+      config: { permission: 'reports:read' },
+      schema: {
+        tags: ['reports'],
+        summary: 'Orders, units and revenue by who placed them',
+        description: `Most revenue first; the orders of staff since removed are one row whose user is null. ${RANGE_TEXT}`,
+        querystring: ReportRange,
+        response: { 200: StaffReportResponse },
+      },
+    },
+    async (request, reply) => {
+      const range = rangeOf(request.query);
+      const staff = await staffReport(app.database, range);
+      if (request.query.format === 'csv')
+        return sendCsv(reply, csvName('staff', range), REPORT_CSV_HEADERS.staff, async () => ({
+          rows: staff.map((s) => [
+            s.user?._id ?? '',
+            s.user?.name ?? REMOVED_STAFF,
+            s.user?.role ?? '',
+            s.orders,
+            s.units,
+            s.revenue,
+          ]),
+        }));
+      return { success: true as const, ...range, staff };
+    },
+  );
+
+  app.get(
+    '/reports/stock',
+    {
+      config: { permission: 'reports:read' },
+      schema: {
+        tags: ['reports'],
+        summary: 'What the stock is worth now, at cost, by category',
+        description:
+          'Products, units in stock and their value at cost (a product without a cost counts 0) for every category, most value first, and the totals. format=csv answers it as CSV.',
+        querystring: StockReportQuery,
+        response: { 200: StockReportResponse },
+      },
+    },
+    async (request, reply) => {
+      const { categories, totals } = await stockReport(app.database);
+      if (request.query.format === 'csv')
+        return sendCsv(reply, csvName('stock-value'), REPORT_CSV_HEADERS.stock, async () => ({
+          rows: categories.map((c) => [c.name, c.products, c.units, c.value]),
+        }));
+      return { success: true as const, categories, totals };
+    },
+  );
+};
+
+/** The staff CSV's name for the orders of people since removed (user null in JSON). */
+const REMOVED_STAFF = 'Staff since removed';

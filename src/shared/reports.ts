@@ -1,0 +1,198 @@
+import { z } from 'zod';
+import { DateOnly, Ok } from './common';
+import { ExportFormat, MAX_PAGE_SIZE } from './paging';
+import { Role } from './roles';
+
+/**
+ * Reports (DESIGN §10): figures in the server's time zone, net of returns, from the orders'
+ * snapshots. A range is two days, both included; without them the last 30 days up to today.
+ * An order whose product had no cost counts a cost of 0 (its margin is its revenue).
+ */
+export const DEFAULT_RANGE_DAYS = 30;
+/** The longest range a report covers, in years (a longer one is refused with 400). */
+export const MAX_RANGE_YEARS = 3;
+
+/** The last day a range starting on `from` may end on (from + 3 years − 1 day). */
+export function lastDayOfRange(from: string): string {
+  const date = new Date(`${from}T00:00:00Z`);
+  date.setUTCFullYear(date.getUTCFullYear() + MAX_RANGE_YEARS);
+  date.setUTCDate(date.getUTCDate() - 1);
+  return date.toISOString().slice(0, 10);
+}
+
+const RangeFields = z.object({
+  from: DateOnly.optional(),
+  to: DateOnly.optional(),
+  format: ExportFormat,
+});
+
+/** `fields` with the range's rules: from ≤ to, at most MAX_RANGE_YEARS years. */
+function withRangeRules<T extends typeof RangeFields>(fields: T) {
+  return fields
+    .refine((range) => !range.from || !range.to || range.from <= range.to, {
+      error: 'The from date must be on or before the to date.',
+    })
+    .refine((range) => !range.from || !range.to || range.to <= lastDayOfRange(range.from), {
+      error: `A report covers at most ${MAX_RANGE_YEARS} years.`,
+    });
+}
+
+/** from/to, both or either optional; the server fills what is missing. */
+export const ReportRange = withRangeRules(RangeFields);
+export type ReportRange = z.input<typeof ReportRange>;
+
+/** The range a report answers for: what was asked, with the defaults filled in. */
+export const RangeAnswer = z.object({ from: z.string(), to: z.string() });
+
+/** Orders, units, revenue, cost and margin (revenue − cost) of a period or a whole range. */
+export const SalesFigures = z.object({
+  orders: z.number().int(),
+  units: z.number().int(),
+  revenue: z.number(),
+  cost: z.number(),
+  margin: z.number(),
+});
+export type SalesFigures = z.infer<typeof SalesFigures>;
+
+export const REPORT_GROUPS = ['day', 'week', 'month'] as const;
+export const ReportGroup = z.enum(REPORT_GROUPS, { error: 'groupBy must be day, week or month.' });
+export type ReportGroup = z.infer<typeof ReportGroup>;
+
+/** Weeks start on Monday (ISO 8601). */
+export const SalesReportQuery = withRangeRules(RangeFields.extend({ groupBy: ReportGroup.optional() }));
+export type SalesReportQuery = z.input<typeof SalesReportQuery>;
+
+/**
+ * Every period of the range, in order, zeros too. `start` is the first day of the period that
+ * lies in the range (the first week or month may begin before `from`; it is cut there).
+ */
+export const SalesReportResponse = Ok.extend({
+  ...RangeAnswer.shape,
+  groupBy: ReportGroup,
+  periods: z.array(SalesFigures.extend({ start: z.string() })),
+  totals: SalesFigures,
+});
+export type SalesReportResponse = z.infer<typeof SalesReportResponse>;
+
+export const PRODUCT_REPORT_SORTS = ['revenue', 'units', 'margin'] as const;
+export const ProductReportSort = z.enum(PRODUCT_REPORT_SORTS, {
+  error: 'sort must be revenue, units or margin.',
+});
+export type ProductReportSort = z.infer<typeof ProductReportSort>;
+export const DEFAULT_PRODUCT_REPORT_LIMIT = 10;
+
+export const ProductReportQuery = withRangeRules(
+  RangeFields.extend({
+    sort: ProductReportSort.optional(),
+    limit: z.coerce
+      .number({ error: 'limit must be a number.' })
+      .int({ error: 'limit must be a whole number.' })
+      .min(1, { error: 'limit must be at least 1.' })
+      .max(MAX_PAGE_SIZE, { error: `limit must be at most ${MAX_PAGE_SIZE}.` })
+      .optional(),
+  }),
+);
+export type ProductReportQuery = z.input<typeof ProductReportQuery>;
+
+/** The best products of the range by `sort` (ties by name); products since deleted are left out. */
+export const ProductReportResponse = Ok.extend({
+  ...RangeAnswer.shape,
+  sort: ProductReportSort,
+  products: z.array(
+    z.object({
+      product: z.object({ _id: z.string(), name: z.string() }),
+      category: z.object({ name: z.string() }),
+      units: z.number().int(),
+      revenue: z.number(),
+      margin: z.number(),
+    }),
+  ),
+});
+export type ProductReportResponse = z.infer<typeof ProductReportResponse>;
+
+export const NeverSoldQuery = withRangeRules(
+  RangeFields.extend({
+    page: z.coerce
+      .number({ error: 'page must be a number.' })
+      .int()
+      .min(1, { error: 'page starts at 1.' })
+      .max(1_000_000)
+      .optional(),
+    pageSize: z.coerce
+      .number({ error: 'pageSize must be a number.' })
+      .int()
+      .min(1, { error: 'pageSize must be at least 1.' })
+      .max(MAX_PAGE_SIZE, { error: `pageSize must be at most ${MAX_PAGE_SIZE}.` })
+      .optional(),
+  }),
+);
+export type NeverSoldQuery = z.input<typeof NeverSoldQuery>;
+
+/** Products of today's catalogue with no units sold (net of returns) in the range, by name. */
+export const NeverSoldResponse = Ok.extend({
+  ...RangeAnswer.shape,
+  products: z.array(
+    z.object({
+      _id: z.string(),
+      name: z.string(),
+      stock: z.number().int(),
+      category: z.object({ name: z.string() }),
+    }),
+  ),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type NeverSoldResponse = z.infer<typeof NeverSoldResponse>;
+
+/** By the category each order was sold under (its snapshot); share is of the range's revenue, 0–1. */
+export const CategoryReportResponse = Ok.extend({
+  ...RangeAnswer.shape,
+  categories: z.array(
+    z.object({
+      name: z.string(),
+      units: z.number().int(),
+      revenue: z.number(),
+      margin: z.number(),
+      share: z.number(),
+    }),
+  ),
+});
+export type CategoryReportResponse = z.infer<typeof CategoryReportResponse>;
+
+/** By who placed the orders, most revenue first; user is null for staff since removed. */
+export const StaffReportResponse = Ok.extend({
+  ...RangeAnswer.shape,
+  staff: z.array(
+    z.object({
+      user: z.object({ _id: z.string(), name: z.string(), role: Role }).nullable(),
+      orders: z.number().int(),
+      units: z.number().int(),
+      revenue: z.number(),
+    }),
+  ),
+});
+export type StaffReportResponse = z.infer<typeof StaffReportResponse>;
+
+/** What the stock is worth now, at cost (a product without a cost counts 0), by category. */
+export const StockReportQuery = z.object({ format: ExportFormat });
+export const StockValue = z.object({
+  products: z.number().int(),
+  units: z.number().int(),
+  value: z.number(),
+});
+export const StockReportResponse = Ok.extend({
+  categories: z.array(StockValue.extend({ name: z.string() })),
+  totals: StockValue,
+});
+export type StockReportResponse = z.infer<typeof StockReportResponse>;
+
+/** The columns of each report's CSV, in order (one row per period, product, category, person). */
+export const REPORT_CSV_HEADERS = {
+  sales: ['period start', 'orders', 'units', 'revenue', 'cost', 'margin'],
+  products: ['product id', 'product', 'category', 'units', 'revenue', 'margin'],
+  neverSold: ['product id', 'product', 'category', 'stock'],
+  categories: ['category', 'units', 'revenue', 'margin', 'share'],
+  staff: ['user id', 'name', 'role', 'orders', 'units', 'revenue'],
+  stock: ['category', 'products', 'units', 'value'],
+} as const;
