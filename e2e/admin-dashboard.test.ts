@@ -20,6 +20,7 @@ stories('admin dashboard', () => {
         'Orders',
         'Suppliers',
         'Purchasing',
+        'Reports',
         'Users',
         'Stock check',
         'Activity',

@@ -1,5 +1,6 @@
 import type { Role } from '../../shared/roles';
 import type { IconName } from '../components/icon';
+import { REPORTS_PATH } from '../lib/admin-paths';
 import { homePathFor } from '../lib/role-home';
 import type { Session } from '../lib/session';
 
@@ -48,6 +49,7 @@ export const MENUS: Record<Role, MenuItem[]> = {
     { label: 'Orders', to: '/admin-dashboard/orders', icon: 'orders' },
     { label: 'Suppliers', to: '/admin-dashboard/supplier', icon: 'suppliers' },
     { label: 'Purchasing', to: '/admin-dashboard/purchase-orders', icon: 'purchasing' },
+    { label: 'Reports', to: REPORTS_PATH, icon: 'reports' },
     { label: 'Users', to: '/admin-dashboard/users', icon: 'users' },
     { label: 'Stock check', to: '/admin-dashboard/stock-check', icon: 'check' },
     { label: 'Activity', to: '/admin-dashboard/activity', icon: 'activity' },

@@ -39,6 +39,7 @@ const purchaseOrderPrint = () =>
   }));
 const reorder = () =>
   import('../features/purchasing/reorder-page').then((m) => ({ Component: m.ReorderPage }));
+const reports = () => import('../features/reports/reports-page').then((m) => ({ Component: m.ReportsPage }));
 
 /** A role area: the guard, then the shell, then its pages (a crash keeps the sidebar). */
 function area(path: string, roles: readonly Role[], pages: RouteObject[]): RouteObject {
@@ -101,6 +102,7 @@ export const routes: RouteObject[] = [
           { path: 'purchase-orders/:id', lazy: purchaseOrder },
           { path: 'purchase-orders/:id/print', lazy: purchaseOrderPrint },
           { path: 'reorder', lazy: reorder },
+          { path: 'reports', lazy: reports },
           { path: 'orders', lazy: orders },
           { path: 'users', lazy: users },
           { path: 'activity', lazy: activity },

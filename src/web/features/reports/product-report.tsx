@@ -1,0 +1,98 @@
+import { useQuery } from '@tanstack/react-query';
+import {
+  DEFAULT_PRODUCT_REPORT_LIMIT,
+  PRODUCT_REPORT_SORTS,
+  type ProductReportSort,
+} from '../../../shared/reports';
+import { Table, Td, Th } from '../../components/table';
+import { ReportChart } from './report-chart';
+import { formatRange, formatValue } from './report-format';
+import { ChartCard, Choice, NUMBER, ReportState, RowHeader, SectionHeader } from './report-parts';
+import type { DateRange } from './report-range';
+import { productReportQuery, reportPaths } from './reports-api';
+
+const SORT_LABEL: Record<ProductReportSort, string> = {
+  revenue: 'Revenue',
+  units: 'Units',
+  margin: 'Margin',
+};
+
+/** The best-selling products of the range, by revenue, units or margin. */
+export function ProductReport({
+  range,
+  sort,
+  onSort,
+}: {
+  range: DateRange;
+  sort: ProductReportSort;
+  onSort: (sort: ProductReportSort) => void;
+}) {
+  const query = useQuery(productReportQuery(range, sort));
+  return (
+    <>
+      <SectionHeader
+        title={`Top ${DEFAULT_PRODUCT_REPORT_LIMIT} products`}
+        covers={formatRange(range)}
+        csv={{
+          path: reportPaths.products(range, sort),
+          filename: `products-by-${sort}-${range.from}-to-${range.to}.csv`,
+        }}
+      >
+        <Choice
+          legend="Best by"
+          options={PRODUCT_REPORT_SORTS}
+          labels={SORT_LABEL}
+          value={sort}
+          onChange={onSort}
+        />
+      </SectionHeader>
+      <ReportState
+        query={query}
+        what="the top products"
+        isEmpty={(answer) => answer.products.length === 0}
+        empty="No sales in this range."
+      >
+        {(answer) => (
+          <>
+            <ChartCard title={`${SORT_LABEL[answer.sort]} by product`}>
+              <ReportChart
+                layout="rows"
+                title={`${SORT_LABEL[answer.sort]} by product, ${formatRange(answer)}`}
+                valueName={SORT_LABEL[answer.sort]}
+                kind={answer.sort === 'units' ? 'count' : 'money'}
+                points={answer.products.map((row) => ({
+                  label: row.product.name,
+                  value: row[answer.sort],
+                }))}
+              />
+            </ChartCard>
+            <Table caption={`Top products by ${answer.sort}, ${formatRange(answer)}`}>
+              <thead>
+                <tr>
+                  <Th className="w-12 text-right">Rank</Th>
+                  <Th>Product</Th>
+                  <Th>Category</Th>
+                  <Th className="text-right">Units</Th>
+                  <Th className="text-right">Revenue</Th>
+                  <Th className="text-right">Margin</Th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {answer.products.map((row, index) => (
+                  <tr key={row.product._id} className="hover:bg-slate-50">
+                    <Td className={`${NUMBER} text-slate-500`}>{index + 1}</Td>
+                    <RowHeader className="min-w-40">{row.product.name}</RowHeader>
+                    <Td className="whitespace-nowrap text-slate-600">{row.category.name}</Td>
+                    <Td className={NUMBER}>{formatValue(row.units, 'count')}</Td>
+                    <Td className={NUMBER}>{formatValue(row.revenue, 'money')}</Td>
+                    <Td className={NUMBER}>{formatValue(row.margin, 'money')}</Td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          </>
+        )}
+      </ReportState>
+    </>
+  );
+}

@@ -1,0 +1,57 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { z } from 'zod';
+import {
+  CategoryReportResponse,
+  DEFAULT_PRODUCT_REPORT_LIMIT,
+  NeverSoldResponse,
+  ProductReportResponse,
+  type ProductReportSort,
+  type ReportGroup,
+  SalesReportResponse,
+  StaffReportResponse,
+  StockReportResponse,
+} from '../../../shared/reports';
+import { api } from '../../lib/api';
+import { withQuery } from '../../lib/paging';
+import type { DateRange } from './report-range';
+
+/** Never-sold products shown per page. */
+export const NEVER_SOLD_PAGE_SIZE = 20;
+
+/**
+ * The API path of each report for a view: the screen asks it, and Download CSV asks the same
+ * path with format=csv, so the file holds what the screen shows.
+ */
+export const reportPaths = {
+  sales: (range: DateRange, groupBy: ReportGroup) => withQuery('/reports/sales', { ...range, groupBy }),
+  products: (range: DateRange, sort: ProductReportSort) =>
+    withQuery('/reports/products', { ...range, sort, limit: DEFAULT_PRODUCT_REPORT_LIMIT }),
+  neverSold: (range: DateRange, page: number) =>
+    withQuery('/reports/products/never-sold', { ...range, page, pageSize: NEVER_SOLD_PAGE_SIZE }),
+  categories: (range: DateRange) => withQuery('/reports/categories', range),
+  staff: (range: DateRange) => withQuery('/reports/staff', range),
+  stock: () => '/reports/stock',
+};
+
+// Only this screen reads reports, so their keys live here. Every sale changes them: they are
+// asked again whenever the screen opens, and the figures shown stay (dimmed) while a new range
+// or grouping loads.
+const reportQuery = <S extends z.ZodType>(path: string, schema: S) =>
+  queryOptions({
+    queryKey: ['reports', path],
+    queryFn: ({ signal }) => api(path, { schema, signal }),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+
+export const salesReportQuery = (range: DateRange, groupBy: ReportGroup) =>
+  reportQuery(reportPaths.sales(range, groupBy), SalesReportResponse);
+export const productReportQuery = (range: DateRange, sort: ProductReportSort) =>
+  reportQuery(reportPaths.products(range, sort), ProductReportResponse);
+export const neverSoldQuery = (range: DateRange, page: number) =>
+  reportQuery(reportPaths.neverSold(range, page), NeverSoldResponse);
+export const categoryReportQuery = (range: DateRange) =>
+  reportQuery(reportPaths.categories(range), CategoryReportResponse);
+export const staffReportQuery = (range: DateRange) =>
+  reportQuery(reportPaths.staff(range), StaffReportResponse);
+export const stockReportQuery = () => reportQuery(reportPaths.stock(), StockReportResponse);

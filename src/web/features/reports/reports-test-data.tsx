@@ -1,0 +1,176 @@
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import {
+  CategoryReportResponse,
+  NeverSoldResponse,
+  ProductReportResponse,
+  type ProductReportSort,
+  type ReportGroup,
+  SalesReportResponse,
+  StaffReportResponse,
+  StockReportResponse,
+} from '../../../shared/reports';
+import { type FetchCall, mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
+import { ReportsPage } from './reports-page';
+
+/**
+ * Test data and a router for the reports screen's tests (not part of the app). Every answer is
+ * parsed with the shared schema, so a fake answer cannot drift from the contract.
+ */
+
+type Reply = { status?: number; body: unknown };
+export type Handler = (call: FetchCall) => Reply | Promise<Reply>;
+
+const money = (value: number) => Math.round(value * 100) / 100;
+
+/** A period's figures: `orders` orders of `units` units at `price`, costing `cost` each. */
+export function period(start: string, orders = 0, units = 0, price = 2, cost = 1) {
+  const revenue = money(units * price);
+  const spent = money(units * cost);
+  return { start, orders, units, revenue, cost: spent, margin: money(revenue - spent) };
+}
+
+/** What GET /api/reports/sales answers for `query`, with these periods and their totals. */
+export function salesAnswer(query: Record<string, string>, periods: ReturnType<typeof period>[]) {
+  const sum = (name: 'orders' | 'units' | 'revenue' | 'cost' | 'margin') =>
+    money(periods.reduce((total, one) => total + one[name], 0));
+  return SalesReportResponse.parse({
+    success: true,
+    from: query.from,
+    to: query.to,
+    groupBy: (query.groupBy ?? 'day') as ReportGroup,
+    periods,
+    totals: {
+      orders: sum('orders'),
+      units: sum('units'),
+      revenue: sum('revenue'),
+      cost: sum('cost'),
+      margin: sum('margin'),
+    },
+  });
+}
+
+/**
+ * Every period of the asked range, as the server answers (days, weeks from Monday, months; the
+ * first one cut at `from`), each with the sum of the days' `figures` in it (zeros when none).
+ */
+export function dailySales(
+  query: Record<string, string>,
+  figures: Record<string, ReturnType<typeof period>> = {},
+) {
+  const group = query.groupBy ?? 'day';
+  const periods: ReturnType<typeof period>[] = [];
+  for (let start = query.from as string; start <= (query.to as string); ) {
+    const next = new Date(`${start}T12:00:00Z`);
+    if (group === 'month') next.setUTCMonth(next.getUTCMonth() + 1, 1);
+    else if (group === 'week') next.setUTCDate(next.getUTCDate() + 7 - ((next.getUTCDay() + 6) % 7));
+    else next.setUTCDate(next.getUTCDate() + 1);
+    const end = next.toISOString().slice(0, 10);
+    const days = Object.entries(figures).filter(([day]) => day >= start && day < end);
+    const sum = (name: 'orders' | 'units' | 'revenue' | 'cost' | 'margin') =>
+      money(days.reduce((total, [, one]) => total + one[name], 0));
+    periods.push({
+      start,
+      orders: sum('orders'),
+      units: sum('units'),
+      revenue: sum('revenue'),
+      cost: sum('cost'),
+      margin: sum('margin'),
+    });
+    start = end;
+  }
+  return salesAnswer(query, periods);
+}
+
+export const productRow = (id: string, name: string, units: number, revenue: number, margin: number) => ({
+  product: { _id: id, name },
+  category: { name: 'Stationery' },
+  units,
+  revenue,
+  margin,
+});
+
+export function productsAnswer(query: Record<string, string>, rows: ReturnType<typeof productRow>[]) {
+  const sort = (query.sort ?? 'revenue') as ProductReportSort;
+  const sorted = [...rows].sort((a, b) => b[sort] - a[sort]);
+  return ProductReportResponse.parse({
+    success: true,
+    from: query.from,
+    to: query.to,
+    sort,
+    products: sorted.slice(0, Number(query.limit ?? 10)),
+  });
+}
+
+export function neverSoldAnswer(query: Record<string, string>, total: number) {
+  const page = Number(query.page ?? 1);
+  const pageSize = Number(query.pageSize ?? 20);
+  const first = (page - 1) * pageSize;
+  const count = Math.max(0, Math.min(pageSize, total - first));
+  return NeverSoldResponse.parse({
+    success: true,
+    from: query.from,
+    to: query.to,
+    products: Array.from({ length: count }, (_, index) => ({
+      _id: `p${first + index + 1}`,
+      name: `Dusty Item ${String(first + index + 1).padStart(3, '0')}`,
+      stock: 4,
+      category: { name: 'Storage' },
+    })),
+    total,
+    page,
+    pageSize,
+  });
+}
+
+export function categoriesAnswer(query: Record<string, string>) {
+  return CategoryReportResponse.parse({
+    success: true,
+    from: query.from,
+    to: query.to,
+    categories: [
+      { name: 'Stationery', units: 30, revenue: 75, margin: 30, share: 0.75 },
+      { name: 'Storage', units: 5, revenue: 25, margin: -2.5, share: 0.25 },
+    ],
+  });
+}
+
+export function staffAnswer(query: Record<string, string>) {
+  return StaffReportResponse.parse({
+    success: true,
+    from: query.from,
+    to: query.to,
+    staff: [
+      { user: { _id: 'u1', name: 'Rita Rep', role: 'salesRep' }, orders: 7, units: 20, revenue: 60 },
+      { user: null, orders: 2, units: 3, revenue: 9.5 },
+    ],
+  });
+}
+
+export function stockAnswer() {
+  return StockReportResponse.parse({
+    success: true,
+    categories: [
+      { name: 'Stationery', products: 3, units: 120, value: 180.5 },
+      { name: 'Storage', products: 1, units: 4, value: 0 },
+    ],
+    totals: { products: 4, units: 124, value: 180.5 },
+  });
+}
+
+/** The reports screen at `path` (and anywhere else, "Elsewhere"), on a fake server of `handlers`. */
+export function renderReports(path: string, handlers: Record<string, Handler>) {
+  signIn(userOf('admin'));
+  const mock = mockFetch(handlers);
+  const router = createMemoryRouter(
+    [
+      { path: '/admin-dashboard/reports', element: <ReportsPage /> },
+      { path: '*', element: <p>Elsewhere</p> },
+    ],
+    { initialEntries: [path] },
+  );
+  const rendered = renderWithClient(<RouterProvider router={router} />);
+  return { ...mock, ...rendered, router };
+}
+
+export const callsTo = (calls: readonly FetchCall[], path: string) =>
+  calls.filter((call) => call.method === 'GET' && call.path === path);

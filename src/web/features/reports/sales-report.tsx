@@ -1,0 +1,147 @@
+import { useQuery } from '@tanstack/react-query';
+import { REPORT_GROUPS, type ReportGroup, type SalesReportResponse } from '../../../shared/reports';
+import { SelectField } from '../../components/form-field';
+import { Table, Td, Th } from '../../components/table';
+import { ReportChart } from './report-chart';
+import { formatRange, formatValue, periodLabel, periodTick, type ValueKind } from './report-format';
+import { ChartCard, Choice, NUMBER, ReportState, RowHeader, SectionHeader, Tiles } from './report-parts';
+import { type DateRange, GROUP_LABEL, SALES_METRICS, type SalesMetric } from './report-range';
+import { reportPaths, salesReportQuery } from './reports-api';
+
+export const METRIC_LABEL: Record<SalesMetric, string> = {
+  revenue: 'Revenue',
+  units: 'Units',
+  orders: 'Orders',
+  margin: 'Margin',
+};
+const METRIC_KIND: Record<SalesMetric, ValueKind> = {
+  revenue: 'money',
+  units: 'count',
+  orders: 'count',
+  margin: 'money',
+};
+const PER: Record<ReportGroup, string> = { day: 'per day', week: 'per week', month: 'per month' };
+
+function SalesFigures({ answer, metric }: { answer: SalesReportResponse; metric: SalesMetric }) {
+  const { totals, groupBy } = answer;
+  const money = (value: number) => formatValue(value, 'money');
+  const count = (value: number) => formatValue(value, 'count');
+  return (
+    <>
+      <Tiles
+        tiles={[
+          { label: 'Revenue', value: money(totals.revenue) },
+          { label: 'Orders', value: count(totals.orders) },
+          { label: 'Units', value: count(totals.units) },
+          { label: 'Margin', value: money(totals.margin) },
+        ]}
+      />
+      <ChartCard title={`${METRIC_LABEL[metric]} ${PER[groupBy]}`}>
+        <ReportChart
+          layout="columns"
+          title={`${METRIC_LABEL[metric]} ${PER[groupBy]}, ${formatRange(answer)}`}
+          valueName={METRIC_LABEL[metric]}
+          kind={METRIC_KIND[metric]}
+          points={answer.periods.map((period) => ({
+            label: periodTick(period.start, groupBy),
+            value: period[metric],
+          }))}
+        />
+      </ChartCard>
+      <Table caption={`Sales ${PER[groupBy]}, ${formatRange(answer)}`}>
+        <thead>
+          <tr>
+            <Th>Period</Th>
+            <Th className="text-right">Orders</Th>
+            <Th className="text-right">Units</Th>
+            <Th className="text-right">Revenue</Th>
+            <Th className="text-right">Cost</Th>
+            <Th className="text-right">Margin</Th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {answer.periods.map((period) => (
+            <tr key={period.start} className="hover:bg-slate-50">
+              <RowHeader className="whitespace-nowrap">
+                <time dateTime={period.start}>{periodLabel(period.start, groupBy)}</time>
+              </RowHeader>
+              <Td className={NUMBER}>{count(period.orders)}</Td>
+              <Td className={NUMBER}>{count(period.units)}</Td>
+              <Td className={NUMBER}>{money(period.revenue)}</Td>
+              <Td className={NUMBER}>{money(period.cost)}</Td>
+              <Td className={NUMBER}>{money(period.margin)}</Td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot className="border-t-2 border-slate-200 bg-slate-50 font-semibold">
+          <tr>
+            <RowHeader>Total</RowHeader>
+            <Td className={NUMBER}>{count(totals.orders)}</Td>
+            <Td className={NUMBER}>{count(totals.units)}</Td>
+            <Td className={NUMBER}>{money(totals.revenue)}</Td>
+            <Td className={NUMBER}>{money(totals.cost)}</Td>
+            <Td className={NUMBER}>{money(totals.margin)}</Td>
+          </tr>
+        </tfoot>
+      </Table>
+    </>
+  );
+}
+
+/** Sales over time: the figure chosen per period as bars, the totals, and every period's figures. */
+export function SalesReport({
+  range,
+  group,
+  metric,
+  onGroup,
+  onMetric,
+}: {
+  range: DateRange;
+  group: ReportGroup;
+  metric: SalesMetric;
+  onGroup: (group: ReportGroup) => void;
+  onMetric: (metric: SalesMetric) => void;
+}) {
+  const query = useQuery(salesReportQuery(range, group));
+  return (
+    <>
+      <SectionHeader
+        title="Sales over time"
+        covers={`${formatRange(range)}, ${PER[group]}`}
+        csv={{
+          path: reportPaths.sales(range, group),
+          filename: `sales-by-${group}-${range.from}-to-${range.to}.csv`,
+        }}
+      >
+        <Choice
+          legend="Show"
+          options={SALES_METRICS}
+          labels={METRIC_LABEL}
+          value={metric}
+          onChange={onMetric}
+        />
+        <div className="w-36">
+          <SelectField
+            label="Group by"
+            value={group}
+            onChange={(event) => onGroup(event.target.value as ReportGroup)}
+          >
+            {REPORT_GROUPS.map((one) => (
+              <option key={one} value={one}>
+                {GROUP_LABEL[one]}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+      </SectionHeader>
+      <ReportState
+        query={query}
+        what="the sales report"
+        isEmpty={({ totals }) => totals.orders === 0 && totals.units === 0 && totals.revenue === 0}
+        empty="No sales in this range."
+      >
+        {(answer) => <SalesFigures answer={answer} metric={metric} />}
+      </ReportState>
+    </>
+  );
+}
