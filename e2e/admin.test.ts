@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import { ApiSession, newAdmin, unique } from './support/api';
 import {
   alertMessage,
@@ -256,6 +256,81 @@ stories('admin', () => {
       await confirm.getByRole('button', { name: 'Delete' }).click();
       await see(statusMessage(page, 'Product deleted.'));
       await gone(row);
+    },
+  );
+
+  storyTest(
+    'admin searches the products, sorts them by price and turns the page; reload, Back and a shared link keep each view',
+    async ({ story }) => {
+      const { page, baseUrl } = story;
+      const { tag, account, session, category, supplier } = await store(baseUrl);
+      // 55 crates, five more than a page of 50, priced $1 to $55; removed again at the end, so
+      // the other stories' first page of products is theirs.
+      const crate = (n: number) => `Crate ${tag} ${String(n).padStart(2, '0')}`;
+      const crates: string[] = [];
+      onTestFinished(async () => {
+        for (const id of crates) await session.deleteProduct(id);
+      });
+      for (let n = 1; n <= 55; n++) {
+        const added = await session.addProduct({
+          name: crate(n),
+          price: n,
+          stock: 10,
+          category: category._id,
+          supplier: supplier._id,
+        });
+        crates.push(added._id);
+      }
+
+      await story.signIn(account);
+      await menu(story, 'Products').click();
+      await expectPath(page, '/admin-dashboard/products');
+      const table = page.getByRole('table', { name: 'Products' });
+      const search = page.getByPlaceholder('Search products by name...');
+      await search.fill(`crate ${tag}`);
+      await eventually(() => bodyRows(table).count()).toBe(50);
+      await see(page.getByText('Showing 1–50 of 55'));
+
+      const price = table.getByRole('columnheader', { name: 'Price' });
+      await price.getByRole('button').click();
+      await eventually(() => columnTexts(table, 'Name').then((names) => names[0])).toBe(crate(1));
+      await price.getByRole('button').click();
+      await eventually(() => columnTexts(table, 'Name').then((names) => names[0])).toBe(crate(55));
+      expect(await price.getAttribute('aria-sort')).toBe('descending');
+      const firstPage = await columnTexts(table, 'Name');
+
+      await page.getByRole('button', { name: 'Next' }).click();
+      const secondPage = [crate(5), crate(4), crate(3), crate(2), crate(1)];
+      await eventually(() => columnTexts(table, 'Name')).toEqual(secondPage);
+      const shared = new URL(page.url());
+      expect(Object.fromEntries(shared.searchParams)).toEqual({
+        q: `crate ${tag}`,
+        sort: '-price',
+        page: '2',
+      });
+
+      // A reload shows the same rows, search, order and page.
+      await page.reload();
+      await eventually(() => columnTexts(table, 'Name')).toEqual(secondPage);
+      expect(await search.inputValue()).toBe(`crate ${tag}`);
+      expect(await price.getAttribute('aria-sort')).toBe('descending');
+      await see(page.getByText('Page 2 of 2'));
+
+      // Back undoes the page step: the first page of the same search in the same order.
+      await page.goBack();
+      await eventually(() => columnTexts(table, 'Name')).toEqual(firstPage);
+      expect(new URL(page.url()).searchParams.get('page')).toBeNull();
+      expect(await price.getAttribute('aria-sort')).toBe('descending');
+
+      // Another admin opening the link sees the same view.
+      const other = await story.otherPerson();
+      await other.signIn(account);
+      await other.page.goto(`${shared.pathname}${shared.search}`);
+      const theirs = other.page.getByRole('table', { name: 'Products' });
+      await eventually(() => columnTexts(theirs, 'Name')).toEqual(secondPage);
+      expect(await other.page.getByPlaceholder('Search products by name...').inputValue()).toBe(
+        `crate ${tag}`,
+      );
     },
   );
 

@@ -3,15 +3,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { build, fingerprint } from './build.mjs';
+import { LOGIN_BUDGET_BYTES, loginWeight, serveWeb } from './login-weight.mjs';
 
 // A folder of its own, so a server of another test serving dist/ is never disturbed.
 const outDir = mkdtempSync(join(tmpdir(), 'ims-build-'));
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
+// Both tests read the same build, made once by whichever runs first.
+let built: Promise<void> | undefined;
+const buildOnce = () => {
+  built ??= build(outDir);
+  return built;
+};
+
 describe('the build', () => {
   it('makes the production web bundle and the server even under a test runner (NODE_ENV=test)', async () => {
     expect(process.env.NODE_ENV).toBe('test');
-    await build(outDir);
+    await buildOnce();
     expect(existsSync(join(outDir, 'web', 'index.html'))).toBe(true);
     expect(existsSync(join(outDir, 'server', 'main.js'))).toBe(true);
     expect(readFileSync(join(outDir, '.build-fingerprint'), 'utf8')).toBe(fingerprint());
@@ -22,4 +30,23 @@ describe('the build', () => {
     expect(code).not.toContain('jsxDEV');
     expect(process.env.NODE_ENV).toBe('test');
   }, 120_000);
+
+  // Like the end-to-end stories: without Chromium it is skipped, unless REQUIRE_E2E=1 (CI) makes that a failure.
+  it.skipIf(!existsSync('/usr/bin/chromium') && process.env.REQUIRE_E2E !== '1')(
+    'keeps the JavaScript the login page downloads under 100 kB gzipped',
+    async () => {
+      await buildOnce();
+      const web = await serveWeb(join(outDir, 'web'));
+      try {
+        const { scripts, gzip } = await loginWeight(web.url);
+        expect(scripts.length).toBeGreaterThan(0);
+        expect(gzip, scripts.map((script) => `${script.file} ${script.gzip}`).join(', ')).toBeLessThan(
+          LOGIN_BUDGET_BYTES,
+        );
+      } finally {
+        await web.close();
+      }
+    },
+    120_000,
+  );
 });

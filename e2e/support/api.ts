@@ -124,6 +124,10 @@ export class ApiSession {
     return answer.product;
   }
 
+  async deleteProduct(id: string): Promise<void> {
+    await call(this.baseUrl, 'DELETE', `/products/${encodeURIComponent(id)}`, Ok, { token: this.token });
+  }
+
   async order(productId: string, quantity: number) {
     const answer = await call(this.baseUrl, 'POST', '/order/add', OrderResponse, {
       token: this.token,

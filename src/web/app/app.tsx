@@ -8,7 +8,8 @@ import { clearSession, getSession } from '../lib/session';
 import { routes } from './routes';
 
 const queryClient = createQueryClient();
-const router = createBrowserRouter(routes);
+/** Created when the app's code arrives (app/start.tsx), at the address of that moment. */
+export const router = createBrowserRouter(routes);
 
 // Any 401 means the token is gone or expired: forget it and ask for a new login.
 onUnauthorized(() => {

@@ -62,3 +62,46 @@ export function TableMessage({ colSpan, children }: { colSpan: number; children:
     </tr>
   );
 }
+
+/**
+ * A column header that sorts the table by its column (`field`; `-field` is descending): the first
+ * press sorts ascending, the next descending. `aria-sort` says how the shown rows are ordered.
+ */
+export function SortableTh({
+  children,
+  field,
+  sort,
+  onSort,
+  className = '',
+}: {
+  children: ReactNode;
+  field: string;
+  /** The table's sort now, e.g. `name` or `-price`. */
+  sort: string;
+  onSort: (sort: string) => void;
+  className?: string;
+}) {
+  const direction = sort === field ? 'ascending' : sort === `-${field}` ? 'descending' : undefined;
+  return (
+    <th
+      scope="col"
+      aria-sort={direction}
+      className={`whitespace-nowrap bg-slate-50 px-3 py-3 text-xs font-semibold tracking-wide text-slate-600 uppercase sm:px-4 ${className}`}
+    >
+      <button
+        type="button"
+        onClick={() => onSort(direction === 'ascending' ? `-${field}` : field)}
+        className="-mx-1 inline-flex items-center gap-1 rounded px-1 uppercase hover:text-slate-900"
+      >
+        {children}
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 12 12"
+          className={`size-3 fill-current ${direction ? 'text-indigo-600' : 'text-slate-300'}`}
+        >
+          <path d={direction === 'descending' ? 'M2 4h8L6 9z' : 'M2 8h8L6 3z'} />
+        </svg>
+      </button>
+    </th>
+  );
+}

@@ -1,22 +1,10 @@
 import type { z } from 'zod';
 import type { LogoutInput } from '../../shared/auth';
 import { ApiError, Message } from '../../shared/common';
+import { ApiRequestError, GENERIC_ERROR } from './api-error';
 import { getToken } from './session';
 
-export const GENERIC_ERROR = 'error occurred. Please try again.';
-
-/** A failed call: the server's sentence, its status, and per-field details when it sent them. */
-export class ApiRequestError extends Error {
-  readonly status: number;
-  readonly details: { path: string; message: string }[];
-
-  constructor(message: string, status: number, details: { path: string; message: string }[] = []) {
-    super(message);
-    this.name = 'ApiRequestError';
-    this.status = status;
-    this.details = details;
-  }
-}
+export { ApiRequestError, GENERIC_ERROR };
 
 let unauthorizedHandler: (() => void) | null = null;
 

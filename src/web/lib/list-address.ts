@@ -14,8 +14,9 @@ export function oneOf<T extends string>(allowed: readonly T[], value: string | n
 
 /**
  * A list's state kept in the address (STYLE: state in the URL), so reload, Back and a shared link
- * show the same view. A filter changes the view in place (Back is not flooded) and goes back to
- * page 1; a page is a step Back can undo. `clear` drops every filter.
+ * show the same view. A filter (or a sort) changes the view in place (Back is not flooded) and
+ * goes back to page 1; an option that leaves the rows as they are (a column shown) stays on the
+ * page; a page is a step Back can undo. `clear` drops every filter.
  */
 export function useListAddress<Filter extends string = string>() {
   const [params, setParams] = useSearchParams();
@@ -33,16 +34,32 @@ export function useListAddress<Filter extends string = string>() {
       ),
     [setParams],
   );
+  const setOption = useCallback(
+    (name: Filter, value: string) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          if (value) next.set(name, value);
+          else next.delete(name);
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
   const setPage = useCallback(
-    (to: number) =>
-      setParams((current) => {
-        const next = new URLSearchParams(current);
-        if (to > 1) next.set('page', String(to));
-        else next.delete('page');
-        return next;
-      }),
+    (to: number, how: { replace?: boolean } = {}) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          if (to > 1) next.set('page', String(to));
+          else next.delete('page');
+          return next;
+        },
+        { replace: how.replace ?? false },
+      ),
     [setParams],
   );
   const clear = useCallback(() => setParams(new URLSearchParams(), { replace: true }), [setParams]);
-  return { params, page: pageIn(params), setFilter, setPage, clear };
+  return { params, page: pageIn(params), setFilter, setOption, setPage, clear };
 }

@@ -1,4 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
+import { ROLES } from '../../shared/roles';
+import { User } from '../../shared/users';
+import { storedUser } from './session';
 
 /** A fresh copy of the module, as after a page reload. */
 async function reload() {
@@ -34,5 +37,28 @@ describe('session storage', () => {
     expect(localStorage.getItem('ims_token')).toBeNull();
     expect(localStorage.getItem('ims_user')).toBeNull();
     expect(session.getSession()).toBeNull();
+  });
+});
+
+describe('storedUser', () => {
+  const STORED: unknown[] = [
+    user,
+    ...ROLES.map((role) => ({ ...user, role })),
+    { ...user, extra: 'dropped', token: 'not kept' },
+    { ...user, role: 'pirate' },
+    { ...user, role: 'toString' },
+    { ...user, role: undefined },
+    { ...user, name: 5 },
+    { ...user, address: null },
+    { _id: 'u1', name: 'Ann', email: 'ann@example.com', role: 'admin' },
+    [],
+    'admin',
+    null,
+    42,
+  ];
+
+  it.each(STORED)('keeps what the shared User schema keeps, and refuses what it refuses: %j', (value) => {
+    const parsed = User.safeParse(value);
+    expect(storedUser(value)).toEqual(parsed.success ? parsed.data : null);
   });
 });

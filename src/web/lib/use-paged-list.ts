@@ -20,10 +20,11 @@ export function useDebouncedValue<T>(value: T, delay: number): T {
 }
 
 /**
- * The state of a table the server pages, kept in the address (`?q=pen&page=2`, plus any filter
- * the page sets with `setFilter`), so reload, Back and a shared link show the same view: the
- * search box's text (updated on every key), the search sent to the server (written to the address
- * once typing pauses), and the page. A new search or filter goes back to page 1.
+ * The state of a paged table, kept in the address (`?q=pen&page=2`, plus any filter, sort or
+ * option the page sets), so reload, Back and a shared link show the same view: the search box's
+ * text (updated on every key), the search (written to the address once typing pauses), and the
+ * page. A new search, filter or sort goes back to page 1; an option (`setOption`) does not.
+ * `typing` while the box holds text not yet in the address.
  */
 export function usePagedList<Filter extends string = never>() {
   const address = useListAddress<Filter | 'q'>();
@@ -48,25 +49,28 @@ export function usePagedList<Filter extends string = never>() {
     text,
     setText,
     search,
+    typing: text.trim() !== search,
     page: address.page,
     pageSize: PAGE_SIZE,
     setPage: address.setPage,
     params,
     setFilter: setFilter as (name: Filter, value: string) => void,
+    setOption: address.setOption as (name: Filter, value: string) => void,
   };
 }
 
 /**
  * After a delete (here or elsewhere) the page asked for can lie past the last one; once the
- * server's answer for it has arrived, move to the last page that exists.
+ * server's answer for it has arrived, move to the last page that exists — in place of the page
+ * asked for, so Back does not lead to it and bounce here again.
  */
 export function usePageInRange(
   asked: number,
   pageCount: number,
   answered: boolean,
-  setPage: (page: number) => void,
+  setPage: (page: number, how?: { replace?: boolean }) => void,
 ) {
   useEffect(() => {
-    if (answered && asked > pageCount) setPage(pageCount);
+    if (answered && asked > pageCount) setPage(pageCount, { replace: true });
   }, [asked, pageCount, answered, setPage]);
 }

@@ -9,6 +9,7 @@ import { Table, TableMessage, Td, Th } from '../../components/table';
 import { notify } from '../../lib/notify';
 import { pageOf } from '../../lib/paging';
 import { filterByName } from '../../lib/search';
+import { usePagedList, usePageInRange } from '../../lib/use-paged-list';
 import { useCategoryList, useDeleteCategory } from './categories-api';
 import { CategoryForm } from './category-form';
 
@@ -16,13 +17,15 @@ import { CategoryForm } from './category-form';
 export function CategoriesPage() {
   const list = useCategoryList();
   const remove = useDeleteCategory();
-  const [query, setQuery] = useState('');
-  const [pageNumber, setPageNumber] = useState(1);
+  // The search and the page live in the address (?q=…&page=2); the list is filtered here as it
+  // is typed, on page 1 until the address has caught up with the box.
+  const paging = usePagedList();
   const [editing, setEditing] = useState<Category | null>(null);
   const [deleting, setDeleting] = useState<Category | null>(null);
 
-  const categories = filterByName(list.data?.categories ?? [], query);
-  const page = pageOf(categories, pageNumber);
+  const categories = filterByName(list.data?.categories ?? [], paging.text);
+  const page = pageOf(categories, paging.typing ? 1 : paging.page);
+  usePageInRange(paging.page, page.pageCount, list.isSuccess && !paging.typing, paging.setPage);
 
   return (
     <>
@@ -30,14 +33,7 @@ export function CategoriesPage() {
       <div className="grid items-start gap-6 lg:grid-cols-[20rem_1fr]">
         <CategoryForm key={editing?._id ?? 'new'} editing={editing} onDone={() => setEditing(null)} />
         <div className="min-w-0 space-y-4">
-          <SearchField
-            value={query}
-            onChange={(text) => {
-              setQuery(text);
-              setPageNumber(1);
-            }}
-            placeholder="Search categories..."
-          />
+          <SearchField value={paging.text} onChange={paging.setText} placeholder="Search categories..." />
           <Table caption="Categories">
             <thead>
               <tr>
@@ -69,7 +65,7 @@ export function CategoriesPage() {
               )}
             </tbody>
           </Table>
-          <Pager page={page} label="Categories" onPage={setPageNumber} />
+          <Pager page={page} label="Categories" onPage={paging.setPage} />
         </div>
       </div>
 

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, useLocation } from 'react-router';
+import { createMemoryRouter, MemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Product } from '../../../shared/products';
 import { SEARCH_DELAY_MS } from '../../lib/use-paged-list';
@@ -372,5 +372,93 @@ describe('the products list keeps its view in the address', () => {
     await waitFor(() => expect(address()).toBe('?q=Item+04'));
     await screen.findByText('Item 045');
     expect(screen.queryByText('Item 051')).toBeNull();
+  });
+});
+
+describe('the products list keeps its sort in the address', () => {
+  // Prices fall as the names rise: Item 001 costs $120, Item 120 costs $1.
+  const PRICED = Array.from({ length: 120 }, (_, i) =>
+    item(`p${i}`, `Item ${String(i + 1).padStart(3, '0')}`, 120 - i, i % 7),
+  );
+
+  /** The server's answer: the matches in the order asked for (by name unless told), one page. */
+  function sortedAnswer(query: Record<string, string>) {
+    const field = (query.sort ?? 'name').replace('-', '') as 'name' | 'price' | 'stock';
+    const sign = query.sort?.startsWith('-') ? -1 : 1;
+    const sorted = [...PRICED].sort(
+      (a, b) => sign * (a[field] < b[field] ? -1 : a[field] > b[field] ? 1 : a.name < b.name ? -1 : 1),
+    );
+    const { rows, ...info } = pageAnswer(sorted, query);
+    return { success: true, products: rows, ...info };
+  }
+
+  function renderAt(entry: string) {
+    signIn(userOf('admin'));
+    const mock = mockFetch({
+      'GET /api/products': ({ query }) => ({ body: sortedAnswer(query) }),
+      'GET /api/products/choices': () => ({
+        body: { success: true, categories: [category], suppliers: [supplier] },
+      }),
+    });
+    const router = createMemoryRouter([{ path: '/admin-dashboard/products', element: <ProductsPage /> }], {
+      initialEntries: [entry],
+    });
+    renderWithClient(<RouterProvider router={router} />);
+    return { ...mock, router };
+  }
+  const header = (name: string) =>
+    within(screen.getByRole('table', { name: 'Products' })).getByRole('columnheader', { name });
+
+  it('a header sorts by its column, back on page 1, then the other way; the address keeps it', async () => {
+    const { calls, router } = renderAt('/admin-dashboard/products?page=2');
+    await screen.findByText('Item 051');
+    expect(header('Name').getAttribute('aria-sort')).toBe('ascending');
+    await userEvent.click(screen.getByRole('button', { name: 'Price' }));
+    await waitFor(() => expect(names()[0]).toBe('Item 120'));
+    expect(router.state.location.search).toBe('?sort=price');
+    expect(header('Price').getAttribute('aria-sort')).toBe('ascending');
+    expect(header('Name').getAttribute('aria-sort')).toBeNull();
+    expect(listCalls(calls, '/api/products').at(-1)?.query).toEqual({
+      sort: 'price',
+      page: '1',
+      pageSize: '50',
+    });
+    await userEvent.click(screen.getByRole('button', { name: 'Price' }));
+    await waitFor(() => expect(names()[0]).toBe('Item 001'));
+    expect(router.state.location.search).toBe('?sort=-price');
+    expect(header('Price').getAttribute('aria-sort')).toBe('descending');
+    // By name is the default order, so the address leaves it out.
+    await userEvent.click(screen.getByRole('button', { name: 'Name' }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    expect(listCalls(calls, '/api/products').at(-1)?.query).toEqual({ page: '1', pageSize: '50' });
+  });
+
+  it('an address with a search, a sort, a page and the Reorder at column shows all four', async () => {
+    const { calls } = renderAt('/admin-dashboard/products?q=item&sort=-stock&page=2&cols=reorder');
+    await waitFor(() => expect(screen.getByText('Page 2 of 3')).toBeTruthy());
+    expect(listCalls(calls, '/api/products')[0]?.query).toEqual({
+      search: 'item',
+      sort: '-stock',
+      page: '2',
+      pageSize: '50',
+    });
+    expect(header('Stock').getAttribute('aria-sort')).toBe('descending');
+    expect((screen.getByRole('searchbox') as HTMLInputElement).value).toBe('item');
+    expect((screen.getByLabelText('Show reorder points') as HTMLInputElement).checked).toBe(true);
+    // Stock 6 to 0 from the top; the second page starts among the 4s.
+    expect(bodyRows()[0]?.cells[4]?.textContent).toBe('4');
+  });
+
+  it('showing the Reorder at column stays on the page, and Back undoes the page step', async () => {
+    const { router } = renderAt('/admin-dashboard/products?sort=price');
+    await screen.findByText('Item 120');
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=price&page=2'));
+    await userEvent.click(screen.getByLabelText('Show reorder points'));
+    expect(router.state.location.search).toBe('?sort=price&page=2&cols=reorder');
+    await screen.findByText('Item 070');
+    await act(() => router.navigate(-1));
+    expect(router.state.location.search).toBe('?sort=price');
+    await waitFor(() => expect(names()[0]).toBe('Item 120'));
   });
 });

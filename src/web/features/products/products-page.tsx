@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import type { Product } from '../../../shared/products';
+import { Link } from 'react-router';
+import { PRODUCT_SORTS, type Product } from '../../../shared/products';
 import { buttonClass } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DownloadCsvButton } from '../../components/download-csv';
@@ -9,9 +9,10 @@ import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { RowActions } from '../../components/row-actions';
 import { StockBadge } from '../../components/stock-badge';
-import { Table, TableMessage, Td, Th } from '../../components/table';
+import { SortableTh, Table, TableMessage, Td, Th } from '../../components/table';
 import { stockPath } from '../../lib/admin-paths';
 import { formatMoney } from '../../lib/format';
+import { oneOf } from '../../lib/list-address';
 import { notify } from '../../lib/notify';
 import { isPastEnd, serverPage, withQuery } from '../../lib/paging';
 import { useProductChoices } from '../../lib/product-choices';
@@ -23,27 +24,23 @@ type Editing = { product: Product | null } | null;
 
 /** Admin: every product, a page at a time, with add, edit and delete. */
 export function ProductsPage() {
-  const paging = usePagedList();
+  const paging = usePagedList<'sort' | 'cols'>();
+  // By name unless the address says otherwise (?sort=-price); the optional "Reorder at" column
+  // is kept there too (?cols=reorder).
+  const sort = oneOf(PRODUCT_SORTS, paging.params.get('sort')) ?? 'name';
+  const showReorder = paging.params.get('cols') === 'reorder';
   const asked = { page: paging.page, pageSize: paging.pageSize };
-  const list = useProductPage({ search: paging.search || undefined, ...asked });
+  const list = useProductPage({
+    search: paging.search || undefined,
+    sort: sort === 'name' ? undefined : sort,
+    ...asked,
+  });
   const choices = useProductChoices();
   const remove = useDeleteProduct();
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Product | null>(null);
-  // The optional "Reorder at" column, kept in the address (?cols=reorder) so a reload keeps it.
-  const [params, setParams] = useSearchParams();
-  const showReorder = params.get('cols') === 'reorder';
   const columns = showReorder ? 7 : 6;
-  const toggleReorder = (show: boolean) =>
-    setParams(
-      (now) => {
-        const next = new URLSearchParams(now);
-        if (show) next.set('cols', 'reorder');
-        else next.delete('cols');
-        return next;
-      },
-      { replace: true },
-    );
+  const sortBy = (to: string) => paging.setFilter('sort', to === 'name' ? '' : to);
 
   const page = serverPage(list.data && { ...list.data, rows: list.data.products }, asked);
   usePageInRange(paging.page, page.pageCount, list.isSuccess && !list.isPlaceholderData, paging.setPage);
@@ -78,7 +75,7 @@ export function ProductsPage() {
             type="checkbox"
             className="h-4 w-4 rounded border-slate-300"
             checked={showReorder}
-            onChange={(event) => toggleReorder(event.target.checked)}
+            onChange={(event) => paging.setOption('cols', event.target.checked ? 'reorder' : '')}
           />
           Show reorder points
         </label>
@@ -86,11 +83,17 @@ export function ProductsPage() {
       <Table caption="Products" busy={list.isPlaceholderData}>
         <thead>
           <tr>
-            <Th>Name</Th>
+            <SortableTh field="name" sort={sort} onSort={sortBy}>
+              Name
+            </SortableTh>
             <Th>Category</Th>
             <Th>Supplier</Th>
-            <Th>Price</Th>
-            <Th>Stock</Th>
+            <SortableTh field="price" sort={sort} onSort={sortBy}>
+              Price
+            </SortableTh>
+            <SortableTh field="stock" sort={sort} onSort={sortBy}>
+              Stock
+            </SortableTh>
             {showReorder ? <Th>Reorder at</Th> : null}
             <Th stickyEnd>Action</Th>
           </tr>

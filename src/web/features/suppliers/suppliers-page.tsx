@@ -10,6 +10,7 @@ import { Table, TableMessage, Td, Th } from '../../components/table';
 import { notify } from '../../lib/notify';
 import { pageOf } from '../../lib/paging';
 import { filterByName } from '../../lib/search';
+import { usePagedList, usePageInRange } from '../../lib/use-paged-list';
 import { SupplierFormModal } from './supplier-form-modal';
 import { useDeleteSupplier, useSupplierList } from './suppliers-api';
 
@@ -19,13 +20,15 @@ type Editing = { supplier: Supplier | null } | null;
 export function SuppliersPage() {
   const list = useSupplierList();
   const remove = useDeleteSupplier();
-  const [query, setQuery] = useState('');
-  const [pageNumber, setPageNumber] = useState(1);
+  // The search and the page live in the address (?q=…&page=2); the list is filtered here as it
+  // is typed, on page 1 until the address has caught up with the box.
+  const paging = usePagedList();
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Supplier | null>(null);
 
-  const suppliers = filterByName(list.data?.suppliers ?? [], query);
-  const page = pageOf(suppliers, pageNumber);
+  const suppliers = filterByName(list.data?.suppliers ?? [], paging.text);
+  const page = pageOf(suppliers, paging.typing ? 1 : paging.page);
+  usePageInRange(paging.page, page.pageCount, list.isSuccess && !paging.typing, paging.setPage);
 
   return (
     <>
@@ -39,14 +42,7 @@ export function SuppliersPage() {
         </button>
       </PageHeader>
       <div className="mb-4">
-        <SearchField
-          value={query}
-          onChange={(text) => {
-            setQuery(text);
-            setPageNumber(1);
-          }}
-          placeholder="Search suppliers..."
-        />
+        <SearchField value={paging.text} onChange={paging.setText} placeholder="Search suppliers..." />
       </div>
       <Table caption="Suppliers">
         <thead>
@@ -82,7 +78,7 @@ export function SuppliersPage() {
           )}
         </tbody>
       </Table>
-      <Pager page={page} label="Suppliers" onPage={setPageNumber} />
+      <Pager page={page} label="Suppliers" onPage={paging.setPage} />
 
       {editing ? <SupplierFormModal supplier={editing.supplier} onClose={() => setEditing(null)} /> : null}
 
