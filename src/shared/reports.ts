@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DateOnly, Ok } from './common';
-import { ExportFormat, MAX_PAGE_SIZE } from './paging';
+import { ExportFormat, MAX_PAGE_SIZE, PageQuery } from './paging';
 import { Role } from './roles';
 
 /**
@@ -111,20 +111,7 @@ export const ProductReportResponse = Ok.extend({
 export type ProductReportResponse = z.infer<typeof ProductReportResponse>;
 
 export const NeverSoldQuery = withRangeRules(
-  RangeFields.extend({
-    page: z.coerce
-      .number({ error: 'page must be a number.' })
-      .int()
-      .min(1, { error: 'page starts at 1.' })
-      .max(1_000_000)
-      .optional(),
-    pageSize: z.coerce
-      .number({ error: 'pageSize must be a number.' })
-      .int()
-      .min(1, { error: 'pageSize must be at least 1.' })
-      .max(MAX_PAGE_SIZE, { error: `pageSize must be at most ${MAX_PAGE_SIZE}.` })
-      .optional(),
-  }),
+  RangeFields.extend(PageQuery.pick({ page: true, pageSize: true }).shape),
 );
 export type NeverSoldQuery = z.input<typeof NeverSoldQuery>;
 
