@@ -20,6 +20,10 @@ const pick = (expr: string, salt: string, n: number) => `(abs(hashtext(${expr}::
 /** A deterministic uuid for row i of a table. */
 const uid = (prefix: string, expr: string) => `md5('${prefix}' || ${expr})::uuid`;
 
+/** The i-th product's SKU and barcode (an in-store EAN-13 range, 20…), as the counter scans them. */
+export const benchSku = (expr: string) => `'SKU-' || lpad(${expr}::text, 6, '0')`;
+export const benchBarcode = (expr: string) => `'20' || lpad(${expr}::text, 11, '0')`;
+
 /**
  * Fills an empty, migrated database with the benchmark data set and answers the seconds each part
  * took. The ledger holds (DESIGN §8): every product's stock is the sum of its movements, one
@@ -81,10 +85,11 @@ export async function loadData(
       // Bought at 60 % of the price; half the products have their own reorder point (5–30),
       // a quarter of those a fixed reorder quantity; the rest follow the store's threshold.
       `insert into products (id, name, description, price, stock, category_id, supplier_id,
-                             cost, reorder_point, reorder_quantity)
+                             cost, reorder_point, reorder_quantity, sku, barcode)
        select id, name, description, price, stock, category_id, supplier_id, round(price * 0.6, 2),
               case when ${pick('n', 'rp', 2)} = 0 then 5 + ${pick('n', 'rpv', 26)} end,
-              case when ${pick('n', 'rp', 2)} = 0 and ${pick('n', 'rq', 4)} = 0 then 24 end
+              case when ${pick('n', 'rp', 2)} = 0 and ${pick('n', 'rq', 4)} = 0 then 24 end,
+              ${benchSku('n')}, ${benchBarcode('n')}
        from (
          select i as n, ${uid('p', 'i')} as id,
                 ${words}[1 + ${pick('i', 'w1', 20)}] || ' ' || ${words}[1 + ${pick('i', 'w2', 20)}] || ' ' || lpad(i::text, 6, '0') as name,

@@ -39,6 +39,15 @@ import {
   setStock,
 } from './orders-check';
 import { type PurchasingSet, preparePurchaseOrders, RECEIVE_LINES, receiveAll } from './purchasing';
+import {
+  checkSales,
+  FLAT_OUT_SALE_LINES,
+  prepareSaleProducts,
+  type SalesCheck,
+  STEADY_SALE_LINES,
+  saleBody,
+  sampleBarcodes,
+} from './sales';
 import { startServer } from './server';
 import { type SteadyOptions, steadyLoad } from './steady-load';
 
@@ -65,7 +74,13 @@ const TARGETS = {
   exportRowsPerSecond: 50_000,
   exportMemoryMb: 100,
   reportP99: 50,
+  saleP99: 50,
+  barcodeP99: 10,
 };
+/** Steady rate of the 10-line sales (the issue's figure): a busy store's counters together. */
+const SALE_RATE = 50;
+const SALE_ROW = `${STEADY_SALE_LINES}-line sale, steady ${SALE_RATE} req/s`;
+const SALES_FLAT_OUT = `${FLAT_OUT_SALE_LINES}-line sales (${ORDER_CLIENTS} clients)`;
 /** Steady rate of the reorder suggestions (the issue's figure): a page that few people open. */
 const SUGGESTIONS_RATE = 20;
 /** Steady rate of each report, over the whole year of orders, like the suggestions. */
@@ -233,6 +248,11 @@ async function main(): Promise<void> {
   const adjustIds = await productsAt(database, 40, 10);
   await setStock(database, adjustIds, HOT_STOCK);
   const purchasing: PurchasingSet = await preparePurchaseOrders(database, PURCHASING);
+  // Sales: 200 products that cannot run out for the steady 10-line sales; ten hot and ten scarce
+  // ones for the flat-out run, checked like the orders; barcodes spread over the catalogue.
+  const saleProducts = await prepareSaleProducts(database, 100, 200);
+  const salesRun = await prepareOrderProducts(database, 60);
+  const barcodes = await sampleBarcodes(database, 1000);
   await database.close();
 
   const logFile = join(tmpdir(), `ims-bench-server-${target}.log`);
@@ -252,6 +272,7 @@ async function main(): Promise<void> {
   let receipts: { ms: number[]; failures: string[] } = { ms: [], failures: [] };
   let suggested = { suppliers: 0, lines: 0 };
   let exported: ExportResult | undefined;
+  let barcodeFound = '';
   try {
     const admin = await signIn(server.url, 'user2@bench.example');
     const reps = await Promise.all(
@@ -381,6 +402,48 @@ async function main(): Promise<void> {
         };
       },
     });
+    // The counter: a scanned barcode looked up among every product, as the sale screen asks.
+    {
+      const res = await fetch(`${server.url}/api/products/code/${barcodes[0]}`, { headers: asRep });
+      const body = (await res.json()) as { product?: { barcode: string | null } };
+      barcodeFound = body.product?.barcode === barcodes[0] ? 'yes' : 'no';
+    }
+    await runSteady(
+      {
+        name: `product by barcode, steady ${STEADY_RATE} req/s`,
+        url: `${server.url}/api/products/code/${barcodes[0]}`,
+        urlFor: (i) => `${server.url}/api/products/code/${barcodes[i % barcodes.length]}`,
+        headers: asRep,
+        connections: 16,
+        duration: SECONDS,
+        rate: STEADY_RATE,
+      },
+      `p99 < ${TARGETS.barcodeP99} ms`,
+    );
+    // Whole sales of ten lines from the staff's counters, at a steady rate.
+    await runSteady(
+      {
+        name: SALE_ROW,
+        url: `${server.url}/api/sales`,
+        bodyFor: () => saleBody(saleProducts, STEADY_SALE_LINES),
+        headersFor: (i) => ({ authorization: `Bearer ${reps[i % reps.length]?.token}` }),
+        connections: 16,
+        duration: SECONDS,
+        rate: SALE_RATE,
+      },
+      `p99 < ${TARGETS.saleP99} ms`,
+    );
+    // Sales flat out over hot and scarce products: all lines or none, never oversold.
+    const salesProducts = [...salesRun.hot, ...salesRun.scarce];
+    await run({
+      name: SALES_FLAT_OUT,
+      url: `${server.url}/api/sales`,
+      method: 'POST',
+      connections: ORDER_CLIENTS,
+      duration: SECONDS,
+      makeBody: () => saleBody(salesProducts, FLAT_OUT_SALE_LINES),
+      headersFor: (i) => ({ authorization: `Bearer ${reps[i % reps.length]?.token}` }),
+    });
     // A product's history, newest first, for the products with the most movements: the hot ones
     // of both order runs (their loaded sales and the thousands just placed).
     const busiest = [...directRun.hot, ...httpRun.hot];
@@ -488,6 +551,13 @@ async function main(): Promise<void> {
 
   database = await open();
   const httpCheck = await checkStock(database, httpRun);
+  const salesStock = await checkStock(database, salesRun);
+  const salesWhole = await checkSales(
+    database,
+    salesRun.since,
+    [...salesRun.hot, ...salesRun.scarce],
+    FLAT_OUT_SALE_LINES,
+  );
   const finalLedger = await checkLedger(database);
   const [written] = await database.query<{ adjustments: number; fewest: number; most: number }>(
     `select (select count(*)::int from stock_movements where kind = 'adjustment' and product_id = any($1::uuid[])) as adjustments,
@@ -506,6 +576,9 @@ async function main(): Promise<void> {
     direct,
     directCheck,
     httpCheck,
+    salesStock,
+    salesWhole,
+    barcodeFound,
     results,
     catalogue,
     catalogueError,
@@ -534,6 +607,9 @@ function report(r: {
   direct: DirectResult;
   directCheck: StockCheck;
   httpCheck: StockCheck;
+  salesStock: StockCheck;
+  salesWhole: SalesCheck;
+  barcodeFound: string;
   results: LoadResult[];
   catalogue: number[];
   catalogueError: string;
@@ -579,6 +655,17 @@ function report(r: {
     r.directCheck.negative +
     r.directCheck.ledgerMismatches +
     r.directCheck.unrecordedSales;
+  const barcode = byName(`product by barcode, steady ${STEADY_RATE} req/s`);
+  const steadySale = byName(SALE_ROW);
+  const salesFlat = byName(SALES_FLAT_OUT);
+  const salesOversell =
+    r.salesStock.mismatches +
+    r.salesStock.negative +
+    r.salesStock.ledgerMismatches +
+    r.salesStock.unrecordedSales +
+    r.salesWhole.partial +
+    r.salesWhole.duplicateNumbers;
+  const allOk = (x: LoadResult, code: string) => x.requests > 0 && x.requests === (x.statuses[code] ?? 0);
   const ledger = [
     ...(r.stockCheck.mismatches
       ? [`GET /api/stock/check reports ${r.stockCheck.mismatches} mismatches`]
@@ -621,6 +708,7 @@ function report(r: {
     `Adjustments: ${adjusted} answered 200, ${r.adjustmentsWritten} adjustment movements written (the requests in flight when the run stops are written but not counted), ${adjust.requests - adjusted + adjust.errors} other answers. Movements page over ${r.busiestMovements[0] === r.busiestMovements[1] ? r.busiestMovements[0] : `${r.busiestMovements[0]}–${r.busiestMovements[1]}`} movements per product.`,
     `Stock check (GET /api/stock/check) over ${r.stockCheck.checked.toLocaleString('en-US')} products and ${r.finalLedger.movements.toLocaleString('en-US')} movements: ${r.stockCheck.ms.map((n) => n.toFixed(0)).join(', ')} ms (median ${checkMedian.toFixed(0)} ms), ${r.stockCheck.mismatches} mismatches. Ledger checked in SQL after the run: ${ledgerProblems(r.finalLedger).join('; ') || 'holds'}.`,
     `Purchasing: ${r.receipts.ms.length} purchase orders of ${RECEIVE_LINES} lines received in full, one request each, one after another: p50 ${receiveP50.toFixed(1)} ms, p99 ${receiveP99.toFixed(1)} ms, ${r.receipts.failures.length} not answered 200. Reorder suggestions over ${size.products.toLocaleString('en-US')} products with ${r.openLines.toLocaleString('en-US')} open purchase order lines on order: ${r.suggested.lines.toLocaleString('en-US')} products to reorder from ${r.suggested.suppliers} suppliers in each answer.`,
+    `Sales: the steady run sold ${STEADY_SALE_LINES} lines a sale (${steadySale.statuses['201'] ?? 0} answered 201 of ${steadySale.requests}); flat out, ${salesFlat.statuses['201'] ?? 0} sales of ${FLAT_OUT_SALE_LINES} lines accepted and ${salesFlat.statuses['409'] ?? 0} refused whole for stock, over ${r.salesStock.products} products: ${r.salesStock.mismatches} where initial − sold ≠ final, ${r.salesStock.negative} below zero, ${r.salesStock.soldOut} sold out, ${r.salesStock.ledgerMismatches} whose stock ≠ the sum of their movements, ${r.salesStock.unrecordedSales} lines without their sale movement; ${r.salesWhole.sales} sales checked, ${r.salesWhole.partial} not whole; receipt numbers over every sale of the run: ${r.salesWhole.duplicateNumbers} given twice. Barcode lookup (GET /api/products/code/:code) found the scanned product: ${r.barcodeFound}.`,
     r.catalogue.length
       ? `Catalogue page interactive in Chromium (rows shown, search usable): ${r.catalogue.map((n) => n.toFixed(0)).join(', ')} ms (first is cold).`
       : `Catalogue page interactive in Chromium: not measured (${r.catalogueError}).`,
@@ -646,6 +734,9 @@ function report(r: {
       const x = byName(reportRow(report.name));
       return `| report ${report.name} over a year p99 < ${TARGETS.reportP99} ms, at a steady ${REPORT_RATE} req/s | ${x.p99.toFixed(1)} ms | ${verdict(x.p99 < TARGETS.reportP99 && x.requests > 0 && x.requests === (x.statuses['200'] ?? 0))} |`;
     }),
+    `| product by barcode at ${size.products.toLocaleString('en-US')} products p99 < ${TARGETS.barcodeP99} ms, at a steady ${STEADY_RATE} req/s | ${barcode.p99.toFixed(1)} ms | ${verdict(barcode.p99 < TARGETS.barcodeP99 && allOk(barcode, '200') && r.barcodeFound === 'yes')} |`,
+    `| ${STEADY_SALE_LINES}-line sale p99 < ${TARGETS.saleP99} ms, at a steady ${SALE_RATE} req/s | ${steadySale.p99.toFixed(1)} ms | ${verdict(steadySale.p99 < TARGETS.saleP99 && allOk(steadySale, '201'))} |`,
+    `| sales flat out (${salesFlat.rps.toFixed(0)} req/s): zero oversell, every sale whole, numbers unique | ${salesOversell} problems | ${verdict(salesOversell === 0 && r.salesStock.products === 20 && (salesFlat.statuses['201'] ?? 0) > 0)} |`,
     `| order placement ≥ 50 % of direct SQL (both write the sale movement) | ${(orderRatio * 100).toFixed(0)} % | ${verdict(orderRatio >= TARGETS.orderRatio)} |`,
     `| zero oversell | ${oversell} problems | ${verdict(oversell === 0 && r.httpCheck.products === 20)} |`,
     r.catalogue.length

@@ -7,6 +7,10 @@ export interface SteadyOptions {
   /** The URL of the i-th request, when they differ (e.g. one product after another); else `url`. */
   urlFor?: (i: number) => string;
   headers?: Record<string, string>;
+  /** The i-th request's own headers (e.g. one seller after another), added to `headers`. */
+  headersFor?: (i: number) => Record<string, string>;
+  /** POST with the i-th body, when given; else GET. */
+  bodyFor?: (i: number) => string;
   /** Requests per second, sent evenly spaced whether or not earlier answers have come back. */
   rate: number;
   duration: number;
@@ -26,11 +30,17 @@ export async function steadyLoad(options: SteadyOptions): Promise<LoadResult> {
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   let errors = 0;
-  const send = (url: URL) =>
+  const send = (url: URL, i: number) =>
     new Promise<number>((resolve, reject) => {
+      const body = options.bodyFor?.(i);
       const req = request(
         url,
-        { agent, headers: { 'content-type': 'application/json', ...options.headers }, timeout: 10_000 },
+        {
+          agent,
+          method: body === undefined ? 'GET' : 'POST',
+          headers: { 'content-type': 'application/json', ...options.headers, ...options.headersFor?.(i) },
+          timeout: 10_000,
+        },
         (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode ?? 0));
@@ -39,7 +49,7 @@ export async function steadyLoad(options: SteadyOptions): Promise<LoadResult> {
       );
       req.on('timeout', () => req.destroy(new Error('timed out')));
       req.on('error', reject);
-      req.end();
+      req.end(body);
     });
   const interval = 1000 / options.rate;
   const total = Math.round(options.rate * options.duration);
@@ -50,7 +60,7 @@ export async function steadyLoad(options: SteadyOptions): Promise<LoadResult> {
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
     inFlight.push(
-      send(new URL(options.urlFor ? options.urlFor(i) : options.url)).then(
+      send(new URL(options.urlFor ? options.urlFor(i) : options.url), i).then(
         (status) => {
           latencies.push(performance.now() - due);
           statuses[status] = (statuses[status] ?? 0) + 1;

@@ -18,6 +18,7 @@ stories('admin dashboard', () => {
         'Products',
         'Categories',
         'Orders',
+        'Customers',
         'Suppliers',
         'Purchasing',
         'Reports',

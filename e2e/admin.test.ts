@@ -421,6 +421,7 @@ stories('admin', () => {
         'Quantity',
         'Total Price',
         'Order Date',
+        'Sale',
         'Actions',
       ].map((text) => expect.stringMatching(new RegExp(`^${text}$`, 'i'))),
     );
@@ -436,6 +437,7 @@ stories('admin', () => {
       '3',
       '$7.20',
       today,
+      '—',
       'Return',
     ]);
     expect((await rowWith(table, eli.name).getByRole('cell').allInnerTexts()).slice(1)).toEqual([
@@ -446,6 +448,7 @@ stories('admin', () => {
       '1',
       '$2.40',
       today,
+      '—',
       'Return',
     ]);
     // Newest first.
@@ -558,6 +561,49 @@ stories('admin', () => {
 
       // Signing in again works.
       await story.signIn(account);
+    },
+  );
+
+  storyTest(
+    'admin gives a product a SKU and a barcode, finds it by the barcode, and a taken SKU is refused beside its field',
+    async ({ story }) => {
+      const { page, baseUrl } = story;
+      const { tag, account, category, supplier } = await store(baseUrl);
+      const kettle = `Kettle ${tag}`;
+      const sku = `KET-${tag}`.toUpperCase();
+      const barcode = `977${tag}`;
+
+      await story.signIn(account);
+      await menu(story, 'Products').click();
+      const table = page.getByRole('table', { name: 'Products' });
+      const add = async (name: string, code: { sku: string; barcode?: string }) => {
+        await page.getByRole('button', { name: 'Add Product' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Add New Product' });
+        await dialog.getByLabel('Name').fill(name);
+        await dialog.getByLabel('Price').fill('18');
+        await dialog.getByLabel('Stock').fill('6');
+        await dialog.getByLabel('Category').selectOption({ label: category.name });
+        await dialog.getByLabel('Supplier').selectOption({ label: supplier.name });
+        await dialog.getByLabel('SKU').fill(code.sku);
+        if (code.barcode) await dialog.getByLabel('Barcode').fill(code.barcode);
+        await dialog.getByRole('button', { name: 'Add Product' }).click();
+        return dialog;
+      };
+      await gone(await add(kettle, { sku, barcode }));
+      await see(statusMessage(page, 'Product added.'));
+
+      // The search finds it by its barcode, exactly; the codes show under its name.
+      await page.getByPlaceholder('Search products by name...').fill(barcode);
+      await eventually(() => bodyRows(table).count()).toBe(1);
+      expect(await textOf(bodyRows(table).getByRole('cell').first())).toBe(
+        `${kettle} SKU ${sku} Barcode ${barcode}`,
+      );
+
+      // Another product with the same SKU in other letters: the server refuses, the form says why.
+      story.expectHttpError(409, '/api/products/add');
+      const second = await add(`Second ${kettle}`, { sku: sku.toLowerCase() });
+      await see(second.getByText('Another product already has this SKU.'));
+      expect(await second.getByLabel('SKU').getAttribute('aria-invalid')).toBe('true');
     },
   );
 

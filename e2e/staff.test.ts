@@ -50,7 +50,7 @@ async function shop(baseUrl: string, role: StaffRole, name: string) {
 }
 
 // Every staff menu is the same; the medical rep's "Orders" leads to their own area (DESIGN §5).
-const MENU = ['Products', 'Orders', 'Profile', 'Logout'];
+const MENU = ['Products', 'New sale', 'Orders', 'Customers', 'Profile', 'Logout'];
 const STAFF: { role: StaffRole; who: string; person: string }[] = [
   { role: 'salesRep', who: 'a sales rep', person: 'Sofia Sales' },
   { role: 'medicalRep', who: 'a medical rep', person: 'Marta Medic' },
@@ -128,7 +128,7 @@ stories('staff', () => {
         await see(page.getByRole('heading', { name: 'My Orders', level: 1 }));
         const orders = page.getByRole('table', { name: 'My orders' });
         expect(await orders.getByRole('columnheader').allInnerTexts()).toEqual(
-          ['S NO', 'Product Name', 'Category', 'Quantity', 'Total Price', 'Order Date'].map((text) =>
+          ['S NO', 'Product Name', 'Category', 'Quantity', 'Total Price', 'Order Date', 'Sale'].map((text) =>
             expect.stringMatching(new RegExp(`^${text}$`, 'i')),
           ),
         );
@@ -141,6 +141,7 @@ stories('staff', () => {
           '2',
           '$2.30',
           today,
+          '—',
         ]);
 
         // A deep link survives a reload, and so does the session.

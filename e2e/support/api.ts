@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { LoginResponse } from '../../src/shared/auth';
 import { CategoryResponse } from '../../src/shared/categories';
 import { Ok } from '../../src/shared/common';
+import { CustomerResponse } from '../../src/shared/customers';
 import { OrderResponse } from '../../src/shared/orders';
 import { ProductResponse } from '../../src/shared/products';
 import type { Role } from '../../src/shared/roles';
@@ -116,12 +117,28 @@ export class ApiSession {
     cost?: number;
     reorderPoint?: number;
     reorderQuantity?: number;
+    sku?: string;
+    barcode?: string;
   }) {
     const answer = await call(this.baseUrl, 'POST', '/products/add', ProductResponse, {
       token: this.token,
       body: { description: '', ...input },
     });
     return answer.product;
+  }
+
+  async addCustomer(input: {
+    name: string;
+    phone?: string;
+    email?: string;
+    address?: string;
+    note?: string;
+  }) {
+    const answer = await call(this.baseUrl, 'POST', '/customers', CustomerResponse, {
+      token: this.token,
+      body: input,
+    });
+    return answer.customer;
   }
 
   async deleteProduct(id: string): Promise<void> {

@@ -19,7 +19,7 @@ import type { Database } from './db/connection';
 import { tokenSecret } from './db/first-run';
 import { setReportTimeZone } from './db/report-time-zone';
 import { authenticate, guardSignedInCheck } from './lib/auth';
-import { AppError, businessError, isDatabaseUnavailable, pgCode } from './lib/errors';
+import { AppError, businessError, duplicateSentence, isDatabaseUnavailable, pgCode } from './lib/errors';
 import { safeErrorForLog } from './lib/log';
 import { projectRoot } from './lib/project-root';
 import { MemoryState, RedisState, type SharedState } from './lib/shared-state';
@@ -29,12 +29,14 @@ import { Tokens } from './lib/tokens';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { categoriesRoutes } from './modules/categories/categories.routes';
+import { customersRoutes } from './modules/customers/customers.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import { productsRoutes } from './modules/products/products.routes';
 import { purchasingRoutes } from './modules/purchasing/purchasing.routes';
 import { reportsRoutes } from './modules/reports/reports.routes';
+import { salesRoutes } from './modules/sales/sales.routes';
 import { stockRoutes } from './modules/stock/stock.routes';
 import { suppliersRoutes } from './modules/suppliers/suppliers.routes';
 import { usersRoutes } from './modules/users/users.routes';
@@ -189,7 +191,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return reply.code(400).send(errorBody('The request body is not valid JSON.'));
     }
     const code = pgCode(error);
-    if (code === '23505') return reply.code(409).send(errorBody('That already exists.'));
+    if (code === '23505') return reply.code(409).send(errorBody(duplicateSentence(error)));
     if (code === '23503') return reply.code(409).send(errorBody('That is still in use by other records.'));
     if (code === '23514' || code === '22P02' || code === '22003' || code === '22001' || code === '22021') {
       return reply.code(400).send(errorBody('A value is out of the allowed range.'));
@@ -262,6 +264,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(auditRoutes);
       await api.register(purchasingRoutes);
       await api.register(reportsRoutes);
+      await api.register(customersRoutes);
+      await api.register(salesRoutes);
     },
     { prefix: '/api' },
   );

@@ -93,6 +93,10 @@ const EnvSchema = z.object({
   ADMIN_EMAIL: optional(z.email('must be a valid email address')),
   ADMIN_PASSWORD: optional(z.string().min(8, 'must be at least 8 characters')),
   LOW_STOCK_THRESHOLD: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).default(5)),
+  STORE_NAME: z.preprocess(
+    blankToUndefined,
+    z.string().trim().max(200, 'must be at most 200 characters').default('Inventory MS'),
+  ),
   DATABASE_POOL_SIZE: optional(z.coerce.number().int().min(1).max(500)),
   TZ: optional(z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Paris')),
 });
@@ -111,6 +115,8 @@ export interface Config {
   adminEmail?: string;
   adminPassword?: string;
   lowStockThreshold: number;
+  /** The store's name, printed on receipts. */
+  storeName: string;
   timeZone: string;
   /** Which proxies to believe for the client's address (the login throttle counts by it). */
   trustProxy: TrustProxy;
@@ -144,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminEmail: e.ADMIN_EMAIL?.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,
     lowStockThreshold: e.LOW_STOCK_THRESHOLD,
+    storeName: e.STORE_NAME,
     timeZone: e.TZ ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC',
     trustProxy: parseTrustProxy(e.TRUST_PROXY) as TrustProxy,
     redisUrl: e.REDIS_URL,

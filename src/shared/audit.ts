@@ -7,9 +7,18 @@ import { Role } from './roles';
  * What an entry is about. An entity type names a kind of record; the action says what happened
  * to it. Later kinds join these lists (and the database's check, in a migration): stock
  * adjustments and counts are actions on a `product`, a return an action on an `order`, purchase
- * orders a `purchaseOrder` that is created, ordered, received, cancelled or closed.
+ * orders a `purchaseOrder` that is created, ordered, received, cancelled or closed; customers a
+ * `customer` created, updated or deleted.
  */
-export const AUDIT_ENTITIES = ['user', 'product', 'category', 'supplier', 'order', 'purchaseOrder'] as const;
+export const AUDIT_ENTITIES = [
+  'user',
+  'product',
+  'category',
+  'supplier',
+  'order',
+  'purchaseOrder',
+  'customer',
+] as const;
 export const AuditEntity = z.enum(AUDIT_ENTITIES, {
   error: `entity must be one of ${AUDIT_ENTITIES.join(', ')}.`,
 });

@@ -8,5 +8,7 @@ export const MAX = {
   phone: 50,
   address: 500,
   description: 2000,
+  code: 64,
+  note: 2000,
   password: 200,
 } as const;

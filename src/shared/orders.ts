@@ -32,6 +32,10 @@ export const Order = z.object({
   /** `returned` once every unit came back; a partly returned order stays `placed`. */
   status: z.enum(ORDER_STATUSES),
   returnedQuantity: z.number().int(),
+  /** The sale this order is a line of (DESIGN §11); null for an order placed alone. */
+  sale: z.object({ _id: z.string(), number: z.number().int() }).nullable(),
+  /** The sale's customer, by the name they had then (_id null once deleted); null for none. */
+  customer: z.object({ _id: z.string().nullable(), name: z.string() }).nullable(),
 });
 export type Order = z.infer<typeof Order>;
 
@@ -59,6 +63,8 @@ export const ORDER_CSV_HEADER = [
   'total',
   'returned quantity',
   'status',
+  'sale number',
+  'customer',
 ] as const;
 
 /** Total of quantity × unit price, computed in cents so 0.1 + 0.2 stays 0.30. */

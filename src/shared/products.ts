@@ -20,6 +20,9 @@ export const Product = z.object({
   reorderQuantity: z.number().int().nullable(),
   /** The unit cost (weighted average of what was received), null while unknown. */
   cost: z.number().nullable(),
+  /** Optional codes the sale counter finds the product by; null when the product has none. */
+  sku: z.string().nullable(),
+  barcode: z.string().nullable(),
   category: Named,
   supplier: Named,
 });
@@ -44,8 +47,32 @@ export const ReorderQuantity = z
   .max(1_000_000, { error: 'Reorder quantity is too large.' });
 
 /**
- * cost, reorderPoint and reorderQuantity may be null (none: unknown cost, the store's reorder
- * point, the computed quantity). Left out, a new product has none and an edit keeps them, so a
+ * A SKU or barcode: what a scanner types, so no spaces; blank means none (null). Unique ignoring
+ * case among products.
+ */
+const ProductCode = (label: string) =>
+  z
+    .string({ error: `${label} must be text.` })
+    .trim()
+    .max(MAX.code, { error: `${label} must be at most ${MAX.code} characters.` })
+    .regex(/^[\x21-\x7e]*$/, { error: `${label} may hold only letters, digits and symbols, no spaces.` })
+    .transform((code) => (code === '' ? null : code))
+    .nullable();
+
+/** A code as the counter looks it up (GET /api/products/code/:code). */
+export const ProductCodeParams = z.object({
+  code: z
+    .string()
+    .trim()
+    .min(1, { error: 'Give a barcode or SKU.' })
+    .max(MAX.code, {
+      error: `A barcode or SKU has at most ${MAX.code} characters.`,
+    }),
+});
+
+/**
+ * cost, reorderPoint, reorderQuantity, sku and barcode may be null (none: unknown cost, the
+ * store's reorder point, the computed quantity, no code). Left out, a new product has none and an edit keeps them, so a
  * client that does not know them never erases them.
  */
 export const ProductInput = z.object({
@@ -58,6 +85,8 @@ export const ProductInput = z.object({
   cost: UnitCost.nullable().optional(),
   reorderPoint: ReorderPoint.nullable().optional(),
   reorderQuantity: ReorderQuantity.nullable().optional(),
+  sku: ProductCode('SKU').optional(),
+  barcode: ProductCode('Barcode').optional(),
 });
 export type ProductInput = z.input<typeof ProductInput>;
 
@@ -92,6 +121,8 @@ export const PRODUCT_CSV_HEADER = [
   'reorder point',
   'reorder point is the store default',
   'reorder quantity',
+  'sku',
+  'barcode',
 ] as const;
 export type ProductQuery = z.input<typeof ProductQuery>;
 

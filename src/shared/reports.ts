@@ -81,16 +81,16 @@ export const ProductReportSort = z.enum(PRODUCT_REPORT_SORTS, {
 export type ProductReportSort = z.infer<typeof ProductReportSort>;
 export const DEFAULT_PRODUCT_REPORT_LIMIT = 10;
 
+/** How many rows a ranked report (products, customers) lists. */
+const ReportLimit = z.coerce
+  .number({ error: 'limit must be a number.' })
+  .int({ error: 'limit must be a whole number.' })
+  .min(1, { error: 'limit must be at least 1.' })
+  .max(MAX_PAGE_SIZE, { error: `limit must be at most ${MAX_PAGE_SIZE}.` })
+  .optional();
+
 export const ProductReportQuery = withRangeRules(
-  RangeFields.extend({
-    sort: ProductReportSort.optional(),
-    limit: z.coerce
-      .number({ error: 'limit must be a number.' })
-      .int({ error: 'limit must be a whole number.' })
-      .min(1, { error: 'limit must be at least 1.' })
-      .max(MAX_PAGE_SIZE, { error: `limit must be at most ${MAX_PAGE_SIZE}.` })
-      .optional(),
-  }),
+  RangeFields.extend({ sort: ProductReportSort.optional(), limit: ReportLimit }),
 );
 export type ProductReportQuery = z.input<typeof ProductReportQuery>;
 
@@ -161,6 +161,27 @@ export const StaffReportResponse = Ok.extend({
 });
 export type StaffReportResponse = z.infer<typeof StaffReportResponse>;
 
+export const DEFAULT_CUSTOMER_REPORT_LIMIT = 20;
+export const CustomerReportQuery = withRangeRules(RangeFields.extend({ limit: ReportLimit }));
+export type CustomerReportQuery = z.input<typeof CustomerReportQuery>;
+
+/**
+ * The customers who spent most in the range (net of returns), best first; customer is null for the
+ * sales of customers since deleted, counted together.
+ */
+export const CustomerReportResponse = Ok.extend({
+  ...RangeAnswer.shape,
+  customers: z.array(
+    z.object({
+      customer: z.object({ _id: z.string(), name: z.string() }).nullable(),
+      sales: z.number().int(),
+      units: z.number().int(),
+      revenue: z.number(),
+    }),
+  ),
+});
+export type CustomerReportResponse = z.infer<typeof CustomerReportResponse>;
+
 /** What the stock is worth now, at cost (a product without a cost counts 0), by category. */
 export const StockReportQuery = z.object({ format: ExportFormat });
 export const StockValue = z.object({
@@ -181,5 +202,6 @@ export const REPORT_CSV_HEADERS = {
   neverSold: ['product id', 'product', 'category', 'stock'],
   categories: ['category', 'units', 'revenue', 'margin', 'share'],
   staff: ['user id', 'name', 'role', 'orders', 'units', 'revenue'],
+  customers: ['customer id', 'name', 'sales', 'units', 'revenue'],
   stock: ['category', 'products', 'units', 'value'],
 } as const;

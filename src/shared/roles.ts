@@ -28,6 +28,10 @@ export const PERMISSIONS = {
   'audit:read': ['superAdmin', 'admin'],
   'purchasing:manage': ['admin'],
   'reports:read': ['admin'],
+  'customers:read': ['admin', ...ORDERING_ROLES],
+  'customers:create': ['admin', ...ORDERING_ROLES],
+  'customers:write': ['admin'],
+  'sales:read': ['admin', ...ORDERING_ROLES],
 } as const satisfies Record<string, readonly Role[]>;
 export type Permission = keyof typeof PERMISSIONS;
 

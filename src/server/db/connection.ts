@@ -61,6 +61,12 @@ export interface Database extends Runner {
    * pool's time limits; on PGlite, as any statement.
    */
   withoutTimeLimits<T>(work: (runner: Runner) => Promise<T>): Promise<T>;
+  /**
+   * Runs a prepared statement and hands `each` its rows one by one as they arrive, each an array
+   * of its columns' values, keeping none: a large export never holds a batch of rows (sendCsv).
+   * Answers how many there were. PGlite, in process, reads them all and then hands them over.
+   */
+  eachRow(statement: Statement, params: unknown[], each: (row: unknown[]) => void): Promise<number>;
   /** Answers within a few seconds whether the database responds. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -118,6 +124,11 @@ async function openPglite(dataDir: string): Promise<Database> {
     kind: 'pglite',
     ...runner,
     withoutTimeLimits: (work) => work(runner),
+    eachRow: async (statement, params, each) => {
+      const { rows } = await client.query<unknown[]>(statement.text, params, { rowMode: 'array' });
+      for (const row of rows) each(row);
+      return rows.length;
+    },
     ping: async () => {
       await client.query('select 1');
       return true;
@@ -184,6 +195,39 @@ async function openPostgres(url: string, poolSize: number, statementTimeoutMs: n
       (await pool.query(text, params as unknown[])).rows as T[],
     run: async <T>(statement: Statement, params: unknown[]) =>
       (await pool.query({ name: statement.name, text: statement.text, values: params })).rows as T[],
+    eachRow: async (statement, params, each) => {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        return await new Promise<number>((resolve, reject) => {
+          let count = 0;
+          let failed: unknown;
+          const config = { name: statement.name, text: statement.text, values: params, rowMode: 'array' };
+          const query = new pg.Query(config as pg.QueryConfig, undefined, (error) => {
+            broken = error;
+            if (error) reject(error);
+            else if (failed !== undefined) reject(failed);
+            else resolve(count);
+          });
+          // pg keeps every row in the result of a query with a callback (which the pool's read time
+          // limit would give it anyway): each row is let go once handed over.
+          query.on('row', (row: unknown[], result) => {
+            if (result) result.rows.length = 0;
+            if (failed !== undefined) return;
+            count++;
+            try {
+              each(row);
+            } catch (error) {
+              failed = error;
+            }
+          });
+          client.query(query);
+        });
+      } finally {
+        // A connection whose statement failed may be mid-answer: the pool closes it.
+        client.release(broken);
+      }
+    },
     ping: async () => {
       await pool.query('select 1');
       return true;

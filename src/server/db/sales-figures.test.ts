@@ -3,20 +3,30 @@ import { startApp, type TestApp, targets } from '../test/harness';
 import { setReportTimeZone } from './report-time-zone';
 import { seedDemo } from './seed';
 
-/** Each order's worth, net of returns, on its day in the zone the figures count in (migration 0013). */
+/**
+ * Each order's worth, net of returns, on its day and month in the zone the figures count in
+ * (migrations 0013 and 0014).
+ */
 const WORTH = `
-  select (order_date at time zone (select time_zone from report_settings))::date as day, product_id,
-         category_name, user_id, (status = 'placed')::int as orders, quantity - returned_quantity as units,
-         (quantity - returned_quantity) * unit_price as revenue,
-         (quantity - returned_quantity) * coalesce(unit_cost, 0) as cost
+  select (order_date at time zone (select time_zone from report_settings))::date as day,
+         date_trunc('month', order_date at time zone (select time_zone from report_settings))::date as month,
+         product_id, category_name, user_id, (status = 'placed')::int as orders,
+         quantity - returned_quantity as units, (quantity - returned_quantity) * unit_price as revenue,
+         (quantity - returned_quantity) * coalesce(unit_cost, 0) as cost,
+         greatest(0, (quantity - returned_quantity) * (unit_price - coalesce(unit_cost, 0))) as margin_up
   from orders`;
+
+/** Each order's worth in the two pairs of months that hold its month: starting then, and a month before. */
+const WORTH_IN_TWO_MONTHS = `
+  select w.*, f.first_month
+  from (${WORTH}) w cross join lateral (values (w.month), ((w.month - interval '1 month')::date)) f(first_month)`;
 
 /**
  * The rows of a kept daily table (summed over its slots) that differ from a recount of the orders:
  * `keys` are key expressions valid on both, `figures` the columns compared. Rows whose figures are
  * all zero (every order of it came back, or moved away) count as absent on both sides.
  */
-function drift(table: string, keys: string[], figures: string[], where = 'true'): string {
+function drift(table: string, keys: string[], figures: string[], where = 'true', worth = WORTH): string {
   const named = keys.map((key, i) => `${key} as k${i}`).join(', ');
   const grouped = keys.map((_, i) => `k${i}`).join(', ');
   const sums = figures.map((f) => `sum(${f}) as ${f}`).join(', ');
@@ -26,7 +36,7 @@ function drift(table: string, keys: string[], figures: string[], where = 'true')
     with kept as (select ${grouped}, ${sums} from (select ${named}, ${figures.join(', ')} from ${table}) t
                   group by ${grouped}),
          counted as (select ${grouped}, ${sums}
-                     from (select ${named}, ${figures.join(', ')} from (${WORTH}) w where ${where}) t
+                     from (select ${named}, ${figures.join(', ')} from (${worth}) w where ${where}) t
                      group by ${grouped})
     select '${table}' as kept_in, k.*, c.*
     from (select * from kept where ${nonzero}) k full join (select * from counted where ${nonzero}) c using (${grouped})
@@ -125,6 +135,24 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
     ).toEqual([]);
     expect(
       await t.sql(drift('sales_day_staff', ['day', "coalesce(user_id::text, 'removed')"], money)),
+    ).toEqual([]);
+    // The same by month (migration 0014), and each product's two months running.
+    expect(
+      await t.sql(drift('sales_month_categories', ['month', 'category_name'], ['units', 'revenue', 'cost'])),
+    ).toEqual([]);
+    expect(
+      await t.sql(drift('sales_month_staff', ['month', "coalesce(user_id::text, 'removed')"], money)),
+    ).toEqual([]);
+    expect(
+      await t.sql(
+        drift(
+          'sales_two_month_products',
+          ['first_month', 'product_id'],
+          ['units', 'revenue', 'margin_up'],
+          'product_id in (select id from products)',
+          WORTH_IN_TWO_MONTHS,
+        ),
+      ),
     ).toEqual([]);
     // Every product has its product_sales row, with its revenue, positive margins and last day
     // with a sale; no row outlives its product.

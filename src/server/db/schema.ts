@@ -77,6 +77,9 @@ export const products = pgTable(
     reorderPoint: integer('reorder_point'),
     /** null: twice the reorder point, less stock and what is on order. */
     reorderQuantity: integer('reorder_quantity'),
+    /** Optional codes the counter finds a product by (DESIGN §11); each unique ignoring case. */
+    sku: text('sku'),
+    barcode: text('barcode'),
     categoryId: uuid('category_id')
       .notNull()
       .references(() => categories.id, { onDelete: 'restrict' }),
@@ -98,6 +101,10 @@ export const products = pgTable(
     // the trigram index. Lists in stock order read product_stock instead.
     index('products_name_sort_idx').on(sql`lower(${t.name})`, t.id),
     index('products_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    uniqueIndex('products_sku_lower_key').on(sql`lower(${t.sku})`).where(sql`${t.sku} is not null`),
+    uniqueIndex('products_barcode_lower_key')
+      .on(sql`lower(${t.barcode})`)
+      .where(sql`${t.barcode} is not null`),
   ],
 );
 
@@ -153,6 +160,14 @@ export const orders = pgTable(
     /** 'returned' once every unit came back (DESIGN §8); a partly returned order stays 'placed'. */
     status: text('status').notNull().default('placed'),
     returnedQuantity: integer('returned_quantity').notNull().default(0),
+    /** The sale this order is a line of (DESIGN §11), and its number; null for a lone order. */
+    saleId: uuid('sale_id').references(() => sales.id, { onDelete: 'restrict' }),
+    saleNumber: bigint('sale_number', { mode: 'number' }),
+    /** The line's place on the receipt, from 1. */
+    saleLine: smallint('sale_line'),
+    /** The sale's customer, and their name as it was (kept when the customer is deleted). */
+    customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'set null' }),
+    customerName: text('customer_name'),
   },
   (t) => [
     check('orders_quantity_positive', sql`${t.quantity} >= 1`),
@@ -166,6 +181,68 @@ export const orders = pgTable(
     index('orders_date_id_idx').on(t.orderDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('orders_user_date_id_idx').on(t.userId, t.orderDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('orders_product_idx').on(t.productId),
+    index('orders_sale_idx').on(t.saleId).where(sql`${t.saleId} is not null`),
+    index('orders_customer_idx').on(t.customerId).where(sql`${t.customerId} is not null`),
+  ],
+);
+
+/** The store's customers (DESIGN §11). Orders and sales keep their name as it was. */
+export const customers = pgTable(
+  'customers',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    phone: text('phone').notNull().default(''),
+    email: text('email').notNull().default(''),
+    address: text('address').notNull().default(''),
+    note: text('note').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('customers_name_sort_idx').on(sql`lower(${t.name})`, t.id),
+    index('customers_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    index('customers_phone_trgm_idx').using('gin', t.phone.op('gin_trgm_ops')),
+    index('customers_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
+  ],
+);
+
+/**
+ * Receipt numbers (S-000123): unique and increasing. A sale draws one only once it is sure to go
+ * ahead; one refused after that (its stock taken meanwhile) leaves a gap (decision 0015).
+ */
+export const saleNumbers = pgSequence('sale_number_seq');
+
+/**
+ * A sale at the counter (DESIGN §11): its lines are orders (orders.sale_id). The total is what
+ * was sold (returns show on the orders); tendered only for cash, never below the total.
+ */
+export const sales = pgTable(
+  'sales',
+  {
+    id: id(),
+    number: bigint('number', { mode: 'number' }).notNull().default(sql`nextval('sale_number_seq')`),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    userName: text('user_name').notNull(),
+    customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'set null' }),
+    customerName: text('customer_name'),
+    paymentMethod: text('payment_method').notNull(),
+    tendered: numeric('tendered', { precision: 14, scale: 2 }),
+    total: numeric('total', { precision: 14, scale: 2 }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('sales_payment_method_known', sql`${t.paymentMethod} in ('cash','card','other')`),
+    check(
+      'sales_tendered_covers_total',
+      sql`${t.tendered} is null or (${t.paymentMethod} = 'cash' and ${t.tendered} >= ${t.total})`,
+    ),
+    check('sales_total_nonnegative', sql`${t.total} >= 0`),
+    uniqueIndex('sales_number_key').on(t.number),
+    index('sales_created_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('sales_user_created_idx').on(t.userId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('sales_customer_created_idx')
+      .on(t.customerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.customerId} is not null`),
   ],
 );
 
@@ -309,6 +386,84 @@ export const salesDayStaff = pgTable(
   (t) => [unique('sales_day_staff_day_user_key').on(t.day, t.userId).nullsNotDistinct()],
 );
 
+/**
+ * Sales, units and revenue per day and customer, for the top customers of a range (DESIGN §11);
+ * kept by the same trigger function (migration 0015). customer_id null: customers since deleted.
+ */
+export const salesDayCustomers = pgTable(
+  'sales_day_customers',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    customerId: uuid('customer_id'),
+    sales: integer('sales').notNull().default(0),
+    units: integer('units').notNull().default(0),
+    revenue: numeric('revenue', { precision: 16, scale: 2 }).notNull().default('0'),
+  },
+  (t) => [unique('sales_day_customers_day_customer_key').on(t.day, t.customerId).nullsNotDistinct()],
+);
+
+/**
+ * The daily figures per category and per person summed by month (the first day of a month in
+ * report_settings' zone): a range's whole months are read here, only its partial months by day.
+ * Kept and recounted with the daily ones, by the same functions (since migration 0014).
+ */
+export const salesMonthCategories = pgTable(
+  'sales_month_categories',
+  {
+    month: date('month', { mode: 'string' }).notNull(),
+    categoryName: text('category_name').notNull(),
+    units: integer('units').notNull().default(0),
+    revenue: numeric('revenue', { precision: 16, scale: 2 }).notNull().default('0'),
+    cost: numeric('cost', { precision: 16, scale: 2 }).notNull().default('0'),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.categoryName] })],
+);
+
+export const salesMonthStaff = pgTable(
+  'sales_month_staff',
+  {
+    month: date('month', { mode: 'string' }).notNull(),
+    userId: uuid('user_id'),
+    orders: integer('orders').notNull().default(0),
+    units: integer('units').notNull().default(0),
+    revenue: numeric('revenue', { precision: 16, scale: 2 }).notNull().default('0'),
+    cost: numeric('cost', { precision: 16, scale: 2 }).notNull().default('0'),
+  },
+  (t) => [unique('sales_month_staff_month_user_key').on(t.month, t.userId).nullsNotDistinct()],
+);
+
+/**
+ * What each product sold in two months running, first_month and the next (every month counts in
+ * two rows), with margin_up as in product_sales: bounds of what it sold in any range inside those
+ * months, by which the products report walks a range of up to two months (decision 0013).
+ */
+export const salesTwoMonthProducts = pgTable(
+  'sales_two_month_products',
+  {
+    firstMonth: date('first_month', { mode: 'string' }).notNull(),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    units: integer('units').notNull().default(0),
+    revenue: numeric('revenue', { precision: 16, scale: 2 }).notNull().default('0'),
+    marginUp: numeric('margin_up', { precision: 16, scale: 2 }).notNull().default('0'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.firstMonth, t.productId] }),
+    index('sales_two_month_products_revenue_idx').on(
+      t.firstMonth,
+      t.revenue.desc().nullsFirst(),
+      t.productId,
+    ),
+    index('sales_two_month_products_units_idx').on(t.firstMonth, t.units.desc().nullsFirst(), t.productId),
+    index('sales_two_month_products_margin_up_idx').on(
+      t.firstMonth,
+      t.marginUp.desc().nullsFirst(),
+      t.productId,
+    ),
+  ],
+);
+
 /** Product count and total stock, striped like order_totals; kept by a trigger on products (migration 0005). */
 export const productTotals = pgTable('product_totals', {
   slot: smallint('slot').primaryKey(),
@@ -370,7 +525,7 @@ export const auditLog = pgTable(
     ),
     check(
       'audit_log_entity_known',
-      sql`${t.entityType} in ('user','product','category','supplier','order','purchaseOrder')`,
+      sql`${t.entityType} in ('user','product','category','supplier','order','purchaseOrder','customer')`,
     ),
     // Each matches the list's order (newest first, then id) under one filter, so a page is read,
     // not sorted.

@@ -99,7 +99,9 @@ export const DEMO_ACCOUNTS: { role: Role; name: string; email: string; address: 
 
 /**
  * Fills an empty database with a realistic small store: categories, suppliers, a few hundred
- * products (some out of stock and some low), one account per role and ~90 days of orders.
+ * products with SKUs and barcodes (some out of stock and some low), one account per role, forty
+ * customers and ~90 days of counter sales (most of several lines, many with a customer) and
+ * lone orders.
  */
 export async function seedDemo(database: Database, now = new Date()): Promise<void> {
   const random = seededRandom(20_251_121);
@@ -162,8 +164,9 @@ export async function seedDemo(database: Database, now = new Date()): Promise<vo
     const reorderQuantity = reorderPoint !== null && random() < 0.35 ? pick([24, 48]) : null;
     const supplierId = pick(supplierIds);
     const [row] = await q<{ id: string }>(
-      `insert into products (name, description, price, stock, category_id, supplier_id, cost, reorder_point, reorder_quantity)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
+      `insert into products (name, description, price, stock, category_id, supplier_id, cost, reorder_point,
+                             reorder_quantity, sku, barcode)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning id`,
       [
         name,
         `${name} from our ${category.toLowerCase()} range.`,
@@ -174,56 +177,200 @@ export async function seedDemo(database: Database, now = new Date()): Promise<vo
         cost.toFixed(2),
         reorderPoint,
         reorderQuantity,
+        `${category.slice(0, 3).toUpperCase()}-${String(products.length + 1).padStart(4, '0')}`,
+        demoBarcode(products.length + 1),
       ],
     );
     products.push({ id: row?.id as string, name, category, price, cost, stock, supplierId, reorderPoint });
   }
 
   const buyers = userIds.filter((u) => u.role === 'salesRep' || u.role === 'medicalRep' || u.role === 'user');
-  const orderIds: string[] = [];
-  const values: unknown[] = [];
-  const rows: string[] = [];
+  const customers = await seedCustomers(q, random);
   const DAY = 86_400_000;
-  for (let i = 0; i < 1500; i++) {
-    const product = pick(products);
-    const buyer = pick(buyers);
-    const quantity = 1 + Math.floor(random() * 6);
-    // Spread over the last 90 days, with today's share so "Order Today" is not empty.
-    const when = new Date(now.getTime() - (i < 12 ? random() * 3_600_000 : random() * 90 * DAY));
-    const base = values.length;
-    rows.push(`(${Array.from({ length: 11 }, (_, k) => `$${base + k + 1}`).join(', ')})`);
-    values.push(
-      buyer.id,
-      product.id,
-      quantity,
-      product.price.toFixed(2),
-      product.cost.toFixed(2),
-      (product.price * quantity).toFixed(2),
-      product.name,
-      product.category,
-      buyer.name,
-      buyer.address,
-      when.toISOString(),
-    );
-    if (rows.length === 250) await flushOrders();
+  // Baskets over the last 90 days, with today's share so "Order Today" is not empty: most are
+  // counter sales of 1–4 lines (two in three with a customer), the rest lone orders as the first
+  // version placed them.
+  type Basket = {
+    when: Date;
+    buyer: (typeof buyers)[number];
+    lines: Array<{ product: Seeded; quantity: number }>;
+    sale?: { number: number; customer?: { id: string; name: string }; method: 'cash' | 'card' | 'other' };
+  };
+  const baskets: Basket[] = [];
+  let lineCount = 0;
+  for (let i = 0; lineCount < 1500; i++) {
+    const lone = random() < 0.3;
+    const size = lone ? 1 : 1 + Math.floor(random() * random() * 4.5);
+    const lines = new Map<string, { product: Seeded; quantity: number }>();
+    while (lines.size < size) {
+      const product = pick(products);
+      lines.set(product.id, { product, quantity: 1 + Math.floor(random() * (lone ? 6 : 3)) });
+    }
+    const customer = random() < 0.66 ? pick(customers) : undefined;
+    const method = pick(['cash', 'card', 'card', 'other'] as const);
+    baskets.push({
+      when: new Date(now.getTime() - (i < 8 ? random() * 3_600_000 : random() * 90 * DAY)),
+      buyer: pick(buyers),
+      lines: [...lines.values()],
+      ...(lone ? {} : { sale: { number: 0, customer, method } }),
+    });
+    lineCount += lines.size;
   }
-  await flushOrders();
+  // Receipt numbers follow the sales' times, as the counter gives them.
+  baskets.sort((a, b) => a.when.getTime() - b.when.getTime());
+  let number = 0;
+  for (const basket of baskets) if (basket.sale) basket.sale.number = ++number;
+  if (number > 0) await q("select setval('sale_number_seq', $1)", [number]);
 
-  async function flushOrders() {
-    if (rows.length === 0) return;
+  const orderIds: string[] = [];
+  for (let from = 0; from < baskets.length; from += 100) {
+    const batch = baskets.slice(from, from + 100);
+    const saleIds = await insertSales(q, batch);
+    const values: unknown[] = [];
+    const rows: string[] = [];
+    batch.forEach((basket, b) => {
+      basket.lines.forEach(({ product, quantity }, line) => {
+        const base = values.length;
+        rows.push(`(${Array.from({ length: 16 }, (_, k) => `$${base + k + 1}`).join(', ')})`);
+        values.push(
+          basket.buyer.id,
+          product.id,
+          quantity,
+          product.price.toFixed(2),
+          product.cost.toFixed(2),
+          ((Math.round(product.price * 100) * quantity) / 100).toFixed(2),
+          product.name,
+          product.category,
+          basket.buyer.name,
+          basket.buyer.address,
+          basket.when.toISOString(),
+          saleIds[b] ?? null,
+          basket.sale?.number ?? null,
+          basket.sale ? line + 1 : null,
+          basket.sale?.customer?.id ?? null,
+          basket.sale?.customer?.name ?? null,
+        );
+      });
+    });
     const inserted = await q<{ id: string }>(
       `insert into orders (user_id, product_id, quantity, unit_price, unit_cost, total_price, product_name,
-                           category_name, user_name, user_address, order_date) values ${rows.join(', ')} returning id`,
+                           category_name, user_name, user_address, order_date,
+                           sale_id, sale_number, sale_line, customer_id, customer_name)
+       values ${rows.join(', ')} returning id`,
       values,
     );
     orderIds.push(...inserted.map((row) => row.id));
-    rows.length = 0;
-    values.length = 0;
+  }
+
+  /** The sale rows of a batch of baskets (null for a lone order), paid in full; cash rounded up. */
+  async function insertSales(query: Query, batch: Basket[]): Promise<Array<string | null>> {
+    const ids: Array<string | null> = [];
+    for (const basket of batch) {
+      if (!basket.sale) {
+        ids.push(null);
+        continue;
+      }
+      const cents = basket.lines.reduce((sum, l) => sum + Math.round(l.product.price * 100) * l.quantity, 0);
+      const tendered = basket.sale.method === 'cash' ? Math.ceil(cents / 500) * 500 : null;
+      const [row] = await query<{ id: string }>(
+        `insert into sales (number, user_id, user_name, customer_id, customer_name, payment_method, tendered, total, created_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
+        [
+          basket.sale.number,
+          basket.buyer.id,
+          basket.buyer.name,
+          basket.sale.customer?.id ?? null,
+          basket.sale.customer?.name ?? null,
+          basket.sale.method,
+          tendered === null ? null : (tendered / 100).toFixed(2),
+          (cents / 100).toFixed(2),
+          basket.when.toISOString(),
+        ],
+      );
+      ids.push(row?.id ?? null);
+    }
+    return ids;
   }
 
   const admin = userIds.find((u) => u.role === 'admin');
   const receipts = await seedPurchaseOrders(q, { products, supplierIds, random, now });
   await seedStockHistory(q, { products, orderIds, receipts, admin, random, now });
+}
+
+const FIRST_NAMES = [
+  'Ava',
+  'Ben',
+  'Chloe',
+  'Daniel',
+  'Elena',
+  'Farid',
+  'Grace',
+  'Hiro',
+  'Isla',
+  'Jonas',
+  'Kemi',
+  'Liam',
+  'Maya',
+  'Noah',
+  'Olga',
+  'Priya',
+  'Quinn',
+  'Rosa',
+  'Sven',
+  'Tara',
+];
+const LAST_NAMES = [
+  'Adler',
+  'Brooks',
+  'Castillo',
+  'Dubois',
+  'Evans',
+  'Fischer',
+  'Garcia',
+  'Hughes',
+  'Ito',
+  'Jensen',
+  'Kowalski',
+  'Larsen',
+  'Moreau',
+  'Nakamura',
+  'Okafor',
+  'Patel',
+];
+const STREETS = ['Oak Avenue', 'Maple Street', 'River Road', 'Hill Crescent', 'Station Road', 'Park Lane'];
+
+/** Forty regular customers, most with a phone, many with an email, some with a note. */
+async function seedCustomers(q: Query, random: () => number): Promise<Array<{ id: string; name: string }>> {
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const customers: Array<{ id: string; name: string }> = [];
+  const names = new Set<string>();
+  while (customers.length < 40) {
+    const first = pick(FIRST_NAMES);
+    const last = pick(LAST_NAMES);
+    const name = `${first} ${last}`;
+    if (names.has(name)) continue;
+    names.add(name);
+    const phone = random() < 0.85 ? `+1 555 ${String(2000 + Math.floor(random() * 7000))}` : '';
+    const email = random() < 0.6 ? `${first}.${last}@mail.example`.toLowerCase() : '';
+    const address = random() < 0.5 ? `${1 + Math.floor(random() * 120)} ${pick(STREETS)}` : '';
+    const note =
+      random() < 0.15
+        ? pick(['Prefers card payments.', 'Regular for vitamins.', 'Call before ordering in.'])
+        : '';
+    const [row] = await q<{ id: string }>(
+      'insert into customers (name, phone, email, address, note) values ($1, $2, $3, $4, $5) returning id',
+      [name, phone, email, address, note],
+    );
+    customers.push({ id: row?.id as string, name });
+  }
+  return customers;
+}
+
+/** An in-store EAN-13 barcode (prefix 20) for the n-th product, with its check digit. */
+export function demoBarcode(n: number): string {
+  const digits = `20${String(n).padStart(10, '0')}`;
+  const sum = [...digits].reduce((acc, d, i) => acc + Number(d) * (i % 2 === 0 ? 1 : 3), 0);
+  return `${digits}${(10 - (sum % 10)) % 10}`;
 }
 
 /** A receipt of units on a purchase order, for the stock history. */

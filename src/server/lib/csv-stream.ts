@@ -2,13 +2,61 @@ import { Readable } from 'node:stream';
 import type { AnyColumn, SQL } from 'drizzle-orm';
 import { sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
-import { CSV_TYPE, type CsvValue, csvRow } from '../../shared/csv';
+import { CSV_TYPE, type CsvValue, csvCell } from '../../shared/csv';
 
-/** Rows of one batch and where the next batch starts (undefined: this was the last). */
+/**
+ * Rows of one batch and where the next batch starts (undefined: this was the last). A large
+ * export writes its rows to the batch's CsvWriter as the database hands them over instead
+ * (Database.eachRow), and answers no rows here.
+ */
 export type CsvBatch<Cursor> = { rows: CsvValue[][]; next?: Cursor };
 
 /** Rows read per statement: large enough that the statements cost little, small enough to hold. */
 export const CSV_BATCH = 5000;
+
+/** Bytes a CsvWriter fills before it starts the next chunk. */
+const CSV_CHUNK = 64 * 1024;
+
+/**
+ * CSV rows (csvCell's rules, as csvRow writes them) written as UTF-8 into chunks of 64 kB, cell
+ * by cell: no string per row or per batch to build and then encode again (a cell that needs no
+ * quotes or apostrophe is copied as it is), and no buffer that grows by copies.
+ */
+export class CsvWriter {
+  private readonly done: Buffer[] = [];
+  private chunk = Buffer.allocUnsafe(CSV_CHUNK);
+  private at = 0;
+
+  row(values: readonly CsvValue[]): void {
+    for (let i = 0; i < values.length; i++) {
+      const cell = csvCell(values[i]);
+      // At most 3 bytes per UTF-16 unit, and a comma.
+      this.room(cell.length * 3 + 1);
+      if (i > 0) this.chunk[this.at++] = 0x2c;
+      this.at += this.chunk.write(cell, this.at);
+    }
+    this.room(2);
+    this.chunk[this.at++] = 0x0d;
+    this.chunk[this.at++] = 0x0a;
+  }
+
+  /** The bytes written since the last call, in chunks. */
+  take(): Buffer[] {
+    if (this.at > 0) this.next(CSV_CHUNK);
+    return this.done.splice(0);
+  }
+
+  /** Starts a new chunk when this one has less than `bytes` left. */
+  private room(bytes: number): void {
+    if (this.at + bytes > this.chunk.length) this.next(Math.max(CSV_CHUNK, bytes));
+  }
+
+  private next(bytes: number): void {
+    if (this.at > 0) this.done.push(this.chunk.subarray(0, this.at));
+    this.chunk = Buffer.allocUnsafe(bytes);
+    this.at = 0;
+  }
+}
 
 /**
  * Sends a CSV answer that streams (DESIGN §10): the header row, then the batches that `read`
@@ -16,26 +64,37 @@ export const CSV_BATCH = 5000;
  * million rows never sit in memory. `read` reads a batch after its cursor (keyset paging, no
  * offset), so each batch costs the same however deep the export is. Batches are separate
  * statements: a row written during a long export may or may not be in it, as with any list.
+ *
+ * Batches go out as the chunks of one CsvWriter: `read` writes its rows there as they arrive (a
+ * large export) or answers them (the rest). Rows handed over one by one die young; read 5,000 at a
+ * time as objects and joined into strings, they lived through young-generation collections and
+ * piled up in the old generation: a million orders grew the server by 120–130 MB.
  */
 export function sendCsv<Cursor>(
   reply: FastifyReply,
   filename: string,
   header: readonly string[],
-  read: (after: Cursor | undefined) => Promise<CsvBatch<Cursor>>,
+  read: (after: Cursor | undefined, out: CsvWriter) => Promise<CsvBatch<Cursor>>,
 ): FastifyReply {
-  async function* lines() {
-    yield csvRow(header);
+  const out = new CsvWriter();
+  const chunksOf = async (after: Cursor | undefined) => {
+    const batch = await read(after, out);
+    for (const row of batch.rows) out.row(row);
+    return { chunks: out.take(), next: batch.next };
+  };
+  async function* chunks() {
+    out.row(header);
     let after: Cursor | undefined;
     do {
-      const batch = await read(after);
-      if (batch.rows.length > 0) yield batch.rows.map(csvRow).join('');
+      const batch = await chunksOf(after);
+      yield* batch.chunks;
       after = batch.next;
     } while (after !== undefined);
   }
   return reply
     .header('content-type', CSV_TYPE)
     .header('content-disposition', `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`)
-    .send(Readable.from(lines(), { objectMode: false }));
+    .send(Readable.from(chunks(), { objectMode: false }));
 }
 
 /** Where a newest-first export stopped: the last row's time and id. */

@@ -76,3 +76,20 @@ export function businessError(error: unknown): AppError | undefined {
   const code = pgCode(error);
   return code ? LEDGER_ERRORS[code]?.() : undefined;
 }
+
+/** What a unique index refusing a value means, by the index's name. */
+const DUPLICATES: Record<string, string> = {
+  products_sku_lower_key: 'Another product already has this SKU.',
+  products_barcode_lower_key: 'Another product already has this barcode.',
+};
+
+/** The sentence for a unique violation (23505): the index's own meaning, or a general one. */
+export function duplicateSentence(error: unknown): string {
+  let current: unknown = error;
+  for (let depth = 0; depth < 3 && current; depth++) {
+    const constraint = (current as { constraint?: unknown }).constraint;
+    if (typeof constraint === 'string') return DUPLICATES[constraint] ?? 'That already exists.';
+    current = (current as { cause?: unknown }).cause;
+  }
+  return 'That already exists.';
+}

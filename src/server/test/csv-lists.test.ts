@@ -47,8 +47,8 @@ describe.each(targets)('lists as CSV on $name', (target) => {
     expect(names[0]).toBe(`'@${word} =1+2`);
     expect(names.slice(1, 3)).toEqual([`${word} 00001`, `${word} 00002`]);
     expect(names.at(-1)).toBe(`${word} seed`);
-    expect(rows[1]?.slice(5)).toEqual(['2.5', '1.25', '0', '7', 'false', '']);
-    expect(rows[2]?.slice(5)).toEqual(['2.5', '', '0', '5', 'true', '']);
+    expect(rows[1]?.slice(5)).toEqual(['2.5', '1.25', '0', '7', 'false', '', '', '']);
+    expect(rows[2]?.slice(5)).toEqual(['2.5', '', '0', '5', 'true', '', '', '']);
     // A rep may export the catalogue too (products:read).
     const asRep = await csv(`/api/products?format=csv&search=${word} 0510`, t.as.salesRep.token);
     expect(asRep.slice(1).map((row) => row[1])).toEqual([`${word} 00510`, `${word} 05100`]);

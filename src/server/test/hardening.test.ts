@@ -155,6 +155,17 @@ describe.each(targets)('hardening on $name', (target) => {
             body: { productId: (await t.product({ stock: 3 })).id, quantity: 1 },
           }),
       },
+      'POST /api/sales': {
+        role: 'user',
+        call: async (token) =>
+          t.call('POST', '/api/sales', {
+            token,
+            body: {
+              lines: [{ productId: (await t.product({ stock: 3 })).id, quantity: 1 }],
+              payment: { method: 'card' },
+            },
+          }),
+      },
     };
 
     it('are exactly the ones this test knows how to call', () => {
@@ -186,7 +197,7 @@ describe.each(targets)('hardening on $name', (target) => {
         // Only the first, allowed call may have written anything.
         const ordersAfter = await t.sql<{ n: number }>('select count(*)::int as n from orders');
         expect((ordersAfter[0]?.n ?? 0) - (ordersBefore[0]?.n ?? 0)).toBe(
-          route === 'POST /api/order/add' ? 1 : 0,
+          route === 'POST /api/order/add' || route === 'POST /api/sales' ? 1 : 0,
         );
       },
     );

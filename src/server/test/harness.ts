@@ -75,6 +75,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     dataDir: 'memory://',
     tokenTtlSeconds: 3600,
     lowStockThreshold: 5,
+    storeName: 'Inventory MS',
     timeZone: 'UTC',
     trustProxy: false,
     ...overrides,

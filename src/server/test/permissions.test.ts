@@ -21,6 +21,8 @@ const ALL: readonly Role[] = ['superAdmin', 'admin', 'salesRep', 'medicalRep', '
 const ADMIN: readonly Role[] = ['admin'];
 const MANAGERS: readonly Role[] = ['superAdmin', 'admin'];
 const ORDERING: readonly Role[] = ['user', 'salesRep', 'medicalRep'];
+/** Who works with customers: admins and the roles that sell. */
+const STAFF: readonly Role[] = ['admin', ...ORDERING];
 
 let sequence = 0;
 const tag = () => `${Date.now().toString(36)}${sequence++}`;
@@ -49,6 +51,13 @@ async function productBody(t: TestApp) {
     category: categoryId,
     supplier: supplierId,
   };
+}
+
+async function newCustomer(t: TestApp): Promise<string> {
+  const [row] = await t.sql<{ id: string }>('insert into customers (name) values ($1) returning id', [
+    `Perm customer ${tag()}`,
+  ]);
+  return row?.id as string;
 }
 
 /** A purchase order made by the test admin, ordered when `ordered`; its id and first line. */
@@ -98,6 +107,16 @@ const ROWS: Row[] = [
     call: 'GET /api/products/choices',
     who: ALL,
     request: async () => ({ method: 'GET', url: '/api/products/choices' }),
+  },
+  {
+    call: 'GET /api/products/code/:code',
+    who: ALL,
+    request: async (t) => {
+      const code = `P${tag()}`;
+      const { id } = await t.product();
+      await t.sql('update products set barcode = $2 where id = $1', [id, code]);
+      return { method: 'GET', url: `/api/products/code/${code}` };
+    },
   },
   {
     call: 'POST /api/products/add',
@@ -375,8 +394,71 @@ const ROWS: Row[] = [
     '/api/reports/products/never-sold',
     '/api/reports/categories',
     '/api/reports/staff',
+    '/api/reports/customers',
     '/api/reports/stock',
   ].map((url): Row => ({ call: `GET ${url}`, who: ADMIN, request: async () => ({ method: 'GET', url }) })),
+  {
+    call: 'GET /api/customers',
+    who: STAFF,
+    request: async () => ({ method: 'GET', url: '/api/customers?search=a' }),
+  },
+  {
+    call: 'POST /api/customers',
+    who: STAFF,
+    request: async () => ({
+      method: 'POST',
+      url: '/api/customers',
+      body: { name: `Perm customer ${tag()}` },
+    }),
+  },
+  {
+    call: 'GET /api/customers/:id',
+    who: STAFF,
+    request: async (t) => ({ method: 'GET', url: `/api/customers/${await newCustomer(t)}` }),
+  },
+  {
+    call: 'PUT /api/customers/:id',
+    who: ADMIN,
+    request: async (t) => ({
+      method: 'PUT',
+      url: `/api/customers/${await newCustomer(t)}`,
+      body: { name: `Perm customer ${tag()}`, phone: '555' },
+    }),
+  },
+  {
+    call: 'DELETE /api/customers/:id',
+    who: ADMIN,
+    request: async (t) => ({ method: 'DELETE', url: `/api/customers/${await newCustomer(t)}` }),
+  },
+  {
+    call: 'POST /api/sales',
+    who: ORDERING,
+    request: async (t) => ({
+      method: 'POST',
+      url: '/api/sales',
+      body: {
+        lines: [{ productId: (await t.product({ stock: 5 })).id, quantity: 1 }],
+        payment: { method: 'card' },
+      },
+    }),
+  },
+  { call: 'GET /api/sales', who: STAFF, request: async () => ({ method: 'GET', url: '/api/sales' }) },
+  {
+    call: 'GET /api/sales/:id',
+    who: STAFF,
+    // Each caller asks for a sale it may see: its own (a seller's), or any (an admin's).
+    request: async (t, me) => {
+      const seller = me && ORDERING.includes(me.role) ? me : t.as.user;
+      const sale = await t.call('POST', '/api/sales', {
+        token: seller.token,
+        body: {
+          lines: [{ productId: (await t.product({ stock: 5 })).id, quantity: 1 }],
+          payment: { method: 'card' },
+        },
+      });
+      return { method: 'GET', url: `/api/sales/${sale.body.sale._id}` };
+    },
+  },
   // Not in the design: the people the log's "who" filter offers, read like the log.
   {
     call: 'GET /api/audit/actors',

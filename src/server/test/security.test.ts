@@ -251,6 +251,7 @@ describe.each(targets)('security on $name', (target) => {
     const productBody =
       res.body.paths['/api/products/add'].post.requestBody.content['application/json'].schema;
     expect(Object.keys(productBody.properties).sort()).toEqual([
+      'barcode',
       'category',
       'cost',
       'description',
@@ -258,6 +259,7 @@ describe.each(targets)('security on $name', (target) => {
       'price',
       'reorderPoint',
       'reorderQuantity',
+      'sku',
       'stock',
       'supplier',
     ]);

@@ -27,7 +27,9 @@ const LOGOUT: MenuItem = { label: 'Logout', to: '/logout', icon: 'logout' };
 function staffMenu(base: string): MenuItem[] {
   return [
     { label: 'Products', to: base, icon: 'products', end: true },
+    { label: 'New sale', to: `${base}/sales/new`, icon: 'sale' },
     { label: 'Orders', to: `${base}/orders`, icon: 'orders' },
+    { label: 'Customers', to: `${base}/customers`, icon: 'customers' },
     { label: 'Profile', to: `${base}/profile`, icon: 'profile' },
     LOGOUT,
   ];
@@ -47,6 +49,7 @@ export const MENUS: Record<Role, MenuItem[]> = {
     { label: 'Products', to: '/admin-dashboard/products', icon: 'products' },
     { label: 'Categories', to: '/admin-dashboard/categories', icon: 'categories' },
     { label: 'Orders', to: '/admin-dashboard/orders', icon: 'orders' },
+    { label: 'Customers', to: '/admin-dashboard/customers', icon: 'customers' },
     { label: 'Suppliers', to: '/admin-dashboard/supplier', icon: 'suppliers' },
     { label: 'Purchasing', to: '/admin-dashboard/purchase-orders', icon: 'purchasing' },
     { label: 'Reports', to: REPORTS_PATH, icon: 'reports' },

@@ -40,6 +40,12 @@ const purchaseOrderPrint = () =>
 const reorder = () =>
   import('../features/purchasing/reorder-page').then((m) => ({ Component: m.ReorderPage }));
 const reports = () => import('../features/reports/reports-page').then((m) => ({ Component: m.ReportsPage }));
+const customers = () =>
+  import('../features/customers/customers-page').then((m) => ({ Component: m.CustomersPage }));
+const customer = () =>
+  import('../features/customers/customer-page').then((m) => ({ Component: m.CustomerPage }));
+const counter = () => import('../features/sales/counter-page').then((m) => ({ Component: m.CounterPage }));
+const receipt = () => import('../features/sales/receipt-page').then((m) => ({ Component: m.ReceiptPage }));
 
 /** A role area: the guard, then the shell, then its pages (a crash keeps the sidebar). */
 function area(path: string, roles: readonly Role[], pages: RouteObject[]): RouteObject {
@@ -63,6 +69,10 @@ function area(path: string, roles: readonly Role[], pages: RouteObject[]): Route
 const staffPages: RouteObject[] = [
   { index: true, lazy: catalogue },
   { path: 'orders', lazy: orders },
+  { path: 'customers', lazy: customers },
+  { path: 'customers/:id', lazy: customer },
+  { path: 'sales/new', lazy: counter },
+  { path: 'sales/:id', lazy: receipt },
   { path: 'profile', lazy: profile },
 ];
 
@@ -104,6 +114,9 @@ export const routes: RouteObject[] = [
           { path: 'reorder', lazy: reorder },
           { path: 'reports', lazy: reports },
           { path: 'orders', lazy: orders },
+          { path: 'customers', lazy: customers },
+          { path: 'customers/:id', lazy: customer },
+          { path: 'sales/:id', lazy: receipt },
           { path: 'users', lazy: users },
           { path: 'activity', lazy: activity },
           { path: 'profile', lazy: profile },

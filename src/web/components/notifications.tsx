@@ -6,7 +6,7 @@ import { dismiss, getNotices, subscribeNotices } from '../lib/notify';
 export function Notifications() {
   const notices = useSyncExternalStore(subscribeNotices, getNotices, getNotices);
   return createPortal(
-    <div className="pointer-events-none fixed inset-x-0 top-0 z-50 flex flex-col items-center gap-2 p-4 sm:items-end">
+    <div className="pointer-events-none fixed inset-x-0 top-0 z-50 flex flex-col items-center gap-2 p-4 sm:items-end print:hidden">
       {notices.map((notice) => (
         <div
           key={notice.id}

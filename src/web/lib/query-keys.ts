@@ -1,7 +1,9 @@
 import type { AuditQuery } from '../../shared/audit';
+import type { CustomerQuery } from '../../shared/customers';
 import type { OrderQuery } from '../../shared/orders';
 import type { ProductQuery } from '../../shared/products';
 import type { PurchaseOrderQuery } from '../../shared/purchasing';
+import type { SaleQuery } from '../../shared/sales';
 import type { UserQuery } from '../../shared/users';
 
 /**
@@ -32,4 +34,12 @@ export const queryKeys = {
   purchaseOrderPage: (query: PurchaseOrderQuery) => ['purchase-orders', 'page', query] as const,
   purchaseOrder: (id: string) => ['purchase-orders', 'one', id] as const,
   reorderSuggestions: ['purchase-orders', 'suggestions'] as const,
+  customers: ['customers'] as const,
+  customerPages: ['customers', 'page'] as const,
+  customerPage: (query: CustomerQuery) => ['customers', 'page', query] as const,
+  customer: (id: string) => ['customers', 'one', id] as const,
+  // A customer's purchases sit under the sales: whatever refreshes the sales refreshes them too.
+  customerSales: (id: string, query: SaleQuery) => ['sales', 'customer', id, query] as const,
+  sales: ['sales'] as const,
+  sale: (id: string) => ['sales', 'one', id] as const,
 };

@@ -24,7 +24,8 @@ type Reply = { status?: number; body: unknown };
 type Handler = (call: FetchCall) => Reply | Promise<Reply>;
 
 /**
- * Replaces fetch with a table of `METHOD /api/path` handlers and records every call.
+ * Replaces fetch with a table of `METHOD /api/path` handlers (a last segment `*` stands for any)
+ * and records every call.
  * An unexpected call fails loudly with a 500 so the test sees it.
  */
 export function mockFetch(handlers: Record<string, Handler>) {
@@ -40,7 +41,10 @@ export function mockFetch(handlers: Record<string, Handler>) {
       headers: (init.headers ?? {}) as Record<string, string>,
     };
     calls.push(call);
-    const handler = handlers[`${method} ${url.pathname}`];
+    // `METHOD /api/things/*` answers any last path segment that has no handler of its own.
+    const handler =
+      handlers[`${method} ${url.pathname}`] ??
+      handlers[`${method} ${url.pathname.replace(/\/[^/]*$/, '/*')}`];
     const reply = handler
       ? await handler(call)
       : { status: 500, body: { success: false, error: `No mock for ${method} ${url.pathname}` } };

@@ -89,6 +89,29 @@ describe.each(targets)('orders as CSV on $name', (target) => {
     expect(dates).toEqual([...dates].sort().reverse());
   });
 
+  it('orders that share a date to the microsecond are all exported, across batches, both ways', async () => {
+    const { id } = await t.product({ name: 'Same moment item', stock: 0 });
+    // 11,000 orders, seven to each moment, every moment with microseconds: a batch of 5,000 ends
+    // inside a moment, whose other orders the next batch must still find.
+    await t.sql(
+      `insert into orders (user_id, product_id, quantity, unit_price, total_price, product_name, category_name,
+                           user_name, user_address, order_date)
+       select $1, $2, 1, 2, 2, 'Same moment item', 'Moments', 'Moment buyer', '',
+              timestamptz '2019-03-01 10:00:00.123456+00' - make_interval(secs => (i / 7) * 0.001001)
+       from generate_series(1, 11000) i`,
+      [t.as.user.id, id],
+    );
+    for (const sort of ['', '&sort=date']) {
+      const res = await t.call('GET', `/api/order/${t.as.user.id}?format=csv&search=moment${sort}`, {
+        token: t.as.admin.token,
+      });
+      const rows = parseCsv(res.text).slice(1);
+      expect(rows).toHaveLength(11000);
+      expect(new Set(rows.map((row) => row[0])).size).toBe(11000);
+      expect(rows[0]?.[1]).toBe(sort ? '2019-03-01T09:59:58.550Z' : '2019-03-01T10:00:00.123Z');
+    }
+  });
+
   it('format other than json or csv is a 400', async () => {
     const res = await t.call('GET', `/api/order/${t.as.admin.id}?format=xml`, { token: t.as.admin.token });
     expect(res.status).toBe(400);

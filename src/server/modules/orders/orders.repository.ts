@@ -1,10 +1,11 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
-import type { Order, OrderQuery } from '../../../shared/orders';
+import type { CsvValue } from '../../../shared/csv';
+import { ORDER_CSV_HEADER, type Order, type OrderQuery } from '../../../shared/orders';
 import { pageWindow } from '../../../shared/paging';
-import type { Db, Tx } from '../../db/connection';
+import { type Database, type Db, statementOf, type Tx } from '../../db/connection';
 import { orders, orderTotals, stockMovements } from '../../db/schema';
 import { type SignedInRunner, signedInStatement } from '../../lib/auth';
-import type { CsvBatch } from '../../lib/csv-stream';
+import type { CsvBatch, CsvWriter } from '../../lib/csv-stream';
 import { pgCode } from '../../lib/errors';
 import { matchesSearch } from '../../lib/search';
 
@@ -19,6 +20,8 @@ export const toOrder = (row: OrderRow): Order => ({
   orderDate: new Date(row.orderDate).toISOString(),
   status: row.status === 'returned' ? 'returned' : 'placed',
   returnedQuantity: row.returnedQuantity,
+  sale: row.saleId === null ? null : { _id: row.saleId, number: Number(row.saleNumber) },
+  customer: row.customerName === null ? null : { _id: row.customerId, name: row.customerName },
 });
 
 type OrderRow = typeof orders.$inferSelect;
@@ -39,6 +42,11 @@ type RawOrderRow = {
   order_date: string | Date;
   status: string;
   returned_quantity: number;
+  sale_id: string | null;
+  sale_number: string | number | null;
+  sale_line: number | null;
+  customer_id: string | null;
+  customer_name: string | null;
 };
 
 const fromRaw = (row: RawOrderRow): OrderRow => ({
@@ -56,6 +64,11 @@ const fromRaw = (row: RawOrderRow): OrderRow => ({
   orderDate: new Date(row.order_date),
   status: row.status,
   returnedQuantity: row.returned_quantity,
+  saleId: row.sale_id,
+  saleNumber: row.sale_number === null ? null : Number(row.sale_number),
+  saleLine: row.sale_line,
+  customerId: row.customer_id,
+  customerName: row.customer_name,
 });
 
 /**
@@ -186,54 +199,58 @@ export async function listOrders(
   return { orders: rows.map(toOrder), total: await countOrders(db, where) };
 }
 
-export type OrderCursor = { at: Date; id: string };
+/** Where an orders export stopped: the last row's date as the database wrote it (microseconds), and id. */
+export type OrderCursor = { at: string; id: string };
+
+/**
+ * The columns of ORDER_CSV_HEADER, in its order and as the CSV writes them (the date in UTC to the
+ * millisecond, like the JSON list, money as plain numbers), then the cursor: the date as text.
+ */
+const ORDER_CSV_COLUMNS = sql`${orders.id},
+  to_char(${orders.orderDate} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), ${orders.productName},
+  ${orders.categoryName}, ${orders.userName}, ${orders.quantity}, ${orders.unitPrice}::float8,
+  ${orders.unitCost}::float8, ${orders.totalPrice}::float8, ${orders.returnedQuantity}, ${orders.status},
+  ${orders.saleNumber}, ${orders.customerName}, ${orders.orderDate}::text`;
 
 /**
  * One batch of the orders CSV (ORDER_CSV_HEADER) after `after`, in the list's order: the same
- * filters as listOrders, read by keyset on (order_date, id), which the list's indexes serve.
+ * filters as listOrders, read by keyset on (order_date, id), which the list's indexes serve. Each
+ * row goes to `out` as it arrives (a million orders pass through here). The cursor keeps the
+ * date's microseconds: orders that share the last row's millisecond are not skipped.
  */
 export async function orderCsvBatch(
-  db: Db,
+  database: Database,
   query: { userId?: string; search?: string; sort?: OrderQuery['sort'] },
   after: OrderCursor | undefined,
   size: number,
+  out: CsvWriter,
 ): Promise<CsvBatch<OrderCursor>> {
   const ascending = query.sort === 'date';
   const past = after
     ? ascending
-      ? sql`(${orders.orderDate}, ${orders.id}) > (${after.at.toISOString()}::timestamptz, ${after.id}::uuid)`
-      : sql`(${orders.orderDate}, ${orders.id}) < (${after.at.toISOString()}::timestamptz, ${after.id}::uuid)`
+      ? sql`(${orders.orderDate}, ${orders.id}) > (${after.at}::timestamptz, ${after.id}::uuid)`
+      : sql`(${orders.orderDate}, ${orders.id}) < (${after.at}::timestamptz, ${after.id}::uuid)`
     : undefined;
   const where = and(
     query.userId ? eq(orders.userId, query.userId) : undefined,
     matchesSearch(query.search, [orders.productName, orders.userName]),
     past,
   );
-  const rows = await db
-    .select()
-    .from(orders)
-    .where(where)
-    .orderBy(
-      ...(ascending ? [asc(orders.orderDate), asc(orders.id)] : [desc(orders.orderDate), desc(orders.id)]),
-    )
-    .limit(size);
-  const last = rows.at(-1);
-  return {
-    rows: rows.map((row) => [
-      row.id,
-      new Date(row.orderDate).toISOString(),
-      row.productName,
-      row.categoryName,
-      row.userName,
-      row.quantity,
-      Number(row.unitPrice),
-      row.unitCost === null ? null : Number(row.unitCost),
-      Number(row.totalPrice),
-      row.returnedQuantity,
-      row.status,
-    ]),
-    next: last && rows.length === size ? { at: new Date(last.orderDate), id: last.id } : undefined,
-  };
+  const direction = sql.raw(ascending ? 'asc' : 'desc');
+  let last: OrderCursor | undefined;
+  const count = await database.eachRow(
+    ...statementOf(
+      sql`select ${ORDER_CSV_COLUMNS} from ${orders} ${where ? sql`where ${where}` : sql``}
+          order by ${orders.orderDate} ${direction}, ${orders.id} ${direction} limit ${size}`,
+    ),
+    (row) => {
+      last = { at: String(row[ORDER_CSV_HEADER.length]), id: String(row[0]) };
+      // The cursor is not a column of the CSV.
+      row.length = ORDER_CSV_HEADER.length;
+      out.row(row as CsvValue[]);
+    },
+  );
+  return { rows: [], next: count === size ? last : undefined };
 }
 
 /** Every order is counted by the striped totals (kept by a trigger); a filtered list counts its rows. */

@@ -122,8 +122,8 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
       else if (userId !== me.id) throw forbidden('You can only see your own orders.');
       if (request.query.format === 'csv') {
         const filter = { ...request.query, userId: forUser };
-        return sendCsv<OrderCursor>(reply, 'orders.csv', ORDER_CSV_HEADER, (after) =>
-          orderCsvBatch(app.db, filter, after, CSV_BATCH),
+        return sendCsv<OrderCursor>(reply, 'orders.csv', ORDER_CSV_HEADER, (after, out) =>
+          orderCsvBatch(app.database, filter, after, CSV_BATCH, out),
         );
       }
       const { orders, total } = await listOrders(app.db, { ...request.query, userId: forUser });

@@ -32,6 +32,8 @@ describe.each(targets)('orders on $name', (target) => {
         orderDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         status: 'placed',
         returnedQuantity: 0,
+        sale: null,
+        customer: null,
       },
     });
     expect(await stockOf(id)).toBe(7);

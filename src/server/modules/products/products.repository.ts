@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, or, type SQL, sql } from 'drizzle-orm';
 import { searchWords } from '../../../shared/paging';
 import type { Product, ProductQuery } from '../../../shared/products';
 import { type Database, type Db, statementOf } from '../../db/connection';
@@ -17,7 +17,7 @@ import {
 } from '../audit/audit.repository';
 import { firstPurchaseOrderWith } from '../purchasing/purchasing.repository';
 
-/** cost, reorderPoint and reorderQuantity: null for none, undefined to leave as they are. */
+/** cost, reorderPoint, reorderQuantity, sku and barcode: null for none, undefined to leave as they are. */
 export type ProductValues = {
   name: string;
   description: string;
@@ -28,6 +28,8 @@ export type ProductValues = {
   cost?: number | null;
   reorderPoint?: number | null;
   reorderQuantity?: number | null;
+  sku?: string | null;
+  barcode?: string | null;
 };
 
 /**
@@ -62,6 +64,8 @@ function productColumns(storeThreshold: number) {
     reorderPointFromStore: sql<boolean>`${products.reorderPoint} is null`,
     reorderQuantity: products.reorderQuantity,
     cost: products.cost,
+    sku: products.sku,
+    barcode: products.barcode,
     categoryId: categories.id,
     categoryName: categories.name,
     supplierId: suppliers.id,
@@ -79,6 +83,8 @@ type ProductRow = {
   reorderPointFromStore: boolean;
   reorderQuantity: number | null;
   cost: string | null;
+  sku: string | null;
+  barcode: string | null;
   categoryId: string;
   categoryName: string;
   supplierId: string;
@@ -95,6 +101,8 @@ const toProduct = (row: ProductRow): Product => ({
   reorderPointFromStore: row.reorderPointFromStore,
   reorderQuantity: row.reorderQuantity,
   cost: row.cost === null ? null : Number(row.cost),
+  sku: row.sku,
+  barcode: row.barcode,
   category: { _id: row.categoryId, name: row.categoryName },
   supplier: { _id: row.supplierId, name: row.supplierName },
 });
@@ -128,9 +136,21 @@ const FEW_MATCHES = 2000;
 
 type ProductFilter = { search?: string; category?: string; sort?: ProductQuery['sort'] };
 
-/** The conditions and order of a product list: every word of the search in the name, the category. */
+/**
+ * The conditions and order of a product list: every word of the search in the name, or the whole
+ * search as a SKU or barcode exactly (ignoring case: their unique indexes), and the category.
+ */
 function productFilter(query: ProductFilter) {
-  const search = matchesSearch(query.search, [products.name]);
+  const words = matchesSearch(query.search, [products.name]);
+  const code = query.search?.trim();
+  const search =
+    words && code && !/\s/.test(code)
+      ? or(
+          words,
+          sql`lower(${products.sku}) = lower(${code})`,
+          sql`lower(${products.barcode}) = lower(${code})`,
+        )
+      : words;
   const category =
     query.category === undefined
       ? undefined
@@ -159,6 +179,7 @@ export async function wholeCatalogueJson(
              ${reorderPointSql(storeThreshold)} as reorder_point,
              ${products.reorderPoint} is null as reorder_point_from_store,
              ${products.reorderQuantity} as reorder_quantity, ${products.cost} as cost,
+             ${products.sku} as sku, ${products.barcode} as barcode,
              ${categories.id} as category_id, ${categories.name} as category_name,
              ${suppliers.id} as supplier_id, ${suppliers.name} as supplier_name,
              row_number() over (order by ${sql.join(order, sql`, `)}) as n
@@ -174,7 +195,7 @@ export async function wholeCatalogueJson(
         select json_agg(json_build_object(
           '_id', id, 'name', name, 'description', description, 'price', price, 'stock', stock,
           'reorderPoint', reorder_point, 'reorderPointFromStore', reorder_point_from_store,
-          'reorderQuantity', reorder_quantity, 'cost', cost,
+          'reorderQuantity', reorder_quantity, 'cost', cost, 'sku', sku, 'barcode', barcode,
           'category', json_build_object('_id', category_id, 'name', category_name),
           'supplier', json_build_object('_id', supplier_id, 'name', supplier_name)) order by n)
         from list), '[]'::json),
@@ -227,6 +248,8 @@ export async function productCsvBatch(
       row.reorderPoint,
       row.reorderPointFromStore,
       row.reorderQuantity,
+      row.sku,
+      row.barcode,
     ]),
     next: last && rows.length === size ? { name: last.nameKey, id: last.id } : undefined,
   };
@@ -253,7 +276,7 @@ export async function productPage(
       select m.id, m.name, m.description, m.price::text as price, m.stock,
              ${reorderPointSql(storeThreshold, sql`m.reorder_point`)} as "reorderPoint",
              m.reorder_point is null as "reorderPointFromStore", m.reorder_quantity as "reorderQuantity",
-             m.cost::text as cost,
+             m.cost::text as cost, m.sku, m.barcode,
              c.id as "categoryId", c.name as "categoryName", s.id as "supplierId", s.name as "supplierName",
              (select count(*)::int from m) as total
       from m join ${categories} c on c.id = m.category_id join ${suppliers} s on s.id = m.supplier_id
@@ -304,6 +327,23 @@ export async function findProduct(db: Db, id: string, storeThreshold: number): P
   return row && toProduct(row);
 }
 
+/**
+ * The product a scanner's code names: its barcode or its SKU, ignoring case (both unique, each
+ * by its own index). Should one product's barcode be another's SKU, the barcode wins.
+ */
+export async function findProductByCode(
+  db: Db,
+  code: string,
+  storeThreshold: number,
+): Promise<Product | undefined> {
+  const byBarcode = sql`lower(${products.barcode}) = lower(${code})`;
+  const [row] = await selectProducts(db, storeThreshold)
+    .where(or(byBarcode, sql`lower(${products.sku}) = lower(${code})`))
+    .orderBy(desc(byBarcode))
+    .limit(1);
+  return row && toProduct(row);
+}
+
 /** The categories (with descriptions) and suppliers (by name) a product can be given, by name. */
 export async function productChoices(db: Db) {
   const [categoryRows, supplierRows] = await Promise.all([
@@ -343,6 +383,8 @@ async function auditedProduct(tx: Tx, id: string, lock = false) {
       cost: products.cost,
       reorderPoint: products.reorderPoint,
       reorderQuantity: products.reorderQuantity,
+      sku: products.sku,
+      barcode: products.barcode,
       category: categories.name,
       supplier: suppliers.name,
     })

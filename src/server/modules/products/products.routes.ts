@@ -4,6 +4,7 @@ import { pageWindow } from '../../../shared/paging';
 import {
   PRODUCT_CSV_HEADER,
   ProductChoicesResponse,
+  ProductCodeParams,
   ProductInput,
   ProductListResponse,
   ProductQuery,
@@ -18,6 +19,7 @@ import { sendJsonText } from '../../lib/json-text';
 import {
   deleteProduct,
   findProduct,
+  findProductByCode,
   insertProduct,
   missingReferences,
   type ProductValues,
@@ -39,6 +41,8 @@ type ProductBody = {
   cost?: number | null;
   reorderPoint?: number | null;
   reorderQuantity?: number | null;
+  sku?: string | null;
+  barcode?: string | null;
 };
 
 /** Checks that the category and supplier exist and turns the body into column values. */
@@ -62,7 +66,7 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['products'],
         summary: 'The catalogue, or one page of it',
         description:
-          'Without page or pageSize the whole catalogue, with the categories and suppliers to choose from; with them one page, without those lists (see /products/choices). search matches every word in the name; total counts all matches. format=csv answers every match as CSV in name order (streamed).',
+          'Without page or pageSize the whole catalogue, with the categories and suppliers to choose from; with them one page, without those lists (see /products/choices). search matches every word in the name, or a SKU or barcode exactly; total counts all matches. format=csv answers every match as CSV in name order (streamed).',
         querystring: ProductQuery,
         response: { 200: ProductListResponse },
       },
@@ -100,6 +104,26 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async () => ({ success: true as const, ...(await productChoices(app.db)) }),
+  );
+
+  app.get(
+    '/products/code/:code',
+    {
+      config: { permission: 'products:read' },
+      schema: {
+        tags: ['products'],
+        summary: 'The product with this barcode or SKU',
+        description:
+          'What the sale counter asks when a scanner types a code: the product whose barcode or SKU is exactly this, ignoring case (a barcode before a SKU); 404 when none.',
+        params: ProductCodeParams,
+        response: { 200: ProductResponse },
+      },
+    },
+    async (request) => {
+      const product = await findProductByCode(app.db, request.params.code, app.config.lowStockThreshold);
+      if (!product) throw notFound('Product');
+      return { success: true as const, product };
+    },
   );
 
   app.get(

@@ -39,6 +39,8 @@ describe.each(targets)('products on $name', (target) => {
       reorderPointFromStore: true,
       reorderQuantity: null,
       cost: null,
+      sku: null,
+      barcode: null,
       category: { _id: category, name: expect.stringMatching(/^Cat /) },
       supplier: { _id: supplier, name: 'Acme' },
     });
@@ -187,6 +189,59 @@ describe.each(targets)('products on $name', (target) => {
     }
     const [row] = await t.sql<{ n: number }>('select count(*)::int as n from products where id = $1', [id]);
     expect(row?.n).toBe(1);
+  });
+
+  it('products carry an optional SKU and barcode, unique ignoring case; search finds them exactly', async () => {
+    const { category, supplier } = await refs();
+    const base = { description: '', price: 2, stock: 5, category, supplier };
+    const tag = Date.now().toString(36).toUpperCase();
+    const add = (body: object) =>
+      t.call('POST', '/api/products/add', { token: t.as.admin.token, body: { ...base, ...body } });
+    const scanned = await add({ name: 'Scanned Soap', sku: ` SOAP-${tag} `, barcode: `400${tag}` });
+    expect(scanned.status).toBe(201);
+    expect(scanned.body.product).toMatchObject({ sku: `SOAP-${tag}`, barcode: `400${tag}` });
+    const plain = await add({ name: 'Plain Soap', sku: '', barcode: '' });
+    expect(plain.body.product).toMatchObject({ sku: null, barcode: null });
+    // Another product with the same code, in other letters: refused with a clear sentence.
+    const sameSku = await add({ name: 'Copy Soap', sku: `soap-${tag}` });
+    expect(sameSku.status).toBe(409);
+    expect(sameSku.body).toEqual({ success: false, error: 'Another product already has this SKU.' });
+    const sameBarcode = await add({ name: 'Copy Soap', barcode: `400${tag}`.toLowerCase() });
+    expect(sameBarcode.body).toEqual({ success: false, error: 'Another product already has this barcode.' });
+    const spaced = await add({ name: 'Spaced', sku: 'A B' });
+    expect(spaced.status).toBe(400);
+    expect(spaced.body.error).toMatch(/no spaces/);
+    // Search: the whole search as a code, exactly and ignoring case; a part of a code finds nothing.
+    const search = async (q: string) =>
+      (
+        await t.call('GET', `/api/products?page=1&search=${encodeURIComponent(q)}`, {
+          token: t.as.user.token,
+        })
+      ).body.products.map((p: { name: string }) => p.name);
+    expect(await search(`400${tag}`)).toEqual(['Scanned Soap']);
+    expect(await search(`soap-${tag.toLowerCase()}`)).toEqual(['Scanned Soap']);
+    expect(await search(`400${tag}`.slice(0, -1))).toEqual([]);
+    // The counter's lookup: the product by barcode or SKU, exactly, ignoring case.
+    const byCode = async (code: string) =>
+      t.call('GET', `/api/products/code/${encodeURIComponent(code)}`, { token: t.as.user.token });
+    expect((await byCode(`400${tag}`)).body.product).toMatchObject({ name: 'Scanned Soap', stock: 5 });
+    expect((await byCode(`Soap-${tag}`)).body.product.name).toBe('Scanned Soap');
+    const missing = await byCode(`400${tag}0`);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ success: false, error: 'Product not found.' });
+    expect((await byCode('x'.repeat(65))).status).toBe(400);
+    // An edit that leaves the codes out keeps them; null clears one.
+    const id = scanned.body.product._id;
+    const kept = await t.call('PUT', `/api/products/${id}`, {
+      token: t.as.admin.token,
+      body: { ...base, name: 'Scanned Soap' },
+    });
+    expect(kept.body.product).toMatchObject({ sku: `SOAP-${tag}`, barcode: `400${tag}` });
+    const cleared = await t.call('PUT', `/api/products/${id}`, {
+      token: t.as.admin.token,
+      body: { ...base, name: 'Scanned Soap', sku: null },
+    });
+    expect(cleared.body.product).toMatchObject({ sku: null, barcode: `400${tag}` });
   });
 });
 

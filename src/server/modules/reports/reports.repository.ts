@@ -14,11 +14,11 @@ import { type Runner, type Statement, statement } from '../../db/connection';
 import type { CsvBatch } from '../../lib/csv-stream';
 
 /**
- * The reports of DESIGN §10, read from the daily figures that the triggers on orders keep
- * (migration 0013, decision 0013): no report reads orders. Days are those of the zone the figures
- * were counted in, the server's TZ. Sums are exact (numeric) in SQL and become JSON numbers only
- * here, from their two-decimal text. A product, category or person is listed for a range when it
- * sold at least one unit in it, net of returns.
+ * The reports of DESIGN §10, read from the daily and monthly figures that the triggers on orders
+ * keep (migrations 0013 and 0014, decision 0013): no report reads orders. Days are those of the
+ * zone the figures were counted in, the server's TZ. Sums are exact (numeric) in SQL and become
+ * JSON numbers only here, from their two-decimal text. A product, category or person is listed for
+ * a range when it sold at least one unit in it, net of returns.
  */
 
 /** Both days included, YYYY-MM-DD. */
@@ -113,67 +113,111 @@ const BOUND: Record<ProductReportSort, string> = { revenue: 'revenue', units: 'u
 const SORTS = ['revenue', 'units', 'margin'] as const;
 
 /** The best `limit` of `figures` (a CTE of product_id, units, revenue, cost), named, ties by name. */
-const bestNamed = (sort: ProductReportSort, limit: string) => `
+const bestNamed = (sort: ProductReportSort, limit: string, figures = 'figures') => `
   select p.id, p.name, c.name as category, f.units::int as units, f.revenue::text as revenue,
          (f.revenue - f.cost)::text as margin
-  from figures f join products p on p.id = f.product_id join categories c on c.id = p.category_id
+  from ${figures} f join products p on p.id = f.product_id join categories c on c.id = p.category_id
   order by ${RANKED[sort]} desc, lower(p.name), p.id
   limit ${limit}`;
 
 /**
- * The share of all units and of all revenue that lies in the range (0 when there is none), which
- * decides how the products report reads it. $1 from, $2 to.
+ * What decides how the products report reads a range ($1 from, $2 to): the share of all units and
+ * of all revenue that lies in it (0 when there is none), and, when it lies within two months
+ * running, the first of the two (`twoMonths`, else null). A range within one month lies in two
+ * such pairs, that month with the one before or with the one after: the pair whose other month
+ * had fewer orders, whose rows then bound the range more closely.
  */
-const RANGE_SHARES = statement(
-  'reports_range_shares',
-  `select coalesce(sum(units) filter (where day between $1::date and $2::date)::float8 / nullif(sum(units), 0), 0)
-            as "unitsShare",
-          coalesce(sum(revenue) filter (where day between $1::date and $2::date)::float8 / nullif(sum(revenue), 0), 0)
-            as "revenueShare"
-   from sales_days`,
+const RANGE_FACTS = statement(
+  'reports_range_facts',
+  `with months as (
+     select date_trunc('month', $1::date::timestamp) as first,
+            date_trunc('month', $2::date::timestamp) as last
+   ), facts as (
+     select coalesce(sum(d.units) filter (where d.day between $1::date and $2::date)::float8
+                     / nullif(sum(d.units), 0), 0) as units_share,
+            coalesce(sum(d.revenue) filter (where d.day between $1::date and $2::date)::float8
+                     / nullif(sum(d.revenue), 0), 0) as revenue_share,
+            coalesce(sum(d.orders) filter (where d.day >= m.first - interval '1 month'
+                                             and d.day < m.first), 0) as orders_before,
+            coalesce(sum(d.orders) filter (where d.day >= m.last + interval '1 month'
+                                             and d.day < m.last + interval '2 months'), 0) as orders_after
+     from months m left join sales_days d on true
+     group by m.first, m.last
+   )
+   select f.units_share as "unitsShare", f.revenue_share as "revenueShare",
+          (case when m.last = m.first + interval '1 month' then m.first
+                when m.last = m.first and f.orders_before <= f.orders_after then m.first - interval '1 month'
+                when m.last = m.first then m.first
+           end)::date::text as "twoMonths"
+   from months m, facts f`,
 );
-type RangeShares = { unitsShare: number; revenueShare: number };
+type RangeFacts = { unitsShare: number; revenueShare: number; twoMonths: string | null };
 
 /**
- * Below this share of all sales in the range, the products report sums the range's days
- * (sales_day_products' day index) instead of walking: the range's figures are then so far below
- * the products' all-time figures that the walk would read most products. Measured at the bench's
- * size: a year's sales (share 1) settle after 200 candidates (10 ms), 0.8 after 1,500 (80 ms), 0.66
- * after 1,500 for the best 10 only, 0.5 not at all; summing the days costs about 0.9 s × share.
+ * Below this share of all sales in the range, the products report does not walk by all-time
+ * figures (a range longer than two months is then summed by its days, sales_day_products' day
+ * index): its figures are so far below the products' all-time figures that the walk would read
+ * most products. Measured at the bench's size: a year's sales (share 1) settle after 200
+ * candidates, 0.8 after 1,500, 0.66 after 1,500 for the best 10 only, 0.5 not at all; summing the
+ * days costs about 0.9 s × share.
  */
 const WALK_FROM_SHARE = 0.6;
 /** Candidates read by the walk's first step, and by its second (the last) when the first did not settle. */
 const WALK_STEPS = [200, 1500];
+/** Steps of a walk that tests force: from a few candidates until it settles. */
+const FORCED_STEPS = [5, 20, 80, 320, 1280, Number.MAX_SAFE_INTEGER];
 
 /**
- * The walk (decision 0013): the first $3 candidates in descending order of their all-time figure
- * (product_sales, an upper bound of what they sold in any range), each summed over the range from
- * its own rows of sales_day_products (a primary key range), and the best $4 of those. Also how many
- * candidates were read and the smallest bound among them: every product not read is bounded by it.
- * Always one row at least (`read`), products or none. $1 from, $2 to.
+ * Where a walk reads its candidates, in descending order of a figure that bounds what they sold in
+ * the range: product_sales (all time, any range) or sales_two_month_products (the two months
+ * starting $5, a range inside them).
+ */
+const CANDIDATES = {
+  allTime: (sort: ProductReportSort) =>
+    `select product_id, ${BOUND[sort]} as bound from product_sales
+     order by ${BOUND[sort]} desc, product_id limit $3`,
+  twoMonths: (sort: ProductReportSort) =>
+    `select product_id, ${BOUND[sort]} as bound from sales_two_month_products where first_month = $5::date
+     order by ${BOUND[sort]} desc, product_id limit $3`,
+};
+type WalkSource = keyof typeof CANDIDATES;
+
+/**
+ * The walk (decision 0013): the first $3 candidates in descending order of their bound, each
+ * summed over the range from its own rows of sales_day_products (a primary key range), and the
+ * best $4 of those, named. Also how many candidates were read and the smallest bound among them:
+ * every product not read is bounded by it. Always one row at least (`read`), products or none.
+ * $1 from, $2 to.
  */
 const WALK = Object.fromEntries(
-  SORTS.map((sort) => [
-    sort,
-    statement(
-      `reports_products_walk_${sort}`,
-      `with candidates as materialized (
-         select product_id, ${BOUND[sort]} as bound from product_sales
-         order by ${BOUND[sort]} desc, product_id limit $3
-       ), figures as (
-         select c.product_id, f.units, f.revenue, f.cost
-         from candidates c cross join lateral (
-           select sum(d.units) as units, sum(d.revenue) as revenue, sum(d.cost) as cost
-           from sales_day_products d where d.product_id = c.product_id and d.day between $1::date and $2::date
-         ) f
-         where f.units > 0
-       ), best as (${bestNamed(sort, '$4')})
-       select (select count(*) from candidates)::int as read, (select min(bound) from candidates)::text as bound,
-              best.*
-       from (select) as one left join best on true`,
+  (Object.keys(CANDIDATES) as WalkSource[]).map((source) => [
+    source,
+    Object.fromEntries(
+      SORTS.map((sort) => [
+        sort,
+        statement(
+          `reports_products_walk_${source}_${sort}`,
+          `with candidates as materialized (${CANDIDATES[source](sort)}
+           ), figures as (
+             select c.product_id, f.units, f.revenue, f.cost
+             from candidates c cross join lateral (
+               select sum(d.units) as units, sum(d.revenue) as revenue, sum(d.cost) as cost
+               from sales_day_products d where d.product_id = c.product_id and d.day between $1::date and $2::date
+             ) f
+             where f.units > 0
+           ), ranked as (
+             -- Only the best and their ties are named: joined to every candidate, the catalogue was
+             -- read whole (a hash join) once candidates were many.
+             select * from figures f order by ${RANKED[sort]} desc fetch first $4 rows with ties
+           ), best as (${bestNamed(sort, '$4', 'ranked')})
+           select (select count(*) from candidates)::int as read, (select min(bound) from candidates)::text as bound,
+                  best.*
+           from (select) as one left join best on true`,
+        ),
+      ]),
     ),
   ]),
-) as Record<ProductReportSort, Statement>;
+) as Record<WalkSource, Record<ProductReportSort, Statement>>;
 
 /**
  * The range summed by its days from the day index (read from the index alone), ranked; the best
@@ -202,45 +246,57 @@ const SUMMED = Object.fromEntries(
 
 const SHARE_OF = { revenue: 'revenueShare', units: 'unitsShare', margin: 'revenueShare' } as const;
 
+/** How the products report reads a range: tests hold each way to the same answer. */
+export type ProductsWay = 'auto' | 'allTime' | 'twoMonths' | 'days';
+
 /**
  * The best `limit` products of the range by `sort`, ties by name (DESIGN §10): exactly what summing
- * sales_day_products over the range and sorting would answer, without reading a year's rows when
- * the range holds most sales (decision 0013).
+ * sales_day_products over the range and sorting would answer, without reading every product's
+ * days when a walk can settle first (decision 0013).
  *
- * The walk reads products in descending order of their all-time figure, which no range can exceed
+ * A walk reads products in descending order of a figure that no range inside its span can exceed
  * (per order, units and revenue net of returns are never negative; margin_up adds only the orders
- * with a positive margin). Once it holds `limit` products whose last (smallest) figure in the range
- * is above the bound of the last candidate read, no product still unread can enter the answer nor
- * tie with its last. When the range holds a small share of all sales, its figures are far below
- * the bounds and the walk would read most products: the range is then summed by its days, whose
- * rows are few; and so it is when the walk's last step does not settle either (many ties, or
- * margins at or below zero).
+ * with a positive margin): what they sold in the two months that hold the range, when it lies
+ * within two months running (30 days, this month, last month), else what they sold in all time.
+ * Once it holds `limit` products whose last (smallest) figure in the range is above the bound of
+ * the last candidate read, no product still unread can enter the answer nor tie with its last.
+ * A longer range that holds a small share of all sales is far below the all-time figures, and the
+ * walk would read most products: it is summed by its days instead, and so is any range whose walk
+ * does not settle in its last step (many ties, or margins at or below zero).
  */
 export async function topProducts(
   db: Runner,
   range: Range,
   sort: ProductReportSort,
   limit: number,
-  /** Tests hold each way to the same answer: 'walk' walks until it settles, 'days' sums the days. */
-  how: 'auto' | 'walk' | 'days' = 'auto',
+  /** 'allTime' and 'twoMonths' walk until they settle (twoMonths: a range within two months), 'days' sums. */
+  how: ProductsWay = 'auto',
 ): Promise<ProductFigures[]> {
-  const [shares] = how === 'auto' ? await db.run<RangeShares>(RANGE_SHARES, [range.from, range.to]) : [];
-  const share = shares?.[SHARE_OF[sort]] ?? 0;
-  if (how === 'walk' || (how === 'auto' && share >= WALK_FROM_SHARE)) {
-    const steps = how === 'walk' ? [5, 20, 80, 320, 1280, Number.MAX_SAFE_INTEGER] : WALK_STEPS;
+  const [facts] = how === 'days' ? [] : await db.run<RangeFacts>(RANGE_FACTS, [range.from, range.to]);
+  const steps = how === 'auto' ? WALK_STEPS : FORCED_STEPS;
+  const walkWith = async (source: WalkSource, ...more: unknown[]) => {
     for (const read of steps) {
-      const rows = await db.run<Partial<ProductRow> & { read: number; bound: Money | null }>(WALK[sort], [
-        range.from,
-        range.to,
-        read,
-        limit,
-      ]);
+      const rows = await db.run<Partial<ProductRow> & { read: number; bound: Money | null }>(
+        WALK[source][sort],
+        [range.from, range.to, read, limit, ...more],
+      );
       const found = rows.filter((row): row is ProductRow & { read: number; bound: Money } => row.id != null);
       const exhausted = (rows[0]?.read ?? 0) < read;
       const last = found[limit - 1];
       if (exhausted || (last && ranksAbove(sort, last, rows[0]?.bound ?? null))) return found.map(productOf);
     }
-  }
+    return undefined;
+  };
+  const twoMonths = facts?.twoMonths ?? null;
+  if (how === 'twoMonths' && twoMonths === null) throw new Error('the range is longer than two months');
+  const share = facts?.[SHARE_OF[sort]] ?? 0;
+  const walked =
+    twoMonths !== null && (how === 'auto' || how === 'twoMonths')
+      ? await walkWith('twoMonths', twoMonths)
+      : how === 'allTime' || (how === 'auto' && share >= WALK_FROM_SHARE)
+        ? await walkWith('allTime')
+        : undefined;
+  if (walked) return walked;
   const rows = await db.run<ProductRow>(SUMMED[sort], [range.from, range.to, limit]);
   return rows.map(productOf);
 }
@@ -436,12 +492,35 @@ export async function neverSoldCsvBatch(
   };
 }
 
+/** The first day of the range's first whole month, and the day after its last whole month. */
+const FIRST_WHOLE_MONTH = `(date_trunc('month', ($1::date - 1)::timestamp) + interval '1 month')::date`;
+const AFTER_WHOLE_MONTHS = `date_trunc('month', ($2::date + 1)::timestamp)::date`;
+
+/**
+ * The rows that make up a range ($1 from, $2 to), `columns` of each: its whole months from the
+ * month table (migration 0014), and from the day table the days before the first of them and those
+ * after the last (when it holds no whole month, all its days, in the first part). A year is then
+ * 11 or 12 months and up to 60 days instead of 365 days, each of which has a row per category or
+ * person.
+ */
+const monthsAndDays = (monthTable: string, dayTable: string, columns: string) => `
+  select ${columns} from ${monthTable}
+  where month >= ${FIRST_WHOLE_MONTH} and month < ${AFTER_WHOLE_MONTHS}
+  union all
+  select ${columns} from ${dayTable}
+  where day >= $1::date and day < least($2::date + 1, ${FIRST_WHOLE_MONTH})
+  union all
+  select ${columns} from ${dayTable}
+  where day >= greatest($1::date, ${FIRST_WHOLE_MONTH}, ${AFTER_WHOLE_MONTHS}) and day <= $2::date`;
+
+const CATEGORY_FIGURES = 'category_name, units, revenue, cost';
+
 /** By the category each order was sold under, most revenue first. $1 from, $2 to. */
 const CATEGORIES = statement(
   'reports_categories',
   `with sums as (
      select category_name as name, sum(units) as units, sum(revenue) as revenue, sum(cost) as cost
-     from sales_day_categories where day between $1::date and $2::date
+     from (${monthsAndDays('sales_month_categories', 'sales_day_categories', CATEGORY_FIGURES)}) r
      group by category_name having sum(units) > 0
    )
    select name, units::int as units, revenue::text as revenue, (revenue - cost)::text as margin,
@@ -474,7 +553,7 @@ const STAFF = statement(
   'reports_staff',
   `select u.id, u.name, u.role, s.orders::int as orders, s.units::int as units, s.revenue::text as revenue
    from (select user_id, sum(orders) as orders, sum(units) as units, sum(revenue) as revenue
-         from sales_day_staff where day between $1::date and $2::date
+         from (${monthsAndDays('sales_month_staff', 'sales_day_staff', 'user_id, orders, units, revenue')}) r
          group by user_id having sum(units) > 0) s
    left join users u on u.id = s.user_id
    order by s.revenue desc, u.name nulls last, u.id`,

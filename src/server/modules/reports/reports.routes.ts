@@ -2,6 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/paging';
 import {
   CategoryReportResponse,
+  CustomerReportQuery,
+  CustomerReportResponse,
+  DEFAULT_CUSTOMER_REPORT_LIMIT,
   DEFAULT_PRODUCT_REPORT_LIMIT,
   DEFAULT_RANGE_DAYS,
   NeverSoldQuery,
@@ -17,6 +20,7 @@ import {
   StockReportResponse,
 } from '../../../shared/reports';
 import { CSV_BATCH, sendCsv } from '../../lib/csv-stream';
+import { customerReport } from './customer-report';
 import { resolveRange, todayIn } from './reports.range';
 import {
   categoryReport,
@@ -187,6 +191,36 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
+    '/reports/customers',
+    {
+      config: { permission: 'reports:read' },
+      schema: {
+        tags: ['reports'],
+        summary: 'The customers who spent most',
+        description: `Sales, units and revenue of the best customers by revenue (limit, default ${DEFAULT_CUSTOMER_REPORT_LIMIT}); the sales of customers since deleted are one row whose customer is null. ${RANGE_TEXT}`,
+        querystring: CustomerReportQuery,
+        response: { 200: CustomerReportResponse },
+      },
+    },
+    async (request, reply) => {
+      const range = rangeOf(request.query);
+      const limit = request.query.limit ?? DEFAULT_CUSTOMER_REPORT_LIMIT;
+      const customers = await customerReport(app.database, range, limit);
+      if (request.query.format === 'csv')
+        return sendCsv(reply, csvName('customers', range), REPORT_CSV_HEADERS.customers, async () => ({
+          rows: customers.map((c) => [
+            c.customer?._id ?? '',
+            c.customer?.name ?? REMOVED_CUSTOMERS,
+            c.sales,
+            c.units,
+            c.revenue,
+          ]),
+        }));
+      return { success: true as const, ...range, customers };
+    },
+  );
+
+  app.get(
     '/reports/stock',
     {
       config: { permission: 'reports:read' },
@@ -209,6 +243,9 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
+
+/** The customers CSV's name for the sales of customers since deleted (customer null in JSON). */
+const REMOVED_CUSTOMERS = 'Customers since deleted';
 
 /** The staff CSV's name for the orders of people since removed (user null in JSON). */
 const REMOVED_STAFF = 'Staff since removed';

@@ -634,21 +634,28 @@ describe.each(targets)('reports on $name', (target) => {
     };
 
     it.each([
-      ['2020-01-01', '2020-02-29'],
-      ['2020-01-01', '2020-01-31'],
-      ['2020-02-10', '2020-02-16'],
-      ['2020-01-15', '2020-01-15'],
-      ['2019-12-01', '2019-12-31'],
-    ])('answers exactly what a GROUP BY over the orders answers, %s to %s', async (from, to) => {
+      ['2020-01-01', '2020-02-29', true],
+      ['2020-01-01', '2020-01-31', true],
+      ['2020-02-10', '2020-02-16', true],
+      ['2020-01-15', '2020-01-15', true],
+      ['2020-01-20', '2020-02-05', true],
+      ['2019-12-01', '2019-12-31', true],
+      ['2019-12-20', '2020-02-10', false],
+    ])('answers exactly what a GROUP BY over the orders answers, %s to %s', async (from, to, twoMonths) => {
+      const ways = twoMonths
+        ? (['allTime', 'twoMonths', 'days', 'auto'] as const)
+        : (['allTime', 'days', 'auto'] as const);
       for (const sort of ['revenue', 'units', 'margin'] as const)
         for (const limit of [1, 7, 100]) {
           const expected = await grouped(from, to, sort, limit);
-          for (const how of ['walk', 'days', 'auto'] as const)
+          for (const how of ways)
             expect(
               await topProducts(t.app.database, { from, to }, sort, limit, how),
               `${sort} ${limit} ${how}`,
             ).toEqual(expected);
         }
+      if (!twoMonths)
+        await expect(topProducts(t.app.database, { from, to }, 'units', 7, 'twoMonths')).rejects.toThrow();
     });
 
     it('ties are broken by name', async () => {
@@ -670,11 +677,105 @@ describe.each(targets)('reports on $name', (target) => {
         },
       };
       const range = { from: '2020-01-01', to: '2020-02-29' };
-      const answer = await topProducts(counting, range, 'revenue', 7, 'walk');
+      const answer = await topProducts(counting, range, 'revenue', 7, 'allTime');
       expect(answer).toEqual(await grouped(range.from, range.to, 'revenue', 7));
       const [{ n } = { n: 0 }] = await t.sql<{ n: number }>('select count(*)::int as n from product_sales');
       expect(Math.max(...reads)).toBeLessThan(n);
     });
+
+    it('a range within two months running walks those two months, whatever its share of all sales', async () => {
+      const ran: string[] = [];
+      const database = t.app.database;
+      const naming: typeof database = {
+        ...database,
+        run: (statement, params) => {
+          ran.push(statement.name);
+          return database.run(statement, params);
+        },
+      };
+      for (const [from, to] of [
+        ['2020-01-20', '2020-02-05'],
+        ['2020-02-03', '2020-02-09'],
+      ] as const) {
+        ran.length = 0;
+        const answer = await topProducts(naming, { from, to }, 'margin', 7);
+        expect(answer).toEqual(await grouped(from, to, 'margin', 7));
+        expect(ran).toContain('reports_products_walk_twoMonths_margin');
+        expect(ran.filter((name) => name.startsWith('reports_products_summed'))).toEqual([]);
+      }
+    });
+
+    /** Today's figures of the orders by category, as the categories report answers them. */
+    const categoriesOf = async (from: string, to: string) =>
+      (
+        await t.sql<{ name: string; units: number; revenue: string; margin: string; share: string }>(
+          `select category_name as name, sum(units)::int as units, sum(revenue)::text as revenue,
+                  sum(revenue - cost)::text as margin,
+                  coalesce(round(sum(revenue) / nullif(sum(sum(revenue)) over (), 0), 4), 0)::text as share
+           from (select category_name, quantity - returned_quantity as units,
+                        (quantity - returned_quantity) * unit_price as revenue,
+                        (quantity - returned_quantity) * coalesce(unit_cost, 0) as cost
+                 from orders where (order_date at time zone 'UTC')::date between $1::date and $2::date) o
+           group by category_name having sum(units) > 0
+           order by sum(revenue) desc, category_name`,
+          [from, to],
+        )
+      ).map((row) => ({
+        name: row.name,
+        units: row.units,
+        revenue: Number(row.revenue),
+        margin: Number(row.margin),
+        share: Number(row.share),
+      }));
+
+    /** The same by who placed the orders (null: staff since deleted). */
+    const staffOf = async (from: string, to: string) =>
+      (
+        await t.sql<{
+          id: string | null;
+          name: string;
+          role: string;
+          orders: number;
+          units: number;
+          revenue: string;
+        }>(
+          `select u.id, u.name, u.role, o.orders, o.units, o.revenue::text as revenue
+           from (select user_id, sum((status = 'placed')::int)::int as orders,
+                        sum(quantity - returned_quantity)::int as units,
+                        sum((quantity - returned_quantity) * unit_price) as revenue
+                 from orders where (order_date at time zone 'UTC')::date between $1::date and $2::date
+                 group by user_id having sum(quantity - returned_quantity) > 0) o
+           left join users u on u.id = o.user_id
+           order by o.revenue desc, u.name nulls last, u.id`,
+          [from, to],
+        )
+      ).map((row) => ({
+        user: row.id ? { _id: row.id, name: row.name, role: row.role } : null,
+        orders: row.orders,
+        units: row.units,
+        revenue: Number(row.revenue),
+      }));
+
+    it.each([
+      ['exactly two whole months', '2020-01-01', '2020-02-29'],
+      ['one whole month', '2020-02-01', '2020-02-29'],
+      ['starting and ending mid-month', '2020-01-15', '2020-02-10'],
+      ['whole months between two partial ones', '2019-12-15', '2021-04-01'],
+      ['days inside one month', '2020-02-05', '2020-02-20'],
+      ['a last day of a month to a first day', '2020-01-31', '2020-03-01'],
+      ['one day', '2020-01-31', '2020-01-31'],
+    ])(
+      'categories and staff over %s answer what a GROUP BY over the orders answers',
+      async (_label, from, to) => {
+        const categories = await get(`/api/reports/categories?from=${from}&to=${to}`);
+        expect(categories.status, categories.text).toBe(200);
+        expect(categories.body.categories).toEqual(await categoriesOf(from, to));
+        const staff = await get(`/api/reports/staff?from=${from}&to=${to}`);
+        expect(staff.status, staff.text).toBe(200);
+        expect(staff.body.staff).toEqual(await staffOf(from, to));
+        expect(staff.body.staff.length).toBeGreaterThan(0);
+      },
+    );
   });
 });
 
@@ -727,6 +828,29 @@ describe.each(targets)('report days on $name', (target) => {
     ]);
     const staff = await viaTokyo('/api/reports/staff?from=2021-06-16&to=2021-06-16');
     expect((staff.body as unknown as { staff: unknown[] }).staff).toHaveLength(1);
+    // The months are recounted too: an order on the last evening of June (UTC) is July's in Tokyo.
+    const late = await t.call('POST', '/api/order/add', {
+      token: t.as.user.token,
+      body: { productId: id, quantity: 1 },
+    });
+    await t.sql("update orders set order_date = '2021-06-30T23:30:00Z' where id = $1", [late.body.order._id]);
+    const unitsByMonth = async () =>
+      Promise.all(
+        [
+          ['2021-06-01', '2021-06-30'],
+          ['2021-07-01', '2021-07-31'],
+        ].map(async ([from, to]) => {
+          const answer = (await viaTokyo(`/api/reports/staff?from=${from}&to=${to}`)).body as unknown as {
+            staff: Array<{ units: number }>;
+          };
+          return answer.staff.reduce((sum, row) => sum + row.units, 0);
+        }),
+      );
+    expect(await unitsByMonth()).toEqual([2, 1]);
+    await setReportTimeZone(t.app.database, 'UTC');
+    expect(await unitsByMonth()).toEqual([3, 0]);
+    await setReportTimeZone(t.app.database, 'Asia/Tokyo');
+    expect(await unitsByMonth()).toEqual([2, 1]);
     // Orders placed from now on count in Tokyo's days too.
     const [row] = await t.sql<{ zone: string }>('select time_zone as zone from report_settings');
     expect(row?.zone).toBe('Asia/Tokyo');

@@ -52,6 +52,7 @@ const ENTITY_LABEL: Record<AuditEntity, string> = {
   supplier: 'Supplier',
   order: 'Order',
   purchaseOrder: 'Purchase order',
+  customer: 'Customer',
 };
 
 const ENTITY_CHOICE: Record<AuditEntity, string> = {
@@ -61,6 +62,7 @@ const ENTITY_CHOICE: Record<AuditEntity, string> = {
   supplier: 'Suppliers',
   order: 'Orders',
   purchaseOrder: 'Purchase orders',
+  customer: 'Customers',
 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

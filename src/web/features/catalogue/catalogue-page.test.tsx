@@ -23,6 +23,8 @@ function product(id: string, name: string, stock: number, categoryId = 'c1', reo
     reorderPointFromStore: true,
     reorderQuantity: null,
     cost: null,
+    sku: null,
+    barcode: null,
     category: { _id: categoryId, name: category?.name ?? '' },
     supplier: { _id: 's1', name: 'Acme' },
   };
@@ -63,6 +65,8 @@ function renderCatalogue(initial: Product[]) {
             orderDate: '2025-05-01T10:00:00.000Z',
             status: 'placed',
             returnedQuantity: 0,
+            sale: null,
+            customer: null,
           },
         },
       };

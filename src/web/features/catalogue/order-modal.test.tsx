@@ -17,6 +17,8 @@ function product(overrides: Partial<Product> = {}): Product {
     reorderPointFromStore: true,
     reorderQuantity: null,
     cost: null,
+    sku: null,
+    barcode: null,
     category: { _id: 'c1', name: 'Stationery' },
     supplier: { _id: 's1', name: 'Acme' },
     ...overrides,
@@ -38,6 +40,8 @@ const placed = {
       orderDate: '2025-05-01T10:00:00.000Z',
       status: 'placed',
       returnedQuantity: 0,
+      sale: null,
+      customer: null,
     },
   },
 };

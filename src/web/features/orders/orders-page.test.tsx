@@ -20,6 +20,8 @@ function order(index: number, buyer: string): Order {
     orderDate: '2025-05-01T10:00:00.000Z',
     status: 'placed',
     returnedQuantity: 0,
+    sale: null,
+    customer: null,
   };
 }
 
@@ -70,6 +72,7 @@ describe('Orders', () => {
       'Quantity',
       'Total Price',
       'Order Date',
+      'Sale',
       'Actions',
     ]);
     expect(screen.getByText('Showing 1–50 of 75')).toBeTruthy();
@@ -115,7 +118,15 @@ describe('Orders', () => {
     const headers = within(table('My orders'))
       .getAllByRole('columnheader')
       .map((th) => th.textContent);
-    expect(headers).toEqual(['S NO', 'Product Name', 'Category', 'Quantity', 'Total Price', 'Order Date']);
+    expect(headers).toEqual([
+      'S NO',
+      'Product Name',
+      'Category',
+      'Quantity',
+      'Total Price',
+      'Order Date',
+      'Sale',
+    ]);
     expect(screen.queryByRole('navigation', { name: 'Orders pages' })).toBeNull();
   });
 
@@ -178,4 +189,52 @@ describe('Orders', () => {
     expect(rows.map((row) => row.cells[3]?.textContent)).toEqual(['51 of 5 returned', '2Returned']);
     expect(within(table('My orders')).queryByRole('button')).toBeNull();
   });
+
+  it.each([
+    ['admin', 'admin-dashboard', 'All orders'],
+    ['salesRep', 'salesRep-dashboard', 'My orders'],
+  ] as const)(
+    '%s: an order of a sale shows its receipt number and customer, each a link inside %s',
+    async (role, area, caption) => {
+      renderOrders(userOf(role), [
+        {
+          ...order(1, 'Rita Rep'),
+          sale: { _id: 'sale-7', number: 123 },
+          customer: { _id: 'c9', name: 'Ada Lovelace' },
+        },
+        {
+          ...order(2, 'Rita Rep'),
+          sale: { _id: 'sale-8', number: 124 },
+          customer: { _id: null, name: 'Gone Customer' },
+        },
+        { ...order(3, 'Rita Rep'), sale: { _id: 'sale-9', number: 125 }, customer: null },
+        order(4, 'Rita Rep'),
+      ]);
+      await screen.findByText('Product 004');
+      const sale = (row: HTMLTableRowElement | undefined) =>
+        row?.cells[row.cells.length - (role === 'admin' ? 2 : 1)];
+      const [named, gone, anonymous, alone] = bodyRows(caption).map(sale);
+
+      expect(
+        within(named as HTMLElement)
+          .getByRole('link', { name: 'S-000123' })
+          .getAttribute('href'),
+      ).toBe(`/${area}/sales/sale-7`);
+      expect(
+        within(named as HTMLElement)
+          .getByRole('link', { name: 'Ada Lovelace' })
+          .getAttribute('href'),
+      ).toBe(`/${area}/customers/c9`);
+      // A deleted customer keeps the name the sale was made under, without a link.
+      expect(gone?.textContent).toBe('S-000124 Gone Customer');
+      expect(
+        within(gone as HTMLElement)
+          .getAllByRole('link')
+          .map((link) => link.textContent),
+      ).toEqual(['S-000124']);
+      expect(anonymous?.textContent).toBe('S-000125');
+      expect(alone?.textContent).toBe('—');
+      expect(within(alone as HTMLElement).queryByRole('link')).toBeNull();
+    },
+  );
 });

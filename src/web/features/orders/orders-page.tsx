@@ -1,6 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { type Order, OrderListResponse, type OrderQuery } from '../../../shared/orders';
+import type { Role } from '../../../shared/roles';
+import { saleNumberLabel } from '../../../shared/sales';
 import { buttonClass } from '../../components/button';
 import { DownloadCsvButton } from '../../components/download-csv';
 import { SearchField } from '../../components/form-field';
@@ -8,12 +11,48 @@ import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { api } from '../../lib/api';
+import { customerPath, salePath } from '../../lib/area-paths';
 import { formatDate, formatMoney } from '../../lib/format';
 import { isPastEnd, serverPage, withQuery } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
 import { useSignedInUser } from '../../lib/signed-in';
 import { SEARCH_MAX_LENGTH, usePagedList, usePageInRange } from '../../lib/use-paged-list';
 import { ReturnDialog, returnMark } from './return-dialog';
+
+/**
+ * The sale an order is a line of, as its receipt number (a link to the receipt), and the sale's
+ * customer by name (a link to them while they exist).
+ */
+function SaleCell({ order, role }: { order: Order; role: Role }) {
+  if (!order.sale && !order.customer) return <span className="text-slate-400">—</span>;
+  return (
+    <>
+      {order.sale ? (
+        <Link
+          to={salePath(role, order.sale._id)}
+          className="font-medium whitespace-nowrap text-indigo-700 hover:underline"
+        >
+          {saleNumberLabel(order.sale.number)}
+        </Link>
+      ) : null}
+      {order.sale && order.customer ? ' ' : null}
+      {order.customer ? (
+        <span className="block text-xs text-slate-500">
+          {order.customer._id ? (
+            <Link
+              to={customerPath(role, order.customer._id)}
+              className="hover:text-indigo-700 hover:underline"
+            >
+              {order.customer.name}
+            </Link>
+          ) : (
+            order.customer.name
+          )}
+        </span>
+      ) : null}
+    </>
+  );
+}
 
 /** Admin sees every order with who placed it; everyone else sees their own. Newest first. */
 export function OrdersPage() {
@@ -32,7 +71,7 @@ export function OrdersPage() {
     placeholderData: keepPreviousData,
   });
   const [returning, setReturning] = useState<Order | null>(null);
-  const columns = isAdmin ? 9 : 6;
+  const columns = isAdmin ? 10 : 7;
   const page = serverPage(list.data && { ...list.data, rows: list.data.orders }, asked);
   usePageInRange(paging.page, page.pageCount, list.isSuccess && !list.isPlaceholderData, paging.setPage);
 
@@ -67,6 +106,7 @@ export function OrdersPage() {
             <Th>Quantity</Th>
             <Th>Total Price</Th>
             <Th>Order Date</Th>
+            <Th>Sale</Th>
             {isAdmin ? <Th stickyEnd>Actions</Th> : null}
           </tr>
         </thead>
@@ -97,6 +137,9 @@ export function OrdersPage() {
                 </Td>
                 <Td className="whitespace-nowrap tabular-nums">{formatMoney(order.totalPrice)}</Td>
                 <Td className="whitespace-nowrap">{formatDate(order.orderDate)}</Td>
+                <Td>
+                  <SaleCell order={order} role={user.role} />
+                </Td>
                 {isAdmin ? (
                   <Td stickyEnd>
                     {order.status === 'returned' ? (

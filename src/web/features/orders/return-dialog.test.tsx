@@ -17,6 +17,8 @@ function order(overrides: Partial<Order> = {}): Order {
     orderDate: '2025-05-01T10:00:00.000Z',
     status: 'placed',
     returnedQuantity: 0,
+    sale: null,
+    customer: null,
     ...overrides,
   };
 }

@@ -18,6 +18,8 @@ const pen: Product = {
   reorderPointFromStore: true,
   reorderQuantity: null,
   cost: null,
+  sku: null,
+  barcode: null,
   category: { _id: 'c1', name: 'Stationery' },
   supplier,
 };
@@ -278,5 +280,95 @@ describe('the product form’s restocking fields', () => {
     expect(field.value).toBe('');
     expect(field.placeholder).toBe('5');
     expect(within(dialog).getByText("Empty: the store's default (5).")).toBeTruthy();
+  });
+});
+
+describe('the product form’s SKU and barcode', () => {
+  /** The add form, filled but for the codes, against a server that answers `reply` to each POST. */
+  async function renderAdd(
+    reply: () => { status?: number; body: unknown } = () => ({
+      status: 201,
+      body: { success: true, product: pen },
+    }),
+  ) {
+    signIn(userOf('admin'));
+    const mock = mockFetch({ 'POST /api/products/add': reply });
+    const onClose = vi.fn();
+    renderWithClient(
+      <ProductFormModal product={null} categories={[category]} suppliers={[supplier]} onClose={onClose} />,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Add New Product' });
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'Green Pen');
+    await userEvent.type(within(dialog).getByLabelText('Price'), '2');
+    await userEvent.type(within(dialog).getByLabelText('Stock'), '10');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Category'), 'c1');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Supplier'), 's1');
+    const posts = () => mock.calls.filter((call) => call.method === 'POST').map((call) => call.body);
+    return { dialog, onClose, posts };
+  }
+
+  it('sends the codes as typed, and none (null) for a code left empty', async () => {
+    const { dialog, onClose, posts } = await renderAdd();
+    await userEvent.type(within(dialog).getByLabelText('SKU'), 'PEN-GRN-01');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(posts()).toEqual([expect.objectContaining({ sku: 'PEN-GRN-01', barcode: null })]);
+  });
+
+  it('a scanner’s Enter after the barcode does not save the form half filled', async () => {
+    const { dialog, posts } = await renderAdd();
+    await userEvent.type(within(dialog).getByLabelText('Barcode'), '4006381333931{Enter}');
+    expect(posts()).toEqual([]);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
+    await waitFor(() => expect(posts()).toEqual([expect.objectContaining({ barcode: '4006381333931' })]));
+  });
+
+  it('a code with a space is refused beside its field and nothing is sent', async () => {
+    const { dialog, posts } = await renderAdd();
+    await userEvent.type(within(dialog).getByLabelText('Barcode'), '400 638');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
+    await within(dialog).findByText('Barcode may hold only letters, digits and symbols, no spaces.');
+    expect(within(dialog).getByLabelText('Barcode').getAttribute('aria-invalid')).toBe('true');
+    expect(posts()).toEqual([]);
+  });
+
+  it.each([
+    ['SKU', 'Another product already has this SKU.'],
+    ['Barcode', 'Another product already has this barcode.'],
+  ])(
+    'a %s another product has (409) is said beside that field, which takes the focus',
+    async (label, error) => {
+      const { dialog, onClose } = await renderAdd(() => ({ status: 409, body: { success: false, error } }));
+      const field = within(dialog).getByLabelText(label);
+      await userEvent.type(field, 'TAKEN-1');
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
+      await within(dialog).findByText(error);
+      expect(field.getAttribute('aria-invalid')).toBe('true');
+      expect(document.activeElement).toBe(field);
+      // Said once, beside the field, not again as the form's alert.
+      expect(within(dialog).queryByRole('alert')).toBeNull();
+      expect(onClose).not.toHaveBeenCalled();
+    },
+  );
+
+  it('an edit shows the product’s codes and sends none for one cleared', async () => {
+    signIn(userOf('admin'));
+    const coded: Product = { ...pen, sku: 'PEN-BLU-01', barcode: '5012345678900' };
+    const { calls } = mockFetch({
+      'PUT /api/products/p1': () => ({ body: { success: true, product: coded } }),
+    });
+    const onClose = vi.fn();
+    renderWithClient(
+      <ProductFormModal product={coded} categories={[category]} suppliers={[supplier]} onClose={onClose} />,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Edit Product' });
+    await userEvent.selectOptions(within(dialog).getByLabelText('Category'), 'c1');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Supplier'), 's1');
+    expect((within(dialog).getByLabelText('SKU') as HTMLInputElement).value).toBe('PEN-BLU-01');
+    expect((within(dialog).getByLabelText('Barcode') as HTMLInputElement).value).toBe('5012345678900');
+    await userEvent.clear(within(dialog).getByLabelText('Barcode'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update Product' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(puts(calls)).toEqual([expect.objectContaining({ sku: 'PEN-BLU-01', barcode: null })]);
   });
 });

@@ -22,6 +22,8 @@ const FIELDS = [
   'cost',
   'reorderPoint',
   'reorderQuantity',
+  'sku',
+  'barcode',
 ] as const;
 
 /** An optional number field: empty is null (none), anything else a number for the schema to check. */
@@ -43,6 +45,22 @@ export function changedStock(error: unknown): number | null {
   return match ? Number(match[1]) : null;
 }
 
+/** The code field a 409 "Another product already has this SKU/barcode." is about. */
+export function takenCode(error: unknown): 'sku' | 'barcode' | null {
+  if (!(error instanceof ApiRequestError) || error.status !== 409) return null;
+  const match = /^Another product already has this (SKU|barcode)\b/i.exec(error.message);
+  if (!match?.[1]) return null;
+  return match[1].toLowerCase() === 'sku' ? 'sku' : 'barcode';
+}
+
+/** What a scanner or a keyboard types into a code field, untouched by the phone's keyboard. */
+const CODE_INPUT = {
+  autoComplete: 'off',
+  autoCapitalize: 'none',
+  autoCorrect: 'off',
+  spellCheck: false,
+} as const;
+
 /**
  * Add or edit a product; edit mode when a product is given. An edit sends the stock the form
  * showed (`expectedStock`), so sales made meanwhile are never undone: when the stock moved and
@@ -53,6 +71,7 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
   const save = useSaveProduct();
   const [expectedStock, setExpectedStock] = useState(product?.stock);
   const stale = changedStock(save.error);
+  const taken = takenCode(save.error);
   /** The stock the refused save sent: the admin's own number. */
   const mine = save.variables?.input.stock;
   const {
@@ -74,6 +93,8 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
           cost: product.cost,
           reorderPoint: product.reorderPointFromStore ? null : product.reorderPoint,
           reorderQuantity: product.reorderQuantity,
+          sku: product.sku ?? '',
+          barcode: product.barcode ?? '',
         }
       : {
           name: '',
@@ -83,6 +104,8 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
           cost: null,
           reorderPoint: null,
           reorderQuantity: null,
+          sku: '',
+          barcode: '',
         },
   });
 
@@ -95,7 +118,12 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
             notify.success(editing ? 'Product updated.' : 'Product added.');
             onClose();
           },
-          onError: (error) => applyServerFieldErrors(error, FIELDS, setError),
+          onError: (error) => {
+            applyServerFieldErrors(error, FIELDS, setError);
+            // A code another product has: said next to its field, which takes the focus.
+            const code = takenCode(error);
+            if (code) setError(code, { type: 'server', message: errorMessage(error) }, { shouldFocus: true });
+          },
         },
       ),
     );
@@ -169,6 +197,24 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
             ))}
           </SelectField>
         </div>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField
+            label="SKU"
+            {...CODE_INPUT}
+            hint="Your own product code. Empty: none."
+            error={errors.sku?.message}
+            {...register('sku')}
+          />
+          <TextField
+            label="Barcode"
+            {...CODE_INPUT}
+            hint="Scan it here or type it. Empty: none."
+            error={errors.barcode?.message}
+            // A scanner ends the code with Enter, which would otherwise save the form half filled.
+            onKeyDown={(event) => event.key === 'Enter' && event.preventDefault()}
+            {...register('barcode')}
+          />
+        </div>
         <fieldset className="grid gap-4 sm:grid-cols-3">
           <legend className="mb-2 text-sm font-medium text-slate-700">Restocking</legend>
           <TextField
@@ -235,7 +281,7 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
             </div>
           </div>
         ) : (
-          <FormError>{save.isError ? errorMessage(save.error) : null}</FormError>
+          <FormError>{save.isError && !taken ? errorMessage(save.error) : null}</FormError>
         )}
         <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
           <button

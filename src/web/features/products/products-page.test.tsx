@@ -19,6 +19,8 @@ const item = (id: string, name: string, price: number, stock: number, reorderPoi
   reorderPointFromStore: true,
   reorderQuantity: null,
   cost: null,
+  sku: null,
+  barcode: null,
   category: { _id: 'c1', name: 'Stationery' },
   supplier,
 });
@@ -85,6 +87,20 @@ describe('Products screen', () => {
     const [blue, red] = bodyRows();
     expect(within(blue as HTMLElement).getByText('8').dataset.level).toBe('low');
     expect(within(red as HTMLElement).getByText('8').dataset.level).toBe('ok');
+  });
+
+  it('shows a product’s SKU and barcode under its name, and nothing for a product without', async () => {
+    renderProducts([
+      { ...item('a', 'Blue Pen', 1.5, 8), sku: 'PEN-BLU-01', barcode: '5012345678900' },
+      { ...item('b', 'Red Pen', 2, 8), barcode: '4006381333931' },
+      item('c', 'Stapler', 12.25, 40),
+    ]);
+    await screen.findByText('Stapler');
+    expect(bodyRows().map((row) => row.cells[0]?.textContent)).toEqual([
+      'Blue Pen SKU PEN-BLU-01 Barcode 5012345678900',
+      'Red Pen Barcode 4006381333931',
+      'Stapler',
+    ]);
   });
 
   it('sends the search once typing pauses, not on every key', async () => {

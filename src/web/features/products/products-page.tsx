@@ -22,6 +22,22 @@ import { useDeleteProduct, useProductPage } from './products-api';
 
 type Editing = { product: Product | null } | null;
 
+/** The product's SKU and barcode, small under its name, when it has them. */
+function ProductCodes({ product }: { product: Product }) {
+  if (!product.sku && !product.barcode) return null;
+  // The spaces keep the words apart when the cell is read out or copied; the flex gap draws them.
+  return (
+    <>
+      {' '}
+      <span className="mt-0.5 flex flex-wrap gap-x-3 text-xs font-normal text-slate-500">
+        {product.sku ? <span className="whitespace-nowrap">SKU {product.sku}</span> : null}
+        {product.sku && product.barcode ? ' ' : null}
+        {product.barcode ? <span className="whitespace-nowrap">Barcode {product.barcode}</span> : null}
+      </span>
+    </>
+  );
+}
+
 /** Admin: every product, a page at a time, with add, edit and delete. */
 export function ProductsPage() {
   const paging = usePagedList<'sort' | 'cols'>();
@@ -106,7 +122,10 @@ export function ProductsPage() {
           ) : (
             page.rows.map((product) => (
               <tr key={product._id} className="hover:bg-slate-50">
-                <Td className="font-medium">{product.name}</Td>
+                <Td className="font-medium">
+                  {product.name}
+                  <ProductCodes product={product} />
+                </Td>
                 <Td>{product.category.name}</Td>
                 <Td>{product.supplier.name}</Td>
                 <Td className="whitespace-nowrap tabular-nums">{formatMoney(product.price)}</Td>

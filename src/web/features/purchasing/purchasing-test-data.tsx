@@ -23,6 +23,8 @@ export function product(id: string, name: string, overrides: Partial<Product> = 
     reorderPointFromStore: false,
     reorderQuantity: null,
     cost: null,
+    sku: null,
+    barcode: null,
     category: { _id: 'c1', name: 'Stationery' },
     supplier: ACME,
     ...overrides,

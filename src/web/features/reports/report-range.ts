@@ -37,7 +37,15 @@ export const PRESET_LABEL: Record<RangePreset, string> = {
   custom: 'Custom',
 };
 
-export const REPORT_TABS = ['sales', 'categories', 'products', 'never-sold', 'staff', 'stock'] as const;
+export const REPORT_TABS = [
+  'sales',
+  'categories',
+  'products',
+  'never-sold',
+  'staff',
+  'customers',
+  'stock',
+] as const;
 export type ReportTab = (typeof REPORT_TABS)[number];
 
 export const TAB_LABEL: Record<ReportTab, string> = {
@@ -46,6 +54,7 @@ export const TAB_LABEL: Record<ReportTab, string> = {
   products: 'Top products',
   'never-sold': 'Never sold',
   staff: 'By staff member',
+  customers: 'By customer',
   stock: 'Stock value',
 };
 

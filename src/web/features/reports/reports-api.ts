@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
 import {
   CategoryReportResponse,
+  CustomerReportResponse,
   DEFAULT_PRODUCT_REPORT_LIMIT,
   NeverSoldResponse,
   ProductReportResponse,
@@ -30,6 +31,7 @@ export const reportPaths = {
     withQuery('/reports/products/never-sold', { ...range, page, pageSize: NEVER_SOLD_PAGE_SIZE }),
   categories: (range: DateRange) => withQuery('/reports/categories', range),
   staff: (range: DateRange) => withQuery('/reports/staff', range),
+  customers: (range: DateRange) => withQuery('/reports/customers', range),
   stock: () => '/reports/stock',
 };
 
@@ -54,4 +56,6 @@ export const categoryReportQuery = (range: DateRange) =>
   reportQuery(reportPaths.categories(range), CategoryReportResponse);
 export const staffReportQuery = (range: DateRange) =>
   reportQuery(reportPaths.staff(range), StaffReportResponse);
+export const customerReportQuery = (range: DateRange) =>
+  reportQuery(reportPaths.customers(range), CustomerReportResponse);
 export const stockReportQuery = () => reportQuery(reportPaths.stock(), StockReportResponse);

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   callsTo,
   categoriesAnswer,
+  customerAnswer,
   dailySales,
   type Handler,
   neverSoldAnswer,
@@ -345,6 +346,22 @@ describe('reports: the other tabs', () => {
     const table = await screen.findByRole('table', { name: /^Sales by staff member/ });
     expect(rowOf(table, 'Rita Rep')).toEqual(['Sales Rep.', '7', '20', '$60.00']);
     expect(rowOf(table, 'Staff since removed')).toEqual(['—', '2', '3', '$9.50']);
+  });
+
+  it('by customer: the best first, each linking to their page, and customers since deleted together', async () => {
+    const { calls } = renderReports(`${REPORTS}?tab=customers`, {
+      'GET /api/reports/customers': ({ query }) => ({ body: customerAnswer(query) }),
+    });
+    const table = await screen.findByRole('table', { name: /^Top customers by revenue/ });
+    expect(rowOf(table, 'Carla Customer')).toEqual(['4', '11', '$42.50']);
+    expect(rowOf(table, 'Customers since deleted')).toEqual(['1', '2', '$3.00']);
+    expect(within(table).getByRole('link', { name: 'Carla Customer' }).getAttribute('href')).toBe(
+      '/admin-dashboard/customers/cu1',
+    );
+    expect(Object.keys(callsTo(calls, '/api/reports/customers')[0]?.query ?? {}).sort()).toEqual([
+      'from',
+      'to',
+    ]);
   });
 
   it('stock value: now, at cost, asked without a range, with its CSV', async () => {

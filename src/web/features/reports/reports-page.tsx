@@ -2,6 +2,7 @@ import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/page-header';
 import { useListAddress } from '../../lib/list-address';
 import { CategoryReport } from './category-report';
+import { CustomerReport } from './customer-report';
 import { NeverSoldReport } from './never-sold-report';
 import { ProductReport } from './product-report';
 import { RangePicker } from './range-picker';
@@ -62,6 +63,8 @@ function CurrentReport({
       return <NeverSoldReport range={range} page={view.page} onPage={setPage} />;
     case 'staff':
       return <StaffReport range={range} />;
+    case 'customers':
+      return <CustomerReport range={range} />;
   }
 }
 

@@ -1,6 +1,7 @@
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import {
   CategoryReportResponse,
+  CustomerReportResponse,
   NeverSoldResponse,
   ProductReportResponse,
   type ProductReportSort,
@@ -142,6 +143,18 @@ export function staffAnswer(query: Record<string, string>) {
     staff: [
       { user: { _id: 'u1', name: 'Rita Rep', role: 'salesRep' }, orders: 7, units: 20, revenue: 60 },
       { user: null, orders: 2, units: 3, revenue: 9.5 },
+    ],
+  });
+}
+
+export function customerAnswer(query: Record<string, string>) {
+  return CustomerReportResponse.parse({
+    success: true,
+    from: query.from,
+    to: query.to,
+    customers: [
+      { customer: { _id: 'cu1', name: 'Carla Customer' }, sales: 4, units: 11, revenue: 42.5 },
+      { customer: null, sales: 1, units: 2, revenue: 3 },
     ],
   });
 }

@@ -18,6 +18,8 @@ const product: Product = {
   reorderPointFromStore: true,
   reorderQuantity: null,
   cost: null,
+  sku: null,
+  barcode: null,
   category: { _id: 'c1', name: 'Stationery' },
   supplier: { _id: 's1', name: 'Acme' },
 };

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from '../test/harness';
+import { demoBarcode, seedDemo } from './seed';
+
+/** The demo store's counter sales and customers add up like real ones (DESIGN §11). */
+describe('the demo store', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp({ name: 'pglite' });
+    await seedDemo({ query: t.sql } as Parameters<typeof seedDemo>[0]);
+  });
+  afterAll(() => t?.close());
+
+  it('has customers, and counter sales of several lines, each whole and adding up', async () => {
+    const [counts] = await t.sql<{ customers: number; sales: number; multi: number; with_customer: number }>(
+      `select (select count(*)::int from customers) as customers,
+              (select count(*)::int from sales) as sales,
+              (select count(*)::int from sales s where (select count(*) from orders o where o.sale_id = s.id) > 1) as multi,
+              (select count(*)::int from sales where customer_id is not null) as with_customer`,
+    );
+    expect(counts?.customers).toBe(40);
+    expect(counts?.sales).toBeGreaterThan(200);
+    expect(counts?.multi).toBeGreaterThan(50);
+    expect(counts?.with_customer).toBeGreaterThan(100);
+    // Each sale's total is its lines' as sold; cash covers it; its lines are numbered 1…n and carry
+    // the sale's number, time and customer.
+    const wrong = await t.sql(
+      `select s.id from sales s join orders o on o.sale_id = s.id
+       group by s.id
+       having s.total <> sum(o.total_price) or max(o.sale_line) <> count(*) or min(o.sale_line) <> 1
+           or bool_or(o.sale_number <> s.number or o.order_date <> s.created_at
+                      or o.customer_id is distinct from s.customer_id or o.customer_name is distinct from s.customer_name)
+           or (s.payment_method = 'cash' and s.tendered < s.total)`,
+    );
+    expect(wrong).toEqual([]);
+    // Numbers follow the sales' times, and the next sale at the counter continues after them.
+    const numbers = await t.sql<{ number: string }>(
+      'select number::text from sales order by created_at, number',
+    );
+    const inOrder = numbers.map((row) => Number(row.number));
+    expect(inOrder).toEqual(inOrder.map((_, i) => i + 1));
+    const product = (await t.sql<{ id: string }>('select id from products where stock > 0 limit 1'))[0]?.id;
+    const sale = await t.call('POST', '/api/sales', {
+      token: t.as.user.token,
+      body: { lines: [{ productId: product, quantity: 1 }], payment: { method: 'card' } },
+    });
+    expect(sale.body.sale.number).toBe(inOrder.length + 1);
+  });
+
+  it('gives every product a SKU and a valid EAN-13 barcode', async () => {
+    const rows = await t.sql<{ sku: string | null; barcode: string | null }>(
+      'select sku, barcode from products',
+    );
+    expect(rows.length).toBeGreaterThanOrEqual(300);
+    for (const { sku, barcode } of rows) {
+      expect(sku).toMatch(/^[A-Z]{3}-\d{4}$/);
+      expect(barcode).toMatch(/^20\d{11}$/);
+      const digits = [...(barcode as string)].map(Number);
+      const sum = digits.reduce((acc, d, i) => acc + d * (i % 2 === 0 ? 1 : 3), 0);
+      expect(sum % 10).toBe(0);
+    }
+    expect(demoBarcode(1)).toBe('2000000000015');
+  });
+});

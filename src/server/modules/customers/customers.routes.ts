@@ -1,0 +1,112 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { IdParams, Message } from '../../../shared/common';
+import {
+  CustomerDetailResponse,
+  CustomerInput,
+  CustomerListResponse,
+  CustomerQuery,
+  CustomerResponse,
+} from '../../../shared/customers';
+import { DEFAULT_PAGE_SIZE, pageWindow } from '../../../shared/paging';
+import { currentUser } from '../../lib/auth';
+import { isId, notFound } from '../../lib/errors';
+import {
+  customerPage,
+  customerSummary,
+  deleteCustomer,
+  findCustomer,
+  insertCustomer,
+  updateCustomer,
+} from './customers.repository';
+
+export const customersRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/customers',
+    {
+      config: { permission: 'customers:read' },
+      schema: {
+        tags: ['customers'],
+        summary: 'Customers by name, one page at a time',
+        description: `search matches every word in the name, phone or email. Always paged (pageSize ${DEFAULT_PAGE_SIZE} unless given).`,
+        querystring: CustomerQuery,
+        response: { 200: CustomerListResponse },
+      },
+    },
+    async (request) => {
+      const window = pageWindow({ page: request.query.page ?? 1, pageSize: request.query.pageSize });
+      if (!window) throw new Error('a page window always exists when page is given');
+      const { customers, total } = await customerPage(app.db, request.query, window);
+      return { success: true as const, customers, total, page: window.page, pageSize: window.pageSize };
+    },
+  );
+
+  app.post(
+    '/customers',
+    {
+      config: { permission: 'customers:create' },
+      schema: { tags: ['customers'], body: CustomerInput, response: { 201: CustomerResponse } },
+    },
+    async (request, reply) => {
+      const customer = await insertCustomer(app.db, request.body, currentUser(request));
+      return reply.code(201).send({ success: true as const, customer });
+    },
+  );
+
+  app.get(
+    '/customers/:id',
+    {
+      config: { permission: 'customers:read' },
+      schema: {
+        tags: ['customers'],
+        summary: 'A customer, with their sales count, total spent (net of returns) and last purchase',
+        params: IdParams,
+        response: { 200: CustomerDetailResponse },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const customer = isId(id) ? await findCustomer(app.db, id) : undefined;
+      if (!customer) throw notFound('Customer');
+      return { success: true as const, customer, summary: await customerSummary(app.db, id) };
+    },
+  );
+
+  app.put(
+    '/customers/:id',
+    {
+      config: { permission: 'customers:write' },
+      schema: {
+        tags: ['customers'],
+        params: IdParams,
+        body: CustomerInput,
+        response: { 200: CustomerResponse },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const customer = isId(id)
+        ? await updateCustomer(app.db, id, request.body, currentUser(request))
+        : undefined;
+      if (!customer) throw notFound('Customer');
+      return { success: true as const, customer };
+    },
+  );
+
+  app.delete(
+    '/customers/:id',
+    {
+      config: { permission: 'customers:write' },
+      schema: {
+        tags: ['customers'],
+        description: 'Their sales and orders stay, with the name they were sold under.',
+        params: IdParams,
+        response: { 200: Message },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      if (!isId(id) || !(await deleteCustomer(app.db, id, currentUser(request)))) throw notFound('Customer');
+      return { success: true as const, message: 'Customer deleted.' };
+    },
+  );
+};

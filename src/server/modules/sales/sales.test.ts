@@ -1,0 +1,353 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_SALE_LINES } from '../../../shared/sales';
+import { type Account, startApp, type TestApp, targets } from '../../test/harness';
+
+describe.each(targets)('sales on $name', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(target);
+  });
+  afterAll(() => t?.close());
+
+  const stockOf = async (id: string) =>
+    (await t.sql<{ stock: number }>('select stock from products where id = $1', [id]))[0]?.stock;
+  const ledgerOf = async (id: string) =>
+    Number(
+      (
+        await t.sql<{ n: string }>(
+          'select coalesce(sum(quantity), 0)::text as n from stock_movements where product_id = $1',
+          [id],
+        )
+      )[0]?.n,
+    );
+  const sell = (
+    who: Account,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): ReturnType<TestApp['call']> => t.call('POST', '/api/sales', { token: who.token, body, headers });
+  const customer = async (name: string) =>
+    (await t.call('POST', '/api/customers', { token: t.as.salesRep.token, body: { name } })).body.customer
+      ._id as string;
+
+  it('records every line as an order with its sale movement and answers the receipt, money exact', async () => {
+    const tea = await t.product({ name: 'Tea', stock: 10, price: 0.1 });
+    const cups = await t.product({ name: 'Cups', stock: 5, price: 0.2 });
+    const kettle = await t.product({ name: 'Kettle', stock: 2, price: 24.99 });
+    const buyer = await customer('Ada Shopper');
+    const rep = t.as.salesRep;
+    const res = await sell(rep, {
+      lines: [
+        { productId: tea.id, quantity: 3 },
+        { productId: cups.id, quantity: 1 },
+        { productId: kettle.id, quantity: 1 },
+      ],
+      customer: buyer,
+      payment: { method: 'cash', tendered: 30 },
+      total: 0.01,
+    });
+    expect(res.status).toBe(201);
+    const sale = res.body.sale;
+    expect(sale).toEqual({
+      _id: expect.any(String),
+      number: expect.any(Number),
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      store: { name: 'Inventory MS' },
+      seller: { _id: rep.id, name: rep.name },
+      customer: { _id: buyer, name: 'Ada Shopper' },
+      lines: [
+        {
+          order: { _id: expect.any(String) },
+          product: { _id: tea.id, name: 'Tea' },
+          quantity: 3,
+          unitPrice: 0.1,
+          total: 0.3,
+          returnedQuantity: 0,
+        },
+        {
+          order: { _id: expect.any(String) },
+          product: { _id: cups.id, name: 'Cups' },
+          quantity: 1,
+          unitPrice: 0.2,
+          total: 0.2,
+          returnedQuantity: 0,
+        },
+        {
+          order: { _id: expect.any(String) },
+          product: { _id: kettle.id, name: 'Kettle' },
+          quantity: 1,
+          unitPrice: 24.99,
+          total: 24.99,
+          returnedQuantity: 0,
+        },
+      ],
+      total: 25.49,
+      payment: { method: 'cash', tendered: 30 },
+      change: 4.51,
+    });
+    expect([await stockOf(tea.id), await stockOf(cups.id), await stockOf(kettle.id)]).toEqual([7, 4, 1]);
+    // Each line is an order naming the sale and customer, and each order a sale movement.
+    const orders = await t.sql<{
+      id: string;
+      sale_number: string;
+      customer_name: string;
+      kind: string;
+      quantity: number;
+    }>(
+      `select o.id, o.sale_number::text, o.customer_name, m.kind, m.quantity
+       from orders o join stock_movements m on m.order_id = o.id where o.sale_id = $1 order by o.sale_line`,
+      [sale._id],
+    );
+    expect(orders.map((o) => [o.id, o.kind, o.quantity, Number(o.sale_number), o.customer_name])).toEqual(
+      sale.lines.map((line: { order: { _id: string }; quantity: number }) => [
+        line.order._id,
+        'sale',
+        -line.quantity,
+        sale.number,
+        'Ada Shopper',
+      ]),
+    );
+    // The receipt reads the same later; the orders list shows the sale and the customer.
+    const receipt = await t.call('GET', `/api/sales/${sale._id}`, { token: rep.token });
+    expect(receipt.body).toEqual({ success: true, sale });
+    const listed = await t.call('GET', `/api/order/${rep.id}?page=1&pageSize=5`, { token: rep.token });
+    // The orders CSV names the sale and the customer too.
+    const csv = await t.call('GET', `/api/order/${rep.id}?format=csv`, { token: rep.token });
+    const header = csv.text.split('\r\n')[0];
+    expect(header?.endsWith(',sale number,customer')).toBe(true);
+    const line = csv.text.split('\r\n').find((row) => row.startsWith(sale.lines[0].order._id));
+    expect(line?.endsWith(`,${sale.number},Ada Shopper`)).toBe(true);
+    expect(listed.body.orders[0]).toMatchObject({
+      sale: { _id: sale._id, number: sale.number },
+      customer: { _id: buyer, name: 'Ada Shopper' },
+    });
+  });
+
+  it('adds lines of the same product together; card and other take no tendered and give no change', async () => {
+    const pen = await t.product({ name: 'Pen', stock: 10, price: 1.5 });
+    const res = await sell(t.as.user, {
+      lines: [
+        { productId: pen.id, quantity: 1 },
+        { productId: pen.id, quantity: 2 },
+      ],
+      payment: { method: 'card' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.sale.lines).toHaveLength(1);
+    expect(res.body.sale).toMatchObject({
+      lines: [{ quantity: 3, total: 4.5 }],
+      total: 4.5,
+      customer: null,
+      payment: { method: 'card', tendered: null },
+      change: null,
+    });
+    expect(await stockOf(pen.id)).toBe(7);
+    const exact = await sell(t.as.user, {
+      lines: [{ productId: pen.id, quantity: 1 }],
+      payment: { method: 'cash' },
+    });
+    expect(exact.body.sale).toMatchObject({ payment: { method: 'cash', tendered: 1.5 }, change: 0 });
+    const tendered = await sell(t.as.user, {
+      lines: [{ productId: pen.id, quantity: 1 }],
+      payment: { method: 'card', tendered: 5 },
+    });
+    expect(tendered.status).toBe(400);
+    expect(tendered.body.error).toMatch(/Only a cash payment takes a tendered amount/);
+  });
+
+  it('takes nothing when one line is short: 409 naming the product', async () => {
+    const plenty = await t.product({ name: 'Plenty', stock: 50, price: 1 });
+    const scarce = await t.product({ name: 'Scarce Widget', stock: 2, price: 1 });
+    const salesBefore = (await t.sql<{ n: number }>('select count(*)::int as n from sales'))[0]?.n;
+    const res = await sell(t.as.salesRep, {
+      lines: [
+        { productId: plenty.id, quantity: 5 },
+        { productId: scarce.id, quantity: 3 },
+      ],
+      payment: { method: 'card' },
+    });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ success: false, error: 'Not enough stock of Scarce Widget: 2 left.' });
+    expect([await stockOf(plenty.id), await stockOf(scarce.id)]).toEqual([50, 2]);
+    expect((await t.sql<{ n: number }>('select count(*)::int as n from sales'))[0]?.n).toBe(salesBefore);
+    expect(
+      await t.sql('select 1 from orders where product_id = any($1::uuid[])', [[plenty.id, scarce.id]]),
+    ).toEqual([]);
+    await t.sql('select 1');
+    const out = await t.product({ name: 'Gone Gadget', stock: 0, price: 1 });
+    const none = await sell(t.as.salesRep, {
+      lines: [{ productId: out.id, quantity: 1 }],
+      payment: { method: 'card' },
+    });
+    expect(none.body.error).toBe('Gone Gadget is out of stock.');
+  });
+
+  it('refuses bad input with one sentence and stores nothing', async () => {
+    const p = await t.product({ name: 'Thing', stock: 5, price: 10 });
+    const line = { productId: p.id, quantity: 1 };
+    const cases: [unknown, number, RegExp][] = [
+      [{ lines: [], payment: { method: 'card' } }, 400, /at least one line/],
+      [
+        { lines: Array(MAX_SALE_LINES + 1).fill(line), payment: { method: 'card' } },
+        400,
+        /at most 100 lines/,
+      ],
+      [{ lines: [{ ...line, quantity: 0 }], payment: { method: 'card' } }, 400, /at least 1/],
+      [
+        { lines: [line], payment: { method: 'cheque' } },
+        400,
+        /Payment method must be one of cash, card, other/,
+      ],
+      [{ lines: [line] }, 400, /payment/i],
+      [
+        { lines: [line], payment: { method: 'cash', tendered: 9.99 } },
+        400,
+        /^Cash tendered is less than the total \(10\.00\)\.$/,
+      ],
+      [{ lines: [line], payment: { method: 'cash', tendered: 10.001 } }, 400, /at most 2 decimals/],
+      [
+        { lines: [{ productId: 'nope', quantity: 1 }], payment: { method: 'card' } },
+        404,
+        /^Product not found\.$/,
+      ],
+      [
+        {
+          lines: [line, { productId: '00000000-0000-4000-8000-000000000000', quantity: 1 }],
+          payment: { method: 'card' },
+        },
+        404,
+        /^Product not found\.$/,
+      ],
+      [
+        { lines: [line], customer: '00000000-0000-4000-8000-000000000000', payment: { method: 'card' } },
+        404,
+        /^Customer not found\.$/,
+      ],
+      [{ lines: [line], customer: 'x', payment: { method: 'card' } }, 404, /^Customer not found\.$/],
+    ];
+    for (const [body, status, error] of cases) {
+      const res = await sell(t.as.salesRep, body);
+      expect(res.status, JSON.stringify(body).slice(0, 120)).toBe(status);
+      expect(res.body.success).toBe(false);
+      expect(res.body.error).toMatch(error);
+    }
+    expect(await stockOf(p.id)).toBe(5);
+    expect(await t.sql('select 1 from orders where product_id = $1', [p.id])).toEqual([]);
+  });
+
+  it('only the roles that place orders sell; sellers see their own receipts, admins every one', async () => {
+    const p = await t.product({ stock: 20, price: 2 });
+    const body = { lines: [{ productId: p.id, quantity: 1 }], payment: { method: 'card' } };
+    for (const role of ['admin', 'superAdmin'] as const)
+      expect((await sell(t.as[role], body)).status).toBe(403);
+    expect((await t.call('POST', '/api/sales', { body })).status).toBe(401);
+    const mine = (await sell(t.as.medicalRep, body)).body.sale;
+    const theirs = await t.call('GET', `/api/sales/${mine._id}`, { token: t.as.user.token });
+    expect(theirs.status).toBe(404);
+    expect((await t.call('GET', `/api/sales/${mine._id}`, { token: t.as.admin.token })).body.sale).toEqual(
+      mine,
+    );
+    const own = await t.call('GET', '/api/sales?pageSize=100', { token: t.as.medicalRep.token });
+    expect(own.body.sales.map((s: { _id: string }) => s._id)).toContain(mine._id);
+    expect(
+      own.body.sales.every((s: { seller: { _id: string } }) => s.seller._id === t.as.medicalRep.id),
+    ).toBe(true);
+    const others = await t.call('GET', '/api/sales?pageSize=100', { token: t.as.user.token });
+    expect(others.body.sales.map((s: { _id: string }) => s._id)).not.toContain(mine._id);
+    expect((await t.call('GET', '/api/sales/nope', { token: t.as.admin.token })).status).toBe(404);
+  });
+
+  it('two counters selling the last units: one sale wins whole, the other gets 409 and takes nothing', async () => {
+    for (let round = 0; round < 5; round++) {
+      const last = await t.product({ name: `Last Lamp ${round}`, stock: 3, price: 5 });
+      const other = await t.product({ name: `Bulb ${round}`, stock: 10, price: 1 });
+      const counterA = t.as.salesRep;
+      const counterB = t.as.user;
+      const [a, b] = await Promise.all([
+        sell(counterA, {
+          lines: [
+            { productId: other.id, quantity: 2 },
+            { productId: last.id, quantity: 3 },
+          ],
+          payment: { method: 'card' },
+        }),
+        sell(counterB, {
+          lines: [
+            { productId: last.id, quantity: 2 },
+            { productId: other.id, quantity: 4 },
+          ],
+          payment: { method: 'card' },
+        }),
+      ]);
+      const statuses = [a.status, b.status].sort();
+      expect(statuses).toEqual([201, 409]);
+      const lost = a.status === 409 ? a : b;
+      expect(lost.body.error).toMatch(new RegExp(`Last Lamp ${round}`));
+      const won = a.status === 201 ? { lamp: 3, bulb: 2 } : { lamp: 2, bulb: 4 };
+      expect(await stockOf(last.id)).toBe(3 - won.lamp);
+      expect(await stockOf(other.id)).toBe(10 - won.bulb);
+      for (const id of [last.id, other.id]) expect(await ledgerOf(id)).toBe(await stockOf(id));
+      const lines = await t.sql<{ n: number }>(
+        'select count(*)::int as n from orders where product_id = any($1::uuid[])',
+        [[last.id, other.id]],
+      );
+      expect(lines[0]?.n).toBe(2);
+    }
+  });
+
+  it('many sales at once: never oversold, receipt numbers unique and increasing', async () => {
+    const p = await t.product({ name: 'Popular', stock: 12, price: 3 });
+    const sellers = [t.as.user, t.as.salesRep, t.as.medicalRep];
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        sell(sellers[i % 3] as Account, {
+          lines: [{ productId: p.id, quantity: 1 }],
+          payment: { method: 'cash', tendered: 5 },
+        }),
+      ),
+    );
+    const won = answers.filter((a) => a.status === 201);
+    expect(won).toHaveLength(12);
+    expect(answers.filter((a) => a.status === 409)).toHaveLength(18);
+    expect(await stockOf(p.id)).toBe(0);
+    expect(await ledgerOf(p.id)).toBe(0);
+    const numbers = won.map((a) => a.body.sale.number as number);
+    expect(new Set(numbers).size).toBe(12);
+    // Sales one after another get increasing numbers.
+    const one = {
+      lines: [{ productId: (await t.product({ stock: 5 })).id, quantity: 1 }],
+      payment: { method: 'card' },
+    };
+    const first = (await sell(t.as.user, one)).body.sale;
+    const second = (await sell(t.as.salesRep, one)).body.sale;
+    expect(second.number).toBeGreaterThan(first.number);
+    expect(first.number).toBeGreaterThan(Math.max(...numbers));
+    expect(new Date(second.createdAt).getTime()).toBeGreaterThanOrEqual(new Date(first.createdAt).getTime());
+  });
+
+  it('an Idempotency-Key makes a retried sale one sale with the same receipt', async () => {
+    const p = await t.product({ stock: 10, price: 4 });
+    const body = { lines: [{ productId: p.id, quantity: 2 }], payment: { method: 'cash', tendered: 10 } };
+    const headers = { 'idempotency-key': `sale-${p.id}` };
+    const [first, second] = await Promise.all([
+      sell(t.as.user, body, headers),
+      sell(t.as.user, body, headers),
+    ]);
+    const done = [first, second].filter((a) => a.status === 201);
+    expect(done.length).toBeGreaterThanOrEqual(1);
+    const third = await sell(t.as.user, body, headers);
+    expect(third.status).toBe(201);
+    expect(third.headers['idempotent-replay']).toBe('true');
+    expect(third.body.sale).toEqual(done[0]?.body.sale);
+    expect(await stockOf(p.id)).toBe(8);
+  });
+
+  it('POST /api/order/add still places a lone order, without a sale or customer', async () => {
+    const p = await t.product({ stock: 3, price: 1 });
+    const res = await t.call('POST', '/api/order/add', {
+      token: t.as.user.token,
+      body: { productId: p.id, quantity: 1 },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.order).toMatchObject({ sale: null, customer: null });
+  });
+});

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { Id, Ok } from './common';
+import { Quantity } from './orders';
+import { PageInfo, PageQuery } from './paging';
+
+export const PAYMENT_METHODS = ['cash', 'card', 'other'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+/** How each payment method is written on screens and receipts. */
+export const PAYMENT_LABEL: Record<PaymentMethod, string> = { cash: 'Cash', card: 'Card', other: 'Other' };
+
+/** The most lines one sale may have. */
+export const MAX_SALE_LINES = 100;
+
+export const SaleLineInput = z.object({ productId: Id, quantity: Quantity });
+
+const Tendered = z
+  .number({ error: 'Tendered must be a number.' })
+  .min(0, { error: 'Tendered must be 0 or more.' })
+  .max(999_999_999.99, { error: 'Tendered is too large.' })
+  .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, {
+    error: 'Tendered must have at most 2 decimals.',
+  });
+
+/**
+ * A sale (DESIGN §11): lines of products and quantities (the same product twice counts once,
+ * quantities added), an optional customer by id, and how it is paid. `tendered` is for cash
+ * only; without it the customer paid the exact total.
+ */
+export const SaleInput = z
+  .object({
+    lines: z
+      .array(SaleLineInput, { error: 'lines must be a list.' })
+      .min(1, { error: 'A sale needs at least one line.' })
+      .max(MAX_SALE_LINES, { error: `A sale has at most ${MAX_SALE_LINES} lines.` }),
+    customer: Id.optional().describe('Customer id'),
+    payment: z.object({
+      method: z.enum(PAYMENT_METHODS, {
+        error: `Payment method must be one of ${PAYMENT_METHODS.join(', ')}.`,
+      }),
+      tendered: Tendered.optional(),
+    }),
+  })
+  .refine((sale) => sale.payment.tendered === undefined || sale.payment.method === 'cash', {
+    error: 'Only a cash payment takes a tendered amount.',
+    path: ['payment', 'tendered'],
+  });
+export type SaleInput = z.input<typeof SaleInput>;
+
+/** One line of a sale: its order, as sold (returns show in returnedQuantity). */
+export const SaleLine = z.object({
+  order: z.object({ _id: z.string() }),
+  product: z.object({ _id: z.string().nullable(), name: z.string() }),
+  quantity: z.number().int(),
+  unitPrice: z.number(),
+  total: z.number(),
+  returnedQuantity: z.number().int(),
+});
+
+/** A sale as its receipt shows it. */
+export const Sale = z.object({
+  _id: z.string(),
+  number: z.number().int().describe('Unique and increasing; shown as S-000123'),
+  createdAt: z.string(),
+  store: z.object({ name: z.string() }),
+  seller: z.object({ _id: z.string().nullable(), name: z.string() }),
+  customer: z.object({ _id: z.string().nullable(), name: z.string() }).nullable(),
+  lines: z.array(SaleLine),
+  total: z.number(),
+  payment: z.object({ method: z.enum(PAYMENT_METHODS), tendered: z.number().nullable() }),
+  /** Cash only: tendered − total; null otherwise. */
+  change: z.number().nullable(),
+});
+export type Sale = z.infer<typeof Sale>;
+export const SaleResponse = Ok.extend({ sale: Sale });
+
+/** A sale in a list: no lines, their count. */
+export const SaleSummary = Sale.omit({ lines: true, store: true }).extend({ lineCount: z.number().int() });
+export type SaleSummary = z.infer<typeof SaleSummary>;
+export const SaleQuery = PageQuery.omit({ search: true }).extend({ customer: Id.optional() });
+export type SaleQuery = z.input<typeof SaleQuery>;
+export const SaleListResponse = Ok.extend({ sales: z.array(SaleSummary) }).extend(PageInfo.shape);
+export type SaleListResponse = z.infer<typeof SaleListResponse>;
+
+/** How a receipt number is shown: S-000123. */
+export function saleNumberLabel(number: number): string {
+  return `S-${String(number).padStart(6, '0')}`;
+}

@@ -1,0 +1,201 @@
+import { type KeyboardEvent, type RefObject, useRef } from 'react';
+import { PathIcon } from '../../components/icon';
+import { formatMoney } from '../../lib/format';
+import { type Cart, type CartLine, isAboveStock, lineTotal, quantityOf } from './cart-rules';
+
+const STEP =
+  'inline-flex size-9 shrink-0 items-center justify-center border border-slate-300 bg-white text-lg leading-none text-slate-700 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50';
+
+type Actions = {
+  onQuantity: (productId: string, quantity: string) => void;
+  onStep: (productId: string, step: 1 | -1) => void;
+  onRemove: (productId: string) => void;
+};
+
+/**
+ * The cart, one line per product. A focused line answers + and − (one more, one less) and Delete
+ * (removes it; focus moves to the next line, or back to the search box when none is left); the
+ * arrow keys move between lines.
+ */
+export function CartLines({
+  cart,
+  disabled,
+  searchRef,
+  ...actions
+}: Actions & { cart: Cart; disabled: boolean; searchRef: RefObject<HTMLInputElement | null> }) {
+  const rows = useRef(new Map<string, HTMLLIElement>());
+
+  if (cart.length === 0) {
+    return (
+      <div className="rounded-lg border border-dashed border-slate-300 bg-white px-4 py-10 text-center text-sm text-slate-500">
+        <p className="font-medium text-slate-700">The cart is empty.</p>
+        <p className="mt-1">Scan a barcode or search for a product to start the sale.</p>
+      </div>
+    );
+  }
+
+  function remove(productId: string) {
+    const at = cart.findIndex((line) => line.product._id === productId);
+    const next = cart[at + 1] ?? cart[at - 1];
+    actions.onRemove(productId);
+    if (next) rows.current.get(next.product._id)?.focus();
+    else searchRef.current?.focus();
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLLIElement>, line: CartLine) {
+    if (disabled) return;
+    const id = line.product._id;
+    if (event.key === '+' || event.key === '-') {
+      event.preventDefault();
+      actions.onStep(id, event.key === '+' ? 1 : -1);
+      return;
+    }
+    // In the quantity box, Delete and the arrows edit the number.
+    if (event.target instanceof HTMLInputElement) return;
+    if (event.key === 'Delete' || event.key === 'Backspace') {
+      event.preventDefault();
+      remove(id);
+    } else if (
+      (event.key === 'ArrowDown' || event.key === 'ArrowUp') &&
+      event.target === event.currentTarget
+    ) {
+      event.preventDefault();
+      const at = cart.indexOf(line) + (event.key === 'ArrowDown' ? 1 : -1);
+      const to = cart[at];
+      if (to) rows.current.get(to.product._id)?.focus();
+    }
+  }
+
+  return (
+    <>
+      <ul
+        aria-label="Cart"
+        className="divide-y divide-slate-100 overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm"
+      >
+        {cart.map((line) => (
+          <CartRow
+            key={line.product._id}
+            line={line}
+            disabled={disabled}
+            rowRef={(node) => {
+              if (node) rows.current.set(line.product._id, node);
+              else rows.current.delete(line.product._id);
+            }}
+            onKeyDown={(event) => onKeyDown(event, line)}
+            onQuantity={actions.onQuantity}
+            onStep={actions.onStep}
+            onRemove={remove}
+          />
+        ))}
+      </ul>
+      <p className="mt-2 hidden text-xs text-slate-500 sm:block">
+        With a line selected: <kbd className="font-sans font-semibold">+</kbd> and{' '}
+        <kbd className="font-sans font-semibold">−</kbd> change its quantity,{' '}
+        <kbd className="font-sans font-semibold">Delete</kbd> removes it.
+      </p>
+    </>
+  );
+}
+
+function CartRow({
+  line,
+  disabled,
+  rowRef,
+  onKeyDown,
+  onQuantity,
+  onStep,
+  onRemove,
+}: Actions & {
+  line: CartLine;
+  disabled: boolean;
+  rowRef: (node: HTMLLIElement | null) => void;
+  onKeyDown: (event: KeyboardEvent<HTMLLIElement>) => void;
+}) {
+  const { product } = line;
+  const quantity = quantityOf(line.quantity);
+  const above = isAboveStock(line);
+  const problem =
+    quantity === null
+      ? 'Enter a quantity of at least 1.'
+      : above
+        ? product.stock <= 0
+          ? 'Out of stock.'
+          : `Only ${product.stock} in stock.`
+        : null;
+
+  return (
+    <li
+      ref={rowRef}
+      // A line is focusable so the cashier can change it from the keyboard (see CartLines).
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: the line answers + − Delete and the arrows
+      tabIndex={0}
+      aria-label={`${product.name}, quantity ${line.quantity || 'none'}${problem ? `. ${problem}` : ''}`}
+      data-above-stock={above || undefined}
+      onKeyDown={onKeyDown}
+      className={`grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-2 px-3 py-3 focus-visible:-outline-offset-2 sm:grid-cols-[minmax(0,1fr)_auto_6.5rem_auto] sm:px-4 ${
+        problem ? 'bg-red-50' : ''
+      }`}
+    >
+      <div className="order-1 min-w-0">
+        <p className="font-medium break-words text-slate-900">{product.name}</p>
+        <p className="text-xs text-slate-500">
+          <span className="tabular-nums">{formatMoney(product.price)}</span> each ·{' '}
+          <span className="tabular-nums">{product.stock}</span> in stock
+        </p>
+        {problem ? (
+          <p className="mt-0.5 flex items-center gap-1 text-xs font-semibold text-red-700">
+            <span aria-hidden="true">⚠</span>
+            {problem}
+          </p>
+        ) : null}
+      </div>
+      <div className="order-3 flex items-center sm:order-2">
+        <button
+          type="button"
+          className={`${STEP} rounded-l-md`}
+          onClick={() => onStep(product._id, -1)}
+          disabled={disabled || (quantity ?? 0) <= 1}
+          aria-label={`One less ${product.name}`}
+        >
+          −
+        </button>
+        <input
+          type="number"
+          inputMode="numeric"
+          min={1}
+          step={1}
+          value={line.quantity}
+          onChange={(event) => onQuantity(product._id, event.target.value)}
+          disabled={disabled}
+          aria-label={`Quantity of ${product.name}`}
+          aria-invalid={problem ? true : undefined}
+          className={`h-9 w-16 border-y bg-white px-1 text-center text-sm tabular-nums text-slate-900 [appearance:textfield] [&::-webkit-inner-spin-button]:appearance-none ${
+            problem ? 'border-red-500' : 'border-slate-300'
+          }`}
+        />
+        <button
+          type="button"
+          className={`${STEP} rounded-r-md`}
+          onClick={() => onStep(product._id, 1)}
+          disabled={disabled}
+          aria-label={`One more ${product.name}`}
+        >
+          +
+        </button>
+      </div>
+      <p className="order-4 text-right font-semibold tabular-nums text-slate-900 sm:order-3">
+        <span className="sr-only">Line total </span>
+        {formatMoney(lineTotal(line))}
+      </p>
+      <button
+        type="button"
+        className="order-2 justify-self-end rounded-md p-2 text-slate-500 hover:bg-slate-100 hover:text-red-700 disabled:opacity-50 sm:order-4"
+        onClick={() => onRemove(product._id)}
+        disabled={disabled}
+        aria-label={`Remove ${product.name}`}
+      >
+        <PathIcon path="M6 6l12 12M18 6L6 18" />
+      </button>
+    </li>
+  );
+}

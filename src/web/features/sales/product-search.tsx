@@ -1,0 +1,137 @@
+import { useQuery } from '@tanstack/react-query';
+import { type Ref, useRef, useState } from 'react';
+import type { Product } from '../../../shared/products';
+import { errorMessage } from '../../lib/api';
+import { formatMoney } from '../../lib/format';
+import { SEARCH_DELAY_MS, useDebouncedValue } from '../../lib/use-paged-list';
+import { codeMatch } from './cart-rules';
+import { lookUpCode, lookUpProducts, productMatchesQuery } from './sales-api';
+import { SearchCombobox } from './search-combobox';
+
+type Feedback = { kind: 'added' | 'error'; text: string; id: number };
+
+/**
+ * The counter's one search box. A scanner types a barcode or SKU and presses Enter: the product
+ * with exactly that code is added at once (and the box is free for the next scan while it is
+ * looked up). Typed words list the products by name; Enter or a click adds the highlighted one.
+ */
+export function ProductSearch({
+  onAdd,
+  inputRef,
+}: {
+  onAdd: (product: Product) => void;
+  inputRef: Ref<HTMLInputElement>;
+}) {
+  const [text, setText] = useState('');
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const [lookingUp, setLookingUp] = useState(0);
+  // Scans are looked up one after another, so the cart takes them in the order they were made.
+  const queue = useRef<Promise<void>>(Promise.resolve());
+  const said = useRef(0);
+
+  const search = useDebouncedValue(text.trim(), SEARCH_DELAY_MS);
+  const list = useQuery({ ...productMatchesQuery(search), enabled: search !== '' });
+  const waiting = text.trim() !== search || (list.isFetching && list.isPlaceholderData);
+  const matches = text.trim() && list.data && !waiting ? list.data.products : [];
+
+  function say(kind: Feedback['kind'], message: string) {
+    said.current += 1;
+    setFeedback({ kind, text: message, id: said.current });
+  }
+
+  function add(product: Product) {
+    onAdd(product);
+    say('added', `Added ${product.name}.`);
+  }
+
+  async function lookUp(code: string) {
+    try {
+      const exact = await lookUpCode(code);
+      if (exact) {
+        add(exact);
+        return;
+      }
+      const products = await lookUpProducts(code);
+      if (products.length > 0) {
+        // Not a code but a name: the matches are listed for the cashier to choose from.
+        setText((now) => (now === '' ? code : now));
+        say('error', `No product has the code “${code}”. Choose one of the products named so.`);
+      } else {
+        say('error', `No product has the code or name “${code}”.`);
+      }
+    } catch (error) {
+      say('error', `“${code}” could not be looked up: ${errorMessage(error)}`);
+    }
+  }
+
+  function onEnter(highlighted: Product | undefined) {
+    const code = text.trim();
+    if (!code) return;
+    if (highlighted) {
+      setText('');
+      add(codeMatch(matches, code) ?? highlighted);
+      return;
+    }
+    setText('');
+    setLookingUp((count) => count + 1);
+    queue.current = queue.current.then(() => lookUp(code)).finally(() => setLookingUp((count) => count - 1));
+  }
+
+  let status = '';
+  if (text.trim()) {
+    if (list.isError && !waiting) status = `The products could not be loaded: ${errorMessage(list.error)}`;
+    else if (waiting || list.isPending) status = 'Searching...';
+    else if (matches.length === 0) status = `No product matches “${text.trim()}”.`;
+    else status = `${matches.length} ${matches.length === 1 ? 'product' : 'products'} found.`;
+  }
+  const seen = lookingUp > 0 ? 'Looking up...' : text.trim() && matches.length === 0 ? status : null;
+
+  return (
+    <div>
+      <SearchCombobox
+        label="Scan or search a product"
+        placeholder="Barcode, SKU or name..."
+        hint="Scan or type a code and press Enter; type a name to choose from the matches."
+        text={text}
+        onText={(typed) => {
+          setText(typed);
+          setFeedback(null);
+        }}
+        matches={matches}
+        matchKey={(product) => product._id}
+        renderMatch={(product) => (
+          <>
+            <span className="block font-medium text-slate-900">{product.name}</span>
+            <span className="block text-xs text-slate-500">
+              {formatMoney(product.price)} · stock {product.stock}
+              {product.sku ? ` · SKU ${product.sku}` : ''}
+            </span>
+          </>
+        )}
+        onPick={(product) => {
+          setText('');
+          add(product);
+        }}
+        onEnter={onEnter}
+        status={status}
+        inputRef={inputRef}
+        autoFocus
+      />
+      <div className="mt-1 min-h-5 text-sm">
+        {/* The search's own state is announced by the box; what a scan did is announced here. */}
+        {seen ? (
+          <p aria-hidden="true" className="text-slate-500">
+            {seen}
+          </p>
+        ) : null}
+        <div aria-live="polite">
+          {!seen && feedback ? (
+            <p key={feedback.id} className={feedback.kind === 'error' ? 'text-red-700' : 'text-green-700'}>
+              {feedback.text}
+            </p>
+          ) : null}
+        </div>
+      </div>
+    </div>
+  );
+}

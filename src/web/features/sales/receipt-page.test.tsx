@@ -1,0 +1,125 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { userOf } from '../../test/helpers';
+import { callsOf, renderSales, sale } from './sales-test-data';
+
+const answer =
+  (body = sale()) =>
+  () => ({ body: { success: true, sale: body } });
+
+function rows() {
+  const table = screen.getByRole('table', { name: 'Lines of receipt S-000123' });
+  return within(table)
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    );
+}
+
+function value(term: string) {
+  return screen.getByText(term, { selector: 'dt' }).nextElementSibling?.textContent;
+}
+
+describe('the receipt', () => {
+  it('shows the store, the number, the date, seller and customer, the lines, total, payment, tendered and change', async () => {
+    const { calls } = renderSales('/salesRep-dashboard/sales/sale1', { 'GET /api/sales/sale1': answer() });
+    expect(await screen.findByRole('heading', { name: 'Receipt S-000123', level: 1 })).toBeTruthy();
+    expect(document.title).toBe('Receipt S-000123 · Inventory MS');
+    expect(screen.getByText('Corner Shop')).toBeTruthy();
+    expect(
+      screen.getByText(
+        new Date('2025-05-01T10:30:00.000Z').toLocaleString(undefined, {
+          dateStyle: 'medium',
+          timeStyle: 'short',
+        }),
+      ),
+    ).toBeTruthy();
+    expect(value('Seller')).toBe('Test salesRep');
+    expect(value('Customer')).toBe('Carla Customer');
+    expect(rows()).toEqual([
+      ['Crisps', '3 × $0.10', '$0.30'],
+      ['Cola', '1 × $2.40', '$2.40'],
+    ]);
+    expect(value('Total')).toBe('$2.70');
+    expect(value('Payment')).toBe('Cash');
+    expect(value('Tendered')).toBe('$5.00');
+    expect(value('Change')).toBe('$2.30');
+    expect(callsOf(calls, 'GET', '/api/sales/sale1')).toHaveLength(1);
+  });
+
+  it('prints with the browser and leads to a new sale', async () => {
+    const print = vi.fn();
+    vi.stubGlobal('print', print);
+    const { router } = renderSales('/salesRep-dashboard/sales/sale1', { 'GET /api/sales/sale1': answer() });
+    const user = userEvent.setup();
+    await screen.findByRole('heading', { name: 'Receipt S-000123' });
+    await user.click(screen.getByRole('button', { name: 'Print' }));
+    expect(print).toHaveBeenCalledTimes(1);
+    await user.click(screen.getByRole('link', { name: 'New sale' }));
+    expect(router.state.location.pathname).toBe('/salesRep-dashboard/sales/new');
+  });
+
+  it('shows a card payment without tendered or change, a walk-in sale without a customer, and returned units', async () => {
+    const card = sale({
+      customer: null,
+      payment: { method: 'card', tendered: null },
+      change: null,
+      lines: [
+        {
+          order: { _id: 'o1' },
+          product: { _id: 'p1', name: 'Crisps' },
+          quantity: 3,
+          unitPrice: 0.1,
+          total: 0.3,
+          returnedQuantity: 1,
+        },
+      ],
+      total: 0.3,
+    });
+    renderSales('/salesRep-dashboard/sales/sale1', { 'GET /api/sales/sale1': answer(card) });
+    await screen.findByRole('heading', { name: 'Receipt S-000123' });
+    expect(value('Customer')).toBe('—');
+    expect(value('Payment')).toBe('Card');
+    expect(screen.queryByText('Tendered')).toBeNull();
+    expect(screen.queryByText('Change')).toBeNull();
+    expect(rows()[0]?.[0]).toBe('Crisps1 returned');
+  });
+
+  it('lets an admin read any receipt, without offering a sale they cannot make', async () => {
+    renderSales('/admin-dashboard/sales/sale1', { 'GET /api/sales/sale1': answer() }, userOf('admin'));
+    expect(await screen.findByRole('heading', { name: 'Receipt S-000123' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Print' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'New sale' })).toBeNull();
+  });
+
+  it('says when the receipt does not exist (or is another seller’s)', async () => {
+    renderSales('/salesRep-dashboard/sales/nope', {
+      'GET /api/sales/nope': () => ({ status: 404, body: { success: false, error: 'Sale not found' } }),
+    });
+    expect(
+      await screen.findByText('This receipt does not exist, or it is not one of your sales.'),
+    ).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+    expect((screen.getByRole('button', { name: 'Print' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('offers a retry when the receipt could not be loaded', async () => {
+    let attempt = 0;
+    renderSales('/salesRep-dashboard/sales/sale1', {
+      'GET /api/sales/sale1': () => {
+        attempt += 1;
+        if (attempt === 1) throw new TypeError('Failed to fetch');
+        return answer()();
+      },
+    });
+    const user = userEvent.setup();
+    const alert = await screen.findByText(/The receipt could not be loaded/);
+    expect(alert.textContent).toContain('The server cannot be reached');
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { name: 'Receipt S-000123' })).toBeTruthy();
+  });
+});

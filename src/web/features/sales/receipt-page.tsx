@@ -1,0 +1,147 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { can } from '../../../shared/roles';
+import { PAYMENT_LABEL, type Sale, saleNumberLabel } from '../../../shared/sales';
+import { buttonClass } from '../../components/button';
+import { Loading } from '../../components/spinner';
+import { ApiRequestError, errorMessage } from '../../lib/api';
+import { formatDateTime, formatMoney } from '../../lib/format';
+import { homePathFor } from '../../lib/role-home';
+import { useSignedInUser } from '../../lib/signed-in';
+import { useDocumentTitle } from '../../lib/use-document-title';
+import { saleQuery } from './sales-api';
+
+const CELL = 'py-1.5 align-top';
+
+/**
+ * A sale's receipt, for the seller and admins. It prints as a narrow till receipt: the print
+ * stylesheet (styles.css) drops the sidebar and gives the receipt its own page type with small
+ * margins, the buttons here are hidden on paper, and the receipt is 80 mm wide at most.
+ */
+export function ReceiptPage() {
+  const { id = '' } = useParams();
+  const user = useSignedInUser();
+  const answer = useQuery(saleQuery(id));
+  const sale = answer.data?.sale;
+  useDocumentTitle(sale ? `Receipt ${saleNumberLabel(sale.number)}` : 'Receipt');
+  const notFound = answer.error instanceof ApiRequestError && answer.error.status === 404;
+
+  return (
+    <>
+      <div className="mb-6 flex flex-wrap gap-2 print:hidden">
+        <button
+          type="button"
+          className={buttonClass('primary')}
+          onClick={() => window.print()}
+          disabled={!sale}
+        >
+          Print
+        </button>
+        {can(user.role, 'orders:create') ? (
+          <Link to={`${homePathFor(user.role)}/sales/new`} className={buttonClass('secondary')}>
+            New sale
+          </Link>
+        ) : null}
+      </div>
+      {answer.isPending ? (
+        <Loading label="Loading the receipt..." />
+      ) : !sale ? (
+        <div role="alert" className="max-w-md space-y-2 rounded-md bg-red-50 p-4 text-sm text-red-800">
+          <p>
+            {notFound
+              ? 'This receipt does not exist, or it is not one of your sales.'
+              : `The receipt could not be loaded: ${errorMessage(answer.error)}`}
+          </p>
+          {notFound ? null : (
+            <button
+              type="button"
+              className={buttonClass('secondary', 'sm')}
+              onClick={() => void answer.refetch()}
+            >
+              Try again
+            </button>
+          )}
+        </div>
+      ) : (
+        <Receipt sale={sale} />
+      )}
+    </>
+  );
+}
+
+export function Receipt({ sale }: { sale: Sale }) {
+  const number = saleNumberLabel(sale.number);
+  return (
+    <article
+      aria-labelledby="receipt-title"
+      className="mx-auto w-full max-w-sm bg-white p-5 font-mono text-sm text-slate-900 shadow-sm ring-1 ring-slate-200 print:mx-0 print:w-full print:max-w-[80mm] print:p-0 print:text-[11px] print:shadow-none print:ring-0 print:[page:receipt]"
+    >
+      <header className="border-b border-dashed border-slate-400 pb-3 text-center">
+        <p className="font-sans text-lg font-bold">{sale.store.name}</p>
+        <h1 id="receipt-title" className="mt-1 font-sans text-base font-semibold">
+          Receipt {number}
+        </h1>
+        <p className="mt-1 text-slate-600 print:text-slate-900">
+          <time dateTime={sale.createdAt}>{formatDateTime(sale.createdAt)}</time>
+        </p>
+      </header>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 border-b border-dashed border-slate-400 py-3">
+        <dt className="text-slate-600 print:text-slate-900">Seller</dt>
+        <dd className="text-right break-words">{sale.seller.name}</dd>
+        <dt className="text-slate-600 print:text-slate-900">Customer</dt>
+        <dd className="text-right break-words">{sale.customer?.name ?? '—'}</dd>
+      </dl>
+      <table className="w-full border-collapse text-left">
+        <caption className="sr-only">Lines of receipt {number}</caption>
+        <thead>
+          <tr className="border-b border-dashed border-slate-400 text-xs text-slate-600 print:text-[10px] print:text-slate-900">
+            <th scope="col" className="py-1.5 font-semibold">
+              Item
+            </th>
+            <th scope="col" className="py-1.5 text-right font-semibold whitespace-nowrap">
+              Qty × price
+            </th>
+            <th scope="col" className="py-1.5 pl-3 text-right font-semibold">
+              Total
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {sale.lines.map((line) => (
+            <tr key={line.order._id} className="break-inside-avoid">
+              <td className={`${CELL} pr-2 break-words`}>
+                {line.product.name}
+                {line.returnedQuantity > 0 ? (
+                  <span className="block text-xs text-slate-600 print:text-slate-900">
+                    {line.returnedQuantity} returned
+                  </span>
+                ) : null}
+              </td>
+              <td className={`${CELL} text-right whitespace-nowrap tabular-nums`}>
+                {line.quantity} × {formatMoney(line.unitPrice)}
+              </td>
+              <td className={`${CELL} pl-3 text-right tabular-nums`}>{formatMoney(line.total)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <dl className="mt-1 grid grid-cols-[1fr_auto] gap-x-3 gap-y-0.5 border-t border-dashed border-slate-400 pt-3">
+        <dt className="font-sans text-base font-bold">Total</dt>
+        <dd className="text-right font-sans text-base font-bold tabular-nums">{formatMoney(sale.total)}</dd>
+        <dt>Payment</dt>
+        <dd className="text-right">{PAYMENT_LABEL[sale.payment.method]}</dd>
+        {sale.payment.method === 'cash' ? (
+          <>
+            <dt>Tendered</dt>
+            <dd className="text-right tabular-nums">{formatMoney(sale.payment.tendered ?? sale.total)}</dd>
+            <dt>Change</dt>
+            <dd className="text-right tabular-nums">{formatMoney(sale.change ?? 0)}</dd>
+          </>
+        ) : null}
+      </dl>
+      <p className="mt-4 border-t border-dashed border-slate-400 pt-3 text-center text-slate-600 print:text-slate-900">
+        Thank you for your purchase!
+      </p>
+    </article>
+  );
+}

@@ -1,0 +1,125 @@
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
+import { type CustomerInput, CustomerListResponse, CustomerResponse } from '../../../shared/customers';
+import { type Product, ProductListResponse, ProductResponse } from '../../../shared/products';
+import { type SaleInput, SaleResponse } from '../../../shared/sales';
+import { api } from '../../lib/api';
+import { ApiRequestError } from '../../lib/api-error';
+import { idempotencyKeys } from '../../lib/idempotency';
+import { withQuery } from '../../lib/paging';
+import { queryKeys } from '../../lib/query-keys';
+
+/** Matches offered at once by the counter's product and customer searches. */
+export const MATCHES_SIZE = 10;
+
+const productsQuery = (search: string) => ({ search, page: 1, pageSize: MATCHES_SIZE });
+
+/** Products whose name has every word typed, or whose SKU or barcode is the text exactly. */
+export const productMatchesQuery = (search: string) => {
+  const query = productsQuery(search);
+  return queryOptions({
+    queryKey: queryKeys.productPage(query),
+    queryFn: ({ signal }) => api(withQuery('/products', query), { schema: ProductListResponse, signal }),
+    placeholderData: keepPreviousData,
+  });
+};
+
+/**
+ * The product a scanned code names (GET /products/code/:code: its barcode or SKU, exactly, by
+ * index), or undefined when no product has it. Looked up at once, outside the cache: each scan
+ * reads the stock as it is now, and a failure is shown by the search box, not as a notification.
+ */
+export async function lookUpCode(code: string): Promise<Product | undefined> {
+  try {
+    const answer = await api(`/products/code/${encodeURIComponent(code)}`, { schema: ProductResponse });
+    return answer.product;
+  } catch (error) {
+    if (error instanceof ApiRequestError && (error.status === 404 || error.status === 400)) return undefined;
+    throw error;
+  }
+}
+
+/** Products named by the text, when it was not a code (see lookUpCode). */
+export function lookUpProducts(search: string): Promise<Product[]> {
+  return api(withQuery('/products', productsQuery(search)), { schema: ProductListResponse }).then(
+    (answer) => answer.products,
+  );
+}
+
+/** The products of the cart as they are now (after a refused sale); the ones gone are left out. */
+export async function readProducts(ids: readonly string[]): Promise<Product[]> {
+  const answers = await Promise.allSettled(
+    ids.map((id) => api(`/products/${encodeURIComponent(id)}`, { schema: ProductResponse })),
+  );
+  return answers.flatMap((answer) => (answer.status === 'fulfilled' ? [answer.value.product] : []));
+}
+
+export const customerMatchesQuery = (search: string) => {
+  const query = { search, page: 1, pageSize: MATCHES_SIZE };
+  return queryOptions({
+    queryKey: queryKeys.customerPage(query),
+    queryFn: ({ signal }) => api(withQuery('/customers', query), { schema: CustomerListResponse, signal }),
+    placeholderData: keepPreviousData,
+  });
+};
+
+/**
+ * A sale's receipt. The one a sale just answered is shown as it came, not asked for again; only a
+ * return changes a receipt, so one read a while ago is read again.
+ */
+export const saleQuery = (id: string) =>
+  queryOptions({
+    queryKey: queryKeys.sale(id),
+    queryFn: ({ signal }) => api(`/sales/${encodeURIComponent(id)}`, { schema: SaleResponse, signal }),
+    staleTime: 30_000,
+  });
+
+/** Quick add at the counter: name and phone. */
+export function useAddCustomer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CustomerInput) =>
+      api('/customers', { method: 'POST', body: input, schema: CustomerResponse }),
+    meta: { inlineErrors: true },
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.customers }),
+  });
+}
+
+/**
+ * Completes a sale. A retry of the same sale (after no answer) carries the same Idempotency-Key,
+ * so the server makes it once. The receipt is remembered, and every list a sale changes refreshes.
+ */
+export function useCompleteSale() {
+  const queryClient = useQueryClient();
+  const keys = useRef(idempotencyKeys()).current;
+  return useMutation({
+    mutationFn: (input: SaleInput) =>
+      api('/sales', {
+        method: 'POST',
+        body: input,
+        schema: SaleResponse,
+        idempotencyKey: keys.keyFor(input),
+      }),
+    meta: { inlineErrors: true },
+    onSuccess: (answer) => {
+      keys.settled();
+      queryClient.setQueryData(queryKeys.sale(answer.sale._id), answer);
+    },
+    onError: (error) => keys.settled(error),
+    onSettled: () => {
+      for (const queryKey of [
+        queryKeys.products,
+        queryKeys.orders,
+        queryKeys.dashboard,
+        queryKeys.customers,
+      ]) {
+        void queryClient.invalidateQueries({ queryKey });
+      }
+      // The lists of sales; a receipt (the one just answered included) is not changed by a sale.
+      void queryClient.invalidateQueries({
+        queryKey: queryKeys.sales,
+        predicate: (query) => query.queryKey[1] !== 'one',
+      });
+    },
+  });
+}

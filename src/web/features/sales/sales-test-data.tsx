@@ -1,0 +1,134 @@
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import type { Customer } from '../../../shared/customers';
+import type { Product } from '../../../shared/products';
+import type { Sale } from '../../../shared/sales';
+import type { User } from '../../../shared/users';
+import { SignedInContext } from '../../lib/signed-in';
+import { type FetchCall, mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
+import { CounterPage } from './counter-page';
+import { ReceiptPage } from './receipt-page';
+
+/** Test data and a router for the counter's and the receipt's tests (not part of the app). */
+
+export function product(id: string, name: string, overrides: Partial<Product> = {}): Product {
+  return {
+    _id: id,
+    name,
+    description: '',
+    price: 1,
+    stock: 10,
+    reorderPoint: 2,
+    reorderPointFromStore: false,
+    reorderQuantity: null,
+    cost: null,
+    sku: null,
+    barcode: null,
+    category: { _id: 'c1', name: 'Snacks' },
+    supplier: { _id: 's1', name: 'Acme' },
+    ...overrides,
+  };
+}
+
+export function customer(id: string, name: string, overrides: Partial<Customer> = {}): Customer {
+  return {
+    _id: id,
+    name,
+    phone: '',
+    email: '',
+    address: '',
+    note: '',
+    createdAt: '2025-05-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function sale(overrides: Partial<Sale> = {}): Sale {
+  return {
+    _id: 'sale1',
+    number: 123,
+    createdAt: '2025-05-01T10:30:00.000Z',
+    store: { name: 'Corner Shop' },
+    seller: { _id: 'salesRep-id', name: 'Test salesRep' },
+    customer: { _id: 'cu1', name: 'Carla Customer' },
+    lines: [
+      {
+        order: { _id: 'o1' },
+        product: { _id: 'p1', name: 'Crisps' },
+        quantity: 3,
+        unitPrice: 0.1,
+        total: 0.3,
+        returnedQuantity: 0,
+      },
+      {
+        order: { _id: 'o2' },
+        product: { _id: 'p2', name: 'Cola' },
+        quantity: 1,
+        unitPrice: 2.4,
+        total: 2.4,
+        returnedQuantity: 0,
+      },
+    ],
+    total: 2.7,
+    payment: { method: 'cash', tendered: 5 },
+    change: 2.3,
+    ...overrides,
+  };
+}
+
+type Reply = { status?: number; body: unknown };
+export type Handler = (call: FetchCall) => Reply | Promise<Reply>;
+
+/** GET /api/products as the server answers it: every word in the name, or the SKU or barcode exactly. */
+/** What GET /api/products/code/:code answers: the product with that barcode or SKU, or 404. */
+export function codeAnswer(catalogue: readonly Product[]): Handler {
+  return ({ path }) => {
+    const code = decodeURIComponent(path.split('/').at(-1) ?? '').toLowerCase();
+    const found =
+      catalogue.find((one) => one.barcode?.toLowerCase() === code) ??
+      catalogue.find((one) => one.sku?.toLowerCase() === code);
+    return found
+      ? { body: { success: true, product: found } }
+      : { status: 404, body: { success: false, error: 'Product not found.' } };
+  };
+}
+
+export function productsAnswer(catalogue: readonly Product[]): Handler {
+  return ({ query }) => {
+    const search = (query.search ?? '').trim().toLowerCase();
+    const words = search.split(/\s+/).filter(Boolean);
+    const matches = catalogue.filter(
+      (one) =>
+        words.every((word) => one.name.toLowerCase().includes(word)) ||
+        one.sku?.toLowerCase() === search ||
+        one.barcode?.toLowerCase() === search,
+    );
+    const pageSize = Number(query.pageSize ?? 20);
+    return {
+      body: { success: true, products: matches.slice(0, pageSize), total: matches.length, page: 1, pageSize },
+    };
+  };
+}
+
+/** The counter and the receipt at their addresses in a sales rep's area, on a fake server. */
+export function renderSales(path: string, handlers: Record<string, Handler>, me: User = userOf('salesRep')) {
+  signIn(me);
+  const mock = mockFetch(handlers);
+  const home = me.role === 'admin' ? '/admin-dashboard' : '/salesRep-dashboard';
+  const router = createMemoryRouter(
+    [
+      { path: `${home}/sales/new`, element: <CounterPage /> },
+      { path: `${home}/sales/:id`, element: <ReceiptPage /> },
+      { path: '*', element: <p>Elsewhere</p> },
+    ],
+    { initialEntries: [path] },
+  );
+  const view = renderWithClient(
+    <SignedInContext value={me}>
+      <RouterProvider router={router} />
+    </SignedInContext>,
+  );
+  return { ...mock, ...view, router };
+}
+
+export const callsOf = (calls: readonly FetchCall[], method: string, path: string) =>
+  calls.filter((call) => call.method === method && call.path === path);

@@ -1,0 +1,11 @@
+import type { Role } from '../../shared/roles';
+import { homePathFor } from './role-home';
+
+/**
+ * Screens that sit in every selling role's area (and the admin's), addressed inside the signed-in
+ * user's own area: `/salesRep-dashboard/customers/…`, `/admin-dashboard/sales/…`.
+ */
+export const customersPath = (role: Role) => `${homePathFor(role)}/customers`;
+export const customerPath = (role: Role, id: string) => `${customersPath(role)}/${encodeURIComponent(id)}`;
+/** A sale's receipt. */
+export const salePath = (role: Role, id: string) => `${homePathFor(role)}/sales/${encodeURIComponent(id)}`;
