@@ -37,10 +37,14 @@ const PLACE_SALE = signedInStatement('sales_place', {
      select t.product_id, t.quantity, t.n::int as n
      from unnest($1::uuid[], $2::int[]) with ordinality as t(product_id, quantity, n)
    ), line_state as (
-     select lines.*, p.id is not null as found, p.name, p.stock, p.price, p.cost, c.name as category_name
-     from lines
-     left join products p on p.id = lines.product_id
-     left join categories c on c.id = p.category_id
+     -- Each line's product by its primary key (lateral: a plan made for any number of lines
+     -- still reads one product per line, never the catalogue).
+     select lines.*, p.id is not null as found, p.name, p.stock, p.price, p.cost, p.category_name
+     from lines left join lateral (
+       select p.id, p.name, p.stock, p.price, p.cost, c.name as category_name
+       from products p join categories c on c.id = p.category_id
+       where p.id = lines.product_id
+     ) p on true
    ), verdict as (
      select bool_and(found and stock >= quantity) as stocked, sum(price * quantity) as total
      from line_state
