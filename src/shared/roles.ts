@@ -7,6 +7,8 @@ export type Role = z.infer<typeof Role>;
 /** Roles that place orders and see only their own. */
 export const ORDERING_ROLES = ['user', 'salesRep', 'medicalRep'] as const satisfies readonly Role[];
 const ALL: readonly Role[] = ROLES;
+/** Who works with customers and reads sales: admins and the roles that sell. */
+const STAFF = ['admin', ...ORDERING_ROLES] as const satisfies readonly Role[];
 
 /**
  * Who may call what. The server declares one of these on every route; the web app uses the
@@ -28,10 +30,10 @@ export const PERMISSIONS = {
   'audit:read': ['superAdmin', 'admin'],
   'purchasing:manage': ['admin'],
   'reports:read': ['admin'],
-  'customers:read': ['admin', ...ORDERING_ROLES],
-  'customers:create': ['admin', ...ORDERING_ROLES],
+  'customers:read': STAFF,
+  'customers:create': STAFF,
   'customers:write': ['admin'],
-  'sales:read': ['admin', ...ORDERING_ROLES],
+  'sales:read': STAFF,
 } as const satisfies Record<string, readonly Role[]>;
 export type Permission = keyof typeof PERMISSIONS;
 

@@ -52,10 +52,18 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 /** The PostgreSQL error code of a failed statement, looking through Drizzle's wrapper. */
 export function pgCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 3 && current; depth++) {
+  return fromCauses(error, (current) => {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+  });
+}
+
+/** The first value `pick` finds on the error or its causes (Drizzle wraps the driver's error). */
+function fromCauses<T>(error: unknown, pick: (current: object) => T | undefined): T | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 3 && current && typeof current === 'object'; depth++) {
+    const found = pick(current);
+    if (found !== undefined) return found;
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
@@ -85,11 +93,9 @@ const DUPLICATES: Record<string, string> = {
 
 /** The sentence for a unique violation (23505): the index's own meaning, or a general one. */
 export function duplicateSentence(error: unknown): string {
-  let current: unknown = error;
-  for (let depth = 0; depth < 3 && current; depth++) {
-    const constraint = (current as { constraint?: unknown }).constraint;
-    if (typeof constraint === 'string') return DUPLICATES[constraint] ?? 'That already exists.';
-    current = (current as { cause?: unknown }).cause;
-  }
-  return 'That already exists.';
+  const constraint = fromCauses(error, (current) => {
+    const name = (current as { constraint?: unknown }).constraint;
+    return typeof name === 'string' ? name : undefined;
+  });
+  return (constraint && DUPLICATES[constraint]) ?? 'That already exists.';
 }
