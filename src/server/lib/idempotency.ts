@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IDEMPOTENCY_HEADER, IdempotencyKey } from '../../shared/stock';
 import { runnerOf, type Tx } from '../db/connection';
 import { checkSignedInUser } from './auth';
-import { AppError, badRequest, businessError, conflict } from './errors';
+import { AppError, badRequest, businessError, conflict, pgCode } from './errors';
 
 /** How long a key's first answer is kept and replayed. */
 const KEEP_HOURS = 24;
@@ -29,8 +29,29 @@ function fingerprint(request: FastifyRequest): string {
 /** Answers that a retry may get again; a refused sign-in or role must be tried afresh. */
 const replayable = (status: number) => status < 500 && status !== 401 && status !== 403;
 
+/** How many times a write is run when PostgreSQL picks it as a deadlock's victim. */
+const DEADLOCK_ATTEMPTS = 3;
+
 /**
- * Runs a write once per Idempotency-Key (DESIGN §8) and sends its answer.
+ * Runs `work` again when PostgreSQL broke a deadlock by failing it (40P01) or could not serialise
+ * it (40001): either way the whole transaction was rolled back, nothing of it stayed, and trying
+ * again is what the server recommends. The stock writers take their rows in one order (decision
+ * 0016), so this is a safety net, not the way they meet.
+ */
+export async function retryingDeadlocks<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      const code = pgCode(error);
+      if (attempt >= DEADLOCK_ATTEMPTS || (code !== '40P01' && code !== '40001')) throw error;
+    }
+  }
+}
+
+/**
+ * Runs a write once per Idempotency-Key (DESIGN §8) and sends its answer. A write that lost a
+ * deadlock is run again (retryingDeadlocks), with its key's claim, since both were undone.
  *
  * Without the header `work` runs in a transaction of its own. With it, the key is claimed in the
  * same transaction as the work, so the key exists exactly when the work was done: a concurrent
@@ -48,7 +69,7 @@ export async function answerOnce(
   const header = request.headers[IDEMPOTENCY_HEADER];
   const db = request.server.db;
   if (header === undefined) {
-    const answer = await withoutKey();
+    const answer = await retryingDeadlocks(withoutKey);
     return reply.code(answer.status).send(answer.body);
   }
   const key = IdempotencyKey.safeParse(header);
@@ -58,37 +79,39 @@ export async function answerOnce(
   if (!userId) throw new AppError(401, 'Please sign in to continue.');
   const hash = fingerprint(request);
 
-  const answer = await db.transaction(async (tx) => {
-    const run = runnerOf(tx);
-    const claimed = await run.query(CLAIM, [userId, key.data, hash]);
-    if (claimed.length === 0) {
-      const [row] = await run.query<{ request_hash: string; status: number | null; body: string | null }>(
-        'select request_hash, status, body from idempotency_keys where user_id = $1 and key = $2',
-        [userId, key.data],
-      );
-      if (!row || row.status === null)
-        throw conflict('A request with this Idempotency-Key is still running.');
-      if (row.request_hash !== hash)
-        throw conflict('This Idempotency-Key was already used for a different request.');
-      return { status: row.status, body: row.body, replayed: true };
-    }
-    let done: Answer;
-    try {
-      done = await tx.transaction(work);
-    } catch (thrown) {
-      const error = businessError(thrown);
-      if (!error || !replayable(error.status)) throw thrown;
-      done = { status: error.status, body: { success: false, error: error.message } };
-    }
-    const body = JSON.stringify(done.body);
-    await run.query('update idempotency_keys set status = $3, body = $4 where user_id = $1 and key = $2', [
-      userId,
-      key.data,
-      done.status,
-      body,
-    ]);
-    return { status: done.status, body, replayed: false };
-  });
+  const answer = await retryingDeadlocks(() =>
+    db.transaction(async (tx) => {
+      const run = runnerOf(tx);
+      const claimed = await run.query(CLAIM, [userId, key.data, hash]);
+      if (claimed.length === 0) {
+        const [row] = await run.query<{ request_hash: string; status: number | null; body: string | null }>(
+          'select request_hash, status, body from idempotency_keys where user_id = $1 and key = $2',
+          [userId, key.data],
+        );
+        if (!row || row.status === null)
+          throw conflict('A request with this Idempotency-Key is still running.');
+        if (row.request_hash !== hash)
+          throw conflict('This Idempotency-Key was already used for a different request.');
+        return { status: row.status, body: row.body, replayed: true };
+      }
+      let done: Answer;
+      try {
+        done = await tx.transaction(work);
+      } catch (thrown) {
+        const error = businessError(thrown);
+        if (!error || !replayable(error.status)) throw thrown;
+        done = { status: error.status, body: { success: false, error: error.message } };
+      }
+      const body = JSON.stringify(done.body);
+      await run.query('update idempotency_keys set status = $3, body = $4 where user_id = $1 and key = $2', [
+        userId,
+        key.data,
+        done.status,
+        body,
+      ]);
+      return { status: done.status, body, replayed: false };
+    }),
+  );
   if (answer.replayed) reply.header('idempotent-replay', 'true');
   return reply
     .code(answer.status)

@@ -17,33 +17,41 @@ export function mergeLines(lines: readonly { productId: string; quantity: number
 /**
  * Records a whole sale in one statement (DESIGN §11, decision 0015), for the signed-in seller:
  *
- * - every line is read with its product; the sale row is written only when every product exists,
- *   each has the stock its line takes, the customer (when named) exists and cash tendered covers
- *   the total. Otherwise nothing is written and the answer says which line or check failed.
+ * - every line is read with its product, and the products are locked in id order before anything
+ *   is written (as a purchase receipt locks them): the stock read is the stock taken, and the
+ *   counters the stock triggers keep are touched only once all products are held (migration
+ *   0016, decision 0016), so two sales never wait on each other in a circle. The sale row is
+ *   written only when every product exists, each has the stock its line takes, the customer
+ *   (when named) exists and cash tendered covers the total. Otherwise nothing is written and the
+ *   answer says which line or check failed.
  * - each line becomes an order (the usual snapshot, plus the sale, its number, its line and the
- *   customer) and each order a `sale` movement. The ledger's trigger takes the stock in one
- *   conditional update per movement; a product that ran out meanwhile raises IMS01, which undoes
- *   the whole statement: all lines or none. The movements are written in product id order, so
- *   two sales that share products take their rows in the same order and never deadlock.
+ *   customer) and each order a `sale` movement, in product id order. The ledger's trigger takes
+ *   the stock in one conditional update per movement; should it refuse one (IMS01), the whole
+ *   statement is undone: all lines or none.
  * - the receipt number is drawn from `sale_number_seq` only once the sale is sure to go ahead, so
- *   a refusal by the checks costs no number; one refused by the ledger after that leaves a gap.
+ *   a refusal costs no number (with its products locked, the checks see the stock the ledger
+ *   takes); only a transaction that fails after the draw (a crash, a deadlock's rerun) leaves a
+ *   gap.
  * - prices and costs come from the database; money stays `numeric` (exact) and leaves as text.
  *
  * $1 product ids, $2 quantities (merged, see mergeLines), $3 customer id or null, $4 payment
  * method, $5 cash tendered or null.
  */
 const PLACE_SALE = signedInStatement('sales_place', {
-  with: `lines as (
+  with: `lines as materialized (
      select t.product_id, t.quantity, t.n::int as n
      from unnest($1::uuid[], $2::int[]) with ordinality as t(product_id, quantity, n)
-   ), line_state as (
+     order by t.product_id
+   ), line_state as materialized (
      -- Each line's product by its primary key (lateral: a plan made for any number of lines
-     -- still reads one product per line, never the catalogue).
+     -- still reads one product per line, never the catalogue), locked in product id order
+     -- before anything else is written (see above).
      select lines.*, p.id is not null as found, p.name, p.stock, p.price, p.cost, p.category_name
      from lines left join lateral (
        select p.id, p.name, p.stock, p.price, p.cost, c.name as category_name
        from products p join categories c on c.id = p.category_id
        where p.id = lines.product_id
+       for update of p
      ) p on true
    ), verdict as (
      select bool_and(found and stock >= quantity) as stocked, sum(price * quantity) as total

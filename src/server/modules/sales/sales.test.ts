@@ -324,6 +324,97 @@ describe.each(targets)('sales on $name', (target) => {
     expect(new Date(second.createdAt).getTime()).toBeGreaterThanOrEqual(new Date(first.createdAt).getTime());
   });
 
+  /** Every striped counter's rows, keyed table:slot:key, with their figures as text. */
+  const stripedCounters = async () => {
+    const rows = await t.sql<{ k: string; v: string }>(`
+      select 'product_totals:' || slot as k, (products, stock)::text as v from product_totals
+      union all select 'category_stock:' || slot || ':' || category_id, (products, units, value)::text from category_stock
+      union all select 'order_totals:' || slot, (orders, revenue)::text from order_totals
+      union all select 'order_quarters:' || slot || ':' || quarter, orders::text from order_quarters
+      union all select 'sales_days:' || slot || ':' || day, (orders, units, revenue, cost)::text from sales_days`);
+    return new Map(rows.map((row) => [row.k, row.v]));
+  };
+  /** The slots of the striped counter rows that `write` changed, per table. */
+  const slotsWritten = async (write: () => Promise<void>) => {
+    const before = await stripedCounters();
+    await write();
+    const slots = new Map<string, Set<string>>();
+    for (const [key, value] of await stripedCounters()) {
+      if (before.get(key) === value) continue;
+      const [table = '', slot = ''] = key.split(':');
+      slots.set(table, (slots.get(table) ?? new Set()).add(slot));
+    }
+    return slots;
+  };
+
+  it('a sale, and a return, write one slot of each striped counter (so concurrent ones cannot cross)', async () => {
+    const products = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => t.product({ name: `Slot ${i}`, stock: 50, price: 2 + i })),
+    );
+    let saleId = '';
+    const bySale = await slotsWritten(async () => {
+      const res = await sell(t.as.user, {
+        lines: products.map((p, i) => ({ productId: p.id, quantity: i + 1 })),
+        payment: { method: 'card' },
+      });
+      expect(res.status).toBe(201);
+      saleId = res.body.sale.lines[0].order._id;
+    });
+    expect([...bySale.keys()].sort()).toEqual([
+      'category_stock',
+      'order_quarters',
+      'order_totals',
+      'product_totals',
+      'sales_days',
+    ]);
+    expect(new Set([...bySale.values()].flatMap((slots) => [...slots])).size).toBe(1);
+    const byReturn = await slotsWritten(async () => {
+      const res = await t.call('POST', `/api/order/${saleId}/return`, {
+        token: t.as.admin.token,
+        body: { quantity: 1 },
+      });
+      expect(res.status).toBe(200);
+    });
+    expect(byReturn.get('order_totals')?.size).toBe(1);
+    expect(byReturn.get('product_totals')?.size).toBe(1);
+    expect(new Set([...byReturn.values()].flatMap((slots) => [...slots])).size).toBe(1);
+  });
+
+  it('sales sharing products in every order at once: none deadlocks, all whole, counters add up', async () => {
+    const products = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => t.product({ name: `Shared ${i}`, stock: 500, price: 1 + i })),
+    );
+    const sellers = [t.as.user, t.as.salesRep, t.as.medicalRep];
+    // 24 sales of 5 lines, each taking its products in another order (rotated and reversed).
+    const sales = Array.from({ length: 24 }, (_, i) => {
+      const picked = Array.from({ length: 5 }, (_, j) => products[(i + j * 3) % 10] as { id: string });
+      if (i % 2) picked.reverse();
+      return picked.map((p, j) => ({ productId: p.id, quantity: 1 + ((i + j) % 3) }));
+    });
+    const answers = await Promise.all(
+      sales.map((lines, i) => sell(sellers[i % 3] as Account, { lines, payment: { method: 'card' } })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 201));
+    const ids = products.map((p) => p.id);
+    let stock = 0;
+    for (const id of ids) {
+      const left = (await stockOf(id)) ?? -1;
+      expect(await ledgerOf(id)).toBe(left);
+      stock += left;
+    }
+    const requested = sales.flat().reduce((sum, line) => sum + line.quantity, 0);
+    expect(stock).toBe(5000 - requested);
+    const [sold] = await t.sql<{ units: number; lines: number }>(
+      'select sum(quantity)::int as units, count(*)::int as lines from orders where product_id = any($1::uuid[])',
+      [ids],
+    );
+    expect(sold).toEqual({ units: requested, lines: 120 });
+    const [kept] = await t.sql<{ same: boolean }>(`
+      select (select sum(stock) from product_totals) = (select sum(stock) from products)
+         and (select sum(units) from category_stock) = (select sum(stock) from products) as same`);
+    expect(kept?.same).toBe(true);
+  });
+
   it('an Idempotency-Key makes a retried sale one sale with the same receipt', async () => {
     const p = await t.product({ stock: 10, price: 4 });
     const body = { lines: [{ productId: p.id, quantity: 2 }], payment: { method: 'cash', tendered: 10 } };
