@@ -3,6 +3,7 @@ import { searchWords } from '../../../shared/paging';
 import type { Product, ProductQuery } from '../../../shared/products';
 import { type Database, type Db, statementOf } from '../../db/connection';
 import { categories, productStock, products, stockMovements, suppliers } from '../../db/schema';
+import { type SignedInRunner, signedInStatement } from '../../lib/auth';
 import type { CsvBatch } from '../../lib/csv-stream';
 import { conflict, isId } from '../../lib/errors';
 import { matchesSearch } from '../../lib/search';
@@ -330,18 +331,34 @@ export async function findProduct(db: Db, id: string, storeThreshold: number): P
 /**
  * The product a scanner's code names: its barcode or its SKU, ignoring case (both unique, each
  * by its own index). Should one product's barcode be another's SKU, the barcode wins.
+ *
+ * The counter asks this at every scan, so it is one prepared statement that checks the signed-in
+ * user too (signedInStatement): one round trip. Its columns are productColumns' own, by name, as
+ * toProduct reads them (a test holds the answer equal to GET /api/products/:id's).
+ * $1 the code, $2 the store's low-stock threshold.
  */
+const PRODUCT_BY_CODE = signedInStatement('products_by_code', {
+  select: `select p.id, p.name, p.description, p.price::text as price, p.stock,
+          coalesce(p.reorder_point, $2::int) as "reorderPoint",
+          p.reorder_point is null as "reorderPointFromStore", p.reorder_quantity as "reorderQuantity",
+          p.cost::text as cost, p.sku, p.barcode, c.id as "categoryId", c.name as "categoryName",
+          s.id as "supplierId", s.name as "supplierName"
+   from products p
+   join categories c on c.id = p.category_id
+   join suppliers s on s.id = p.supplier_id
+   where exists (select 1 from signed_in_user)
+     and (lower(p.barcode) = lower($1::text) or lower(p.sku) = lower($1::text))
+   order by lower(p.barcode) = lower($1::text) desc nulls last
+   limit 1`,
+});
+
 export async function findProductByCode(
-  db: Db,
+  run: SignedInRunner,
   code: string,
   storeThreshold: number,
 ): Promise<Product | undefined> {
-  const byBarcode = sql`lower(${products.barcode}) = lower(${code})`;
-  const [row] = await selectProducts(db, storeThreshold)
-    .where(or(byBarcode, sql`lower(${products.sku}) = lower(${code})`))
-    .orderBy(desc(byBarcode))
-    .limit(1);
-  return row && toProduct(row);
+  const [row] = await run<ProductRow | { id: null }>(PRODUCT_BY_CODE, [code, storeThreshold]);
+  return row?.id ? toProduct(row as ProductRow) : undefined;
 }
 
 /** The categories (with descriptions) and suppliers (by name) a product can be given, by name. */

@@ -12,7 +12,7 @@ import {
   ProductUpdateInput,
 } from '../../../shared/products';
 import type { Db } from '../../db/connection';
-import { currentUser } from '../../lib/auth';
+import { currentUser, signedInRunner } from '../../lib/auth';
 import { CSV_BATCH, sendCsv } from '../../lib/csv-stream';
 import { badRequest, isId, notFound } from '../../lib/errors';
 import { sendJsonText } from '../../lib/json-text';
@@ -109,7 +109,7 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/products/code/:code',
     {
-      config: { permission: 'products:read' },
+      config: { permission: 'products:read', userCheckedInStatement: true },
       schema: {
         tags: ['products'],
         summary: 'The product with this barcode or SKU',
@@ -120,7 +120,11 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const product = await findProductByCode(app.db, request.params.code, app.config.lowStockThreshold);
+      const product = await findProductByCode(
+        signedInRunner(request),
+        request.params.code,
+        app.config.lowStockThreshold,
+      );
       if (!product) throw notFound('Product');
       return { success: true as const, product };
     },

@@ -226,6 +226,30 @@ describe.each(targets)('products on $name', (target) => {
       t.call('GET', `/api/products/code/${encodeURIComponent(code)}`, { token: t.as.user.token });
     expect((await byCode(`400${tag}`)).body.product).toMatchObject({ name: 'Scanned Soap', stock: 5 });
     expect((await byCode(`Soap-${tag}`)).body.product.name).toBe('Scanned Soap');
+    // The lookup's own statement answers exactly what the product read does.
+    const read = async (productId: string) =>
+      (await t.call('GET', `/api/products/${productId}`, { token: t.as.user.token })).body.product;
+    expect((await byCode(`400${tag}`)).body.product).toEqual(await read(scanned.body.product._id));
+    const own = await add({
+      name: 'Own Point Soap',
+      sku: `OWN-${tag}`,
+      barcode: `401${tag}`,
+      reorderPoint: 3,
+      reorderQuantity: 12,
+      cost: 0.35,
+      price: 1.1,
+    });
+    expect(own.status).toBe(201);
+    const ownFound = (await byCode(`own-${tag}`)).body.product;
+    expect(ownFound).toEqual(await read(own.body.product._id));
+    expect(ownFound).toMatchObject({ reorderPoint: 3, reorderPointFromStore: false, cost: 0.35, price: 1.1 });
+    // A code that is one product's barcode and another's SKU names the barcode's product.
+    const crossed = await add({ name: 'Crossed Soap', sku: `402${tag}` });
+    const barcoded = await add({ name: 'Barcoded Soap', barcode: `402${tag}` });
+    expect([crossed.status, barcoded.status]).toEqual([201, 201]);
+    expect((await byCode(`402${tag}`)).body.product.name).toBe('Barcoded Soap');
+    // Signed out: 401, as every call.
+    expect((await t.call('GET', `/api/products/code/400${tag}`)).status).toBe(401);
     const missing = await byCode(`400${tag}0`);
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ success: false, error: 'Product not found.' });

@@ -1,7 +1,6 @@
 import type { PaymentMethod, Sale, SaleSummary } from '../../../shared/sales';
 import type { Runner } from '../../db/connection';
 import { type SignedInRunner, signedInStatement } from '../../lib/auth';
-import { pgCode } from '../../lib/errors';
 
 /** A sale's lines as the statement takes them: one per product, quantities added, in cart order. */
 export type SaleLines = { productIds: string[]; quantities: number[] };
@@ -123,23 +122,16 @@ export type SaleInputValues = {
 export async function placeSale(
   run: SignedInRunner,
   sale: SaleInputValues,
-  runner: Runner,
 ): Promise<{ saleId: string } | SaleRefusal> {
-  let rows: PlaceRow[];
-  try {
-    rows = await run<PlaceRow>(PLACE_SALE, [
-      sale.lines.productIds,
-      sale.lines.quantities,
-      sale.customerId,
-      sale.method,
-      sale.tendered?.toFixed(2) ?? null,
-    ]);
-  } catch (error) {
-    // A product ran out between reading the stock and taking it: the whole sale was undone. Name
-    // the line that is short now.
-    if (pgCode(error) !== 'IMS01') throw error;
-    return shortLine(runner, sale.lines);
-  }
+  // The products are locked as they are read, so the ledger cannot refuse a line the checks
+  // passed; were it to (IMS01), the error handler answers 409 and the statement took nothing.
+  const rows = await run<PlaceRow>(PLACE_SALE, [
+    sale.lines.productIds,
+    sale.lines.quantities,
+    sale.customerId,
+    sale.method,
+    sale.tendered?.toFixed(2) ?? null,
+  ]);
   const saleId = rows[0]?.sale_id;
   if (saleId) return { saleId };
   if (rows.some((row) => !row.found)) return { reason: 'productMissing' };
@@ -147,24 +139,6 @@ export async function placeSale(
   if (short) return { reason: 'shortOfStock', product: short.name ?? '', stock: short.stock ?? 0 };
   if (sale.customerId !== null && rows[0]?.customer_found === 0) return { reason: 'customerMissing' };
   return { reason: 'tenderedShort', total: rows[0]?.total ?? '0' };
-}
-
-/** After a sale lost a race for stock: the first of its lines that the stock cannot cover now. */
-async function shortLine(runner: Runner, lines: SaleLines): Promise<SaleRefusal> {
-  const rows = await runner.query<{ id: string; name: string; stock: number }>(
-    'select id, name, stock from products where id = any($1::uuid[])',
-    [lines.productIds],
-  );
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  for (const [i, id] of lines.productIds.entries()) {
-    const product = byId.get(id);
-    if (!product) return { reason: 'productMissing' };
-    if (product.stock < (lines.quantities[i] ?? 0))
-      return { reason: 'shortOfStock', product: product.name, stock: product.stock };
-  }
-  // Restocked since: name the first line anyway; the seller can simply try again.
-  const first = byId.get(lines.productIds[0] ?? '');
-  return { reason: 'shortOfStock', product: first?.name ?? '', stock: first?.stock ?? 0 };
 }
 
 type SaleRow = {

@@ -46,16 +46,12 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!lines.every((line) => isId(line.productId))) throw notFound('Product');
       if (customer !== undefined && !isId(customer)) throw notFound('Customer');
       const sell = async (runner: Runner = app.database) => {
-        const placed = await placeSale(
-          signedInRunner(request, runner),
-          {
-            lines: mergeLines(lines),
-            customerId: customer ?? null,
-            method: payment.method,
-            tendered: payment.tendered ?? null,
-          },
-          runner,
-        );
+        const placed = await placeSale(signedInRunner(request, runner), {
+          lines: mergeLines(lines),
+          customerId: customer ?? null,
+          method: payment.method,
+          tendered: payment.tendered ?? null,
+        });
         if ('reason' in placed) throw refusal(placed);
         const sale = await findSale(runner, placed.saleId, app.config.storeName);
         if (!sale) throw new Error('a sale just placed is missing');
