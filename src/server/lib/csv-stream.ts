@@ -97,22 +97,33 @@ export function sendCsv<Cursor>(
     .send(Readable.from(chunks(), { objectMode: false }));
 }
 
-/** Where a newest-first export stopped: the last row's time and id. */
+/**
+ * Where a newest-first export stopped: the last row's time as the database holds it (to the
+ * microsecond, from exactTime) and its id. A time cut to the millisecond (a JavaScript Date) would
+ * skip the rows that share the last row's millisecond but not its microseconds.
+ */
 export type NewestCursor = { at: string; id: string };
+
+/** A time column as text to the microsecond, for a cursor: select it beside the row. */
+export function exactTime(at: AnyColumn): SQL<string> {
+  return sql<string>`${at}::text`;
+}
 
 /** Rows after `after` in newest-first order (time desc, id desc), the lists' index order. */
 export function olderThan(at: AnyColumn, id: AnyColumn, after: NewestCursor | undefined): SQL | undefined {
   return after ? sql`(${at}, ${id}) < (${after.at}::timestamptz, ${after.id}::uuid)` : undefined;
 }
 
-/** The cursor after a batch of `size` newest-first rows, or undefined when it was the last. */
+/**
+ * The cursor after a batch of `size` newest-first rows, or undefined when it was the last. `key`
+ * gives a row's exactTime and id.
+ */
 export function nextNewest<Row>(
   rows: Row[],
   size: number,
-  key: (row: Row) => { at: Date | string; id: string },
+  key: (row: Row) => NewestCursor,
 ): NewestCursor | undefined {
   const last = rows.at(-1);
   if (!last || rows.length < size) return undefined;
-  const { at, id } = key(last);
-  return { at: new Date(at).toISOString(), id };
+  return key(last);
 }

@@ -109,6 +109,54 @@ describe.each(targets)('lists as CSV on $name', (target) => {
     expect(drafts.slice(1).map((row) => row[0])).toEqual([made[2].number, made[0].number]);
   });
 
+  /**
+   * 5,012 rows, seven to each moment, every moment with microseconds (SQL over `i`): the first
+   * batch of 5,000 ends inside a moment, whose other rows the next batch must still find.
+   */
+  const ROWS = 5012;
+  const moments = (from = 1, to = ROWS) => `from generate_series(${from}, ${to}) i`;
+  const MOMENT = `timestamptz '2019-03-01 10:00:00.123456+00' - make_interval(secs => (i / 7) * 0.001001)`;
+
+  it('rows that share a time to the microsecond are all exported across batches: movements, purchase orders, activity', async () => {
+    const { id, supplierId } = await t.product({ stock: 0 });
+    // Each movement applies itself to the stock (a trigger per row): a thousand per statement.
+    for (let from = 1; from <= ROWS; from += 1000)
+      await t.sql(
+        `insert into stock_movements (product_id, kind, quantity, reason, note, at)
+         select $1, 'adjustment', 1, 'found', 'moment ' || i, ${MOMENT} ${moments(from, Math.min(ROWS, from + 999))}`,
+        [id],
+      );
+    const [held] = await t.sql<{ n: number }>(
+      'select count(*)::int as n from stock_movements where product_id = $1',
+      [id],
+    );
+    expect(held?.n).toBeGreaterThanOrEqual(ROWS);
+    const movements = (await csv(`/api/products/${id}/movements?format=csv`)).slice(1);
+    expect(movements).toHaveLength(held?.n ?? 0);
+    expect(new Set(movements.map((row) => row[5])).size).toBe(held?.n);
+
+    await t.sql(
+      `insert into purchase_orders (supplier_id, note, created_at) select $1, 'moment ' || i, ${MOMENT} ${moments()}`,
+      [supplierId],
+    );
+    const orders = (await csv(`/api/purchase-orders?format=csv&supplier=${supplierId}`)).slice(1);
+    expect(orders).toHaveLength(ROWS);
+    expect(new Set(orders.map((row) => row[0])).size).toBe(ROWS);
+
+    const name = `Moment ${tag()}`;
+    await t.sql(
+      `insert into audit_log (action, entity_type, entity_name, at)
+       select 'created', 'category', $1 || ' ' || i, ${MOMENT} ${moments()}`,
+      [name],
+    );
+    const activity = (await csv('/api/audit?format=csv&entity=category&from=2019-03-01&to=2019-03-01')).slice(
+      1,
+    );
+    expect(activity).toHaveLength(ROWS);
+    expect(new Set(activity.map((row) => row[5])).size).toBe(ROWS);
+    expect(activity[0]?.[0]).toBe('2019-03-01T10:00:00.123Z');
+  });
+
   it('the activity log with its filters, changes in one cell; only for those who may read it', async () => {
     const name = `Audited ${tag()}`;
     const { categoryId, supplierId } = await t.product();

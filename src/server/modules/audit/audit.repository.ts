@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, gte, lt, type SQL, sql } from 'drizzle-orm';
 import type {
   AuditAction,
   AuditActor,
@@ -10,7 +10,7 @@ import type {
 import type { Role } from '../../../shared/roles';
 import type { Db, Tx } from '../../db/connection';
 import { auditLog } from '../../db/schema';
-import { type CsvBatch, type NewestCursor, nextNewest, olderThan } from '../../lib/csv-stream';
+import { type CsvBatch, exactTime, type NewestCursor, nextNewest, olderThan } from '../../lib/csv-stream';
 import { isId } from '../../lib/errors';
 import { rowsOf } from '../../lib/sql';
 
@@ -192,7 +192,7 @@ export async function auditCsvBatch(
   size: number,
 ): Promise<CsvBatch<NewestCursor>> {
   const rows = await db
-    .select()
+    .select({ ...getTableColumns(auditLog), cursorAt: exactTime(auditLog.at) })
     .from(auditLog)
     .where(and(auditWhere(filter, timeZone), olderThan(auditLog.at, auditLog.id, after)))
     .orderBy(desc(auditLog.at), desc(auditLog.id))
@@ -208,7 +208,7 @@ export async function auditCsvBatch(
       changesText(row.changes as AuditChange[] | null),
       row.address,
     ]),
-    next: nextNewest(rows, size, (row) => row),
+    next: nextNewest(rows, size, (row) => ({ at: row.cursorAt, id: row.id })),
   };
 }
 

@@ -8,7 +8,7 @@ import {
 } from '../../../shared/purchasing';
 import type { Db, Tx } from '../../db/connection';
 import { products, purchaseOrderLines, purchaseOrders, stockMovements, suppliers } from '../../db/schema';
-import { type CsvBatch, type NewestCursor, nextNewest, olderThan } from '../../lib/csv-stream';
+import { type CsvBatch, exactTime, type NewestCursor, nextNewest, olderThan } from '../../lib/csv-stream';
 import { badRequest, conflict, isId, notFound } from '../../lib/errors';
 import { rowsOf } from '../../lib/sql';
 import { type Actor, recordAudit } from '../audit/audit.repository';
@@ -179,6 +179,7 @@ export async function purchaseOrderCsvBatch(
       createdAt: purchaseOrders.createdAt,
       orderedAt: purchaseOrders.orderedAt,
       receivedAt: purchaseOrders.receivedAt,
+      cursorAt: exactTime(purchaseOrders.createdAt),
     })
     .from(purchaseOrders)
     .innerJoin(suppliers, eq(suppliers.id, purchaseOrders.supplierId))
@@ -195,7 +196,7 @@ export async function purchaseOrderCsvBatch(
       iso(row.orderedAt),
       iso(row.receivedAt),
     ]),
-    next: nextNewest(rows, size, (row) => ({ at: row.createdAt, id: row.id })),
+    next: nextNewest(rows, size, (row) => ({ at: row.cursorAt, id: row.id })),
   };
 }
 

@@ -3,7 +3,7 @@ import { purchaseOrderNumber } from '../../../shared/purchasing';
 import type { AdjustmentReason, Movement, MovementKind } from '../../../shared/stock';
 import type { Db, Tx } from '../../db/connection';
 import { products, purchaseOrders, stockMovements } from '../../db/schema';
-import { type CsvBatch, type NewestCursor, nextNewest, olderThan } from '../../lib/csv-stream';
+import { type CsvBatch, exactTime, type NewestCursor, nextNewest, olderThan } from '../../lib/csv-stream';
 import { rowsOf } from '../../lib/sql';
 
 export type MovementRow = typeof stockMovements.$inferSelect;
@@ -103,7 +103,11 @@ export async function movementCsvBatch(
   size: number,
 ): Promise<CsvBatch<NewestCursor>> {
   const rows = await db
-    .select({ ...getTableColumns(stockMovements), purchaseOrderNumber: purchaseOrders.number })
+    .select({
+      ...getTableColumns(stockMovements),
+      purchaseOrderNumber: purchaseOrders.number,
+      cursorAt: exactTime(stockMovements.at),
+    })
     .from(stockMovements)
     .leftJoin(purchaseOrders, eq(purchaseOrders.id, stockMovements.purchaseOrderId))
     .where(
@@ -123,7 +127,7 @@ export async function movementCsvBatch(
       row.orderId,
       row.purchaseOrderNumber ? purchaseOrderNumber(row.purchaseOrderNumber) : null,
     ]),
-    next: nextNewest(rows, size, (row) => row),
+    next: nextNewest(rows, size, (row) => ({ at: row.cursorAt, id: row.id })),
   };
 }
 
