@@ -9,7 +9,7 @@ import { buttonClass } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
-import { Loading } from '../../components/spinner';
+import { LoadFailed, Loading } from '../../components/spinner';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { ApiRequestError, errorMessage } from '../../lib/api';
 import { customersPath, salePath } from '../../lib/area-paths';
@@ -54,22 +54,14 @@ export function CustomerPage() {
       {answer.isPending ? (
         <Loading label="Loading the customer..." />
       ) : answer.isError && !customer ? (
-        <div role="alert" className="space-y-2 rounded-md bg-red-50 p-4 text-sm text-red-800">
-          <p>
-            {missing
+        <LoadFailed
+          message={
+            missing
               ? 'No such customer: they may have been deleted.'
-              : `The customer could not be loaded: ${errorMessage(answer.error)}`}
-          </p>
-          {missing ? null : (
-            <button
-              type="button"
-              className={buttonClass('secondary', 'sm')}
-              onClick={() => void answer.refetch()}
-            >
-              Try again
-            </button>
-          )}
-        </div>
+              : `The customer could not be loaded: ${errorMessage(answer.error)}`
+          }
+          retry={missing ? undefined : () => void answer.refetch()}
+        />
       ) : customer && answer.data ? (
         <>
           <div className="mb-6 grid gap-4 lg:grid-cols-2 lg:items-start">

@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import { can } from '../../../shared/roles';
 import { PAYMENT_LABEL, type Sale, saleNumberLabel } from '../../../shared/sales';
 import { buttonClass } from '../../components/button';
-import { Loading } from '../../components/spinner';
+import { LoadFailed, Loading } from '../../components/spinner';
 import { ApiRequestError, errorMessage } from '../../lib/api';
 import { formatDateTime, formatMoney } from '../../lib/format';
 import { homePathFor } from '../../lib/role-home';
@@ -46,22 +46,15 @@ export function ReceiptPage() {
       {answer.isPending ? (
         <Loading label="Loading the receipt..." />
       ) : !sale ? (
-        <div role="alert" className="max-w-md space-y-2 rounded-md bg-red-50 p-4 text-sm text-red-800">
-          <p>
-            {notFound
+        <LoadFailed
+          className="max-w-md"
+          message={
+            notFound
               ? 'This receipt does not exist, or it is not one of your sales.'
-              : `The receipt could not be loaded: ${errorMessage(answer.error)}`}
-          </p>
-          {notFound ? null : (
-            <button
-              type="button"
-              className={buttonClass('secondary', 'sm')}
-              onClick={() => void answer.refetch()}
-            >
-              Try again
-            </button>
-          )}
-        </div>
+              : `The receipt could not be loaded: ${errorMessage(answer.error)}`
+          }
+          retry={notFound ? undefined : () => void answer.refetch()}
+        />
       ) : (
         <Receipt sale={sale} />
       )}
