@@ -210,7 +210,8 @@ describe('MemoryState under a flood of distinct keys', () => {
       `[memory state] 205,000 keys: ${state.size.counters} counters kept, heap +${(grown / 1e6).toFixed(1)} MB; ${atOneThousand.toFixed(2)} µs per hit at 1k keys, ${atTwoHundredThousand.toFixed(2)} µs at 200k`,
     );
     expect(grown).toBeLessThan(32e6);
-    expect(atTwoHundredThousand).toBeLessThan(Math.max(5 * atOneThousand, 5));
+    // A scan per hit (the old prune) costs hundreds of µs at this size; a busy machine adds a few.
+    expect(atTwoHundredThousand).toBeLessThan(Math.max(5 * atOneThousand, 20));
     // Revocations are bounded the same way.
     for (let i = 0; i < 30_000; i++) await state.revoke(`token-${i}`, Date.now() + 60_000);
     expect(state.size.revoked).toBe(MEMORY_CAPS.revoked);
