@@ -673,3 +673,17 @@ export const settings = pgTable('settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
 });
+
+/**
+ * Signed-out tokens by their id (`jti`), kept until the token would have expired (decision 0017).
+ * The signed-in checks read it in their own statement, so a sign-out holds on every instance and
+ * after a restart; Redis and memory only cache it.
+ */
+export const revokedTokens = pgTable(
+  'revoked_tokens',
+  {
+    id: uuid('id').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('revoked_tokens_expires_idx').on(t.expiresAt)],
+);

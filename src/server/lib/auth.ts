@@ -8,16 +8,21 @@ const UNAUTHENTICATED = 'Please sign in to continue.';
 const SIGNED_OUT = 'Your session is no longer valid; please sign in again.';
 const NOT_ALLOWED = 'Your role is not allowed to do that.';
 
-/** Every signed-in call runs this, so it is prepared once per connection. */
+/**
+ * Every signed-in call runs this, so it is prepared once per connection. A signed-out token
+ * (revoked_tokens, decision 0017) finds no user: the sign-out costs no extra round trip.
+ */
 const SIGNED_IN_USER = statement(
   'auth_signed_in_user',
-  'select id, name, email, address, role, token_version as "tokenVersion" from users where id = $1',
+  `select id, name, email, address, role, token_version as "tokenVersion" from users
+   where id = $1 and not exists (select 1 from revoked_tokens where id = $2::uuid)`,
 );
 
 /**
- * Runs before every /api route: checks the bearer token (signature, expiry, not signed out), then
- * the user behind it against the database (so a deleted user or a token from before a password
- * change is refused at once), then the route's permission.
+ * Runs before every /api route: checks the bearer token (signature, expiry), then the user behind
+ * it against the database (so a deleted user, a signed-out token or a token from before a password
+ * change is refused at once, on every instance), then the route's permission. The shared state's
+ * revocations only refuse a signed-out token early; the database holds them.
  *
  * A route with `userCheckedInStatement` has the user check written into its own statement by
  * `signedInStatement` and runs it with `signedInRunner` (one round trip on a hot path); the hook then
@@ -52,7 +57,7 @@ export async function checkSignedInUser(request: FastifyRequest): Promise<AuthUs
   if (!claims) throw new AppError(401, UNAUTHENTICATED);
   const [row] = await request.server.database.run<
     Omit<AuthUser, 'role'> & { role: string; tokenVersion: number }
-  >(SIGNED_IN_USER, [claims.userId]);
+  >(SIGNED_IN_USER, [claims.userId, claims.tokenId]);
   if (!row || row.tokenVersion !== claims.tokenVersion) {
     throw new AppError(401, SIGNED_OUT);
   }
@@ -101,7 +106,8 @@ export interface SignedInStatement extends Statement {
  *
  * The route's SQL uses $1…$n for its own values and reads the caller from the CTE
  * `signed_in_user (id, name, address, role)`, which holds a row only while the token's user exists
- * with the token's version and a role the route's permission allows; the route's writes must
+ * with the token's version, the token is not signed out, and the user has a role the route's
+ * permission allows; the route's writes must
  * depend on that row. `with` holds the route's further CTEs, `select` its answer. The statement
  * always answers at least one row, carrying `signedIn` and `permitted`, which `signedInRunner` turns
  * into 401 and 403.
@@ -111,10 +117,12 @@ export function signedInStatement(name: string, parts: { with?: string; select: 
     throw new Error(`statement ${name} must read the caller from signed_in_user`);
   const used = [...`${parts.with ?? ''} ${parts.select}`.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]));
   const n = Math.max(0, ...used);
-  const [version, roles, userId] = [n + 1, n + 2, n + 3];
+  const [version, roles, userId, tokenId] = [n + 1, n + 2, n + 3, n + 4];
   const text = `with me as (
      select id, name, address, role,
-            token_version = $${version}::int as signed_in, role = any($${roles}::text[]) as permitted
+            token_version = $${version}::int
+              and not exists (select 1 from revoked_tokens where id = $${tokenId}::uuid) as signed_in,
+            role = any($${roles}::text[]) as permitted
      from users where id = $${userId}::uuid
    ), signed_in_user as (
      select id, name, address, role from me where signed_in and permitted
@@ -130,12 +138,13 @@ export function signedInStatement(name: string, parts: { with?: string; select: 
 export type SignedInRunner = <T>(signed: SignedInStatement, params: unknown[]) => Promise<T[]>;
 
 /**
- * The runner for a caller known by id, token version and allowed roles: what a route's runner
- * does after the token check, and what the benchmark's direct-SQL ceiling calls.
+ * The runner for a caller known by id, token version (and token id, refused once signed out) and
+ * allowed roles: what a route's runner does after the token check, and what the benchmark's
+ * direct-SQL ceiling calls (without a token id).
  */
 export function signedInRunnerFor(
   runner: Runner,
-  caller: { userId: string; tokenVersion: number; roles: readonly string[] },
+  caller: { userId: string; tokenVersion: number; roles: readonly string[]; tokenId?: string },
   onChecked: () => void = () => {},
 ): SignedInRunner {
   return async <T>(signed: SignedInStatement, params: unknown[]) => {
@@ -144,6 +153,7 @@ export function signedInRunnerFor(
       caller.tokenVersion,
       caller.roles,
       caller.userId,
+      caller.tokenId ?? null,
     ]);
     const first = rows[0];
     if (!first?.signedIn) throw new AppError(401, SIGNED_OUT);
@@ -170,7 +180,12 @@ export function signedInRunner(
     );
   return signedInRunnerFor(
     runner,
-    { userId: claims.userId, tokenVersion: claims.tokenVersion, roles: PERMISSIONS[permission] },
+    {
+      userId: claims.userId,
+      tokenVersion: claims.tokenVersion,
+      roles: PERMISSIONS[permission],
+      tokenId: claims.tokenId,
+    },
     () => {
       request.signedInChecked = true;
     },

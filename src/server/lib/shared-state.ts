@@ -1,10 +1,11 @@
 import { Redis } from 'ioredis';
 
 /**
- * State that must hold across every instance of the server: the login throttle's counters and
- * the revoked tokens (DESIGN §7). With REDIS_URL it lives in Redis, so a limit or a sign-out
- * holds on every instance at once; without it (one instance) it lives in this process. When Redis
- * stops answering the server keeps serving on per-process state, and says so once in the log.
+ * State shared by every instance of the server: the login throttle's counters and a cache of the
+ * revoked tokens (DESIGN §7; the revocations themselves are kept in the database, decision 0017).
+ * With REDIS_URL it lives in Redis, so a limit holds on every instance at once; without it (one
+ * instance) it lives in this process. When Redis stops answering the server keeps serving on
+ * per-process state, and says so once in the log.
  */
 export interface SharedState {
   /**
@@ -20,52 +21,163 @@ export interface SharedState {
   close(): Promise<void>;
 }
 
-/** Past this many entries the memory state drops the expired ones on the next write. */
-const PRUNE_AT = 10_000;
+/**
+ * How much the memory state keeps: counters (each attempt touches three, or one for a known
+ * device) and revoked token ids. At the caps it holds about 25 MB (throttle.test.ts measures it).
+ */
+export const MEMORY_CAPS = { counters: 50_000, revoked: 10_000 };
 
+/** Expired entries dropped from the front of a queue per write: more than one write adds. */
+const DROP_PER_WRITE = 2;
+
+type Counter = { key: string; count: number; resetAt: number; repeated: boolean };
+type Revocation = { id: string; until: number };
+
+/**
+ * A first-in first-out queue with O(1) amortised push and shift. (A Map's own order is not one:
+ * V8 leaves a deleted entry as a hole that the next walk from the front steps over again, until
+ * the table is rebuilt, so a Map used as a queue costs O(n) per shift.)
+ */
+class Queue<T> {
+  private items: T[] = [];
+  private head = 0;
+
+  push(item: T): void {
+    this.items.push(item);
+  }
+
+  peek(): T | undefined {
+    return this.items[this.head];
+  }
+
+  shift(): void {
+    this.head += 1;
+    if (this.head >= 1024 && this.head * 2 >= this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
+
+/**
+ * This process's throttle counters and revocations, bounded, with O(1) amortised work per attempt:
+ * entries are queued in the order they began, so expired ones are dropped from the front a few at
+ * a time, and past the cap the oldest goes. Nothing scans the whole map.
+ *
+ * Forgetting a counter hands its key a fresh allowance, so a flood of distinct keys must not be
+ * able to push out the counters that matter. Counters seen once (one failure for an email or an
+ * address: all that a flood of distinct keys makes) queue apart from those hit again, and the cap
+ * evicts the once-seen first. A counter that is holding a guesser back has been hit repeatedly and
+ * goes only when more repeated counters than the cap are live in one window (decision 0017).
+ * Revocations are a cache of the database here: evicting one costs a database read, not safety.
+ */
 export class MemoryState implements SharedState {
-  private readonly counts = new Map<string, { count: number; resetAt: number }>();
-  private readonly revoked = new Map<string, number>();
+  private readonly counters = new Map<string, Counter>();
+  /** Each counter once, in the order it began; an entry since promoted or restarted is skipped. */
+  private readonly seenOnce = new Queue<Counter>();
+  private readonly seenAgain = new Queue<Counter>();
+  private readonly revoked = new Map<string, Revocation>();
+  private readonly revokedOrder = new Queue<Revocation>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly caps: { counters: number; revoked: number } = MEMORY_CAPS,
+  ) {}
+
+  /** How many counters and revocations are held. */
+  get size(): { counters: number; revoked: number } {
+    return { counters: this.counters.size, revoked: this.revoked.size };
+  }
 
   async hit(keys: readonly string[], windowMs: number) {
     const now = this.now();
-    if (this.counts.size >= PRUNE_AT) prune(this.counts, (entry) => entry.resetAt <= now);
     return keys.map((key) => {
-      let entry = this.counts.get(key);
-      if (!entry || entry.resetAt <= now) {
-        entry = { count: 0, resetAt: now + windowMs };
-        this.counts.set(key, entry);
+      let entry = this.counters.get(key);
+      if (entry && entry.resetAt <= now) {
+        this.counters.delete(key);
+        entry = undefined;
       }
-      entry.count += 1;
+      if (!entry) {
+        this.makeRoom(now);
+        entry = { key, count: 1, resetAt: now + windowMs, repeated: false };
+        this.counters.set(key, entry);
+        this.seenOnce.push(entry);
+      } else {
+        entry.count += 1;
+        if (!entry.repeated) {
+          entry.repeated = true;
+          this.seenAgain.push(entry);
+        }
+      }
       return { count: entry.count, leftMs: entry.resetAt - now };
     });
   }
 
   async undo(keys: readonly string[]) {
     for (const key of keys) {
-      const entry = this.counts.get(key);
+      const entry = this.counters.get(key);
       if (entry && entry.count > 0) entry.count -= 1;
     }
   }
 
   async revoke(id: string, untilMs: number) {
     const now = this.now();
-    if (this.revoked.size >= PRUNE_AT) prune(this.revoked, (until) => until <= now);
-    this.revoked.set(id, untilMs);
+    for (let i = 0; i < DROP_PER_WRITE; i++) {
+      const first = this.liveRevocation();
+      if (!first || first.until > now) break;
+      this.revoked.delete(first.id);
+    }
+    if (!this.revoked.has(id) && this.revoked.size >= this.caps.revoked) {
+      const oldest = this.liveRevocation();
+      if (oldest) this.revoked.delete(oldest.id);
+    }
+    const entry = { id, until: untilMs };
+    this.revoked.set(id, entry);
+    this.revokedOrder.push(entry);
   }
 
   async isRevoked(id: string) {
-    const until = this.revoked.get(id);
-    return until !== undefined && until > this.now();
+    const entry = this.revoked.get(id);
+    return entry !== undefined && entry.until > this.now();
   }
 
   async close() {}
-}
 
-function prune<V>(map: Map<string, V>, expired: (value: V) => boolean): void {
-  for (const [key, value] of map) if (expired(value)) map.delete(key);
+  /** Before a new counter: drops a few expired ones, then the least useful one past the cap. */
+  private makeRoom(now: number): void {
+    for (const queue of [this.seenOnce, this.seenAgain]) {
+      for (let i = 0; i < DROP_PER_WRITE; i++) {
+        const first = this.liveCounter(queue);
+        if (!first || first.resetAt > now) break;
+        this.counters.delete(first.key);
+      }
+    }
+    if (this.counters.size < this.caps.counters) return;
+    const victim = this.liveCounter(this.seenOnce) ?? this.liveCounter(this.seenAgain);
+    if (victim) this.counters.delete(victim.key);
+  }
+
+  /**
+   * The queue's first entry that is still the live counter of its kind. Stale ones (deleted,
+   * restarted, or promoted out of the once-seen) are shifted off: each entry is queued at most
+   * twice, so this is O(1) amortised.
+   */
+  private liveCounter(queue: Queue<Counter>): Counter | undefined {
+    const again = queue === this.seenAgain;
+    for (let first = queue.peek(); first; first = queue.peek()) {
+      if (this.counters.get(first.key) === first && first.repeated === again) return first;
+      queue.shift();
+    }
+    return undefined;
+  }
+
+  private liveRevocation(): Revocation | undefined {
+    for (let first = this.revokedOrder.peek(); first; first = this.revokedOrder.peek()) {
+      if (this.revoked.get(first.id) === first) return first;
+      this.revokedOrder.shift();
+    }
+    return undefined;
+  }
 }
 
 /** INCR each key, starting its window on the first hit; answers count and ms left per key. */
@@ -93,8 +205,8 @@ return 0`;
 const PREFIX = 'ims:';
 
 /**
- * Redis first, this process's memory when Redis fails. Revocations are written to both, so a
- * token signed out here stays refused here even while Redis is away.
+ * Redis first, this process's memory when Redis fails. Revocations are written to both as an
+ * early refusal; the database's revoked_tokens is what refuses a signed-out token everywhere.
  */
 export class RedisState implements SharedState {
   private readonly redis: Redis;
@@ -119,7 +231,7 @@ export class RedisState implements SharedState {
     this.redis.on('ready', () => {
       if (this.degraded) {
         this.degraded = false;
-        this.log.info('Redis answers again: login limits and sign-outs are shared by every instance.');
+        this.log.info('Redis answers again: login limits are shared by every instance.');
       }
     });
   }
@@ -147,7 +259,7 @@ export class RedisState implements SharedState {
     this.degraded = true;
     const reason = error instanceof Error ? error.message : String(error);
     this.log.warn(
-      `Redis is not answering (${reason}): login limits and sign-outs now hold for this instance only, until it returns.`,
+      `Redis is not answering (${reason}): login limits now hold for this instance only, until it returns; sign-outs still hold everywhere.`,
     );
   }
 

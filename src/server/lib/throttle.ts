@@ -10,6 +10,8 @@ export interface LoginLimits {
   perEmail: number;
   /** Failures from one address over all emails: far above what a shop makes. */
   perAddress: number;
+  /** Failures from one known device of the account (its `ims_device` cookie). */
+  perDevice: number;
   windowMs: number;
 }
 
@@ -17,54 +19,87 @@ export const LOGIN_LIMITS: LoginLimits = {
   perPair: 5,
   perEmail: 50,
   perAddress: 100,
+  perDevice: 5,
   windowMs: 15 * 60_000,
 };
 
+type Reason = 'pair' | 'email' | 'address' | 'device' | 'user';
+
 export type Admission =
   | { admitted: true; keys: readonly string[] }
-  | { admitted: false; waitMs: number; reason: 'pair' | 'email' | 'address' };
+  | {
+      admitted: false;
+      waitMs: number;
+      reason: Reason;
+      /** The first refusal by this counter in its window: the one the audit log records. */
+      firstInWindow: boolean;
+    };
+
+export interface Attempt {
+  /** The normalised email tried. */
+  email: string;
+  /** The client address (before addressKey). */
+  address: string;
+  /** The device id of a valid `ims_device` cookie for this email, when the request carried one. */
+  device?: string;
+  /** A signed-in user proposing a change (profile): their own counter, whatever the address. */
+  userId?: string;
+}
 
 /**
  * The login throttle. Every attempt is counted *before* its password is checked, so a burst of
  * parallel attempts gets at most the limit checked: the counters are what admits, not the
  * outcome of attempts still running. A success, or an attempt refused unchecked, takes its count back.
  *
- * Past the per-email limit an address may still try that email while it has no failure of its
- * own for it in the window: strangers failing everywhere do not lock the owner out of a clean
- * address, and a guesser spread over many addresses gets one try per address.
+ * Past the per-email limit every address is refused for that email, so a guesser spread over any
+ * number of addresses gets at most that many checks per account and window. The owner is not
+ * locked out: a browser that signed in before carries a device cookie for the account (known
+ * devices, DESIGN §7), and its attempts are counted only against that device's own limit, which no
+ * stranger can spend.
  */
 export class LoginThrottle {
+  private readonly limits: LoginLimits;
+
   constructor(
     private readonly state: SharedState,
-    private readonly limits: LoginLimits = LOGIN_LIMITS,
-  ) {}
+    limits: Partial<LoginLimits> = {},
+  ) {
+    this.limits = { ...LOGIN_LIMITS, ...limits };
+  }
 
-  async admit(email: string, address: string): Promise<Admission> {
-    const from = addressKey(address);
-    const keys = [`login:pair:${from}:${email}`, `login:email:${email}`, `login:address:${from}`];
-    const [pair, byEmail, byAddress] = await this.state.hit(keys, this.limits.windowMs);
-    if (!pair || !byEmail || !byAddress) throw new Error('throttle counters missing');
-    const refused = (waitMs: number, reason: 'pair' | 'email' | 'address'): Admission => ({
-      admitted: false,
-      waitMs,
-      reason,
-    });
-    let refusal: Admission | undefined;
-    if (pair.count > this.limits.perPair) refusal = refused(pair.leftMs, 'pair');
-    else if (byAddress.count > this.limits.perAddress) refusal = refused(byAddress.leftMs, 'address');
-    // pair.count > 1: this address already tried this email in the window and did not succeed.
-    else if (byEmail.count > this.limits.perEmail && pair.count > 1)
-      refusal = refused(byEmail.leftMs, 'email');
-    if (!refusal) return { admitted: true, keys };
+  async admit(attempt: Attempt): Promise<Admission> {
+    const counted = this.counters(attempt);
+    const keys = counted.map(([key]) => key);
+    const hits = await this.state.hit(keys, this.limits.windowMs);
+    const over = counted.findIndex(([, limit], i) => (hits[i]?.count ?? Number.POSITIVE_INFINITY) > limit);
+    if (over < 0) return { admitted: true, keys };
     // A refused attempt had its password checked by no one: it is not a failure either, so
     // hammering a blocked account neither extends nor deepens the block.
     await this.state.undo(keys);
-    return refusal;
+    const [key, , reason] = counted[over] as [string, number, Reason];
+    const waitMs = hits[over]?.leftMs ?? this.limits.windowMs;
+    // One marker per refusing counter and window, so the log gets one entry however often it refuses.
+    const [marker] = await this.state.hit([`refused:${key}`], Math.max(1, waitMs));
+    return { admitted: false, waitMs, reason, firstInWindow: marker?.count === 1 };
   }
 
   /** The attempt succeeded: it was no failure, so its counts are taken back. */
   async succeeded(admission: Admission): Promise<void> {
     if (admission.admitted) await this.state.undo(admission.keys);
+  }
+
+  /** The counters an attempt is counted against, in the order their refusal is reported. */
+  private counters(attempt: Attempt): Array<[string, number, Reason]> {
+    const { email, device, userId } = attempt;
+    // The account's own browser: only its own limit, so strangers cannot spend it.
+    if (device) return [[`login:device:${device}`, this.limits.perDevice, 'device']];
+    const from = addressKey(attempt.address);
+    return [
+      [`login:pair:${from}:${email}`, this.limits.perPair, 'pair'],
+      [`login:address:${from}`, this.limits.perAddress, 'address'],
+      [`login:email:${email}`, this.limits.perEmail, 'email'],
+      ...(userId ? [[`change:user:${userId}`, this.limits.perPair, 'user'] as [string, number, Reason]] : []),
+    ];
   }
 }
 

@@ -1,5 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
+import { isId } from './errors';
 
 export interface TokenClaims {
   userId: string;
@@ -27,11 +28,14 @@ export class Tokens {
   /** Imported once: given raw bytes, jose would import the key again for every token. */
   private readonly key: Promise<CryptoKey>;
   private readonly verified = new Map<string, VerifiedToken>();
+  /** Signs device cookies; derived from the token secret, so neither signature stands for the other. */
+  private readonly deviceKey: Buffer;
 
   constructor(
     secret: string,
     private readonly ttlSeconds: number,
   ) {
+    this.deviceKey = createHmac('sha256', secret).update('ims_device cookie key').digest();
     this.key = crypto.subtle.importKey(
       'raw',
       new TextEncoder().encode(secret),
@@ -68,7 +72,9 @@ export class Tokens {
         typeof payload.sub !== 'string' ||
         typeof payload.tv !== 'number' ||
         typeof payload.exp !== 'number' ||
-        typeof payload.jti !== 'string'
+        typeof payload.jti !== 'string' ||
+        // Sign-outs are kept by this id in a uuid column.
+        !isId(payload.jti)
       )
         return undefined;
       const claims: VerifiedToken = {
@@ -86,5 +92,31 @@ export class Tokens {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * A known-device cookie's value for an account (DESIGN §7): the normalised email it signed in
+   * with, a random id of this device, and the server's signature. No password material. The
+   * email, not the user id, so the throttle can tell before any database read whether a sign-in
+   * attempt comes from one of the account's own browsers.
+   */
+  deviceCookie(email: string, deviceId: string = randomBytes(12).toString('base64url')): string {
+    const body = `${Buffer.from(email).toString('base64url')}.${deviceId}`;
+    return `${body}.${this.deviceSignature(body)}`;
+  }
+
+  /** The device id of a cookie this server signed for `email`, or undefined for any other value. */
+  deviceFor(cookie: string, email: string): string | undefined {
+    const parts = cookie.split('.');
+    if (parts.length !== 3) return undefined;
+    const [named, deviceId, signature] = parts as [string, string, string];
+    const expected = Buffer.from(this.deviceSignature(`${named}.${deviceId}`));
+    const given = Buffer.from(signature);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    return Buffer.from(named, 'base64url').toString() === email ? deviceId : undefined;
+  }
+
+  private deviceSignature(body: string): string {
+    return createHmac('sha256', this.deviceKey).update(body).digest('base64url');
   }
 }

@@ -220,3 +220,35 @@ describe.skipIf(!baseUrl)('a server whose Redis stops answering', () => {
     }
   }, 90_000);
 });
+
+describe.skipIf(!baseUrl)('two server processes whose Redis stops answering', () => {
+  it('a sign-out on one while Redis is down is refused on the other: sign-outs are kept in the database', async () => {
+    const db = await freshPostgres(baseUrl as string);
+    const relay = new Relay(REDIS.host, REDIS.port);
+    await relay.up();
+    const env = {
+      DATABASE_URL: db.url,
+      REDIS_URL: `redis://127.0.0.1:${relay.port}`,
+      ADMIN_EMAIL: OWNER.email,
+      ADMIN_PASSWORD: OWNER.password,
+    };
+    const a = await startServer(env);
+    const b = await startServer(env).catch(async (error) => {
+      await a.stop();
+      throw error;
+    });
+    try {
+      const token = await signIn(a, OWNER.email, OWNER.password);
+      expect((await call(b, 'GET', '/api/users', { token })).status).toBe(200);
+      await relay.down();
+      expect((await call(a, 'POST', '/api/auth/logout', { token, body: {} })).status).toBe(200);
+      expect((await call(b, 'GET', '/api/users', { token })).status).toBe(401);
+      expect((await call(b, 'GET', '/api/products?page=1', { token })).status).toBe(401);
+      expect(a.output()).toMatch(/Redis is not answering/);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+      await relay.down();
+      await db.drop();
+    }
+  }, 120_000);
+});

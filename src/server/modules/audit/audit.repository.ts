@@ -7,6 +7,7 @@ import type {
   AuditEntry,
   AuditValue,
 } from '../../../shared/audit';
+import { Email } from '../../../shared/common';
 import type { Role } from '../../../shared/roles';
 import type { Db, Tx } from '../../db/connection';
 import { auditLog } from '../../db/schema';
@@ -81,24 +82,45 @@ const SIGN_IN_ACTION: Record<SignInOutcome, AuditAction> = {
 };
 
 /**
+ * What the log keeps of an email tried that names no account: people type their password into
+ * the email field, so never the text itself. Something email-shaped keeps its first letter and
+ * its top-level domain (enough to tell a typo of one's own address from a stranger's list);
+ * anything else keeps nothing.
+ */
+export function redactedEmail(email: string): string {
+  if (!Email.safeParse(email).success) return '(not an email address)';
+  const at = email.lastIndexOf('@');
+  const tld = email.slice(email.lastIndexOf('.') + 1);
+  return `${email.slice(0, Math.min(1, at))}***@***.${tld}`;
+}
+
+/**
  * Records a sign-in attempt in one statement (its own transaction: there is no other change).
  * The actor is the account the email (or `userId`) belongs to, as it is now; for an email nobody
- * has there is no actor. The entity's name is the email tried, unless it does not look like one:
- * people type their password into the email field, and the log must not keep it.
+ * has there is no actor. The entity's name is the account's email, or for an email that names no
+ * account its redacted form. A throttled entry names the counter that refused it; the throttle
+ * writes one per counter and window (decision 0017).
  */
 export async function recordSignIn(
   db: Db,
-  attempt: { outcome: SignInOutcome; email: string; address: string; userId?: string },
+  attempt: {
+    outcome: SignInOutcome;
+    email: string;
+    address: string;
+    userId?: string;
+    limit?: string;
+  },
 ): Promise<void> {
-  const email = attempt.email.includes('@') ? attempt.email : '(not an email address)';
   const match =
     attempt.userId && isId(attempt.userId)
       ? sql`u.id = ${attempt.userId}::uuid`
       : sql`u.email = ${attempt.email}`;
+  const changes: AuditChange[] | null = attempt.limit ? [{ field: 'limit', new: attempt.limit }] : null;
   await db.execute(sql`
-    insert into ${auditLog} (actor_id, actor_name, actor_role, action, entity_type, entity_id, entity_name, address)
-    select u.id, u.name, u.role, ${SIGN_IN_ACTION[attempt.outcome]}::text, 'user', u.id, ${email}::text,
-           ${attempt.address}::text
+    insert into ${auditLog} (actor_id, actor_name, actor_role, action, entity_type, entity_id, entity_name, changes, address)
+    select u.id, u.name, u.role, ${SIGN_IN_ACTION[attempt.outcome]}::text, 'user', u.id,
+           coalesce(u.email, ${redactedEmail(attempt.email)}::text),
+           ${changes === null ? null : JSON.stringify(changes)}::jsonb, ${attempt.address}::text
     from (select) as one left join users u on ${match}`);
 }
 

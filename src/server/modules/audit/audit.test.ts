@@ -365,18 +365,22 @@ describe.each(targets)('audit log on $name', (target) => {
       });
     });
 
-    it('a failure with an unknown email has no actor and names the email tried', async () => {
-      const email = `nobody.${tag()}@example.com`;
+    it('a failure with an email that names no account has no actor and keeps only a masked form of it', async () => {
+      const secret = `zq${tag()}`;
+      const email = `${secret}@${secret}.org`;
       expect((await login(email, 'whatever')).status).toBe(401);
-      const { entries } = await audit({ action: 'signInFailed', pageSize: 100 });
-      const entry = entries.find((e: Entry) => e.entity.name === email);
-      expect(entry).toMatchObject({ actor: null, entity: { type: 'user', _id: null, name: email } });
+      expect(await t.sql('select 1 from audit_log a where a::text like $1', [`%${secret}%`])).toHaveLength(0);
+      const { entries } = await audit({ action: 'signInFailed', pageSize: 1 });
+      expect(entries[0]).toMatchObject({
+        actor: null,
+        entity: { type: 'user', _id: null, name: 'z***@***.org' },
+      });
     });
 
-    it('text that is not an email (a password typed in the wrong box) is not kept', async () => {
-      const typed = `hunter2${tag()}`;
+    it('text with an @ that is not an email (a password typed in the wrong box) is not kept', async () => {
+      const typed = `P@ss ${tag()}`;
       expect((await login(typed, 'whatever')).status).toBe(401);
-      const rows = await t.sql('select 1 from audit_log a where a::text like $1', [`%${typed}%`]);
+      const rows = await t.sql('select 1 from audit_log a where a::text like $1', [`%${typed.slice(5)}%`]);
       expect(rows).toHaveLength(0);
       const { entries } = await audit({ action: 'signInFailed', pageSize: 1 });
       expect(entries[0]?.entity.name).toBe('(not an email address)');
@@ -393,6 +397,38 @@ describe.each(targets)('audit log on $name', (target) => {
         const res = await strict.call('GET', `/api/audit?actor=${rep.id}`, { token: strict.as.admin.token });
         expect(res.body.entries.map((e: Entry) => e.action)).toEqual(['signInThrottled', 'signInFailed']);
         expect(res.body.entries[0].entity).toEqual({ type: 'user', _id: rep.id, name: rep.email });
+        expect(res.body.entries[0].changes).toEqual([{ field: 'limit', new: 'pair' }]);
+      } finally {
+        await strict.close();
+      }
+    });
+
+    it('a stranger hammering the sign-in writes one throttled entry per refusing counter and window, not one per attempt', async () => {
+      const strict = await startApp(target, { throttle: { perPair: 1, perEmail: 100, perAddress: 3 } });
+      try {
+        const rep = await strict.account('user');
+        const count = async (action: string) =>
+          (
+            await strict.sql<{ n: number }>('select count(*)::int as n from audit_log where action = $1', [
+              action,
+            ])
+          )[0]?.n;
+        const from = (address: string, email = rep.email) =>
+          strict.call('POST', '/api/auth/login', {
+            body: { email, password: 'nope nope' },
+            remoteAddress: address,
+          });
+        expect((await from('198.51.100.1')).status).toBe(401);
+        for (let i = 0; i < 60; i++) expect((await from('198.51.100.1')).status).toBe(429);
+        expect(await count('signInThrottled')).toBe(1);
+        // Another address spending its own allowance is another counter: one entry more.
+        expect((await from('198.51.100.2', 'a@example.com')).status).toBe(401);
+        expect((await from('198.51.100.2', 'b@example.com')).status).toBe(401);
+        expect((await from('198.51.100.2', 'c@example.com')).status).toBe(401);
+        for (let i = 0; i < 40; i++)
+          expect((await from('198.51.100.2', `n${i}@example.com`)).status).toBe(429);
+        expect(await count('signInThrottled')).toBe(2);
+        expect(await count('signInFailed')).toBe(4);
       } finally {
         await strict.close();
       }

@@ -1,6 +1,21 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, PASSWORD, startApp, type TestApp, targets } from '../../test/harness';
+import { buildApp } from '../../app';
+import { openDatabase } from '../../db/connection';
+import { users } from '../../db/schema';
+import { hashPassword } from '../../lib/passwords';
+import {
+  type Answer,
+  freshPostgres,
+  PASSWORD,
+  startApp,
+  type TestApp,
+  targets,
+  testConfig,
+} from '../../test/harness';
 
 const INVALID = { success: false, error: 'Invalid email or password' };
 
@@ -218,19 +233,6 @@ describe.each(targets)('login throttling on $name', (target) => {
     expect((await login(me.email, PASSWORD, '10.0.2.1')).status).toBe(429);
   });
 
-  it('past the per-email limit, failed addresses are refused but a clean one gets in: strangers cannot lock the owner out', async () => {
-    const owner = await t.account('user');
-    // Three strangers fail twice each: 6 failures for the email, the per-email limit here.
-    for (const stranger of ['10.0.5.1', '10.0.5.2', '10.0.5.3'])
-      for (let i = 0; i < 2; i++) expect((await login(owner.email, 'guess', stranger)).status).toBe(401);
-    expect((await login(owner.email, 'guess', '10.0.5.1')).status).toBe(429);
-    // A new stranger gets one try, then is refused like the others.
-    expect((await login(owner.email, 'guess', '10.0.5.4')).status).toBe(401);
-    expect((await login(owner.email, PASSWORD, '10.0.5.4')).status).toBe(429);
-    // The owner's own address has not failed: they sign in.
-    expect((await login(owner.email, PASSWORD, '10.0.5.9')).status).toBe(200);
-  });
-
   it('POST /api/auth/login answers 429 after 10 failures from one address across different emails', async () => {
     const me = await t.account('user');
     for (let i = 0; i < 10; i++) {
@@ -250,6 +252,109 @@ describe.each(targets)('login throttling on $name', (target) => {
       expect((await login(me.email, 'wrong', `2001:db8:aa:1::${i}`)).status).toBe(401);
     expect((await login(me.email, PASSWORD, '2001:db8:aa:1:ffff::9')).status).toBe(429);
     expect((await login(me.email, PASSWORD, '2001:db8:aa:2::1')).status).toBe(200);
+  });
+});
+
+describe.each(targets)('known devices on $name', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // DESIGN §7's limits: 5 per email and address, 50 per email, 100 per address, 5 per device.
+    t = await startApp(target, { throttle: { perPair: 5, perEmail: 50, perAddress: 100 } });
+  });
+  afterAll(() => t?.close());
+
+  const login = (email: string, password: string, remoteAddress: string, device?: string) =>
+    t.call('POST', '/api/auth/login', {
+      body: { email, password },
+      remoteAddress,
+      headers: device ? { cookie: `theme=dark; ims_device=${device}` } : {},
+    });
+
+  /** Signs the owner in from their own browser and answers the device cookie it was given. */
+  const browserOf = async (email: string, remoteAddress: string): Promise<string> => {
+    const res = await login(email, PASSWORD, remoteAddress);
+    expect(res.status).toBe(200);
+    const cookie = String(res.headers['set-cookie']);
+    return /^ims_device=([^;]+);/.exec(cookie)?.[1] as string;
+  };
+
+  /** 50 wrong guesses for the email, each from an address of its own. */
+  const strangersSpend = async (email: string, net: string) => {
+    for (let i = 0; i < 50; i++) expect((await login(email, 'guess', `${net}.${i}`)).status).toBe(401);
+  };
+
+  it('a sign-in sets ims_device: HttpOnly, SameSite=Strict, for the sign-in calls only, for a year, without the password', async () => {
+    const me = await t.account('user');
+    const res = await login(me.email, PASSWORD, '192.0.2.10');
+    const cookie = String(res.headers['set-cookie']);
+    expect(cookie).toMatch(
+      /^ims_device=[\w-]+\.[\w-]+\.[\w-]+; Path=\/api\/auth; Max-Age=31536000; HttpOnly; SameSite=Strict$/,
+    );
+    expect(cookie).not.toContain(Buffer.from(PASSWORD).toString('base64url'));
+    // A failed attempt sets none.
+    expect((await login(me.email, 'wrong', '192.0.2.10')).headers['set-cookie']).toBeUndefined();
+  });
+
+  it('60 wrong guesses from 60 fresh addresses get at most 50 checked; then a fresh address is refused but the owner’s browser signs in', async () => {
+    const owner = await t.account('user');
+    const browser = await browserOf(owner.email, '192.0.2.20');
+    const guesses = [];
+    for (let i = 0; i < 60; i++) guesses.push((await login(owner.email, 'guess', `10.60.0.${i}`)).status);
+    expect(guesses.filter((s) => s === 401)).toHaveLength(50);
+    expect(guesses.filter((s) => s === 429)).toHaveLength(10);
+    expect((await login(owner.email, PASSWORD, '10.60.1.1')).status).toBe(429);
+    const signedIn = await login(owner.email, PASSWORD, '10.60.1.2', browser);
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.user._id).toBe(owner.id);
+    // The device keeps its id: the cookie is renewed, not replaced.
+    expect(String(signedIn.headers['set-cookie'])).toContain(`ims_device=${browser};`);
+  });
+
+  it('a known device has its own limit: past the email cap its 6th failure is refused, and the owner’s other browser still signs in', async () => {
+    const owner = await t.account('user');
+    const laptop = await browserOf(owner.email, '192.0.2.30');
+    const phone = await browserOf(owner.email, '192.0.2.31');
+    await strangersSpend(owner.email, '10.61.0');
+    for (let typo = 0; typo < 5; typo++)
+      expect((await login(owner.email, 'typo', '10.61.1.1', laptop)).status).toBe(401);
+    expect((await login(owner.email, PASSWORD, '10.61.1.1', laptop)).status).toBe(429);
+    expect((await login(owner.email, PASSWORD, '10.61.1.1', phone)).status).toBe(200);
+  });
+
+  it('a forged or altered cookie, or one for another account, gives no exemption past the email cap', async () => {
+    const owner = await t.account('user');
+    const other = await t.account('user');
+    const browser = await browserOf(owner.email, '192.0.2.40');
+    const othersBrowser = await browserOf(other.email, '192.0.2.41');
+    await strangersSpend(owner.email, '10.62.0');
+    const [named, device, signature] = browser.split('.') as [string, string, string];
+    const [otherNamed, otherDevice, otherSignature] = othersBrowser.split('.') as [string, string, string];
+    const flipped = `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`;
+    for (const cookie of [
+      `${named}.${device}.${flipped}`,
+      `${named}.${device}x.${signature}`,
+      `${named}.${otherDevice}.${otherSignature}`,
+      `${otherNamed}.${otherDevice}.${otherSignature}`,
+      `${named}.${device}`,
+      'nonsense',
+    ])
+      expect((await login(owner.email, PASSWORD, '10.62.1.1', cookie)).status, cookie).toBe(429);
+    expect((await login(owner.email, PASSWORD, '10.62.1.1', browser)).status).toBe(200);
+  });
+
+  it('the device cookie is Secure when the sign-in came over https', async () => {
+    const proxied = await startApp(target, { config: { trustProxy: ['127.0.0.1'] } });
+    try {
+      const me = await proxied.account('user');
+      const res = await proxied.call('POST', '/api/auth/login', {
+        body: { email: me.email, password: PASSWORD },
+        headers: { 'x-forwarded-proto': 'https' },
+      });
+      expect(res.status).toBe(200);
+      expect(String(res.headers['set-cookie'])).toMatch(/; HttpOnly; SameSite=Strict; Secure$/);
+    } finally {
+      await proxied.close();
+    }
   });
 });
 
@@ -343,6 +448,79 @@ describe.each(targets)('sessions on $name', (target) => {
     expect((await t.call('GET', '/api/dashboard', { token: fresh })).status).toBe(200);
     // Someone else's sessions are untouched.
     expect((await t.call('GET', '/api/dashboard', { token: t.as.admin.token })).status).toBe(200);
+  });
+
+  it('a sign-out survives a restart: a new server on the same database refuses the token, also where the user is checked in the route’s own statement', async () => {
+    const storage = target.url ? await freshPostgres(target.url) : undefined;
+    const dir = target.url ? undefined : mkdtempSync(join(tmpdir(), 'ims-restart-'));
+    const config = testConfig({ databaseUrl: storage?.url, dataDir: dir ?? 'memory://' });
+    const start = async () => {
+      const database = await openDatabase(config);
+      const app = await buildApp({ config, database });
+      await app.ready();
+      return { app, database };
+    };
+    const call = (
+      app: Awaited<ReturnType<typeof start>>['app'],
+      method: 'GET' | 'POST',
+      url: string,
+      token: string,
+      payload?: object,
+    ) =>
+      app.inject({
+        method,
+        url,
+        headers: { authorization: `Bearer ${token}` },
+        ...(payload ? { payload } : {}),
+      });
+    try {
+      const first = await start();
+      const email = 'restart.user@example.com';
+      await first.database.db
+        .insert(users)
+        .values({ name: 'Rhea Restart', email, passwordHash: await hashPassword(PASSWORD), role: 'user' });
+      const [product] = await first.database.query<{ id: string }>(
+        `with c as (insert into categories (name) values ('Restart shelf') returning id),
+              s as (insert into suppliers (name) values ('Restart supplier') returning id)
+         insert into products (name, price, stock, category_id, supplier_id)
+         select 'Restart item', 1.00, 5, c.id, s.id from c, s returning id`,
+      );
+      const signedIn = await first.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email, password: PASSWORD },
+      });
+      const token = signedIn.json().token as string;
+      const kept = (
+        await first.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { email, password: PASSWORD },
+        })
+      ).json().token as string;
+      expect((await call(first.app, 'POST', '/api/auth/logout', token, {})).statusCode).toBe(200);
+      await first.app.close();
+
+      const second = await start();
+      try {
+        const products = await call(second.app, 'GET', '/api/products', token);
+        expect(products.statusCode).toBe(401);
+        const order = await call(second.app, 'POST', '/api/order/add', token, {
+          productId: product?.id,
+          quantity: 1,
+        });
+        expect(order.statusCode).toBe(401);
+        expect(order.json()).toEqual({ success: false, error: expect.stringMatching(/sign in again/) });
+        expect(await second.database.query('select 1 from orders')).toHaveLength(0);
+        // The same user's other session is untouched.
+        expect((await call(second.app, 'GET', '/api/products', kept)).statusCode).toBe(200);
+      } finally {
+        await second.app.close();
+      }
+    } finally {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+      await storage?.drop();
+    }
   });
 
   it('POST /api/auth/logout needs a valid token and a boolean everywhere', async () => {

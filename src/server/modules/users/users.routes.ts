@@ -15,7 +15,7 @@ import { currentUser } from '../../lib/auth';
 import { AppError, badRequest, conflict, forbidden, isId, notFound } from '../../lib/errors';
 import type { AuthUser } from '../../lib/fastify';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
-import { tooManyAttempts } from '../../lib/throttle';
+import { type Admission, tooManyAttempts } from '../../lib/throttle';
 import {
   deleteUser,
   emailTaken,
@@ -31,22 +31,29 @@ const EMAIL_TAKEN = 'That email is already in use.';
 
 /**
  * A new password or email needs the current password (DESIGN §7), so a stolen session cannot
- * take the account over. Each try counts against the login throttle before it is checked.
+ * take the account over. Each try counts against the login throttle before it is checked, and
+ * against the user's own counter whatever the address. The count is taken back only when the
+ * change is made: a proposed email that is taken counts as a failure too, so the "already in
+ * use" answer cannot be harvested address by address. Answers the admission to settle.
  */
 async function checkCurrentPassword(
   request: FastifyRequest,
   me: AuthUser,
   input: { email: string; password?: string; currentPassword?: string },
-): Promise<void> {
-  if (!input.password && input.email === me.email) return;
+): Promise<Admission | undefined> {
+  if (!input.password && input.email === me.email) return undefined;
   if (!input.currentPassword)
     throw badRequest('Enter your current password to change your password or email.');
-  const admission = await request.server.loginThrottle.admit(me.email, request.ip);
+  const admission = await request.server.loginThrottle.admit({
+    email: me.email,
+    address: request.ip,
+    userId: me.id,
+  });
   if (!admission.admitted) throw tooManyAttempts(admission.waitMs);
   const hash = await passwordHashOf(request.server.db, me.id);
   if (!(await verifyPassword(hash, input.currentPassword)))
     throw forbidden('Your current password is wrong.');
-  await request.server.loginThrottle.succeeded(admission);
+  return admission;
 }
 
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -148,7 +155,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['users'],
         summary: 'Update your own profile',
         description:
-          'An empty or missing password leaves it unchanged; a new one returns a fresh token. A new password or email needs currentPassword (400 without it, 403 when wrong).',
+          'An empty or missing password leaves it unchanged; a new one returns a fresh token. A new password or email needs currentPassword (400 without it, 403 when wrong), checked before the email is; wrong ones and emails already in use count against the sign-in limits and 5 per user in 15 minutes, then 429.',
         params: IdParams,
         body: ProfileInput,
         response: { 200: ProfileResponse },
@@ -162,11 +169,12 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         throw forbidden('You can only edit your own profile.');
       }
       const input = request.body;
-      await checkCurrentPassword(request, me, input);
+      const admission = await checkCurrentPassword(request, me, input);
       if (await emailTaken(app.db, input.email, me.id)) throw conflict(EMAIL_TAKEN);
       const passwordHash = input.password ? await hashPassword(input.password) : undefined;
       const row = await updateUser(app.db, me.id, { ...input, passwordHash }, me);
       if (!row) throw new AppError(401, 'Your account no longer exists.');
+      if (admission) await app.loginThrottle.succeeded(admission);
       const token = passwordHash
         ? await app.tokens.sign({ userId: row.id, tokenVersion: row.tokenVersion })
         : undefined;

@@ -472,6 +472,35 @@ describe.each(targets)('users on $name', (target) => {
       expect(row?.email).toBe(me.email);
     });
 
+    it('emails already in use cannot be harvested: the password is checked first, and each taken email or wrong password counts against 5 per user from any address', async () => {
+      // DESIGN §7's limits (the shared app raises them).
+      const strict = await startApp(t.target, { throttle: { perPair: 5, perEmail: 50, perAddress: 100 } });
+      try {
+        const me = await strict.account('user');
+        const taken = await Promise.all(Array.from({ length: 4 }, () => strict.account('user')));
+        let n = 0;
+        const propose = (email: string, currentPassword: string) =>
+          strict.call('PUT', `/api/users/${me.id}`, {
+            token: me.token,
+            body: { name: me.name, email, address: '', currentPassword },
+            remoteAddress: `198.51.100.${++n}`,
+          });
+        // A wrong current password answers 403 before anything is said about the email.
+        expect((await propose(taken[0]?.email as string, 'not my password')).status).toBe(403);
+        expect((await propose(freshEmail('free'), 'still not it')).status).toBe(403);
+        for (const other of taken.slice(0, 3))
+          expect((await propose(other.email, PASSWORD)).status).toBe(409);
+        const refused = await propose(taken[3]?.email as string, PASSWORD);
+        expect(refused.status).toBe(429);
+        expect(refused.body.error).toMatch(/^Too many failed sign-in attempts/);
+        expect((await propose(freshEmail('free'), PASSWORD)).status).toBe(429);
+        const [row] = await strict.sql<{ email: string }>('select email from users where id = $1', [me.id]);
+        expect(row?.email).toBe(me.email);
+      } finally {
+        await strict.close();
+      }
+    });
+
     it.each([
       ['a blank name', { name: ' ' }],
       ['an invalid email', { email: 'nope' }],
