@@ -77,6 +77,7 @@ export function LoadState<T>({
   isEmpty,
   waiting = false,
   missing,
+  retry = () => void query.refetch(),
   colSpan,
   children,
 }: {
@@ -91,6 +92,8 @@ export function LoadState<T>({
   waiting?: boolean;
   /** Said when the server answers 404: the record does not exist, so no Try again. */
   missing?: string;
+  /** What Try again does: load this query again, unless the screen says more. */
+  retry?: () => void;
   /** Inside a table body: messages are one row spanning this many columns. */
   colSpan?: number;
   children: (data: T) => ReactNode;
@@ -108,7 +111,7 @@ export function LoadState<T>({
       ) : (
         <LoadFailed
           message={`${capitalized(what)} could not be loaded: ${errorMessage(query.error)}`}
-          retry={() => void query.refetch()}
+          retry={retry}
         />
       );
     } else {

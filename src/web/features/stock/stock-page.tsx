@@ -50,7 +50,16 @@ export function StockPage() {
           Back to Products
         </Link>
       </PageHeader>
-      <LoadState query={product} what="the product" loading="Loading the product...">
+      <LoadState
+        query={product}
+        what="the product"
+        loading="Loading the product..."
+        // The movements failed with it (they are asked at the same time): one press loads both.
+        retry={() => {
+          void product.refetch();
+          if (movements.isError) void movements.refetch();
+        }}
+      >
         {({ product: current }) => (
           <>
             <section
