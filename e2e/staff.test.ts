@@ -111,11 +111,13 @@ stories('staff', () => {
         await quantity.fill('2');
         await eventually(() => textOf(total)).toBe('Total: $2.30');
 
-        // More than the stock: 'Not enough stock', and the quantity stays as it was.
+        // More than the stock: 'Not enough stock', the typed number stays and cannot be ordered.
         await quantity.fill('4');
         await see(alertMessage(dialog, 'Not enough stock'));
-        expect(await quantity.inputValue()).toBe('2');
-        expect(await textOf(total)).toBe('Total: $2.30');
+        expect(await quantity.inputValue()).toBe('4');
+        expect(await dialog.getByRole('button', { name: 'Place Order' }).isDisabled()).toBe(true);
+        await quantity.fill('2');
+        await eventually(() => textOf(total)).toBe('Total: $2.30');
 
         await dialog.getByRole('button', { name: 'Place Order' }).click();
         await see(statusMessage(page, 'order placed'));

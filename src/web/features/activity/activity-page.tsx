@@ -13,10 +13,10 @@ import { ROLES, type Role } from '../../../shared/roles';
 import { buttonClass } from '../../components/button';
 import { DownloadCsvButton } from '../../components/download-csv';
 import { SelectField, TextField } from '../../components/form-field';
+import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { Table, TableMessage, Td, Th } from '../../components/table';
-import { errorMessage } from '../../lib/api';
 import { ROLE_LABEL } from '../../lib/format';
 import { oneOf, pageIn, useListAddress } from '../../lib/list-address';
 import { isPastEnd, PAGE_SIZE, serverPage, withQuery } from '../../lib/paging';
@@ -283,25 +283,17 @@ export function ActivityPage() {
         <tbody className="divide-y divide-slate-100">
           {rangeError ? (
             <TableMessage colSpan={5}>Choose a From date on or before the To date.</TableMessage>
-          ) : list.isError && !list.data ? (
-            <TableMessage colSpan={5}>
-              <span className="block">The activity could not be loaded: {errorMessage(list.error)}</span>
-              <button
-                type="button"
-                className={buttonClass('secondary', 'sm', 'mt-2')}
-                onClick={() => void list.refetch()}
-              >
-                Try again
-              </button>
-            </TableMessage>
-          ) : list.isPending || isPastEnd(page) ? (
-            <TableMessage colSpan={5}>Loading...</TableMessage>
-          ) : page.total === 0 ? (
-            <TableMessage colSpan={5}>
-              {filtered ? 'No activity matches these filters.' : 'No activity yet.'}
-            </TableMessage>
           ) : (
-            page.rows.map((entry) => <EntryRow key={entry._id} entry={entry} />)
+            <LoadState
+              query={list}
+              what="the activity"
+              colSpan={5}
+              waiting={isPastEnd(page)}
+              isEmpty={() => page.total === 0}
+              empty={filtered ? 'No activity matches these filters.' : 'No activity yet.'}
+            >
+              {() => page.rows.map((entry) => <EntryRow key={entry._id} entry={entry} />)}
+            </LoadState>
           )}
         </tbody>
       </Table>

@@ -2,10 +2,11 @@ import { useState } from 'react';
 import type { Product } from '../../../shared/products';
 import { buttonClass } from '../../components/button';
 import { SearchField, SelectField } from '../../components/form-field';
+import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { StockBadge } from '../../components/stock-badge';
-import { Table, TableMessage, Td, Th } from '../../components/table';
+import { Table, Td, Th } from '../../components/table';
 import { formatMoney } from '../../lib/format';
 import { isPastEnd, serverPage } from '../../lib/paging';
 import { useProductChoices } from '../../lib/product-choices';
@@ -69,34 +70,39 @@ export function CataloguePage() {
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
-          {list.isPending || isPastEnd(page) ? (
-            <TableMessage colSpan={6}>Loading...</TableMessage>
-          ) : page.total === 0 ? (
-            <TableMessage colSpan={6}>No products found</TableMessage>
-          ) : (
-            page.rows.map((product, index) => (
-              <tr key={product._id} className="hover:bg-slate-50">
-                <Td className="tabular-nums text-slate-500">{page.offset + index + 1}</Td>
-                <Td className="font-medium">{product.name}</Td>
-                <Td>{product.category.name}</Td>
-                <Td className="whitespace-nowrap tabular-nums">{formatMoney(product.price)}</Td>
-                <Td>
-                  <StockBadge stock={product.stock} reorderPoint={product.reorderPoint} />
-                </Td>
-                <Td stickyEnd>
-                  <button
-                    type="button"
-                    className={buttonClass('primary', 'sm')}
-                    disabled={busy || product.stock <= 0}
-                    onClick={() => setOrdering(product)}
-                    aria-label={`Order ${product.name}`}
-                  >
-                    Order
-                  </button>
-                </Td>
-              </tr>
-            ))
-          )}
+          <LoadState
+            query={list}
+            what="the products"
+            colSpan={6}
+            waiting={isPastEnd(page)}
+            isEmpty={() => page.total === 0}
+            empty="No products found"
+          >
+            {() =>
+              page.rows.map((product, index) => (
+                <tr key={product._id} className="hover:bg-slate-50">
+                  <Td className="tabular-nums text-slate-500">{page.offset + index + 1}</Td>
+                  <Td className="font-medium">{product.name}</Td>
+                  <Td>{product.category.name}</Td>
+                  <Td className="whitespace-nowrap tabular-nums">{formatMoney(product.price)}</Td>
+                  <Td>
+                    <StockBadge stock={product.stock} reorderPoint={product.reorderPoint} />
+                  </Td>
+                  <Td stickyEnd>
+                    <button
+                      type="button"
+                      className={buttonClass('primary', 'sm')}
+                      disabled={busy || product.stock <= 0}
+                      onClick={() => setOrdering(product)}
+                      aria-label={`Order ${product.name}`}
+                    >
+                      Order
+                    </button>
+                  </Td>
+                </tr>
+              ))
+            }
+          </LoadState>
         </tbody>
       </Table>
       <Pager page={page} label="Products" onPage={paging.setPage} />

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Product } from '../../../shared/products';
 import { mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
 import { OrderModal } from './order-modal';
-import { applyQuantityInput, NOT_ENOUGH_STOCK, totalFor } from './order-rules';
+import { NOT_ENOUGH_STOCK, stockProblem, totalFor } from './order-rules';
 
 function product(overrides: Partial<Product> = {}): Product {
   return {
@@ -55,13 +55,14 @@ function total() {
 }
 
 describe('order quantity rules', () => {
-  it('refuses more than the stock and keeps the quantity', () => {
-    expect(applyQuantityInput('2', '4', 3)).toEqual({ quantity: '2', error: NOT_ENOUGH_STOCK });
+  it("calls more than the stock 'Not enough stock'", () => {
+    expect(stockProblem('4', 3)).toBe(NOT_ENOUGH_STOCK);
+    expect(stockProblem('9999', 3)).toBe(NOT_ENOUGH_STOCK);
   });
 
   it('accepts the whole stock, and an empty box while typing', () => {
-    expect(applyQuantityInput('2', '3', 3)).toEqual({ quantity: '3', error: null });
-    expect(applyQuantityInput('2', '', 3)).toEqual({ quantity: '', error: null });
+    expect(stockProblem('3', 3)).toBeNull();
+    expect(stockProblem('', 3)).toBeNull();
   });
 
   it('computes the total in cents', () => {
@@ -88,13 +89,37 @@ describe('Place Order modal', () => {
     expect(total()).toBe('$0.30');
   });
 
-  it("says 'Not enough stock' above the stock and leaves the quantity unchanged", () => {
-    renderWithClient(<OrderModal product={product()} onClose={() => {}} />);
-    fireEvent.change(quantityBox(), { target: { value: '2' } });
-    fireEvent.change(quantityBox(), { target: { value: '5' } });
+  it("keeps 12 typed for a stock of 5, says 'Not enough stock' and disables Place Order until the quantity is valid", async () => {
+    renderWithClient(<OrderModal product={product({ stock: 5 })} onClose={() => {}} />);
+    const place = screen.getByRole('button', { name: 'Place Order' }) as HTMLButtonElement;
+    await userEvent.clear(quantityBox());
+    await userEvent.type(quantityBox(), '12');
+    expect(quantityBox().value).toBe('12');
     expect(screen.getByRole('alert').textContent).toBe('Not enough stock');
-    expect(quantityBox().value).toBe('2');
-    expect(total()).toBe('$25.00');
+    expect(quantityBox().getAttribute('aria-invalid')).toBe('true');
+    expect(place.disabled).toBe(true);
+    expect(total()).toBe('$150.00');
+
+    await userEvent.type(quantityBox(), '{Backspace}');
+    expect(quantityBox().value).toBe('1');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(place.disabled).toBe(false);
+  });
+
+  it('places nothing for 9999, by Enter or by Place Order, and stays open', async () => {
+    signIn(userOf('user'));
+    const { calls } = mockFetch({ 'POST /api/order/add': () => placed });
+    const onClose = vi.fn();
+    renderWithClient(<OrderModal product={product({ stock: 5 })} onClose={onClose} />);
+    await userEvent.clear(quantityBox());
+    await userEvent.type(quantityBox(), '9999{Enter}');
+    fireEvent.click(screen.getByRole('button', { name: 'Place Order' }));
+    fireEvent.submit(quantityBox().form as HTMLFormElement);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(quantityBox().value).toBe('9999');
+    expect(calls).toHaveLength(0);
+    expect(onClose).not.toHaveBeenCalled();
+    expect(screen.queryByText('order placed')).toBeNull();
   });
 
   it('refuses a quantity below 1 without calling the server', async () => {

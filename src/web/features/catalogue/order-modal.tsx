@@ -10,14 +10,13 @@ import { formatMoney } from '../../lib/format';
 import { idempotencyKeys } from '../../lib/idempotency';
 import { notify } from '../../lib/notify';
 import { queryKeys } from '../../lib/query-keys';
-import { applyQuantityInput, totalFor } from './order-rules';
+import { stockProblem, totalFor } from './order-rules';
 
 /** 'Place Order' for one product: quantity 1 to the stock, live total, server-checked stock. */
 export function OrderModal({ product, onClose }: { product: Product; onClose: () => void }) {
   const queryClient = useQueryClient();
   const totalId = useId();
   const [quantity, setQuantity] = useState('1');
-  const [stockError, setStockError] = useState<string | null>(null);
   const [fieldError, setFieldError] = useState<string | undefined>();
 
   // A retry of the same order (after a network error) is the same order: it carries the same key.
@@ -41,15 +40,18 @@ export function OrderModal({ product, onClose }: { product: Product; onClose: ()
   });
 
   function onQuantityChange(typed: string) {
-    const change = applyQuantityInput(quantity, typed, product.stock);
-    setQuantity(change.quantity);
-    setStockError(change.error);
+    setQuantity(typed);
     setFieldError(undefined);
     if (place.isError) place.reset();
   }
 
+  // Checked on every render, so the message and the disabled button follow the box as it changes.
+  const stockError = stockProblem(quantity, product.stock);
+
   function submit(event: FormEvent) {
     event.preventDefault();
+    // Enter in the box submits too: a quantity above the stock is never sent.
+    if (stockError || place.isPending) return;
     const parsed = OrderInput.safeParse({
       productId: product._id,
       quantity: quantity.trim() === '' ? Number.NaN : Number(quantity),
@@ -91,6 +93,7 @@ export function OrderModal({ product, onClose }: { product: Product; onClose: ()
           value={quantity}
           onChange={(event) => onQuantityChange(event.target.value)}
           error={fieldError}
+          aria-invalid={fieldError || stockError ? true : undefined}
           aria-describedby={totalId}
         />
         <p className="text-base text-slate-700">
@@ -109,7 +112,11 @@ export function OrderModal({ product, onClose }: { product: Product; onClose: ()
           >
             Cancel
           </button>
-          <button type="submit" className={buttonClass('primary')} disabled={place.isPending}>
+          <button
+            type="submit"
+            className={buttonClass('primary')}
+            disabled={place.isPending || stockError !== null}
+          >
             {place.isPending ? 'Placing order...' : 'Place Order'}
           </button>
         </div>

@@ -2,18 +2,14 @@ import { orderTotal } from '../../../shared/orders';
 
 export const NOT_ENOUGH_STOCK = 'Not enough stock';
 
-export type QuantityChange = { quantity: string; error: string | null };
-
 /**
- * What typing into the Quantity box does: more than the stock is refused with 'Not enough stock'
- * and the quantity stays what it was; anything else (even an empty box while typing) is kept.
+ * What the Quantity box holds against the stock: more than the stock is 'Not enough stock'. The
+ * box always keeps what was typed; putting back an older number behind the user's back let a
+ * different order than the one typed be placed.
  */
-export function applyQuantityInput(current: string, typed: string, stock: number): QuantityChange {
+export function stockProblem(typed: string, stock: number): string | null {
   const value = Number(typed);
-  if (typed.trim() !== '' && Number.isFinite(value) && value > stock) {
-    return { quantity: current, error: NOT_ENOUGH_STOCK };
-  }
-  return { quantity: typed, error: null };
+  return typed.trim() !== '' && Number.isFinite(value) && value > stock ? NOT_ENOUGH_STOCK : null;
 }
 
 /** The Total shown in the modal: quantity × unit price, 0 while the box holds no usable number. */

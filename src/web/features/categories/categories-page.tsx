@@ -2,10 +2,11 @@ import { useState } from 'react';
 import type { Category } from '../../../shared/categories';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { SearchField } from '../../components/form-field';
+import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { RowActions } from '../../components/row-actions';
-import { Table, TableMessage, Td, Th } from '../../components/table';
+import { Table, Td, Th } from '../../components/table';
 import { notify } from '../../lib/notify';
 import { pageOf } from '../../lib/paging';
 import { filterByName } from '../../lib/search';
@@ -43,26 +44,30 @@ export function CategoriesPage() {
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
-              {list.isPending ? (
-                <TableMessage colSpan={3}>Loading...</TableMessage>
-              ) : page.total === 0 ? (
-                <TableMessage colSpan={3}>No categories found</TableMessage>
-              ) : (
-                page.rows.map((category, index) => (
-                  <tr
-                    key={category._id}
-                    className={editing?._id === category._id ? 'bg-indigo-50' : 'hover:bg-slate-50'}
-                  >
-                    <Td className="tabular-nums text-slate-500">{page.offset + index + 1}</Td>
-                    <Td className="font-medium">{category.name}</Td>
-                    <RowActions
-                      name={category.name}
-                      onEdit={() => setEditing(category)}
-                      onDelete={() => setDeleting(category)}
-                    />
-                  </tr>
-                ))
-              )}
+              <LoadState
+                query={list}
+                what="the categories"
+                colSpan={3}
+                isEmpty={() => page.total === 0}
+                empty="No categories found"
+              >
+                {() =>
+                  page.rows.map((category, index) => (
+                    <tr
+                      key={category._id}
+                      className={editing?._id === category._id ? 'bg-indigo-50' : 'hover:bg-slate-50'}
+                    >
+                      <Td className="tabular-nums text-slate-500">{page.offset + index + 1}</Td>
+                      <Td className="font-medium">{category.name}</Td>
+                      <RowActions
+                        name={category.name}
+                        onEdit={() => setEditing(category)}
+                        onDelete={() => setDeleting(category)}
+                      />
+                    </tr>
+                  ))
+                }
+              </LoadState>
             </tbody>
           </Table>
           <Pager page={page} label="Categories" onPage={paging.setPage} />

@@ -7,11 +7,10 @@ import { PAYMENT_LABEL, type SaleSummary, saleNumberLabel } from '../../../share
 import type { User } from '../../../shared/users';
 import { buttonClass } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
-import { LoadFailed, Loading } from '../../components/spinner';
-import { Table, TableMessage, Td, Th } from '../../components/table';
-import { ApiRequestError, errorMessage } from '../../lib/api';
+import { Table, Td, Th } from '../../components/table';
 import { customersPath, salePath } from '../../lib/area-paths';
 import { formatCount, formatDateTime, formatMoneyGrouped } from '../../lib/format';
 import { useListAddress } from '../../lib/list-address';
@@ -32,7 +31,6 @@ export function CustomerPage() {
   const [dialog, setDialog] = useState<'edit' | 'delete' | null>(null);
   const customer = answer.data?.customer;
   const back = customersPath(me.role);
-  const missing = answer.error instanceof ApiRequestError && answer.error.status === 404;
 
   return (
     <>
@@ -51,26 +49,22 @@ export function CustomerPage() {
           Back to Customers
         </Link>
       </PageHeader>
-      {answer.isPending ? (
-        <Loading label="Loading the customer..." />
-      ) : answer.isError && !customer ? (
-        <LoadFailed
-          message={
-            missing
-              ? 'No such customer: they may have been deleted.'
-              : `The customer could not be loaded: ${errorMessage(answer.error)}`
-          }
-          retry={missing ? undefined : () => void answer.refetch()}
-        />
-      ) : customer && answer.data ? (
-        <>
-          <div className="mb-6 grid gap-4 lg:grid-cols-2 lg:items-start">
-            <Details customer={customer} />
-            <Summary summary={answer.data.summary} />
-          </div>
-          <Purchases customerId={customer._id} me={me} />
-        </>
-      ) : null}
+      <LoadState
+        query={answer}
+        what="the customer"
+        loading="Loading the customer..."
+        missing="No such customer: they may have been deleted."
+      >
+        {({ customer: shown, summary }) => (
+          <>
+            <div className="mb-6 grid gap-4 lg:grid-cols-2 lg:items-start">
+              <Details customer={shown} />
+              <Summary summary={summary} />
+            </div>
+            <Purchases customerId={shown._id} me={me} />
+          </>
+        )}
+      </LoadState>
 
       {dialog === 'edit' && customer ? (
         <CustomerFormModal customer={customer} onClose={() => setDialog(null)} />
@@ -251,26 +245,17 @@ function Purchases({ customerId, me }: { customerId: string; me: User }) {
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
-          {sales.isError && !sales.data ? (
-            <TableMessage colSpan={6}>
-              <span role="alert" className="block">
-                The purchases could not be loaded: {errorMessage(sales.error)}
-              </span>
-              <button
-                type="button"
-                className={buttonClass('secondary', 'sm', 'mt-2')}
-                onClick={() => void sales.refetch()}
-              >
-                Try again
-              </button>
-            </TableMessage>
-          ) : sales.isPending || isPastEnd(page) ? (
-            <TableMessage colSpan={6}>Loading purchases...</TableMessage>
-          ) : page.total === 0 ? (
-            <TableMessage colSpan={6}>No purchases yet.</TableMessage>
-          ) : (
-            page.rows.map((sale) => <PurchaseRow key={sale._id} sale={sale} me={me} />)
-          )}
+          <LoadState
+            query={sales}
+            what="the purchases"
+            loading="Loading purchases..."
+            colSpan={6}
+            waiting={isPastEnd(page)}
+            isEmpty={() => page.total === 0}
+            empty="No purchases yet."
+          >
+            {() => page.rows.map((sale) => <PurchaseRow key={sale._id} sale={sale} me={me} />)}
+          </LoadState>
         </tbody>
       </Table>
       <Pager page={page} label="Purchases" onPage={setPage} />

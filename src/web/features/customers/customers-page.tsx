@@ -6,10 +6,10 @@ import { can } from '../../../shared/roles';
 import { buttonClass } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { SearchField } from '../../components/form-field';
+import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
-import { Table, TableMessage, Td, Th } from '../../components/table';
-import { errorMessage } from '../../lib/api';
+import { Table, Td, Th } from '../../components/table';
 import { customerPath } from '../../lib/area-paths';
 import { notify } from '../../lib/notify';
 import { isPastEnd, serverPage } from '../../lib/paging';
@@ -123,39 +123,30 @@ export function CustomersPage() {
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
-          {list.isError && !list.data ? (
-            <TableMessage colSpan={columns}>
-              <span role="alert" className="block">
-                The customers could not be loaded: {errorMessage(list.error)}
-              </span>
-              <button
-                type="button"
-                className={buttonClass('secondary', 'sm', 'mt-2')}
-                onClick={() => void list.refetch()}
-              >
-                Try again
-              </button>
-            </TableMessage>
-          ) : list.isPending || isPastEnd(page) ? (
-            <TableMessage colSpan={columns}>Loading customers...</TableMessage>
-          ) : page.total === 0 ? (
-            <TableMessage colSpan={columns}>
-              {paging.search ? `No customers match “${paging.search}”.` : 'No customers yet.'}
-            </TableMessage>
-          ) : (
-            page.rows.map((customer) => (
-              <CustomerRow
-                key={customer._id}
-                customer={customer}
-                href={customerPath(me.role, customer._id)}
-                actions={
-                  mayChange
-                    ? { onEdit: () => setEditing({ customer }), onDelete: () => setDeleting(customer) }
-                    : undefined
-                }
-              />
-            ))
-          )}
+          <LoadState
+            query={list}
+            what="the customers"
+            loading="Loading customers..."
+            colSpan={columns}
+            waiting={isPastEnd(page)}
+            isEmpty={() => page.total === 0}
+            empty={paging.search ? `No customers match “${paging.search}”.` : 'No customers yet.'}
+          >
+            {() =>
+              page.rows.map((customer) => (
+                <CustomerRow
+                  key={customer._id}
+                  customer={customer}
+                  href={customerPath(me.role, customer._id)}
+                  actions={
+                    mayChange
+                      ? { onEdit: () => setEditing({ customer }), onDelete: () => setDeleting(customer) }
+                      : undefined
+                  }
+                />
+              ))
+            }
+          </LoadState>
         </tbody>
       </Table>
       <Pager page={page} label="Customers" onPage={paging.setPage} />

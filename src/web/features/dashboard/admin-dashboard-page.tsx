@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { DashboardResponse } from '../../../shared/dashboard';
+import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
-import { Loading } from '../../components/spinner';
 import { REORDER_PATH } from '../../lib/admin-paths';
 import { api } from '../../lib/api';
 import { formatCount, formatMoneyGrouped } from '../../lib/format';
@@ -67,92 +67,78 @@ export function AdminDashboardPage() {
   return (
     <>
       <PageHeader title="Dashboard" />
-      {dashboard.isPending ? (
-        <Loading />
-      ) : dashboard.isError ? (
-        <p className="text-sm text-slate-600">The dashboard could not be loaded.</p>
-      ) : (
-        <>
-          <dl className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
-            <Tile
-              label="Total Products"
-              value={formatCount(dashboard.data.totalProducts)}
-              accent="text-slate-900"
-            />
-            <Tile
-              label="Total Stock"
-              value={formatCount(dashboard.data.totalStock)}
-              accent="text-slate-900"
-            />
-            <Tile
-              label="Order Today"
-              value={formatCount(dashboard.data.ordersToday)}
-              accent="text-indigo-700"
-            />
-            <Tile
-              label="Revenue"
-              value={formatMoneyGrouped(dashboard.data.revenue)}
-              accent="text-green-700"
-            />
-          </dl>
-          <ReorderLink count={dashboard.data.toReorder} />
-          <div className="mt-6 grid gap-4 lg:grid-cols-3">
-            <Card title="Out of Stock Products">
-              {dashboard.data.outOfStock.length === 0 ? (
-                <Empty>No products out of stock.</Empty>
-              ) : (
-                <ul className="max-h-96 divide-y divide-slate-100 overflow-y-auto pr-1">
-                  {dashboard.data.outOfStock.map((product) => (
-                    <li key={product._id} className="flex justify-between gap-3 py-2 text-sm">
-                      <span className="font-medium text-red-700">{product.name}</span>
-                      <span className="shrink-0 text-right text-slate-500">{product.category.name}</span>
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </Card>
-            <Card title="Highest Sale Product">
-              {'message' in dashboard.data.highestSaleProduct ? (
-                <Empty>{dashboard.data.highestSaleProduct.message}</Empty>
-              ) : (
-                <dl className="space-y-2 text-sm">
-                  <div className="flex justify-between gap-3">
-                    <dt className="text-slate-500">Name</dt>
-                    <dd className="font-medium">{dashboard.data.highestSaleProduct.name}</dd>
-                  </div>
-                  <div className="flex justify-between gap-3">
-                    <dt className="text-slate-500">Category</dt>
-                    <dd>{dashboard.data.highestSaleProduct.category}</dd>
-                  </div>
-                  <div className="flex justify-between gap-3">
-                    <dt className="text-slate-500">Total Units Sold</dt>
-                    <dd className="font-semibold tabular-nums">
-                      {formatCount(dashboard.data.highestSaleProduct.totalQuantity)}
-                    </dd>
-                  </div>
-                </dl>
-              )}
-            </Card>
-            <Card title="Low Stock Products">
-              {dashboard.data.lowStock.length === 0 ? (
-                <Empty>No low stock products.</Empty>
-              ) : (
-                <ul className="max-h-96 divide-y divide-slate-100 overflow-y-auto pr-1">
-                  {dashboard.data.lowStock.map((product) => (
-                    <li key={product._id} className="flex justify-between gap-3 py-2 text-sm">
-                      <span>
-                        <span className="font-medium">{product.name}</span>{' '}
-                        <span className="whitespace-nowrap text-yellow-700">- {product.stock} left</span>
-                      </span>
-                      <span className="shrink-0 text-right text-slate-500">{product.category.name}</span>
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </Card>
-          </div>
-        </>
-      )}
+      <LoadState query={dashboard} what="the dashboard">
+        {(figures) => (
+          <>
+            <dl className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
+              <Tile
+                label="Total Products"
+                value={formatCount(figures.totalProducts)}
+                accent="text-slate-900"
+              />
+              <Tile label="Total Stock" value={formatCount(figures.totalStock)} accent="text-slate-900" />
+              <Tile label="Order Today" value={formatCount(figures.ordersToday)} accent="text-indigo-700" />
+              <Tile label="Revenue" value={formatMoneyGrouped(figures.revenue)} accent="text-green-700" />
+            </dl>
+            <ReorderLink count={figures.toReorder} />
+            <div className="mt-6 grid gap-4 lg:grid-cols-3">
+              <Card title="Out of Stock Products">
+                {figures.outOfStock.length === 0 ? (
+                  <Empty>No products out of stock.</Empty>
+                ) : (
+                  <ul className="max-h-96 divide-y divide-slate-100 overflow-y-auto pr-1">
+                    {figures.outOfStock.map((product) => (
+                      <li key={product._id} className="flex justify-between gap-3 py-2 text-sm">
+                        <span className="font-medium text-red-700">{product.name}</span>
+                        <span className="shrink-0 text-right text-slate-500">{product.category.name}</span>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </Card>
+              <Card title="Highest Sale Product">
+                {'message' in figures.highestSaleProduct ? (
+                  <Empty>{figures.highestSaleProduct.message}</Empty>
+                ) : (
+                  <dl className="space-y-2 text-sm">
+                    <div className="flex justify-between gap-3">
+                      <dt className="text-slate-500">Name</dt>
+                      <dd className="font-medium">{figures.highestSaleProduct.name}</dd>
+                    </div>
+                    <div className="flex justify-between gap-3">
+                      <dt className="text-slate-500">Category</dt>
+                      <dd>{figures.highestSaleProduct.category}</dd>
+                    </div>
+                    <div className="flex justify-between gap-3">
+                      <dt className="text-slate-500">Total Units Sold</dt>
+                      <dd className="font-semibold tabular-nums">
+                        {formatCount(figures.highestSaleProduct.totalQuantity)}
+                      </dd>
+                    </div>
+                  </dl>
+                )}
+              </Card>
+              <Card title="Low Stock Products">
+                {figures.lowStock.length === 0 ? (
+                  <Empty>No low stock products.</Empty>
+                ) : (
+                  <ul className="max-h-96 divide-y divide-slate-100 overflow-y-auto pr-1">
+                    {figures.lowStock.map((product) => (
+                      <li key={product._id} className="flex justify-between gap-3 py-2 text-sm">
+                        <span>
+                          <span className="font-medium">{product.name}</span>{' '}
+                          <span className="whitespace-nowrap text-yellow-700">- {product.stock} left</span>
+                        </span>
+                        <span className="shrink-0 text-right text-slate-500">{product.category.name}</span>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </Card>
+            </div>
+          </>
+        )}
+      </LoadState>
     </>
   );
 }

@@ -7,9 +7,10 @@ import { saleNumberLabel } from '../../../shared/sales';
 import { buttonClass } from '../../components/button';
 import { DownloadCsvButton } from '../../components/download-csv';
 import { SearchField } from '../../components/form-field';
+import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
-import { Table, TableMessage, Td, Th } from '../../components/table';
+import { Table, Td, Th } from '../../components/table';
 import { api } from '../../lib/api';
 import { customerPath, salePath } from '../../lib/area-paths';
 import { formatDate, formatMoney } from '../../lib/format';
@@ -111,55 +112,60 @@ export function OrdersPage() {
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
-          {list.isPending || isPastEnd(page) ? (
-            <TableMessage colSpan={columns}>Loading...</TableMessage>
-          ) : page.total === 0 ? (
-            <TableMessage colSpan={columns}>No orders found</TableMessage>
-          ) : (
-            page.rows.map((order, index) => (
-              <tr key={order._id} className="hover:bg-slate-50">
-                <Td className="tabular-nums text-slate-500">{page.offset + index + 1}</Td>
-                {isAdmin ? (
-                  <>
-                    <Td className="font-medium">{order.user.name}</Td>
-                    <Td>{order.user.address}</Td>
-                  </>
-                ) : null}
-                <Td className={isAdmin ? '' : 'font-medium'}>{order.product.name}</Td>
-                <Td>{order.product.category.name}</Td>
-                <Td className="tabular-nums">
-                  {order.quantity}
-                  {returnMark(order) ? (
-                    <span className="ml-2 whitespace-nowrap rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900">
-                      {returnMark(order)}
-                    </span>
+          <LoadState
+            query={list}
+            what="the orders"
+            colSpan={columns}
+            waiting={isPastEnd(page)}
+            isEmpty={() => page.total === 0}
+            empty="No orders found"
+          >
+            {() =>
+              page.rows.map((order, index) => (
+                <tr key={order._id} className="hover:bg-slate-50">
+                  <Td className="tabular-nums text-slate-500">{page.offset + index + 1}</Td>
+                  {isAdmin ? (
+                    <>
+                      <Td className="font-medium">{order.user.name}</Td>
+                      <Td>{order.user.address}</Td>
+                    </>
                   ) : null}
-                </Td>
-                <Td className="whitespace-nowrap tabular-nums">{formatMoney(order.totalPrice)}</Td>
-                <Td className="whitespace-nowrap">{formatDate(order.orderDate)}</Td>
-                <Td>
-                  <SaleCell order={order} role={user.role} />
-                </Td>
-                {isAdmin ? (
-                  <Td stickyEnd>
-                    {order.status === 'returned' ? (
-                      // On phones the Quantity column with its mark may be scrolled away.
-                      <span className="text-xs text-slate-500 sm:hidden">Returned</span>
-                    ) : (
-                      <button
-                        type="button"
-                        className={buttonClass('secondary', 'sm')}
-                        onClick={() => setReturning(order)}
-                        aria-label={`Return ${order.product.name} ordered by ${order.user.name}`}
-                      >
-                        Return
-                      </button>
-                    )}
+                  <Td className={isAdmin ? '' : 'font-medium'}>{order.product.name}</Td>
+                  <Td>{order.product.category.name}</Td>
+                  <Td className="tabular-nums">
+                    {order.quantity}
+                    {returnMark(order) ? (
+                      <span className="ml-2 whitespace-nowrap rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900">
+                        {returnMark(order)}
+                      </span>
+                    ) : null}
                   </Td>
-                ) : null}
-              </tr>
-            ))
-          )}
+                  <Td className="whitespace-nowrap tabular-nums">{formatMoney(order.totalPrice)}</Td>
+                  <Td className="whitespace-nowrap">{formatDate(order.orderDate)}</Td>
+                  <Td>
+                    <SaleCell order={order} role={user.role} />
+                  </Td>
+                  {isAdmin ? (
+                    <Td stickyEnd>
+                      {order.status === 'returned' ? (
+                        // On phones the Quantity column with its mark may be scrolled away.
+                        <span className="text-xs text-slate-500 sm:hidden">Returned</span>
+                      ) : (
+                        <button
+                          type="button"
+                          className={buttonClass('secondary', 'sm')}
+                          onClick={() => setReturning(order)}
+                          aria-label={`Return ${order.product.name} ordered by ${order.user.name}`}
+                        >
+                          Return
+                        </button>
+                      )}
+                    </Td>
+                  ) : null}
+                </tr>
+              ))
+            }
+          </LoadState>
         </tbody>
       </Table>
       <Pager page={page} label="Orders" onPage={paging.setPage} />

@@ -5,11 +5,12 @@ import { buttonClass } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DownloadCsvButton } from '../../components/download-csv';
 import { SearchField } from '../../components/form-field';
+import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { RowActions } from '../../components/row-actions';
 import { StockBadge } from '../../components/stock-badge';
-import { SortableTh, Table, TableMessage, Td, Th } from '../../components/table';
+import { SortableTh, Table, Td, Th } from '../../components/table';
 import { stockPath } from '../../lib/admin-paths';
 import { formatMoney } from '../../lib/format';
 import { oneOf } from '../../lib/list-address';
@@ -115,51 +116,56 @@ export function ProductsPage() {
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
-          {list.isPending || isPastEnd(page) ? (
-            <TableMessage colSpan={columns}>Loading...</TableMessage>
-          ) : page.total === 0 ? (
-            <TableMessage colSpan={columns}>No products found.</TableMessage>
-          ) : (
-            page.rows.map((product) => (
-              <tr key={product._id} className="hover:bg-slate-50">
-                <Td className="font-medium">
-                  {product.name}
-                  <ProductCodes product={product} />
-                </Td>
-                <Td>{product.category.name}</Td>
-                <Td>{product.supplier.name}</Td>
-                <Td className="whitespace-nowrap tabular-nums">{formatMoney(product.price)}</Td>
-                <Td>
-                  <StockBadge stock={product.stock} reorderPoint={product.reorderPoint} />
-                </Td>
-                {showReorder ? (
-                  <Td className="tabular-nums">
-                    {product.reorderPointFromStore ? (
-                      <span className="text-slate-500" title="The store's default">
-                        {product.reorderPoint}
-                        <span className="sr-only"> (store default)</span>
-                      </span>
-                    ) : (
-                      product.reorderPoint
-                    )}
+          <LoadState
+            query={list}
+            what="the products"
+            colSpan={columns}
+            waiting={isPastEnd(page)}
+            isEmpty={() => page.total === 0}
+            empty="No products found."
+          >
+            {() =>
+              page.rows.map((product) => (
+                <tr key={product._id} className="hover:bg-slate-50">
+                  <Td className="font-medium">
+                    {product.name}
+                    <ProductCodes product={product} />
                   </Td>
-                ) : null}
-                <RowActions
-                  name={product.name}
-                  onEdit={() => setEditing({ product })}
-                  onDelete={() => setDeleting(product)}
-                >
-                  <Link
-                    to={stockPath(product._id)}
-                    className={buttonClass('secondary', 'sm')}
-                    aria-label={`Stock of ${product.name}`}
+                  <Td>{product.category.name}</Td>
+                  <Td>{product.supplier.name}</Td>
+                  <Td className="whitespace-nowrap tabular-nums">{formatMoney(product.price)}</Td>
+                  <Td>
+                    <StockBadge stock={product.stock} reorderPoint={product.reorderPoint} />
+                  </Td>
+                  {showReorder ? (
+                    <Td className="tabular-nums">
+                      {product.reorderPointFromStore ? (
+                        <span className="text-slate-500" title="The store's default">
+                          {product.reorderPoint}
+                          <span className="sr-only"> (store default)</span>
+                        </span>
+                      ) : (
+                        product.reorderPoint
+                      )}
+                    </Td>
+                  ) : null}
+                  <RowActions
+                    name={product.name}
+                    onEdit={() => setEditing({ product })}
+                    onDelete={() => setDeleting(product)}
                   >
-                    Stock
-                  </Link>
-                </RowActions>
-              </tr>
-            ))
-          )}
+                    <Link
+                      to={stockPath(product._id)}
+                      className={buttonClass('secondary', 'sm')}
+                      aria-label={`Stock of ${product.name}`}
+                    >
+                      Stock
+                    </Link>
+                  </RowActions>
+                </tr>
+              ))
+            }
+          </LoadState>
         </tbody>
       </Table>
       <Pager page={page} label="Products" onPage={paging.setPage} />

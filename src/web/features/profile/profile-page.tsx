@@ -9,8 +9,8 @@ import { ProfileInput, ProfileResponse, type User, UserResponse } from '../../..
 import { buttonClass } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { FormError, TextField } from '../../components/form-field';
+import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
-import { Loading } from '../../components/spinner';
 import { ApiRequestError, api, errorMessage } from '../../lib/api';
 import { applyServerFieldErrors } from '../../lib/form-errors';
 import { ROLE_LABEL } from '../../lib/format';
@@ -145,7 +145,10 @@ export function ProfilePage() {
     <>
       <PageHeader title="Profile" />
       <div className="max-w-xl rounded-lg border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
-        {profile.isPending ? <Loading /> : null}
+        {/* The form shows the signed-in account meanwhile; a failure is said above it, with Try again. */}
+        <LoadState query={profile} what="your profile">
+          {() => null}
+        </LoadState>
         <form noValidate onSubmit={submit} className="space-y-4">
           <TextField
             label="Name"

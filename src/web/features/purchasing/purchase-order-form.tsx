@@ -5,6 +5,7 @@ import { type PurchaseOrder, PurchaseOrderInput } from '../../../shared/purchasi
 import { buttonClass } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { FormError, SelectField, TextAreaField } from '../../components/form-field';
+import { LoadState } from '../../components/load-state';
 import { PURCHASE_ORDERS_PATH, purchaseOrderPath } from '../../lib/admin-paths';
 import { ApiRequestError, errorMessage } from '../../lib/api';
 import { notify } from '../../lib/notify';
@@ -172,6 +173,10 @@ export function PurchaseOrderForm({ order }: { order: PurchaseOrder | null }) {
   return (
     <form noValidate onSubmit={saveDraft} className="space-y-6">
       {order ? <OrderFacts order={order} /> : null}
+      {/* Without the suppliers nothing can be drafted: say so, with Try again. */}
+      <LoadState query={choices} what="the suppliers" loading="Loading suppliers...">
+        {() => null}
+      </LoadState>
       <div className="grid gap-4 sm:grid-cols-2">
         <SelectField
           label="Supplier"
@@ -179,9 +184,6 @@ export function PurchaseOrderForm({ order }: { order: PurchaseOrder | null }) {
           value={supplier}
           onChange={(event) => setSupplier(event.target.value)}
           error={errors.supplier}
-          hint={
-            choices.isError ? `The suppliers could not be loaded: ${errorMessage(choices.error)}` : undefined
-          }
         >
           <option value="">{choices.isPending ? 'Loading suppliers…' : 'Choose a supplier'}</option>
           {supplier && !knownSupplier && order ? (

@@ -1,10 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { buttonClass } from '../../components/button';
+import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
-import { Loading } from '../../components/spinner';
 import { PURCHASE_ORDERS_PATH, purchaseOrderPath } from '../../lib/admin-paths';
-import { errorMessage } from '../../lib/api';
 import { PurchaseOrderForm } from './purchase-order-form';
 import { PurchaseOrderView } from './purchase-order-view';
 import { purchaseOrderQuery } from './purchasing-api';
@@ -46,24 +45,15 @@ function SavedPurchaseOrder({ id }: { id: string }) {
         ) : null}
         <BackLink />
       </PageHeader>
-      {answer.isPending ? (
-        <Loading label="Loading the purchase order..." />
-      ) : answer.isError && !order ? (
-        <div role="alert" className="space-y-2 rounded-md bg-red-50 p-4 text-sm text-red-800">
-          <p>The purchase order could not be loaded: {errorMessage(answer.error)}</p>
-          <button
-            type="button"
-            className={buttonClass('secondary', 'sm')}
-            onClick={() => void answer.refetch()}
-          >
-            Try again
-          </button>
-        </div>
-      ) : order?.status === 'draft' ? (
-        <PurchaseOrderForm key={order._id} order={order} />
-      ) : order ? (
-        <PurchaseOrderView order={order} />
-      ) : null}
+      <LoadState query={answer} what="the purchase order" loading="Loading the purchase order...">
+        {({ purchaseOrder }) =>
+          purchaseOrder.status === 'draft' ? (
+            <PurchaseOrderForm key={purchaseOrder._id} order={purchaseOrder} />
+          ) : (
+            <PurchaseOrderView order={purchaseOrder} />
+          )
+        }
+      </LoadState>
     </>
   );
 }

@@ -3,9 +3,8 @@ import { Link, useParams } from 'react-router';
 import { linesTotal, type PurchaseOrder } from '../../../shared/purchasing';
 import type { Supplier } from '../../../shared/suppliers';
 import { buttonClass } from '../../components/button';
-import { Loading } from '../../components/spinner';
+import { LoadState } from '../../components/load-state';
 import { purchaseOrderPath } from '../../lib/admin-paths';
-import { errorMessage } from '../../lib/api';
 import { formatDate, formatMoney } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { STATUS_LABEL } from './purchase-order-status';
@@ -40,22 +39,12 @@ export function PurchaseOrderPrintPage() {
           Back to the purchase order
         </Link>
       </div>
-      {answer.isPending ? (
-        <Loading label="Loading the purchase order..." />
-      ) : !order ? (
-        <div role="alert" className="space-y-2 rounded-md bg-red-50 p-4 text-sm text-red-800 print:hidden">
-          <p>The purchase order could not be loaded: {errorMessage(answer.error)}</p>
-          <button
-            type="button"
-            className={buttonClass('secondary', 'sm')}
-            onClick={() => void answer.refetch()}
-          >
-            Try again
-          </button>
-        </div>
-      ) : (
-        <PrintedOrder order={order} supplier={supplier} />
-      )}
+      <div className="print:hidden">
+        <LoadState query={answer} what="the purchase order" loading="Loading the purchase order...">
+          {() => null}
+        </LoadState>
+      </div>
+      {order ? <PrintedOrder order={order} supplier={supplier} /> : null}
     </>
   );
 }

@@ -8,11 +8,11 @@ import {
 import { buttonClass } from '../../components/button';
 import { DownloadCsvButton } from '../../components/download-csv';
 import { SelectField } from '../../components/form-field';
+import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
-import { Table, TableMessage, Td, Th } from '../../components/table';
+import { Table, Td, Th } from '../../components/table';
 import { PURCHASE_ORDERS_PATH, purchaseOrderPath, REORDER_PATH } from '../../lib/admin-paths';
-import { errorMessage } from '../../lib/api';
 import { formatDate, formatMoney } from '../../lib/format';
 import { oneOf, pageIn, useListAddress } from '../../lib/list-address';
 import { isPastEnd, serverPage, withQuery } from '../../lib/paging';
@@ -134,24 +134,15 @@ export function PurchaseOrdersPage() {
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
-          {list.isError && !list.data ? (
-            <TableMessage colSpan={5}>
-              <span role="alert" className="block">
-                The purchase orders could not be loaded: {errorMessage(list.error)}
-              </span>
-              <button
-                type="button"
-                className={buttonClass('secondary', 'sm', 'mt-2')}
-                onClick={() => void list.refetch()}
-              >
-                Try again
-              </button>
-            </TableMessage>
-          ) : list.isPending || isPastEnd(page) ? (
-            <TableMessage colSpan={5}>Loading purchase orders...</TableMessage>
-          ) : page.total === 0 ? (
-            <TableMessage colSpan={5}>
-              {filtered ? (
+          <LoadState
+            query={list}
+            what="the purchase orders"
+            loading="Loading purchase orders..."
+            colSpan={5}
+            waiting={isPastEnd(page)}
+            isEmpty={() => page.total === 0}
+            empty={
+              filtered ? (
                 'No purchase orders match these filters.'
               ) : (
                 <>
@@ -167,11 +158,11 @@ export function PurchaseOrdersPage() {
                     .
                   </span>
                 </>
-              )}
-            </TableMessage>
-          ) : (
-            page.rows.map((order) => <OrderRow key={order._id} order={order} />)
-          )}
+              )
+            }
+          >
+            {() => page.rows.map((order) => <OrderRow key={order._id} order={order} />)}
+          </LoadState>
         </tbody>
       </Table>
       <Pager page={page} label="Purchase orders" onPage={setPage} />

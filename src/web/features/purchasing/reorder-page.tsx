@@ -10,8 +10,8 @@ import {
 } from '../../../shared/purchasing';
 import { buttonClass } from '../../components/button';
 import { FormError } from '../../components/form-field';
+import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
-import { Loading } from '../../components/spinner';
 import { Table, Td, Th } from '../../components/table';
 import { PURCHASE_ORDERS_PATH, purchaseOrderPath, stockPath } from '../../lib/admin-paths';
 import { errorMessage } from '../../lib/api';
@@ -107,39 +107,30 @@ export function ReorderPage() {
         </div>
       ) : null}
       {created && created.length > 0 ? <CreatedDrafts drafts={created} /> : null}
-      {suggestions.isPending ? (
-        <Loading label="Loading the suggestions..." />
-      ) : suggestions.isError && !suggestions.data ? (
-        <div role="alert" className="space-y-2 rounded-md bg-red-50 p-4 text-sm text-red-800">
-          <p>The suggestions could not be loaded: {errorMessage(suggestions.error)}</p>
-          <button
-            type="button"
-            className={buttonClass('secondary', 'sm')}
-            onClick={() => void suggestions.refetch()}
-          >
-            Try again
-          </button>
-        </div>
-      ) : groups.length === 0 ? (
-        <p className="rounded-lg bg-white p-6 text-sm text-slate-600 shadow-sm ring-1 ring-slate-200">
-          Nothing to reorder: every product is above its reorder point.
-        </p>
-      ) : (
-        <div className="space-y-8">
-          {groups.map((group) => (
-            <SupplierSection
-              key={group.supplier._id}
-              group={group}
-              quantityText={quantityText}
-              errors={errors}
-              failure={failure?.scope === group.supplier._id ? failure.text : null}
-              pending={draft.isPending}
-              onQuantity={(productId, value) => setQuantities((now) => ({ ...now, [productId]: value }))}
-              onDraft={() => create(group.supplier._id)}
-            />
-          ))}
-        </div>
-      )}
+      <LoadState
+        query={suggestions}
+        what="the suggestions"
+        loading="Loading the suggestions..."
+        isEmpty={() => groups.length === 0}
+        empty="Nothing to reorder: every product is above its reorder point."
+      >
+        {() => (
+          <div className="space-y-8">
+            {groups.map((group) => (
+              <SupplierSection
+                key={group.supplier._id}
+                group={group}
+                quantityText={quantityText}
+                errors={errors}
+                failure={failure?.scope === group.supplier._id ? failure.text : null}
+                pending={draft.isPending}
+                onQuantity={(productId, value) => setQuantities((now) => ({ ...now, [productId]: value }))}
+                onDraft={() => create(group.supplier._id)}
+              />
+            ))}
+          </div>
+        )}
+      </LoadState>
     </>
   );
 }

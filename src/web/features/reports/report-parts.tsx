@@ -1,9 +1,7 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { type ReactNode, useId } from 'react';
-import { buttonClass } from '../../components/button';
 import { DownloadCsvButton } from '../../components/download-csv';
-import { Loading } from '../../components/spinner';
-import { errorMessage } from '../../lib/api';
+import { LoadState } from '../../components/load-state';
 
 /** The pieces every report section is made of: its header, its states, its switches and tiles. */
 
@@ -36,8 +34,8 @@ export function SectionHeader({
 }
 
 /**
- * A report's answer in its three other states: loading, failed (with Try again) and empty. The
- * figures of the range shown before stay, dimmed, while another range loads.
+ * A report's answer in its states (LoadState: loading, failed with Try again, empty). The figures
+ * of the range shown before stay, dimmed, while another range loads.
  */
 export function ReportState<T>({
   query,
@@ -53,38 +51,14 @@ export function ReportState<T>({
   empty: ReactNode;
   children: (answer: T) => ReactNode;
 }) {
-  if (query.isError && !query.data)
-    return (
-      <div className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm">
-        <p role="alert" className="text-red-800">
-          {capitalized(what)} could not be loaded: {errorMessage(query.error)}
-        </p>
-        <button
-          type="button"
-          className={buttonClass('secondary', 'sm', 'mt-3')}
-          onClick={() => void query.refetch()}
-        >
-          Try again
-        </button>
-      </div>
-    );
-  if (!query.data) return <Loading label={`Loading ${what}...`} />;
   const busy = query.isPlaceholderData;
   return (
     <div aria-busy={busy || undefined} className={`transition-opacity ${busy ? 'opacity-60 delay-200' : ''}`}>
-      {isEmpty(query.data) ? (
-        <p className="rounded-lg border border-slate-200 bg-white px-4 py-8 text-center text-sm text-slate-600">
-          {empty}
-        </p>
-      ) : (
-        children(query.data)
-      )}
+      <LoadState query={query} what={what} loading={`Loading ${what}...`} isEmpty={isEmpty} empty={empty}>
+        {children}
+      </LoadState>
     </div>
   );
-}
-
-function capitalized(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** A small set of exclusive choices as one row of buttons (radio buttons underneath: arrow keys move). */

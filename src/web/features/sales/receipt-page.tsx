@@ -3,8 +3,7 @@ import { Link, useParams } from 'react-router';
 import { can } from '../../../shared/roles';
 import { PAYMENT_LABEL, type Sale, saleNumberLabel } from '../../../shared/sales';
 import { buttonClass } from '../../components/button';
-import { LoadFailed, Loading } from '../../components/spinner';
-import { ApiRequestError, errorMessage } from '../../lib/api';
+import { LoadState } from '../../components/load-state';
 import { formatDateTime, formatMoney } from '../../lib/format';
 import { homePathFor } from '../../lib/role-home';
 import { useSignedInUser } from '../../lib/signed-in';
@@ -24,7 +23,6 @@ export function ReceiptPage() {
   const answer = useQuery(saleQuery(id));
   const sale = answer.data?.sale;
   useDocumentTitle(sale ? `Receipt ${saleNumberLabel(sale.number)}` : 'Receipt');
-  const notFound = answer.error instanceof ApiRequestError && answer.error.status === 404;
 
   return (
     <>
@@ -43,21 +41,14 @@ export function ReceiptPage() {
           </Link>
         ) : null}
       </div>
-      {answer.isPending ? (
-        <Loading label="Loading the receipt..." />
-      ) : !sale ? (
-        <LoadFailed
-          className="max-w-md"
-          message={
-            notFound
-              ? 'This receipt does not exist, or it is not one of your sales.'
-              : `The receipt could not be loaded: ${errorMessage(answer.error)}`
-          }
-          retry={notFound ? undefined : () => void answer.refetch()}
-        />
-      ) : (
-        <Receipt sale={sale} />
-      )}
+      <LoadState
+        query={answer}
+        what="the receipt"
+        loading="Loading the receipt..."
+        missing="This receipt does not exist, or it is not one of your sales."
+      >
+        {({ sale: shown }) => <Receipt sale={shown} />}
+      </LoadState>
     </>
   );
 }

@@ -54,6 +54,13 @@ export function AdjustDialog({ product, onClose }: { product: Product; onClose: 
   const [errors, setErrors] = useState<Record<string, string>>({});
   const after = stockAfterAdjusting(quantity, product.stock);
 
+  // A message about what was sent (the server's "Not enough stock", a field's own rule) no longer
+  // holds once the field changes; it comes back on the next save if it still applies.
+  function edited(field: string) {
+    if (change.error) change.reset();
+    setErrors(({ [field]: _gone, ...rest }) => rest);
+  }
+
   function submit(event: FormEvent) {
     event.preventDefault();
     const parsed = AdjustInput.safeParse({
@@ -95,7 +102,10 @@ export function AdjustDialog({ product, onClose }: { product: Product; onClose: 
           step={1}
           required
           value={quantity}
-          onChange={(event) => setQuantity(event.target.value)}
+          onChange={(event) => {
+            setQuantity(event.target.value);
+            edited('quantity');
+          }}
           error={errors.quantity}
         />
         <p role="status" className="text-sm text-slate-700">
@@ -114,7 +124,10 @@ export function AdjustDialog({ product, onClose }: { product: Product; onClose: 
           label="Reason"
           required
           value={reason}
-          onChange={(event) => setReason(event.target.value)}
+          onChange={(event) => {
+            setReason(event.target.value);
+            edited('reason');
+          }}
           error={errors.reason}
         >
           <option value="">Choose a reason</option>
@@ -127,7 +140,10 @@ export function AdjustDialog({ product, onClose }: { product: Product; onClose: 
         <TextField
           label="Note"
           value={note}
-          onChange={(event) => setNote(event.target.value)}
+          onChange={(event) => {
+            setNote(event.target.value);
+            edited('note');
+          }}
           error={errors.note}
         />
         <FormError>{change.error ? errorMessage(change.error) : null}</FormError>
@@ -180,7 +196,12 @@ export function CountDialog({ product, onClose }: { product: Product; onClose: (
           step={1}
           required
           value={counted}
-          onChange={(event) => setCounted(event.target.value)}
+          onChange={(event) => {
+            setCounted(event.target.value);
+            // As in Adjust: the last answer was about the count sent, not the one typed now.
+            if (change.error) change.reset();
+            setError(undefined);
+          }}
           error={error}
         />
         <p role="status" className="text-sm text-slate-700">

@@ -253,6 +253,26 @@ describe('Count', () => {
     await waitFor(() => expect(bodyRows(table)[0]?.textContent).toMatch(/Count.*−3.*47.*Monthly/));
   });
 
+  it("drops the server's last sentence once the count is changed", async () => {
+    renderStock([movement(1)], {
+      overrides: {
+        'POST /api/products/p1/count': () => ({
+          status: 409,
+          body: { success: false, error: 'The stock changed while you counted; count again.' },
+        }),
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Count' }));
+    const dialog = screen.getByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('Counted quantity'), '47');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save count' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'The stock changed while you counted; count again.',
+    );
+    await userEvent.type(within(dialog).getByLabelText('Counted quantity'), '{Backspace}6');
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+  });
+
   it('refuses a count that is not a whole number of at least 0, without calling the server', async () => {
     const { calls } = renderStock([movement(1)]);
     await userEvent.click(await screen.findByRole('button', { name: 'Count' }));
@@ -311,6 +331,43 @@ describe('Adjust', () => {
     expect((await within(dialog).findByRole('alert')).textContent).toBe('Not enough stock');
     expect(posts(calls)[0]?.body).toEqual({ quantity: -60, reason: 'damaged', note: '' });
     expect(state.stock).toBe(50);
+  });
+
+  it("drops an old 'Not enough stock' once the quantity is corrected, and saves the corrected one", async () => {
+    const { calls } = renderStock([movement(1)]);
+    await userEvent.click(await screen.findByRole('button', { name: 'Adjust' }));
+    const dialog = screen.getByRole('dialog');
+    const quantity = within(dialog).getByLabelText('Quantity');
+    await userEvent.type(quantity, '-60');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Reason'), 'damaged');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save adjustment' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Not enough stock');
+
+    await userEvent.clear(quantity);
+    await userEvent.type(quantity, '-6');
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    expect(within(dialog).queryByText('Not enough stock')).toBeNull();
+    expect(within(dialog).getByRole('status').textContent).toBe('Stock 50 → 44');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save adjustment' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(posts(calls).map((call) => call.body)).toEqual([
+      { quantity: -60, reason: 'damaged', note: '' },
+      { quantity: -6, reason: 'damaged', note: '' },
+    ]);
+  });
+
+  it("drops a field's own message once that field is changed", async () => {
+    renderStock([movement(1)]);
+    await userEvent.click(await screen.findByRole('button', { name: 'Adjust' }));
+    const dialog = screen.getByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('Quantity'), '0');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save adjustment' }));
+    expect(within(dialog).getByText('Quantity must not be 0.')).toBeTruthy();
+    expect(within(dialog).getByText('Choose a reason.')).toBeTruthy();
+    await userEvent.type(within(dialog).getByLabelText('Quantity'), '{Backspace}3');
+    expect(within(dialog).queryByText('Quantity must not be 0.')).toBeNull();
+    // The reason was not touched: its message stays until it is.
+    expect(within(dialog).getByText('Choose a reason.')).toBeTruthy();
   });
 
   it('refuses 0 and more than a million units with the shared rules', async () => {

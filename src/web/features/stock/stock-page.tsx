@@ -4,13 +4,12 @@ import { Link, useParams } from 'react-router';
 import type { Movement, MovementKind } from '../../../shared/stock';
 import { buttonClass } from '../../components/button';
 import { DownloadCsvButton } from '../../components/download-csv';
+import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
-import { Loading } from '../../components/spinner';
 import { StockBadge } from '../../components/stock-badge';
-import { Table, TableMessage, Td, Th } from '../../components/table';
+import { Table, Td, Th } from '../../components/table';
 import { purchaseOrderPath } from '../../lib/admin-paths';
-import { errorMessage } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { useListAddress } from '../../lib/list-address';
 import { isPastEnd, serverPage } from '../../lib/paging';
@@ -51,82 +50,71 @@ export function StockPage() {
           Back to Products
         </Link>
       </PageHeader>
-      {product.isPending ? (
-        <Loading label="Loading the product..." />
-      ) : product.isError ? (
-        <div role="alert" className="space-y-2 rounded-md bg-red-50 p-4 text-sm text-red-800">
-          <p>The product could not be loaded: {errorMessage(product.error)}</p>
-          <button
-            type="button"
-            className={buttonClass('secondary', 'sm')}
-            onClick={() => void product.refetch()}
-          >
-            Try again
-          </button>
-        </div>
-      ) : current ? (
-        <>
-          <section
-            aria-label="Current stock"
-            className="mb-6 flex flex-wrap items-center gap-x-4 gap-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200"
-          >
-            <p className="flex items-center gap-2 text-sm text-slate-600">
-              In stock: <StockBadge stock={current.stock} reorderPoint={current.reorderPoint} />
-            </p>
-            <p className="text-sm text-slate-500">Low at {current.reorderPoint} or fewer</p>
-            <div className="flex gap-2 sm:ml-auto">
-              <button type="button" className={buttonClass('primary')} onClick={() => setDialog('adjust')}>
-                Adjust
-              </button>
-              <button type="button" className={buttonClass('secondary')} onClick={() => setDialog('count')}>
-                Count
-              </button>
-            </div>
-          </section>
-          <Table
-            caption={`Stock movements of ${current.name}, newest first`}
-            busy={movements.isPlaceholderData}
-          >
-            <thead className="max-sm:sr-only">
-              <tr>
-                <Th>Date</Th>
-                <Th>Kind</Th>
-                <Th className="text-right">Change</Th>
-                <Th className="text-right">Stock after</Th>
-                <Th>Reason</Th>
-                <Th>Note</Th>
-                <Th>Who</Th>
-                <Th>Order</Th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {movements.isError && !movements.data ? (
-                <TableMessage colSpan={8}>
-                  <span role="alert" className="block">
-                    The movements could not be loaded: {errorMessage(movements.error)}
-                  </span>
-                  <button
-                    type="button"
-                    className={buttonClass('secondary', 'sm', 'mt-2')}
-                    onClick={() => void movements.refetch()}
-                  >
-                    Try again
-                  </button>
-                </TableMessage>
-              ) : movements.isPending || isPastEnd(list) ? (
-                <TableMessage colSpan={8}>Loading movements...</TableMessage>
-              ) : list.total === 0 ? (
-                <TableMessage colSpan={8}>No movements yet.</TableMessage>
-              ) : (
-                list.rows.map((movement) => <MovementRow key={movement._id} movement={movement} />)
-              )}
-            </tbody>
-          </Table>
-          <Pager page={list} label="Stock movements" onPage={setPage} />
-          {dialog === 'adjust' ? <AdjustDialog product={current} onClose={() => setDialog(null)} /> : null}
-          {dialog === 'count' ? <CountDialog product={current} onClose={() => setDialog(null)} /> : null}
-        </>
-      ) : null}
+      <LoadState
+        query={product}
+        what="the product"
+        loading="Loading the product..."
+        // The movements failed with it (they are asked at the same time): one press loads both.
+        retry={() => {
+          void product.refetch();
+          if (movements.isError) void movements.refetch();
+        }}
+      >
+        {({ product: current }) => (
+          <>
+            <section
+              aria-label="Current stock"
+              className="mb-6 flex flex-wrap items-center gap-x-4 gap-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200"
+            >
+              <p className="flex items-center gap-2 text-sm text-slate-600">
+                In stock: <StockBadge stock={current.stock} reorderPoint={current.reorderPoint} />
+              </p>
+              <p className="text-sm text-slate-500">Low at {current.reorderPoint} or fewer</p>
+              <div className="flex gap-2 sm:ml-auto">
+                <button type="button" className={buttonClass('primary')} onClick={() => setDialog('adjust')}>
+                  Adjust
+                </button>
+                <button type="button" className={buttonClass('secondary')} onClick={() => setDialog('count')}>
+                  Count
+                </button>
+              </div>
+            </section>
+            <Table
+              caption={`Stock movements of ${current.name}, newest first`}
+              busy={movements.isPlaceholderData}
+            >
+              <thead className="max-sm:sr-only">
+                <tr>
+                  <Th>Date</Th>
+                  <Th>Kind</Th>
+                  <Th className="text-right">Change</Th>
+                  <Th className="text-right">Stock after</Th>
+                  <Th>Reason</Th>
+                  <Th>Note</Th>
+                  <Th>Who</Th>
+                  <Th>Order</Th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                <LoadState
+                  query={movements}
+                  what="the movements"
+                  loading="Loading movements..."
+                  colSpan={8}
+                  waiting={isPastEnd(list)}
+                  isEmpty={() => list.total === 0}
+                  empty="No movements yet."
+                >
+                  {() => list.rows.map((movement) => <MovementRow key={movement._id} movement={movement} />)}
+                </LoadState>
+              </tbody>
+            </Table>
+            <Pager page={list} label="Stock movements" onPage={setPage} />
+            {dialog === 'adjust' ? <AdjustDialog product={current} onClose={() => setDialog(null)} /> : null}
+            {dialog === 'count' ? <CountDialog product={current} onClose={() => setDialog(null)} /> : null}
+          </>
+        )}
+      </LoadState>
     </>
   );
 }

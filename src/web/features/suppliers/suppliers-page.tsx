@@ -3,10 +3,11 @@ import type { Supplier } from '../../../shared/suppliers';
 import { buttonClass } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { SearchField } from '../../components/form-field';
+import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { RowActions } from '../../components/row-actions';
-import { Table, TableMessage, Td, Th } from '../../components/table';
+import { Table, Td, Th } from '../../components/table';
 import { notify } from '../../lib/notify';
 import { pageOf } from '../../lib/paging';
 import { filterByName } from '../../lib/search';
@@ -56,26 +57,30 @@ export function SuppliersPage() {
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
-          {list.isPending ? (
-            <TableMessage colSpan={6}>Loading...</TableMessage>
-          ) : page.total === 0 ? (
-            <TableMessage colSpan={6}>No suppliers found</TableMessage>
-          ) : (
-            page.rows.map((supplier, index) => (
-              <tr key={supplier._id} className="hover:bg-slate-50">
-                <Td className="tabular-nums text-slate-500">{page.offset + index + 1}</Td>
-                <Td className="font-medium">{supplier.name}</Td>
-                <Td>{supplier.email}</Td>
-                <Td className="whitespace-nowrap">{supplier.phone}</Td>
-                <Td>{supplier.address}</Td>
-                <RowActions
-                  name={supplier.name}
-                  onEdit={() => setEditing({ supplier })}
-                  onDelete={() => setDeleting(supplier)}
-                />
-              </tr>
-            ))
-          )}
+          <LoadState
+            query={list}
+            what="the suppliers"
+            colSpan={6}
+            isEmpty={() => page.total === 0}
+            empty="No suppliers found"
+          >
+            {() =>
+              page.rows.map((supplier, index) => (
+                <tr key={supplier._id} className="hover:bg-slate-50">
+                  <Td className="tabular-nums text-slate-500">{page.offset + index + 1}</Td>
+                  <Td className="font-medium">{supplier.name}</Td>
+                  <Td>{supplier.email}</Td>
+                  <Td className="whitespace-nowrap">{supplier.phone}</Td>
+                  <Td>{supplier.address}</Td>
+                  <RowActions
+                    name={supplier.name}
+                    onEdit={() => setEditing({ supplier })}
+                    onDelete={() => setDeleting(supplier)}
+                  />
+                </tr>
+              ))
+            }
+          </LoadState>
         </tbody>
       </Table>
       <Pager page={page} label="Suppliers" onPage={paging.setPage} />

@@ -4,9 +4,10 @@ import type { User } from '../../../shared/users';
 import { buttonClass } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { SearchField } from '../../components/form-field';
+import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
-import { Table, TableMessage, Td, Th } from '../../components/table';
+import { Table, Td, Th } from '../../components/table';
 import { ROLE_LABEL } from '../../lib/format';
 import { notify } from '../../lib/notify';
 import { isPastEnd, serverPage } from '../../lib/paging';
@@ -50,34 +51,39 @@ export function UsersPage() {
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
-              {list.isPending || isPastEnd(page) ? (
-                <TableMessage colSpan={5}>Loading...</TableMessage>
-              ) : page.total === 0 ? (
-                <TableMessage colSpan={5}>No User found</TableMessage>
-              ) : (
-                page.rows.map((user, index) => (
-                  <tr key={user._id} className="hover:bg-slate-50">
-                    <Td className="tabular-nums text-slate-500">{page.offset + index + 1}</Td>
-                    <Td className="font-medium">{user.name}</Td>
-                    <Td className="whitespace-nowrap">{user.email}</Td>
-                    <Td className="whitespace-nowrap">{ROLE_LABEL[user.role]}</Td>
-                    <Td stickyEnd>
-                      {user._id === me._id ? (
-                        <span className="text-xs text-slate-500">You</span>
-                      ) : (
-                        <button
-                          type="button"
-                          className={buttonClass('danger', 'sm')}
-                          onClick={() => setDeleting(user)}
-                          aria-label={`Delete ${user.name}`}
-                        >
-                          Delete
-                        </button>
-                      )}
-                    </Td>
-                  </tr>
-                ))
-              )}
+              <LoadState
+                query={list}
+                what="the users"
+                colSpan={5}
+                waiting={isPastEnd(page)}
+                isEmpty={() => page.total === 0}
+                empty="No User found"
+              >
+                {() =>
+                  page.rows.map((user, index) => (
+                    <tr key={user._id} className="hover:bg-slate-50">
+                      <Td className="tabular-nums text-slate-500">{page.offset + index + 1}</Td>
+                      <Td className="font-medium">{user.name}</Td>
+                      <Td className="whitespace-nowrap">{user.email}</Td>
+                      <Td className="whitespace-nowrap">{ROLE_LABEL[user.role]}</Td>
+                      <Td stickyEnd>
+                        {user._id === me._id ? (
+                          <span className="text-xs text-slate-500">You</span>
+                        ) : (
+                          <button
+                            type="button"
+                            className={buttonClass('danger', 'sm')}
+                            onClick={() => setDeleting(user)}
+                            aria-label={`Delete ${user.name}`}
+                          >
+                            Delete
+                          </button>
+                        )}
+                      </Td>
+                    </tr>
+                  ))
+                }
+              </LoadState>
             </tbody>
           </Table>
           <Pager page={page} label="Users" onPage={paging.setPage} />

@@ -1,0 +1,335 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import type { Role } from '../../shared/roles';
+import { purchaseOrder } from '../features/purchasing/purchasing-test-data';
+import { period, salesAnswer } from '../features/reports/reports-test-data';
+import { customer, sale, product as saleProduct } from '../features/sales/sales-test-data';
+import { renderWithClient, signIn, userOf } from '../test/helpers';
+import { RequireRole } from './guard';
+import { routes } from './routes';
+
+/**
+ * Every screen of the route table, with the server failing every call, shows the failure (the
+ * server's sentence and Try again) and never its empty text; Try again, once the server answers,
+ * shows the data. The screens come from the route table, so a new screen is in this test at once.
+ */
+
+type Screen = { path: string; role: Role };
+
+/** Each page of a signed-in area, as the address that opens it (":id" as "x1") and the area's role. */
+function screensOf(table: RouteObject[]): Screen[] {
+  const found: Screen[] = [];
+  const walk = (list: RouteObject[], base: string, role: Role | null) => {
+    for (const route of list) {
+      const here = route.path ? `${base}/${route.path}` : base;
+      const element = route.element as { type?: unknown; props?: { roles?: Role[] } } | undefined;
+      const inRole = element?.type === RequireRole ? (element.props?.roles?.[0] ?? null) : role;
+      if (route.children) walk(route.children, here, inRole);
+      else if (inRole && route.lazy) found.push({ path: here.replace(/:id/g, 'x1'), role: inRole });
+    }
+  };
+  walk(table, '', null);
+  return found;
+}
+
+/** Screens that load nothing when opened (they ask the server only when the user acts). */
+const LOADS_NOTHING: Record<string, string> = {
+  '/superAdmin-dashboard': 'two signposts',
+  '/admin-dashboard/stock-check': 'runs the check on request',
+  '/employee-dashboard/sales/new': 'the counter looks up as the user types or scans',
+  '/salesRep-dashboard/sales/new': 'the counter looks up as the user types or scans',
+  '/medicalRep-dashboard/sales/new': 'the counter looks up as the user types or scans',
+};
+
+/** Every screen's words for "nothing here": a failure must never show one of them. */
+const EMPTY_TEXTS = [
+  'No products found',
+  'No orders found',
+  'No categories found',
+  'No suppliers found',
+  'No User found',
+  'No activity',
+  'No movements yet.',
+  'No purchase orders',
+  'Nothing to reorder',
+  'No customers',
+  'No purchases yet.',
+  'No products out of stock.',
+  'No low stock products.',
+  'No sales in this range',
+];
+
+const SENTENCE = 'The database is resting.';
+/** What every answer names, so a screen that shows its data shows this. */
+const SHOWN = 'Back Again';
+
+const at = '2025-05-01T10:00:00.000Z';
+const page = (query: URLSearchParams, total: number) => ({
+  total,
+  page: Number(query.get('page') ?? 1),
+  pageSize: Number(query.get('pageSize') ?? 50),
+});
+const item = saleProduct('x1', SHOWN);
+
+/** The server once it works again: one answer per call the screens make when opened. */
+const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => object }[] = [
+  { path: /^\/api\/dashboard$/, answer: () => dashboard() },
+  {
+    path: /^\/api\/products$/,
+    answer: (query) => ({ products: [item], ...page(query, 1) }),
+  },
+  {
+    path: /^\/api\/products\/choices$/,
+    answer: () => ({
+      categories: [{ _id: 'c1', name: SHOWN, description: '' }],
+      suppliers: [{ _id: 's1', name: SHOWN }],
+    }),
+  },
+  { path: /^\/api\/products\/x1$/, answer: () => ({ product: item }) },
+  {
+    path: /^\/api\/products\/x1\/movements$/,
+    answer: (query) => ({ movements: [], ...page(query, 0) }),
+  },
+  {
+    path: /^\/api\/category$/,
+    answer: () => ({ categories: [{ _id: 'c1', name: SHOWN, description: '' }] }),
+  },
+  {
+    path: /^\/api\/supplier$/,
+    answer: () => ({ suppliers: [{ _id: 's1', name: SHOWN, email: '', phone: '', address: '' }] }),
+  },
+  {
+    path: /^\/api\/users$/,
+    answer: (query) => ({ users: [userOf('user', { _id: 'u1', name: SHOWN })], ...page(query, 1) }),
+  },
+  { path: /^\/api\/users\/[^/]+$/, answer: (_query, role) => ({ user: userOf(role, { name: SHOWN }) }) },
+  {
+    path: /^\/api\/audit$/,
+    answer: (query) => ({
+      entries: [
+        {
+          _id: 'a1',
+          at,
+          actor: { _id: 'u1', name: SHOWN, role: 'admin' },
+          action: 'created',
+          entity: { type: 'product', _id: 'x1', name: 'Blue Pen' },
+        },
+      ],
+      ...page(query, 1),
+    }),
+  },
+  { path: /^\/api\/audit\/actors$/, answer: () => ({ actors: [] }) },
+  {
+    path: /^\/api\/purchase-orders$/,
+    answer: (query) => {
+      const { _id, number, supplier, status, total, createdAt } = purchaseOrder({
+        supplier: { _id: 's1', name: SHOWN },
+      });
+      return { purchaseOrders: [{ _id, number, supplier, status, total, createdAt }], ...page(query, 1) };
+    },
+  },
+  {
+    path: /^\/api\/purchase-orders\/x1$/,
+    answer: () => ({
+      purchaseOrder: purchaseOrder({
+        _id: 'x1',
+        status: 'ordered',
+        orderedAt: at,
+        supplier: { _id: 's1', name: SHOWN },
+      }),
+    }),
+  },
+  {
+    path: /^\/api\/reorder-suggestions$/,
+    answer: () => ({
+      suppliers: [
+        {
+          supplier: { _id: 's1', name: SHOWN },
+          lines: [
+            {
+              product: { _id: 'x1', name: 'Blue Pen' },
+              stock: 1,
+              onOrder: 0,
+              reorderPoint: 5,
+              suggested: 4,
+              unitCost: 1,
+            },
+          ],
+        },
+      ],
+    }),
+  },
+  {
+    path: /^\/api\/reports\/sales$/,
+    answer: (query) =>
+      salesAnswer(Object.fromEntries(query), [period(query.get('from') ?? '2025-05-01', 1, 1)]),
+  },
+  {
+    path: /^\/api\/order\/[^/]+$/,
+    answer: (query) => ({
+      orders: [
+        {
+          _id: 'o1',
+          user: { _id: 'u1', name: 'Test user', address: '1 Main Street' },
+          product: { _id: 'x1', name: SHOWN, category: { name: 'Pens' } },
+          quantity: 1,
+          unitPrice: 1,
+          unitCost: null,
+          totalPrice: 1,
+          orderDate: at,
+          status: 'placed',
+          returnedQuantity: 0,
+          sale: null,
+          customer: null,
+        },
+      ],
+      ...page(query, 1),
+    }),
+  },
+  {
+    path: /^\/api\/customers$/,
+    answer: (query) => ({ customers: [customer('x1', SHOWN)], ...page(query, 1) }),
+  },
+  {
+    path: /^\/api\/customers\/x1$/,
+    answer: () => ({
+      customer: customer('x1', SHOWN),
+      summary: { sales: 0, totalSpent: 0, lastPurchaseAt: null },
+    }),
+  },
+  { path: /^\/api\/sales$/, answer: (query) => ({ sales: [], ...page(query, 0) }) },
+  {
+    path: /^\/api\/sales\/x1$/,
+    answer: () => ({
+      sale: sale({
+        _id: 'x1',
+        lines: [
+          {
+            order: { _id: 'o1' },
+            product: { _id: 'x1', name: SHOWN },
+            quantity: 1,
+            unitPrice: 2.7,
+            total: 2.7,
+            returnedQuantity: 0,
+          },
+        ],
+      }),
+    }),
+  },
+];
+
+function dashboard() {
+  return {
+    totalProducts: 1,
+    totalStock: 0,
+    ordersToday: 0,
+    revenue: 0,
+    outOfStock: [{ _id: 'x1', name: SHOWN, category: { name: 'Pens' } }],
+    highestSaleProduct: { message: 'No sales yet' },
+    toReorder: 0,
+    lowStock: [],
+  };
+}
+
+/** The server at the boundary of the web app: failing every call, then (`recover`) answering. */
+function server(role: Role) {
+  let failing = true;
+  const calls: string[] = [];
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      const url = new URL(String(input), 'http://localhost');
+      const method = (init.method ?? 'GET').toUpperCase();
+      calls.push(`${method} ${url.pathname}`);
+      if (failing) return json(500, { success: false, error: SENTENCE });
+      const known = method === 'GET' ? ANSWERS.find((one) => one.path.test(url.pathname)) : undefined;
+      if (!known)
+        return json(500, { success: false, error: `This test has no answer for ${method} ${url.pathname}.` });
+      return json(200, { success: true, ...known.answer(url.searchParams, role) });
+    }),
+  );
+  return {
+    calls,
+    recover: () => {
+      failing = false;
+    },
+  };
+}
+
+/** The screen's own failure messages (the notifications say the bare sentence; these say what failed). */
+function failures(): HTMLElement[] {
+  return screen
+    .queryAllByRole('alert')
+    .filter((alert) => /could not be loaded: /.test(alert.textContent ?? ''));
+}
+
+const all = screensOf(routes);
+
+describe('every screen of the route table', () => {
+  it('is found: the areas and their pages, the ones that load nothing among them', () => {
+    const paths = all.map((one) => one.path);
+    expect(paths).toContain('/admin-dashboard/products');
+    expect(paths).toContain('/salesRep-dashboard');
+    expect(paths).toContain('/superAdmin-dashboard/users');
+    expect(all.length).toBeGreaterThan(30);
+    for (const path of Object.keys(LOADS_NOTHING)) expect(paths).toContain(path);
+  });
+});
+
+describe.each(all.filter((one) => LOADS_NOTHING[one.path] === undefined))(
+  'with the server failing, $path',
+  ({ path, role }) => {
+    it("shows the server's sentence with Try again, never its empty text; Try again shows the data", {
+      timeout: 15_000,
+    }, async () => {
+      signIn(userOf(role));
+      const { calls, recover } = server(role);
+      renderWithClient(<RouterProvider router={createMemoryRouter(routes, { initialEntries: [path] })} />);
+
+      await waitFor(() => expect(failures().length).toBeGreaterThan(0), { timeout: 3_000 });
+      for (const alert of failures()) {
+        expect(alert.textContent).toMatch(/^[A-Z].* could not be loaded: The database is resting\.$/);
+      }
+      const page = document.body.textContent ?? '';
+      for (const empty of EMPTY_TEXTS) expect(page).not.toContain(empty);
+
+      recover();
+      const asked = calls.length;
+      const retries = screen.getAllByRole('button', { name: 'Try again' });
+      expect(retries.length).toBe(failures().length);
+      for (const retry of retries) await userEvent.click(retry);
+      expect(calls.length).toBeGreaterThan(asked);
+      await waitFor(() => expect(failures()).toEqual([]), { timeout: 3_000 });
+      await waitFor(
+        () => {
+          const main = screen.getByRole('main');
+          const shown =
+            within(main).queryAllByText(new RegExp(SHOWN)).length > 0 ||
+            within(main).queryAllByDisplayValue(SHOWN).length > 0 ||
+            // The sales report names no product: its figures are the data.
+            within(main).queryAllByRole('table', { name: /^Sales per / }).length > 0;
+          expect(shown).toBe(true);
+        },
+        { timeout: 3_000 },
+      );
+      expect(
+        screen.queryAllByRole('alert').filter((alert) => /no answer for/.test(alert.textContent ?? '')),
+      ).toEqual([]);
+    });
+  },
+);
+
+describe.each(all.filter((one) => LOADS_NOTHING[one.path] !== undefined))('$path', ({ path, role }) => {
+  it(`loads nothing when opened (${LOADS_NOTHING[path]}), so it has no failed state to show`, async () => {
+    signIn(userOf(role));
+    const { calls } = server(role);
+    renderWithClient(<RouterProvider router={createMemoryRouter(routes, { initialEntries: [path] })} />);
+    await screen.findByRole('heading', { level: 1 }, { timeout: 3_000 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(calls).toEqual([]);
+  });
+});
