@@ -100,12 +100,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     // A hop count is valid at run time (proxy-addr); Fastify's types only list the other forms.
     trustProxy: config.trustProxy as boolean | string[],
-    // Errors the router meets before any route runs, answered in the error shape.
+    // Errors the router meets before any route runs, answered in the error shape. No hook runs
+    // for these answers, so the no-store the onSend hook gives every /api answer is set here.
     frameworkErrors: (error, _request, reply) => {
       // A path segment longer than any real id names nothing we have.
       const [status, sentence] =
         error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? [404, 'Not found.'] : [400, 'The address is not valid.'];
-      return reply.code(status as never).send(errorBody(sentence) as never);
+      return reply
+        .code(status as never)
+        .header('cache-control', 'no-store')
+        .send(errorBody(sentence) as never);
     },
     clientErrorHandler: answerClientError,
     // A request that arrives while the server stops is still answered (DESIGN §7), with
