@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
+import { parseCsv } from '../src/server/test/parse-csv';
 import { ProductResponse } from '../src/shared/products';
 import { PurchaseOrderResponse } from '../src/shared/purchasing';
 import { type ApiSession, newAdmin, unique } from './support/api';
@@ -155,11 +156,7 @@ stories('purchasing', () => {
       await page.getByRole('button', { name: 'Download CSV' }).click();
       const download = await saved;
       expect(download.suggestedFilename()).toBe('purchase-orders.csv');
-      const text = readFileSync((await download.path()) as string, 'utf8');
-      const rows = text
-        .trimEnd()
-        .split('\r\n')
-        .map((line) => line.split(','));
+      const rows = parseCsv(readFileSync((await download.path()) as string, 'utf8'));
       expect(rows[0]).toEqual(['number', 'supplier', 'status', 'total', 'created', 'ordered', 'received']);
       const mine = rows.find((row) => row[0] === number);
       expect(mine?.slice(2, 4)).toEqual(['received', '66']);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { parseCsv } from '../src/server/test/parse-csv';
 import { REPORT_CSV_HEADERS } from '../src/shared/reports';
 import { ApiSession, newAdmin } from './support/api';
 import { eventually, expectPath, see, textOf } from './support/page';
@@ -137,10 +138,7 @@ stories('reports', () => {
       await page.getByRole('button', { name: 'Download CSV' }).click();
       const download = await saved;
       expect(download.suggestedFilename()).toBe(`sales-by-day-${today}-to-${today}.csv`);
-      const csv = readFileSync((await download.path()) as string, 'utf8')
-        .trimEnd()
-        .split('\r\n')
-        .map((line) => line.split(','));
+      const csv = parseCsv(readFileSync((await download.path()) as string, 'utf8'));
       expect(csv).toEqual([[...REPORT_CSV_HEADERS.sales], [today, '3', '6', '20.5', '10', '10.5']]);
 
       // The other reports of the same sales.

@@ -19,6 +19,7 @@ import type { Database } from './db/connection';
 import { tokenSecret } from './db/first-run';
 import { setReportTimeZone } from './db/report-time-zone';
 import { authenticate, guardSignedInCheck } from './lib/auth';
+import { bodyLimitOf, MAX_BODY, MAX_JSON_DEPTH, nestsDeeperThan, sizeText } from './lib/body-limit';
 import { AppError, businessError, duplicateSentence, isDatabaseUnavailable, pgCode } from './lib/errors';
 import { safeErrorForLog } from './lib/log';
 import { projectRoot } from './lib/project-root';
@@ -54,7 +55,6 @@ export interface AppOptions {
   logger?: boolean | { stream: NodeJS.WritableStream };
 }
 
-const BODY_LIMIT = 1024 * 1024;
 const BAD_TEXT = 'Text must not contain NUL characters or invalid Unicode.';
 
 function errorBody(error: string, details?: ApiError['details']): ApiError {
@@ -97,15 +97,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           serializers: { err: safeErrorForLog },
         }
       : false,
-    bodyLimit: BODY_LIMIT,
+    bodyLimit: MAX_BODY,
     // A hop count is valid at run time (proxy-addr); Fastify's types only list the other forms.
     trustProxy: config.trustProxy as boolean | string[],
-    // Errors the router meets before any route runs, answered in the error shape.
+    // Errors the router meets before any route runs, answered in the error shape. No hook runs
+    // for these answers, so the no-store the onSend hook gives every /api answer is set here.
     frameworkErrors: (error, _request, reply) => {
       // A path segment longer than any real id names nothing we have.
       const [status, sentence] =
         error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? [404, 'Not found.'] : [400, 'The address is not valid.'];
-      return reply.code(status as never).send(errorBody(sentence) as never);
+      return reply
+        .code(status as never)
+        .header('cache-control', 'no-store')
+        .send(errorBody(sentence) as never);
     },
     clientErrorHandler: answerClientError,
     // A request that arrives while the server stops is still answered (DESIGN §7), with
@@ -117,6 +121,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The API reads JSON only: without this, Fastify's built-in text/plain parser would hand a
   // string to the validators (a confusing 400) instead of the 415 every other type gets.
   app.removeContentTypeParser('text/plain');
+  // A deeply nested body costs JSON.parse most of a second per megabyte (and every walk after it
+  // more): its depth is read in one cheap pass first, and a body deeper than any contract is a 400.
+  // The default parser does the rest (prototype poisoning refused, an empty body a 400).
+  const parseJson = app.getDefaultJsonParser('error', 'ignore');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (nestsDeeperThan(body as string, MAX_JSON_DEPTH))
+      return done(
+        new AppError(400, `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`),
+        undefined,
+      );
+    parseJson(request, body as string, done);
+  });
 
   app.decorate('config', config);
   app.decorate('database', database);
@@ -139,6 +156,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // deleted user, an old or signed-out token and a wrong role.
   const checkedInStatement: string[] = [];
   app.addHook('onRoute', (route) => {
+    // Each call reads at most the largest body its contract allows (a sign-in a few kB, a purchase
+    // order of 500 lines a few hundred), so a stranger cannot make the server read and parse a
+    // megabyte to be told no.
+    const { limit, depth } = bodyLimitOf(route.schema?.body);
+    if (Number.isFinite(depth) && depth > MAX_JSON_DEPTH)
+      throw new Error(`${route.method} ${route.url}: its body nests deeper than MAX_JSON_DEPTH allows`);
+    route.bodyLimit ??= limit;
     // A GET route's automatic HEAD twin runs the same handler.
     if (route.config?.userCheckedInStatement && route.method !== 'HEAD')
       checkedInStatement.push(`${route.method} ${route.url}`);
@@ -178,7 +202,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return reply.code(400).send(errorBody(sentence, details));
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.code(413).send(errorBody('The request body is too large (1 MB at most).'));
+      const limit = request.routeOptions.bodyLimit ?? MAX_BODY;
+      return reply
+        .code(413)
+        .send(errorBody(`The request body is too large (${sizeText(limit)} at most for this call).`));
     }
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return reply.code(415).send(errorBody('Send the request body as JSON.'));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateOnly, Id, Ok } from './common';
+import { checkRange, DateOnly, Id, Ok } from './common';
 import { ExportFormat, PageQuery } from './paging';
 import { Role } from './roles';
 
@@ -92,9 +92,7 @@ export const AuditQuery = PageQuery.omit({ search: true })
     to: DateOnly.optional(),
     format: ExportFormat,
   })
-  .refine((query) => !query.from || !query.to || query.from <= query.to, {
-    error: 'The from date must be on or before the to date.',
-  });
+  .superRefine(checkRange());
 export type AuditQuery = z.input<typeof AuditQuery>;
 
 /** The columns of the activity CSV, in order. */

@@ -52,14 +52,62 @@ export type ApiError = z.infer<typeof ApiError>;
 export const Named = z.object({ _id: z.string(), name: z.string() });
 export type Named = z.infer<typeof Named>;
 
-/** A calendar day, YYYY-MM-DD, that exists. */
+/** The years a date may name: before 1900 or after 9999 is a typing slip, not a day of business. */
+export const FIRST_YEAR = 1900;
+export const LAST_YEAR = 9999;
+
+const DAY_FORMAT = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Why `text` is not a calendar day we accept (YYYY-MM-DD, a real date, years 1900–9999), or undefined. */
+export function dayProblem(text: unknown): string | undefined {
+  if (typeof text !== 'string') return 'Dates must be text.';
+  const parts = DAY_FORMAT.exec(text);
+  if (!parts) return 'Dates look like 2025-01-31.';
+  const [year, month, day] = parts.slice(1).map(Number) as [number, number, number];
+  if (year < FIRST_YEAR || year > LAST_YEAR) return `Dates must be between ${FIRST_YEAR} and ${LAST_YEAR}.`;
+  // Date.UTC rolls 2024-02-30 over into March; a day that exists comes back as itself.
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return 'That date does not exist.';
+  return undefined;
+}
+
+/** A calendar day, YYYY-MM-DD, that exists, in years 1900–9999 (one check, one sentence). */
 export const DateOnly = z
   .string({ error: 'Dates must be text.' })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Dates look like 2025-01-31.' })
-  .refine(
-    (text) => {
-      const date = new Date(`${text}T00:00:00Z`);
-      return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
-    },
-    { error: 'That date does not exist.' },
-  );
+  .regex(DAY_FORMAT, { error: 'Dates look like 2025-01-31.', abort: true })
+  .superRefine((text, ctx) => {
+    const problem = dayProblem(text);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/**
+ * The rule relating `from` and `to` of a range (from ≤ to, and at most `maxYears` when given),
+ * checked only when both are days: a refinement on the whole runs even when a field failed, and
+ * a date that is not one must stay that field's 400, not become a RangeError here.
+ */
+export function rangeProblem(range: { from?: unknown; to?: unknown }, maxYears?: number): string | undefined {
+  const { from, to } = range;
+  if (typeof from !== 'string' || typeof to !== 'string' || dayProblem(from) || dayProblem(to))
+    return undefined;
+  if (from > to) return 'The from date must be on or before the to date.';
+  if (maxYears !== undefined && to > lastDayOfYears(from, maxYears))
+    return `A report covers at most ${maxYears} years.`;
+  return undefined;
+}
+
+/** The last day of `years` years starting on `from` (from + years − 1 day), at most 9999-12-31. */
+function lastDayOfYears(from: string, years: number): string {
+  const date = new Date(`${from}T00:00:00Z`);
+  date.setUTCFullYear(date.getUTCFullYear() + years);
+  date.setUTCDate(date.getUTCDate() - 1);
+  if (date.getUTCFullYear() > LAST_YEAR) return `${LAST_YEAR}-12-31`;
+  return date.toISOString().slice(0, 10);
+}
+
+/** Adds `rangeProblem` as an issue of the whole object (no path: it is about both fields). */
+export function checkRange(maxYears?: number) {
+  return (range: { from?: unknown; to?: unknown }, ctx: z.RefinementCtx) => {
+    const problem = rangeProblem(range, maxYears);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  };
+}

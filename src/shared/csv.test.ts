@@ -3,27 +3,34 @@ import { csvCell, csvRow } from './csv';
 
 describe('CSV (RFC 4180, no formulas)', () => {
   it.each([
-    ['plain', 'plain'],
+    ['plain', '"plain"'],
     ['a,b', '"a,b"'],
     ['say "hi"', '"say ""hi"""'],
     ['two\nlines', '"two\nlines"'],
     ['cr\rhere', '"cr\rhere"'],
-    ['', ''],
-    ['naïve café ✓', 'naïve café ✓'],
-  ])('quotes %j as %j', (value, expected) => {
+    ['', '""'],
+    ['naïve café ✓', '"naïve café ✓"'],
+    ['12', '"12"'],
+  ])('quotes the text %j as %j', (value, expected) => {
     expect(csvCell(value)).toBe(expected);
   });
 
   it.each([
-    ['=SUM(A1:A9)', "'=SUM(A1:A9)"],
-    ['+1', "'+1"],
-    ['-2+3', "'-2+3"],
-    ['@cmd', "'@cmd"],
-    ['\tTab', "'\tTab"],
-    ['\rCR', '"\'\rCR"'],
+    ['=SUM(A1:A9)', `"'=SUM(A1:A9)"`],
+    ['+1', `"'+1"`],
+    ['-2+3', `"'-2+3"`],
+    ['@cmd', `"'@cmd"`],
+    ['\tTab', `"'\tTab"`],
+    ['\rCR', `"'\rCR"`],
     ['=HYPERLINK("http://x","y")', '"\'=HYPERLINK(""http://x"",""y"")"'],
   ])('defuses the formula %j', (value, expected) => {
     expect(csvCell(value)).toBe(expected);
+  });
+
+  it('keeps a cell that holds a semicolon or a tab one quoted cell, so no split starts a formula', () => {
+    expect(csvCell("Ann;=cmd|' /C calc'!A0")).toBe(`"Ann;=cmd|' /C calc'!A0"`);
+    expect(csvCell('Ann\t=1+1')).toBe('"Ann\t=1+1"');
+    expect(csvRow(['Ann;=cmd', 2])).toBe('"Ann;=cmd",2\r\n');
   });
 
   it('writes numbers plainly, negative ones too, and empty for null, undefined and NaN', () => {
@@ -31,6 +38,6 @@ describe('CSV (RFC 4180, no formulas)', () => {
   });
 
   it('ends every row with CRLF', () => {
-    expect(csvRow(['a', 'b'])).toBe('a,b\r\n');
+    expect(csvRow(['a', 'b'])).toBe('"a","b"\r\n');
   });
 });

@@ -1,20 +1,24 @@
 /**
- * CSV as DESIGN §10 has it: RFC 4180 (fields with a comma, quote, CR or LF are quoted, quotes
- * doubled, rows end with CRLF), plain numbers, and no spreadsheet formulas: a text cell that
- * starts with =, +, -, @, tab or CR gets a leading apostrophe, so a spreadsheet shows it as text.
- * Numbers are written as numbers (a negative margin stays -3.5, not '-3.5).
+ * CSV as DESIGN §10 has it: RFC 4180 (quotes doubled, rows end with CRLF), plain numbers, and no
+ * spreadsheet formulas: a text cell that starts with =, +, -, @, tab or CR gets a leading
+ * apostrophe, so a spreadsheet shows it as text.
+ *
+ * Every text cell is quoted, not only those holding a comma, quote or line break: a spreadsheet
+ * set to split on `;` (or tabs) would otherwise cut `Ann;=cmd|' /C calc'!A0` into two cells, the
+ * second a formula the apostrophe never reached. Inside quotes it stays one cell whatever the
+ * separator. Numbers and booleans stay bare, so a spreadsheet reads them as numbers (a negative
+ * margin stays -3.5, not '-3.5); they cannot hold a separator. An empty cell (null) stays empty.
  */
 export type CsvValue = string | number | boolean | null | undefined;
 
 const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
 
 export function csvCell(value: CsvValue): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   const text = FORMULA_START.test(value) ? `'${value}` : value;
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  return `"${text.replaceAll('"', '""')}"`;
 }
 
 export function csvRow(values: readonly CsvValue[]): string {

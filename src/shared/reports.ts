@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateOnly, Ok } from './common';
+import { checkRange, DateOnly, Ok } from './common';
 import { ExportFormat, MAX_PAGE_SIZE, PageQuery } from './paging';
 import { Role } from './roles';
 
@@ -12,14 +12,6 @@ export const DEFAULT_RANGE_DAYS = 30;
 /** The longest range a report covers, in years (a longer one is refused with 400). */
 export const MAX_RANGE_YEARS = 3;
 
-/** The last day a range starting on `from` may end on (from + 3 years − 1 day). */
-export function lastDayOfRange(from: string): string {
-  const date = new Date(`${from}T00:00:00Z`);
-  date.setUTCFullYear(date.getUTCFullYear() + MAX_RANGE_YEARS);
-  date.setUTCDate(date.getUTCDate() - 1);
-  return date.toISOString().slice(0, 10);
-}
-
 const RangeFields = z.object({
   from: DateOnly.optional(),
   to: DateOnly.optional(),
@@ -28,13 +20,7 @@ const RangeFields = z.object({
 
 /** `fields` with the range's rules: from ≤ to, at most MAX_RANGE_YEARS years. */
 function withRangeRules<T extends typeof RangeFields>(fields: T) {
-  return fields
-    .refine((range) => !range.from || !range.to || range.from <= range.to, {
-      error: 'The from date must be on or before the to date.',
-    })
-    .refine((range) => !range.from || !range.to || range.to <= lastDayOfRange(range.from), {
-      error: `A report covers at most ${MAX_RANGE_YEARS} years.`,
-    });
+  return fields.superRefine(checkRange(MAX_RANGE_YEARS));
 }
 
 /** from/to, both or either optional; the server fills what is missing. */

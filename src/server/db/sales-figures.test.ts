@@ -376,3 +376,51 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
     expect(res.body.highestSaleProduct).toMatchObject({ name: 'Best seller of all', totalQuantity: 50_000 });
   });
 });
+
+describe.each(targets)('kept sales figures at the largest amounts on $name', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(target);
+  });
+  afterAll(() => t?.close());
+
+  it('hold orders at the highest price and the largest quantity: no kept total overflows, and they still match', async () => {
+    const price = 999_999_999.99;
+    const { id } = await t.product({ stock: 2_000_000_000, price });
+    await t.sql('update products set cost = $1 where id = $2', ['1.00', id]);
+    // 101 orders of 999 units pass 10^14 in every daily, monthly and per-product running total.
+    for (let i = 0; i < 101; i++) {
+      const res = await t.call('POST', '/api/order/add', {
+        token: t.as.user.token,
+        body: { productId: id, quantity: 999 },
+      });
+      expect(res.status, `order ${i}: ${res.text}`).toBe(201);
+    }
+    // The most one order can be: the highest price times the largest quantity.
+    const biggest = await t.call('POST', '/api/order/add', {
+      token: t.as.user.token,
+      body: { productId: id, quantity: 1_000_000 },
+    });
+    expect(biggest.status, biggest.text).toBe(201);
+    const [sum] = await t.sql<{ revenue: string }>(
+      'select sum(total_price)::text as revenue from orders where product_id = $1',
+      [id],
+    );
+    const cents = 99_999_999_999n * (999n * 101n + 1_000_000n);
+    expect(sum?.revenue).toBe(`${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`);
+    const [kept] = await t.sql<{ revenue: string }>(
+      'select revenue::text as revenue from product_sales where product_id = $1',
+      [id],
+    );
+    expect(kept?.revenue).toBe(sum?.revenue);
+    const money = ['orders', 'units', 'revenue', 'cost'];
+    expect(await t.sql(drift('sales_days', ['day'], money))).toEqual([]);
+    expect(await t.sql(drift('sales_day_products', ['day', 'product_id'], money))).toEqual([]);
+    expect(
+      await t.sql(drift('sales_month_staff', ['month', "coalesce(user_id::text, 'removed')"], money)),
+    ).toEqual([]);
+    const report = await t.call('GET', '/api/reports/sales?groupBy=month', { token: t.as.admin.token });
+    expect(report.status, report.text).toBe(200);
+    expect(report.body.totals.revenue).toBeGreaterThanOrEqual(1.1e15);
+  });
+});

@@ -151,7 +151,8 @@ export const orders = pgTable(
     unitPrice: numeric('unit_price', { precision: 12, scale: 2 }).notNull(),
     /** The product's cost when sold, for margins (DESIGN §9); null when it had none. */
     unitCost: numeric('unit_cost', { precision: 12, scale: 2 }),
-    totalPrice: numeric('total_price', { precision: 14, scale: 2 }).notNull(),
+    // The highest price times the largest quantity (< 10^15) fits; so do a sale's 100 such lines.
+    totalPrice: numeric('total_price', { precision: 20, scale: 2 }).notNull(),
     productName: text('product_name').notNull(),
     categoryName: text('category_name').notNull(),
     userName: text('user_name').notNull(),
@@ -227,7 +228,7 @@ export const sales = pgTable(
     customerName: text('customer_name'),
     paymentMethod: text('payment_method').notNull(),
     tendered: numeric('tendered', { precision: 14, scale: 2 }),
-    total: numeric('total', { precision: 14, scale: 2 }).notNull(),
+    total: numeric('total', { precision: 20, scale: 2 }).notNull(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -253,7 +254,8 @@ export const sales = pgTable(
 export const orderTotals = pgTable('order_totals', {
   slot: smallint('slot').primaryKey(),
   orders: integer('orders').notNull().default(0),
-  revenue: numeric('revenue', { precision: 16, scale: 2 }).notNull().default('0'),
+  // Running sums have no bound (migration 0018): any number of the largest orders fits.
+  revenue: numeric('revenue').notNull().default('0'),
 });
 
 /**
@@ -285,8 +287,8 @@ export const productSales = pgTable(
       .primaryKey()
       .references(() => products.id, { onDelete: 'cascade' }),
     units: integer('units').notNull(),
-    revenue: numeric('revenue', { precision: 16, scale: 2 }).notNull().default('0'),
-    marginUp: numeric('margin_up', { precision: 16, scale: 2 }).notNull().default('0'),
+    revenue: numeric('revenue').notNull().default('0'),
+    marginUp: numeric('margin_up').notNull().default('0'),
     lastDay: date('last_day', { mode: 'string' }),
   },
   (t) => [
@@ -328,8 +330,8 @@ export const salesDays = pgTable(
     slot: smallint('slot').notNull(),
     orders: integer('orders').notNull().default(0),
     units: integer('units').notNull().default(0),
-    revenue: numeric('revenue', { precision: 16, scale: 2 }).notNull().default('0'),
-    cost: numeric('cost', { precision: 16, scale: 2 }).notNull().default('0'),
+    revenue: numeric('revenue').notNull().default('0'),
+    cost: numeric('cost').notNull().default('0'),
   },
   (t) => [primaryKey({ columns: [t.day, t.slot] })],
 );
@@ -344,8 +346,8 @@ export const salesDayProducts = pgTable(
     day: date('day', { mode: 'string' }).notNull(),
     orders: integer('orders').notNull().default(0),
     units: integer('units').notNull().default(0),
-    revenue: numeric('revenue', { precision: 16, scale: 2 }).notNull().default('0'),
-    cost: numeric('cost', { precision: 16, scale: 2 }).notNull().default('0'),
+    revenue: numeric('revenue').notNull().default('0'),
+    cost: numeric('cost').notNull().default('0'),
   },
   (t) => [
     primaryKey({ columns: [t.productId, t.day] }),
@@ -362,8 +364,8 @@ export const salesDayCategories = pgTable(
     day: date('day', { mode: 'string' }).notNull(),
     categoryName: text('category_name').notNull(),
     units: integer('units').notNull().default(0),
-    revenue: numeric('revenue', { precision: 16, scale: 2 }).notNull().default('0'),
-    cost: numeric('cost', { precision: 16, scale: 2 }).notNull().default('0'),
+    revenue: numeric('revenue').notNull().default('0'),
+    cost: numeric('cost').notNull().default('0'),
   },
   (t) => [primaryKey({ columns: [t.day, t.categoryName] })],
 );
@@ -380,8 +382,8 @@ export const salesDayStaff = pgTable(
     userId: uuid('user_id'),
     orders: integer('orders').notNull().default(0),
     units: integer('units').notNull().default(0),
-    revenue: numeric('revenue', { precision: 16, scale: 2 }).notNull().default('0'),
-    cost: numeric('cost', { precision: 16, scale: 2 }).notNull().default('0'),
+    revenue: numeric('revenue').notNull().default('0'),
+    cost: numeric('cost').notNull().default('0'),
   },
   (t) => [unique('sales_day_staff_day_user_key').on(t.day, t.userId).nullsNotDistinct()],
 );
@@ -397,7 +399,7 @@ export const salesDayCustomers = pgTable(
     customerId: uuid('customer_id'),
     sales: integer('sales').notNull().default(0),
     units: integer('units').notNull().default(0),
-    revenue: numeric('revenue', { precision: 16, scale: 2 }).notNull().default('0'),
+    revenue: numeric('revenue').notNull().default('0'),
   },
   (t) => [unique('sales_day_customers_day_customer_key').on(t.day, t.customerId).nullsNotDistinct()],
 );
@@ -413,8 +415,8 @@ export const salesMonthCategories = pgTable(
     month: date('month', { mode: 'string' }).notNull(),
     categoryName: text('category_name').notNull(),
     units: integer('units').notNull().default(0),
-    revenue: numeric('revenue', { precision: 16, scale: 2 }).notNull().default('0'),
-    cost: numeric('cost', { precision: 16, scale: 2 }).notNull().default('0'),
+    revenue: numeric('revenue').notNull().default('0'),
+    cost: numeric('cost').notNull().default('0'),
   },
   (t) => [primaryKey({ columns: [t.month, t.categoryName] })],
 );
@@ -426,8 +428,8 @@ export const salesMonthStaff = pgTable(
     userId: uuid('user_id'),
     orders: integer('orders').notNull().default(0),
     units: integer('units').notNull().default(0),
-    revenue: numeric('revenue', { precision: 16, scale: 2 }).notNull().default('0'),
-    cost: numeric('cost', { precision: 16, scale: 2 }).notNull().default('0'),
+    revenue: numeric('revenue').notNull().default('0'),
+    cost: numeric('cost').notNull().default('0'),
   },
   (t) => [unique('sales_month_staff_month_user_key').on(t.month, t.userId).nullsNotDistinct()],
 );
@@ -445,8 +447,8 @@ export const salesTwoMonthProducts = pgTable(
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
     units: integer('units').notNull().default(0),
-    revenue: numeric('revenue', { precision: 16, scale: 2 }).notNull().default('0'),
-    marginUp: numeric('margin_up', { precision: 16, scale: 2 }).notNull().default('0'),
+    revenue: numeric('revenue').notNull().default('0'),
+    marginUp: numeric('margin_up').notNull().default('0'),
   },
   (t) => [
     primaryKey({ columns: [t.firstMonth, t.productId] }),
@@ -485,7 +487,7 @@ export const categoryStock = pgTable(
     slot: smallint('slot').notNull(),
     products: integer('products').notNull().default(0),
     units: bigint('units', { mode: 'number' }).notNull().default(0),
-    value: numeric('value', { precision: 18, scale: 2 }).notNull().default('0'),
+    value: numeric('value').notNull().default('0'),
   },
   (t) => [primaryKey({ columns: [t.categoryId, t.slot] })],
 );

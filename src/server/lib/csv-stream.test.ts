@@ -33,7 +33,8 @@ describe('CSV batches written as bytes', () => {
     out.row(['€'.repeat(30_000)]);
     out.row(['a']);
     const long = out.take();
-    expect(long.map((chunk) => chunk.length)).toEqual([90_000, 5]);
-    expect(Buffer.concat(long).toString('utf8')).toBe(`${'€'.repeat(30_000)}\r\na\r\n`);
+    // Three bytes a euro sign, two quotes, CRLF; then "a" and CRLF.
+    expect(long.map((chunk) => chunk.length)).toEqual([90_004, 5]);
+    expect(Buffer.concat(long).toString('utf8')).toBe(`"${'€'.repeat(30_000)}"\r\n"a"\r\n`);
   });
 });

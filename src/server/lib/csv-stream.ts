@@ -19,8 +19,8 @@ const CSV_CHUNK = 64 * 1024;
 
 /**
  * CSV rows (csvCell's rules, as csvRow writes them) written as UTF-8 into chunks of 64 kB, cell
- * by cell: no string per row or per batch to build and then encode again (a cell that needs no
- * quotes or apostrophe is copied as it is), and no buffer that grows by copies.
+ * by cell: no string per row or per batch to build and then encode again (each cell is encoded
+ * straight into the chunk), and no buffer that grows by copies.
  */
 export class CsvWriter {
   private readonly done: Buffer[] = [];

@@ -8,21 +8,32 @@ export function isBadText(text: string): boolean {
 
 /**
  * Where inside a parsed JSON value a string (or an object key) is bad text: its dotted path ('' for
- * the value itself), or undefined when all of it is good.
+ * the value itself), or undefined when all of it is good. The path is built only once something is
+ * found: a body of many small values is walked without a string or an array made per value.
  */
-export function badTextPath(value: unknown, path = '', depth = 0): string | undefined {
-  if (typeof value === 'string') return isBadText(value) ? path : undefined;
-  if (value === null || typeof value !== 'object' || depth > 64) return undefined;
-  const entries: Array<[string, unknown]> = Array.isArray(value)
-    ? value.map((item, i) => [String(i), item])
-    : Object.entries(value);
-  for (const [key, item] of entries) {
-    const at = path ? `${path}.${key}` : key;
-    if (isBadText(key)) return at;
-    const found = badTextPath(item, at, depth + 1);
-    if (found !== undefined) return found;
+export function badTextPath(value: unknown): string | undefined {
+  const path: string[] = [];
+  return holdsBadText(value, path, 0) ? path.reverse().join('.') : undefined;
+}
+
+/** Whether `value` holds bad text; if so, `path` ends with where, innermost first. */
+function holdsBadText(value: unknown, path: string[], depth: number): boolean {
+  if (typeof value === 'string') return isBadText(value);
+  if (value === null || typeof value !== 'object' || depth > 64) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++)
+      if (holdsBadText(value[i], path, depth + 1)) {
+        path.push(String(i));
+        return true;
+      }
+    return false;
   }
-  return undefined;
+  for (const key in value)
+    if (isBadText(key) || holdsBadText((value as Record<string, unknown>)[key], path, depth + 1)) {
+      path.push(key);
+      return true;
+    }
+  return false;
 }
 
 /**

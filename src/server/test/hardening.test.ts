@@ -14,6 +14,7 @@ function expectEnvelope(res: Answer, status: number) {
   expect(res.body.success).toBe(false);
   expect(res.body.error).toMatch(/^[^\n]+$/);
   expect(res.text).not.toMatch(/FST_ERR|statusCode|"code"|\n\s+at /);
+  expect(res.headers['cache-control']).toBe('no-store');
 }
 
 /** Sends raw bytes to a listening server and answers what came back before it closed. */
@@ -141,6 +142,15 @@ describe.each(targets)('hardening on $name', (target) => {
       });
       expect(res.status).toBe(status);
       expect(res.headers['cache-control']).toBe('no-store');
+    });
+
+    it.each([
+      ['a path id of 300 characters', `/api/users/${'x'.repeat(300)}`, 404],
+      ['an encoded lone surrogate in a path id', '/api/users/%ED%A0%80', 400],
+      ['a malformed percent sequence in a path id', '/api/products/%E0%A4%A', 400],
+      ['a NUL in the query', '/api/products?search=%00', 400],
+    ] as const)('also on an answer refused before routing: %s', async (_label, url, status) => {
+      expectEnvelope(await t.call('GET', url, { token: t.as.user.token }), status);
     });
   });
 

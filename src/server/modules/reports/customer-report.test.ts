@@ -75,10 +75,10 @@ describe.each(targets)('the customers report on $name', (target) => {
     // The CSV: one row per customer, the deleted ones named.
     const csv = await report('?format=csv');
     expect(csv.text.trim().split('\r\n')).toEqual([
-      'customer id,name,sales,units,revenue',
-      `${big},Big Spender,2,8,8`,
-      ',Customers since deleted,1,2,5',
-      `${small},Small Spender,1,1,2.5`,
+      '"customer id","name","sales","units","revenue"',
+      `"${big}","Big Spender",2,8,8`,
+      '"","Customers since deleted",1,2,5',
+      `"${small}","Small Spender",1,1,2.5`,
     ]);
     // A recount in another zone gives the same figures.
     await t.sql("update report_settings set time_zone = 'Asia/Tokyo'");

@@ -147,6 +147,66 @@ describe.each(targets)('reports on $name', (target) => {
   const zero = { orders: 0, units: 0, revenue: 0, cost: 0, margin: 0 };
   const story = '/api/reports/sales?from=2021-03-30&to=2021-04-02';
 
+  describe('dates', () => {
+    const routes = [
+      '/api/reports/sales',
+      '/api/reports/products',
+      '/api/reports/products/never-sold',
+      '/api/reports/categories',
+      '/api/reports/staff',
+      '/api/reports/customers',
+      '/api/audit',
+    ];
+    const notDays = [
+      ['2024-13-01', 'That date does not exist.'],
+      ['2024-02-30', 'That date does not exist.'],
+      ['2023-02-29', 'That date does not exist.'],
+      ['2024/01/15', 'Dates look like 2025-01-31.'],
+      ['20240115', 'Dates look like 2025-01-31.'],
+      ['2024-1-5', 'Dates look like 2025-01-31.'],
+      ['yesterday', 'Dates look like 2025-01-31.'],
+      ['0000-01-01', 'Dates must be between 1900 and 9999.'],
+      ['1899-12-31', 'Dates must be between 1900 and 9999.'],
+      ['+10000-01-01', 'Dates look like 2025-01-31.'],
+    ];
+
+    it.each(routes)(
+      '%s refuses from and to that are not calendar days with a 400 sentence, never a 500',
+      async (route) => {
+        for (const [day, sentence] of notDays)
+          for (const query of [
+            `from=${day}&to=2026-11-25`,
+            `from=${day}`,
+            `to=${day}`,
+            `from=2024-01-01&to=${day}`,
+          ]) {
+            const res = await get(`${route}?${query}`);
+            expect(res.status, `${route}?${query}: ${res.text}`).toBe(400);
+            expect(res.body.success).toBe(false);
+            expect(res.body.error, query).toContain(sentence);
+          }
+        const twice = await get(`${route}?from=2024-01-01&from=2024-01-02`);
+        expect(twice.status, twice.text).toBe(400);
+        expect(twice.body.error).toBe('from: Dates must be text.');
+      },
+    );
+
+    it('the first and the last years a date may name are reports like any other', async () => {
+      for (const query of [
+        'from=1900-01-01&to=1900-12-31',
+        'from=9999-01-01&to=9999-12-31',
+        'to=1900-01-05',
+        'from=9999-12-20',
+      ]) {
+        const res = await get(`/api/reports/sales?${query}&groupBy=month`);
+        expect(res.status, `${query}: ${res.text}`).toBe(200);
+        expect(res.body.totals.orders).toBe(0);
+      }
+      const audit = await get('/api/audit?from=1900-01-01&to=9999-12-31');
+      expect(audit.status, audit.text).toBe(200);
+    });
+  });
+
   describe('sales', () => {
     it('GET /api/reports/sales answers every day of the range with its figures, net of returns', async () => {
       const res = await get(story);
