@@ -19,7 +19,7 @@ async function read<T>(
 
 stories('sale counter', () => {
   storyTest(
-    'a clerk scans three barcodes, changes a quantity, picks the customer, takes cash and prints the receipt, which the customer’s page then lists',
+    'a clerk scans three barcodes, changes a quantity, picks the customer, takes cash, reloads the page without losing the sale, completes it and prints the receipt, which the customer’s page then lists',
     async ({ story }) => {
       const { page, baseUrl } = story;
       const tag = unique();
@@ -74,9 +74,23 @@ stories('sale counter', () => {
       expect(await page.getByRole('radio', { name: 'Cash' }).isChecked()).toBe(true);
       await page.getByLabel('Cash tendered').fill('10');
       await expect.poll(() => textOf(page.getByRole('status', { name: 'Change' }))).toBe('$5.95');
+
+      // A reload keeps the unfinished sale: its lines, the customer and the cash typed.
+      await page.reload();
+      await see(cart.getByRole('listitem', { name: new RegExp(`^${gum.name}, quantity 5`) }));
+      expect(await cart.getByRole('listitem').count()).toBe(3);
+      await see(page.getByRole('button', { name: `Remove customer ${carla.name}` }));
+      expect(await page.getByLabel('Cash tendered').inputValue()).toBe('10');
+      await expect.poll(() => textOf(total)).toBe('$4.05');
+
       await page.getByRole('button', { name: 'Complete sale' }).click();
 
-      // The receipt.
+      // The counter is ready for the next customer, the scan box focused; the receipt is a click away.
+      const receiptLink = page.getByRole('link', { name: /^Receipt S-\d{6}$/ });
+      await see(receiptLink);
+      await see(page.getByText('The cart is empty.'));
+      await expect.poll(() => search.evaluate((box) => box === document.activeElement)).toBe(true);
+      await receiptLink.click();
       const heading = page.getByRole('heading', { name: /^Receipt S-\d{6}$/ });
       await see(heading);
       const { sales } = await read(clerk, `/sales?customer=${carla._id}`, SaleListResponse);

@@ -23,6 +23,23 @@ describe('idempotencyKeys', () => {
     expect(keys.keyFor({ quantity: 1 })).toBe('k2');
   });
 
+  it('hands out the unanswered submit and takes it back, so a retry after a reload carries the same key', () => {
+    let n = 0;
+    const keys = idempotencyKeys(() => `k${++n}`);
+    expect(keys.unanswered()).toBeNull();
+    keys.keyFor({ quantity: 1 });
+    keys.settled(new ApiRequestError('The server cannot be reached.', 0));
+    const kept = keys.unanswered();
+    expect(kept).toEqual({ body: '{"quantity":1}', key: 'k1' });
+
+    const reloaded = idempotencyKeys(() => `r${++n}`);
+    reloaded.restore(kept);
+    expect(reloaded.keyFor({ quantity: 1 })).toBe('k1');
+    expect(reloaded.keyFor({ quantity: 2 })).toBe('r2');
+    reloaded.settled();
+    expect(reloaded.unanswered()).toBeNull();
+  });
+
   it('makes keys the server accepts', () => {
     expect(idempotencyKeys().keyFor({})).toMatch(/^[\x21-\x7e]{1,200}$/);
   });

@@ -5,8 +5,11 @@ import { ApiRequestError } from './api';
  * network error or a double click — carries the same key, so the server acts once; a submit of
  * something else gets a new key. Forget the key once the answer is in.
  */
+/** A submit sent without an answer, and its key: what a retry must send again. */
+export type UnansweredSubmit = { body: string; key: string };
+
 export function idempotencyKeys(newKey: () => string = () => crypto.randomUUID()) {
-  let last: { body: string; key: string } | null = null;
+  let last: UnansweredSubmit | null = null;
   return {
     /** The key for this submit: the previous one when the same thing is sent again. */
     keyFor(submitted: unknown): string {
@@ -22,5 +25,15 @@ export function idempotencyKeys(newKey: () => string = () => crypto.randomUUID()
       if (error instanceof ApiRequestError && error.status === 0) return;
       last = null;
     },
+    /** The submit still waiting for an answer (its key), or null: kept by a screen that outlives a reload. */
+    unanswered(): UnansweredSubmit | null {
+      return last;
+    },
+    /** Takes back an unanswered submit kept from earlier, so its retry after a reload has the same key. */
+    restore(unanswered: UnansweredSubmit | null): void {
+      last = unanswered;
+    },
   };
 }
+
+export type IdempotencyKeys = ReturnType<typeof idempotencyKeys>;

@@ -1,7 +1,8 @@
-import { type KeyboardEvent, type RefObject, useRef } from 'react';
+import { type KeyboardEvent, type Ref, type RefObject, useRef } from 'react';
 import { PathIcon } from '../../components/icon';
 import { formatMoney } from '../../lib/format';
 import { type Cart, type CartLine, isAboveStock, lineTotal, quantityOf } from './cart-rules';
+import { SHORTCUT_KEYS } from './counter-shortcuts';
 
 const STEP =
   'inline-flex size-9 shrink-0 items-center justify-center border border-slate-300 bg-white text-lg leading-none text-slate-700 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50';
@@ -13,16 +14,25 @@ type Actions = {
 };
 
 /**
- * The cart, one line per product. A focused line answers + and − (one more, one less) and Delete
- * (removes it; focus moves to the next line, or back to the search box when none is left); the
- * arrow keys move between lines.
+ * The cart, one line per product. Tab stops at two controls per line, the quantity box and Remove,
+ * so the customer and the payment stay a few keys away (− and + are for the mouse and touch; the
+ * keyboard has + and − in the box). A line answers + and − and, once focus is on the line itself
+ * (after a removal), Delete (removes it; focus moves to the next line, or back to the search box
+ * when none is left) and the arrow keys (move between lines).
  */
 export function CartLines({
   cart,
   disabled,
   searchRef,
+  lastQuantityRef,
   ...actions
-}: Actions & { cart: Cart; disabled: boolean; searchRef: RefObject<HTMLInputElement | null> }) {
+}: Actions & {
+  cart: Cart;
+  disabled: boolean;
+  searchRef: RefObject<HTMLInputElement | null>;
+  /** The last line's quantity box, for the quantity shortcut. */
+  lastQuantityRef: Ref<HTMLInputElement>;
+}) {
   const rows = useRef(new Map<string, HTMLLIElement>());
 
   if (cart.length === 0) {
@@ -72,11 +82,12 @@ export function CartLines({
         aria-label="Cart"
         className="divide-y divide-slate-100 overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm"
       >
-        {cart.map((line) => (
+        {cart.map((line, at) => (
           <CartRow
             key={line.product._id}
             line={line}
             disabled={disabled}
+            quantityRef={at === cart.length - 1 ? lastQuantityRef : undefined}
             rowRef={(node) => {
               if (node) rows.current.set(line.product._id, node);
               else rows.current.delete(line.product._id);
@@ -89,9 +100,8 @@ export function CartLines({
         ))}
       </ul>
       <p className="mt-2 hidden text-xs text-slate-500 sm:block">
-        With a line selected: <kbd className="font-sans font-semibold">+</kbd> and{' '}
-        <kbd className="font-sans font-semibold">−</kbd> change its quantity,{' '}
-        <kbd className="font-sans font-semibold">Delete</kbd> removes it.
+        In a quantity box: <kbd className="font-sans font-semibold">+</kbd> and{' '}
+        <kbd className="font-sans font-semibold">−</kbd> change it by one; Tab goes on to Remove.
       </p>
     </>
   );
@@ -100,6 +110,7 @@ export function CartLines({
 function CartRow({
   line,
   disabled,
+  quantityRef,
   rowRef,
   onKeyDown,
   onQuantity,
@@ -108,6 +119,7 @@ function CartRow({
 }: Actions & {
   line: CartLine;
   disabled: boolean;
+  quantityRef: Ref<HTMLInputElement> | undefined;
   rowRef: (node: HTMLLIElement | null) => void;
   onKeyDown: (event: KeyboardEvent<HTMLLIElement>) => void;
 }) {
@@ -126,9 +138,8 @@ function CartRow({
   return (
     <li
       ref={rowRef}
-      // A line is focusable so the cashier can change it from the keyboard (see CartLines).
-      // biome-ignore lint/a11y/noNoninteractiveTabindex: the line answers + − Delete and the arrows
-      tabIndex={0}
+      // Focusable by script only (focus lands here after a removal), not a tab stop (see CartLines).
+      tabIndex={-1}
       aria-label={`${product.name}, quantity ${line.quantity || 'none'}${problem ? `. ${problem}` : ''}`}
       data-above-stock={above || undefined}
       onKeyDown={onKeyDown}
@@ -155,11 +166,14 @@ function CartRow({
           className={`${STEP} rounded-l-md`}
           onClick={() => onStep(product._id, -1)}
           disabled={disabled || (quantity ?? 0) <= 1}
+          tabIndex={-1}
           aria-label={`One less ${product.name}`}
         >
           −
         </button>
         <input
+          ref={quantityRef}
+          aria-keyshortcuts={quantityRef ? SHORTCUT_KEYS.quantity : undefined}
           type="number"
           inputMode="numeric"
           min={1}
@@ -178,6 +192,7 @@ function CartRow({
           className={`${STEP} rounded-r-md`}
           onClick={() => onStep(product._id, 1)}
           disabled={disabled}
+          tabIndex={-1}
           aria-label={`One more ${product.name}`}
         >
           +

@@ -191,7 +191,7 @@ describe('the sale counter', () => {
     expect(screen.queryByLabelText('Cash tendered')).toBeNull();
   });
 
-  it('completes the sale with an Idempotency-Key and opens its receipt', async () => {
+  it('completes the sale with an Idempotency-Key, empties the counter with the focus back in the scan box, and links the receipt', async () => {
     const done = sale({ _id: 'sale9', number: 9 });
     const { user, calls, router } = openCounter({
       'GET /api/customers': () => ({
@@ -208,8 +208,12 @@ describe('the sale counter', () => {
     await user.type(screen.getByLabelText('Cash tendered'), '5');
     await user.click(completeButton());
 
-    expect(await screen.findByRole('heading', { name: 'Receipt S-000009' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/salesRep-dashboard/sales/sale9');
+    // The counter is the next customer's: empty, the scan box focused (not <body>).
+    expect(await screen.findByText('Sale S-000009 completed')).toBeTruthy();
+    expect(screen.getByText('The cart is empty.')).toBeTruthy();
+    expect(document.activeElement).toBe(searchBox());
+    expect(screen.getByRole('combobox', { name: 'Find a customer' })).toBeTruthy();
+    expect((screen.getByLabelText('Cash tendered') as HTMLInputElement).value).toBe('');
     const [post] = callsOf(calls, 'POST', '/api/sales');
     expect(post?.body).toEqual({
       lines: [
@@ -220,6 +224,9 @@ describe('the sale counter', () => {
       payment: { method: 'cash', tendered: 5 },
     });
     expect(post?.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
+    await user.click(screen.getByRole('link', { name: 'Receipt S-000009' }));
+    expect(await screen.findByRole('heading', { name: 'Receipt S-000009' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/salesRep-dashboard/sales/sale9');
     // The receipt came with the answer: it is not asked for again.
     expect(callsOf(calls, 'GET', '/api/sales/sale9')).toHaveLength(0);
   });
@@ -260,7 +267,7 @@ describe('the sale counter', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('The server cannot be reached');
     expect(quantityOf('Cola Can')).toBe('1');
     await user.click(completeButton());
-    expect(await screen.findByRole('heading', { name: 'Receipt S-000123' })).toBeTruthy();
+    expect(await screen.findByText('Sale S-000123 completed')).toBeTruthy();
     const [first, second] = callsOf(calls, 'POST', '/api/sales');
     expect(second?.headers['Idempotency-Key']).toBe(first?.headers['Idempotency-Key']);
   });

@@ -1,20 +1,24 @@
-import { type FormEvent, useId, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
-import type { Customer } from '../../../shared/customers';
+import { type FormEvent, type Ref, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import type { Product } from '../../../shared/products';
+import type { Role } from '../../../shared/roles';
 import {
   MAX_SALE_LINES,
   PAYMENT_LABEL,
   PAYMENT_METHODS,
   type PaymentMethod,
+  type Sale,
   SaleInput,
+  saleNumberLabel,
 } from '../../../shared/sales';
+import type { User } from '../../../shared/users';
 import { buttonClass } from '../../components/button';
 import { FormError, TextField } from '../../components/form-field';
 import { PageHeader } from '../../components/page-header';
 import { ApiRequestError, errorMessage } from '../../lib/api';
 import { salePath } from '../../lib/area-paths';
 import { formatMoney } from '../../lib/format';
+import { idempotencyKeys } from '../../lib/idempotency';
 import { useSignedInUser } from '../../lib/signed-in';
 import { CartLines } from './cart-lines';
 import {
@@ -31,7 +35,20 @@ import {
   stepQuantity,
   tenderedOf,
 } from './cart-rules';
+import {
+  type CounterDraft,
+  EMPTY_DRAFT,
+  isEmptyDraft,
+  MAX_PARKED,
+  type ParkedSale,
+  readDraft,
+  readParked,
+  writeDraft,
+  writeParked,
+} from './counter-drafts';
+import { SHORTCUT_KEYS, ShortcutLegend, useCounterShortcuts } from './counter-shortcuts';
 import { CustomerPicker } from './customer-picker';
+import { ParkedSales, parkedName } from './parked-sales';
 import { ProductSearch } from './product-search';
 import { readProducts, useCompleteSale } from './sales-api';
 
@@ -47,18 +64,65 @@ function blockedBy(cart: Cart, tenderedError: string | null): string | null {
 
 /**
  * The sale counter (DESIGN §11): scan or find products into a cart, optionally name the customer,
- * take the payment and complete the sale, then show its receipt.
+ * take the payment and complete the sale; the counter is then ready for the next one, the last
+ * sale's receipt a click away. The unfinished sale is kept in this browser for the signed-in user
+ * (counter-drafts.ts), and sales can be parked to serve someone else first.
  */
 export function CounterPage() {
   const user = useSignedInUser();
-  const navigate = useNavigate();
+  // Another user is another counter: nothing of one user's sale may reach the other's storage.
+  return <Counter key={user._id} user={user} />;
+}
+
+type Notice = { kind: 'info' | 'error'; text: string };
+
+function Counter({ user }: { user: User }) {
   const searchRef = useRef<HTMLInputElement>(null);
-  const [cart, setCart] = useState<Cart>([]);
-  const [customer, setCustomer] = useState<Customer | null>(null);
-  const [method, setMethod] = useState<PaymentMethod>('cash');
-  const [tendered, setTendered] = useState('');
-  const complete = useCompleteSale();
+  const quantityRef = useRef<HTMLInputElement>(null);
+  const payRef = useRef<HTMLInputElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const parkedId = useId();
+  const [draft, setDraft] = useState<CounterDraft>(() => readDraft(user._id));
+  const [parked, setParked] = useState<ParkedSale[]>(() => readParked(user._id));
+  const [showParked, setShowParked] = useState(false);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [lastSale, setLastSale] = useState<Sale | null>(null);
+  const [keys] = useState(() => {
+    const made = idempotencyKeys();
+    made.restore(draft.unanswered);
+    return made;
+  });
+  const complete = useCompleteSale(keys);
   const busy = complete.isPending;
+  const { lines: cart, customer, method, tendered } = draft;
+
+  useEffect(() => writeDraft(user._id, draft), [user._id, draft]);
+  useEffect(() => writeParked(user._id, parked), [user._id, parked]);
+
+  /**
+   * A cart kept from earlier shows its products as the server has them now (price and stock);
+   * a product deleted meanwhile leaves the cart, and the cashier is told.
+   */
+  const refresh = useCallback((lines: Cart) => {
+    if (lines.length === 0) return;
+    void readProducts(lines.map((line) => line.product._id)).then(({ products, gone }) => {
+      setDraft((now) => ({
+        ...now,
+        lines: refreshProducts(now.lines, products).filter((line) => !gone.includes(line.product._id)),
+      }));
+      const names = lines.filter((line) => gone.includes(line.product._id)).map((line) => line.product.name);
+      if (names.length > 0)
+        setNotice({
+          kind: 'error',
+          text: `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} no longer sold and ${
+            names.length === 1 ? 'was' : 'were'
+          } taken out of the sale.`,
+        });
+    });
+  }, []);
+
+  const restored = useRef(draft.lines);
+  useEffect(() => refresh(restored.current), [refresh]);
 
   const total = cartTotal(cart);
   const cash = method === 'cash' ? tenderedOf(tendered) : null;
@@ -73,10 +137,62 @@ export function CounterPage() {
   const blocked = blockedBy(cart, tenderedError);
 
   /** A change made by the cashier: the last refusal no longer describes the sale. */
-  function edit(change: (cart: Cart) => Cart) {
+  function change(next: (draft: CounterDraft) => CounterDraft) {
     if (busy) return;
-    setCart(change);
+    setDraft(next);
     if (complete.isError) complete.reset();
+  }
+  const edit = (next: (cart: Cart) => Cart) => change((now) => ({ ...now, lines: next(now.lines) }));
+
+  function toScanBox() {
+    searchRef.current?.focus();
+  }
+
+  function parkedNow(): ParkedSale {
+    return { id: crypto.randomUUID(), parkedAt: new Date().toISOString(), draft };
+  }
+
+  function park() {
+    if (busy || isEmptyDraft(draft)) return;
+    if (parked.length >= MAX_PARKED) {
+      setNotice({
+        kind: 'error',
+        text: `At most ${MAX_PARKED} sales can be parked: resume or discard one first.`,
+      });
+      return;
+    }
+    setParked((now) => [parkedNow(), ...now]);
+    change(() => EMPTY_DRAFT);
+    // The parked sale keeps its unanswered submit; the next sale here is another one.
+    keys.restore(null);
+    setNotice({
+      kind: 'info',
+      text: customer ? `The sale for ${customer.name} is parked.` : 'The sale is parked.',
+    });
+    toScanBox();
+  }
+
+  /** Brings a parked sale back; a sale in progress is parked in its place, never dropped. */
+  function resume(chosen: ParkedSale) {
+    if (busy) return;
+    const keep = !isEmptyDraft(draft);
+    const current = keep ? [parkedNow()] : [];
+    setParked((now) => [...current, ...now.filter((one) => one.id !== chosen.id)]);
+    change(() => chosen.draft);
+    keys.restore(chosen.draft.unanswered);
+    setShowParked(false);
+    setNotice({
+      kind: 'info',
+      text: `Resumed the sale ${parkedName(chosen)}.${keep ? ' The sale in progress was parked.' : ''}`,
+    });
+    refresh(chosen.draft.lines);
+    toScanBox();
+  }
+
+  function discard(chosen: ParkedSale) {
+    setParked((now) => now.filter((one) => one.id !== chosen.id));
+    setNotice({ kind: 'info', text: `Discarded the sale ${parkedName(chosen)}.` });
+    toScanBox();
   }
 
   function submit(event: FormEvent) {
@@ -89,33 +205,86 @@ export function CounterPage() {
     });
     if (!input.success) return;
     complete.mutate(input.data, {
-      onSuccess: ({ sale }) => navigate(salePath(user.role, sale._id)),
+      onSuccess: ({ sale }) => {
+        // The sale is made: the counter is the next customer's, the scan box ready for them.
+        setDraft(EMPTY_DRAFT);
+        setLastSale(sale);
+        setNotice(null);
+        toScanBox();
+      },
       onError: (error) => {
+        // Kept with the cart: a retry after a reload then carries this submit's key.
+        setDraft((now) => ({ ...now, unanswered: keys.unanswered() }));
         // Someone else sold some meanwhile: the lines show the stock as it is now.
         if (error instanceof ApiRequestError && error.status === 409)
-          void readProducts(cart.map((line) => line.product._id)).then((products) =>
-            setCart((now) => refreshProducts(now, products)),
+          void readProducts(cart.map((line) => line.product._id)).then(({ products }) =>
+            setDraft((now) => ({ ...now, lines: refreshProducts(now.lines, products) })),
           );
       },
     });
   }
+
+  useCounterShortcuts((shortcut) => {
+    if (shortcut === 'scan') {
+      searchRef.current?.focus();
+      searchRef.current?.select();
+    } else if (shortcut === 'quantity') {
+      quantityRef.current?.focus();
+      quantityRef.current?.select();
+    } else if (shortcut === 'pay') {
+      payRef.current?.focus();
+    } else {
+      formRef.current?.requestSubmit();
+    }
+  });
 
   const serverError =
     complete.error instanceof ApiRequestError && complete.error.status === 401 ? null : complete.error;
 
   return (
     <>
-      <PageHeader title="New sale" />
+      <PageHeader title="New sale">
+        <button
+          type="button"
+          className={buttonClass('secondary')}
+          onClick={() => setShowParked((now) => !now)}
+          aria-expanded={showParked}
+          aria-controls={parkedId}
+        >
+          Parked ({parked.length})
+        </button>
+        <button
+          type="button"
+          className={buttonClass('secondary')}
+          onClick={park}
+          disabled={busy || isEmptyDraft(draft)}
+        >
+          Park sale
+        </button>
+      </PageHeader>
+      {showParked ? (
+        <ParkedSales id={parkedId} parked={parked} disabled={busy} onResume={resume} onDiscard={discard} />
+      ) : null}
+      <div aria-live="polite" className="empty:hidden mb-4 space-y-2">
+        {notice ? (
+          <p className={`text-sm ${notice.kind === 'error' ? 'text-red-700' : 'text-slate-700'}`}>
+            {notice.text}
+          </p>
+        ) : null}
+        {lastSale ? <LastSale sale={lastSale} role={user.role} /> : null}
+      </div>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] lg:items-start">
         <section aria-label="Products of the sale" className="min-w-0 space-y-4">
           <ProductSearch
             inputRef={searchRef}
+            keyShortcuts={SHORTCUT_KEYS.scan}
             onAdd={(product: Product) => edit((now) => addToCart(now, product))}
           />
           <CartLines
             cart={cart}
             disabled={busy}
             searchRef={searchRef}
+            lastQuantityRef={quantityRef}
             onQuantity={(id, quantity) => edit((now) => setQuantity(now, id, quantity))}
             onStep={(id, step) => edit((now) => stepQuantity(now, id, step))}
             onRemove={(id) => edit((now) => removeLine(now, id))}
@@ -129,13 +298,19 @@ export function CounterPage() {
             <h2 id="sale-customer" className="mb-3 text-sm font-semibold text-slate-900">
               Customer <span className="font-normal text-slate-500">(optional)</span>
             </h2>
-            <CustomerPicker customer={customer} onChange={setCustomer} disabled={busy} />
+            <CustomerPicker
+              customer={customer}
+              onChange={(next) => change((now) => ({ ...now, customer: next }))}
+              disabled={busy}
+            />
           </section>
           <PaymentForm
+            formRef={formRef}
+            payRef={payRef}
             method={method}
-            onMethod={setMethod}
+            onMethod={(next) => change((now) => ({ ...now, method: next }))}
             tendered={tendered}
-            onTendered={setTendered}
+            onTendered={(next) => change((now) => ({ ...now, tendered: next }))}
             tenderedError={tenderedError}
             change={cash !== null && !Number.isNaN(cash) && !tenderedError ? changeFor(cash, total) : null}
             total={total}
@@ -145,13 +320,37 @@ export function CounterPage() {
             error={serverError ? errorMessage(serverError) : null}
             onSubmit={submit}
           />
+          <ShortcutLegend />
         </div>
       </div>
     </>
   );
 }
 
+/** The sale just made: its number, total and change, and its receipt one click away. */
+function LastSale({ sale, role }: { sale: Sale; role: Role }) {
+  const number = saleNumberLabel(sale.number);
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 rounded-lg border border-green-200 bg-green-50 px-4 py-3 text-sm text-green-900">
+      <p>
+        <span className="font-semibold">Sale {number} completed</span>: {formatMoney(sale.total)}
+        {sale.change !== null ? (
+          <>
+            , change <span className="font-semibold tabular-nums">{formatMoney(sale.change)}</span>
+          </>
+        ) : null}
+        .
+      </p>
+      <Link to={salePath(role, sale._id)} className={buttonClass('secondary', 'sm')}>
+        Receipt {number}
+      </Link>
+    </div>
+  );
+}
+
 function PaymentForm({
+  formRef,
+  payRef,
   method,
   onMethod,
   tendered,
@@ -165,6 +364,9 @@ function PaymentForm({
   error,
   onSubmit,
 }: {
+  formRef: Ref<HTMLFormElement>;
+  /** Where the payment shortcut lands: the cash tendered, or the chosen method. */
+  payRef: Ref<HTMLInputElement>;
   method: PaymentMethod;
   onMethod: (method: PaymentMethod) => void;
   tendered: string;
@@ -183,6 +385,7 @@ function PaymentForm({
   const showBlocked = Boolean(blocked) && blocked !== tenderedError && !error;
   return (
     <form
+      ref={formRef}
       noValidate
       onSubmit={onSubmit}
       aria-labelledby={`${id}-title`}
@@ -200,6 +403,8 @@ function PaymentForm({
               className="flex cursor-pointer items-center justify-center rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 has-checked:border-indigo-600 has-checked:bg-indigo-600 has-checked:text-white has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-indigo-600"
             >
               <input
+                ref={method === one && method !== 'cash' ? payRef : undefined}
+                aria-keyshortcuts={method === one && method !== 'cash' ? SHORTCUT_KEYS.pay : undefined}
                 type="radio"
                 name={`${id}-method`}
                 value={one}
@@ -215,6 +420,8 @@ function PaymentForm({
       {method === 'cash' ? (
         <div className="space-y-2">
           <TextField
+            ref={payRef}
+            aria-keyshortcuts={SHORTCUT_KEYS.pay}
             label="Cash tendered"
             inputMode="decimal"
             autoComplete="off"
@@ -259,6 +466,7 @@ function PaymentForm({
         type="submit"
         className={buttonClass('primary', 'md', 'w-full')}
         disabled={Boolean(blocked) || busy}
+        aria-keyshortcuts={SHORTCUT_KEYS.complete}
         aria-describedby={showBlocked ? `${id}-blocked` : undefined}
       >
         {busy ? 'Completing sale...' : 'Complete sale'}

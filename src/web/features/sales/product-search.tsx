@@ -18,9 +18,11 @@ type Feedback = { kind: 'added' | 'error'; text: string; id: number };
 export function ProductSearch({
   onAdd,
   inputRef,
+  keyShortcuts,
 }: {
   onAdd: (product: Product) => void;
   inputRef: Ref<HTMLInputElement>;
+  keyShortcuts?: string;
 }) {
   const [text, setText] = useState('');
   const [feedback, setFeedback] = useState<Feedback | null>(null);
@@ -115,6 +117,7 @@ export function ProductSearch({
         onEnter={onEnter}
         status={status}
         inputRef={inputRef}
+        keyShortcuts={keyShortcuts}
         autoFocus
       />
       <div className="mt-1 min-h-5 text-sm">

@@ -1,11 +1,10 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { useRef } from 'react';
 import { type CustomerInput, CustomerListResponse, CustomerResponse } from '../../../shared/customers';
 import { type Product, ProductListResponse, ProductResponse } from '../../../shared/products';
 import { type SaleInput, SaleResponse } from '../../../shared/sales';
 import { api } from '../../lib/api';
 import { ApiRequestError } from '../../lib/api-error';
-import { idempotencyKeys } from '../../lib/idempotency';
+import type { IdempotencyKeys } from '../../lib/idempotency';
 import { withQuery } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
 
@@ -46,12 +45,23 @@ export function lookUpProducts(search: string): Promise<Product[]> {
   );
 }
 
-/** The products of the cart as they are now (after a refused sale); the ones gone are left out. */
-export async function readProducts(ids: readonly string[]): Promise<Product[]> {
+/**
+ * The products of the cart as they are now (after a refused sale, or a cart kept from earlier):
+ * those the server answered, and the ids it no longer knows (404). A product that could not be
+ * read for another reason is in neither list, so its line keeps what it had.
+ */
+export async function readProducts(ids: readonly string[]): Promise<{ products: Product[]; gone: string[] }> {
   const answers = await Promise.allSettled(
     ids.map((id) => api(`/products/${encodeURIComponent(id)}`, { schema: ProductResponse })),
   );
-  return answers.flatMap((answer) => (answer.status === 'fulfilled' ? [answer.value.product] : []));
+  const products: Product[] = [];
+  const gone: string[] = [];
+  answers.forEach((answer, at) => {
+    if (answer.status === 'fulfilled') products.push(answer.value.product);
+    else if (answer.reason instanceof ApiRequestError && answer.reason.status === 404)
+      gone.push(ids[at] ?? '');
+  });
+  return { products, gone };
 }
 
 export const customerMatchesQuery = (search: string) => {
@@ -87,11 +97,11 @@ export function useAddCustomer() {
 
 /**
  * Completes a sale. A retry of the same sale (after no answer) carries the same Idempotency-Key,
- * so the server makes it once. The receipt is remembered, and every list a sale changes refreshes.
+ * so the server makes it once; the counter hands in its keys to keep an unanswered one over a
+ * reload. The receipt is remembered, and every list a sale changes refreshes.
  */
-export function useCompleteSale() {
+export function useCompleteSale(keys: IdempotencyKeys) {
   const queryClient = useQueryClient();
-  const keys = useRef(idempotencyKeys()).current;
   return useMutation({
     mutationFn: (input: SaleInput) =>
       api('/sales', {

@@ -19,6 +19,7 @@ export function SearchCombobox<T>({
   status,
   hint,
   inputRef,
+  keyShortcuts,
   autoFocus = false,
 }: {
   label: string;
@@ -35,6 +36,8 @@ export function SearchCombobox<T>({
   status: string;
   hint?: ReactNode;
   inputRef?: Ref<HTMLInputElement>;
+  /** The keys that bring focus here, as aria-keyshortcuts writes them. */
+  keyShortcuts?: string;
   autoFocus?: boolean;
 }) {
   const id = useId();
@@ -57,8 +60,8 @@ export function SearchCombobox<T>({
       if (matches.length === 0) return;
       const step = event.key === 'ArrowDown' ? 1 : -1;
       setActive((now) => (Math.min(now, matches.length - 1) + step + matches.length) % matches.length);
-    } else if (event.key === 'Enter') {
-      // Enter in the box adds; it never submits a form around it.
+    } else if (event.key === 'Enter' && !event.ctrlKey && !event.metaKey) {
+      // Enter in the box adds; it never submits a form around it. (Ctrl+Enter is the page's.)
       event.preventDefault();
       onEnter(current);
       setActive(0);
@@ -84,6 +87,7 @@ export function SearchCombobox<T>({
         aria-controls={listId}
         aria-activedescendant={current ? optionId(current) : undefined}
         aria-describedby={hint ? `${id}-hint` : undefined}
+        aria-keyshortcuts={keyShortcuts}
         autoComplete="off"
         // The counter opens to scan: the box is where the scanner types.
         // biome-ignore lint/a11y/noAutofocus: the screen's one task starts in this box
