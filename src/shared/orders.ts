@@ -25,8 +25,11 @@ export const Order = z.object({
   }),
   quantity: z.number().int(),
   unitPrice: z.number(),
-  /** The product's cost when it was sold (for margins); null when it had none. */
-  unitCost: z.number().nullable(),
+  /**
+   * The product's cost when it was sold (for margins); null when it had none. Only roles that
+   * read costs (costs:read) get it; to the others the field is absent.
+   */
+  unitCost: z.number().nullable().optional(),
   totalPrice: z.number(),
   orderDate: z.string(),
   /** `returned` once every unit came back; a partly returned order stays `placed`. */
@@ -50,7 +53,7 @@ export type OrderQuery = z.input<typeof OrderQuery>;
 export const OrderListResponse = Ok.extend({ orders: z.array(Order) }).extend(PageInfo.shape);
 export const UserIdParams = z.object({ userId: Id });
 
-/** The columns of the orders CSV, in order. */
+/** The columns of the orders CSV, in order; without `unit cost` for a role that does not read costs. */
 export const ORDER_CSV_HEADER = [
   'order id',
   'date',

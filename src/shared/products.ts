@@ -18,8 +18,11 @@ export const Product = z.object({
   reorderPointFromStore: z.boolean(),
   /** How many to order when it is low; null: twice the reorder point, less what is there. */
   reorderQuantity: z.number().int().nullable(),
-  /** The unit cost (weighted average of what was received), null while unknown. */
-  cost: z.number().nullable(),
+  /**
+   * The unit cost (weighted average of what was received), null while unknown. Only roles that
+   * read costs (costs:read) get it; to the others the field is absent.
+   */
+  cost: z.number().nullable().optional(),
   /** Optional codes the sale counter finds the product by; null when the product has none. */
   sku: z.string().nullable(),
   barcode: z.string().nullable(),
@@ -108,7 +111,10 @@ export const ProductQuery = PageQuery.extend({
   format: ExportFormat,
 });
 
-/** The columns of the products CSV, in order (always by name; search and category kept). */
+/**
+ * The columns of the products CSV, in order (always by name; search and category kept); without
+ * `cost` for a role that does not read costs.
+ */
 export const PRODUCT_CSV_HEADER = [
   'id',
   'name',

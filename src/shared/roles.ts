@@ -34,6 +34,15 @@ export const PERMISSIONS = {
   'customers:create': STAFF,
   'customers:write': ['admin'],
   'sales:read': STAFF,
+  /** Every seller's sales; the others read only the sales they made. */
+  'sales:readAll': ['admin'],
+  /**
+   * Unit costs and margins: the owner's business. A product, an order or a list answered to a
+   * role without it carries no cost field and no cost column.
+   */
+  'costs:read': ['admin'],
+  /** The CSV exports of whole lists: admin work, and each one streams every row there is. */
+  'exports:read': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
 export type Permission = keyof typeof PERMISSIONS;
 

@@ -3,6 +3,8 @@ import type { AnyColumn, SQL } from 'drizzle-orm';
 import { sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import { CSV_TYPE, type CsvValue, csvCell } from '../../shared/csv';
+import { can, type Role } from '../../shared/roles';
+import { forbidden } from './errors';
 
 /**
  * Rows of one batch and where the next batch starts (undefined: this was the last). A large
@@ -10,6 +12,14 @@ import { CSV_TYPE, type CsvValue, csvCell } from '../../shared/csv';
  * (Database.eachRow), and answers no rows here.
  */
 export type CsvBatch<Cursor> = { rows: CsvValue[][]; next?: Cursor };
+
+/**
+ * Refuses a list's CSV export (403) to a role without exports:read: an export streams every row
+ * of a list, which is admin work, not something the lowest role may start at will.
+ */
+export function checkMayExport(role: Role): void {
+  if (!can(role, 'exports:read')) throw forbidden('Only an admin may export lists.');
+}
 
 /** Rows read per statement: large enough that the statements cost little, small enough to hold. */
 export const CSV_BATCH = 5000;

@@ -49,9 +49,21 @@ describe.each(targets)('lists as CSV on $name', (target) => {
     expect(names.at(-1)).toBe(`${word} seed`);
     expect(rows[1]?.slice(5)).toEqual(['2.5', '1.25', '0', '7', 'false', '', '', '']);
     expect(rows[2]?.slice(5)).toEqual(['2.5', '', '0', '5', 'true', '', '', '']);
-    // A rep may export the catalogue too (products:read).
-    const asRep = await csv(`/api/products?format=csv&search=${word} 0510`, t.as.salesRep.token);
-    expect(asRep.slice(1).map((row) => row[1])).toEqual([`${word} 00510`, `${word} 05100`]);
+    const searched = await csv(`/api/products?format=csv&search=${word} 0510`);
+    expect(searched.slice(1).map((row) => row[1])).toEqual([`${word} 00510`, `${word} 05100`]);
+  });
+
+  it('exports are admin work: the products and orders CSV are refused (403) to every other role', async () => {
+    for (const role of ['superAdmin', 'salesRep', 'medicalRep', 'user'] as const) {
+      const me = t.as[role];
+      for (const url of ['/api/products?format=csv', `/api/order/${me.id}?format=csv`]) {
+        const refused = await t.call('GET', url, { token: me.token });
+        expect(refused.status, `${role} ${url}`).toBe(403);
+        expect(refused.body).toEqual({ success: false, error: 'Only an admin may export lists.' });
+      }
+      // The same lists as JSON stay theirs to read.
+      expect((await t.call('GET', '/api/products?page=1', { token: me.token })).status).toBe(200);
+    }
   });
 
   it('a product’s movements, newest first, with receipts naming their purchase order; 404 for an unknown product', async () => {

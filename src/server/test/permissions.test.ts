@@ -1,7 +1,8 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../shared/roles';
+import { can, type Role } from '../../shared/roles';
 import { type Account, PASSWORD, startApp, type TestApp, targets } from './harness';
+import { parseCsv } from './parse-csv';
 
 /**
  * Every call of DESIGN §3 against every kind of caller. The "who" column is copied from the
@@ -72,6 +73,40 @@ async function newPurchaseOrder(t: TestApp, ordered = false) {
   return { id, line: created.body.purchaseOrder.lines[0]._id as string, product };
 }
 
+/** A product with a cost, by its (unique) name. */
+async function costedProduct(t: TestApp): Promise<string> {
+  const { id } = await t.product({ name: `Costed ${tag()}`, stock: 50 });
+  await t.sql('update products set cost = 1.25 where id = $1', [id]);
+  return (await t.sql<{ name: string }>('select name from products where id = $1', [id]))[0]?.name as string;
+}
+
+/** An order by `me` of a product with a cost (the order keeps it as unitCost). */
+async function placeCostedOrder(t: TestApp, me: Account): Promise<void> {
+  const [row] = await t.sql<{ id: string }>('select id from products where name = $1', [
+    await costedProduct(t),
+  ]);
+  const placed = await t.call('POST', '/api/order/add', {
+    token: me.token,
+    body: { productId: row?.id, quantity: 1 },
+  });
+  if (placed.status !== 201) throw new Error(placed.text);
+}
+
+/** The keys an answer names a cost or a margin by (DESIGN §9, §10). */
+const COST_KEYS = new Set(['cost', 'unitCost', 'margin']);
+/** The CSV columns that hold a cost or a margin. */
+const COST_COLUMNS = new Set(['cost', 'unit cost', 'margin']);
+
+/** Every cost key anywhere in a JSON answer, at any depth, by its path. */
+function costKeys(value: unknown, path = ''): string[] {
+  if (Array.isArray(value)) return value.flatMap((item, i) => costKeys(item, `${path}[${i}]`));
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, inner]) => [
+    ...(COST_KEYS.has(key) ? [`${path}.${key}`] : []),
+    ...costKeys(inner, `${path}.${key}`),
+  ]);
+}
+
 const ROWS: Row[] = [
   {
     call: 'POST /api/auth/login',
@@ -102,7 +137,24 @@ const ROWS: Row[] = [
   },
   { call: 'GET /api/docs', who: 'anyone', request: async () => ({ method: 'GET', url: '/api/docs/' }) },
   { call: 'GET /api/dashboard', who: ADMIN, request: async () => ({ method: 'GET', url: '/api/dashboard' }) },
-  { call: 'GET /api/products', who: ALL, request: async () => ({ method: 'GET', url: '/api/products' }) },
+  {
+    call: 'GET /api/products',
+    who: ALL,
+    request: async (t) => {
+      await costedProduct(t);
+      return { method: 'GET', url: '/api/products' };
+    },
+  },
+  {
+    call: 'GET /api/products (paged)',
+    who: ALL,
+    request: async (t) => ({ method: 'GET', url: `/api/products?page=1&search=${await costedProduct(t)}` }),
+  },
+  {
+    call: 'GET /api/products (format=csv)',
+    who: ADMIN,
+    request: async () => ({ method: 'GET', url: '/api/products?format=csv' }),
+  },
   {
     call: 'GET /api/products/choices',
     who: ALL,
@@ -113,8 +165,7 @@ const ROWS: Row[] = [
     who: ALL,
     request: async (t) => {
       const code = `P${tag()}`;
-      const { id } = await t.product();
-      await t.sql('update products set barcode = $2 where id = $1', [id, code]);
+      await t.sql('update products set barcode = $2 where name = $1', [await costedProduct(t), code]);
       return { method: 'GET', url: `/api/products/code/${code}` };
     },
   },
@@ -248,7 +299,25 @@ const ROWS: Row[] = [
   {
     call: 'GET /api/order/:userId (own id)',
     who: ALL,
-    request: async (t, me) => ({ method: 'GET', url: `/api/order/${(me ?? t.as.user).id}` }),
+    // A caller that places orders has one with a known cost, so a leaked unitCost would show.
+    request: async (t, me) => {
+      if (me && ORDERING.includes(me.role)) await placeCostedOrder(t, me);
+      return { method: 'GET', url: `/api/order/${(me ?? t.as.user).id}` };
+    },
+  },
+  {
+    call: 'GET /api/order/:userId (own id, paged)',
+    who: ALL,
+    request: async (t, me) => {
+      if (me && ORDERING.includes(me.role)) await placeCostedOrder(t, me);
+      return { method: 'GET', url: `/api/order/${(me ?? t.as.user).id}?page=1&pageSize=5` };
+    },
+  },
+  // DESIGN §10 and the issue's "exports are admin work": every list's CSV is the admin's.
+  {
+    call: 'GET /api/order/:userId (own id, format=csv)',
+    who: ADMIN,
+    request: async (t, me) => ({ method: 'GET', url: `/api/order/${(me ?? t.as.user).id}?format=csv` }),
   },
   {
     call: "GET /api/order/:userId (another user's id)",
@@ -265,7 +334,12 @@ const ROWS: Row[] = [
   {
     call: 'GET /api/products/:id',
     who: ALL,
-    request: async (t) => ({ method: 'GET', url: `/api/products/${(await t.product()).id}` }),
+    request: async (t) => {
+      const [row] = await t.sql<{ id: string }>('select id from products where name = $1', [
+        await costedProduct(t),
+      ]);
+      return { method: 'GET', url: `/api/products/${row?.id}` };
+    },
   },
   {
     call: 'POST /api/products/:id/adjust',
@@ -398,6 +472,11 @@ const ROWS: Row[] = [
     '/api/reports/stock',
   ].map((url): Row => ({ call: `GET ${url}`, who: ADMIN, request: async () => ({ method: 'GET', url }) })),
   {
+    call: 'GET /api/reports/sales (format=csv)',
+    who: ADMIN,
+    request: async () => ({ method: 'GET', url: '/api/reports/sales?format=csv' }),
+  },
+  {
     call: 'GET /api/customers',
     who: STAFF,
     request: async () => ({ method: 'GET', url: '/api/customers?search=a' }),
@@ -520,6 +599,23 @@ describe.each(targets)('permissions on $name', (target) => {
     if (want === 'allowed') {
       expect(res.status, res.text).toBeGreaterThanOrEqual(200);
       expect(res.status, res.text).toBeLessThan(300);
+      // Costs and margins reach only the roles that read costs, in JSON and in CSV (the public
+      // calls hold no data; the API description names the fields of every schema).
+      if (
+        row.who !== 'anyone' &&
+        caller !== 'no token' &&
+        caller !== 'forged token' &&
+        !can(caller, 'costs:read')
+      ) {
+        expect(costKeys(res.body), 'cost fields in the answer').toEqual([]);
+        if (String(res.headers['content-type']).startsWith('text/csv')) {
+          const header = parseCsv(res.text)[0] ?? [];
+          expect(
+            header.filter((column) => COST_COLUMNS.has(column)),
+            'cost columns in the CSV',
+          ).toEqual([]);
+        }
+      }
     } else {
       expect(res.status, res.text).toBe(want);
       expect(res.body).toEqual({ success: false, error: expect.any(String) });

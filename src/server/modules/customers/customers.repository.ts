@@ -62,15 +62,19 @@ export async function findCustomer(db: Db, id: string): Promise<Customer | undef
 
 /**
  * What a customer bought: their sales, what they spent net of returns (units kept × unit price,
- * summed exactly in the database) and when they last bought.
+ * summed exactly in the database) and when they last bought. With `sellerId`, only the sales that
+ * person made (a seller reads no one else's sales, summed or not).
  */
-export async function customerSummary(db: Db, id: string): Promise<CustomerSummary> {
+export async function customerSummary(db: Db, id: string, sellerId?: string): Promise<CustomerSummary> {
+  const seller = sellerId ?? null;
   const [row] = rowsOf<{ sales: number; spent: string; last: string | Date | null }>(
     await db.execute(sql`
-      select (select count(*)::int from sales where customer_id = ${id}) as sales,
-             (select coalesce(sum((quantity - returned_quantity) * unit_price), 0)::text
-              from orders where customer_id = ${id}) as spent,
-             (select max(created_at) from sales where customer_id = ${id}) as last`),
+      select (select count(*)::int from sales
+              where customer_id = ${id} and (${seller}::uuid is null or user_id = ${seller}::uuid)) as sales,
+             (select coalesce(sum((quantity - returned_quantity) * unit_price), 0)::text from orders
+              where customer_id = ${id} and (${seller}::uuid is null or user_id = ${seller}::uuid)) as spent,
+             (select max(created_at) from sales
+              where customer_id = ${id} and (${seller}::uuid is null or user_id = ${seller}::uuid)) as last`),
   );
   return {
     sales: row?.sales ?? 0,

@@ -10,6 +10,7 @@ import {
 import { DEFAULT_PAGE_SIZE, pageWindow } from '../../../shared/paging';
 import { currentUser } from '../../lib/auth';
 import { isId, notFound } from '../../lib/errors';
+import { salesSellerFilter } from '../sales/sales.repository';
 import {
   customerPage,
   customerSummary,
@@ -59,6 +60,8 @@ export const customersRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['customers'],
         summary: 'A customer, with their sales count, total spent (net of returns) and last purchase',
+        description:
+          'An admin’s summary counts every sale to the customer; a seller’s only the sales they made.',
         params: IdParams,
         response: { 200: CustomerDetailResponse },
       },
@@ -67,7 +70,8 @@ export const customersRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       const customer = isId(id) ? await findCustomer(app.db, id) : undefined;
       if (!customer) throw notFound('Customer');
-      return { success: true as const, customer, summary: await customerSummary(app.db, id) };
+      const summary = await customerSummary(app.db, id, salesSellerFilter(currentUser(request)));
+      return { success: true as const, customer, summary };
     },
   );
 

@@ -90,13 +90,18 @@ describe.each(targets)('customers on $name', (target) => {
       body: { quantity: 1 },
     });
     expect(returned.status).toBe(200);
-    const page = await t.call('GET', `/api/customers/${buyer._id}`, { token: t.as.medicalRep.token });
-    expect(page.body).toEqual({
-      success: true,
-      customer: buyer,
-      summary: { sales: 2, totalSpent: 0.8, lastPurchaseAt: second.createdAt },
-    });
-    const sales = await t.call('GET', `/api/sales?customer=${buyer._id}`, { token: t.as.user.token });
+    for (const who of ['salesRep', 'admin'] as const) {
+      const page = await t.call('GET', `/api/customers/${buyer._id}`, { token: t.as[who].token });
+      expect(page.body).toEqual({
+        success: true,
+        customer: buyer,
+        summary: { sales: 2, totalSpent: 0.8, lastPurchaseAt: second.createdAt },
+      });
+    }
+    // Another seller's page counts only the sales they made: none.
+    const other = await t.call('GET', `/api/customers/${buyer._id}`, { token: t.as.medicalRep.token });
+    expect(other.body.summary).toEqual({ sales: 0, totalSpent: 0, lastPurchaseAt: null });
+    const sales = await t.call('GET', `/api/sales?customer=${buyer._id}`, { token: t.as.salesRep.token });
     expect(sales.body).toMatchObject({ total: 2, page: 1 });
     expect(sales.body.sales.map((s: { _id: string; lineCount: number }) => [s._id, s.lineCount])).toEqual([
       [second._id, 1],

@@ -47,14 +47,14 @@ describe.each(targets)('orders as CSV on $name', (target) => {
     expect(new Date(first[1] as string).toISOString()).toBe(first[1]);
   });
 
-  it('a rep’s CSV holds only their own orders; search and oldest-first are kept', async () => {
+  it('an admin’s CSV of one user holds only their orders; search and oldest-first are kept', async () => {
     const { id } = await t.product({ name: 'Searchable stapler', stock: 20 });
     await t.call('POST', '/api/order/add', { token: t.as.user.token, body: { productId: id, quantity: 1 } });
     await t.call('POST', '/api/order/add', {
       token: t.as.salesRep.token,
       body: { productId: id, quantity: 2 },
     });
-    const own = await t.call('GET', `/api/order/${t.as.user.id}?format=csv`, { token: t.as.user.token });
+    const own = await t.call('GET', `/api/order/${t.as.user.id}?format=csv`, { token: t.as.admin.token });
     const rows = parseCsv(own.text).slice(1);
     expect(rows.length).toBeGreaterThan(0);
     expect(new Set(rows.map((row) => row[4]))).toEqual(new Set([t.as.user.name]));

@@ -1,12 +1,13 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { CsvValue } from '../../../shared/csv';
 import { ORDER_CSV_HEADER, type Order, type OrderQuery } from '../../../shared/orders';
-import { pageWindow } from '../../../shared/paging';
+import type { Role } from '../../../shared/roles';
 import { type Database, type Db, statementOf, type Tx } from '../../db/connection';
 import { orders, orderTotals, stockMovements } from '../../db/schema';
 import { type SignedInRunner, signedInStatement } from '../../lib/auth';
-import type { CsvBatch, CsvWriter } from '../../lib/csv-stream';
+import { type CsvBatch, type CsvWriter, exactTime, nextNewest, olderThan } from '../../lib/csv-stream';
 import { pgCode } from '../../lib/errors';
+import type { JsonBatch } from '../../lib/json-stream';
 import { matchesSearch } from '../../lib/search';
 
 export const toOrder = (row: OrderRow): Order => ({
@@ -104,20 +105,22 @@ const PLACE_ORDER = signedInStatement('orders_place', {
      select product_id, 'sale', -quantity, user_id, user_name, id from placed
    )`,
   select: `select placed.*,
-          case when placed.id is null then exists(select 1 from product) end as product_found
+          case when placed.id is null then exists(select 1 from product) end as product_found,
+          (select role from signed_in_user) as caller_role
    from (select) as one left join placed on true`,
 });
 
-export type Placed = { order: Order } | { order: undefined; productFound: boolean };
+/** The order placed and the buyer's role (which decides whether the answer shows the cost). */
+export type Placed = { order: Order; callerRole: Role } | { order: undefined; productFound: boolean };
 
 /** Places the order for the runner's signed-in buyer (the runner throws 401/403). */
 export async function placeOrder(
   run: SignedInRunner,
   order: { productId: string; quantity: number },
 ): Promise<Placed> {
-  let row: (RawOrderRow & { product_found: boolean | null }) | undefined;
+  let row: (RawOrderRow & { product_found: boolean | null; caller_role: Role }) | undefined;
   try {
-    [row] = await run<RawOrderRow & { product_found: boolean | null }>(PLACE_ORDER, [
+    [row] = await run<RawOrderRow & { product_found: boolean | null; caller_role: Role }>(PLACE_ORDER, [
       order.productId,
       order.quantity,
     ]);
@@ -127,7 +130,7 @@ export async function placeOrder(
     throw error;
   }
   if (!row?.id) return { order: undefined, productFound: row?.product_found === true };
-  return { order: toOrder(fromRaw(row)) };
+  return { order: toOrder(fromRaw(row)), callerRole: row.caller_role };
 }
 
 /**
@@ -177,26 +180,64 @@ export async function returnOrder(
   return { order: updated };
 }
 
-/** Newest first unless asked otherwise; every user's orders when userId is undefined. */
-export async function listOrders(
-  db: Db,
-  query: { userId?: string; search?: string; sort?: OrderQuery['sort']; page?: number; pageSize?: number },
-): Promise<{ orders: Order[]; total: number }> {
+type OrderFilter = { userId?: string; search?: string; sort?: OrderQuery['sort'] };
+
+/** The conditions and order of an orders list: one user's (userId) or every user's, and the search. */
+function orderFilter(query: OrderFilter) {
   const search = matchesSearch(query.search, [orders.productName, orders.userName]);
   const where = and(query.userId ? eq(orders.userId, query.userId) : undefined, search);
-  const order =
-    query.sort === 'date'
-      ? [asc(orders.orderDate), asc(orders.id)]
-      : [desc(orders.orderDate), desc(orders.id)];
-  const window = pageWindow(query);
-  const listed = db
+  const ascending = query.sort === 'date';
+  const order = ascending
+    ? [asc(orders.orderDate), asc(orders.id)]
+    : [desc(orders.orderDate), desc(orders.id)];
+  return { where, order, ascending };
+}
+
+/** One page of orders, newest first unless asked otherwise; every user's when userId is undefined. */
+export async function orderPage(
+  db: Db,
+  query: OrderFilter,
+  window: { limit: number; offset: number },
+): Promise<{ orders: Order[]; total: number }> {
+  const { where, order } = orderFilter(query);
+  const rows = await db
     .select()
     .from(orders)
     .where(where)
-    .orderBy(...order);
-  const rows = await (window ? listed.limit(window.limit).offset(window.offset) : listed);
-  if (!window) return { orders: rows.map(toOrder), total: rows.length };
+    .orderBy(...order)
+    .limit(window.limit)
+    .offset(window.offset);
   return { orders: rows.map(toOrder), total: await countOrders(db, where) };
+}
+
+/**
+ * One batch of the unpaged orders list after `after`, in the list's order, read by keyset on
+ * (order_date, id) like the CSV (the cursor keeps the date's microseconds). The route streams the
+ * batches (sendJsonList); `shown` turns each order into what the caller may see.
+ */
+export async function orderJsonBatch(
+  db: Db,
+  query: OrderFilter,
+  after: OrderCursor | undefined,
+  size: number,
+  shown: (order: Order) => Order,
+): Promise<JsonBatch<OrderCursor>> {
+  const { where, order, ascending } = orderFilter(query);
+  const past = after
+    ? ascending
+      ? sql`(${orders.orderDate}, ${orders.id}) > (${after.at}::timestamptz, ${after.id}::uuid)`
+      : olderThan(orders.orderDate, orders.id, after)
+    : undefined;
+  const rows = await db
+    .select({ order: orders, at: exactTime(orders.orderDate) })
+    .from(orders)
+    .where(and(where, past))
+    .orderBy(...order)
+    .limit(size);
+  return {
+    items: rows.map((row) => JSON.stringify(shown(toOrder(row.order)))),
+    next: nextNewest(rows, size, (row) => ({ at: row.at, id: row.order.id })),
+  };
 }
 
 /** Where an orders export stopped: the last row's date as the database wrote it (microseconds), and id. */
@@ -216,7 +257,8 @@ const ORDER_CSV_COLUMNS = sql`${orders.id},
  * One batch of the orders CSV (ORDER_CSV_HEADER) after `after`, in the list's order: the same
  * filters as listOrders, read by keyset on (order_date, id), which the list's indexes serve. Each
  * row goes to `out` as it arrives (a million orders pass through here). The cursor keeps the
- * date's microseconds: orders that share the last row's millisecond are not skipped.
+ * date's microseconds: orders that share the last row's millisecond are not skipped. `pick` keeps
+ * the columns the caller may see.
  */
 export async function orderCsvBatch(
   database: Database,
@@ -224,6 +266,7 @@ export async function orderCsvBatch(
   after: OrderCursor | undefined,
   size: number,
   out: CsvWriter,
+  pick: (row: CsvValue[]) => CsvValue[] = (row) => row,
 ): Promise<CsvBatch<OrderCursor>> {
   const ascending = query.sort === 'date';
   const past = after
@@ -247,7 +290,7 @@ export async function orderCsvBatch(
       last = { at: String(row[ORDER_CSV_HEADER.length]), id: String(row[0]) };
       // The cursor is not a column of the CSV.
       row.length = ORDER_CSV_HEADER.length;
-      out.row(row as CsvValue[]);
+      out.row(pick(row as CsvValue[]));
     },
   );
   return { rows: [], next: count === size ? last : undefined };

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams } from '../../../shared/common';
+import type { CsvValue } from '../../../shared/csv';
 import {
   ORDER_CSV_HEADER,
+  type Order,
   OrderInput,
   OrderListResponse,
   OrderQuery,
@@ -12,14 +14,17 @@ import { pageWindow } from '../../../shared/paging';
 import { ReturnInput } from '../../../shared/stock';
 import { type Runner, runnerOf } from '../../db/connection';
 import { currentUser, signedInRunner } from '../../lib/auth';
-import { CSV_BATCH, sendCsv } from '../../lib/csv-stream';
+import { costFor, csvColumnsFor } from '../../lib/costs';
+import { CSV_BATCH, checkMayExport, sendCsv } from '../../lib/csv-stream';
 import { conflict, forbidden, isId, notFound } from '../../lib/errors';
 import { answerOnce } from '../../lib/idempotency';
+import { JSON_BATCH, sendJsonList } from '../../lib/json-stream';
 import { recordAudit } from '../audit/audit.repository';
 import {
-  listOrders,
   type OrderCursor,
   orderCsvBatch,
+  orderJsonBatch,
+  orderPage,
   placeOrder,
   returnOrder,
   toOrder,
@@ -46,7 +51,8 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
       const place = async (runner?: Runner) => {
         const placed = await placeOrder(signedInRunner(request, runner), { productId, quantity });
         if (!placed.order) throw placed.productFound ? conflict('Not enough stock') : notFound('Product');
-        return { status: 201, body: { success: true as const, order: placed.order } };
+        const order = costFor(placed.callerRole, placed.order, 'unitCost');
+        return { status: 201, body: { success: true as const, order } };
       };
       return answerOnce(request, reply, (tx) => place(runnerOf(tx)), place);
     },
@@ -94,7 +100,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
             ...(reason ? [{ field: 'reason', new: reason }] : []),
           ],
         });
-        return { status: 200, body: { success: true as const, order } };
+        return { status: 200, body: { success: true as const, order: costFor(me.role, order, 'unitCost') } };
       });
     },
   );
@@ -120,20 +126,34 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
       let forUser: string | undefined = me.id;
       if (me.role === 'admin') forUser = userId === me.id ? undefined : userId;
       else if (userId !== me.id) throw forbidden('You can only see your own orders.');
+      const filter = { ...request.query, userId: forUser };
       if (request.query.format === 'csv') {
-        const filter = { ...request.query, userId: forUser };
-        return sendCsv<OrderCursor>(reply, 'orders.csv', ORDER_CSV_HEADER, (after, out) =>
-          orderCsvBatch(app.database, filter, after, CSV_BATCH, out),
+        checkMayExport(me.role);
+        const columns = csvColumnsFor<CsvValue>(me.role, ORDER_CSV_HEADER, ['unit cost']);
+        return sendCsv<OrderCursor>(reply, 'orders.csv', columns.header, (after, out) =>
+          orderCsvBatch(app.database, filter, after, CSV_BATCH, out, columns.pick),
         );
       }
-      const { orders, total } = await listOrders(app.db, { ...request.query, userId: forUser });
+      const shown = (order: Order) => costFor(me.role, order, 'unitCost');
       const window = pageWindow(request.query);
-      return {
-        success: true as const,
-        orders,
-        total,
-        ...(window ? { page: window.page, pageSize: window.pageSize } : {}),
-      };
+      if (window) {
+        const { orders, total } = await orderPage(app.db, filter, window);
+        return {
+          success: true as const,
+          orders: orders.map(shown),
+          total,
+          page: window.page,
+          pageSize: window.pageSize,
+        };
+      }
+      // Unpaged (the observed client reads whole lists): streamed in batches, so every order
+      // there is never sits in memory at once nor holds the server's thread.
+      return sendJsonList<OrderCursor>(
+        reply,
+        '{"success":true,"orders":[',
+        (after) => orderJsonBatch(app.db, filter, after, JSON_BATCH, shown),
+        async (total) => `],"total":${total}}`,
+      );
     },
   );
 };

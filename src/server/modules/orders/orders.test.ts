@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ORDER_SORTS, Order, OrderListResponse } from '../../../shared/orders';
 import { startApp, type TestApp, targets } from '../../test/harness';
 
 describe.each(targets)('orders on $name', (target) => {
@@ -27,7 +28,6 @@ describe.each(targets)('orders on $name', (target) => {
         product: { _id: id, name: 'Bandage', category: { name: expect.stringMatching(/^Category /) } },
         quantity: 3,
         unitPrice: 19.99,
-        unitCost: null,
         totalPrice: 59.97,
         orderDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         status: 'placed',
@@ -36,6 +36,8 @@ describe.each(targets)('orders on $name', (target) => {
         customer: null,
       },
     });
+    // A rep does not read costs (costs:read): the order has no unitCost at all.
+    expect(res.body.order).not.toHaveProperty('unitCost');
     expect(await stockOf(id)).toBe(7);
     // The stock was taken by the order's sale movement.
     const moved = await t.sql(
@@ -232,5 +234,51 @@ describe.each(targets)('orders on $name', (target) => {
       [id],
     );
     expect(rows).toEqual({ n: 50, units: 50 });
+  });
+
+  it('the unpaged orders list streams in keyset batches: chunked, held to the schema, the same as a paged walk both ways', async () => {
+    const buyer = await t.account('salesRep');
+    const { id } = await t.product({ name: 'Streamed order item', stock: 0 });
+    // 1,234 orders, seven to each moment to the microsecond, so batches end inside a moment.
+    await t.sql(
+      `insert into orders (user_id, product_id, quantity, unit_price, unit_cost, total_price, product_name,
+                           category_name, user_name, user_address, order_date)
+       select $1, $2, 1, 2, 0.75, 2, 'Streamed order item', 'Bulk', $3, '',
+              timestamptz '2020-01-01 10:00:00.123456+00' + make_interval(secs => (i / 7) * 0.001001)
+       from generate_series(1, 1234) i`,
+      [buyer.id, id, buyer.name],
+    );
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const get = async (path: string, token: string) => {
+      const res = await fetch(`${address}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('transfer-encoding')).toBe('chunked');
+      return JSON.parse(await res.text());
+    };
+    for (const sort of ORDER_SORTS) {
+      const whole = await get(`/api/order/${buyer.id}?sort=${sort}`, t.as.admin.token);
+      expect(OrderListResponse.strict().parse(whole)).toEqual(whole);
+      for (const order of whole.orders) expect(Order.strict().parse(order)).toEqual(order);
+      expect(whole.total).toBe(1234);
+      expect(new Set(whole.orders.map((o: Order) => o._id)).size).toBe(1234);
+      const walked: Order[] = [];
+      for (let page = 1; walked.length < whole.total; page++) {
+        const one = await t.call('GET', `/api/order/${buyer.id}?sort=${sort}&page=${page}&pageSize=100`, {
+          token: t.as.admin.token,
+        });
+        expect(one.body.orders.length, `${sort} page ${page}`).toBeGreaterThan(0);
+        walked.push(...one.body.orders);
+      }
+      expect(
+        whole.orders.map((o: Order) => o._id),
+        sort,
+      ).toEqual(walked.map((o) => o._id));
+      expect(whole.orders).toEqual(walked);
+    }
+    // The admin's orders carry their cost; the rep's own list does not (costs:read).
+    const own = await get(`/api/order/${buyer.id}`, buyer.token);
+    expect(own.total).toBe(1234);
+    expect(own.orders.some((o: object) => 'unitCost' in o)).toBe(false);
+    expect((await get(`/api/order/${buyer.id}`, t.as.admin.token)).orders[0].unitCost).toBe(0.75);
   });
 });

@@ -1,11 +1,13 @@
 import { and, asc, count, desc, eq, or, type SQL, sql } from 'drizzle-orm';
 import { searchWords } from '../../../shared/paging';
 import type { Product, ProductQuery } from '../../../shared/products';
+import type { Role } from '../../../shared/roles';
 import { type Database, type Db, statementOf } from '../../db/connection';
 import { categories, productStock, products, stockMovements, suppliers } from '../../db/schema';
 import { type SignedInRunner, signedInStatement } from '../../lib/auth';
 import type { CsvBatch } from '../../lib/csv-stream';
 import { conflict, isId } from '../../lib/errors';
+import type { JsonBatch } from '../../lib/json-stream';
 import { matchesSearch } from '../../lib/search';
 import { rowsOf } from '../../lib/sql';
 import {
@@ -162,54 +164,128 @@ function productFilter(query: ProductFilter) {
 }
 
 /**
- * The whole catalogue, unpaged, as the JSON text of ProductListResponse with the categories and
- * suppliers, built by the database. At 100,000 products, turning rows into objects, checking
- * them and serializing them took the server's only thread half a second a call, during which no
- * other request was answered; the database builds the text in its own process instead.
+ * The keys of each order of the catalogue, as keyset paging compares them: the same columns as
+ * PRODUCT_ORDER, each with the type its cursor value is read back as.
  */
-export async function wholeCatalogueJson(
+const CATALOGUE_KEYS: Record<
+  NonNullable<ProductQuery['sort']>,
+  { keys: [SQL, string][]; descending: boolean }
+> = {
+  name: {
+    keys: [
+      [byName, 'text'],
+      [sql`${products.id}`, 'uuid'],
+    ],
+    descending: false,
+  },
+  '-name': {
+    keys: [
+      [byName, 'text'],
+      [sql`${products.id}`, 'uuid'],
+    ],
+    descending: true,
+  },
+  price: {
+    keys: [
+      [sql`${products.price}`, 'numeric'],
+      [sql`${products.id}`, 'uuid'],
+    ],
+    descending: false,
+  },
+  '-price': {
+    keys: [
+      [sql`${products.price}`, 'numeric'],
+      [sql`${products.id}`, 'uuid'],
+    ],
+    descending: true,
+  },
+  stock: {
+    keys: [
+      [sql`${productStock.stock}`, 'int'],
+      [sql`${productStock.nameKey}`, 'text'],
+      [sql`${productStock.productId}`, 'uuid'],
+    ],
+    descending: false,
+  },
+  '-stock': {
+    keys: [
+      [sql`${productStock.stock}`, 'int'],
+      [sql`${productStock.nameKey}`, 'text'],
+      [sql`${productStock.productId}`, 'uuid'],
+    ],
+    descending: true,
+  },
+};
+
+/** Where a batch of the catalogue stopped: the last product's sort keys, as text. */
+export type CatalogueCursor = string[];
+
+/**
+ * One batch of the whole catalogue (unpaged GET /api/products) after `after`, in the list's order
+ * (PRODUCT_ORDER), read by keyset on the order's keys, each product as `shown` makes it (what the
+ * caller may see) in JSON text. The route streams the batches (sendJsonList). The rows are read as
+ * columns and turned into JSON here: built by the database, each product's JSON was computed
+ * before the sort, for every product after the cursor, not just the batch's.
+ */
+export async function catalogueJsonBatch(
   db: Db,
   query: ProductFilter,
   storeThreshold: number,
-): Promise<string> {
+  shown: (product: Product) => Product,
+  after: CatalogueCursor | undefined,
+  size: number,
+): Promise<JsonBatch<CatalogueCursor>> {
   const { where, order } = productFilter(query);
+  const { keys, descending } = CATALOGUE_KEYS[query.sort ?? 'name'];
+  const past = after
+    ? sql`(${sql.join(
+        keys.map(([key]) => key),
+        sql`, `,
+      )}) ${sql.raw(descending ? '<' : '>')} (${sql.join(
+        keys.map(([, type], i) => sql`${after[i] ?? null}::${sql.raw(type)}`),
+        sql`, `,
+      )})`
+    : undefined;
+  const rows = await db
+    .select({
+      ...productColumns(storeThreshold),
+      cursor: sql<string[]>`array[${sql.join(
+        keys.map(([key]) => sql`${key}::text`),
+        sql`, `,
+      )}]`,
+    })
+    .from(products)
+    .innerJoin(categories, eq(categories.id, products.categoryId))
+    .innerJoin(suppliers, eq(suppliers.id, products.supplierId))
+    .innerJoin(productStock, eq(productStock.productId, products.id))
+    .where(and(where, past))
+    .orderBy(...order)
+    .limit(size);
+  const last = rows.at(-1);
+  return {
+    items: rows.map((row) => JSON.stringify(shown(toProduct(row)))),
+    next: last && rows.length === size ? last.cursor : undefined,
+  };
+}
+
+/**
+ * What the whole catalogue answers after its products (DESIGN §3): the categories and suppliers
+ * to choose from and the count, as JSON text from the closing bracket of the products on.
+ */
+export async function catalogueTailJson(db: Db, total: number): Promise<string> {
   const result = await db.execute(sql`
-    with list as (
-      select ${products.id} as id, ${products.name} as name, ${products.description} as description,
-             ${products.price} as price, ${products.stock} as stock,
-             ${reorderPointSql(storeThreshold)} as reorder_point,
-             ${products.reorderPoint} is null as reorder_point_from_store,
-             ${products.reorderQuantity} as reorder_quantity, ${products.cost} as cost,
-             ${products.sku} as sku, ${products.barcode} as barcode,
-             ${categories.id} as category_id, ${categories.name} as category_name,
-             ${suppliers.id} as supplier_id, ${suppliers.name} as supplier_name,
-             row_number() over (order by ${sql.join(order, sql`, `)}) as n
-      from ${products}
-      join ${categories} on ${categories.id} = ${products.categoryId}
-      join ${suppliers} on ${suppliers.id} = ${products.supplierId}
-      join ${productStock} on ${productStock.productId} = ${products.id}
-      where ${where ?? sql`true`}
-    )
     select json_build_object(
-      'success', true,
-      'products', coalesce((
-        select json_agg(json_build_object(
-          '_id', id, 'name', name, 'description', description, 'price', price, 'stock', stock,
-          'reorderPoint', reorder_point, 'reorderPointFromStore', reorder_point_from_store,
-          'reorderQuantity', reorder_quantity, 'cost', cost, 'sku', sku, 'barcode', barcode,
-          'category', json_build_object('_id', category_id, 'name', category_name),
-          'supplier', json_build_object('_id', supplier_id, 'name', supplier_name)) order by n)
-        from list), '[]'::json),
       'categories', (
         select coalesce(json_agg(json_build_object('_id', id, 'name', name, 'description', description)
                                  order by lower(name)), '[]'::json)
         from ${categories}),
       'suppliers', (
         select coalesce(json_agg(json_build_object('_id', id, 'name', name) order by lower(name)), '[]'::json)
-        from ${suppliers}),
-      'total', (select count(*) from list)
+        from ${suppliers})
     )::text as body`);
-  return (rowsOf<{ body: string }>(result)[0] as { body: string }).body;
+  const lists = (rowsOf<{ body: string }>(result)[0] as { body: string }).body;
+  // The lists' object without its braces, then the count: the answer's last fields in their order.
+  return `],${lists.slice(1, -1)},"total":${total}}`;
 }
 
 type NameCursor = { name: string; id: string };
@@ -334,7 +410,8 @@ export async function findProduct(db: Db, id: string, storeThreshold: number): P
  *
  * The counter asks this at every scan, so it is one prepared statement that checks the signed-in
  * user too (signedInStatement): one round trip. Its columns are productColumns' own, by name, as
- * toProduct reads them (a test holds the answer equal to GET /api/products/:id's).
+ * toProduct reads them (a test holds the answer equal to GET /api/products/:id's), and the
+ * caller's role, which decides whether the answer shows the cost.
  * $1 the code, $2 the store's low-stock threshold.
  */
 const PRODUCT_BY_CODE = signedInStatement('products_by_code', {
@@ -342,7 +419,8 @@ const PRODUCT_BY_CODE = signedInStatement('products_by_code', {
           coalesce(p.reorder_point, $2::int) as "reorderPoint",
           p.reorder_point is null as "reorderPointFromStore", p.reorder_quantity as "reorderQuantity",
           p.cost::text as cost, p.sku, p.barcode, c.id as "categoryId", c.name as "categoryName",
-          s.id as "supplierId", s.name as "supplierName"
+          s.id as "supplierId", s.name as "supplierName",
+          (select role from signed_in_user) as "callerRole"
    from products p
    join categories c on c.id = p.category_id
    join suppliers s on s.id = p.supplier_id
@@ -356,9 +434,14 @@ export async function findProductByCode(
   run: SignedInRunner,
   code: string,
   storeThreshold: number,
-): Promise<Product | undefined> {
-  const [row] = await run<ProductRow | { id: null }>(PRODUCT_BY_CODE, [code, storeThreshold]);
-  return row?.id ? toProduct(row as ProductRow) : undefined;
+): Promise<{ product: Product; callerRole: Role } | undefined> {
+  const [row] = await run<(ProductRow & { callerRole: Role }) | { id: null }>(PRODUCT_BY_CODE, [
+    code,
+    storeThreshold,
+  ]);
+  if (!row?.id) return undefined;
+  const found = row as ProductRow & { callerRole: Role };
+  return { product: toProduct(found), callerRole: found.callerRole };
 }
 
 /** The categories (with descriptions) and suppliers (by name) a product can be given, by name. */

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams, Message } from '../../../shared/common';
+import type { CsvValue } from '../../../shared/csv';
 import { pageWindow } from '../../../shared/paging';
 import {
   PRODUCT_CSV_HEADER,
@@ -13,10 +14,14 @@ import {
 } from '../../../shared/products';
 import type { Db } from '../../db/connection';
 import { currentUser, signedInRunner } from '../../lib/auth';
-import { CSV_BATCH, sendCsv } from '../../lib/csv-stream';
+import { costFor, csvColumnsFor } from '../../lib/costs';
+import { CSV_BATCH, checkMayExport, sendCsv } from '../../lib/csv-stream';
 import { badRequest, isId, notFound } from '../../lib/errors';
-import { sendJsonText } from '../../lib/json-text';
+import { JSON_BATCH, sendJsonList } from '../../lib/json-stream';
 import {
+  type CatalogueCursor,
+  catalogueJsonBatch,
+  catalogueTailJson,
   deleteProduct,
   findProduct,
   findProductByCode,
@@ -27,7 +32,6 @@ import {
   productCsvBatch,
   productPage,
   updateProduct,
-  wholeCatalogueJson,
 } from './products.repository';
 
 type ProductBody = {
@@ -66,16 +70,27 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['products'],
         summary: 'The catalogue, or one page of it',
         description:
-          'Without page or pageSize the whole catalogue, with the categories and suppliers to choose from; with them one page, without those lists (see /products/choices). search matches every word in the name, or a SKU or barcode exactly; total counts all matches. format=csv answers every match as CSV in name order (streamed).',
+          'Without page or pageSize the whole catalogue (streamed), with the categories and suppliers to choose from; with them one page, without those lists (see /products/choices). search matches every word in the name, or a SKU or barcode exactly; total counts all matches. format=csv (admin only) answers every match as CSV in name order (streamed). cost only for roles that read costs.',
         querystring: ProductQuery,
         response: { 200: ProductListResponse },
       },
     },
     async (request, reply) => {
-      if (request.query.format === 'csv')
-        return sendCsv<{ name: string; id: string }>(reply, 'products.csv', PRODUCT_CSV_HEADER, (after) =>
-          productCsvBatch(app.db, request.query, app.config.lowStockThreshold, after, CSV_BATCH),
-        );
+      const me = currentUser(request);
+      if (request.query.format === 'csv') {
+        checkMayExport(me.role);
+        const columns = csvColumnsFor<CsvValue>(me.role, PRODUCT_CSV_HEADER, ['cost']);
+        return sendCsv<{ name: string; id: string }>(reply, 'products.csv', columns.header, async (after) => {
+          const batch = await productCsvBatch(
+            app.db,
+            request.query,
+            app.config.lowStockThreshold,
+            after,
+            CSV_BATCH,
+          );
+          return { ...batch, rows: batch.rows.map(columns.pick) };
+        });
+      }
       const window = pageWindow(request.query);
       if (window) {
         const { products, total } = await productPage(
@@ -84,11 +99,29 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
           window,
           app.config.lowStockThreshold,
         );
-        return { success: true as const, products, total, page: window.page, pageSize: window.pageSize };
+        return {
+          success: true as const,
+          products: products.map((product) => costFor(me.role, product, 'cost')),
+          total,
+          page: window.page,
+          pageSize: window.pageSize,
+        };
       }
-      return sendJsonText(
+      // The whole catalogue streams in batches: at 50,000 products one answer held the server's
+      // thread for seconds and its memory grew by the answer's size.
+      return sendJsonList<CatalogueCursor>(
         reply,
-        await wholeCatalogueJson(app.db, request.query, app.config.lowStockThreshold),
+        '{"success":true,"products":[',
+        (after) =>
+          catalogueJsonBatch(
+            app.db,
+            request.query,
+            app.config.lowStockThreshold,
+            (product) => costFor(me.role, product, 'cost'),
+            after,
+            JSON_BATCH,
+          ),
+        (total) => catalogueTailJson(app.db, total),
       );
     },
   );
@@ -120,13 +153,13 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const product = await findProductByCode(
+      const found = await findProductByCode(
         signedInRunner(request),
         request.params.code,
         app.config.lowStockThreshold,
       );
-      if (!product) throw notFound('Product');
-      return { success: true as const, product };
+      if (!found) throw notFound('Product');
+      return { success: true as const, product: costFor(found.callerRole, found.product, 'cost') };
     },
   );
 
@@ -145,7 +178,7 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       const product = isId(id) ? await findProduct(app.db, id, app.config.lowStockThreshold) : undefined;
       if (!product) throw notFound('Product');
-      return { success: true as const, product };
+      return { success: true as const, product: costFor(currentUser(request).role, product, 'cost') };
     },
   );
 

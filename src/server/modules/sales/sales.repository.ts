@@ -1,3 +1,4 @@
+import { can, type Role } from '../../../shared/roles';
 import type { PaymentMethod, Sale, SaleSummary } from '../../../shared/sales';
 import type { Runner } from '../../db/connection';
 import { type SignedInRunner, signedInStatement } from '../../lib/auth';
@@ -103,6 +104,14 @@ type PlaceRow = {
   customer_found: number;
   sale_id: string | null;
 };
+
+/**
+ * Whose sales a caller reads: every seller's with sales:readAll (undefined: no seller filter),
+ * otherwise only their own. Every sales answer filters by it, whatever else the query asks.
+ */
+export function salesSellerFilter(me: { id: string; role: Role }): string | undefined {
+  return can(me.role, 'sales:readAll') ? undefined : me.id;
+}
 
 /** Why a sale was refused, with what the refusal names. */
 export type SaleRefusal =

@@ -7,7 +7,14 @@ import { type Runner, runnerOf } from '../../db/connection';
 import { currentUser, signedInRunner } from '../../lib/auth';
 import { type AppError, badRequest, conflict, forbidden, isId, notFound } from '../../lib/errors';
 import { answerOnce } from '../../lib/idempotency';
-import { findSale, mergeLines, placeSale, type SaleRefusal, salePage } from './sales.repository';
+import {
+  findSale,
+  mergeLines,
+  placeSale,
+  type SaleRefusal,
+  salePage,
+  salesSellerFilter,
+} from './sales.repository';
 
 /** The one sentence a refused sale answers. */
 function refusal(refused: SaleRefusal): AppError {
@@ -77,7 +84,7 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
       const me = currentUser(request);
       const { id } = request.params;
       const sale = isId(id)
-        ? await findSale(app.database, id, app.config.storeName, me.role === 'admin' ? undefined : me.id)
+        ? await findSale(app.database, id, app.config.storeName, salesSellerFilter(me))
         : undefined;
       if (!sale) throw notFound('Sale');
       return { success: true as const, sale };
@@ -91,7 +98,7 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['sales'],
         summary: 'Sales, newest first, one page at a time',
-        description: `An admin sees every sale, others those they made; with customer, that customer’s sales (for anyone who may read customers). Always paged (pageSize ${DEFAULT_PAGE_SIZE} unless given).`,
+        description: `An admin sees every sale, others those they made; with customer, only that customer’s among them. Always paged (pageSize ${DEFAULT_PAGE_SIZE} unless given).`,
         querystring: SaleQuery,
         response: { 200: SaleListResponse },
       },
@@ -104,7 +111,7 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
       const window = pageWindow({ page: request.query.page ?? 1, pageSize: request.query.pageSize });
       if (!window) throw new Error('a page window always exists when page is given');
       if (customer !== undefined && !isId(customer)) throw notFound('Customer');
-      const sellerId = customer !== undefined || me.role === 'admin' ? undefined : me.id;
+      const sellerId = salesSellerFilter(me);
       const { sales, total } = await salePage(app.database, { customerId: customer, sellerId }, window);
       return { success: true as const, sales, total, page: window.page, pageSize: window.pageSize };
     },

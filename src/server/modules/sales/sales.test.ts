@@ -112,7 +112,7 @@ describe.each(targets)('sales on $name', (target) => {
     expect(receipt.body).toEqual({ success: true, sale });
     const listed = await t.call('GET', `/api/order/${rep.id}?page=1&pageSize=5`, { token: rep.token });
     // The orders CSV names the sale and the customer too.
-    const csv = await t.call('GET', `/api/order/${rep.id}?format=csv`, { token: rep.token });
+    const csv = await t.call('GET', `/api/order/${rep.id}?format=csv`, { token: t.as.admin.token });
     const [header, ...rows] = parseCsv(csv.text);
     expect(header?.slice(-2)).toEqual(['sale number', 'customer']);
     const line = rows.find((row) => row[0] === sale.lines[0].order._id);
@@ -441,5 +441,49 @@ describe.each(targets)('sales on $name', (target) => {
     });
     expect(res.status).toBe(201);
     expect(res.body.order).toMatchObject({ sale: null, customer: null });
+  });
+
+  it('GET /api/sales shows a rep only their own sales through every filter; an admin sees every seller’s', async () => {
+    const p = await t.product({ stock: 50, price: 3 });
+    const shared = await customer(`Shared ${Date.now()}`);
+    const [ann, bob] = [await t.account('salesRep', 'Ann Rep'), await t.account('medicalRep', 'Bob Rep')];
+    const sale = async (who: Account, withCustomer: boolean) =>
+      (
+        await sell(who, {
+          lines: [{ productId: p.id, quantity: 1 }],
+          ...(withCustomer ? { customer: shared } : {}),
+          payment: { method: 'card' },
+        })
+      ).body.sale._id as string;
+    const annSales = [await sale(ann, true), await sale(ann, false)];
+    const bobSales = [await sale(bob, true), await sale(bob, true)];
+    const ids = async (who: Account, query: string) => {
+      const res = await t.call('GET', `/api/sales?pageSize=100${query}`, { token: who.token });
+      expect(res.status, res.text).toBe(200);
+      return { ids: res.body.sales.map((s: { _id: string }) => s._id) as string[], total: res.body.total };
+    };
+    // Each rep, by customer or not, paged or not: only their own.
+    expect(await ids(ann, `&customer=${shared}`)).toEqual({ ids: [annSales[0]], total: 1 });
+    expect(await ids(bob, `&customer=${shared}`)).toEqual({ ids: [bobSales[1], bobSales[0]], total: 2 });
+    expect(await ids(ann, `&customer=${shared}&page=2`)).toEqual({ ids: [], total: 1 });
+    expect((await ids(ann, '')).ids).toEqual([annSales[1], annSales[0]]);
+    expect((await ids(bob, '')).ids).toEqual([bobSales[1], bobSales[0]]);
+    // The admin sees both reps' sales to the customer.
+    expect(await ids(t.as.admin, `&customer=${shared}`)).toEqual({
+      ids: [bobSales[1], bobSales[0], annSales[0]],
+      total: 3,
+    });
+    // Receipts agree with the lists: a rep opens only their own.
+    const receipt = (who: Account, id: string) => t.call('GET', `/api/sales/${id}`, { token: who.token });
+    expect((await receipt(ann, annSales[0] as string)).status).toBe(200);
+    expect((await receipt(ann, bobSales[0] as string)).status).toBe(404);
+    expect((await receipt(bob, annSales[0] as string)).status).toBe(404);
+    expect((await receipt(t.as.admin, bobSales[0] as string)).status).toBe(200);
+    // The customer's page sums, for a rep, only the sales they made; for the admin, all three.
+    const summary = async (who: Account) =>
+      (await t.call('GET', `/api/customers/${shared}`, { token: who.token })).body.summary;
+    expect(await summary(ann)).toMatchObject({ sales: 1, totalSpent: 3 });
+    expect(await summary(bob)).toMatchObject({ sales: 2, totalSpent: 6 });
+    expect(await summary(t.as.admin)).toMatchObject({ sales: 3, totalSpent: 9 });
   });
 });

@@ -76,6 +76,7 @@ describe('Orders', () => {
       'Actions',
     ]);
     expect(screen.getByText('Showing 1–50 of 75')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Download CSV' })).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByText('Product 051');
     const first = bodyRows('All orders')[0];
@@ -128,6 +129,8 @@ describe('Orders', () => {
       'Sale',
     ]);
     expect(screen.queryByRole('navigation', { name: 'Orders pages' })).toBeNull();
+    // Exports are admin work (exports:read): a rep is offered no CSV.
+    expect(screen.queryByRole('button', { name: 'Download CSV' })).toBeNull();
   });
 
   it('admin: returned and partly returned orders are marked, and only what can still come back offers Return', async () => {

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { type Order, OrderListResponse, type OrderQuery } from '../../../shared/orders';
-import type { Role } from '../../../shared/roles';
+import { can, type Role } from '../../../shared/roles';
 import { saleNumberLabel } from '../../../shared/sales';
 import { buttonClass } from '../../components/button';
 import { DownloadCsvButton } from '../../components/download-csv';
@@ -79,10 +79,12 @@ export function OrdersPage() {
   return (
     <>
       <PageHeader title={isAdmin ? 'Orders' : 'My Orders'}>
-        <DownloadCsvButton
-          path={withQuery(`/order/${encodeURIComponent(user._id)}`, { search: query.search })}
-          filename="orders.csv"
-        />
+        {can(user.role, 'exports:read') ? (
+          <DownloadCsvButton
+            path={withQuery(`/order/${encodeURIComponent(user._id)}`, { search: query.search })}
+            filename="orders.csv"
+          />
+        ) : null}
       </PageHeader>
       <div className="mb-4">
         <SearchField

@@ -121,7 +121,7 @@ export function ProductPicker({
             </span>
             <span className="block text-xs text-slate-500">
               {product.supplier.name} · stock {product.stock} · cost{' '}
-              {product.cost === null ? 'unknown' : formatMoney(product.cost)}
+              {product.cost == null ? 'unknown' : formatMoney(product.cost)}
             </span>
           </div>
         ))}

@@ -80,7 +80,11 @@ export function PurchaseOrderForm({ order }: { order: PurchaseOrder | null }) {
     }
     setLines((now) => [
       ...now,
-      { product: { _id: product._id, name: product.name }, quantity: '1', unitCost: costText(product.cost) },
+      {
+        product: { _id: product._id, name: product.name },
+        quantity: '1',
+        unitCost: costText(product.cost ?? null),
+      },
     ]);
     if (!supplier) setSupplier(product.supplier._id);
   }
