@@ -32,3 +32,21 @@ export function csvColumnsFor<Cell>(
     pick: (row) => keep.map((index) => row[index] as Cell),
   };
 }
+
+/** The audit fields that are costs: a product's unit cost, and a purchase order's total at cost. */
+const AUDITED_COSTS: Record<string, readonly string[]> = { product: ['cost'], purchaseOrder: ['total'] };
+
+/**
+ * An audit entry's changes as `role` may see them: without the cost fields of its entity unless
+ * the role reads costs (the log is read by roles that do not, e.g. the superAdmin).
+ */
+export function auditChangesFor<Change extends { field: string }>(
+  role: Role,
+  entityType: string,
+  changes: Change[] | null,
+): Change[] | null {
+  const hidden = AUDITED_COSTS[entityType];
+  if (!changes || !hidden || seesCosts(role)) return changes;
+  const kept = changes.filter((change) => !hidden.includes(change.field));
+  return kept.length > 0 ? kept : null;
+}

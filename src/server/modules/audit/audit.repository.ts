@@ -11,6 +11,7 @@ import { Email } from '../../../shared/common';
 import type { Role } from '../../../shared/roles';
 import type { Db, Tx } from '../../db/connection';
 import { auditLog } from '../../db/schema';
+import { auditChangesFor } from '../../lib/costs';
 import { type CsvBatch, exactTime, type NewestCursor, nextNewest, olderThan } from '../../lib/csv-stream';
 import { isId } from '../../lib/errors';
 import { rowsOf } from '../../lib/sql';
@@ -151,7 +152,8 @@ function auditWhere(filter: AuditFilter, timeZone: string): SQL | undefined {
 
 type AuditRow = typeof auditLog.$inferSelect;
 
-function toEntry(row: AuditRow): AuditEntry {
+function toEntry(row: AuditRow, role: Role): AuditEntry {
+  const changes = auditChangesFor(role, row.entityType, row.changes as AuditChange[] | null);
   return {
     _id: row.id,
     at: row.at.toISOString(),
@@ -161,7 +163,7 @@ function toEntry(row: AuditRow): AuditEntry {
         : null,
     action: row.action as AuditAction,
     entity: { type: row.entityType as AuditEntity, _id: row.entityId, name: row.entityName },
-    ...(row.changes ? { changes: row.changes as AuditChange[] } : {}),
+    ...(changes ? { changes } : {}),
     ...(row.address !== null ? { address: row.address } : {}),
   };
 }
@@ -172,6 +174,8 @@ export async function auditPage(
   filter: AuditFilter,
   window: { limit: number; offset: number },
   timeZone: string,
+  /** The reader's role: the cost fields of entries are left out for roles that do not read costs. */
+  role: Role,
 ): Promise<{ entries: AuditEntry[]; total: number }> {
   const where = auditWhere(filter, timeZone);
   const [rows, counted] = await Promise.all([
@@ -184,7 +188,7 @@ export async function auditPage(
       .offset(window.offset),
     db.select({ n: count() }).from(auditLog).where(where),
   ]);
-  return { entries: rows.map(toEntry), total: counted[0]?.n ?? 0 };
+  return { entries: rows.map((row) => toEntry(row, role)), total: counted[0]?.n ?? 0 };
 }
 
 /** "field: old → new" per change, for the CSV's one cell (the screen shows the same). */
@@ -212,6 +216,7 @@ export async function auditCsvBatch(
   timeZone: string,
   after: NewestCursor | undefined,
   size: number,
+  role: Role,
 ): Promise<CsvBatch<NewestCursor>> {
   const rows = await db
     .select({ ...getTableColumns(auditLog), cursorAt: exactTime(auditLog.at) })
@@ -227,7 +232,7 @@ export async function auditCsvBatch(
       row.action,
       row.entityType,
       row.entityName,
-      changesText(row.changes as AuditChange[] | null),
+      changesText(auditChangesFor(role, row.entityType, row.changes as AuditChange[] | null)),
       row.address,
     ]),
     next: nextNewest(rows, size, (row) => ({ at: row.cursorAt, id: row.id })),

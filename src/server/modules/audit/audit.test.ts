@@ -98,6 +98,38 @@ describe.each(targets)('audit log on $name', (target) => {
       expect(await entriesBy(admin)).toEqual([]);
     });
 
+    it('a change of cost reaches only the roles that read costs, in the list and in the CSV', async () => {
+      const admin = await t.account('admin');
+      const product = await t.product({ price: 4 });
+      const [row] = await t.sql<{ name: string; stock: number }>(
+        'select name, stock from products where id = $1',
+        [product.id],
+      );
+      const body = {
+        name: row?.name,
+        description: '',
+        price: 4,
+        stock: row?.stock,
+        cost: 1.25,
+        category: product.categoryId,
+        supplier: product.supplierId,
+      };
+      const put = await t.call('PUT', `/api/products/${product.id}`, { token: admin.token, body });
+      expect(put.status, put.text).toBe(200);
+      const query = `/api/audit?actor=${admin.id}&pageSize=5`;
+      const fieldsFor = async (reader: Account) => {
+        const res = await t.call('GET', query, { token: reader.token });
+        expect(res.status).toBe(200);
+        return AuditListResponse.parse(res.body).entries[0]?.changes?.map((change) => change.field) ?? [];
+      };
+      expect(await fieldsFor(t.as.admin)).toContain('cost');
+      expect(await fieldsFor(t.as.superAdmin)).not.toContain('cost');
+      const csvFor = async (reader: Account) =>
+        (await t.call('GET', `${query}&format=csv`, { token: reader.token })).text;
+      expect(await csvFor(t.as.admin)).toContain('cost: ');
+      expect(await csvFor(t.as.superAdmin)).not.toContain('cost: ');
+    });
+
     it('a category created, renamed and deleted', async () => {
       const admin = await t.account('admin');
       const name = `Teas ${tag()}`;
