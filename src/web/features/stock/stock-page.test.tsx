@@ -176,6 +176,19 @@ describe('the stock page', () => {
     );
   });
 
+  it('Back to Products returns to the list as it was left (search, sort, page), also after paging here', async () => {
+    const movements = Array.from({ length: 25 }, (_, i) => movement(i, { stockAfter: 75 - i }));
+    renderStock(movements, {
+      path: `/admin-dashboard/products/p1/stock?${new URLSearchParams({ list: 'q=pen&sort=-price&page=2' })}`,
+    });
+    const back = () => screen.getByRole('link', { name: 'Back to Products' }).getAttribute('href');
+    await movementsTable();
+    expect(back()).toBe('/admin-dashboard/products?q=pen&sort=-price&page=2');
+    await userEvent.click(await screen.findByRole('button', { name: 'Next' }));
+    await screen.findByText('Showing 21–25 of 25');
+    expect(back()).toBe('/admin-dashboard/products?q=pen&sort=-price&page=2');
+  });
+
   it('pages the movements twenty at a time and keeps the page in the address', async () => {
     const movements = Array.from({ length: 25 }, (_, i) => movement(i, { stockAfter: 75 - i }));
     const { calls, router } = renderStock(movements);

@@ -9,7 +9,7 @@ import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { StockBadge } from '../../components/stock-badge';
 import { Table, Td, Th } from '../../components/table';
-import { purchaseOrderPath } from '../../lib/admin-paths';
+import { productsPath, purchaseOrderPath } from '../../lib/admin-paths';
 import { formatDateTime } from '../../lib/format';
 import { useListAddress } from '../../lib/list-address';
 import { isPastEnd, serverPage } from '../../lib/paging';
@@ -29,7 +29,7 @@ const KIND_LABEL: Record<MovementKind, string> = {
 /** A product's stock and every movement that explains it (DESIGN §8), with Adjust and Count. */
 export function StockPage() {
   const { id = '' } = useParams();
-  const { page: askedPage, setPage } = useListAddress();
+  const { page: askedPage, setPage, params } = useListAddress();
   const asked = { page: askedPage, pageSize: MOVEMENTS_PAGE_SIZE };
   const product = useQuery(productQuery(id));
   const movements = useQuery(movementsQuery(id, asked.page));
@@ -46,7 +46,8 @@ export function StockPage() {
           path={`/products/${encodeURIComponent(id)}/movements`}
           filename="stock-movements.csv"
         />
-        <Link to="/admin-dashboard/products" className={buttonClass('secondary')}>
+        {/* Back to the list as it was left: its search, sort and page came along (?list=). */}
+        <Link to={productsPath(params.get('list'))} className={buttonClass('secondary')}>
           Back to Products
         </Link>
       </PageHeader>
