@@ -90,10 +90,11 @@ export function StockPage() {
                   <Th>Kind</Th>
                   <Th className="text-right">Change</Th>
                   <Th className="text-right">Stock after</Th>
-                  <Th>Reason</Th>
-                  <Th>Note</Th>
+                  {/* Who and Order before the free text, which wraps: on a laptop they were past the edge. */}
                   <Th>Who</Th>
                   <Th>Order</Th>
+                  <Th>Reason</Th>
+                  <Th>Note</Th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
@@ -139,7 +140,7 @@ function MovementRow({ movement }: { movement: Movement }) {
   return (
     <tr className={`align-top hover:bg-slate-50 ${STACKED_ROW}`}>
       <Td
-        className={`tabular-nums max-sm:col-start-1 max-sm:row-start-2 max-sm:text-xs sm:whitespace-nowrap ${STACKED_CELL}`}
+        className={`tabular-nums max-sm:col-start-1 max-sm:row-start-2 max-sm:text-xs xl:whitespace-nowrap ${STACKED_CELL}`}
       >
         <time dateTime={movement.at} className="text-slate-600">
           {formatDateTime(movement.at)}
@@ -163,15 +164,15 @@ function MovementRow({ movement }: { movement: Movement }) {
           {movement.stockAfter}
         </span>
       </Td>
-      <Td className={`max-sm:col-span-2 max-sm:empty:hidden ${STACKED_CELL}`}>{reason}</Td>
-      <Td className={`break-words sm:max-w-72 max-sm:col-span-2 max-sm:empty:hidden ${STACKED_CELL}`}>
-        {movement.note}
-      </Td>
       <Td className={`max-sm:col-start-1 max-sm:text-xs sm:whitespace-nowrap ${STACKED_CELL}`}>
         {movement.user?.name ?? 'System'}
       </Td>
       <Td className={`max-sm:col-start-2 max-sm:text-right max-sm:text-xs ${STACKED_CELL}`}>
         <MovementSource movement={movement} />
+      </Td>
+      <Td className={`max-sm:col-span-2 max-sm:empty:hidden ${STACKED_CELL}`}>{reason}</Td>
+      <Td className={`break-words sm:max-w-72 max-sm:col-span-2 max-sm:empty:hidden ${STACKED_CELL}`}>
+        {movement.note}
       </Td>
     </tr>
   );
