@@ -23,7 +23,7 @@ stories('admin dashboard', () => {
         'Purchasing',
         'Reports',
         'Users',
-        'Stock check',
+        'Ledger check',
         'Activity',
         'Profile',
         'Logout',

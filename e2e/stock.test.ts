@@ -82,7 +82,7 @@ stories('stock', () => {
   );
 
   storyTest(
-    'the admin adjusts and counts on the stock page, returns an order, and the stock check agrees',
+    'the admin adjusts and counts on the stock page, returns an order, and the ledger check agrees',
     async ({ story }) => {
       const { page, baseUrl } = story;
       const { account, product, name, rep } = await shop(baseUrl, 20);
@@ -140,7 +140,7 @@ stories('stock', () => {
       await eventually(() => textOf(bodyRows(movements).nth(0))).toMatch(/Return.*\+1.*13/);
       expect(await textOf(page.getByRole('region', { name: 'Current stock' }))).toContain('In stock: 13');
 
-      await menu.getByRole('link', { name: 'Stock check', exact: true }).click();
+      await menu.getByRole('link', { name: 'Ledger check', exact: true }).click();
       await page.getByRole('button', { name: 'Run check' }).click();
       await see(page.getByText(/^All [\d,]+ products agree with their history\.$/));
     },

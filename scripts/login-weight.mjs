@@ -57,7 +57,8 @@ export async function loginWeight(url, { executablePath = '/usr/bin/chromium' } 
     await page.waitForLoadState('networkidle');
     const scripts = await settle(fetched);
     fetched = [];
-    await page.getByLabel('Email').focus();
+    // The email field has the focus on load; a key is what starts the visitor on the form.
+    await page.getByLabel('Email').press('Shift');
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(500);
     const later = await settle(fetched);

@@ -54,7 +54,7 @@ export const MENUS: Record<Role, MenuItem[]> = {
     { label: 'Purchasing', to: '/admin-dashboard/purchase-orders', icon: 'purchasing' },
     { label: 'Reports', to: REPORTS_PATH, icon: 'reports' },
     { label: 'Users', to: '/admin-dashboard/users', icon: 'users' },
-    { label: 'Stock check', to: '/admin-dashboard/stock-check', icon: 'check' },
+    { label: 'Ledger check', to: '/admin-dashboard/stock-check', icon: 'check' },
     { label: 'Activity', to: '/admin-dashboard/activity', icon: 'activity' },
     { label: 'Profile', to: '/admin-dashboard/profile', icon: 'profile' },
     LOGOUT,

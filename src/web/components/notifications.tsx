@@ -2,11 +2,17 @@ import { useSyncExternalStore } from 'react';
 import { createPortal } from 'react-dom';
 import { dismiss, getNotices, subscribeNotices } from '../lib/notify';
 
-/** Visible notifications: errors as alerts, successes as status messages. */
+/**
+ * Visible notifications: errors as alerts, successes as status messages. They stack at the
+ * bottom (right from sm): at the top they covered the page header's buttons for their 5–10 s.
+ */
 export function Notifications() {
   const notices = useSyncExternalStore(subscribeNotices, getNotices, getNotices);
   return createPortal(
-    <div className="pointer-events-none fixed inset-x-0 top-0 z-50 flex flex-col items-center gap-2 p-4 sm:items-end print:hidden">
+    <div
+      data-testid="notifications"
+      className="pointer-events-none fixed inset-x-0 bottom-0 z-50 flex flex-col items-center gap-2 p-4 sm:items-end print:hidden"
+    >
       {notices.map((notice) => (
         <div
           key={notice.id}

@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import '../test/helpers';
 import { StockBadge } from './stock-badge';
@@ -44,5 +44,13 @@ describe('StockBadge', () => {
   it('is red at 0 even with a reorder point of 0, and green from 1', () => {
     expect(badge(0, 0).dataset.level).toBe('out');
     expect(badge(1, 0).dataset.level).toBe('ok');
+  });
+
+  it('marks out and low with a named shape, not by colour alone, and keeps the count as its text', () => {
+    const out = badge(0);
+    expect(within(out).getByRole('img', { name: 'Out of stock' })).toBeTruthy();
+    expect(out.textContent).toBe('0');
+    expect(within(badge(3)).getByRole('img', { name: 'Low stock' })).toBeTruthy();
+    expect(within(badge(40)).queryByRole('img')).toBeNull();
   });
 });

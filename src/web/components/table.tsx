@@ -26,8 +26,12 @@ export function Table({
   );
 }
 
-/** On phones the actions column stays in view while the others scroll beneath it. */
-const STICKY_END = 'max-sm:sticky max-sm:right-0 max-sm:shadow-[-6px_0_6px_-6px_rgb(0_0_0/0.25)]';
+/**
+ * The actions column stays in view at the table's right edge while the others scroll beneath
+ * it, at every width: on a laptop (768–1440 px beside the menu) a wide table put Return and
+ * Delete past the edge, reachable only by the scrollbar at the table's bottom.
+ */
+const STICKY_END = 'sticky right-0 shadow-[-6px_0_6px_-6px_rgb(0_0_0/0.25)]';
 
 type CellProps = { children?: ReactNode; className?: string; stickyEnd?: boolean };
 
@@ -45,7 +49,7 @@ export function Th({ children, className = '', stickyEnd = false }: CellProps) {
 export function Td({ children, className = '', stickyEnd = false }: CellProps) {
   return (
     <td
-      className={`px-3 py-2.5 text-slate-800 sm:px-4 sm:py-3 ${stickyEnd ? `${STICKY_END} max-sm:bg-white` : ''} ${className}`}
+      className={`px-3 py-2.5 text-slate-800 sm:px-4 sm:py-3 ${stickyEnd ? `${STICKY_END} bg-white` : ''} ${className}`}
     >
       {children}
     </td>

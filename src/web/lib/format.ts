@@ -28,6 +28,14 @@ export function formatDateTime(value: string): string {
     : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+/**
+ * A record's own short reference (the head of its id), for the spec's ID column: a row number
+ * there changed with every page, sort and search, so the same person or product had many IDs.
+ */
+export function shortId(id: string): string {
+  return id.slice(0, 8);
+}
+
 export const ROLE_LABEL: Record<Role, string> = {
   superAdmin: 'Super Admin',
   admin: 'Admin',

@@ -1,5 +1,5 @@
-import { useCallback } from 'react';
-import { useSearchParams } from 'react-router';
+import { useCallback, useContext } from 'react';
+import { UNSAFE_DataRouterStateContext, useLocation, useSearchParams } from 'react-router';
 
 /** The page the address holds (`?page=2`); anything unreadable there is page 1. */
 export function pageIn(params: URLSearchParams): number {
@@ -62,4 +62,19 @@ export function useListAddress<Filter extends string = string>() {
   );
   const clear = useCallback(() => setParams(new URLSearchParams(), { replace: true }), [setParams]);
   return { params, page: pageIn(params), setFilter, setOption, setPage, clear };
+}
+
+/**
+ * True while a link or the menu is taking the reader to another page (its code or data still on
+ * the way). A list must not write to the address then: that write is a navigation too, and it
+ * would cancel the one the reader asked for (a click on Stock just after typing a search was
+ * lost). Read from the router's state context because `useNavigation` throws outside a data
+ * router, and screens are also shown in plain routers; without a data router nothing is pending.
+ */
+export function useLeavingPage(): boolean {
+  const navigation = useContext(UNSAFE_DataRouterStateContext)?.navigation;
+  const { pathname } = useLocation();
+  return (
+    navigation !== undefined && navigation.state !== 'idle' && navigation.location?.pathname !== pathname
+  );
 }

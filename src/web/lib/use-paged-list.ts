@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { MAX } from '../../shared/common';
-import { useListAddress } from './list-address';
+import { useLeavingPage, useListAddress } from './list-address';
 import { PAGE_SIZE } from './paging';
 
 /** How long the search box waits after the last key before asking the server. */
@@ -24,7 +24,8 @@ export function useDebouncedValue<T>(value: T, delay: number): T {
  * option the page sets), so reload, Back and a shared link show the same view: the search box's
  * text (updated on every key), the search (written to the address once typing pauses), and the
  * page. A new search, filter or sort goes back to page 1; an option (`setOption`) does not.
- * `typing` while the box holds text not yet in the address.
+ * `typing` while the box holds text not yet in the address; `view` is the list's query string
+ * with that text, for a link to another page to carry back (Back to Products).
  */
 export function usePagedList<Filter extends string = never>() {
   const address = useListAddress<Filter | 'q'>();
@@ -32,24 +33,37 @@ export function usePagedList<Filter extends string = never>() {
   const search = (params.get('q') ?? '').trim();
   const [text, setText] = useState(search);
   const typed = useDebouncedValue(text.trim(), SEARCH_DELAY_MS);
-  // What was typed goes to the address once typing pauses...
+  // What was typed goes to the address once typing pauses (not while the reader is leaving:
+  // the write would cancel their way out)...
+  const leaving = useLeavingPage();
   const written = useRef(search);
   useEffect(() => {
-    if (typed === written.current) return;
+    if (leaving || typed === written.current) return;
     written.current = typed;
     setFilter('q', typed);
-  }, [typed, setFilter]);
+  }, [typed, setFilter, leaving]);
   // ...and an address changed by Back or a link comes back into the box.
   useEffect(() => {
     if (search === written.current) return;
     written.current = search;
     setText(search);
   }, [search]);
+  const typing = text.trim() !== search;
+  // The view as it stands once the typing is written, for a link away to carry back.
+  const view = useMemo(() => {
+    if (!typing) return params.toString();
+    const next = new URLSearchParams(params);
+    if (text.trim()) next.set('q', text.trim());
+    else next.delete('q');
+    next.delete('page');
+    return next.toString();
+  }, [params, text, typing]);
   return {
     text,
     setText,
     search,
-    typing: text.trim() !== search,
+    typing,
+    view,
     page: address.page,
     pageSize: PAGE_SIZE,
     setPage: address.setPage,

@@ -1,4 +1,4 @@
-import { type FormEvent, type MouseEvent, useState } from 'react';
+import { type FormEvent, type MouseEvent, useEffect, useRef, useState } from 'react';
 import type { LoginResponse } from '../../../shared/auth';
 import { buttonClass } from '../../components/button';
 import { TextField } from '../../components/form-field';
@@ -44,7 +44,17 @@ export function LoginForm({ onSignedIn, onHome, onStart }: LoginFormProps) {
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
 
+  const started = useRef(false);
+  const email = useRef<HTMLInputElement>(null);
+  // The visitor came to sign in: the cursor waits in Email. Focus alone does not count as
+  // starting on the form (that fetches the rest of the app); a key or a press does.
+  useEffect(() => {
+    email.current?.focus();
+  }, []);
+
   function start() {
+    if (started.current) return;
+    started.current = true;
     void loadAuthApi().catch(() => {});
     onStart?.();
   }
@@ -83,10 +93,13 @@ export function LoginForm({ onSignedIn, onHome, onStart }: LoginFormProps) {
         <form
           noValidate
           onSubmit={submit}
-          onFocus={start}
+          onKeyDown={start}
+          onPointerDown={start}
+          onInput={start}
           className="space-y-4 rounded-xl bg-white p-6 shadow-lg sm:p-8"
         >
           <TextField
+            ref={email}
             label="Email"
             type="email"
             autoComplete="username"

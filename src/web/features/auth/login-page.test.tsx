@@ -7,6 +7,7 @@ import { routes } from '../../app/routes';
 import { createQueryClient } from '../../lib/query-client';
 import { getSession } from '../../lib/session';
 import { mockFetch, userOf } from '../../test/helpers';
+import { LoginForm } from './login-form';
 
 function renderLogin() {
   const router = createMemoryRouter(routes, { initialEntries: ['/login'] });
@@ -79,5 +80,17 @@ describe('Login', () => {
     expect(screen.getByText('Email is required.')).toBeTruthy();
     expect(screen.getByText('Password is required.')).toBeTruthy();
     expect(calls).toHaveLength(0);
+  });
+
+  it('opens with the cursor in Email, and starts fetching the rest only once the visitor types', async () => {
+    mockFetch({});
+    const onStart = vi.fn();
+    render(<LoginForm onSignedIn={() => {}} onHome={() => {}} onStart={onStart} />);
+    expect(document.activeElement).toBe(screen.getByLabelText('Email'));
+    // The focus given on load is not the visitor starting: the page stays light (decision 0014).
+    expect(onStart).not.toHaveBeenCalled();
+    await userEvent.keyboard('s');
+    await userEvent.type(screen.getByLabelText('Password'), 'pw');
+    expect(onStart).toHaveBeenCalledTimes(1);
   });
 });

@@ -7,7 +7,7 @@ import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { StockBadge } from '../../components/stock-badge';
 import { Table, Td, Th } from '../../components/table';
-import { formatMoney } from '../../lib/format';
+import { formatMoney, shortId } from '../../lib/format';
 import { isPastEnd, serverPage } from '../../lib/paging';
 import { useProductChoices } from '../../lib/product-choices';
 import { SEARCH_MAX_LENGTH, usePagedList, usePageInRange } from '../../lib/use-paged-list';
@@ -79,9 +79,11 @@ export function CataloguePage() {
             empty="No products found"
           >
             {() =>
-              page.rows.map((product, index) => (
+              page.rows.map((product) => (
                 <tr key={product._id} className="hover:bg-slate-50">
-                  <Td className="tabular-nums text-slate-500">{page.offset + index + 1}</Td>
+                  <Td className="font-mono text-xs text-slate-500">
+                    <span title={product._id}>{shortId(product._id)}</span>
+                  </Td>
                   <Td className="font-medium">{product.name}</Td>
                   <Td>{product.category.name}</Td>
                   <Td className="whitespace-nowrap tabular-nums">{formatMoney(product.price)}</Td>

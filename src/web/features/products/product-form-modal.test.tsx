@@ -184,6 +184,24 @@ describe('the product form and a stock that changed while it was open', () => {
   });
 });
 
+describe('the product form’s required numbers', () => {
+  it('an empty Price or Stock asks for one instead of saying it is not a number, and nothing is sent', async () => {
+    signIn(userOf('admin'));
+    const { calls } = mockFetch({});
+    renderWithClient(
+      <ProductFormModal product={null} categories={[category]} suppliers={[supplier]} onClose={() => {}} />,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Add New Product' });
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'Blue Pen');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
+    expect(await within(dialog).findByText('Enter a price.')).toBeTruthy();
+    expect(within(dialog).getByText('Enter the stock.')).toBeTruthy();
+    expect(within(dialog).queryByText(/must be a number/)).toBeNull();
+    expect(within(dialog).getByLabelText('Price').getAttribute('aria-invalid')).toBe('true');
+    expect(calls).toEqual([]);
+  });
+});
+
 describe('the product form’s restocking fields', () => {
   /** The add form against a server that answers every POST; the bodies it was sent. */
   async function renderAdd() {

@@ -26,6 +26,25 @@ const FIELDS = [
   'barcode',
 ] as const;
 
+/** What an empty required number box asks for; the shared rule's "must be a number" is for junk. */
+const REQUIRED_NUMBER = { price: 'Enter a price.', stock: 'Enter the stock.' } as const;
+
+const checkProduct = zodResolver(ProductInput);
+
+/**
+ * The shared rules, with the sentence for an empty Price or Stock box: a number box that is
+ * empty reaches the rules as NaN, which they call "not a number", true but not what the admin
+ * needs to read.
+ */
+const resolver: typeof checkProduct = async (values, context, options) => {
+  const result = await checkProduct(values, context, options);
+  for (const field of ['price', 'stock'] as const) {
+    const error = result.errors[field];
+    if (error && Number.isNaN(values[field])) error.message = REQUIRED_NUMBER[field];
+  }
+  return result;
+};
+
 /** An optional number field: empty is null (none), anything else a number for the schema to check. */
 const optionalNumber = {
   setValueAs: (value: unknown) => (value === '' || value === null ? null : Number(value)),
@@ -81,7 +100,7 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
     setValue,
     formState: { errors },
   } = useForm({
-    resolver: zodResolver(ProductInput),
+    resolver,
     defaultValues: product
       ? {
           name: product.name,

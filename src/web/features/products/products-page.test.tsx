@@ -478,3 +478,61 @@ describe('the products list keeps its sort in the address', () => {
     await waitFor(() => expect(names()[0]).toBe('Item 120'));
   });
 });
+
+/** Where the stock page would be: it shows the address it was opened at. */
+function StockStandIn() {
+  return <p>Stock page {useLocation().search}</p>;
+}
+
+describe('the Stock link', () => {
+  /** Products, and a stock page whose code takes `loadMs` to arrive, as a lazy route's does. */
+  function renderWithStock(entry: string, loadMs = 0) {
+    signIn(userOf('admin'));
+    const products = [
+      item('a', 'Blue Pen', 1.5, 0),
+      item('b', 'Red Pen', 2, 5),
+      item('c', 'Stapler', 12.25, 40),
+    ];
+    mockFetch({
+      'GET /api/products': ({ query }) => {
+        const { rows, ...info } = pageAnswer(products, query);
+        return { body: { success: true, products: rows, ...info } };
+      },
+      'GET /api/products/choices': () => ({
+        body: { success: true, categories: [category], suppliers: [supplier] },
+      }),
+    });
+    const router = createMemoryRouter(
+      [
+        { path: '/admin-dashboard/products', element: <ProductsPage /> },
+        {
+          path: '/admin-dashboard/products/:id/stock',
+          lazy: () =>
+            new Promise((resolve) => setTimeout(() => resolve({ Component: StockStandIn }), loadMs)),
+        },
+      ],
+      { initialEntries: [entry] },
+    );
+    renderWithClient(<RouterProvider router={router} />);
+    return router;
+  }
+
+  it('carries the list’s search, sort and page to the stock page, for its Back to Products', async () => {
+    const router = renderWithStock('/admin-dashboard/products?q=pen&sort=-price');
+    await screen.findByText('Red Pen');
+    await userEvent.click(screen.getByRole('link', { name: 'Stock of Red Pen' }));
+    await screen.findByText(/^Stock page/);
+    expect(router.state.location.pathname).toBe('/admin-dashboard/products/b/stock');
+    expect(new URLSearchParams(router.state.location.search).get('list')).toBe('q=pen&sort=-price');
+  });
+
+  it('a click on Stock just after typing a search is followed, not lost when the search is written', async () => {
+    const router = renderWithStock('/admin-dashboard/products', 2 * SEARCH_DELAY_MS);
+    await screen.findByText('Red Pen');
+    await userEvent.type(screen.getByPlaceholderText('Search products by name...'), 'pen');
+    // The click lands before the search is sent; the stock page's code is still on its way when it is.
+    await userEvent.click(screen.getByRole('link', { name: 'Stock of Red Pen' }));
+    expect(await screen.findByText(/^Stock page/, {}, { timeout: 3_000 })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/admin-dashboard/products/b/stock');
+  });
+});

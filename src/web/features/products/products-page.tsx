@@ -155,7 +155,7 @@ export function ProductsPage() {
                     onDelete={() => setDeleting(product)}
                   >
                     <Link
-                      to={stockPath(product._id)}
+                      to={stockPath(product._id, paging.view)}
                       className={buttonClass('secondary', 'sm')}
                       aria-label={`Stock of ${product.name}`}
                     >

@@ -11,10 +11,12 @@ function renderCheck(answer: (call: FetchCall) => { status?: number; body: unkno
   return mock;
 }
 
-describe('the stock check', () => {
+describe('the ledger check', () => {
   it('runs only when asked, and says when every product agrees with its history', async () => {
     const { calls } = renderCheck(() => ({ body: { success: true, checked: 1234, mismatches: [] } }));
-    expect(screen.getByRole('heading', { name: 'Stock check', level: 1 })).toBeTruthy();
+    // Named for what it checks, not a stocktake's "Stock check".
+    expect(screen.getByRole('heading', { name: 'Ledger check', level: 1 })).toBeTruthy();
+    expect(document.title).toMatch(/^Ledger check/);
     expect(calls).toHaveLength(0);
     await userEvent.click(screen.getByRole('button', { name: 'Run check' }));
     expect((await screen.findByRole('status')).textContent).toBe(

@@ -3,21 +3,23 @@ import { PageHeader } from '../../components/page-header';
 import { Table, Td, Th } from '../../components/table';
 import { errorMessage } from '../../lib/api';
 import { formatCount } from '../../lib/format';
-import { useDocumentTitle } from '../../lib/use-document-title';
 import { useStockCheck } from './stock-api';
 
-/** Runs the stock check: every product's stock against the sum of its movements. */
+/**
+ * The ledger check: every product's stock against the sum of its movements. Named for what it
+ * checks (the stock ledger, DESIGN §8), so it is not taken for a stocktake, which is Count.
+ */
 export function StockCheckPage() {
-  useDocumentTitle('Stock check');
   const check = useStockCheck();
   const result = check.data;
   return (
     <>
-      <PageHeader title="Stock check" />
+      <PageHeader title="Ledger check" />
       <div className="space-y-4 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200">
         <p className="text-sm text-slate-600">
           Compares every product's stock with the sum of its stock movements (opening stock, sales, returns,
-          adjustments and counts).
+          adjustments and counts). Nothing is counted or changed; to count a shelf, use Count on the product's
+          stock page.
         </p>
         <button
           type="button"

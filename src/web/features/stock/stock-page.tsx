@@ -9,7 +9,7 @@ import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { StockBadge } from '../../components/stock-badge';
 import { Table, Td, Th } from '../../components/table';
-import { purchaseOrderPath } from '../../lib/admin-paths';
+import { productsPath, purchaseOrderPath } from '../../lib/admin-paths';
 import { formatDateTime } from '../../lib/format';
 import { useListAddress } from '../../lib/list-address';
 import { isPastEnd, serverPage } from '../../lib/paging';
@@ -29,7 +29,7 @@ const KIND_LABEL: Record<MovementKind, string> = {
 /** A product's stock and every movement that explains it (DESIGN §8), with Adjust and Count. */
 export function StockPage() {
   const { id = '' } = useParams();
-  const { page: askedPage, setPage } = useListAddress();
+  const { page: askedPage, setPage, params } = useListAddress();
   const asked = { page: askedPage, pageSize: MOVEMENTS_PAGE_SIZE };
   const product = useQuery(productQuery(id));
   const movements = useQuery(movementsQuery(id, asked.page));
@@ -46,7 +46,8 @@ export function StockPage() {
           path={`/products/${encodeURIComponent(id)}/movements`}
           filename="stock-movements.csv"
         />
-        <Link to="/admin-dashboard/products" className={buttonClass('secondary')}>
+        {/* Back to the list as it was left: its search, sort and page came along (?list=). */}
+        <Link to={productsPath(params.get('list'))} className={buttonClass('secondary')}>
           Back to Products
         </Link>
       </PageHeader>
@@ -89,10 +90,11 @@ export function StockPage() {
                   <Th>Kind</Th>
                   <Th className="text-right">Change</Th>
                   <Th className="text-right">Stock after</Th>
-                  <Th>Reason</Th>
-                  <Th>Note</Th>
+                  {/* Who and Order before the free text, which wraps: on a laptop they were past the edge. */}
                   <Th>Who</Th>
                   <Th>Order</Th>
+                  <Th>Reason</Th>
+                  <Th>Note</Th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
@@ -138,7 +140,7 @@ function MovementRow({ movement }: { movement: Movement }) {
   return (
     <tr className={`align-top hover:bg-slate-50 ${STACKED_ROW}`}>
       <Td
-        className={`tabular-nums max-sm:col-start-1 max-sm:row-start-2 max-sm:text-xs sm:whitespace-nowrap ${STACKED_CELL}`}
+        className={`tabular-nums max-sm:col-start-1 max-sm:row-start-2 max-sm:text-xs xl:whitespace-nowrap ${STACKED_CELL}`}
       >
         <time dateTime={movement.at} className="text-slate-600">
           {formatDateTime(movement.at)}
@@ -162,15 +164,15 @@ function MovementRow({ movement }: { movement: Movement }) {
           {movement.stockAfter}
         </span>
       </Td>
-      <Td className={`max-sm:col-span-2 max-sm:empty:hidden ${STACKED_CELL}`}>{reason}</Td>
-      <Td className={`break-words sm:max-w-72 max-sm:col-span-2 max-sm:empty:hidden ${STACKED_CELL}`}>
-        {movement.note}
-      </Td>
       <Td className={`max-sm:col-start-1 max-sm:text-xs sm:whitespace-nowrap ${STACKED_CELL}`}>
         {movement.user?.name ?? 'System'}
       </Td>
       <Td className={`max-sm:col-start-2 max-sm:text-right max-sm:text-xs ${STACKED_CELL}`}>
         <MovementSource movement={movement} />
+      </Td>
+      <Td className={`max-sm:col-span-2 max-sm:empty:hidden ${STACKED_CELL}`}>{reason}</Td>
+      <Td className={`break-words sm:max-w-72 max-sm:col-span-2 max-sm:empty:hidden ${STACKED_CELL}`}>
+        {movement.note}
       </Td>
     </tr>
   );

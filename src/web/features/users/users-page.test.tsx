@@ -53,14 +53,14 @@ function bodyRows() {
 const column = (index: number) => bodyRows().map((row) => row.cells[index]?.textContent);
 
 describe('Users Management', () => {
-  it('shows only Loading... at first, then a page of users numbered across pages', async () => {
+  it('shows only Loading... at first, then a page of users, each with its own ID (not a row number)', async () => {
     const { calls } = renderUsers(staff(60));
     expect(screen.getByText('Loading...')).toBeTruthy();
     await screen.findByText('Person 001');
     expect(screen.getByText('Showing 1–50 of 60')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByText('Person 051');
-    expect(column(0)).toEqual(['51', '52', '53', '54', '55', '56', '57', '58', '59', '60']);
+    expect(column(0)).toEqual(['u51', 'u52', 'u53', 'u54', 'u55', 'u56', 'u57', 'u58', 'u59', 'u60']);
     expect(listCalls(calls, '/api/users').at(-1)?.query).toEqual({ page: '2', pageSize: '50' });
   });
 
@@ -72,7 +72,8 @@ describe('Users Management', () => {
     const search = screen.getByPlaceholderText('Search users...');
     await userEvent.type(search, 'person7@');
     await waitFor(() => expect(column(1)).toEqual(['Person 007']));
-    expect(column(0)).toEqual(['1']);
+    // Found by a search, Person 007 keeps the ID it has in the full list.
+    expect(column(0)).toEqual(['u7']);
     expect(listCalls(calls, '/api/users').at(-1)?.query).toEqual({
       search: 'person7@',
       page: '1',

@@ -8,7 +8,7 @@ import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { Table, Td, Th } from '../../components/table';
-import { ROLE_LABEL } from '../../lib/format';
+import { ROLE_LABEL, shortId } from '../../lib/format';
 import { notify } from '../../lib/notify';
 import { isPastEnd, serverPage } from '../../lib/paging';
 import { useSignedInUser } from '../../lib/signed-in';
@@ -60,9 +60,11 @@ export function UsersPage() {
                 empty="No User found"
               >
                 {() =>
-                  page.rows.map((user, index) => (
+                  page.rows.map((user) => (
                     <tr key={user._id} className="hover:bg-slate-50">
-                      <Td className="tabular-nums text-slate-500">{page.offset + index + 1}</Td>
+                      <Td className="font-mono text-xs text-slate-500">
+                        <span title={user._id}>{shortId(user._id)}</span>
+                      </Td>
                       <Td className="font-medium">{user.name}</Td>
                       <Td className="whitespace-nowrap">{user.email}</Td>
                       <Td className="whitespace-nowrap">{ROLE_LABEL[user.role]}</Td>
