@@ -12,6 +12,8 @@ export interface LoginLimits {
   perAddress: number;
   /** Failures from one known device of the account (its `ims_device` cookie). */
   perDevice: number;
+  /** Failed profile changes (wrong current password, email in use) of one signed-in user. */
+  perUser: number;
   windowMs: number;
 }
 
@@ -20,8 +22,15 @@ export const LOGIN_LIMITS: LoginLimits = {
   perEmail: 50,
   perAddress: 100,
   perDevice: 5,
+  perUser: 5,
   windowMs: 15 * 60_000,
 };
+
+/** The limits as the API reference states them, so its text cannot drift from the numbers. */
+export function limitsText(limits: LoginLimits = LOGIN_LIMITS): string {
+  const minutes = limits.windowMs / 60_000;
+  return `${limits.perPair} failures per email and address, ${limits.perEmail} per email from all addresses, ${limits.perAddress} per address in ${minutes} minutes`;
+}
 
 type Reason = 'pair' | 'email' | 'address' | 'device' | 'user';
 
@@ -98,7 +107,7 @@ export class LoginThrottle {
       [`login:pair:${from}:${email}`, this.limits.perPair, 'pair'],
       [`login:address:${from}`, this.limits.perAddress, 'address'],
       [`login:email:${email}`, this.limits.perEmail, 'email'],
-      ...(userId ? [[`change:user:${userId}`, this.limits.perPair, 'user'] as [string, number, Reason]] : []),
+      ...(userId ? [[`change:user:${userId}`, this.limits.perUser, 'user'] as [string, number, Reason]] : []),
     ];
   }
 }

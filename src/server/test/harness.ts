@@ -133,7 +133,7 @@ export async function startApp(
   const app = await buildApp({
     config,
     database,
-    throttle: options.throttle ?? { perPair: 1000, perEmail: 1000, perAddress: 1000 },
+    throttle: options.throttle ?? { perPair: 1000, perEmail: 1000, perAddress: 1000, perUser: 1000 },
   });
   await app.ready();
 

@@ -205,7 +205,7 @@ describe.each(targets)('the sweep on $name', (target) => {
   const storeIds: string[] = [];
 
   beforeAll(async () => {
-    t = await startApp(target, { throttle: { perPair: 1e6, perEmail: 1e6, perAddress: 1e6 } });
+    t = await startApp(target, { throttle: { perPair: 1e6, perEmail: 1e6, perAddress: 1e6, perUser: 1e6 } });
     const doc = await t.call('GET', '/api/docs/json');
     expect(doc.status).toBe(200);
     calls = documentedCalls(doc.body);

@@ -7,7 +7,7 @@ import type { Db } from '../../db/connection';
 import { revokedTokens, users } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { verifyPassword } from '../../lib/passwords';
-import { tooManyAttempts } from '../../lib/throttle';
+import { LOGIN_LIMITS, limitsText, tooManyAttempts } from '../../lib/throttle';
 import { recordSignIn } from '../audit/audit.repository';
 
 const INVALID = 'Invalid email or password';
@@ -51,8 +51,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Sign in',
-        description:
-          'Every attempt counts against the throttle before its password is checked: 5 failures per email and address, 50 per email from all addresses, 100 per address in 15 minutes, then 429. A success sets the HttpOnly cookie ims_device naming the account; an attempt carrying a valid one for the email tried counts only against that device (5 failures per 15 minutes), so the owner still signs in past the per-email limit.',
+        description: `Every attempt counts against the throttle before its password is checked: ${limitsText()}, then 429. A success sets the HttpOnly cookie ims_device naming the account; an attempt carrying a valid one for the email tried counts only against that device (${LOGIN_LIMITS.perDevice} failures per window), so the owner still signs in past the per-email limit.`,
         security: [],
         body: LoginInput,
         response: { 200: LoginResponse },

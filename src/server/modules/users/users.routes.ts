@@ -15,7 +15,7 @@ import { currentUser } from '../../lib/auth';
 import { AppError, badRequest, conflict, forbidden, isId, notFound } from '../../lib/errors';
 import type { AuthUser } from '../../lib/fastify';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
-import { type Admission, tooManyAttempts } from '../../lib/throttle';
+import { type Admission, LOGIN_LIMITS, limitsText, tooManyAttempts } from '../../lib/throttle';
 import {
   deleteUser,
   emailTaken,
@@ -154,8 +154,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['users'],
         summary: 'Update your own profile',
-        description:
-          'An empty or missing password leaves it unchanged; a new one returns a fresh token. A new password or email needs currentPassword (400 without it, 403 when wrong), checked before the email is; wrong ones and emails already in use count against the sign-in limits and 5 per user in 15 minutes, then 429.',
+        description: `An empty or missing password leaves it unchanged; a new one returns a fresh token. A new password or email needs currentPassword (400 without it, 403 when wrong), checked before the email is; wrong ones and emails already in use count against the sign-in limits (${limitsText()}) and ${LOGIN_LIMITS.perUser} per user in the same window, then 429.`,
         params: IdParams,
         body: ProfileInput,
         response: { 200: ProfileResponse },
