@@ -5,8 +5,15 @@ import type { FastifyReply } from 'fastify';
 /** Items of one batch as JSON texts, and where the next batch starts (undefined: this was the last). */
 export type JsonBatch<Cursor> = { items: string[]; next?: Cursor };
 
-/** Items read per statement: small enough that no statement holds the server's thread for long. */
-export const JSON_BATCH = 100;
+/**
+ * Items read per statement. On the embedded database every statement runs on the server's own
+ * thread, so a batch stays small (100 rows: a few milliseconds); PostgreSQL runs them elsewhere,
+ * and there round trips cost more than rows (100 a batch made the whole catalogue several times
+ * slower than one statement), so a batch is larger.
+ */
+export function jsonBatchFor(database: { kind: 'pglite' | 'postgres' }): number {
+  return database.kind === 'pglite' ? 100 : 1000;
+}
 
 /**
  * Sends a whole list as one JSON answer that streams: `head` (the text up to the list's opening

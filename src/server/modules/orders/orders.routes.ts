@@ -18,7 +18,7 @@ import { costFor, csvColumnsFor } from '../../lib/costs';
 import { CSV_BATCH, checkMayExport, sendCsv } from '../../lib/csv-stream';
 import { conflict, forbidden, isId, notFound } from '../../lib/errors';
 import { answerOnce } from '../../lib/idempotency';
-import { JSON_BATCH, sendJsonList } from '../../lib/json-stream';
+import { jsonBatchFor, sendJsonList } from '../../lib/json-stream';
 import { recordAudit } from '../audit/audit.repository';
 import {
   type OrderCursor,
@@ -151,7 +151,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
       return sendJsonList<OrderCursor>(
         reply,
         '{"success":true,"orders":[',
-        (after) => orderJsonBatch(app.db, filter, after, JSON_BATCH, shown),
+        (after) => orderJsonBatch(app.db, filter, after, jsonBatchFor(app.database), shown),
         async (total) => `],"total":${total}}`,
       );
     },

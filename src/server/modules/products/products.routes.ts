@@ -17,7 +17,7 @@ import { currentUser, signedInRunner } from '../../lib/auth';
 import { costFor, csvColumnsFor } from '../../lib/costs';
 import { CSV_BATCH, checkMayExport, sendCsv } from '../../lib/csv-stream';
 import { badRequest, isId, notFound } from '../../lib/errors';
-import { JSON_BATCH, sendJsonList } from '../../lib/json-stream';
+import { jsonBatchFor, sendJsonList } from '../../lib/json-stream';
 import {
   type CatalogueCursor,
   catalogueJsonBatch,
@@ -119,7 +119,7 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
             app.config.lowStockThreshold,
             (product) => costFor(me.role, product, 'cost'),
             after,
-            JSON_BATCH,
+            jsonBatchFor(app.database),
           ),
         (total) => catalogueTailJson(app.db, total),
       );
