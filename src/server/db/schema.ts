@@ -321,6 +321,10 @@ export const reportSettings = pgTable(
  * orders counts orders not wholly returned. Kept by the statement-level triggers on orders of
  * migration 0013, which also holds their recount (sales_days_rebuild).
  *
+ * sales counts the sales placed that day, returned or not (migration 0020, decision 0025): a sale
+ * of many lines once (its first line, sale_line 1), an order without a sale once. The dashboard's
+ * day reads it with revenue.
+ *
  * Striped like order_totals: the figures of a day are the sums over its slots.
  */
 export const salesDays = pgTable(
@@ -332,6 +336,7 @@ export const salesDays = pgTable(
     units: integer('units').notNull().default(0),
     revenue: numeric('revenue').notNull().default('0'),
     cost: numeric('cost').notNull().default('0'),
+    sales: integer('sales').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.day, t.slot] })],
 );

@@ -226,6 +226,7 @@ function dashboard() {
     totalStock: 0,
     ordersToday: 0,
     revenue: 0,
+    today: { sales: 0, revenue: 0, averageBasket: 0 },
     outOfStock: [{ _id: 'x1', name: SHOWN, category: { name: 'Pens' } }],
     highestSaleProduct: { message: 'No sales yet' },
     toReorder: 0,

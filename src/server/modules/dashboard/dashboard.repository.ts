@@ -22,18 +22,22 @@ const listed = (where: string, fields: string) => `
  * and serialize again. It checks the signed-in user too (signedInStatement): the figures are only
  * built for a caller in `signed_in_user`.
  *
- * The figures come from product_totals, product_sales, order_totals, order_quarters and
- * product_stock, which triggers keep (migrations 0003, 0005, 0007, 0008, 0011); low stock and
- * reordering as low-stock.ts says. $1 the store's time zone, $2 the store's low-stock threshold.
+ * The figures come from product_totals, product_sales, order_totals, sales_days and
+ * product_stock, which triggers keep (migrations 0003, 0005, 0008, 0011, 0013, 0020); low stock and
+ * reordering as low-stock.ts says. Today's sales and revenue are its sales_days row (8 slots, by
+ * primary key): a day is counted there in report_settings' zone, which the server sets to its TZ at
+ * every start. $1 the store's time zone, $2 the store's low-stock threshold.
  */
 const DASHBOARD = signedInStatement('dashboard_answer', {
   select: `select case when exists (select 1 from signed_in_user) then json_build_object(
             'success', true,
             'totalProducts', (select coalesce(sum(products), 0) from product_totals),
             'totalStock', (select coalesce(sum(stock), 0) from product_totals),
-            'ordersToday', (select coalesce(sum(orders), 0) from order_quarters
-                            where quarter >= (date_trunc('day', now() at time zone $1::text) at time zone $1::text)),
+            'ordersToday', today.sales,
             'revenue', (select coalesce(sum(revenue), 0) from order_totals),
+            'today', json_build_object(
+              'sales', today.sales, 'revenue', today.revenue,
+              'averageBasket', case when today.sales > 0 then round(today.revenue / today.sales, 2) else 0 end),
             'outOfStock', ${listed('s.stock = 0', `'_id', p.id, 'name', p.name, 'category', json_build_object('name', c.name)`)},
             'highestSaleProduct', coalesce(
               (select json_build_object('name', p.name, 'category', c.name, 'totalQuantity', s.units)
@@ -50,7 +54,9 @@ const DASHBOARD = signedInStatement('dashboard_answer', {
                     order by low.stock, low.name_key, low.product_id limit ${CARD_LIMIT}) l
               ${productOf('l', 'id, name, category_id')}
               join categories c on c.id = p.category_id)
-          )::text end as "body"`,
+          )::text end as "body"
+          from (select coalesce(sum(sales), 0) as sales, coalesce(sum(revenue), 0) as revenue
+                from sales_days where day = (now() at time zone $1::text)::date) today`,
 });
 
 /** The dashboard as JSON text, for the runner's signed-in admin (the runner throws 401/403). */

@@ -1,6 +1,18 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashboardResponse } from '../../../shared/dashboard';
-import { startApp, type TestApp, targets } from '../../test/harness';
+import { setReportTimeZone } from '../../db/report-time-zone';
+import { projectRoot } from '../../lib/project-root';
+import { freshPostgres, startApp, type Target, type TestApp, targets } from '../../test/harness';
 
 type Seeded = { empty: string; syrup: string; vitamin: string; bandages: string; orders: string[] };
 
@@ -58,6 +70,7 @@ describe.each(targets)('dashboard of an empty store on $name', (target) => {
       totalStock: 0,
       ordersToday: 0,
       revenue: 0,
+      today: { sales: 0, revenue: 0, averageBasket: 0 },
       outOfStock: [],
       highestSaleProduct: { message: expect.stringMatching(/\S/) },
       toReorder: 0,
@@ -120,6 +133,7 @@ describe.each(targets)('dashboard of a stocked store on $name', (target) => {
       'revenue',
       'success',
       'toReorder',
+      'today',
       'totalProducts',
       'totalStock',
     ]);
@@ -129,6 +143,8 @@ describe.each(targets)('dashboard of a stocked store on $name', (target) => {
     expect(res.body.ordersToday).toBe(2);
     // 3 × 19.99 + 4 × 0.10, summed exactly.
     expect(res.body.revenue).toBe(60.37);
+    // Today: 3 × 19.99 + 2 × 0.10 in two sales.
+    expect(res.body.today).toEqual({ sales: 2, revenue: 60.17, averageBasket: 30.09 });
   });
 
   it('GET /api/dashboard lists out-of-stock products with their category name', async () => {
@@ -180,6 +196,287 @@ describe.each(targets)(
       await t.sql('update orders set order_date = $2 where id = $1', [after, new Date(midnight + 60_000)]);
       const res = await t.call('GET', '/api/dashboard', { token: t.as.admin.token });
       expect(res.body.ordersToday).toBe(1);
+      // Of the store's day only the order after its midnight: 2 × 0.10.
+      expect(res.body.today).toEqual({ sales: 1, revenue: 0.2, averageBasket: 0.2 });
     });
   },
 );
+
+/** The instant of the last midnight in Pacific/Kiritimati (UTC+14 all year, no daylight saving). */
+function kiritimatiMidnight(): number {
+  const offsetMs = 14 * 3600_000;
+  const local = new Date(Date.now() + offsetMs);
+  return Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()) - offsetMs;
+}
+
+/**
+ * The days whose kept sales (sales_days, summed over its slots) differ from a straight recount of
+ * the orders: each sale once (its distinct id), each order without a sale once, on the day of its
+ * date in the zone the figures count in. Days with no sales on either side count as absent.
+ */
+const SALES_DRIFT = `
+  with kept as (select day, sum(sales)::int as sales from sales_days group by day having sum(sales) <> 0),
+       counted as (select (order_date at time zone (select time_zone from report_settings))::date as day,
+                          (count(distinct sale_id) + count(*) filter (where sale_id is null))::int as sales
+                   from orders group by 1)
+  select coalesce(k.day, c.day)::text as day, k.sales as kept, c.sales as counted
+  from kept k full join counted c on c.day = k.day
+  where k.sales is distinct from c.sales`;
+
+describe.each(targets)('the dashboard’s day with TZ=Pacific/Kiritimati on $name', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(target, { config: { timeZone: 'Pacific/Kiritimati' } });
+  });
+  afterAll(() => t?.close());
+
+  type Sold = { _id: string; lines: { order: { _id: string } }[] };
+  const sell = async (lines: [string, number][], token = t.as.salesRep.token): Promise<Sold> => {
+    const res = await t.call('POST', '/api/sales', {
+      token,
+      body: {
+        lines: lines.map(([productId, quantity]) => ({ productId, quantity })),
+        payment: { method: 'card' },
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    return res.body.sale;
+  };
+  const order = async (productId: string, quantity: number, token = t.as.user.token) => {
+    const res = await t.call('POST', '/api/order/add', { token, body: { productId, quantity } });
+    expect(res.status, res.text).toBe(201);
+    return res.body.order._id as string;
+  };
+  const giveBack = async (orderId: string, quantity: number) => {
+    const res = await t.call('POST', `/api/order/${orderId}/return`, {
+      token: t.as.admin.token,
+      body: { quantity },
+    });
+    expect(res.status, res.text).toBe(200);
+  };
+  const dashboard = async () => {
+    const res = await t.call('GET', '/api/dashboard', { token: t.as.admin.token });
+    expect(res.status, res.text).toBe(200);
+    return res.body;
+  };
+
+  it('GET /api/dashboard counts a 3-line sale and a catalogue order as 2 sales today, revenue net of a return, the average basket exact, and not yesterday’s sale', async () => {
+    const tea = (await t.product({ name: 'Tea', stock: 50, price: 0.11 })).id;
+    const cups = (await t.product({ name: 'Cups', stock: 50, price: 1 })).id;
+    const kettle = (await t.product({ name: 'Kettle', stock: 50, price: 3 })).id;
+    const soap = (await t.product({ name: 'Soap', stock: 50, price: 1.99 })).id;
+    // Yesterday in the store's zone: a sale of 2 lines a minute before its midnight.
+    const yesterday = await sell([
+      [tea, 1],
+      [cups, 1],
+    ]);
+    await t.sql('update orders set order_date = $2 where sale_id = $1', [
+      yesterday._id,
+      new Date(kiritimatiMidnight() - 60_000),
+    ]);
+    // Today: 0.11 + 2 × 1.00 + 3.00 = 5.11 in one sale, 3 × 1.99 = 5.97 from the catalogue less 1.99 returned.
+    await sell([
+      [tea, 1],
+      [cups, 2],
+      [kettle, 1],
+    ]);
+    const catalogue = await order(soap, 3);
+    await giveBack(catalogue, 1);
+
+    const body = await dashboard();
+    expect(body.ordersToday).toBe(2);
+    // 5.11 + 3.98 = 9.09; 9.09 / 2 = 4.545, to the cent 4.55 (as a float it would round to 4.54).
+    expect(body.today).toEqual({ sales: 2, revenue: 9.09, averageBasket: 4.55 });
+    // Revenue stays all-time: yesterday's 1.11 too.
+    expect(body.revenue).toBe(10.2);
+    expect(DashboardResponse.strict().parse(body)).toEqual(body);
+    expect(await t.sql(SALES_DRIFT)).toEqual([]);
+  });
+
+  it('GET /api/dashboard counts a one-line sale once, as a catalogue order recorded as a sale is', async () => {
+    const before = (await dashboard()).today;
+    const { id } = await t.product({ stock: 10, price: 2.5 });
+    await sell([[id, 2]], t.as.medicalRep.token);
+    const after = (await dashboard()).today;
+    expect(after.sales).toBe(before.sales + 1);
+    expect(after.revenue).toBeCloseTo(before.revenue + 5, 9);
+  });
+
+  it('keeps the sales of every day equal to a recount of the orders through sales, returns, moves, deletes and a new time zone', async () => {
+    const a = await t.product({ stock: 100, price: 0.35 });
+    const b = await t.product({ stock: 100, price: 12.5 });
+    const leaving = await t.account('salesRep');
+    const big = await sell(
+      [
+        [a.id, 2],
+        [b.id, 1],
+        [a.id, 1],
+      ],
+      leaving.token,
+    );
+    const small = await sell([[b.id, 1]]);
+    const lone = await order(a.id, 4);
+    const gone = await order(b.id, 1);
+    // Returns: a whole sale line (its order becomes returned), part of another, a whole catalogue order.
+    await giveBack(big.lines[0]?.order._id as string, 3);
+    await giveBack(small.lines[0]?.order._id as string, 1);
+    await giveBack(lone, 4);
+    expect(await t.sql(SALES_DRIFT)).toEqual([]);
+    // A sale moved to another day (all its lines), a user and a product deleted.
+    const moved = await sell([
+      [a.id, 1],
+      [b.id, 1],
+    ]);
+    await t.sql("update orders set order_date = order_date - interval '5 days' where sale_id = $1", [
+      moved._id,
+    ]);
+    expect((await t.call('DELETE', `/api/users/${leaving.id}`, { token: t.as.admin.token })).status).toBe(
+      200,
+    );
+    expect((await t.call('DELETE', `/api/products/${a.id}`, { token: t.as.admin.token })).status).toBe(200);
+    expect(await t.sql(SALES_DRIFT)).toEqual([]);
+    // No path of the app removes orders; the database may: a catalogue order and a whole sale.
+    const beforeDeletes = (await dashboard()).today.sales;
+    await t.sql('delete from orders where id = $1', [gone]);
+    await t.sql('delete from orders where sale_id = $1', [small._id]);
+    expect((await dashboard()).today.sales).toBe(beforeDeletes - 2);
+    expect(await t.sql(SALES_DRIFT)).toEqual([]);
+    // Recounted in another zone (UTC-10: today's early sales there may fall on another day), and back.
+    expect(await setReportTimeZone(t.app.database, 'Pacific/Honolulu')).toBe(true);
+    expect(await t.sql(SALES_DRIFT)).toEqual([]);
+    expect(await setReportTimeZone(t.app.database, 'Pacific/Kiritimati')).toBe(true);
+    expect(await t.sql(SALES_DRIFT)).toEqual([]);
+    const [counted] = await t.sql<{ sales: number }>(
+      `select (count(distinct sale_id) + count(*) filter (where sale_id is null))::int as sales from orders
+       where (order_date at time zone 'Pacific/Kiritimati')::date = (now() at time zone 'Pacific/Kiritimati')::date`,
+    );
+    const body = await dashboard();
+    expect(body.ordersToday).toBe(counted?.sales);
+    expect(body.today.sales).toBe(counted?.sales);
+  });
+});
+
+const MIGRATIONS = join(projectRoot(), 'migrations');
+
+/** The migrations folder as it was before the named one: its files and a journal cut there. */
+function migrationsBefore(tag: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ims-migrations-'));
+  cpSync(MIGRATIONS, dir, { recursive: true });
+  const journalPath = join(dir, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
+  const cut = journal.entries.findIndex((entry) => entry.tag === tag);
+  expect(cut).toBeGreaterThan(0);
+  journal.entries = journal.entries.slice(0, cut);
+  writeFileSync(journalPath, JSON.stringify(journal));
+  return dir;
+}
+
+/** A database of the target migrated by `folder`: a query function, how to migrate on, and the app's config. */
+async function migratedDatabase(target: Target, folder: string, dataDir: string) {
+  if (target.url) {
+    const fresh = await freshPostgres(target.url);
+    const client = new pg.Client({ connectionString: fresh.url });
+    await client.connect();
+    const db = drizzlePg({ client });
+    await migratePg(db, { migrationsFolder: folder });
+    return {
+      query: async <T>(text: string, params: unknown[] = []) =>
+        (await client.query(text, params)).rows as T[],
+      migrate: (migrationsFolder: string) => migratePg(db, { migrationsFolder }),
+      config: { databaseUrl: fresh.url },
+      close: () => client.end(),
+      drop: fresh.drop,
+    };
+  }
+  const client = new PGlite(dataDir, { extensions: { pg_trgm } });
+  const db = drizzlePglite({ client });
+  await migratePglite(db, { migrationsFolder: folder });
+  return {
+    query: async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows,
+    migrate: (migrationsFolder: string) => migratePglite(db, { migrationsFolder }),
+    config: { dataDir },
+    close: () => client.close(),
+    drop: async () => {},
+  };
+}
+
+describe.each(targets)('sales of the days before migration 0020 on $name', (target) => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('are counted from their orders by the migration (a sale once, a catalogue order once), and the dashboard reads them', async () => {
+    const folder = migrationsBefore('0020_sales_of_the_day');
+    const dataDir = mkdtempSync(join(tmpdir(), 'ims-data-'));
+    dirs.push(folder, dataDir);
+    const database = await migratedDatabase(target, folder, dataDir);
+    let app: TestApp | undefined;
+    try {
+      const q = database.query;
+      const [category] = await q<{ id: string }>("insert into categories (name) values ('Old') returning id");
+      const [supplier] = await q<{ id: string }>("insert into suppliers (name) values ('Old') returning id");
+      const [product] = await q<{ id: string }>(
+        `insert into products (name, price, stock, category_id, supplier_id)
+         values ('Old product', 2.5, 100, $1, $2) returning id`,
+        [category?.id, supplier?.id],
+      );
+      const [seller] = await q<{ id: string }>(
+        `insert into users (name, email, password_hash, role, address)
+         values ('Old Seller', 'old.seller@example.com', 'x', 'salesRep', 'Old street') returning id`,
+      );
+      const sale = async (ago: string, lines: number) => {
+        const [row] = await q<{ id: string; number: number }>(
+          `insert into sales (user_id, user_name, payment_method, total, created_at)
+           values ($1, 'Old Seller', 'card', $2, now() - $3::interval) returning id, number`,
+          [seller?.id, (2.5 * lines).toFixed(2), ago],
+        );
+        for (let line = 1; line <= lines; line++)
+          await orderOf(ago, row?.id ?? null, row?.number ?? null, line);
+      };
+      const orderOf = (ago: string, saleId: string | null, saleNumber: number | null, line: number | null) =>
+        q(
+          `insert into orders (user_id, product_id, quantity, unit_price, total_price, product_name, category_name,
+                               user_name, user_address, order_date, sale_id, sale_number, sale_line,
+                               returned_quantity, status)
+           values ($1, $2, 2, 2.5, 5, 'Old product', 'Old', 'Old Seller', 'Old street', now() - $3::interval,
+                   $4, $5, $6, $7, 'placed')`,
+          [seller?.id, product?.id, ago, saleId, saleNumber, line, line === 2 ? 1 : 0],
+        );
+      // Today: a sale of 3 lines, a one-line sale and two catalogue orders; 2 days ago a sale of 2 lines.
+      await sale('0 seconds', 3);
+      await sale('0 seconds', 1);
+      await orderOf('0 seconds', null, null, null);
+      await orderOf('0 seconds', null, null, null);
+      await sale('2 days', 2);
+      await orderOf('2 days', null, null, null);
+
+      await database.migrate(MIGRATIONS);
+
+      const days = await q<{ ago: number; sales: number }>(
+        `select ((now() at time zone z.zone)::date - d.day)::int as ago, sum(d.sales)::int as sales
+         from sales_days d cross join (select time_zone as zone from report_settings) z
+         group by d.day, z.zone order by ago`,
+      );
+      expect(days).toEqual([
+        { ago: 0, sales: 4 },
+        { ago: 2, sales: 2 },
+      ]);
+      expect(await q(SALES_DRIFT)).toEqual([]);
+      // And the trigger counts on from there.
+      await orderOf('0 seconds', null, null, null);
+      expect(await q(SALES_DRIFT)).toEqual([]);
+      await database.close();
+
+      app = await startApp(target, { config: { ...database.config, timeZone: 'UTC' } });
+      const body = (await app.call('GET', '/api/dashboard', { token: app.as.admin.token })).body;
+      expect(body.ordersToday).toBe(5);
+      // Today's 7 orders are 2 × 2.50 each, less one unit returned on the second line of the 3-line sale.
+      expect(body.today).toEqual({ sales: 5, revenue: 32.5, averageBasket: 6.5 });
+    } finally {
+      await app?.close();
+      await database.close().catch(() => {});
+      await database.drop();
+    }
+  }, 120_000);
+});

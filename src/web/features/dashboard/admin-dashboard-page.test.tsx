@@ -1,7 +1,9 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { DashboardResponse } from '../../../shared/dashboard';
+import { formatMoney } from '../../lib/format';
 import { mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
 import { AdminDashboardPage } from './admin-dashboard-page';
 
@@ -10,21 +12,32 @@ const answer = (toReorder: number): DashboardResponse => ({
   totalProducts: 1234,
   totalStock: 56789,
   ordersToday: 7,
-  revenue: 1500.5,
+  revenue: 110568.17,
+  today: { sales: 7, revenue: 63.5, averageBasket: 9.07 },
   outOfStock: [],
-  highestSaleProduct: { message: 'No sales yet.' },
+  highestSaleProduct: { name: 'Blue Pen', category: 'Stationery', totalQuantity: 420 },
   toReorder,
   lowStock: [],
 });
 
 function renderDashboard(toReorder: number) {
   signIn(userOf('admin'));
-  mockFetch({ 'GET /api/dashboard': () => ({ body: answer(toReorder) }) });
+  const mock = mockFetch({ 'GET /api/dashboard': () => ({ body: answer(toReorder) }) });
   renderWithClient(
     <MemoryRouter>
       <AdminDashboardPage />
     </MemoryRouter>,
   );
+  return mock;
+}
+
+/** The value (first description) and the other descriptions of the term named `label`. */
+function described(scope: HTMLElement, label: string): string[] {
+  const term = within(scope).getByText(label, { selector: 'dt' });
+  const descriptions: string[] = [];
+  for (let next = term.nextElementSibling; next?.tagName === 'DD'; next = next.nextElementSibling)
+    descriptions.push(next.textContent ?? '');
+  return descriptions;
 }
 
 describe('admin dashboard', () => {
@@ -40,5 +53,49 @@ describe('admin dashboard', () => {
   it('says “1 product” for one', async () => {
     renderDashboard(1);
     expect(await screen.findByRole('link', { name: /To reorder\s*1 product$/ })).toBeTruthy();
+  });
+
+  it('says the revenue and the best seller are all time, and “Order Today” counts sales', async () => {
+    renderDashboard(0);
+    await screen.findByText('Revenue');
+    const page = document.body;
+    expect(described(page, 'Revenue')).toEqual([formatMoney(110568.17), 'all time']);
+    expect(described(page, 'Order Today')).toEqual(['7', 'sales since midnight']);
+    const best = screen.getByRole('region', { name: 'Highest Sale Product' });
+    expect(within(best).getByText('all time')).toBeTruthy();
+    expect(within(best).getByText('Blue Pen')).toBeTruthy();
+  });
+
+  it('shows today’s sales, revenue and average basket in the Today strip', async () => {
+    renderDashboard(0);
+    const today = await screen.findByRole('region', { name: 'Today' });
+    expect(described(today, 'Sales today')).toEqual(['7']);
+    expect(described(today, 'Revenue today')).toEqual([formatMoney(63.5)]);
+    expect(described(today, 'Average basket')).toEqual([formatMoney(9.07)]);
+  });
+
+  it('says when the dashboard cannot be loaded, and Try again loads it', async () => {
+    signIn(userOf('admin'));
+    let attempt = 0;
+    const { calls } = mockFetch({
+      'GET /api/dashboard': () => {
+        attempt += 1;
+        return attempt === 1
+          ? { status: 500, body: { success: false, error: 'The database is resting.' } }
+          : { body: answer(0) };
+      },
+    });
+    renderWithClient(
+      <MemoryRouter>
+        <AdminDashboardPage />
+      </MemoryRouter>,
+    );
+    const failed = await screen.findByText(/could not be loaded: The database is resting\./);
+    expect(failed.getAttribute('role')).toBe('alert');
+    expect(screen.queryByRole('region', { name: 'Today' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('region', { name: 'Today' })).toBeTruthy();
+    expect(screen.queryByText(/could not be loaded/)).toBeNull();
+    expect(calls.filter((call) => call.path === '/api/dashboard')).toHaveLength(2);
   });
 });

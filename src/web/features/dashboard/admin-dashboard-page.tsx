@@ -6,26 +6,92 @@ import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { REORDER_PATH } from '../../lib/admin-paths';
 import { api } from '../../lib/api';
-import { formatCount, formatMoneyGrouped } from '../../lib/format';
+import { formatCount, formatMoney } from '../../lib/format';
 import { queryKeys } from '../../lib/query-keys';
 
-function Tile({ label, value, accent }: { label: string; value: string; accent: string }) {
+/**
+ * A figure's value, as large as its box allows: the box is a size container, and the figure's font
+ * shrinks with the box's width (cqi) for a long sum, from `--figure-max` (set by the tile) down
+ * to what lets its widest characters fit. Should it still not fit, it wraps between any two
+ * characters rather than leaving its box.
+ */
+function Figure({ value, className }: { value: string; className: string }) {
+  // In the fonts in use (system-ui; DejaVu Sans is the widest) a bold digit or sign is at most
+  // 0.7 em wide, a separator 0.4 em.
+  const ems = [...value].reduce((width, char) => width + ('.,'.includes(char) ? 0.4 : 0.7), 0);
+  const fontSize = `min(var(--figure-max), ${(100 / Math.max(ems, 1)).toFixed(2)}cqi)`;
   return (
-    <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5">
+    <dd className={`@container min-w-0 ${className}`}>
+      <span
+        className="block font-bold leading-tight tabular-nums [overflow-wrap:anywhere]"
+        style={{ fontSize }}
+      >
+        {value}
+      </span>
+    </dd>
+  );
+}
+
+/** A figure with its label, and a caption under it saying what it covers (e.g. "all time"). */
+function Tile({
+  label,
+  value,
+  accent,
+  caption,
+}: {
+  label: string;
+  value: string;
+  accent: string;
+  caption?: string;
+}) {
+  return (
+    <div className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 shadow-sm [--figure-max:1.5rem] sm:p-5 lg:[--figure-max:1.875rem]">
       <dt className="text-sm font-medium text-slate-600">{label}</dt>
-      <dd className={`mt-2 text-2xl font-bold tabular-nums sm:text-3xl ${accent}`}>{value}</dd>
+      <Figure value={value} className={`mt-2 ${accent}`} />
+      {caption ? <dd className="mt-1 text-xs text-slate-500">{caption}</dd> : null}
     </div>
   );
 }
 
-function Card({ title, children }: { title: string; children: ReactNode }) {
+function Card({ title, caption, children }: { title: string; caption?: string; children: ReactNode }) {
   const id = `card-${title.toLowerCase().replace(/\W+/g, '-')}`;
   return (
     <section aria-labelledby={id} className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-      <h2 id={id} className="mb-3 text-base font-semibold text-slate-900">
-        {title}
-      </h2>
+      <div className="mb-3 flex flex-wrap items-baseline justify-between gap-x-3">
+        <h2 id={id} className="text-base font-semibold text-slate-900">
+          {title}
+        </h2>
+        {caption ? <p className="text-xs text-slate-500">{caption}</p> : null}
+      </div>
       {children}
+    </section>
+  );
+}
+
+/** The store's day so far: its sales, their revenue net of returns, and the average basket. */
+function TodayStrip({ today }: { today: DashboardResponse['today'] }) {
+  const figures = [
+    { label: 'Sales today', value: formatCount(today.sales) },
+    { label: 'Revenue today', value: formatMoney(today.revenue) },
+    { label: 'Average basket', value: formatMoney(today.averageBasket) },
+  ];
+  return (
+    <section
+      aria-label="Today"
+      className="mt-4 rounded-lg border border-slate-200 bg-white px-4 py-3 shadow-sm sm:px-5"
+    >
+      {/* One figure a row on a phone (label, then value at the row's end); three columns from sm. */}
+      <dl className="grid gap-2 sm:grid-cols-3 sm:gap-4">
+        {figures.map((figure) => (
+          <div
+            key={figure.label}
+            className="flex min-w-0 items-baseline justify-between gap-3 [--figure-max:1.125rem] sm:block"
+          >
+            <dt className="shrink-0 text-sm font-medium text-slate-600">{figure.label}</dt>
+            <Figure value={figure.value} className="flex-1 text-right text-slate-900 sm:mt-1 sm:text-left" />
+          </div>
+        ))}
+      </dl>
     </section>
   );
 }
@@ -57,7 +123,7 @@ function ReorderLink({ count }: { count: number }) {
   );
 }
 
-/** Admin: today's numbers and the stock that needs attention. */
+/** Admin: the store's figures (all time and today's) and the stock that needs attention. */
 export function AdminDashboardPage() {
   const dashboard = useQuery({
     queryKey: queryKeys.dashboard,
@@ -77,9 +143,20 @@ export function AdminDashboardPage() {
                 accent="text-slate-900"
               />
               <Tile label="Total Stock" value={formatCount(figures.totalStock)} accent="text-slate-900" />
-              <Tile label="Order Today" value={formatCount(figures.ordersToday)} accent="text-indigo-700" />
-              <Tile label="Revenue" value={formatMoneyGrouped(figures.revenue)} accent="text-green-700" />
+              <Tile
+                label="Order Today"
+                value={formatCount(figures.ordersToday)}
+                accent="text-indigo-700"
+                caption="sales since midnight"
+              />
+              <Tile
+                label="Revenue"
+                value={formatMoney(figures.revenue)}
+                accent="text-green-700"
+                caption="all time"
+              />
             </dl>
+            <TodayStrip today={figures.today} />
             <ReorderLink count={figures.toReorder} />
             <div className="mt-6 grid gap-4 lg:grid-cols-3">
               <Card title="Out of Stock Products">
@@ -90,13 +167,15 @@ export function AdminDashboardPage() {
                     {figures.outOfStock.map((product) => (
                       <li key={product._id} className="flex justify-between gap-3 py-2 text-sm">
                         <span className="font-medium text-red-700">{product.name}</span>
-                        <span className="shrink-0 text-right text-slate-500">{product.category.name}</span>
+                        <span className="max-w-[45%] shrink-0 text-right text-slate-500 [overflow-wrap:anywhere]">
+                          {product.category.name}
+                        </span>
                       </li>
                     ))}
                   </ul>
                 )}
               </Card>
-              <Card title="Highest Sale Product">
+              <Card title="Highest Sale Product" caption="all time">
                 {'message' in figures.highestSaleProduct ? (
                   <Empty>{figures.highestSaleProduct.message}</Empty>
                 ) : (
@@ -129,7 +208,9 @@ export function AdminDashboardPage() {
                           <span className="font-medium">{product.name}</span>{' '}
                           <span className="whitespace-nowrap text-yellow-700">- {product.stock} left</span>
                         </span>
-                        <span className="shrink-0 text-right text-slate-500">{product.category.name}</span>
+                        <span className="max-w-[45%] shrink-0 text-right text-slate-500 [overflow-wrap:anywhere]">
+                          {product.category.name}
+                        </span>
                       </li>
                     ))}
                   </ul>
