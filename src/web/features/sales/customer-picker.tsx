@@ -198,17 +198,17 @@ function QuickAdd({ onAdded, onCancel }: { onAdded: (customer: Customer) => void
       {existing.isError ? (
         <FormError>{`${duplicate?.name ?? 'The customer'} could not be loaded: ${errorMessage(existing.error)}`}</FormError>
       ) : null}
+      {duplicate ? (
+        <button
+          type="button"
+          className={`${buttonClass('primary', 'sm')} w-full`}
+          onClick={() => existing.mutate(duplicate._id, { onSuccess: onAdded })}
+          disabled={busy}
+        >
+          {existing.isPending ? 'Loading...' : `Use ${duplicate.name}`}
+        </button>
+      ) : null}
       <div className="flex flex-wrap gap-2">
-        {duplicate ? (
-          <button
-            type="button"
-            className={buttonClass('primary', 'sm')}
-            onClick={() => existing.mutate(duplicate._id, { onSuccess: onAdded })}
-            disabled={busy}
-          >
-            {existing.isPending ? 'Loading...' : `Use ${duplicate.name}`}
-          </button>
-        ) : null}
         <button
           type="submit"
           className={buttonClass(duplicate ? 'secondary' : 'primary', 'sm')}
