@@ -20,7 +20,14 @@ import { tokenSecret } from './db/first-run';
 import { setReportTimeZone } from './db/report-time-zone';
 import { authenticate, guardSignedInCheck } from './lib/auth';
 import { bodyLimitOf, MAX_BODY, MAX_JSON_DEPTH, nestsDeeperThan, sizeText } from './lib/body-limit';
-import { AppError, businessError, duplicateSentence, isDatabaseUnavailable, pgCode } from './lib/errors';
+import {
+  AppError,
+  appErrorBody,
+  businessError,
+  duplicateSentence,
+  isDatabaseUnavailable,
+  pgCode,
+} from './lib/errors';
 import { safeErrorForLog } from './lib/log';
 import { projectRoot } from './lib/project-root';
 import { MemoryState, RedisState, type SharedState } from './lib/shared-state';
@@ -187,7 +194,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const business = businessError(error);
-    if (business) return reply.code(business.status).send(errorBody(business.message));
+    if (business) return reply.code(business.status).send(appErrorBody(business));
     if (hasZodFastifySchemaValidationErrors(error)) {
       const details = error.validation.map((issue) => ({
         path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'),

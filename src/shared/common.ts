@@ -46,6 +46,8 @@ export const ApiError = z.object({
   success: z.literal(false),
   error: z.string(),
   details: z.array(ErrorDetail).optional(),
+  /** The record a refusal names (a 409's existing duplicate or draft), so a screen can offer it. */
+  existing: z.object({ _id: z.string(), name: z.string() }).optional(),
 });
 export type ApiError = z.infer<typeof ApiError>;
 

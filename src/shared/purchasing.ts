@@ -149,14 +149,27 @@ export const ReorderSuggestionLine = z.object({
 });
 export type ReorderSuggestionLine = z.infer<typeof ReorderSuggestionLine>;
 
+/** A purchase order named by its id and number. */
+export const PurchaseOrderRef = z.object({ _id: z.string(), number: z.string() });
+export type PurchaseOrderRef = z.infer<typeof PurchaseOrderRef>;
+
 export const ReorderSuggestionsResponse = Ok.extend({
-  suppliers: z.array(z.object({ supplier: Named, lines: z.array(ReorderSuggestionLine) })),
+  suppliers: z.array(
+    z.object({
+      supplier: Named,
+      /** The supplier's newest draft purchase order, if it has one: drafting again adds none. */
+      draft: PurchaseOrderRef.nullable(),
+      lines: z.array(ReorderSuggestionLine),
+    }),
+  ),
 });
 export type ReorderSuggestionsResponse = z.infer<typeof ReorderSuggestionsResponse>;
 
 /**
  * Drafts one purchase order per supplier from the suggestions (only `supplier`'s when given).
- * `quantities` replaces suggested quantities by product id; 0 leaves the product out.
+ * `quantities` replaces suggested quantities by product id; 0 leaves the product out. A supplier
+ * with a draft already gets no second one: named alone, a 409 naming its draft; among all,
+ * left out and listed in `existingDrafts`.
  */
 export const DraftFromSuggestionsInput = z.object({
   supplier: Id.optional(),
@@ -173,7 +186,11 @@ export const DraftFromSuggestionsInput = z.object({
 });
 export type DraftFromSuggestionsInput = z.input<typeof DraftFromSuggestionsInput>;
 
-export const DraftPurchaseOrdersResponse = Ok.extend({ purchaseOrders: z.array(PurchaseOrder) });
+export const DraftPurchaseOrdersResponse = Ok.extend({
+  purchaseOrders: z.array(PurchaseOrder),
+  /** Suppliers left out because they have a draft already, with that draft. */
+  existingDrafts: z.array(z.object({ supplier: Named, draft: PurchaseOrderRef })),
+});
 export type DraftPurchaseOrdersResponse = z.infer<typeof DraftPurchaseOrdersResponse>;
 
 /** Σ quantity × unit cost, in cents so sums stay exact. */

@@ -197,9 +197,16 @@ export const customers = pgTable(
     email: text('email').notNull().default(''),
     address: text('address').notNull().default(''),
     note: text('note').notNull().default(''),
+    /**
+     * customer_duplicate_key(name, phone) (migration 0022): the name trimmed, lower case, inner
+     * spaces collapsed, and the phone's digits. Unique, so two customers of one name and phone
+     * cannot both be stored; null for the later rows of duplicates that were stored before.
+     */
+    duplicateKey: text('duplicate_key'),
     createdAt: createdAt(),
   },
   (t) => [
+    uniqueIndex('customers_duplicate_key').on(t.duplicateKey),
     index('customers_name_sort_idx').on(sql`lower(${t.name})`, t.id),
     index('customers_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
     index('customers_phone_trgm_idx').using('gin', t.phone.op('gin_trgm_ops')),
@@ -629,6 +636,10 @@ export const purchaseOrders = pgTable(
       t.createdAt.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
+    // Each supplier's newest draft, for the reorder suggestions: drafts are few, the probe tiny.
+    index('purchase_orders_supplier_draft_idx')
+      .on(t.supplierId, t.number.desc())
+      .where(sql`${t.status} = 'draft'`),
   ],
 );
 

@@ -358,7 +358,8 @@ async function seedCustomers(q: Query, random: () => number): Promise<Array<{ id
         ? pick(['Prefers card payments.', 'Regular for vitamins.', 'Call before ordering in.'])
         : '';
     const [row] = await q<{ id: string }>(
-      'insert into customers (name, phone, email, address, note) values ($1, $2, $3, $4, $5) returning id',
+      `insert into customers (name, phone, email, address, note, duplicate_key)
+       values ($1, $2, $3, $4, $5, customer_duplicate_key($1, $2)) returning id`,
       [name, phone, email, address, note],
     );
     customers.push({ id: row?.id as string, name });

@@ -1,17 +1,28 @@
+/** The record a refusal names, so a screen can offer it (a duplicate's original, say). */
+export type Existing = { _id: string; name: string };
+
 /** A business failure with the status and the one sentence the client sees. */
 export class AppError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly existing?: Existing,
   ) {
     super(message);
     this.name = 'AppError';
   }
 }
 
+/** The answer's body for a business failure: the sentence, and the record it names if any. */
+export function appErrorBody(error: AppError): { success: false; error: string; existing?: Existing } {
+  return error.existing
+    ? { success: false, error: error.message, existing: error.existing }
+    : { success: false, error: error.message };
+}
+
 export const notFound = (what: string) => new AppError(404, `${what} not found.`);
 export const forbidden = (message = 'You are not allowed to do that.') => new AppError(403, message);
-export const conflict = (message: string) => new AppError(409, message);
+export const conflict = (message: string, existing?: Existing) => new AppError(409, message, existing);
 export const badRequest = (message: string) => new AppError(400, message);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -89,13 +100,19 @@ export function businessError(error: unknown): AppError | undefined {
 const DUPLICATES: Record<string, string> = {
   products_sku_lower_key: 'Another product already has this SKU.',
   products_barcode_lower_key: 'Another product already has this barcode.',
+  customers_duplicate_key: 'A customer with this name and phone already exists.',
 };
 
-/** The sentence for a unique violation (23505): the index's own meaning, or a general one. */
-export function duplicateSentence(error: unknown): string {
-  const constraint = fromCauses(error, (current) => {
+/** The name of the constraint or unique index a failed statement broke, if any. */
+export function violatedConstraint(error: unknown): string | undefined {
+  return fromCauses(error, (current) => {
     const name = (current as { constraint?: unknown }).constraint;
     return typeof name === 'string' ? name : undefined;
   });
+}
+
+/** The sentence for a unique violation (23505): the index's own meaning, or a general one. */
+export function duplicateSentence(error: unknown): string {
+  const constraint = violatedConstraint(error);
   return (constraint && DUPLICATES[constraint]) ?? 'That already exists.';
 }

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IDEMPOTENCY_HEADER, IdempotencyKey } from '../../shared/stock';
 import { runnerOf, type Tx } from '../db/connection';
 import { checkSignedInUser } from './auth';
-import { AppError, badRequest, businessError, conflict, pgCode } from './errors';
+import { AppError, appErrorBody, badRequest, businessError, conflict, pgCode } from './errors';
 
 /** How long a key's first answer is kept and replayed. */
 const KEEP_HOURS = 24;
@@ -100,7 +100,7 @@ export async function answerOnce(
       } catch (thrown) {
         const error = businessError(thrown);
         if (!error || !replayable(error.status)) throw thrown;
-        done = { status: error.status, body: { success: false, error: error.message } };
+        done = { status: error.status, body: appErrorBody(error) };
       }
       const body = JSON.stringify(done.body);
       await run.query('update idempotency_keys set status = $3, body = $4 where user_id = $1 and key = $2', [

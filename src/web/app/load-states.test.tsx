@@ -147,6 +147,7 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
       suppliers: [
         {
           supplier: { _id: 's1', name: SHOWN },
+          draft: null,
           lines: [
             {
               product: { _id: 'x1', name: 'Blue Pen' },

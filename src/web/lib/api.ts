@@ -67,7 +67,12 @@ export async function api<S extends z.ZodType>(
     const failure = ApiError.safeParse(payload);
     if (response.status === 401 && signedIn && expireOn401) unauthorizedHandler?.();
     if (failure.success) {
-      throw new ApiRequestError(failure.data.error, response.status, failure.data.details);
+      throw new ApiRequestError(
+        failure.data.error,
+        response.status,
+        failure.data.details,
+        failure.data.existing,
+      );
     }
     throw new ApiRequestError(GENERIC_ERROR, response.status);
   }

@@ -1,7 +1,8 @@
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { Customer, CustomerInput, CustomerSummary } from '../../../shared/customers';
-import type { Db } from '../../db/connection';
+import type { Db, Tx } from '../../db/connection';
 import { customers } from '../../db/schema';
+import { type AppError, conflict, pgCode, violatedConstraint } from '../../lib/errors';
 import { matchesSearch } from '../../lib/search';
 import { rowsOf } from '../../lib/sql';
 import {
@@ -83,9 +84,70 @@ export async function customerSummary(db: Db, id: string, sellerId?: string): Pr
   };
 }
 
+/**
+ * The key two customers may not share (migration 0022): the name trimmed, lower case, inner
+ * spaces collapsed, and the phone's digits. Worked out by the database, one definition for all.
+ */
+const duplicateKey = (values: { name: string; phone: string }) =>
+  sql<string>`customer_duplicate_key(${values.name}, ${values.phone})`;
+
+type Duplicate = { id: string; name: string; phone: string };
+
+/** The one sentence refusing a duplicate, naming the customer already stored (and their id). */
+function duplicateRefusal(existing: Duplicate): AppError {
+  const phone = existing.phone.trim();
+  return conflict(
+    phone
+      ? `A customer named ${existing.name} with phone ${phone} already exists.`
+      : `A customer named ${existing.name} with no phone already exists.`,
+    { _id: existing.id, name: existing.name },
+  );
+}
+
+/** Another customer holding the key of these values. */
+async function duplicateOf(
+  db: Db | Tx,
+  values: { name: string; phone: string },
+  except?: string,
+): Promise<Duplicate | undefined> {
+  const [row] = await db
+    .select({ id: customers.id, name: customers.name, phone: customers.phone })
+    .from(customers)
+    .where(
+      and(eq(customers.duplicateKey, duplicateKey(values)), except ? ne(customers.id, except) : undefined),
+    )
+    .limit(1);
+  return row;
+}
+
+/**
+ * Runs a write refused (409 naming the customer) when it would store a duplicate. The check before
+ * the write gives the sentence; the unique index refuses the one that raced past it, and that
+ * refusal becomes the same sentence once the other customer is visible.
+ */
+async function refusingDuplicates<T>(
+  db: Db,
+  values: { name: string; phone: string },
+  except: string | undefined,
+  write: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  try {
+    return await db.transaction(async (tx) => write(tx));
+  } catch (error) {
+    if (pgCode(error) !== '23505' || violatedConstraint(error) !== 'customers_duplicate_key') throw error;
+    const existing = await duplicateOf(db, values, except);
+    throw existing ? duplicateRefusal(existing) : error;
+  }
+}
+
 export async function insertCustomer(db: Db, values: CustomerValues, actor: Actor): Promise<Customer> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx.insert(customers).values(values).returning();
+  return refusingDuplicates(db, values, undefined, async (tx) => {
+    const existing = await duplicateOf(tx, values);
+    if (existing) throw duplicateRefusal(existing);
+    const [row] = await tx
+      .insert(customers)
+      .values({ ...values, duplicateKey: duplicateKey(values) })
+      .returning();
     const customer = row as CustomerRow;
     await recordAudit(tx, {
       actor,
@@ -97,17 +159,32 @@ export async function insertCustomer(db: Db, values: CustomerValues, actor: Acto
   });
 }
 
-/** Changes a customer; the entry holds each changed field. Orders keep the name they were sold under. */
+/**
+ * Changes a customer; the entry holds each changed field. Orders keep the name they were sold under.
+ * A new name or phone matching another customer is refused (409); a customer whose name and phone
+ * stay as they were keeps its key, so a duplicate stored before the rule can still be edited.
+ */
 export async function updateCustomer(
   db: Db,
   id: string,
   values: CustomerValues,
   actor: Actor,
 ): Promise<Customer | undefined> {
-  return db.transaction(async (tx) => {
+  return refusingDuplicates(db, values, id, async (tx) => {
     const [before] = await tx.select().from(customers).where(eq(customers.id, id)).for('update');
     if (!before) return undefined;
-    const [row] = await tx.update(customers).set(values).where(eq(customers.id, id)).returning();
+    const [same] = rowsOf<{ same: boolean }>(
+      await tx.execute(sql`select ${duplicateKey(values)} = ${duplicateKey(before)} as same`),
+    );
+    if (!same?.same) {
+      const existing = await duplicateOf(tx, values, id);
+      if (existing) throw duplicateRefusal(existing);
+    }
+    const [row] = await tx
+      .update(customers)
+      .set(same?.same ? values : { ...values, duplicateKey: duplicateKey(values) })
+      .where(eq(customers.id, id))
+      .returning();
     const after = row as CustomerRow;
     const changes = changedFields(audited(before), audited(after));
     if (changes.length > 0) {

@@ -152,4 +152,119 @@ describe.each(targets)('customers on $name', (target) => {
       expect((await t.call('DELETE', `/api/customers/${id}`, { token: t.as.admin.token })).status).toBe(404);
     }
   });
+
+  describe('one customer per name and phone', () => {
+    let n = 0;
+    /** A name no other test uses. */
+    const fresh = () => `Ann ${Date.now().toString(36)}x${n++} Lee`;
+    const countNamed = async (name: string) =>
+      (
+        await t.sql<{ n: number }>(
+          "select count(*)::int as n from customers where lower(regexp_replace(name, '\\s+', ' ', 'g')) = lower($1)",
+          [name],
+        )
+      )[0]?.n;
+
+    it('refuses a second customer of the same name and phone, however spaced, cased or punctuated (409 naming the first)', async () => {
+      const name = fresh();
+      const first = await create({ name, phone: '555 0100' });
+      expect(first.status).toBe(201);
+      const id = first.body.customer._id;
+      for (const [variant, phone] of [
+        [name, '555 0100'],
+        [`  ${name.toUpperCase()} `, '555-0100'],
+        [name.replace(' ', '   ').toLowerCase(), '(555) 01.00'],
+        [name.replaceAll(' ', '\t'), '5550100'],
+      ]) {
+        const again = await create({ name: variant, phone });
+        expect(again.status).toBe(409);
+        expect(again.body).toEqual({
+          success: false,
+          error: `A customer named ${name} with phone 555 0100 already exists.`,
+          existing: { _id: id, name },
+        });
+      }
+      expect(await countNamed(name)).toBe(1);
+      // An admin is refused alike.
+      expect((await create({ name, phone: '555.0100' }, t.as.admin.token)).status).toBe(409);
+    });
+
+    it('another phone is another customer; without a phone, the name alone is one customer', async () => {
+      const name = fresh();
+      expect((await create({ name, phone: '555 0100' })).status).toBe(201);
+      expect((await create({ name, phone: '555 0199' })).status).toBe(201);
+      expect((await create({ name, phone: '+1 555 0100' })).status).toBe(201);
+      const bare = await create({ name, email: 'ann@mail.test' });
+      expect(bare.status).toBe(201);
+      const second = await create({ name: name.toLowerCase() });
+      expect(second.status).toBe(409);
+      expect(second.body).toEqual({
+        success: false,
+        error: `A customer named ${name} with no phone already exists.`,
+        existing: { _id: bare.body.customer._id, name },
+      });
+      // A phone without digits is no phone.
+      expect((await create({ name, phone: 'none' })).status).toBe(409);
+      expect(await countNamed(name)).toBe(4);
+    });
+
+    it('PUT refuses to make a customer the same as another, and keeps a customer saved unchanged', async () => {
+      const name = fresh();
+      const other = fresh();
+      const ann = (await create({ name, phone: '555 0100' })).body.customer;
+      const bob = (await create({ name: other, phone: '555 0100' })).body.customer;
+      const put = (id: string, body: unknown) =>
+        t.call('PUT', `/api/customers/${id}`, { token: t.as.admin.token, body });
+      const refused = await put(bob._id, { name: ` ${name.toLowerCase()} `, phone: '555-0100' });
+      expect(refused.status).toBe(409);
+      expect(refused.body).toEqual({
+        success: false,
+        error: `A customer named ${name} with phone 555 0100 already exists.`,
+        existing: { _id: ann._id, name },
+      });
+      expect((await t.sql('select name from customers where id = $1', [bob._id]))[0]).toEqual({
+        name: other,
+      });
+      // Its own name and phone, written differently, or a new note: not a duplicate of itself.
+      const same = await put(ann._id, { name: name.toUpperCase(), phone: '(555) 0100', note: 'Regular' });
+      expect(same.status).toBe(200);
+      expect(same.body.customer).toMatchObject({
+        name: name.toUpperCase(),
+        phone: '(555) 0100',
+        note: 'Regular',
+      });
+      // Bob moves to another phone; then Ann's old pair is free for nobody but Ann.
+      expect((await put(bob._id, { name, phone: '555 0200' })).status).toBe(200);
+      expect((await create({ name, phone: '555 0200' })).status).toBe(409);
+    });
+
+    it('two customers of one name and phone added at once: one is stored, the other refused naming it', async () => {
+      const name = fresh();
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, (_, i) =>
+          create({ name: i % 2 ? name.toUpperCase() : name, phone: `555 01${i % 2 ? '-' : ''}00` }),
+        ),
+      );
+      const statuses = answers.map((res) => res.status).sort();
+      expect(statuses).toEqual([201, 409, 409, 409]);
+      const stored = answers.find((res) => res.status === 201)?.body.customer;
+      for (const res of answers.filter((one) => one.status === 409))
+        expect(res.body.existing).toEqual({ _id: stored._id, name: stored.name });
+      expect(await countNamed(name)).toBe(1);
+      // Two edits at once towards one pair: one wins.
+      const a = (await create({ name: fresh(), phone: '1' })).body.customer;
+      const b = (await create({ name: fresh(), phone: '2' })).body.customer;
+      const target = fresh();
+      const edits = await Promise.all(
+        [a, b].map((one) =>
+          t.call('PUT', `/api/customers/${one._id}`, {
+            token: t.as.admin.token,
+            body: { name: target, phone: '3' },
+          }),
+        ),
+      );
+      expect(edits.map((res) => res.status).sort()).toEqual([200, 409]);
+      expect(await countNamed(target)).toBe(1);
+    });
+  });
 });

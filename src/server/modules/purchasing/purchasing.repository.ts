@@ -498,22 +498,43 @@ export async function reorderSuggestionsJson(db: Db, threshold: number): Promise
       from wanted group by supplier_id
     )
     select json_build_object('success', true, 'suppliers', coalesce(json_agg(
-             json_build_object('supplier', json_build_object('_id', s.id, 'name', s.name), 'lines', b.lines)
+             json_build_object('supplier', json_build_object('_id', s.id, 'name', s.name),
+                               'draft', case when d.id is null then null
+                                        else json_build_object('_id', d.id, 'number', ${sql.raw(NUMBER_TEXT('d.number'))}) end,
+                               'lines', b.lines)
              order by lower(s.name), s.id), '[]'::json))::text as body
-    from by_supplier b join ${suppliers} s on s.id = b.supplier_id`);
+    from by_supplier b join ${suppliers} s on s.id = b.supplier_id
+    -- The supplier's newest draft: one probe of purchase_orders_supplier_draft_idx per supplier.
+    left join lateral (select o.id, o.number from ${purchaseOrders} o
+                       where o.supplier_id = s.id and o.status = 'draft'
+                       order by o.number desc limit 1) d on true`);
   return (rowsOf<{ body: string }>(result)[0] as { body: string }).body;
 }
+
+/** SQL of a purchase order's human number from its number column (as purchaseOrderNumber). */
+const NUMBER_TEXT = (column: string) =>
+  `'PO-' || lpad(${column}::text, greatest(6, length(${column}::text)), '0')`;
+
+export type ExistingDraft = {
+  supplier: { _id: string; name: string };
+  draft: { _id: string; number: string };
+};
 
 /**
  * Drafts one purchase order per supplier from the suggestions (only `supplier`'s when given), at
  * each product's cost (0 when it has none). `quantities` replaces suggested quantities; 0 leaves
  * a product out. The ids of the drafts, by supplier name.
+ *
+ * A supplier with a draft purchase order already (made here or by hand) gets no second one: when
+ * it is the supplier asked for, a 409 naming the draft; among all, it is left out and its draft
+ * listed. The suppliers' rows are locked first (in id order), so two calls at once (a double
+ * click, two tabs) run one after the other and the second sees the first's draft.
  */
 export async function draftFromSuggestions(
   tx: Tx,
   options: { threshold: number; supplier?: string; quantities?: Record<string, number> },
   actor: Actor,
-): Promise<string[]> {
+): Promise<{ ids: string[]; existingDrafts: ExistingDraft[] }> {
   if (options.supplier !== undefined && !isId(options.supplier))
     throw badRequest('Choose an existing supplier.');
   const rows = rowsOf<{ product_id: string; supplier_id: string; suggested: number; cost: string | null }>(
@@ -533,13 +554,45 @@ export async function draftFromSuggestions(
     lines.push({ product: row.product_id, quantity, unitCost: row.cost === null ? 0 : Number(row.cost) });
     bySupplier.set(row.supplier_id, lines);
   }
+  const existingDrafts = await lockSuppliersAndFindDrafts(
+    tx,
+    options.supplier ? [options.supplier] : [...bySupplier.keys()],
+  );
+  const asked = existingDrafts.find((found) => found.supplier._id === options.supplier);
+  if (asked)
+    throw conflict(
+      `${asked.supplier.name} already has a draft purchase order, ${asked.draft.number}: open it to change it rather than drafting another.`,
+      { _id: asked.draft._id, name: asked.draft.number },
+    );
+  const drafted = new Set(existingDrafts.map((found) => found.supplier._id));
   const ids: string[] = [];
   for (const [supplier, lines] of bySupplier) {
+    if (drafted.has(supplier)) continue;
     ids.push(
       await insertPurchaseOrder(tx, { supplier, lines, note: 'Drafted from reorder suggestions' }, actor),
     );
   }
-  return ids;
+  return { ids, existingDrafts };
+}
+
+/** Locks the suppliers' rows (id order) until the transaction ends; each one's newest draft. */
+async function lockSuppliersAndFindDrafts(tx: Tx, supplierIds: string[]): Promise<ExistingDraft[]> {
+  if (supplierIds.length === 0) return [];
+  const ids = [...supplierIds].sort();
+  // no key update: it does not hold up the foreign-key checks of purchase orders being written.
+  await tx.execute(sql`select id from ${suppliers} where id in ${ids} order by id for no key update`);
+  const rows = rowsOf<{ supplier_id: string; supplier_name: string; id: string; number: string }>(
+    await tx.execute(sql`
+      select distinct on (o.supplier_id) o.supplier_id, s.name as supplier_name, o.id,
+             ${sql.raw(NUMBER_TEXT('o.number'))} as number
+      from ${purchaseOrders} o join ${suppliers} s on s.id = o.supplier_id
+      where o.supplier_id in ${ids} and o.status = 'draft'
+      order by o.supplier_id, o.number desc`),
+  );
+  return rows.map((row) => ({
+    supplier: { _id: row.supplier_id, name: row.supplier_name },
+    draft: { _id: row.id, number: row.number },
+  }));
 }
 
 /** Whether the supplier exists (a draft for an unknown one is a 404, not an empty answer). */

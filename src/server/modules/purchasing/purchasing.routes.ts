@@ -208,7 +208,7 @@ export const purchasingRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['purchasing'],
         summary: 'Draft one purchase order per supplier from the suggestions',
-        description: `Only the supplier's when one is given (404 when it does not exist). quantities replaces suggested quantities by product id; 0 leaves a product out. ${KEYED}`,
+        description: `Only the supplier's when one is given (404 when it does not exist). quantities replaces suggested quantities by product id; 0 leaves a product out. A supplier with a draft purchase order already gets no second one: asked alone, a 409 naming the draft (existing: its id and number); among all, it is left out and listed in existingDrafts. ${KEYED}`,
         body: DraftFromSuggestionsInput,
         response: { 201: DraftPurchaseOrdersResponse },
       },
@@ -217,7 +217,7 @@ export const purchasingRoutes: FastifyPluginAsyncZod = async (app) => {
       answerOnce(request, reply, async (tx) => {
         const { supplier, quantities } = request.body;
         if (supplier !== undefined && !(await supplierExists(tx, supplier))) throw notFound('Supplier');
-        const ids = await draftFromSuggestions(
+        const { ids, existingDrafts } = await draftFromSuggestions(
           tx,
           { threshold: app.config.lowStockThreshold, supplier, quantities },
           currentUser(request),
@@ -227,7 +227,7 @@ export const purchasingRoutes: FastifyPluginAsyncZod = async (app) => {
           const order = await findPurchaseOrder(tx, id);
           if (order) purchaseOrders.push(order);
         }
-        return { status: 201, body: { success: true as const, purchaseOrders } };
+        return { status: 201, body: { success: true as const, purchaseOrders, existingDrafts } };
       }),
   );
 };

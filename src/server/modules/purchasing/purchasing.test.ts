@@ -646,34 +646,121 @@ describe.each(targets)('purchasing on $name', (target) => {
       expect(drafts[0]?.lines.map((line) => [line.product._id, line.quantity, line.unitCost])).toEqual([
         [a.id, 9, 2],
       ]);
-      const both = await post('/api/reorder-suggestions/draft', {});
-      const mine = DraftPurchaseOrdersResponse.parse(both.body).purchaseOrders.filter((order) =>
-        [first, second].includes(order.supplier._id),
-      );
-      // Drafts are not on order, so the first supplier's products are suggested again.
+      const both = DraftPurchaseOrdersResponse.parse((await post('/api/reorder-suggestions/draft', {})).body);
+      const mine = both.purchaseOrders.filter((order) => [first, second].includes(order.supplier._id));
+      // The first supplier has its draft already: left out and named; the second is drafted.
       expect(
         mine.map((order) => [
           order.supplier._id,
           order.lines.map((line) => [line.product._id, line.quantity]),
         ]),
-      ).toEqual(
-        expect.arrayContaining([
-          [
-            first,
-            expect.arrayContaining([
-              [a.id, 7],
-              [b.id, 7],
-            ]),
-          ],
-          [second, [[c.id, 4]]],
-        ]),
-      );
+      ).toEqual([[second, [[c.id, 4]]]]);
+      expect(both.existingDrafts.filter((found) => found.supplier._id === first)).toEqual([
+        {
+          supplier: { _id: first, name: expect.any(String) },
+          draft: { _id: drafts[0]?._id, number: drafts[0]?.number },
+        },
+      ]);
       const unknown = await post('/api/reorder-suggestions/draft', {
         supplier: '00000000-0000-4000-8000-000000000000',
       });
       expect(unknown.status).toBe(404);
       const negative = await post('/api/reorder-suggestions/draft', { quantities: { [a.id]: -1 } });
       expect(negative.status).toBe(400);
+    });
+
+    /** The supplier's group in the suggestions (held to the shared schema). */
+    const groupOf = async (supplier: string) => {
+      const res = await t.call('GET', '/api/reorder-suggestions', { token: admin });
+      expect(res.status).toBe(200);
+      return ReorderSuggestionsResponse.strict()
+        .parse(res.body)
+        .suppliers.find((group) => group.supplier._id === supplier);
+    };
+    const draftsOf = async (supplier: string) =>
+      (
+        await t.sql<{ id: string }>(
+          "select id from purchase_orders where supplier_id = $1 and status = 'draft' order by number",
+          [supplier],
+        )
+      ).map((row) => row.id);
+
+    it('drafting for a supplier twice makes one draft: the second is a 409 naming it, and the suggestions show it', async () => {
+      const supplier = await newSupplier();
+      const a = await item({ supplier, stock: 1, reorderPoint: 4 });
+      expect((await groupOf(supplier))?.draft).toBeNull();
+      const first = await post('/api/reorder-suggestions/draft', { supplier }, { 'Idempotency-Key': tag() });
+      expect(first.status).toBe(201);
+      const draft = DraftPurchaseOrdersResponse.parse(first.body).purchaseOrders[0];
+      expect(draft?.lines.map((line) => line.product._id)).toEqual([a.id]);
+      expect((await groupOf(supplier))?.draft).toEqual({ _id: draft?._id, number: draft?.number });
+      const again = await post('/api/reorder-suggestions/draft', { supplier }, { 'Idempotency-Key': tag() });
+      expect(again.status).toBe(409);
+      expect(again.body).toEqual({
+        success: false,
+        error: expect.stringMatching(
+          new RegExp(`^Supplier .+ already has a draft purchase order, ${draft?.number}: open it`),
+        ),
+        existing: { _id: draft?._id, name: draft?.number },
+      });
+      // Without a key too.
+      expect((await post('/api/reorder-suggestions/draft', { supplier })).status).toBe(409);
+      expect(await draftsOf(supplier)).toEqual([draft?._id]);
+    });
+
+    it('two drafts for one supplier at once (a double click, two tabs) make one draft', async () => {
+      const supplier = await newSupplier();
+      await item({ supplier, stock: 0, reorderPoint: 3 });
+      await item({ supplier, stock: 1, reorderPoint: 3 });
+      const answers = await Promise.all([
+        post('/api/reorder-suggestions/draft', { supplier }, { 'Idempotency-Key': tag() }),
+        post('/api/reorder-suggestions/draft', { supplier }, { 'Idempotency-Key': tag() }),
+        post('/api/reorder-suggestions/draft', { supplier }),
+        post('/api/reorder-suggestions/draft', {}),
+      ]);
+      const statuses = answers.slice(0, 3).map((res) => res.status);
+      expect([...statuses].sort()).toEqual(statuses.includes(201) ? [201, 409, 409] : [409, 409, 409]);
+      expect(await draftsOf(supplier)).toHaveLength(1);
+      // The call for every supplier either drafted it (then the three were refused) or left it out.
+      const all = DraftPurchaseOrdersResponse.parse(answers[3]?.body);
+      const drafted = all.purchaseOrders.some((order) => order.supplier._id === supplier);
+      const leftOut = all.existingDrafts.some((found) => found.supplier._id === supplier);
+      expect(drafted !== leftOut).toBe(true);
+      expect(drafted).toBe(!statuses.includes(201));
+    });
+
+    it('a draft that was ordered or cancelled no longer holds a new draft back', async () => {
+      const supplier = await newSupplier();
+      const a = await item({ supplier, stock: 0, reorderPoint: 10 });
+      // Ordering 1 leaves the product to reorder.
+      const first = await post('/api/reorder-suggestions/draft', { supplier, quantities: { [a.id]: 1 } });
+      const firstDraft = DraftPurchaseOrdersResponse.parse(first.body).purchaseOrders[0];
+      expect((await post(`/api/purchase-orders/${firstDraft?._id}/order`)).status).toBe(200);
+      expect((await groupOf(supplier))?.draft).toBeNull();
+      const second = await post('/api/reorder-suggestions/draft', { supplier });
+      expect(second.status).toBe(201);
+      const secondDraft = DraftPurchaseOrdersResponse.parse(second.body).purchaseOrders[0];
+      expect((secondDraft?.number ?? '') > (firstDraft?.number ?? '')).toBe(true);
+      expect((await post(`/api/purchase-orders/${secondDraft?._id}/cancel`)).status).toBe(200);
+      expect((await groupOf(supplier))?.draft).toBeNull();
+      const third = await post('/api/reorder-suggestions/draft', { supplier });
+      expect(third.status).toBe(201);
+      const thirdDraft = DraftPurchaseOrdersResponse.parse(third.body).purchaseOrders[0];
+      expect(await draftsOf(supplier)).toEqual([thirdDraft?._id]);
+      expect((await groupOf(supplier))?.draft).toEqual({ _id: thirdDraft?._id, number: thirdDraft?.number });
+    });
+
+    it('a draft made by hand counts too, and the suggestions name the newest draft', async () => {
+      const supplier = await newSupplier();
+      const a = await item({ supplier, stock: 0, reorderPoint: 2 });
+      const line = { product: a.id, quantity: 1, unitCost: 1 };
+      const older = (await create({ supplier, lines: [line] })).body.purchaseOrder;
+      const newer = (await create({ supplier, lines: [line] })).body.purchaseOrder;
+      expect((await groupOf(supplier))?.draft).toEqual({ _id: newer._id, number: newer.number });
+      const refused = await post('/api/reorder-suggestions/draft', { supplier });
+      expect(refused.status).toBe(409);
+      expect(refused.body.existing).toEqual({ _id: newer._id, name: newer.number });
+      expect(await draftsOf(supplier)).toEqual([older._id, newer._id]);
     });
   });
 });

@@ -1,17 +1,24 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
 import { type Customer, CustomerInput } from '../../../shared/customers';
 import { buttonClass } from '../../components/button';
 import { FormError, TextAreaField, TextField } from '../../components/form-field';
 import { Modal } from '../../components/modal';
-import { errorMessage } from '../../lib/api';
+import { ApiRequestError, errorMessage } from '../../lib/api';
+import { customerPath } from '../../lib/area-paths';
 import { applyServerFieldErrors } from '../../lib/form-errors';
 import { notify } from '../../lib/notify';
+import { useSignedInUser } from '../../lib/signed-in';
 import { useSaveCustomer } from './customers-api';
 
 const FIELDS = ['name', 'phone', 'email', 'address', 'note'] as const;
 
-/** Add a customer, or edit one when a customer is given; `onSaved` hears the saved customer. */
+/**
+ * Add a customer, or edit one when a customer is given; `onSaved` hears the saved customer. A
+ * customer of the same name and phone as another is refused by the server; the form then offers
+ * the other one's page.
+ */
 export function CustomerFormModal({
   customer,
   onClose,
@@ -22,7 +29,10 @@ export function CustomerFormModal({
   onSaved?: (customer: Customer) => void;
 }) {
   const editing = customer !== null;
+  const me = useSignedInUser();
   const save = useSaveCustomer();
+  const duplicate =
+    save.error instanceof ApiRequestError && save.error.status === 409 ? save.error.existing : undefined;
   const {
     register,
     handleSubmit,
@@ -86,6 +96,15 @@ export function CustomerFormModal({
           {...register('note')}
         />
         <FormError>{save.isError ? errorMessage(save.error) : null}</FormError>
+        {duplicate ? (
+          <Link
+            to={customerPath(me.role, duplicate._id)}
+            onClick={onClose}
+            className={`${buttonClass('secondary')} w-full sm:w-auto`}
+          >
+            {editing ? `Open ${duplicate.name}` : `Use ${duplicate.name}`}
+          </Link>
+        ) : null}
         <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
           <button
             type="button"

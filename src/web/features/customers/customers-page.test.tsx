@@ -70,6 +70,7 @@ function renderAt(role: Role, entry: string, initial: Customer[] = MANY, handler
           </SignedInContext>
         ),
       },
+      { path: `${area}/customers/:id`, element: <p>A customer’s page</p> },
     ],
     { initialEntries: [entry] },
   );
@@ -237,6 +238,57 @@ describe('adding a customer', () => {
     expect(await within(dialog).findByText('Must be at most 50 characters.')).toBeTruthy();
     expect(within(dialog).getByLabelText('Phone').getAttribute('aria-invalid')).toBe('true');
     expect(within(dialog).getByRole('alert').textContent).toBe('Check the highlighted fields.');
+  });
+});
+
+describe('one customer per name and phone', () => {
+  const refusal = {
+    status: 409,
+    body: {
+      success: false,
+      error: 'A customer named Ada Lovelace with phone 555-1815 already exists.',
+      existing: { _id: 'ada', name: 'Ada Lovelace' },
+    },
+  };
+
+  it('adding someone stored already shows the sentence and offers the customer stored', async () => {
+    const { router } = renderAt('user', '/employee-dashboard/customers', MANY, {
+      'POST /api/customers': () => refusal,
+    });
+    await screen.findByText('Regular 01');
+    await userEvent.click(screen.getByRole('button', { name: 'Add customer' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add Customer' });
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'ada lovelace');
+    await userEvent.type(within(dialog).getByLabelText('Phone'), '555 1815');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Customer' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'A customer named Ada Lovelace with phone 555-1815 already exists.',
+    );
+    const use = within(dialog).getByRole('link', { name: 'Use Ada Lovelace' });
+    expect(use.getAttribute('href')).toBe('/employee-dashboard/customers/ada');
+    await userEvent.click(use);
+    expect(await screen.findByText('A customer’s page')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/employee-dashboard/customers/ada');
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('an edit making a customer the same as another offers to open the other one', async () => {
+    renderAt('admin', '/admin-dashboard/customers', MANY, {
+      'PUT /api/customers/c0': () => refusal,
+    });
+    await screen.findByText('Regular 01');
+    await userEvent.click(screen.getByRole('button', { name: 'Edit Regular 01' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit Customer' });
+    const name = within(dialog).getByLabelText('Name');
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Ada Lovelace');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'A customer named Ada Lovelace with phone 555-1815 already exists.',
+    );
+    expect(within(dialog).getByRole('link', { name: 'Open Ada Lovelace' }).getAttribute('href')).toBe(
+      '/admin-dashboard/customers/ada',
+    );
   });
 });
 

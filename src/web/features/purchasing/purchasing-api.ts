@@ -159,6 +159,10 @@ export function useDraftFromSuggestions() {
         idempotencyKey: key,
       }),
     meta: { inlineErrors: true },
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.purchaseOrders }),
+    // The suggestions name each supplier's draft: asked again after a draft, or a refusal naming one.
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.purchaseOrders });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.reorderSuggestions });
+    },
   });
 }

@@ -17,6 +17,7 @@ const suggestions: ReorderSuggestionsResponse = {
   suppliers: [
     {
       supplier: ACME,
+      draft: null,
       lines: [
         {
           product: { _id: 'p1', name: 'Blue Pen' },
@@ -38,6 +39,7 @@ const suggestions: ReorderSuggestionsResponse = {
     },
     {
       supplier: GLOBEX,
+      draft: null,
       lines: [
         {
           product: { _id: 'p2', name: 'Red Pen' },
@@ -68,7 +70,7 @@ function renderReorder(overrides: Record<string, Handler> = {}) {
     'POST /api/reorder-suggestions/draft': ({ body }) => {
       const { supplier } = body as { supplier?: string };
       const purchaseOrders = supplier ? drafted.filter((one) => one.supplier._id === supplier) : drafted;
-      return { status: 201, body: { success: true, purchaseOrders } };
+      return { status: 201, body: { success: true, purchaseOrders, existingDrafts: [] } };
     },
     ...overrides,
   });
@@ -190,5 +192,92 @@ describe('the reorder page', () => {
     expect(await screen.findByText('The suggestions could not be loaded: Try later.')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(screen.getByRole('region', { name: 'Acme' })).toBeTruthy());
+  });
+
+  it('a supplier with a draft already says so and links to it instead of drafting another', async () => {
+    const withDraft: ReorderSuggestionsResponse = {
+      ...suggestions,
+      suppliers: suggestions.suppliers.map((group) =>
+        group.supplier._id === 's1' ? { ...group, draft: { _id: 'po11', number: 'PO-000011' } } : group,
+      ),
+    };
+    const { calls } = renderReorder({
+      'GET /api/reorder-suggestions': () => ({ body: withDraft }),
+      'POST /api/reorder-suggestions/draft': () => ({
+        status: 201,
+        body: { success: true, purchaseOrders: [drafted[1]], existingDrafts: [] },
+      }),
+    });
+    const acme = await section('Acme');
+    expect(
+      within(acme).getByText(
+        'Draft PO-000011 exists for Acme: change its lines there rather than drafting another.',
+      ),
+    ).toBeTruthy();
+    expect(within(acme).getByRole('link', { name: 'Open draft PO-000011 (Acme)' }).getAttribute('href')).toBe(
+      '/admin-dashboard/purchase-orders/po11',
+    );
+    expect(within(acme).queryByRole('button', { name: /Draft for this supplier/ })).toBeNull();
+    // Drafting for every supplier asks only for those without a draft.
+    await userEvent.click(screen.getByRole('button', { name: 'Create draft purchase orders' }));
+    expect(await screen.findByText('1 draft purchase order created.')).toBeTruthy();
+    expect(drafts(calls).map((call) => call.body)).toEqual([{ quantities: { p2: 7 } }]);
+  });
+
+  it('once drafted, the supplier links to its draft: a second press makes no second draft', async () => {
+    let made: { _id: string; number: string } | null = null;
+    const { calls } = renderReorder({
+      'GET /api/reorder-suggestions': () => ({
+        body: {
+          ...suggestions,
+          suppliers: suggestions.suppliers.map((group) =>
+            group.supplier._id === 's2' ? { ...group, draft: made } : group,
+          ),
+        },
+      }),
+      'POST /api/reorder-suggestions/draft': () => {
+        if (made)
+          return {
+            status: 409,
+            body: { success: false, error: 'Drafted twice.', existing: { _id: made._id, name: made.number } },
+          };
+        made = { _id: 'po8', number: 'PO-000008' };
+        return { status: 201, body: { success: true, purchaseOrders: [drafted[1]], existingDrafts: [] } };
+      },
+    });
+    const globex = await section('Globex');
+    await userEvent.click(within(globex).getByRole('button', { name: 'Draft for this supplier (Globex)' }));
+    const open = await within(globex).findByRole('link', { name: 'Open draft PO-000008 (Globex)' });
+    expect(open.getAttribute('href')).toBe('/admin-dashboard/purchase-orders/po8');
+    expect(within(globex).queryByRole('button', { name: /Draft for this supplier/ })).toBeNull();
+    expect(within(globex).getByText(/^Draft PO-000008 exists for Globex/)).toBeTruthy();
+    // Still so once the suggestions were asked again (the server names the draft).
+    await waitFor(() => expect(callsTo(calls, 'GET', '/api/reorder-suggestions').length).toBeGreaterThan(1));
+    expect(
+      within(await section('Globex')).getByRole('link', { name: 'Open draft PO-000008 (Globex)' }),
+    ).toBeTruthy();
+    expect(drafts(calls)).toHaveLength(1);
+  });
+
+  it('a refusal naming a draft made elsewhere (another tab) shows the sentence and links to that draft', async () => {
+    renderReorder({
+      'POST /api/reorder-suggestions/draft': () => ({
+        status: 409,
+        body: {
+          success: false,
+          error:
+            'Acme already has a draft purchase order, PO-000011: open it to change it rather than drafting another.',
+          existing: { _id: 'po11', name: 'PO-000011' },
+        },
+      }),
+    });
+    const acme = await section('Acme');
+    await userEvent.click(within(acme).getByRole('button', { name: 'Draft for this supplier (Acme)' }));
+    expect((await within(acme).findByRole('alert')).textContent).toBe(
+      'Acme already has a draft purchase order, PO-000011: open it to change it rather than drafting another.',
+    );
+    expect(within(acme).getByRole('link', { name: 'Open draft PO-000011 (Acme)' }).getAttribute('href')).toBe(
+      '/admin-dashboard/purchase-orders/po11',
+    );
   });
 });

@@ -3,8 +3,10 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import {
   DraftFromSuggestionsInput,
+  type DraftPurchaseOrdersResponse,
   linesTotal,
   type PurchaseOrder,
+  type PurchaseOrderRef,
   type ReorderSuggestionLine,
   type ReorderSuggestionsResponse,
 } from '../../../shared/purchasing';
@@ -14,7 +16,7 @@ import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { Table, Td, Th } from '../../components/table';
 import { PURCHASE_ORDERS_PATH, purchaseOrderPath, stockPath } from '../../lib/admin-paths';
-import { errorMessage } from '../../lib/api';
+import { ApiRequestError, errorMessage } from '../../lib/api';
 import { formatMoney } from '../../lib/format';
 import { notify } from '../../lib/notify';
 import { reorderSuggestionsQuery, useDraftFromSuggestions, useKeys } from './purchasing-api';
@@ -29,9 +31,13 @@ const STACKED_ROW =
   'max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:items-center max-sm:gap-x-3 max-sm:gap-y-1 max-sm:px-3 max-sm:py-3';
 const STACKED_CELL = 'max-sm:p-0';
 
+type Failure = { scope: Scope; text: string; draft?: PurchaseOrderRef };
+
 /**
  * Admin: what to order (DESIGN §9), a table per supplier. The suggested quantities can be changed
- * (0 leaves a product out) before drafting purchase orders for every supplier or for one.
+ * (0 leaves a product out) before drafting purchase orders for every supplier or for one. A
+ * supplier with a draft already says so and links to it instead of drafting another (the server
+ * makes no second one either).
  */
 export function ReorderPage() {
   const suggestions = useQuery(reorderSuggestionsQuery());
@@ -39,14 +45,24 @@ export function ReorderPage() {
   const keys = useKeys();
   const [quantities, setQuantities] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<{ scope: Scope; text: string } | null>(null);
-  const [created, setCreated] = useState<PurchaseOrder[] | null>(null);
-  const groups = suggestions.data?.suppliers ?? [];
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [created, setCreated] = useState<DraftPurchaseOrdersResponse | null>(null);
+  // Drafts this page just made or was told of, shown until the suggestions are asked again.
+  const [known, setKnown] = useState<Record<string, { draft: PurchaseOrderRef; at: number }>>({});
+  const knownDraft = (supplier: string) => {
+    const found = known[supplier];
+    return found && found.at > suggestions.dataUpdatedAt ? found.draft : null;
+  };
+  const groups = (suggestions.data?.suppliers ?? []).map((group) => ({
+    ...group,
+    draft: group.draft ?? knownDraft(group.supplier._id),
+  }));
+  const toDraft = groups.filter((group) => group.draft === null);
   const quantityText = (line: ReorderSuggestionLine) =>
     quantities[line.product._id] ?? String(line.suggested);
 
   function create(scope: Scope) {
-    const inScope = groups.filter((group) => scope === 'all' || group.supplier._id === scope);
+    const inScope = toDraft.filter((group) => scope === 'all' || group.supplier._id === scope);
     const lines = inScope.flatMap((group) => group.lines);
     const parsed = DraftFromSuggestionsInput.safeParse({
       ...(scope === 'all' ? {} : { supplier: scope }),
@@ -72,16 +88,40 @@ export function ReorderPage() {
         onSuccess: (answer) => {
           keys.settled();
           const count = answer.purchaseOrders.length;
-          setCreated(answer.purchaseOrders);
-          if (count === 0) notify.success('Nothing left to draft: the suggestions changed meanwhile.');
-          else notify.success(`${count} draft purchase ${count === 1 ? 'order' : 'orders'} created.`);
+          setCreated(answer);
+          remember([
+            ...answer.purchaseOrders.map((order) => [order.supplier._id, order] as const),
+            ...answer.existingDrafts.map((found) => [found.supplier._id, found.draft] as const),
+          ]);
+          if (count > 0)
+            notify.success(`${count} draft purchase ${count === 1 ? 'order' : 'orders'} created.`);
+          else if (answer.existingDrafts.length > 0)
+            notify.success('Nothing new drafted: each supplier has a draft already.');
+          else notify.success('Nothing left to draft: the suggestions changed meanwhile.');
         },
         onError: (error) => {
           keys.settled(error);
-          setFailure({ scope, text: errorMessage(error) });
+          const existing =
+            error instanceof ApiRequestError && error.status === 409 ? error.existing : undefined;
+          const draft = existing && { _id: existing._id, number: existing.name };
+          if (draft && scope !== 'all') remember([[scope, draft]]);
+          setFailure({ scope, text: errorMessage(error), ...(draft ? { draft } : {}) });
         },
       },
     );
+  }
+
+  function remember(drafts: ReadonlyArray<readonly [string, PurchaseOrderRef]>) {
+    const at = Date.now();
+    setKnown((now) => ({
+      ...now,
+      ...Object.fromEntries(
+        drafts.map(([supplier, draft]) => [
+          supplier,
+          { draft: { _id: draft._id, number: draft.number }, at },
+        ]),
+      ),
+    }));
   }
 
   return (
@@ -90,7 +130,7 @@ export function ReorderPage() {
         <Link to={PURCHASE_ORDERS_PATH} className={buttonClass('secondary')}>
           Purchase orders
         </Link>
-        {groups.length > 0 ? (
+        {toDraft.length > 0 ? (
           <button
             type="button"
             className={buttonClass('primary')}
@@ -106,7 +146,9 @@ export function ReorderPage() {
           <FormError>{failure.text}</FormError>
         </div>
       ) : null}
-      {created && created.length > 0 ? <CreatedDrafts drafts={created} /> : null}
+      {created && (created.purchaseOrders.length > 0 || created.existingDrafts.length > 0) ? (
+        <CreatedDrafts drafts={created.purchaseOrders} existing={created.existingDrafts} />
+      ) : null}
       <LoadState
         query={suggestions}
         what="the suggestions"
@@ -122,7 +164,7 @@ export function ReorderPage() {
                 group={group}
                 quantityText={quantityText}
                 errors={errors}
-                failure={failure?.scope === group.supplier._id ? failure.text : null}
+                failure={failure?.scope === group.supplier._id ? failure : null}
                 pending={draft.isPending}
                 onQuantity={(productId, value) => setQuantities((now) => ({ ...now, [productId]: value }))}
                 onDraft={() => create(group.supplier._id)}
@@ -135,25 +177,52 @@ export function ReorderPage() {
   );
 }
 
-function CreatedDrafts({ drafts }: { drafts: PurchaseOrder[] }) {
+function CreatedDrafts({
+  drafts,
+  existing,
+}: {
+  drafts: PurchaseOrder[];
+  existing: DraftPurchaseOrdersResponse['existingDrafts'];
+}) {
   return (
     <div
       role="status"
       className="mb-6 rounded-lg border border-green-200 bg-green-50 p-4 text-sm text-green-900"
     >
-      <p className="font-medium">
-        {drafts.length === 1 ? 'Draft purchase order created:' : 'Draft purchase orders created:'}
-      </p>
-      <ul className="mt-2 space-y-1">
-        {drafts.map((order) => (
-          <li key={order._id}>
-            <Link to={purchaseOrderPath(order._id)} className="font-medium underline">
-              {order.number}
-            </Link>{' '}
-            {order.supplier.name}, {formatMoney(order.total)}
-          </li>
-        ))}
-      </ul>
+      {drafts.length > 0 ? (
+        <>
+          <p className="font-medium">
+            {drafts.length === 1 ? 'Draft purchase order created:' : 'Draft purchase orders created:'}
+          </p>
+          <ul className="mt-2 space-y-1">
+            {drafts.map((order) => (
+              <li key={order._id}>
+                <Link to={purchaseOrderPath(order._id)} className="font-medium underline">
+                  {order.number}
+                </Link>{' '}
+                {order.supplier.name}, {formatMoney(order.total)}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {existing.length > 0 ? (
+        <>
+          <p className={`font-medium ${drafts.length > 0 ? 'mt-3' : ''}`}>
+            Not drafted again, a draft exists already:
+          </p>
+          <ul className="mt-2 space-y-1">
+            {existing.map((found) => (
+              <li key={found.draft._id}>
+                <Link to={purchaseOrderPath(found.draft._id)} className="font-medium underline">
+                  {found.draft.number}
+                </Link>{' '}
+                {found.supplier.name}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
       <Link to={`${PURCHASE_ORDERS_PATH}?status=draft`} className="mt-2 inline-block underline">
         See every draft
       </Link>
@@ -173,13 +242,13 @@ function SupplierSection({
   group: SupplierSuggestions;
   quantityText: (line: ReorderSuggestionLine) => string;
   errors: Record<string, string>;
-  failure: string | null;
+  failure: Failure | null;
   pending: boolean;
   onQuantity: (productId: string, value: string) => void;
   onDraft: () => void;
 }) {
   const headingId = useId();
-  const { supplier, lines } = group;
+  const { supplier, lines, draft } = group;
   const counted = lines
     .map((line) => ({ quantity: numberIn(quantityText(line)), unitCost: line.unitCost }))
     .filter((line) => Number.isInteger(line.quantity) && line.quantity > 0);
@@ -189,10 +258,28 @@ function SupplierSection({
         <h2 id={headingId} className="text-lg font-semibold text-slate-900">
           {supplier.name}
         </h2>
-        <button type="button" className={buttonClass('secondary', 'sm')} onClick={onDraft} disabled={pending}>
-          Draft for this supplier<span className="sr-only"> ({supplier.name})</span>
-        </button>
+        {draft ? (
+          <Link to={purchaseOrderPath(draft._id)} className={buttonClass('secondary', 'sm')}>
+            Open draft {draft.number}
+            <span className="sr-only"> ({supplier.name})</span>
+          </Link>
+        ) : (
+          <button
+            type="button"
+            className={buttonClass('secondary', 'sm')}
+            onClick={onDraft}
+            disabled={pending}
+          >
+            Draft for this supplier<span className="sr-only"> ({supplier.name})</span>
+          </button>
+        )}
       </div>
+      {draft ? (
+        <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
+          Draft {draft.number} exists for {supplier.name}: change its lines there rather than drafting
+          another.
+        </p>
+      ) : null}
       <Table caption={`Reorder suggestions from ${supplier.name}`}>
         <thead className="max-sm:sr-only">
           <tr>
@@ -231,7 +318,13 @@ function SupplierSection({
           </tr>
         </tfoot>
       </Table>
-      <FormError>{failure}</FormError>
+      <FormError>{failure?.text ?? null}</FormError>
+      {failure?.draft && failure.draft._id !== draft?._id ? (
+        <Link to={purchaseOrderPath(failure.draft._id)} className={buttonClass('secondary', 'sm')}>
+          Open draft {failure.draft.number}
+          <span className="sr-only"> ({supplier.name})</span>
+        </Link>
+      ) : null}
     </section>
   );
 }

@@ -292,4 +292,33 @@ describe('the sale counter', () => {
     await user.click(remove);
     expect(screen.getByRole('combobox', { name: 'Find a customer' })).toBeTruthy();
   });
+
+  it('a quick add of someone stored already says so and sells to the customer stored instead', async () => {
+    const { user, calls } = openCounter({
+      'POST /api/customers': () => ({
+        status: 409,
+        body: {
+          success: false,
+          error: 'A customer named Carla Customer with phone 555-0101 already exists.',
+          existing: { _id: 'cu1', name: 'Carla Customer' },
+        },
+      }),
+      'GET /api/customers/cu1': () => ({
+        body: { success: true, customer: carla, summary: { sales: 3, totalSpent: 12, lastPurchaseAt: null } },
+      }),
+    });
+    await user.click(screen.getByRole('button', { name: 'Quick add a customer' }));
+    await user.type(screen.getByLabelText('Customer name'), 'carla  customer');
+    await user.type(screen.getByLabelText('Phone'), '(555) 0101');
+    await user.click(screen.getByRole('button', { name: 'Add customer' }));
+    const form = screen.getByRole('form', { name: 'Quick add a customer' });
+    expect((await within(form).findByRole('alert')).textContent).toBe(
+      'A customer named Carla Customer with phone 555-0101 already exists.',
+    );
+    await user.click(within(form).getByRole('button', { name: 'Use Carla Customer' }));
+    expect(await screen.findByRole('button', { name: 'Remove customer Carla Customer' })).toBeTruthy();
+    expect(screen.getByText('555-0101')).toBeTruthy();
+    expect(callsOf(calls, 'POST', '/api/customers')).toHaveLength(1);
+    expect(callsOf(calls, 'GET', '/api/customers/cu1')).toHaveLength(1);
+  });
 });

@@ -5,7 +5,7 @@ import { buttonClass } from '../../components/button';
 import { FormError, TextField } from '../../components/form-field';
 import { ApiRequestError, errorMessage } from '../../lib/api';
 import { SEARCH_DELAY_MS, useDebouncedValue } from '../../lib/use-paged-list';
-import { customerMatchesQuery, useAddCustomer } from './sales-api';
+import { customerMatchesQuery, useAddCustomer, useExistingCustomer } from './sales-api';
 import { SearchCombobox } from './search-combobox';
 
 /**
@@ -140,9 +140,13 @@ function CustomerSearch({
   );
 }
 
-/** A customer added at the counter: a name (required) and a phone; the rest can follow later. */
+/**
+ * A customer added at the counter: a name (required) and a phone; the rest can follow later. One
+ * already stored under that name and phone is offered instead (the server refuses a second).
+ */
 function QuickAdd({ onAdded, onCancel }: { onAdded: (customer: Customer) => void; onCancel: () => void }) {
   const add = useAddCustomer();
+  const existing = useExistingCustomer();
   const [name, setName] = useState('');
   const [phone, setPhone] = useState('');
   const [errors, setErrors] = useState<{ name?: string; phone?: string }>({});
@@ -162,10 +166,14 @@ function QuickAdd({ onAdded, onCancel }: { onAdded: (customer: Customer) => void
       return;
     }
     setErrors({});
+    existing.reset();
     add.mutate(parsed.data, { onSuccess: ({ customer }) => onAdded(customer) });
   }
 
   const serverError = add.error instanceof ApiRequestError && add.error.status === 401 ? null : add.error;
+  const duplicate =
+    add.error instanceof ApiRequestError && add.error.status === 409 ? add.error.existing : undefined;
+  const busy = add.isPending || existing.isPending;
 
   return (
     <form noValidate onSubmit={submit} aria-label="Quick add a customer" className="space-y-3">
@@ -187,16 +195,28 @@ function QuickAdd({ onAdded, onCancel }: { onAdded: (customer: Customer) => void
         autoComplete="off"
       />
       <FormError>{serverError ? errorMessage(serverError) : null}</FormError>
-      <div className="flex flex-wrap gap-2">
-        <button type="submit" className={buttonClass('primary', 'sm')} disabled={add.isPending}>
-          {add.isPending ? 'Adding...' : 'Add customer'}
-        </button>
+      {existing.isError ? (
+        <FormError>{`${duplicate?.name ?? 'The customer'} could not be loaded: ${errorMessage(existing.error)}`}</FormError>
+      ) : null}
+      {duplicate ? (
         <button
           type="button"
-          className={buttonClass('secondary', 'sm')}
-          onClick={onCancel}
-          disabled={add.isPending}
+          className={`${buttonClass('primary', 'sm')} w-full`}
+          onClick={() => existing.mutate(duplicate._id, { onSuccess: onAdded })}
+          disabled={busy}
         >
+          {existing.isPending ? 'Loading...' : `Use ${duplicate.name}`}
+        </button>
+      ) : null}
+      <div className="flex flex-wrap gap-2">
+        <button
+          type="submit"
+          className={buttonClass(duplicate ? 'secondary' : 'primary', 'sm')}
+          disabled={busy}
+        >
+          {add.isPending ? 'Adding...' : 'Add customer'}
+        </button>
+        <button type="button" className={buttonClass('secondary', 'sm')} onClick={onCancel} disabled={busy}>
           Cancel
         </button>
       </div>

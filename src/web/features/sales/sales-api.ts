@@ -1,5 +1,10 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { type CustomerInput, CustomerListResponse, CustomerResponse } from '../../../shared/customers';
+import {
+  CustomerDetailResponse,
+  type CustomerInput,
+  CustomerListResponse,
+  CustomerResponse,
+} from '../../../shared/customers';
 import { type Product, ProductListResponse, ProductResponse } from '../../../shared/products';
 import { type SaleInput, SaleResponse } from '../../../shared/sales';
 import { api } from '../../lib/api';
@@ -92,6 +97,15 @@ export function useAddCustomer() {
       api('/customers', { method: 'POST', body: input, schema: CustomerResponse }),
     meta: { inlineErrors: true },
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.customers }),
+  });
+}
+
+/** The customer a refused quick add named (the same name and phone), to sell to them instead. */
+export function useExistingCustomer() {
+  return useMutation({
+    mutationFn: async (id: string) =>
+      (await api(`/customers/${encodeURIComponent(id)}`, { schema: CustomerDetailResponse })).customer,
+    meta: { inlineErrors: true },
   });
 }
 
