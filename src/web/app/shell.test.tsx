@@ -75,6 +75,17 @@ describe('the menu on a phone', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(button);
   });
+
+  it('closes on a tap beside the panel, not on one inside it', async () => {
+    atViewport(375);
+    renderShell();
+    await userEvent.click(screen.getByRole('button', { name: 'Menu' }));
+    const dialog = screen.getByRole('dialog', { name: 'Menu' });
+    await userEvent.click(within(dialog).getByText('Alex Admin'));
+    expect(screen.getByRole('dialog', { name: 'Menu' })).toBeTruthy();
+    await userEvent.click(dialog.parentElement as HTMLElement);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
 });
 
 describe('the sidebar', () => {

@@ -111,7 +111,10 @@ export function Modal({
 
   const atStart = placement === 'start';
   return createPortal(
+    // biome-ignore lint/a11y/noStaticElementInteractions: a tap beside the menu panel closes it; keys have Escape and Close
+    // biome-ignore lint/a11y/useKeyWithClickEvents: see above
     <div
+      onClick={atStart ? (event) => event.target === event.currentTarget && closeRef.current() : undefined}
       className={
         atStart
           ? 'fixed inset-0 z-40 flex bg-slate-900/50'
