@@ -4,7 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { MENUS } from '../src/web/app/navigation';
 import { ApiSession, newAdmin, newStaff, unique } from './support/api';
-import { expectPath, gone, see, statusMessage, textOf } from './support/page';
+import { eventually, expectPath, gone, see, statusMessage, textOf } from './support/page';
 import { HOME, stories, storyTest } from './support/story';
 
 const PHONE = { width: 375, height: 812 };
@@ -94,8 +94,10 @@ stories('phones', () => {
       await page.getByLabel('Search').fill(pens.name);
 
       const products = page.getByRole('list', { name: 'Products' });
-      const card = products.getByRole('listitem').filter({ hasText: pens.name });
-      await see(card);
+      // Once the search has narrowed the list, the product is the first card.
+      await eventually(() => products.getByRole('listitem').count()).toBe(1);
+      const card = products.getByRole('listitem').first();
+      expect(await textOf(card.getByRole('heading'))).toBe(pens.name);
       expect(await page.getByRole('table').count()).toBe(0);
       expect(await textOf(field(card, 'Price'))).toBe('$12.50');
       // 1 of 3 left after the order of 2, at or below the reorder point of 5: marked low.
@@ -118,11 +120,9 @@ stories('phones', () => {
       await goByMenu(page, 'admin', 'Orders');
       await expectPath(page, `${HOME.admin}/orders`);
       await page.getByLabel('Search').fill(pens.name);
-      const order = page
-        .getByRole('list', { name: 'All orders' })
-        .getByRole('listitem')
-        .filter({ hasText: pens.name });
-      await see(order);
+      const orders = page.getByRole('list', { name: 'All orders' });
+      await eventually(() => orders.getByRole('listitem').count()).toBe(1);
+      const order = orders.getByRole('listitem').first();
       expect(await textOf(order.getByRole('heading'))).toBe(pens.name);
       expect(await textOf(field(order, 'Quantity'))).toBe('2');
       expect(await textOf(field(order, 'Total Price'))).toBe('$25.00');
@@ -188,21 +188,29 @@ stories('phones', () => {
       await story.signIn(account);
       const list = page.getByRole('list', { name: 'Products you can order' });
       await page.getByLabel('Search').fill(tag);
-      const card = list.getByRole('listitem').filter({ hasText: pens.name });
-      await see(card);
+      await eventually(() => list.getByRole('listitem').count()).toBe(2);
+      // By name the sold-out ink comes first: its price and stock are in sight, and it says why
+      // its Order button is greyed.
+      const inkCard = list.getByRole('listitem').first();
+      expect(await textOf(inkCard.getByRole('heading'))).toBe(ink.name);
       expect(await page.getByRole('table').count()).toBe(0);
-      expect(await textOf(field(card, 'Price'))).toBe('$12.50');
-      expect(await textOf(field(card, 'Stock'))).toBe('30');
-      await expectInSightAndUncovered(field(card, 'Price'));
-      await expectInSightAndUncovered(field(card, 'Stock').locator('[data-level]'));
-      await expectNoSidewaysScroll(page);
-
-      // The sold-out product says why its Order button is greyed.
-      const inkCard = list.getByRole('listitem').filter({ hasText: ink.name });
+      expect(await textOf(field(inkCard, 'Price'))).toBe('$7.00');
+      expect(await textOf(field(inkCard, 'Stock'))).toBe('0');
+      await expectInSightAndUncovered(field(inkCard, 'Price'));
+      await expectInSightAndUncovered(field(inkCard, 'Stock').locator('[data-level]'));
       await expect(inkCard.getByRole('button', { name: `Order ${ink.name}` }).isDisabled()).resolves.toBe(
         true,
       );
-      await see(inkCard.getByText('Out of stock', { exact: true }));
+      await expectInSightAndUncovered(inkCard.getByText('Out of stock', { exact: true }));
+      await expectNoSidewaysScroll(page);
+
+      const card = list.getByRole('listitem').nth(1);
+      expect(await textOf(card.getByRole('heading'))).toBe(pens.name);
+      expect(await textOf(field(card, 'Price'))).toBe('$12.50');
+      expect(await textOf(field(card, 'Stock'))).toBe('30');
+      await field(card, 'Stock').scrollIntoViewIfNeeded();
+      await expectInSightAndUncovered(field(card, 'Price'));
+      await expectInSightAndUncovered(field(card, 'Stock').locator('[data-level]'));
 
       await card.getByRole('button', { name: `Order ${pens.name}` }).click();
       const dialog = page.getByRole('dialog', { name: 'Place Order' });
@@ -215,11 +223,10 @@ stories('phones', () => {
 
       await goByMenu(page, 'salesRep', 'Orders');
       await expectPath(page, `${HOME.salesRep}/orders`);
-      const order = page
-        .getByRole('list', { name: 'My orders' })
-        .getByRole('listitem')
-        .filter({ hasText: pens.name });
-      await see(order);
+      const mine = page.getByRole('list', { name: 'My orders' });
+      await eventually(() => mine.getByRole('listitem').count()).toBe(1);
+      const order = mine.getByRole('listitem').first();
+      expect(await textOf(order.getByRole('heading'))).toBe(pens.name);
       expect(await textOf(field(order, 'Total Price'))).toBe('$25.00');
       await expectInSightAndUncovered(field(order, 'Total Price'));
       await expectNoSidewaysScroll(page);
@@ -230,6 +237,8 @@ stories('phones', () => {
       const table = page.getByRole('table', { name: 'Products you can order' });
       await see(table);
       expect(await page.getByRole('list', { name: 'Products you can order' }).count()).toBe(0);
+      const action = table.getByRole('columnheader', { name: 'Action' });
+      expect(await action.evaluate((node) => getComputedStyle(node).position)).toBe('sticky');
     },
   );
 });

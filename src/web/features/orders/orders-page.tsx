@@ -89,7 +89,7 @@ function CustomerName({ order, role }: { order: Order; role: Role }) {
       {order.customer.name}
     </Link>
   ) : (
-    <>{order.customer.name}</>
+    order.customer.name
   );
 }
 

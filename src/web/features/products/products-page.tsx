@@ -60,7 +60,7 @@ function ReorderPoint({ product }: { product: Product }) {
       <span className="sr-only"> (store default)</span>
     </span>
   ) : (
-    <>{product.reorderPoint}</>
+    product.reorderPoint
   );
 }
 
