@@ -272,27 +272,36 @@ stories('staff', () => {
     const { account, cola } = await shop(story.baseUrl, 'user', 'Pia Phone');
     await page.setViewportSize({ width: 375, height: 812 });
     await story.signIn(account);
-    await see(page.getByText('IMS', { exact: true }));
-    expect(await page.getByText('Inventory MS', { exact: true }).isVisible()).toBe(false);
-    const nav = page.getByRole('navigation', { name: 'Main' });
+    // The menu sits behind a Menu button in a top bar that writes the app's name out.
+    await see(page.getByRole('banner').getByText('Inventory MS', { exact: true }));
+    const menu = page.getByRole('button', { name: 'Menu' });
+    await menu.click();
     expect(await menuLinks(page)).toEqual(MENU);
+    await page.keyboard.press('Escape');
+    await gone(page.getByRole('dialog', { name: 'Menu' }));
 
     await page.getByPlaceholder('Search products...').fill(cola.name);
-    const table = page.getByRole('table', { name: 'Products you can order' });
-    const order = table.getByRole('button', { name: `Order ${cola.name}` });
-    await order.scrollIntoViewIfNeeded();
+    // The products are cards on a phone, each with its Order button.
+    const card = page
+      .getByRole('list', { name: 'Products you can order' })
+      .getByRole('listitem')
+      .filter({ hasText: cola.name });
+    const order = card.getByRole('button', { name: `Order ${cola.name}` });
     await order.click();
     const dialog = page.getByRole('dialog', { name: 'Place Order' });
     await dialog.getByLabel('Quantity').fill('2');
     await dialog.getByRole('button', { name: 'Place Order' }).click();
     await see(statusMessage(page, 'order placed'));
-    await eventually(() => cellText(table, cola.name, 'Stock')).toBe('8');
-    // The page itself never scrolls sideways; wide tables scroll inside their own box.
+    await eventually(async () => textOf(card.locator('[data-level]'))).toBe('8');
+    // The page itself never scrolls sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 
-    await nav.getByRole('link', { name: 'Orders' }).click();
+    await menu.click();
+    await page.getByRole('dialog', { name: 'Menu' }).getByRole('link', { name: 'Orders' }).click();
     await see(page.getByRole('heading', { name: 'My Orders', level: 1 }));
-    await see(rowWith(page.getByRole('table', { name: 'My orders' }), cola.name));
+    await see(
+      page.getByRole('list', { name: 'My orders' }).getByRole('listitem').filter({ hasText: cola.name }),
+    );
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   });
 });

@@ -1,18 +1,80 @@
-import { NavLink, Outlet } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { NavLink, Outlet, useLocation } from 'react-router';
 import { Icon } from '../components/icon';
+import { Modal } from '../components/modal';
 import { ROLE_LABEL } from '../lib/format';
 import { useSignedInUser } from '../lib/signed-in';
-import { MENUS } from './navigation';
+import { NARROW, useMediaQuery } from '../lib/use-media-query';
+import { MENUS, type MenuItem } from './navigation';
 
 const LINK =
-  'flex items-center justify-center gap-3 rounded-md px-2 py-2.5 text-sm font-medium focus-visible:outline-indigo-300 md:justify-start md:px-3';
+  'flex min-h-11 items-center gap-3 rounded-md px-3 py-2.5 text-sm font-medium focus-visible:outline-indigo-300';
 const ACTIVE = 'bg-indigo-600 text-white';
 const INACTIVE = 'text-slate-300 hover:bg-slate-800 hover:text-white';
+const DRAWER_INACTIVE = 'text-slate-700 hover:bg-slate-100 hover:text-slate-900';
 
-/** The role area's frame: a fixed sidebar (narrow on phones, 16rem from md) and the page. */
+/** The role's menu: every item with its icon and its name written out. */
+function MenuLinks({
+  menu,
+  inactive,
+  onNavigate,
+}: {
+  menu: MenuItem[];
+  inactive: string;
+  onNavigate?: () => void;
+}) {
+  return (
+    <nav aria-label="Main">
+      <ul className="space-y-1">
+        {menu.map((item) => (
+          <li key={item.to}>
+            <NavLink
+              to={item.to}
+              end={item.end}
+              onClick={onNavigate}
+              className={({ isActive }) => `${LINK} ${isActive ? ACTIVE : inactive}`}
+            >
+              <Icon name={item.icon} />
+              <span>{item.label}</span>
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/**
+ * The role area's frame. From md (768 px) a fixed 16rem sidebar with the menu; narrower, a top bar
+ * whose Menu button opens the same menu, labelled, in a panel: a row of bare icons told a phone
+ * user nothing, and their names needed a hover that touch does not have.
+ */
 export function AppShell() {
   const user = useSignedInUser();
   const menu = MENUS[user.role];
+  const narrow = useMediaQuery(NARROW);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const showMenu = menuOpen && narrow;
+  // After going somewhere from the menu, focus lands on the new page rather than the Menu button.
+  const focusMain = useRef(false);
+
+  // Any navigation closes the menu (a link in it, or Back while it is open).
+  const location = useLocation();
+  const [seenKey, setSeenKey] = useState(location.key);
+  if (seenKey !== location.key) {
+    setSeenKey(location.key);
+    if (menuOpen) {
+      focusMain.current = true;
+      setMenuOpen(false);
+    }
+  }
+
+  useEffect(() => {
+    if (showMenu || !focusMain.current) return;
+    focusMain.current = false;
+    document.getElementById('main')?.focus();
+  }, [showMenu]);
+
   return (
     <div className="min-h-dvh bg-slate-50">
       <a
@@ -21,40 +83,59 @@ export function AppShell() {
       >
         Skip to content
       </a>
-      <aside className="fixed inset-y-0 left-0 z-30 flex w-16 flex-col bg-slate-900 text-white md:w-64">
-        <div className="flex h-16 items-center justify-center gap-2 border-b border-slate-800 px-2 md:justify-start md:px-5">
-          <Icon name="box" className="hidden size-6 text-indigo-400 md:block" />
-          <span className="text-lg font-bold tracking-tight">
-            <span className="md:hidden">IMS</span>
-            <span className="hidden md:inline">Inventory MS</span>
-          </span>
+      <header className="sticky top-0 z-30 flex h-14 items-center gap-2 bg-slate-900 px-2 text-white md:hidden">
+        <button
+          type="button"
+          aria-haspopup="dialog"
+          aria-expanded={showMenu}
+          onClick={() => setMenuOpen(true)}
+          className="inline-flex min-h-11 items-center gap-2 rounded-md px-3 text-sm font-medium hover:bg-slate-800 focus-visible:outline-indigo-300"
+        >
+          <Icon name="menu" />
+          Menu
+        </button>
+        <span className="text-lg font-bold tracking-tight">Inventory MS</span>
+      </header>
+      <aside className="fixed inset-y-0 left-0 z-30 hidden w-64 flex-col bg-slate-900 text-white md:flex">
+        <div className="flex h-16 items-center gap-2 border-b border-slate-800 px-5">
+          <Icon name="box" className="size-6 text-indigo-400" />
+          <span className="text-lg font-bold tracking-tight">Inventory MS</span>
         </div>
-        <nav aria-label="Main" className="flex-1 overflow-y-auto px-2 py-4 md:px-3">
-          <ul className="space-y-1">
-            {menu.map((item) => (
-              <li key={item.to}>
-                <NavLink
-                  to={item.to}
-                  end={item.end}
-                  title={item.label}
-                  className={({ isActive }) => `${LINK} ${isActive ? ACTIVE : INACTIVE}`}
-                >
-                  <Icon name={item.icon} />
-                  <span className="sr-only md:not-sr-only">{item.label}</span>
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <div className="hidden border-t border-slate-800 px-5 py-4 text-sm md:block">
+        <div className="flex-1 overflow-y-auto px-3 py-4">
+          <MenuLinks menu={menu} inactive={INACTIVE} />
+        </div>
+        <div className="border-t border-slate-800 px-5 py-4 text-sm">
           <p className="truncate font-medium text-white">{user.name}</p>
           <p className="text-slate-400">{ROLE_LABEL[user.role]}</p>
         </div>
       </aside>
+      {showMenu ? (
+        <Modal title="Menu" placement="start" onClose={() => setMenuOpen(false)}>
+          <button
+            type="button"
+            onClick={() => setMenuOpen(false)}
+            className="absolute top-2.5 right-2.5 inline-flex min-h-11 items-center rounded-md px-3 text-sm font-medium text-slate-700 hover:bg-slate-100"
+          >
+            Close
+          </button>
+          <div className="mb-4 border-b border-slate-200 pb-4 text-sm">
+            <p className="truncate font-medium text-slate-900">{user.name}</p>
+            <p className="text-slate-500">{ROLE_LABEL[user.role]}</p>
+          </div>
+          <MenuLinks
+            menu={menu}
+            inactive={DRAWER_INACTIVE}
+            onNavigate={() => {
+              focusMain.current = true;
+              setMenuOpen(false);
+            }}
+          />
+        </Modal>
+      ) : null}
       <main
         id="main"
         tabIndex={-1}
-        className="ml-16 min-w-0 px-3 py-5 focus:outline-none sm:px-6 md:ml-64 md:px-8 md:py-8"
+        className="min-w-0 px-3 py-5 focus:outline-none sm:px-6 md:ml-64 md:px-8 md:py-8"
       >
         <Outlet />
       </main>

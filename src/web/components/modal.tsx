@@ -21,6 +21,8 @@ type ModalProps = {
   role?: 'dialog' | 'alertdialog';
   describedBy?: string;
   size?: 'sm' | 'md' | 'lg';
+  /** `start`: a panel the height of the screen at its left edge (the menu on phones). */
+  placement?: 'center' | 'start';
 };
 
 const WIDTH = { sm: 'max-w-sm', md: 'max-w-lg', lg: 'max-w-2xl' } as const;
@@ -37,6 +39,7 @@ export function Modal({
   role = 'dialog',
   describedBy,
   size = 'md',
+  placement = 'center',
 }: ModalProps) {
   const titleId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
@@ -106,13 +109,27 @@ export function Modal({
     'aria-describedby': describedBy,
   } as const;
 
+  const atStart = placement === 'start';
   return createPortal(
-    <div className="fixed inset-0 z-40 flex items-end justify-center overflow-y-auto bg-slate-900/50 p-4 sm:items-center">
+    // biome-ignore lint/a11y/noStaticElementInteractions: a tap beside the menu panel closes it; keys have Escape and Close
+    // biome-ignore lint/a11y/useKeyWithClickEvents: see above
+    <div
+      onClick={atStart ? (event) => event.target === event.currentTarget && closeRef.current() : undefined}
+      className={
+        atStart
+          ? 'fixed inset-0 z-40 flex bg-slate-900/50'
+          : 'fixed inset-0 z-40 flex items-end justify-center overflow-y-auto bg-slate-900/50 p-4 sm:items-center'
+      }
+    >
       <div
         ref={dialogRef}
         {...dialogAria}
         tabIndex={-1}
-        className={`my-auto w-full ${WIDTH[size]} rounded-lg bg-white p-6 shadow-xl`}
+        className={
+          atStart
+            ? 'relative h-full w-72 max-w-[85vw] overflow-y-auto bg-white p-4 shadow-xl'
+            : `my-auto w-full ${WIDTH[size]} rounded-lg bg-white p-6 shadow-xl`
+        }
       >
         <h2 id={titleId} className="mb-4 text-lg font-semibold text-slate-900">
           {title}

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { PHONE, useMediaQuery } from '../lib/use-media-query';
 
 /**
  * A scrollable table with a caption for assistive technology. `busy` while another page or search
@@ -109,3 +110,68 @@ export function SortableTh({
     </th>
   );
 }
+
+/**
+ * Whether lists show as cards: on phones (up to 640 px) a table's columns do not fit, and the
+ * price or stock scrolled out of sight behind the actions. Wider, the tables stay.
+ */
+export function useCardLayout(): boolean {
+  return useMediaQuery(PHONE);
+}
+
+/** A table's rows as cards, one list item each, named like the table. */
+export function CardList({
+  caption,
+  busy = false,
+  children,
+}: {
+  caption: string;
+  busy?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <ul
+      aria-label={caption}
+      aria-busy={busy || undefined}
+      className={`space-y-3 transition-opacity ${busy ? 'opacity-60 delay-200' : ''}`}
+    >
+      {children}
+    </ul>
+  );
+}
+
+/** One row as a card: its title first, then its fields, then its actions. */
+export function Card({ children }: { children: ReactNode }) {
+  return <li className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">{children}</li>;
+}
+
+/** A card's fields as a description list, two to a line. */
+export function CardFields({ children }: { children: ReactNode }) {
+  return <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-3 text-sm">{children}</dl>;
+}
+
+/** One field of a card, labelled like the table's column; `wide` takes the whole line. */
+export function CardField({
+  label,
+  wide = false,
+  children,
+}: {
+  label: string;
+  wide?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className={`min-w-0 ${wide ? 'col-span-2' : ''}`}>
+      <dt className="text-xs font-medium text-slate-500">{label}</dt>
+      <dd className="mt-0.5 break-words text-slate-900">{children}</dd>
+    </div>
+  );
+}
+
+/** A card's actions, full-size buttons that a finger can hit. */
+export function CardActions({ children }: { children: ReactNode }) {
+  return <div className="mt-4 flex flex-wrap items-center gap-2">{children}</div>;
+}
+
+/** Touch-sized buttons in a card (44 px high). */
+export const CARD_BUTTON = 'min-h-11 px-4';

@@ -4,6 +4,7 @@ import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { Product } from '../../../shared/products';
 import { listCalls, mockFetch, pageAnswer, renderWithClient, signIn, userOf } from '../../test/helpers';
+import { atViewport } from '../../test/viewport';
 import { CataloguePage } from './catalogue-page';
 
 const categories = [
@@ -180,5 +181,47 @@ describe('Product catalogue', () => {
     await waitFor(() => expect(row()?.cells[4]?.textContent).toBe('6'));
     expect(listCalls(calls, '/api/products').at(-1)?.query).toEqual({ page: '2', pageSize: '50' });
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Order Item 052' }));
+  });
+});
+
+describe('a product that cannot be ordered', () => {
+  it('says "Out of stock" beside its greyed Order button, tied to the button', async () => {
+    renderCatalogue([product('a', 'Blue Pen', 3), product('c', 'Lemonade', 0)]);
+    await screen.findByText('Lemonade');
+    const order = screen.getByRole('button', { name: 'Order Lemonade' }) as HTMLButtonElement;
+    expect(order.disabled).toBe(true);
+    const reason = document.getElementById(order.getAttribute('aria-describedby') ?? '');
+    expect(reason?.textContent).toBe('Out of stock');
+    expect(order.closest('td')?.textContent).toBe('OrderOut of stock');
+    const pen = screen.getByRole('button', { name: 'Order Blue Pen' }) as HTMLButtonElement;
+    expect(pen.disabled).toBe(false);
+    expect(pen.getAttribute('aria-describedby')).toBeNull();
+  });
+});
+
+describe('the catalogue on a phone', () => {
+  it('shows each product as a card led by its name, price and stock, with its Order button', async () => {
+    atViewport(375);
+    renderCatalogue([product('a', 'Blue Pen', 3), product('c', 'Lemonade', 0)]);
+    const list = await screen.findByRole('list', { name: 'Products you can order' });
+    expect(screen.queryByRole('table')).toBeNull();
+    const [pen, lemonade] = within(list).getAllByRole('listitem') as HTMLElement[];
+    expect(within(pen as HTMLElement).getByRole('heading', { name: 'Blue Pen' })).toBeTruthy();
+    const fields = Array.from((pen as HTMLElement).querySelectorAll('dt'), (term) => [
+      term.textContent,
+      term.nextElementSibling?.textContent,
+    ]);
+    expect(fields.slice(0, 3)).toEqual([
+      ['Price', '$2.50'],
+      ['Stock', '3'],
+      ['Category', 'Stationery'],
+    ]);
+    expect(within(lemonade as HTMLElement).getByText('Out of stock')).toBeTruthy();
+    expect(
+      (within(lemonade as HTMLElement).getByRole('button', { name: 'Order Lemonade' }) as HTMLButtonElement)
+        .disabled,
+    ).toBe(true);
+    await userEvent.click(within(pen as HTMLElement).getByRole('button', { name: 'Order Blue Pen' }));
+    expect(await screen.findByRole('dialog', { name: 'Place Order' })).toBeTruthy();
   });
 });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { Product } from '../../../shared/products';
 import { buttonClass } from '../../components/button';
 import { SearchField, SelectField } from '../../components/form-field';
@@ -6,13 +6,62 @@ import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { StockBadge } from '../../components/stock-badge';
-import { Table, Td, Th } from '../../components/table';
+import {
+  CARD_BUTTON,
+  Card,
+  CardActions,
+  CardField,
+  CardFields,
+  CardList,
+  Table,
+  Td,
+  Th,
+  useCardLayout,
+} from '../../components/table';
 import { formatMoney, shortId } from '../../lib/format';
 import { isPastEnd, serverPage } from '../../lib/paging';
 import { useProductChoices } from '../../lib/product-choices';
 import { SEARCH_MAX_LENGTH, usePagedList, usePageInRange } from '../../lib/use-paged-list';
 import { useCataloguePage } from './catalogue-api';
 import { OrderModal } from './order-modal';
+
+/**
+ * A product's Order button. When it cannot be pressed it says why beside it: a greyed button
+ * alone left people guessing.
+ */
+function OrderButton({
+  product,
+  busy,
+  onOrder,
+  extra = '',
+}: {
+  product: Product;
+  busy: boolean;
+  onOrder: () => void;
+  extra?: string;
+}) {
+  const reasonId = useId();
+  const soldOut = product.stock <= 0;
+  return (
+    <span className="inline-flex items-center gap-2 whitespace-nowrap">
+      <button
+        type="button"
+        className={buttonClass('primary', 'sm', extra)}
+        disabled={busy || soldOut}
+        onClick={onOrder}
+        aria-label={`Order ${product.name}`}
+        aria-describedby={soldOut ? reasonId : undefined}
+      >
+        Order
+      </button>
+      {soldOut ? (
+        <span id={reasonId} className="text-xs font-medium text-red-800">
+          Out of stock
+        </span>
+      ) : null}
+    </span>
+  );
+}
 
 /** Employee, sales rep and medical rep: browse the products a page at a time and order them. */
 export function CataloguePage() {
@@ -32,6 +81,7 @@ export function CataloguePage() {
   // Disabled while the list first loads; not during the refresh after an order, so focus can
   // return to the button that opened the modal.
   const busy = list.isPending;
+  const cards = useCardLayout();
 
   return (
     <>
@@ -58,55 +108,89 @@ export function CataloguePage() {
           maxLength={SEARCH_MAX_LENGTH}
         />
       </div>
-      <Table caption="Products you can order" busy={list.isPlaceholderData}>
-        <thead>
-          <tr>
-            <Th className="w-16">ID</Th>
-            <Th>Name</Th>
-            <Th>Category</Th>
-            <Th>Price</Th>
-            <Th>Stock</Th>
-            <Th stickyEnd>Action</Th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          <LoadState
-            query={list}
-            what="the products"
-            colSpan={6}
-            waiting={isPastEnd(page)}
-            isEmpty={() => page.total === 0}
-            empty="No products found"
-          >
-            {() =>
-              page.rows.map((product) => (
-                <tr key={product._id} className="hover:bg-slate-50">
-                  <Td className="font-mono text-xs text-slate-500">
-                    <span title={product._id}>{shortId(product._id)}</span>
-                  </Td>
-                  <Td className="font-medium">{product.name}</Td>
-                  <Td>{product.category.name}</Td>
-                  <Td className="whitespace-nowrap tabular-nums">{formatMoney(product.price)}</Td>
-                  <Td>
-                    <StockBadge stock={product.stock} reorderPoint={product.reorderPoint} />
-                  </Td>
-                  <Td stickyEnd>
-                    <button
-                      type="button"
-                      className={buttonClass('primary', 'sm')}
-                      disabled={busy || product.stock <= 0}
-                      onClick={() => setOrdering(product)}
-                      aria-label={`Order ${product.name}`}
-                    >
-                      Order
-                    </button>
-                  </Td>
-                </tr>
-              ))
-            }
-          </LoadState>
-        </tbody>
-      </Table>
+      {cards ? (
+        <LoadState
+          query={list}
+          what="the products"
+          waiting={isPastEnd(page)}
+          isEmpty={() => page.total === 0}
+          empty="No products found"
+        >
+          {() => (
+            <CardList caption="Products you can order" busy={list.isPlaceholderData}>
+              {page.rows.map((product) => (
+                <Card key={product._id}>
+                  <h2 className="font-semibold break-words text-slate-900">{product.name}</h2>
+                  <CardFields>
+                    <CardField label="Price">
+                      <span className="font-semibold tabular-nums">{formatMoney(product.price)}</span>
+                    </CardField>
+                    <CardField label="Stock">
+                      <StockBadge stock={product.stock} reorderPoint={product.reorderPoint} />
+                    </CardField>
+                    <CardField label="Category">{product.category.name}</CardField>
+                    <CardField label="ID">
+                      <span className="font-mono text-xs text-slate-500" title={product._id}>
+                        {shortId(product._id)}
+                      </span>
+                    </CardField>
+                  </CardFields>
+                  <CardActions>
+                    <OrderButton
+                      product={product}
+                      busy={busy}
+                      onOrder={() => setOrdering(product)}
+                      extra={CARD_BUTTON}
+                    />
+                  </CardActions>
+                </Card>
+              ))}
+            </CardList>
+          )}
+        </LoadState>
+      ) : (
+        <Table caption="Products you can order" busy={list.isPlaceholderData}>
+          <thead>
+            <tr>
+              <Th className="w-16">ID</Th>
+              <Th>Name</Th>
+              <Th>Category</Th>
+              <Th>Price</Th>
+              <Th>Stock</Th>
+              <Th stickyEnd>Action</Th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            <LoadState
+              query={list}
+              what="the products"
+              colSpan={6}
+              waiting={isPastEnd(page)}
+              isEmpty={() => page.total === 0}
+              empty="No products found"
+            >
+              {() =>
+                page.rows.map((product) => (
+                  <tr key={product._id} className="hover:bg-slate-50">
+                    <Td className="font-mono text-xs text-slate-500">
+                      <span title={product._id}>{shortId(product._id)}</span>
+                    </Td>
+                    <Td className="font-medium">{product.name}</Td>
+                    <Td>{product.category.name}</Td>
+                    <Td className="whitespace-nowrap tabular-nums">{formatMoney(product.price)}</Td>
+                    <Td>
+                      <StockBadge stock={product.stock} reorderPoint={product.reorderPoint} />
+                    </Td>
+                    <Td stickyEnd>
+                      <OrderButton product={product} busy={busy} onOrder={() => setOrdering(product)} />
+                    </Td>
+                  </tr>
+                ))
+              }
+            </LoadState>
+          </tbody>
+        </Table>
+      )}
       <Pager page={page} label="Products" onPage={paging.setPage} />
       {ordering ? <OrderModal product={ordering} onClose={() => setOrdering(null)} /> : null}
     </>

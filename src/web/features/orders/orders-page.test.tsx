@@ -4,8 +4,10 @@ import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../../shared/orders';
 import type { User } from '../../../shared/users';
+import { formatDate } from '../../lib/format';
 import { SignedInContext } from '../../lib/signed-in';
 import { listCalls, mockFetch, pageAnswer, renderWithClient, signIn, userOf } from '../../test/helpers';
+import { atViewport } from '../../test/viewport';
 import { OrdersPage } from './orders-page';
 
 function order(index: number, buyer: string): Order {
@@ -240,4 +242,74 @@ describe('Orders', () => {
       expect(within(alone as HTMLElement).queryByRole('link')).toBeNull();
     },
   );
+});
+
+/** Each card's fields as [label, value] pairs, in the order shown. */
+function cardFields(card: HTMLElement) {
+  return Array.from(card.querySelectorAll('dt'), (term) => [
+    term.textContent,
+    term.nextElementSibling?.textContent,
+  ]);
+}
+
+describe('Orders on a phone', () => {
+  it('admin: each order is a card led by product, quantity, total, date, customer and receipt, then the staff member', async () => {
+    atViewport(375);
+    renderOrders(userOf('admin'), [
+      {
+        ...order(1, 'Rita Rep'),
+        quantity: 5,
+        returnedQuantity: 2,
+        totalPrice: 12.5,
+        sale: { _id: 'sale-7', number: 123 },
+        customer: { _id: 'c9', name: 'Ada Lovelace' },
+      },
+      { ...order(2, 'Rita Rep'), status: 'returned', returnedQuantity: 2 },
+    ]);
+    const list = await screen.findByRole('list', { name: 'All orders' });
+    expect(screen.queryByRole('table')).toBeNull();
+    const [sold, back] = within(list).getAllByRole('listitem') as HTMLElement[];
+    expect(within(sold as HTMLElement).getByRole('heading', { name: 'Product 001' })).toBeTruthy();
+    expect(cardFields(sold as HTMLElement)).toEqual([
+      ['Quantity', '52 of 5 returned'],
+      ['Total Price', '$12.50'],
+      ['Order Date', formatDate('2025-05-01T10:00:00.000Z')],
+      ['Customer', 'Ada Lovelace'],
+      ['Receipt', 'S-000123'],
+      ['Category', 'Drinks'],
+      ['Ordered by', 'Rita Rep1 Harbour Lane'],
+    ]);
+    expect(
+      within(sold as HTMLElement)
+        .getByRole('link', { name: 'S-000123' })
+        .getAttribute('href'),
+    ).toBe('/admin-dashboard/sales/sale-7');
+    expect(
+      within(sold as HTMLElement)
+        .getByRole('link', { name: 'Ada Lovelace' })
+        .getAttribute('href'),
+    ).toBe('/admin-dashboard/customers/c9');
+    // No receipt for an order without a sale; the returned one offers no Return.
+    expect(cardFields(back as HTMLElement).map(([label]) => label)).not.toContain('Receipt');
+    expect(within(back as HTMLElement).queryByRole('button')).toBeNull();
+    await userEvent.click(
+      within(sold as HTMLElement).getByRole('button', { name: 'Return Product 001 ordered by Rita Rep' }),
+    );
+    expect(screen.getByRole('dialog', { name: 'Return: Product 001' })).toBeTruthy();
+  });
+
+  it('a rep: their own orders as cards, without the staff member and without Return', async () => {
+    atViewport(375);
+    renderOrders(userOf('salesRep'), [order(1, 'Rita Rep')]);
+    const list = await screen.findByRole('list', { name: 'My orders' });
+    const [card] = within(list).getAllByRole('listitem') as HTMLElement[];
+    expect(cardFields(card as HTMLElement).map(([label]) => label)).toEqual([
+      'Quantity',
+      'Total Price',
+      'Order Date',
+      'Customer',
+      'Category',
+    ]);
+    expect(within(list).queryByRole('button')).toBeNull();
+  });
 });

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Product } from '../../../shared/products';
 import { SEARCH_DELAY_MS } from '../../lib/use-paged-list';
 import { listCalls, mockFetch, pageAnswer, renderWithClient, signIn, userOf } from '../../test/helpers';
+import { atViewport } from '../../test/viewport';
 import { ProductsPage } from './products-page';
 
 const category = { _id: 'c1', name: 'Stationery', description: '' };
@@ -535,4 +536,84 @@ describe('the Stock link', () => {
     expect(await screen.findByText(/^Stock page/, {}, { timeout: 3_000 })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/admin-dashboard/products/b/stock');
   });
+});
+
+describe('on a phone', () => {
+  it('shows each product as a card led by its name, price and stock, with the same actions', async () => {
+    atViewport(375);
+    renderProducts([item('a', 'Blue Pen', 1.5, 0), item('c', 'Stapler', 12.25, 40)]);
+    const list = await screen.findByRole('list', { name: 'Products' });
+    expect(screen.queryByRole('table')).toBeNull();
+    const cards = within(list).getAllByRole('listitem');
+    expect(cards).toHaveLength(2);
+    const pen = cards[0] as HTMLElement;
+    expect(within(pen).getByRole('heading', { name: 'Blue Pen' })).toBeTruthy();
+    const fields = Array.from(pen.querySelectorAll('dt'), (term) => [
+      term.textContent,
+      term.nextElementSibling?.textContent,
+    ]);
+    expect(fields).toEqual([
+      ['Price', '$1.50'],
+      ['Stock', '0'],
+      ['Category', 'Stationery'],
+      ['Supplier', 'Acme'],
+    ]);
+    expect(within(pen).getByRole('img', { name: 'Out of stock' })).toBeTruthy();
+    expect(within(pen).getByRole('link', { name: 'Stock of Blue Pen' })).toBeTruthy();
+    expect(within(pen).getByRole('button', { name: 'Delete Blue Pen' })).toBeTruthy();
+    await userEvent.click(within(pen).getByRole('button', { name: 'Edit Blue Pen' }));
+    expect(await screen.findByRole('dialog', { name: 'Edit Product' })).toBeTruthy();
+  });
+
+  it('offers the table’s sorts in a Sort by select, since cards have no headers to press', async () => {
+    atViewport(375);
+    const { calls } = renderProducts();
+    await screen.findByRole('list', { name: 'Products' });
+    await userEvent.selectOptions(screen.getByLabelText('Sort by'), 'Price, highest first');
+    await waitFor(() => expect(listCalls(calls, '/api/products').at(-1)?.query.sort).toBe('-price'));
+  });
+
+  it('shows the table again wider than a phone', async () => {
+    atViewport(641);
+    renderProducts();
+    expect(await screen.findByRole('table', { name: 'Products' })).toBeTruthy();
+    expect(screen.queryByLabelText('Sort by')).toBeNull();
+  });
+});
+
+describe('Add Product while the categories and suppliers cannot be loaded', () => {
+  it('says why it is greyed out and loads them again on Try again', async () => {
+    signIn(userOf('admin'));
+    let choicesFail = true;
+    mockFetch({
+      'GET /api/products': ({ query }) => {
+        const { rows, ...info } = pageAnswer([item('a', 'Blue Pen', 1.5, 3)], query);
+        return { body: { success: true, products: rows, ...info } };
+      },
+      'GET /api/products/choices': () =>
+        choicesFail
+          ? { status: 503, body: { success: false, error: 'The database is not answering.' } }
+          : { body: { success: true, categories: [category], suppliers: [supplier] } },
+    });
+    renderWithClient(
+      <MemoryRouter>
+        <ProductsPage />
+      </MemoryRouter>,
+    );
+    const reason = await screen.findByText(
+      'The categories and suppliers a new product needs could not be loaded: The database is not answering.',
+      {},
+      { timeout: 10_000 },
+    );
+    const add = screen.getByRole('button', { name: 'Add Product' }) as HTMLButtonElement;
+    expect(add.disabled).toBe(true);
+    // The reason is tied to the button, so it is read with it.
+    const describedBy = add.getAttribute('aria-describedby') ?? '';
+    expect(document.getElementById(describedBy)?.textContent).toContain(reason.textContent);
+    choicesFail = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(add.disabled).toBe(false));
+    expect(screen.queryByText(/could not be loaded/)).toBeNull();
+    expect(add.getAttribute('aria-describedby')).toBeNull();
+  }, 20_000);
 });

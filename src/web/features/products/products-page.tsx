@@ -1,17 +1,30 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { PRODUCT_SORTS, type Product } from '../../../shared/products';
 import { buttonClass } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DownloadCsvButton } from '../../components/download-csv';
-import { SearchField } from '../../components/form-field';
-import { LoadState } from '../../components/load-state';
+import { SearchField, SelectField } from '../../components/form-field';
+import { LoadFailed, LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
-import { RowActions } from '../../components/row-actions';
+import { EditDeleteButtons, RowActions } from '../../components/row-actions';
 import { StockBadge } from '../../components/stock-badge';
-import { SortableTh, Table, Td, Th } from '../../components/table';
+import {
+  CARD_BUTTON,
+  Card,
+  CardActions,
+  CardField,
+  CardFields,
+  CardList,
+  SortableTh,
+  Table,
+  Td,
+  Th,
+  useCardLayout,
+} from '../../components/table';
 import { stockPath } from '../../lib/admin-paths';
+import { errorMessage } from '../../lib/api';
 import { formatMoney } from '../../lib/format';
 import { oneOf } from '../../lib/list-address';
 import { notify } from '../../lib/notify';
@@ -39,6 +52,28 @@ function ProductCodes({ product }: { product: Product }) {
   );
 }
 
+/** The reorder point, greyed and said to be the store's default when the product has none. */
+function ReorderPoint({ product }: { product: Product }) {
+  return product.reorderPointFromStore ? (
+    <span className="text-slate-500" title="The store's default">
+      {product.reorderPoint}
+      <span className="sr-only"> (store default)</span>
+    </span>
+  ) : (
+    product.reorderPoint
+  );
+}
+
+/** The table's sorts, for phones, where the cards have no column headers to press. */
+const SORT_LABEL: Record<(typeof PRODUCT_SORTS)[number], string> = {
+  name: 'Name, A to Z',
+  '-name': 'Name, Z to A',
+  price: 'Price, lowest first',
+  '-price': 'Price, highest first',
+  stock: 'Stock, lowest first',
+  '-stock': 'Stock, highest first',
+};
+
 /** Admin: every product, a page at a time, with add, edit and delete. */
 export function ProductsPage() {
   const paging = usePagedList<'sort' | 'cols'>();
@@ -57,6 +92,11 @@ export function ProductsPage() {
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Product | null>(null);
   const columns = showReorder ? 7 : 6;
+  const cards = useCardLayout();
+  const choicesProblemId = useId();
+  // Adding needs the categories and suppliers to choose from: while they cannot be loaded the
+  // button says why beside it and offers to load them again.
+  const choicesFailed = choices.isError && !choices.isFetching && !choices.data;
   const sortBy = (to: string) => paging.setFilter('sort', to === 'name' ? '' : to);
 
   const page = serverPage(list.data && { ...list.data, rows: list.data.products }, asked);
@@ -74,10 +114,19 @@ export function ProductsPage() {
           className={buttonClass('primary')}
           onClick={() => setEditing({ product: null })}
           disabled={!choices.data}
+          aria-describedby={choicesFailed ? choicesProblemId : undefined}
         >
           Add Product
         </button>
       </PageHeader>
+      {choicesFailed ? (
+        <div id={choicesProblemId} className="mb-4">
+          <LoadFailed
+            message={`The categories and suppliers a new product needs could not be loaded: ${errorMessage(choices.error)}`}
+            retry={() => void choices.refetch()}
+          />
+        </div>
+      ) : null}
       <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div className="sm:flex-1">
           <SearchField
@@ -96,78 +145,132 @@ export function ProductsPage() {
           />
           Show reorder points
         </label>
+        {cards ? (
+          <SelectField label="Sort by" value={sort} onChange={(event) => sortBy(event.target.value)}>
+            {PRODUCT_SORTS.map((value) => (
+              <option key={value} value={value}>
+                {SORT_LABEL[value]}
+              </option>
+            ))}
+          </SelectField>
+        ) : null}
       </div>
-      <Table caption="Products" busy={list.isPlaceholderData}>
-        <thead>
-          <tr>
-            <SortableTh field="name" sort={sort} onSort={sortBy}>
-              Name
-            </SortableTh>
-            <Th>Category</Th>
-            <Th>Supplier</Th>
-            <SortableTh field="price" sort={sort} onSort={sortBy}>
-              Price
-            </SortableTh>
-            <SortableTh field="stock" sort={sort} onSort={sortBy}>
-              Stock
-            </SortableTh>
-            {showReorder ? <Th>Reorder at</Th> : null}
-            <Th stickyEnd>Action</Th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          <LoadState
-            query={list}
-            what="the products"
-            colSpan={columns}
-            waiting={isPastEnd(page)}
-            isEmpty={() => page.total === 0}
-            empty="No products found."
-          >
-            {() =>
-              page.rows.map((product) => (
-                <tr key={product._id} className="hover:bg-slate-50">
-                  <Td className="font-medium">
-                    {product.name}
-                    <ProductCodes product={product} />
-                  </Td>
-                  <Td>{product.category.name}</Td>
-                  <Td>{product.supplier.name}</Td>
-                  <Td className="whitespace-nowrap tabular-nums">{formatMoney(product.price)}</Td>
-                  <Td>
-                    <StockBadge stock={product.stock} reorderPoint={product.reorderPoint} />
-                  </Td>
-                  {showReorder ? (
-                    <Td className="tabular-nums">
-                      {product.reorderPointFromStore ? (
-                        <span className="text-slate-500" title="The store's default">
-                          {product.reorderPoint}
-                          <span className="sr-only"> (store default)</span>
-                        </span>
-                      ) : (
-                        product.reorderPoint
-                      )}
-                    </Td>
-                  ) : null}
-                  <RowActions
-                    name={product.name}
-                    onEdit={() => setEditing({ product })}
-                    onDelete={() => setDeleting(product)}
-                  >
-                    <Link
-                      to={stockPath(product._id, paging.view)}
-                      className={buttonClass('secondary', 'sm')}
-                      aria-label={`Stock of ${product.name}`}
+      {cards ? (
+        <LoadState
+          query={list}
+          what="the products"
+          waiting={isPastEnd(page)}
+          isEmpty={() => page.total === 0}
+          empty="No products found."
+        >
+          {() => (
+            <CardList caption="Products" busy={list.isPlaceholderData}>
+              {page.rows.map((product) => (
+                <Card key={product._id}>
+                  <h2 className="font-semibold break-words text-slate-900">{product.name}</h2>
+                  <ProductCodes product={product} />
+                  <CardFields>
+                    <CardField label="Price">
+                      <span className="font-semibold tabular-nums">{formatMoney(product.price)}</span>
+                    </CardField>
+                    <CardField label="Stock">
+                      <StockBadge stock={product.stock} reorderPoint={product.reorderPoint} />
+                    </CardField>
+                    <CardField label="Category">{product.category.name}</CardField>
+                    <CardField label="Supplier">{product.supplier.name}</CardField>
+                    {showReorder ? (
+                      <CardField label="Reorder at">
+                        <ReorderPoint product={product} />
+                      </CardField>
+                    ) : null}
+                  </CardFields>
+                  <CardActions>
+                    <EditDeleteButtons
+                      name={product.name}
+                      onEdit={() => setEditing({ product })}
+                      onDelete={() => setDeleting(product)}
+                      buttonExtra={CARD_BUTTON}
                     >
-                      Stock
-                    </Link>
-                  </RowActions>
-                </tr>
-              ))
-            }
-          </LoadState>
-        </tbody>
-      </Table>
+                      <Link
+                        to={stockPath(product._id, paging.view)}
+                        className={buttonClass('secondary', 'sm', CARD_BUTTON)}
+                        aria-label={`Stock of ${product.name}`}
+                      >
+                        Stock
+                      </Link>
+                    </EditDeleteButtons>
+                  </CardActions>
+                </Card>
+              ))}
+            </CardList>
+          )}
+        </LoadState>
+      ) : (
+        <Table caption="Products" busy={list.isPlaceholderData}>
+          <thead>
+            <tr>
+              <SortableTh field="name" sort={sort} onSort={sortBy}>
+                Name
+              </SortableTh>
+              <Th>Category</Th>
+              <Th>Supplier</Th>
+              <SortableTh field="price" sort={sort} onSort={sortBy}>
+                Price
+              </SortableTh>
+              <SortableTh field="stock" sort={sort} onSort={sortBy}>
+                Stock
+              </SortableTh>
+              {showReorder ? <Th>Reorder at</Th> : null}
+              <Th stickyEnd>Action</Th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            <LoadState
+              query={list}
+              what="the products"
+              colSpan={columns}
+              waiting={isPastEnd(page)}
+              isEmpty={() => page.total === 0}
+              empty="No products found."
+            >
+              {() =>
+                page.rows.map((product) => (
+                  <tr key={product._id} className="hover:bg-slate-50">
+                    <Td className="font-medium">
+                      {product.name}
+                      <ProductCodes product={product} />
+                    </Td>
+                    <Td>{product.category.name}</Td>
+                    <Td>{product.supplier.name}</Td>
+                    <Td className="whitespace-nowrap tabular-nums">{formatMoney(product.price)}</Td>
+                    <Td>
+                      <StockBadge stock={product.stock} reorderPoint={product.reorderPoint} />
+                    </Td>
+                    {showReorder ? (
+                      <Td className="tabular-nums">
+                        <ReorderPoint product={product} />
+                      </Td>
+                    ) : null}
+                    <RowActions
+                      name={product.name}
+                      onEdit={() => setEditing({ product })}
+                      onDelete={() => setDeleting(product)}
+                    >
+                      <Link
+                        to={stockPath(product._id, paging.view)}
+                        className={buttonClass('secondary', 'sm')}
+                        aria-label={`Stock of ${product.name}`}
+                      >
+                        Stock
+                      </Link>
+                    </RowActions>
+                  </tr>
+                ))
+              }
+            </LoadState>
+          </tbody>
+        </Table>
+      )}
       <Pager page={page} label="Products" onPage={paging.setPage} />
 
       {editing && choices.data ? (
