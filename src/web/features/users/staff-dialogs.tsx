@@ -116,12 +116,9 @@ export function TemporaryPasswordDialog({
         next sign in.
       </p>
       <div className="mt-4 flex flex-wrap items-center gap-2">
-        <output
-          aria-label="Temporary password"
-          className="min-w-0 flex-1 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-base tracking-wide break-all text-slate-900 select-all"
-        >
+        <code className="min-w-0 flex-1 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-base tracking-wide break-all text-slate-900 select-all">
           {password}
-        </output>
+        </code>
         <button type="button" className={buttonClass('secondary')} onClick={() => void copy()}>
           Copy
         </button>

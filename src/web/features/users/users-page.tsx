@@ -108,12 +108,12 @@ export function UsersPage() {
                         {user._id === me._id ? (
                           <span className="text-xs text-slate-500">You</span>
                         ) : (
-                          <div className="grid grid-cols-2 gap-1.5 lg:flex lg:flex-nowrap">
+                          <div className="grid w-max grid-cols-1 gap-1.5 sm:grid-cols-2">
                             {givable.includes(user.role) ? (
                               <>
                                 <button
                                   type="button"
-                                  className={buttonClass('secondary', 'sm')}
+                                  className={buttonClass('secondary', 'sm', 'whitespace-nowrap')}
                                   onClick={() => {
                                     change.reset();
                                     setEditing(user);
@@ -143,7 +143,7 @@ export function UsersPage() {
                             {manages(me.role, user.role) ? (
                               <button
                                 type="button"
-                                className={buttonClass('danger', 'sm')}
+                                className={buttonClass('danger', 'sm', 'whitespace-nowrap')}
                                 onClick={() => setDeleting(user)}
                                 aria-label={`Delete ${user.name}`}
                               >
