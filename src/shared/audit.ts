@@ -8,7 +8,8 @@ import { Role } from './roles';
  * to it. Later kinds join these lists (and the database's check, in a migration): stock
  * adjustments and counts are actions on a `product`, a return an action on an `order`, purchase
  * orders a `purchaseOrder` that is created, ordered, received, cancelled or closed; customers a
- * `customer` created, updated or deleted.
+ * `customer` created, updated or deleted; staff a `user` deactivated, reactivated or whose password an
+ * admin reset.
  */
 export const AUDIT_ENTITIES = [
   'user',
@@ -39,6 +40,9 @@ export const AUDIT_ACTIONS = [
   'received',
   'cancelled',
   'closed',
+  'deactivated',
+  'reactivated',
+  'passwordReset',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS, {
   error: `action must be one of ${AUDIT_ACTIONS.join(', ')}.`,

@@ -16,7 +16,8 @@ export const LoginInput = z.object({
 });
 export type LoginInput = z.infer<typeof LoginInput>;
 
-export const LoginResponse = Ok.extend({ token: z.string(), user: User });
+/** `mustChangePassword`: the password was reset, and only the profile answers until it changes. */
+export const LoginResponse = Ok.extend({ token: z.string(), mustChangePassword: z.boolean(), user: User });
 export type LoginResponse = z.infer<typeof LoginResponse>;
 
 /** Sign out: this token only, or with `everywhere` every token of the user. The body is optional. */

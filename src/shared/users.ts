@@ -9,6 +9,13 @@ export const User = z.object({
   email: z.string(),
   address: z.string(),
   role: Role,
+  /**
+   * A deactivated user cannot sign in, and their tokens stop at once (DESIGN §16). Defaults keep
+   * a session stored before the flags existed.
+   */
+  active: z.boolean().default(true),
+  /** An admin reset the password: the user must choose a new one before anything else. */
+  mustChangePassword: z.boolean().default(false),
 });
 export type User = z.infer<typeof User>;
 
@@ -47,6 +54,21 @@ export const ProfileInput = z.object({
 export type ProfileInput = z.input<typeof ProfileInput>;
 
 export const UserResponse = Ok.extend({ user: User });
+
+/**
+ * An admin's change to someone they manage (DESIGN §16): the name, the role (within the roles the
+ * caller may give), or whether the account is active. Missing fields stay as they are.
+ */
+export const StaffInput = z.object({
+  name: requiredText(MAX.name, 'Name').optional(),
+  role: Role.optional(),
+  active: z.boolean({ error: 'active must be true or false.' }).optional(),
+});
+export type StaffInput = z.input<typeof StaffInput>;
+
+/** A password reset's answer: the temporary password, shown this once and never again. */
+export const ResetPasswordResponse = Ok.extend({ temporaryPassword: z.string(), user: User });
+export type ResetPasswordResponse = z.infer<typeof ResetPasswordResponse>;
 export const USER_SORTS = ['name', '-name', 'email', '-email', 'role', '-role'] as const;
 /** search matches the name or the email. */
 export const UserQuery = PageQuery.extend({

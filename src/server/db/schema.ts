@@ -33,6 +33,10 @@ export const users = pgTable(
     role: text('role').notNull(),
     /** Bumped on password change; tokens carry it, so older tokens stop working. */
     tokenVersion: integer('token_version').notNull().default(0),
+    /** A deactivated user's tokens stop at once and sign-ins are refused (DESIGN §16). */
+    active: boolean('active').notNull().default(true),
+    /** Set by an admin's password reset; until the user picks a new one, only their profile answers. */
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
@@ -535,7 +539,7 @@ export const auditLog = pgTable(
     ),
     check(
       'audit_log_action_known',
-      sql`${t.action} in ('signedIn','signInFailed','signInThrottled','created','updated','deleted','stockAdjusted','stockCounted','returned','ordered','received','cancelled','closed')`,
+      sql`${t.action} in ('signedIn','signInFailed','signInThrottled','created','updated','deleted','stockAdjusted','stockCounted','returned','ordered','received','cancelled','closed','deactivated','reactivated','passwordReset')`,
     ),
     check(
       'audit_log_entity_known',

@@ -7,15 +7,18 @@ import type { AuthUser } from './fastify';
 const UNAUTHENTICATED = 'Please sign in to continue.';
 const SIGNED_OUT = 'Your session is no longer valid; please sign in again.';
 const NOT_ALLOWED = 'Your role is not allowed to do that.';
+export const MUST_CHANGE_PASSWORD = 'Change your password before you continue.';
 
 /**
  * Every signed-in call runs this, so it is prepared once per connection. A signed-out token
- * (revoked_tokens, decision 0017) finds no user: the sign-out costs no extra round trip.
+ * (revoked_tokens, decision 0017) or a deactivated user (decision 0023) finds no user: neither
+ * costs an extra round trip. The must-change-password flag comes along in the same row.
  */
 const SIGNED_IN_USER = statement(
   'auth_signed_in_user',
-  `select id, name, email, address, role, token_version as "tokenVersion" from users
-   where id = $1 and not exists (select 1 from revoked_tokens where id = $2::uuid)`,
+  `select id, name, email, address, role, token_version as "tokenVersion",
+          must_change_password as "mustChangePassword" from users
+   where id = $1 and active and not exists (select 1 from revoked_tokens where id = $2::uuid)`,
 );
 
 /**
@@ -55,16 +58,18 @@ export async function authenticate(request: FastifyRequest, _reply: FastifyReply
 export async function checkSignedInUser(request: FastifyRequest): Promise<AuthUser> {
   const { claims } = request;
   if (!claims) throw new AppError(401, UNAUTHENTICATED);
-  const [row] = await request.server.database.run<
-    Omit<AuthUser, 'role'> & { role: string; tokenVersion: number }
-  >(SIGNED_IN_USER, [claims.userId, claims.tokenId]);
+  const [row] = await request.server.database.run<Omit<AuthUser, 'role'> & { role: string }>(SIGNED_IN_USER, [
+    claims.userId,
+    claims.tokenId,
+  ]);
   if (!row || row.tokenVersion !== claims.tokenVersion) {
     throw new AppError(401, SIGNED_OUT);
   }
   const user: AuthUser = { ...row, role: row.role as Role };
   request.user = user;
   request.signedInChecked = true;
-  const { permission } = request.routeOptions.config;
+  const { permission, beforePasswordChange } = request.routeOptions.config;
+  if (user.mustChangePassword && !beforePasswordChange) throw new AppError(403, MUST_CHANGE_PASSWORD);
   if (permission && !can(user.role, permission)) {
     throw new AppError(403, NOT_ALLOWED);
   }
@@ -105,12 +110,12 @@ export interface SignedInStatement extends Statement {
  * Writes the signed-in check into a route's statement.
  *
  * The route's SQL uses $1…$n for its own values and reads the caller from the CTE
- * `signed_in_user (id, name, address, role)`, which holds a row only while the token's user exists
- * with the token's version, the token is not signed out, and the user has a role the route's
- * permission allows; the route's writes must
+ * `signed_in_user (id, name, address, role)`, which holds a row only while the token's user exists,
+ * is active, with the token's version, the token is not signed out, the user need not change their
+ * password first, and has a role the route's permission allows; the route's writes must
  * depend on that row. `with` holds the route's further CTEs, `select` its answer. The statement
- * always answers at least one row, carrying `signedIn` and `permitted`, which `signedInRunner` turns
- * into 401 and 403.
+ * always answers at least one row, carrying `signedIn`, `mustChangePassword` and `permitted`, which
+ * `signedInRunner` turns into 401 and 403.
  */
 export function signedInStatement(name: string, parts: { with?: string; select: string }): SignedInStatement {
   if (!/\bsigned_in_user\b/.test(`${parts.with ?? ''} ${parts.select}`))
@@ -120,14 +125,16 @@ export function signedInStatement(name: string, parts: { with?: string; select: 
   const [version, roles, userId, tokenId] = [n + 1, n + 2, n + 3, n + 4];
   const text = `with me as (
      select id, name, address, role,
-            token_version = $${version}::int
+            active and token_version = $${version}::int
               and not exists (select 1 from revoked_tokens where id = $${tokenId}::uuid) as signed_in,
+            must_change_password as must_change,
             role = any($${roles}::text[]) as permitted
      from users where id = $${userId}::uuid
    ), signed_in_user as (
-     select id, name, address, role from me where signed_in and permitted
+     select id, name, address, role from me where signed_in and not must_change and permitted
    )${parts.with ? `, ${parts.with}` : ''}
    select coalesce((select signed_in from me), false) as "signedIn",
+          coalesce((select must_change from me), false) as "mustChangePassword",
           coalesce((select permitted from me), false) as "permitted",
           answer.*
    from (select) as one left join (${parts.select}) as answer on true`;
@@ -148,15 +155,13 @@ export function signedInRunnerFor(
   onChecked: () => void = () => {},
 ): SignedInRunner {
   return async <T>(signed: SignedInStatement, params: unknown[]) => {
-    const rows = await runner.run<T & { signedIn: boolean; permitted: boolean }>(signed, [
-      ...params,
-      caller.tokenVersion,
-      caller.roles,
-      caller.userId,
-      caller.tokenId ?? null,
-    ]);
+    const rows = await runner.run<T & { signedIn: boolean; mustChangePassword: boolean; permitted: boolean }>(
+      signed,
+      [...params, caller.tokenVersion, caller.roles, caller.userId, caller.tokenId ?? null],
+    );
     const first = rows[0];
     if (!first?.signedIn) throw new AppError(401, SIGNED_OUT);
+    if (first.mustChangePassword) throw new AppError(403, MUST_CHANGE_PASSWORD);
     if (!first.permitted) throw new AppError(403, NOT_ALLOWED);
     onChecked();
     return rows;

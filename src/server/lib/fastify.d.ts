@@ -12,6 +12,8 @@ export interface AuthUser {
   address: string;
   role: Role;
   tokenVersion: number;
+  /** An admin reset the password: until the user picks a new one, only their profile answers. */
+  mustChangePassword: boolean;
 }
 
 declare module 'fastify' {
@@ -25,6 +27,11 @@ declare module 'fastify' {
      * only checks the token.
      */
     userCheckedInStatement?: boolean;
+    /**
+     * The route answers a user who must change their password first (DESIGN §16): reading and
+     * changing their own user, and signing out. Every other route answers them 403.
+     */
+    beforePasswordChange?: boolean;
   }
   interface FastifyInstance {
     config: Config;

@@ -254,6 +254,23 @@ const ROWS: Row[] = [
     request: async (t) => ({ method: 'DELETE', url: `/api/users/${(await t.account('user')).id}` }),
   },
   {
+    call: 'PATCH /api/users/:id (a role the caller may create)',
+    who: MANAGERS,
+    request: async (t, me) => ({
+      method: 'PATCH',
+      url: `/api/users/${(await t.account(me?.role === 'superAdmin' ? 'admin' : 'user')).id}`,
+      body: { name: `Perm ${tag()}` },
+    }),
+  },
+  {
+    call: 'POST /api/users/:id/reset-password (a role the caller may create)',
+    who: MANAGERS,
+    request: async (t, me) => ({
+      method: 'POST',
+      url: `/api/users/${(await t.account(me?.role === 'superAdmin' ? 'admin' : 'user')).id}/reset-password`,
+    }),
+  },
+  {
     call: 'GET /api/users/:id (own id)',
     who: ALL,
     request: async (t, me) => ({ method: 'GET', url: `/api/users/${(me ?? t.as.user).id}` }),

@@ -1,21 +1,27 @@
 import type { Role } from '../../shared/roles';
 import type { IconName } from '../components/icon';
 import { REPORTS_PATH } from '../lib/admin-paths';
-import { homePathFor } from '../lib/role-home';
+import { CHANGE_PASSWORD_PATH, landingPathFor } from '../lib/role-home';
 import type { Session } from '../lib/session';
 
 export { HOME_PATH, homePathFor } from '../lib/role-home';
 
 /** `/` sends a signed-in user to their dashboard and a visitor to the landing page. */
 export function rootRedirect(session: Session | null): string {
-  return session ? homePathFor(session.user.role) : '/home';
+  return session ? landingPathFor(session.user) : '/home';
 }
 
-export type GuardDecision = { allow: true } | { allow: false; redirectTo: '/home' | '/unauthorized' };
+export type GuardDecision =
+  | { allow: true }
+  | { allow: false; redirectTo: '/home' | '/unauthorized' | typeof CHANGE_PASSWORD_PATH };
 
-/** The route guard: visitors go to /home, signed-in users without an allowed role to /unauthorized. */
+/**
+ * The route guard: visitors go to /home, a user who must choose a new password to that screen,
+ * signed-in users without an allowed role to /unauthorized.
+ */
 export function guardDecision(session: Session | null, allowed: readonly Role[]): GuardDecision {
   if (!session) return { allow: false, redirectTo: '/home' };
+  if (session.user.mustChangePassword) return { allow: false, redirectTo: CHANGE_PASSWORD_PATH };
   if (!allowed.includes(session.user.role)) return { allow: false, redirectTo: '/unauthorized' };
   return { allow: true };
 }

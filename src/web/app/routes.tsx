@@ -23,6 +23,8 @@ const orders = () => import('../features/orders/orders-page').then((m) => ({ Com
 const users = () => import('../features/users/users-page').then((m) => ({ Component: m.UsersPage }));
 const catalogue = () =>
   import('../features/catalogue/catalogue-page').then((m) => ({ Component: m.CataloguePage }));
+const changePassword = () =>
+  import('../features/profile/change-password-page').then((m) => ({ Component: m.ChangePasswordPage }));
 const profile = () => import('../features/profile/profile-page').then((m) => ({ Component: m.ProfilePage }));
 const stock = () => import('../features/stock/stock-page').then((m) => ({ Component: m.StockPage }));
 const stockCheck = () =>
@@ -86,6 +88,7 @@ export const routes: RouteObject[] = [
       { path: 'retail', lazy: landing },
       { path: 'login', lazy: login },
       { path: 'logout', element: <LogoutPage /> },
+      { path: 'change-password', lazy: changePassword },
       { path: 'unauthorized', element: <UnauthorizedPage /> },
       area(
         'superAdmin-dashboard',

@@ -32,7 +32,9 @@ describe('the page opened at /login', () => {
   it("shows the form on its own, then hands the page to the app at the role's dashboard once signed in", async () => {
     const user = userOf('salesRep');
     const { calls } = mockFetch({
-      'POST /api/auth/login': () => ({ body: { success: true, token: 'tok', user } }),
+      'POST /api/auth/login': () => ({
+        body: { success: true, token: 'tok', mustChangePassword: false, user },
+      }),
       'GET /api/products': () => ({
         body: { success: true, products: [], categories: [], suppliers: [], total: 0 },
       }),

@@ -1,7 +1,7 @@
 import { StrictMode, useEffect } from 'react';
 import type { Root } from 'react-dom/client';
 import { LoginForm } from '../features/auth/login-form';
-import { homePathFor } from '../lib/role-home';
+import { landingPathFor } from '../lib/role-home';
 import { getSession, setSession } from '../lib/session';
 import { useSession } from '../lib/use-session';
 
@@ -39,7 +39,7 @@ function enterApp(root: Root, path: string, replace: boolean) {
 function FirstLogin({ root }: { root: Root }) {
   const session = useSession();
   useEffect(() => {
-    if (session) enterApp(root, homePathFor(session.user.role), true);
+    if (session) enterApp(root, landingPathFor(session.user), true);
   }, [root, session]);
   return (
     <LoginForm

@@ -13,3 +13,11 @@ export const HOME_PATH: Record<Role, string> = {
 export function homePathFor(role: Role): string {
   return HOME_PATH[role] ?? HOME_PATH.user;
 }
+
+/** Where a user whose password an admin reset must go before anything else (DESIGN §16). */
+export const CHANGE_PASSWORD_PATH = '/change-password';
+
+/** Where a signed-in user lands: their home, or first the new-password screen. */
+export function landingPathFor(user: { role: Role; mustChangePassword: boolean }): string {
+  return user.mustChangePassword ? CHANGE_PASSWORD_PATH : homePathFor(user.role);
+}

@@ -9,14 +9,17 @@ async function reload() {
   return import('./session');
 }
 
-const user = { _id: 'u1', name: 'Ann', email: 'ann@example.com', address: '', role: 'admin' };
+const user = { _id: 'u1', name: 'Ann', email: 'ann@example.com', address: '', role: 'admin' as const };
 
 describe('session storage', () => {
   it('restores the token and user stored before a reload', async () => {
     localStorage.setItem('ims_token', 'abc');
     localStorage.setItem('ims_user', JSON.stringify(user));
     const session = await reload();
-    expect(session.getSession()).toEqual({ token: 'abc', user });
+    expect(session.getSession()).toEqual({
+      token: 'abc',
+      user: { ...user, active: true, mustChangePassword: false },
+    });
     localStorage.clear();
   });
 
@@ -30,7 +33,10 @@ describe('session storage', () => {
 
   it('writes both keys on login and removes both on logout', async () => {
     const session = await reload();
-    session.setSession({ token: 'tok', user: { ...user, role: 'salesRep' } });
+    session.setSession({
+      token: 'tok',
+      user: { ...user, role: 'salesRep', active: true, mustChangePassword: false },
+    });
     expect(localStorage.getItem('ims_token')).toBe('tok');
     expect(JSON.parse(localStorage.getItem('ims_user') ?? '{}').role).toBe('salesRep');
     session.clearSession();
@@ -45,6 +51,9 @@ describe('storedUser', () => {
     user,
     ...ROLES.map((role) => ({ ...user, role })),
     { ...user, extra: 'dropped', token: 'not kept' },
+    { ...user, active: false, mustChangePassword: true },
+    { ...user, active: 'no' },
+    { ...user, mustChangePassword: 1 },
     { ...user, role: 'pirate' },
     { ...user, role: 'toString' },
     { ...user, role: undefined },

@@ -23,18 +23,29 @@ function storage(): Storage | null {
 }
 
 /**
- * The stored user when it has the shape of the shared User (its text fields, a known role), with
- * nothing else kept; else null. Written out rather than parsed with the User schema so the login
+ * The stored user when it has the shape of the shared User (its text fields, a known role, its two
+ * flags: missing ones, stored before they existed, read as active and not awaiting a new password),
+ * with nothing else kept; else null. Written out rather than parsed with the User schema so the login
  * page loads without zod; session.test.ts holds the two to the same answers.
  */
 export function storedUser(value: unknown): User | null {
   if (typeof value !== 'object' || value === null) return null;
-  const { _id, name, email, address, role } = value as Record<string, unknown>;
+  const { _id, name, email, address, role, active, mustChangePassword } = value as Record<string, unknown>;
   if (typeof _id !== 'string' || typeof name !== 'string') return null;
   if (typeof email !== 'string' || typeof address !== 'string') return null;
   // HOME_PATH has a key for every role and no other (its type says so).
   if (typeof role !== 'string' || !Object.hasOwn(HOME_PATH, role)) return null;
-  return { _id, name, email, address, role: role as Role };
+  if (active !== undefined && typeof active !== 'boolean') return null;
+  if (mustChangePassword !== undefined && typeof mustChangePassword !== 'boolean') return null;
+  return {
+    _id,
+    name,
+    email,
+    address,
+    role: role as Role,
+    active: active ?? true,
+    mustChangePassword: mustChangePassword ?? false,
+  };
 }
 
 /** Reads the stored session; anything malformed counts as no session. */

@@ -89,6 +89,8 @@ export function userOf(role: User['role'], overrides: Partial<User> = {}): User 
     email: `${role.toLowerCase()}@example.com`,
     address: '1 Main Street',
     role,
+    active: true,
+    mustChangePassword: false,
     ...overrides,
   };
 }

@@ -80,6 +80,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         await recordSignIn(app.db, { outcome: 'failed', email, address: request.ip, userId: row?.id });
         throw new AppError(401, INVALID);
       }
+      // Only after the password is right, so the answer does not tell who has an account.
+      if (!row.active) {
+        await recordSignIn(app.db, { outcome: 'failed', email, address: request.ip, userId: row.id });
+        throw new AppError(403, 'This account is deactivated.');
+      }
       await app.loginThrottle.succeeded(admission);
       await recordSignIn(app.db, { outcome: 'succeeded', email, address: request.ip, userId: row.id });
       const token = await app.tokens.sign({ userId: row.id, tokenVersion: row.tokenVersion });
@@ -94,12 +99,15 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       return {
         success: true as const,
         token,
+        mustChangePassword: row.mustChangePassword,
         user: {
           _id: row.id,
           name: row.name,
           email: row.email,
           address: row.address,
           role: row.role as Role,
+          active: row.active,
+          mustChangePassword: row.mustChangePassword,
         },
       };
     },
@@ -108,7 +116,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/logout',
     {
-      config: { permission: 'users:self' },
+      config: { permission: 'users:self', beforePasswordChange: true },
       schema: {
         tags: ['auth'],
         summary: 'Sign out',

@@ -48,8 +48,9 @@ describe.each(targets)('auth on $name', (target) => {
     const me = await t.account('salesRep', 'Rita Rep');
     const res = await login(me.email, PASSWORD);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['success', 'token', 'user']);
+    expect(Object.keys(res.body).sort()).toEqual(['mustChangePassword', 'success', 'token', 'user']);
     expect(res.body.success).toBe(true);
+    expect(res.body.mustChangePassword).toBe(false);
     expect(res.body.token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(res.body.user).toEqual({
       _id: me.id,
@@ -57,6 +58,8 @@ describe.each(targets)('auth on $name', (target) => {
       email: me.email,
       address: 'Rita Rep street 1',
       role: 'salesRep',
+      active: true,
+      mustChangePassword: false,
     });
     const products = await t.call('GET', '/api/products', { token: res.body.token });
     expect(products.status).toBe(200);

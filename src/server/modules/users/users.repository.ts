@@ -21,13 +21,31 @@ const publicColumns = {
   address: users.address,
   role: users.role,
   tokenVersion: users.tokenVersion,
+  active: users.active,
+  mustChangePassword: users.mustChangePassword,
 };
 
-type UserRow = { id: string; name: string; email: string; address: string; role: string };
+type UserRow = {
+  id: string;
+  name: string;
+  email: string;
+  address: string;
+  role: string;
+  active: boolean;
+  mustChangePassword: boolean;
+};
 
 /** The user as clients see it: never the password hash. */
 export function toUser(row: UserRow): User {
-  return { _id: row.id, name: row.name, email: row.email, address: row.address, role: row.role as Role };
+  return {
+    _id: row.id,
+    name: row.name,
+    email: row.email,
+    address: row.address,
+    role: row.role as Role,
+    active: row.active,
+    mustChangePassword: row.mustChangePassword,
+  };
 }
 
 const USER_ORDER: Record<NonNullable<UserQuery['sort']>, SQL[]> = {
@@ -136,7 +154,11 @@ export async function updateUser(
         email: values.email,
         address: values.address,
         ...(values.passwordHash
-          ? { passwordHash: values.passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` }
+          ? {
+              passwordHash: values.passwordHash,
+              tokenVersion: sql`${users.tokenVersion} + 1`,
+              mustChangePassword: false,
+            }
           : {}),
       })
       .where(eq(users.id, id))
@@ -153,5 +175,87 @@ export async function updateUser(
       });
     }
     return after;
+  });
+}
+
+/**
+ * An admin's change to a user (DESIGN §16), with its audit entries in the same transaction: one
+ * `updated` entry for the name and role, one `deactivated` or `reactivated` entry for the status.
+ * Deactivating also bumps the token version, so a reactivated user signs in afresh rather than
+ * finding old tokens working again. `allowed` says whether the caller may change a user of the
+ * role read under the lock; undefined when the user is gone.
+ */
+export async function changeStaff(
+  db: Db,
+  id: string,
+  values: { name?: string; role?: Role; active?: boolean },
+  actor: Actor,
+  allowed: (role: Role) => boolean,
+): Promise<{ row: NonNullable<Awaited<ReturnType<typeof findUser>>> } | { forbidden: true } | undefined> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select(publicColumns).from(users).where(eq(users.id, id)).for('update');
+    if (!before) return undefined;
+    if (!allowed(before.role as Role)) return { forbidden: true as const };
+    const deactivating = values.active === false && before.active;
+    const [row] = await tx
+      .update(users)
+      .set({
+        ...(values.name !== undefined ? { name: values.name } : {}),
+        ...(values.role !== undefined ? { role: values.role } : {}),
+        ...(values.active !== undefined ? { active: values.active } : {}),
+        ...(deactivating ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
+      })
+      .where(eq(users.id, id))
+      .returning(publicColumns);
+    const after = row as NonNullable<typeof row>;
+    const entity = { type: 'user' as const, id, name: after.name };
+    const changes = changedFields(
+      { name: before.name, role: before.role },
+      { name: after.name, role: after.role },
+    );
+    if (changes.length > 0) await recordAudit(tx, { actor, action: 'updated', entity, changes });
+    if (before.active !== after.active) {
+      await recordAudit(tx, {
+        actor,
+        action: after.active ? 'reactivated' : 'deactivated',
+        entity,
+        changes: [{ field: 'active', old: before.active, new: after.active }],
+      });
+    }
+    return { row: after };
+  });
+}
+
+/**
+ * An admin's password reset: the new hash, a new token version (their tokens stop at once) and
+ * the must-change flag, with a `passwordReset` entry that records only the fact.
+ */
+export async function resetPassword(
+  db: Db,
+  id: string,
+  passwordHash: string,
+  actor: Actor,
+  allowed: (role: Role) => boolean,
+): Promise<{ row: NonNullable<Awaited<ReturnType<typeof findUser>>> } | { forbidden: true } | undefined> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select(publicColumns).from(users).where(eq(users.id, id)).for('update');
+    if (!before) return undefined;
+    if (!allowed(before.role as Role)) return { forbidden: true as const };
+    const [row] = await tx
+      .update(users)
+      .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, mustChangePassword: true })
+      .where(eq(users.id, id))
+      .returning(publicColumns);
+    const after = row as NonNullable<typeof row>;
+    await recordAudit(tx, {
+      actor,
+      action: 'passwordReset',
+      entity: { type: 'user', id, name: after.name },
+      changes: [
+        secretChanged('password'),
+        { field: 'mustChangePassword', old: before.mustChangePassword, new: true },
+      ],
+    });
+    return { row: after };
   });
 }

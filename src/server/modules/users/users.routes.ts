@@ -6,23 +6,27 @@ import { CREATABLE_ROLES, MANAGED_ROLES, manages, type Role } from '../../../sha
 import {
   ProfileInput,
   ProfileResponse,
+  ResetPasswordResponse,
+  StaffInput,
   UserInput,
   UserListResponse,
   UserQuery,
   UserResponse,
 } from '../../../shared/users';
-import { currentUser } from '../../lib/auth';
+import { currentUser, MUST_CHANGE_PASSWORD } from '../../lib/auth';
 import { AppError, badRequest, conflict, forbidden, isId, notFound } from '../../lib/errors';
 import type { AuthUser } from '../../lib/fastify';
-import { hashPassword, verifyPassword } from '../../lib/passwords';
+import { hashPassword, temporaryPassword, verifyPassword } from '../../lib/passwords';
 import { type Admission, LOGIN_LIMITS, limitsText, tooManyAttempts } from '../../lib/throttle';
 import {
+  changeStaff,
   deleteUser,
   emailTaken,
   findUser,
   insertUser,
   listUsers,
   passwordHashOf,
+  resetPassword,
   toUser,
   updateUser,
 } from './users.repository';
@@ -55,6 +59,9 @@ async function checkCurrentPassword(
     throw forbidden('Your current password is wrong.');
   return admission;
 }
+
+/** Staff changes go to whoever may create the user's role (DESIGN §16). */
+const changes = (caller: Role) => (role: Role) => CREATABLE_ROLES[caller].includes(role);
 
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -128,15 +135,74 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  app.patch(
+    '/users/:id',
+    {
+      config: { permission: 'users:manage' },
+      schema: {
+        tags: ['users'],
+        summary: 'Change a user you manage',
+        description:
+          'The name, the role or whether the account is active, for a user whose role the caller may create, to a role the caller may give (403 otherwise, and for the caller themselves: their own profile is PUT). active: false stops their tokens at once and refuses their sign-ins; active: true lets them sign in again.',
+        params: IdParams,
+        body: StaffInput,
+        response: { 200: UserResponse },
+      },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const { id } = request.params;
+      if (id === me.id)
+        throw forbidden('You cannot change your own account here; edit your profile instead.');
+      if (!isId(id)) throw notFound('User');
+      const input = request.body;
+      if (input.name === undefined && input.role === undefined && input.active === undefined)
+        throw badRequest('Give a name, a role or active to change.');
+      if (input.role !== undefined && !changes(me.role)(input.role))
+        throw forbidden(`Your role cannot give the ${input.role} role.`);
+      const changed = await changeStaff(app.db, id, input, me, changes(me.role));
+      if (!changed) throw notFound('User');
+      if ('forbidden' in changed) throw forbidden('Your role cannot change this user.');
+      return { success: true as const, user: toUser(changed.row) };
+    },
+  );
+
+  app.post(
+    '/users/:id/reset-password',
+    {
+      config: { permission: 'users:manage' },
+      schema: {
+        tags: ['users'],
+        summary: "Reset a user's password",
+        description:
+          'For a user whose role the caller may create (403 otherwise, and for the caller themselves). Answers a temporary password, shown this once; the old password and every token of the user stop at once, and until they choose a new password (PUT /api/users/:id) every call but reading and changing their own user answers 403.',
+        params: IdParams,
+        response: { 200: ResetPasswordResponse },
+      },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const { id } = request.params;
+      if (id === me.id) throw forbidden('Change your own password on your profile.');
+      if (!isId(id)) throw notFound('User');
+      const temporary = temporaryPassword();
+      const reset = await resetPassword(app.db, id, await hashPassword(temporary), me, changes(me.role));
+      if (!reset) throw notFound('User');
+      if ('forbidden' in reset) throw forbidden("Your role cannot reset this user's password.");
+      return { success: true as const, temporaryPassword: temporary, user: toUser(reset.row) };
+    },
+  );
+
   app.get(
     '/users/:id',
     {
-      config: { permission: 'users:self' },
+      config: { permission: 'users:self', beforePasswordChange: true },
       schema: { tags: ['users'], summary: 'One user', params: IdParams, response: { 200: UserResponse } },
     },
     async (request) => {
       const me = currentUser(request);
       const { id } = request.params;
+      if (id !== me.id && me.mustChangePassword) throw forbidden(MUST_CHANGE_PASSWORD);
       if (id !== me.id && MANAGED_ROLES[me.role].length === 0)
         throw forbidden('You can only see your own account.');
       const target = isId(id) ? await findUser(app.db, id) : undefined;
@@ -150,11 +216,11 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/users/:id',
     {
-      config: { permission: 'users:self' },
+      config: { permission: 'users:self', beforePasswordChange: true },
       schema: {
         tags: ['users'],
         summary: 'Update your own profile',
-        description: `An empty or missing password leaves it unchanged; a new one returns a fresh token. A new password or email needs currentPassword (400 without it, 403 when wrong), checked before the email is; wrong ones and emails already in use count against the sign-in limits (${limitsText()}) and ${LOGIN_LIMITS.perUser} per user in the same window, then 429.`,
+        description: `An empty or missing password leaves it unchanged; a new one returns a fresh token. A new password or email needs currentPassword (400 without it, 403 when wrong), checked before the email is; wrong ones and emails already in use count against the sign-in limits (${limitsText()}) and ${LOGIN_LIMITS.perUser} per user in the same window, then 429. After an admin's reset a new password, other than the temporary one, is required (400 without it) and clears mustChangePassword.`,
         params: IdParams,
         body: ProfileInput,
         response: { 200: ProfileResponse },
@@ -168,6 +234,11 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         throw forbidden('You can only edit your own profile.');
       }
       const input = request.body;
+      if (me.mustChangePassword) {
+        if (!input.password) throw badRequest('Choose a new password to continue.');
+        if (input.password === input.currentPassword)
+          throw badRequest('Choose a password other than the temporary one.');
+      }
       const admission = await checkCurrentPassword(request, me, input);
       if (await emailTaken(app.db, input.email, me.id)) throw conflict(EMAIL_TAKEN);
       const passwordHash = input.password ? await hashPassword(input.password) : undefined;

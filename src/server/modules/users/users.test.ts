@@ -4,7 +4,7 @@ import { type Account, PASSWORD, startApp, type TestApp, targets } from '../../t
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const REPS_AND_USER = ['salesRep', 'medicalRep', 'user'] as const;
-const USER_KEYS = ['_id', 'address', 'email', 'name', 'role'];
+const USER_KEYS = ['_id', 'active', 'address', 'email', 'mustChangePassword', 'name', 'role'];
 
 let sequence = 0;
 const freshEmail = (tag = 'new') => `${tag}.${Date.now().toString(36)}${sequence++}@example.com`;
@@ -44,6 +44,8 @@ describe.each(targets)('users on $name', (target) => {
         email: someone.email,
         address: 'Listed Admin street 1',
         role: 'admin',
+        active: true,
+        mustChangePassword: false,
       });
     });
 
@@ -76,6 +78,8 @@ describe.each(targets)('users on $name', (target) => {
         email: body.email.trim().toLowerCase(),
         address: '12 Market Street',
         role: 'admin',
+        active: true,
+        mustChangePassword: false,
       });
       const signIn = await login(body.email, 'long enough password');
       expect(signIn.status).toBe(200);
@@ -282,6 +286,8 @@ describe.each(targets)('users on $name', (target) => {
           email: me.email,
           address: `${me.name} street 1`,
           role,
+          active: true,
+          mustChangePassword: false,
         });
       },
     );
@@ -356,6 +362,8 @@ describe.each(targets)('users on $name', (target) => {
         email,
         address: 'New Road 2',
         role: 'user',
+        active: true,
+        mustChangePassword: false,
       });
       // The token stays valid and the new email signs in with the unchanged password.
       expect((await t.call('GET', `/api/users/${me.id}`, { token: me.token })).body.user.email).toBe(email);

@@ -37,6 +37,9 @@ export const ACTION_LABEL: Record<AuditAction, string> = {
   received: 'Received',
   cancelled: 'Cancelled',
   closed: 'Closed',
+  deactivated: 'Deactivated',
+  reactivated: 'Reactivated',
+  passwordReset: 'Password reset',
 };
 
 const ACTION_TONE: Partial<Record<AuditAction, string>> = {

@@ -39,12 +39,25 @@ describe('Login', () => {
     await fillAndSubmit('Sam@Example.com', 'password123');
     const button = await screen.findByRole('button', { name: 'Logging in...' });
     expect((button as HTMLButtonElement).disabled).toBe(true);
-    answer({ body: { success: true, token: 'tok', user } });
+    answer({ body: { success: true, token: 'tok', mustChangePassword: false, user } });
     expect(await screen.findByRole('heading', { name: 'Products' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/salesRep-dashboard');
     expect(calls[0]?.body).toEqual({ email: 'sam@example.com', password: 'password123' });
     expect(getSession()).toEqual({ token: 'tok', user });
     expect(localStorage.getItem('ims_token')).toBe('tok');
+  });
+
+  it('sends a user whose password was reset to Choose a new password, not their dashboard', async () => {
+    const user = userOf('salesRep', { mustChangePassword: true });
+    mockFetch({
+      'POST /api/auth/login': () => ({
+        body: { success: true, token: 'tok', mustChangePassword: true, user },
+      }),
+    });
+    const router = renderLogin();
+    await fillAndSubmit('sam@example.com', 'k7mq-3xtn-9bwe-p2fh');
+    expect(await screen.findByRole('heading', { name: 'Choose a new password' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/change-password');
   });
 
   it("shows the server's sentence in red on wrong credentials", async () => {

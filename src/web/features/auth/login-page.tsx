@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, useNavigate } from 'react-router';
-import { homePathFor } from '../../lib/role-home';
+import { landingPathFor } from '../../lib/role-home';
 import { setSession } from '../../lib/session';
 import { useSession } from '../../lib/use-session';
 import { LoginForm } from './login-form';
@@ -10,8 +10,8 @@ export function LoginPage() {
   const session = useSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  // Signed in, here or in another tab: on to the role's dashboard.
-  if (session) return <Navigate to={homePathFor(session.user.role)} replace />;
+  // Signed in, here or in another tab: on to the role's dashboard (or first a new password).
+  if (session) return <Navigate to={landingPathFor(session.user)} replace />;
   return (
     <LoginForm
       onSignedIn={({ token, user }) => {

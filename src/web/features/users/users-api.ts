@@ -1,7 +1,14 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { Ok } from '../../../shared/common';
-import { type UserInput, UserListResponse, type UserQuery, UserResponse } from '../../../shared/users';
+import {
+  ResetPasswordResponse,
+  type StaffInput,
+  type UserInput,
+  UserListResponse,
+  type UserQuery,
+  UserResponse,
+} from '../../../shared/users';
 import { api } from '../../lib/api';
 import { withQuery } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
@@ -45,5 +52,43 @@ export function useDeleteUser() {
       queryClient.removeQueries({ queryKey: queryKeys.user(id) });
       void queryClient.invalidateQueries({ queryKey: queryKeys.userPages });
     },
+  });
+}
+
+type UserList = z.infer<typeof UserListResponse>;
+
+/** Puts a changed user in place on every cached page, then refetches them. */
+function useChangedUser() {
+  const queryClient = useQueryClient();
+  return (user: UserList['users'][number]) => {
+    queryClient.setQueriesData<UserList>({ queryKey: queryKeys.userPages }, (list) =>
+      list ? { ...list, users: list.users.map((row) => (row._id === user._id ? user : row)) } : list,
+    );
+    void queryClient.invalidateQueries({ queryKey: queryKeys.userPages });
+  };
+}
+
+/** An admin's change to a user they manage: name, role, or whether the account is active. */
+export function useChangeUser() {
+  const changed = useChangedUser();
+  return useMutation({
+    mutationFn: ({ id, change }: { id: string; change: StaffInput }) =>
+      api(`/users/${encodeURIComponent(id)}`, { method: 'PATCH', body: change, schema: UserResponse }),
+    meta: { inlineErrors: true },
+    onSuccess: ({ user }) => changed(user),
+  });
+}
+
+/** Resets a user's password; the answer's temporary password is shown once and kept nowhere. */
+export function useResetPassword() {
+  const changed = useChangedUser();
+  return useMutation({
+    mutationFn: (id: string) =>
+      api(`/users/${encodeURIComponent(id)}/reset-password`, {
+        method: 'POST',
+        schema: ResetPasswordResponse,
+      }),
+    meta: { inlineErrors: true },
+    onSuccess: ({ user }) => changed(user),
   });
 }
