@@ -35,7 +35,7 @@ export function ReceiptPage() {
         >
           Print
         </button>
-        {can(user.role, 'orders:create') ? (
+        {can(user.role, 'sales:create') ? (
           <Link to={`${homePathFor(user.role)}/sales/new`} className={buttonClass('secondary')}>
             New sale
           </Link>
