@@ -150,8 +150,8 @@ describe('the receipt', () => {
             .map((cell) => cell.textContent),
         );
     expect(lines()).toEqual([
-      ['Crisps', '3', '1', '2', 'Return'],
-      ['Cola', '1', '0', '1', 'Return'],
+      ['Crisps', 'Sold 3', 'Returned 1', 'Left to return 2', 'Return'],
+      ['Cola', 'Sold 1', 'Returned 0', 'Left to return 1', 'Return'],
     ]);
     await user.click(within(table).getByRole('button', { name: 'Return Crisps' }));
     const dialog = screen.getByRole('dialog', { name: 'Return: Crisps' });
@@ -160,7 +160,7 @@ describe('the receipt', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Return to stock' }));
     expect(await screen.findByText('2 of Crisps returned to stock.')).toBeTruthy();
     expect(callsOf(calls, 'POST', '/api/order/o1/return')[0]?.body).toEqual({ quantity: 2 });
-    await waitFor(() => expect(lines()[0]).toEqual(['Crisps', '3', '3', '0', 'All returned']));
+    await waitFor(() => expect(lines()[0]).toEqual(['Crisps', 'Sold 3', 'Returned 3', 'Left to return 0', 'All returned']));
     expect(callsOf(calls, 'GET', '/api/sales/sale1').length).toBeGreaterThan(1);
   });
 

@@ -138,6 +138,11 @@ export function Receipt({ sale }: { sale: Sale }) {
   );
 }
 
+/** On phones a line is a small card: the item and its Return, then sold, returned and left. */
+const STACKED_ROW =
+  'max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:gap-x-3 max-sm:gap-y-0.5 max-sm:px-3 max-sm:py-3';
+const STACKED_FIGURE = 'max-sm:col-start-1 max-sm:p-0 max-sm:text-left max-sm:text-xs max-sm:text-slate-600';
+
 /**
  * Admins take back a line of the sale here (DESIGN §8's return, the Orders list's dialog): each
  * line says what was sold, what came back and what is left to return. Not on the printed receipt.
@@ -151,7 +156,7 @@ function LineReturns({ sale }: { sale: Sale }) {
         Returns
       </h2>
       <Table caption={`Returns of receipt ${number}`}>
-        <thead>
+        <thead className="max-sm:sr-only">
           <tr>
             <Th>Item</Th>
             <Th className="text-right">Sold</Th>
@@ -166,12 +171,21 @@ function LineReturns({ sale }: { sale: Sale }) {
           {sale.lines.map((line) => {
             const left = line.quantity - line.returnedQuantity;
             return (
-              <tr key={line.order._id}>
-                <Td className="break-words">{line.product.name}</Td>
-                <Td className="text-right tabular-nums">{line.quantity}</Td>
-                <Td className="text-right tabular-nums">{line.returnedQuantity}</Td>
-                <Td className="text-right tabular-nums">{left}</Td>
-                <Td className="text-right">
+              <tr key={line.order._id} className={STACKED_ROW}>
+                <Td className="break-words max-sm:p-0 max-sm:font-medium">{line.product.name}</Td>
+                <Td className={`text-right tabular-nums ${STACKED_FIGURE}`}>
+                  <span className="sm:hidden">Sold </span>
+                  {line.quantity}
+                </Td>
+                <Td className={`text-right tabular-nums ${STACKED_FIGURE}`}>
+                  <span className="sm:hidden">Returned </span>
+                  {line.returnedQuantity}
+                </Td>
+                <Td className={`text-right tabular-nums ${STACKED_FIGURE}`}>
+                  <span className="sm:hidden">Left to return </span>
+                  {left}
+                </Td>
+                <Td className="text-right max-sm:col-start-2 max-sm:row-span-4 max-sm:row-start-1 max-sm:p-0">
                   {left > 0 ? (
                     <button
                       type="button"
