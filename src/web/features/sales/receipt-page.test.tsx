@@ -160,7 +160,9 @@ describe('the receipt', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Return to stock' }));
     expect(await screen.findByText('2 of Crisps returned to stock.')).toBeTruthy();
     expect(callsOf(calls, 'POST', '/api/order/o1/return')[0]?.body).toEqual({ quantity: 2 });
-    await waitFor(() => expect(lines()[0]).toEqual(['Crisps', 'Sold 3', 'Returned 3', 'Left to return 0', 'All returned']));
+    await waitFor(() =>
+      expect(lines()[0]).toEqual(['Crisps', 'Sold 3', 'Returned 3', 'Left to return 0', 'All returned']),
+    );
     expect(callsOf(calls, 'GET', '/api/sales/sale1').length).toBeGreaterThan(1);
   });
 
