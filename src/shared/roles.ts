@@ -25,6 +25,8 @@ export const PERMISSIONS = {
   'users:manage': ['superAdmin', 'admin'],
   'users:self': ALL,
   'orders:create': ORDERING_ROLES,
+  /** A sale at the counter (DESIGN §11): the roles that order, and admins (an owner works the till). */
+  'sales:create': STAFF,
   'orders:read': ALL,
   'orders:return': ['admin'],
   'audit:read': ['superAdmin', 'admin'],

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Ok } from './common';
+import { checkRange, DateOnly, Id, Ok } from './common';
 import { Quantity } from './orders';
 import { PageInfo, PageQuery } from './paging';
 
@@ -73,11 +73,32 @@ export const Sale = z.object({
 export type Sale = z.infer<typeof Sale>;
 export const SaleResponse = Ok.extend({ sale: Sale });
 
-/** A sale in a list: no lines, their count. */
-export const SaleSummary = Sale.omit({ lines: true, store: true }).extend({ lineCount: z.number().int() });
+/** A sale in a list: no lines, their count, and what of it came back (units and money). */
+export const SaleSummary = Sale.omit({ lines: true, store: true }).extend({
+  lineCount: z.number().int(),
+  returnedQuantity: z.number().int().describe('Units returned over all lines'),
+  returnedTotal: z.number().describe('What the returned units were sold for'),
+});
 export type SaleSummary = z.infer<typeof SaleSummary>;
-export const SaleQuery = PageQuery.omit({ search: true }).extend({ customer: Id.optional() });
+/**
+ * The sales view's filters (DESIGN §16): `search` is a receipt number (S-000123, 123) or words
+ * of the customer's name; from/to are days in the server's time zone, both included; customer
+ * an id. Always one page, newest first.
+ */
+export const SaleQuery = PageQuery.extend({
+  customer: Id.optional(),
+  from: DateOnly.optional(),
+  to: DateOnly.optional(),
+}).superRefine(checkRange());
 export type SaleQuery = z.input<typeof SaleQuery>;
+
+/** The receipt number a search names (S-000123, s123, 000123, 123), or undefined when it is words. */
+export function saleNumberSearched(search: string | undefined): number | undefined {
+  const match = /^\s*(?:s-?)?(\d{1,15})\s*$/i.exec(search ?? '');
+  if (!match?.[1]) return undefined;
+  const number = Number(match[1]);
+  return Number.isSafeInteger(number) ? number : undefined;
+}
 export const SaleListResponse = Ok.extend({ sales: z.array(SaleSummary) }).extend(PageInfo.shape);
 export type SaleListResponse = z.infer<typeof SaleListResponse>;
 

@@ -46,7 +46,10 @@ export const Movement = z.object({
   reason: z.string().nullable(),
   note: z.string(),
   user: z.object({ _id: z.string().nullable(), name: z.string() }).nullable(),
-  order: z.object({ _id: z.string() }).optional(),
+  /** The order it belongs to, and the sale that order is a line of (its receipt number). */
+  order: z
+    .object({ _id: z.string(), sale: z.object({ _id: z.string(), number: z.number().int() }).optional() })
+    .optional(),
   purchaseOrder: z.object({ _id: z.string(), number: z.string() }).optional(),
 });
 export type Movement = z.infer<typeof Movement>;

@@ -255,6 +255,10 @@ export const sales = pgTable(
     index('sales_customer_created_idx')
       .on(t.customerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.customerId} is not null`),
+    // The sales view finds sales by words of the customer's name (migration 0021).
+    index('sales_customer_name_trgm_idx')
+      .using('gin', t.customerName.op('gin_trgm_ops'))
+      .where(sql`${t.customerName} is not null`),
   ],
 );
 

@@ -528,7 +528,7 @@ const ROWS: Row[] = [
   },
   {
     call: 'POST /api/sales',
-    who: ORDERING,
+    who: STAFF,
     request: async (t) => ({
       method: 'POST',
       url: '/api/sales',

@@ -23,7 +23,7 @@ export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
-      <Notifications />
+      <Notifications navigate={(to) => void router.navigate(to)} />
     </QueryClientProvider>
   );
 }

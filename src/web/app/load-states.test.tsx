@@ -38,6 +38,7 @@ function screensOf(table: RouteObject[]): Screen[] {
 const LOADS_NOTHING: Record<string, string> = {
   '/superAdmin-dashboard': 'two signposts',
   '/admin-dashboard/stock-check': 'runs the check on request',
+  '/admin-dashboard/sales/new': 'the counter looks up as the user types or scans',
   '/employee-dashboard/sales/new': 'the counter looks up as the user types or scans',
   '/salesRep-dashboard/sales/new': 'the counter looks up as the user types or scans',
   '/medicalRep-dashboard/sales/new': 'the counter looks up as the user types or scans',
@@ -59,6 +60,8 @@ const EMPTY_TEXTS = [
   'No products out of stock.',
   'No low stock products.',
   'No sales in this range',
+  'No sales yet.',
+  'No sales match',
 ];
 
 const SENTENCE = 'The database is resting.';
@@ -200,7 +203,17 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
       summary: { sales: 0, totalSpent: 0, lastPurchaseAt: null },
     }),
   },
-  { path: /^\/api\/sales$/, answer: (query) => ({ sales: [], ...page(query, 0) }) },
+  {
+    path: /^\/api\/sales$/,
+    answer: (query) => {
+      const { lines: _lines, store: _store, ...summary } = sale({ customer: { _id: 'x1', name: SHOWN } });
+      // A customer's purchases page shows its sales by number; the sales view by customer too.
+      return {
+        sales: [{ ...summary, lineCount: 2, returnedQuantity: 0, returnedTotal: 0 }],
+        ...page(query, 1),
+      };
+    },
+  },
   {
     path: /^\/api\/sales\/x1$/,
     answer: () => ({

@@ -34,6 +34,7 @@ function staffMenu(base: string): MenuItem[] {
   return [
     { label: 'Products', to: base, icon: 'products', end: true },
     { label: 'New sale', to: `${base}/sales/new`, icon: 'sale' },
+    { label: 'Sales', to: `${base}/sales`, icon: 'sales', end: true },
     { label: 'Orders', to: `${base}/orders`, icon: 'orders' },
     { label: 'Customers', to: `${base}/customers`, icon: 'customers' },
     { label: 'Profile', to: `${base}/profile`, icon: 'profile' },
@@ -54,6 +55,8 @@ export const MENUS: Record<Role, MenuItem[]> = {
     { label: 'Dashboard', to: '/admin-dashboard', icon: 'dashboard', end: true },
     { label: 'Products', to: '/admin-dashboard/products', icon: 'products' },
     { label: 'Categories', to: '/admin-dashboard/categories', icon: 'categories' },
+    { label: 'New sale', to: '/admin-dashboard/sales/new', icon: 'sale' },
+    { label: 'Sales', to: '/admin-dashboard/sales', icon: 'sales', end: true },
     { label: 'Orders', to: '/admin-dashboard/orders', icon: 'orders' },
     { label: 'Customers', to: '/admin-dashboard/customers', icon: 'customers' },
     { label: 'Suppliers', to: '/admin-dashboard/supplier', icon: 'suppliers' },

@@ -48,6 +48,7 @@ const customer = () =>
   import('../features/customers/customer-page').then((m) => ({ Component: m.CustomerPage }));
 const counter = () => import('../features/sales/counter-page').then((m) => ({ Component: m.CounterPage }));
 const receipt = () => import('../features/sales/receipt-page').then((m) => ({ Component: m.ReceiptPage }));
+const sales = () => import('../features/sales/sales-page').then((m) => ({ Component: m.SalesPage }));
 
 /** A role area: the guard, then the shell, then its pages (a crash keeps the sidebar). */
 function area(path: string, roles: readonly Role[], pages: RouteObject[]): RouteObject {
@@ -73,6 +74,7 @@ const staffPages: RouteObject[] = [
   { path: 'orders', lazy: orders },
   { path: 'customers', lazy: customers },
   { path: 'customers/:id', lazy: customer },
+  { path: 'sales', lazy: sales },
   { path: 'sales/new', lazy: counter },
   { path: 'sales/:id', lazy: receipt },
   { path: 'profile', lazy: profile },
@@ -119,6 +121,8 @@ export const routes: RouteObject[] = [
           { path: 'orders', lazy: orders },
           { path: 'customers', lazy: customers },
           { path: 'customers/:id', lazy: customer },
+          { path: 'sales', lazy: sales },
+          { path: 'sales/new', lazy: counter },
           { path: 'sales/:id', lazy: receipt },
           { path: 'users', lazy: users },
           { path: 'activity', lazy: activity },

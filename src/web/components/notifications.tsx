@@ -5,8 +5,10 @@ import { dismiss, getNotices, subscribeNotices } from '../lib/notify';
 /**
  * Visible notifications: errors as alerts, successes as status messages. They stack at the
  * bottom (right from sm): at the top they covered the page header's buttons for their 5–10 s.
+ * A notice's link opens in the app through `navigate` (the area sits outside the router), or as
+ * a plain link without it.
  */
-export function Notifications() {
+export function Notifications({ navigate }: { navigate?: (to: string) => void } = {}) {
   const notices = useSyncExternalStore(subscribeNotices, getNotices, getNotices);
   return createPortal(
     <div
@@ -22,9 +24,24 @@ export function Notifications() {
               : 'border-green-200 bg-green-50 text-green-800'
           }`}
         >
-          <p role={notice.kind === 'error' ? 'alert' : 'status'} className="flex-1">
-            {notice.text}
-          </p>
+          <div className="flex-1">
+            <p role={notice.kind === 'error' ? 'alert' : 'status'}>{notice.text}</p>
+            {notice.link ? (
+              <a
+                href={notice.link.to}
+                className="font-medium underline hover:no-underline"
+                onClick={(event) => {
+                  if (!navigate || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey)
+                    return;
+                  event.preventDefault();
+                  dismiss(notice.id);
+                  navigate(notice.link?.to ?? '/');
+                }}
+              >
+                {notice.link.label}
+              </a>
+            ) : null}
+          </div>
           <button
             type="button"
             onClick={() => dismiss(notice.id)}

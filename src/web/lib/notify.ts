@@ -1,5 +1,7 @@
 /** A tiny store of on-screen notifications, usable from React and from the query cache. */
-export type Notice = { id: number; kind: 'error' | 'success'; text: string };
+/** A link a notice offers after its text (Receipt S-000123), inside the app. */
+export type NoticeLink = { to: string; label: string };
+export type Notice = { id: number; kind: 'error' | 'success'; text: string; link?: NoticeLink };
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
@@ -30,12 +32,12 @@ export function dismiss(id: number): void {
   emit();
 }
 
-function push(kind: Notice['kind'], text: string): void {
+function push(kind: Notice['kind'], text: string, link?: NoticeLink): void {
   // The same sentence twice in a row (two failing queries) shows once.
   const same = notices.find((notice) => notice.kind === kind && notice.text === text);
   if (same) dismiss(same.id);
   const id = nextId++;
-  notices = [...notices.slice(-3), { id, kind, text }];
+  notices = [...notices.slice(-3), { id, kind, text, ...(link ? { link } : {}) }];
   timers.set(
     id,
     setTimeout(() => dismiss(id), LIFETIME[kind]),
@@ -45,7 +47,7 @@ function push(kind: Notice['kind'], text: string): void {
 
 export const notify = {
   error: (text: string) => push('error', text),
-  success: (text: string) => push('success', text),
+  success: (text: string, link?: NoticeLink) => push('success', text, link),
   clear: () => {
     for (const id of timers.keys()) dismiss(id);
   },

@@ -41,5 +41,6 @@ export const queryKeys = {
   // A customer's purchases sit under the sales: whatever refreshes the sales refreshes them too.
   customerSales: (id: string, query: SaleQuery) => ['sales', 'customer', id, query] as const,
   sales: ['sales'] as const,
+  salePage: (query: SaleQuery) => ['sales', 'page', query] as const,
   sale: (id: string) => ['sales', 'one', id] as const,
 };

@@ -73,14 +73,19 @@ const fromRaw = (row: RawOrderRow): OrderRow => ({
 });
 
 /**
- * Records the order and takes its stock in one statement, for the signed-in buyer.
+ * Records the order as a one-line sale (DESIGN §16: one way to sell) and takes its stock in one
+ * statement, for the signed-in buyer.
  *
  * - The buyer is `signed_in_user` (see signedInStatement): the order goes ahead only while the
  *   token's user exists with its version and an allowed role.
- * - The stock is taken by the order's `sale` movement: the ledger's trigger (migration 0010)
- *   subtracts it in one conditional update that never goes below zero, so the movement, the
- *   stock and the order row exist together or not at all. A product whose stock was already too
- *   low is refused without writing; one that ran out meanwhile is refused by the trigger (IMS01).
+ * - The product is locked as it is read (as a counter sale locks its products, decision 0016):
+ *   the stock checked is the stock taken, so a refusal writes nothing and draws no receipt
+ *   number, and the counters are reached holding the product, in the same order as a sale.
+ * - The sale row (receipt number from `sale_number_seq`, the same numbering as the counter;
+ *   payment `other`, no customer) is written only when the stock suffices; the order is its line
+ *   1 with the sale's time, and its `sale` movement takes the stock through the ledger's trigger
+ *   (migration 0010) in one conditional update that never goes below zero. Should the trigger
+ *   refuse it anyway (IMS01), the whole statement is undone, sale row included.
  * - The price and the cost (for margins) come from the database, never the client.
  * - It always answers one row: the order, or whether the product exists, so a refusal costs no
  *   second round trip.
@@ -88,17 +93,25 @@ const fromRaw = (row: RawOrderRow): OrderRow => ({
  * $1 product, $2 quantity.
  */
 const PLACE_ORDER = signedInStatement('orders_place', {
-  with: `product as (
+  with: `product as materialized (
      select p.id, p.name, p.price, p.cost, p.stock, c.name as category_name
      from products p join categories c on c.id = p.category_id
      where p.id = $1::uuid
-   ), placed as (
-     insert into orders (user_id, product_id, quantity, unit_price, unit_cost, total_price,
-                         product_name, category_name, user_name, user_address)
-     select buyer.id, product.id, $2::int, product.price, product.cost, product.price * $2::int,
-            product.name, product.category_name, buyer.name, buyer.address
+     for update of p
+   ), sale as (
+     insert into sales (user_id, user_name, payment_method, total, created_at)
+     select buyer.id, buyer.name, 'other', product.price * $2::int, clock_timestamp()
      from product cross join signed_in_user buyer
      where product.stock >= $2::int
+     returning id, number, user_id, user_name, created_at
+   ), placed as (
+     insert into orders (user_id, product_id, quantity, unit_price, unit_cost, total_price,
+                         product_name, category_name, user_name, user_address,
+                         sale_id, sale_number, sale_line, order_date)
+     select sale.user_id, product.id, $2::int, product.price, product.cost, product.price * $2::int,
+            product.name, product.category_name, sale.user_name, buyer.address,
+            sale.id, sale.number, 1, sale.created_at
+     from sale cross join product cross join signed_in_user buyer
      returning *
    ), sold as (
      insert into stock_movements (product_id, kind, quantity, user_id, user_name, order_id)

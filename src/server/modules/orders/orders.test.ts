@@ -12,7 +12,7 @@ describe.each(targets)('orders on $name', (target) => {
   const stockOf = async (id: string) =>
     (await t.sql<{ stock: number }>('select stock from products where id = $1', [id]))[0]?.stock;
 
-  it('POST /api/order/add takes the stock and answers the order with the server price', async () => {
+  it('POST /api/order/add takes the stock and answers the order, a one-line sale, with the server price', async () => {
     const { id } = await t.product({ name: 'Bandage', stock: 10, price: 19.99 });
     const rep = t.as.salesRep;
     const res = await t.call('POST', '/api/order/add', {
@@ -32,9 +32,30 @@ describe.each(targets)('orders on $name', (target) => {
         orderDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         status: 'placed',
         returnedQuantity: 0,
-        sale: null,
+        sale: { _id: expect.any(String), number: expect.any(Number) },
         customer: null,
       },
+    });
+    // The sale's receipt has the one line, sold by the rep, paid "other".
+    const receipt = await t.call('GET', `/api/sales/${res.body.order.sale._id}`, { token: rep.token });
+    expect(receipt.status).toBe(200);
+    expect(receipt.body.sale).toMatchObject({
+      number: res.body.order.sale.number,
+      seller: { _id: rep.id, name: rep.name },
+      customer: null,
+      total: 59.97,
+      payment: { method: 'other', tendered: null },
+      createdAt: res.body.order.orderDate,
+      lines: [
+        {
+          order: { _id: res.body.order._id },
+          product: { _id: id, name: 'Bandage' },
+          quantity: 3,
+          unitPrice: 19.99,
+          total: 59.97,
+          returnedQuantity: 0,
+        },
+      ],
     });
     // A rep does not read costs (costs:read): the order has no unitCost at all.
     expect(res.body.order).not.toHaveProperty('unitCost');

@@ -1,7 +1,9 @@
+import { searchWords } from '../../../shared/paging';
 import { can, type Role } from '../../../shared/roles';
-import type { PaymentMethod, Sale, SaleSummary } from '../../../shared/sales';
+import { type PaymentMethod, type Sale, type SaleSummary, saleNumberSearched } from '../../../shared/sales';
 import type { Runner } from '../../db/connection';
 import { type SignedInRunner, signedInStatement } from '../../lib/auth';
+import { likePattern } from '../../lib/search';
 
 /** A sale's lines as the statement takes them: one per product, quantities added, in cart order. */
 export type SaleLines = { productIds: string[]; quantities: number[] };
@@ -225,28 +227,70 @@ export async function findSale(
   };
 }
 
+/** What a sales list is filtered by (see salePage). */
+export type SaleFilter = {
+  customerId?: string;
+  sellerId?: string;
+  /** A receipt number (S-000123, 123) or words of the customer's name. */
+  search?: string;
+  /** Days (YYYY-MM-DD), both included, in the server's time zone. */
+  from?: string;
+  to?: string;
+};
+
 /**
  * Sales newest first, one page: a customer's (customerId) and/or one seller's (sellerId), or
- * every sale. Each index (created, seller, customer) is in that order, so a page is read.
+ * every sale; found by receipt number or customer name (search) and from/to days. Each index
+ * (created, seller, customer) is in the list's order, so a page is read; a receipt number is
+ * found by its unique index, a customer's name by the trigram index on the sale's customer name
+ * (migration 0021). Each row counts its lines and what came back of them through the orders'
+ * index on sale_id (a sale has few lines).
  */
 export async function salePage(
   runner: Runner,
-  filter: { customerId?: string; sellerId?: string },
+  filter: SaleFilter,
   window: { limit: number; offset: number },
+  timeZone: string,
 ): Promise<{ sales: SaleSummary[]; total: number }> {
-  const where = `($1::uuid is null or s.customer_id = $1::uuid) and ($2::uuid is null or s.user_id = $2::uuid)`;
-  const params = [filter.customerId ?? null, filter.sellerId ?? null];
+  const number = saleNumberSearched(filter.search);
+  const words = number === undefined ? searchWords(filter.search) : [];
+  const params: unknown[] = [
+    filter.customerId ?? null,
+    filter.sellerId ?? null,
+    number ?? null,
+    filter.from ?? null,
+    filter.to ?? null,
+    timeZone,
+    ...words.map(likePattern),
+  ];
+  // One ilike per word, each a condition of its own, so the trigram index serves them.
+  const named = words.map((_, at) => `and s.customer_name ilike $${7 + at}`).join(' ');
+  const where = `($1::uuid is null or s.customer_id = $1::uuid) and ($2::uuid is null or s.user_id = $2::uuid)
+    and ($3::bigint is null or s.number = $3::bigint)
+    and ($4::date is null or s.created_at >= ($4::date)::timestamp at time zone $6::text)
+    and ($5::date is null or s.created_at < ($5::date + 1)::timestamp at time zone $6::text) ${named}`;
+  const [limit, offset] = [params.length + 1, params.length + 2];
   const [rows, [counted]] = await Promise.all([
-    runner.query<SaleRow & { line_count: number }>(
-      `select ${SALE_FIELDS}, (select count(*)::int from orders o where o.sale_id = s.id) as line_count
-       from sales s where ${where}
-       order by s.created_at desc, s.id desc limit $3 offset $4`,
+    runner.query<SaleRow & { line_count: number; returned_quantity: number; returned_total: string }>(
+      `select ${SALE_FIELDS}, l.line_count, l.returned_quantity, l.returned_total
+       from sales s cross join lateral (
+         select count(*)::int as line_count, coalesce(sum(o.returned_quantity), 0)::int as returned_quantity,
+                coalesce(sum(o.returned_quantity * o.unit_price), 0)::text as returned_total
+         from orders o where o.sale_id = s.id
+       ) l
+       where ${where}
+       order by s.created_at desc, s.id desc limit $${limit} offset $${offset}`,
       [...params, window.limit, window.offset],
     ),
     runner.query<{ n: number }>(`select count(*)::int as n from sales s where ${where}`, params),
   ]);
   return {
-    sales: rows.map((row) => ({ ...saleFields(row), lineCount: row.line_count })),
+    sales: rows.map((row) => ({
+      ...saleFields(row),
+      lineCount: row.line_count,
+      returnedQuantity: row.returned_quantity,
+      returnedTotal: Number(row.returned_total),
+    })),
     total: counted?.n ?? 0,
   };
 }

@@ -38,7 +38,7 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/sales',
     {
-      config: { permission: 'orders:create', userCheckedInStatement: true },
+      config: { permission: 'sales:create', userCheckedInStatement: true },
       schema: {
         tags: ['sales'],
         summary: 'Make a sale of one or more lines',
@@ -98,21 +98,26 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['sales'],
         summary: 'Sales, newest first, one page at a time',
-        description: `An admin sees every sale, others those they made; with customer, only that customer’s among them. Always paged (pageSize ${DEFAULT_PAGE_SIZE} unless given).`,
+        description: `An admin sees every sale, others those they made; with customer, only that customer’s among them. search finds a receipt number (S-000123 or 123) or words of the customer’s name; from and to are days in the store’s time zone, both included. Each sale counts its lines and what came back of them. Always paged (pageSize ${DEFAULT_PAGE_SIZE} unless given).`,
         querystring: SaleQuery,
         response: { 200: SaleListResponse },
       },
     },
     async (request) => {
       const me = currentUser(request);
-      const { customer } = request.query;
+      const { customer, search, from, to } = request.query;
       if (customer !== undefined && !can(me.role, 'customers:read'))
         throw forbidden('You are not allowed to see customers.');
       const window = pageWindow({ page: request.query.page ?? 1, pageSize: request.query.pageSize });
       if (!window) throw new Error('a page window always exists when page is given');
       if (customer !== undefined && !isId(customer)) throw notFound('Customer');
       const sellerId = salesSellerFilter(me);
-      const { sales, total } = await salePage(app.database, { customerId: customer, sellerId }, window);
+      const { sales, total } = await salePage(
+        app.database,
+        { customerId: customer, sellerId, search, from, to },
+        window,
+        app.config.timeZone,
+      );
       return { success: true as const, sales, total, page: window.page, pageSize: window.pageSize };
     },
   );

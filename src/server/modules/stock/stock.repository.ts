@@ -2,14 +2,23 @@ import { and, count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { purchaseOrderNumber } from '../../../shared/purchasing';
 import type { AdjustmentReason, Movement, MovementKind } from '../../../shared/stock';
 import type { Db, Tx } from '../../db/connection';
-import { products, purchaseOrders, stockMovements } from '../../db/schema';
+import { orders, products, purchaseOrders, stockMovements } from '../../db/schema';
 import { type CsvBatch, exactTime, type NewestCursor, nextNewest, olderThan } from '../../lib/csv-stream';
 import { rowsOf } from '../../lib/sql';
 
 export type MovementRow = typeof stockMovements.$inferSelect;
 
-/** A receipt's row carries its purchase order's number (see movementPage). */
-export const toMovement = (row: MovementRow & { purchaseOrderNumber?: number | null }): Movement => ({
+/**
+ * A receipt's row carries its purchase order's number, a sale's row its sale and receipt number
+ * (see movementPage).
+ */
+export const toMovement = (
+  row: MovementRow & {
+    purchaseOrderNumber?: number | null;
+    saleId?: string | null;
+    saleNumber?: number | null;
+  },
+): Movement => ({
   _id: row.id,
   at: new Date(row.at).toISOString(),
   kind: row.kind as MovementKind,
@@ -18,7 +27,16 @@ export const toMovement = (row: MovementRow & { purchaseOrderNumber?: number | n
   reason: row.reason,
   note: row.note,
   user: row.userName === null ? null : { _id: row.userId, name: row.userName },
-  ...(row.orderId ? { order: { _id: row.orderId } } : {}),
+  ...(row.orderId
+    ? {
+        order: {
+          _id: row.orderId,
+          ...(row.saleId && row.saleNumber
+            ? { sale: { _id: row.saleId, number: Number(row.saleNumber) } }
+            : {}),
+        },
+      }
+    : {}),
   ...(row.purchaseOrderId && row.purchaseOrderNumber
     ? { purchaseOrder: { _id: row.purchaseOrderId, number: purchaseOrderNumber(row.purchaseOrderNumber) } }
     : {}),
@@ -75,7 +93,7 @@ export async function countStock(
   return appendMovement(tx, 'count', { ...input, quantity: input.counted - product.stock });
 }
 
-/** A product's movements, newest first, and how many it has. */
+/** A product's movements, newest first, and how many it has; an order's names its sale (by primary key). */
 export async function movementPage(
   db: Db,
   productId: string,
@@ -83,9 +101,15 @@ export async function movementPage(
 ): Promise<{ movements: Movement[]; total: number }> {
   const [rows, [counted]] = await Promise.all([
     db
-      .select({ ...getTableColumns(stockMovements), purchaseOrderNumber: purchaseOrders.number })
+      .select({
+        ...getTableColumns(stockMovements),
+        purchaseOrderNumber: purchaseOrders.number,
+        saleId: orders.saleId,
+        saleNumber: orders.saleNumber,
+      })
       .from(stockMovements)
       .leftJoin(purchaseOrders, eq(purchaseOrders.id, stockMovements.purchaseOrderId))
+      .leftJoin(orders, eq(orders.id, stockMovements.orderId))
       .where(eq(stockMovements.productId, productId))
       .orderBy(desc(stockMovements.at), desc(stockMovements.id))
       .limit(window.limit)

@@ -200,10 +200,10 @@ describe.each(targets)('stock ledger on $name', (target) => {
   });
 
   describe('GET /api/products/:id/movements', () => {
-    it('pages a product’s movements newest first, with the order of each sale', async () => {
+    it('pages a product’s movements newest first, with the order of each sale and its receipt number', async () => {
       const { id } = await t.product({ stock: 30 });
       const placed = [];
-      for (let i = 0; i < 3; i++) placed.push((await order(t.as.salesRep.token, id, i + 1)).body.order._id);
+      for (let i = 0; i < 3; i++) placed.push((await order(t.as.salesRep.token, id, i + 1)).body.order);
       await t.call('POST', `/api/products/${id}/adjust`, {
         token: admin.token,
         body: { quantity: 2, reason: 'found' },
@@ -219,7 +219,8 @@ describe.each(targets)('stock ledger on $name', (target) => {
         ['sale', -3, 24],
         ['sale', -2, 27],
       ]);
-      expect(page.movements[1]?.order).toEqual({ _id: placed[2] });
+      expect(page.movements[1]?.order).toEqual({ _id: placed[2]._id, sale: placed[2].sale });
+      expect(placed[2].sale).toEqual({ _id: expect.any(String), number: expect.any(Number) });
       expect(page.movements[1]?.user).toEqual({ _id: t.as.salesRep.id, name: t.as.salesRep.name });
       const second = await t.call('GET', `/api/products/${id}/movements?page=2&pageSize=3`, {
         token: admin.token,

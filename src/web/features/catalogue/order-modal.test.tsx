@@ -144,6 +144,23 @@ describe('Place Order modal', () => {
     expect(screen.getByRole('status').textContent).toBe('order placed');
   });
 
+  it("an order is a one-line sale: 'order placed' offers its receipt, in the buyer's own area", async () => {
+    signIn(userOf('salesRep'));
+    mockFetch({
+      'POST /api/order/add': () => ({
+        ...placed,
+        body: { ...placed.body, order: { ...placed.body.order, sale: { _id: 'sale-7', number: 123 } } },
+      }),
+    });
+    const onClose = vi.fn();
+    renderWithClient(<OrderModal product={product()} onClose={onClose} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Place Order' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    expect(screen.getByRole('status').textContent).toBe('order placed');
+    const receipt = screen.getByRole('link', { name: 'Receipt S-000123' });
+    expect(receipt.getAttribute('href')).toBe('/salesRep-dashboard/sales/sale-7');
+  });
+
   it('sends an Idempotency-Key, the same one when the order is retried after the server could not be reached', async () => {
     signIn(userOf('user'));
     let attempts = 0;

@@ -2,14 +2,17 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { OrderInput, OrderResponse } from '../../../shared/orders';
 import type { Product } from '../../../shared/products';
+import { saleNumberLabel } from '../../../shared/sales';
 import { buttonClass } from '../../components/button';
 import { FormError, TextField } from '../../components/form-field';
 import { Modal } from '../../components/modal';
 import { ApiRequestError, api, errorMessage } from '../../lib/api';
+import { salePath } from '../../lib/area-paths';
 import { formatMoney } from '../../lib/format';
 import { idempotencyKeys } from '../../lib/idempotency';
 import { notify } from '../../lib/notify';
 import { queryKeys } from '../../lib/query-keys';
+import { getSession } from '../../lib/session';
 import { stockProblem, totalFor } from './order-rules';
 
 /** 'Place Order' for one product: quantity 1 to the stock, live total, server-checked stock. */
@@ -36,6 +39,7 @@ export function OrderModal({ product, onClose }: { product: Product; onClose: ()
       void queryClient.invalidateQueries({ queryKey: queryKeys.products });
       void queryClient.invalidateQueries({ queryKey: queryKeys.orders });
       void queryClient.invalidateQueries({ queryKey: queryKeys.dashboard });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.sales });
     },
   });
 
@@ -61,8 +65,19 @@ export function OrderModal({ product, onClose }: { product: Product; onClose: ()
       return;
     }
     place.mutate(parsed.data, {
-      onSuccess: () => {
-        notify.success('order placed');
+      onSuccess: ({ order }) => {
+        // The order is a one-line sale (DESIGN §16): the message offers its receipt, in the
+        // signed-in buyer's own area.
+        const role = getSession()?.user.role;
+        notify.success(
+          'order placed',
+          order.sale && role
+            ? {
+                to: salePath(role, order.sale._id),
+                label: `Receipt ${saleNumberLabel(order.sale.number)}`,
+              }
+            : undefined,
+        );
         onClose();
       },
     });

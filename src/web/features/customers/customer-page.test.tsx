@@ -41,6 +41,8 @@ const SALES: SaleSummary[] = Array.from({ length: 25 }, (_, i) => {
     payment: { method: number % 3 === 0 ? 'card' : 'cash', tendered: null },
     change: null,
     lineCount: (number % 4) + 1,
+    returnedQuantity: 0,
+    returnedTotal: 0,
   };
 });
 

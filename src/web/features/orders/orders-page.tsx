@@ -10,6 +10,7 @@ import { SearchField } from '../../components/form-field';
 import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
+import { ReturnDialog, returnMark } from '../../components/return-dialog';
 import {
   CARD_BUTTON,
   Card,
@@ -29,7 +30,6 @@ import { isPastEnd, serverPage, withQuery } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
 import { useSignedInUser } from '../../lib/signed-in';
 import { SEARCH_MAX_LENGTH, usePagedList, usePageInRange } from '../../lib/use-paged-list';
-import { ReturnDialog, returnMark } from './return-dialog';
 
 /**
  * The sale an order is a line of, as its receipt number (a link to the receipt), and the sale's

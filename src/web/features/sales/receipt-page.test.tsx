@@ -1,8 +1,27 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import type { Sale } from '../../../shared/sales';
 import { userOf } from '../../test/helpers';
 import { callsOf, renderSales, sale } from './sales-test-data';
+
+/** The order of the receipt's first line (Crisps, 3 sold) as a return answers it. */
+function returnedOrder(returnedQuantity: number) {
+  return {
+    _id: 'o1',
+    user: { _id: 'salesRep-id', name: 'Test salesRep', address: '' },
+    product: { _id: 'p1', name: 'Crisps', category: { name: 'Snacks' } },
+    quantity: 3,
+    unitPrice: 0.1,
+    unitCost: null,
+    totalPrice: 0.3,
+    orderDate: '2025-05-01T10:30:00.000Z',
+    status: returnedQuantity === 3 ? 'returned' : 'placed',
+    returnedQuantity,
+    sale: { _id: 'sale1', number: 123 },
+    customer: null,
+  };
+}
 
 const answer =
   (body = sale()) =>
@@ -89,11 +108,69 @@ describe('the receipt', () => {
     expect(rows()[0]?.[0]).toBe('Crisps1 returned');
   });
 
-  it('lets an admin read any receipt, without offering a sale they cannot make', async () => {
+  it('lets an admin read any receipt, make a new sale and return per line', async () => {
     renderSales('/admin-dashboard/sales/sale1', { 'GET /api/sales/sale1': answer() }, userOf('admin'));
     expect(await screen.findByRole('heading', { name: 'Receipt S-000123' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Print' })).toBeTruthy();
-    expect(screen.queryByRole('link', { name: 'New sale' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'New sale' }).getAttribute('href')).toBe(
+      '/admin-dashboard/sales/new',
+    );
+    expect(screen.getByRole('table', { name: 'Returns of receipt S-000123' })).toBeTruthy();
+  });
+
+  it('an admin returns one line from the sale’s page: it shows what is left, and the page reads the sale again', async () => {
+    let returned = 0;
+    const current = () =>
+      sale({
+        lines: [
+          { ...(sale().lines[0] as Sale['lines'][number]), returnedQuantity: 1 + returned },
+          { ...(sale().lines[1] as Sale['lines'][number]) },
+        ],
+      });
+    const { calls } = renderSales(
+      '/admin-dashboard/sales/sale1',
+      {
+        'GET /api/sales/sale1': () => ({ body: { success: true, sale: current() } }),
+        'POST /api/order/o1/return': ({ body }) => {
+          returned += (body as { quantity: number }).quantity;
+          return { body: { success: true, order: returnedOrder(1 + returned) } };
+        },
+      },
+      userOf('admin'),
+    );
+    const user = userEvent.setup();
+    const table = await screen.findByRole('table', { name: 'Returns of receipt S-000123' });
+    const lines = () =>
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) =>
+          within(row)
+            .getAllByRole('cell')
+            .map((cell) => cell.textContent),
+        );
+    expect(lines()).toEqual([
+      ['Crisps', 'Sold 3', 'Returned 1', 'Left to return 2', 'Return'],
+      ['Cola', 'Sold 1', 'Returned 0', 'Left to return 1', 'Return'],
+    ]);
+    await user.click(within(table).getByRole('button', { name: 'Return Crisps' }));
+    const dialog = screen.getByRole('dialog', { name: 'Return: Crisps' });
+    expect(within(dialog).getByText(/2 can still come back/)).toBeTruthy();
+    expect((within(dialog).getByLabelText('Quantity') as HTMLInputElement).value).toBe('2');
+    await user.click(within(dialog).getByRole('button', { name: 'Return to stock' }));
+    expect(await screen.findByText('2 of Crisps returned to stock.')).toBeTruthy();
+    expect(callsOf(calls, 'POST', '/api/order/o1/return')[0]?.body).toEqual({ quantity: 2 });
+    await waitFor(() =>
+      expect(lines()[0]).toEqual(['Crisps', 'Sold 3', 'Returned 3', 'Left to return 0', 'All returned']),
+    );
+    expect(callsOf(calls, 'GET', '/api/sales/sale1').length).toBeGreaterThan(1);
+  });
+
+  it('a seller reads their receipt without returns (only admins take units back)', async () => {
+    renderSales('/salesRep-dashboard/sales/sale1', { 'GET /api/sales/sale1': answer() });
+    await screen.findByRole('heading', { name: 'Receipt S-000123' });
+    expect(screen.queryByRole('table', { name: /Returns of/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Return/ })).toBeNull();
   });
 
   it('says when the receipt does not exist (or is another seller’s)', async () => {

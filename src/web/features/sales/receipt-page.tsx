@@ -1,9 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { can } from '../../../shared/roles';
 import { PAYMENT_LABEL, type Sale, saleNumberLabel } from '../../../shared/sales';
 import { buttonClass } from '../../components/button';
 import { LoadState } from '../../components/load-state';
+import { type Returnable, ReturnDialog } from '../../components/return-dialog';
+import { Table, Td, Th } from '../../components/table';
 import { formatDateTime, formatMoney } from '../../lib/format';
 import { homePathFor } from '../../lib/role-home';
 import { useSignedInUser } from '../../lib/signed-in';
@@ -35,7 +38,7 @@ export function ReceiptPage() {
         >
           Print
         </button>
-        {can(user.role, 'orders:create') ? (
+        {can(user.role, 'sales:create') ? (
           <Link to={`${homePathFor(user.role)}/sales/new`} className={buttonClass('secondary')}>
             New sale
           </Link>
@@ -47,7 +50,12 @@ export function ReceiptPage() {
         loading="Loading the receipt..."
         missing="This receipt does not exist, or it is not one of your sales."
       >
-        {({ sale: shown }) => <Receipt sale={shown} />}
+        {({ sale: shown }) => (
+          <>
+            <Receipt sale={shown} />
+            {can(user.role, 'orders:return') ? <LineReturns sale={shown} /> : null}
+          </>
+        )}
       </LoadState>
     </>
   );
@@ -127,5 +135,84 @@ export function Receipt({ sale }: { sale: Sale }) {
         Thank you for your purchase!
       </p>
     </article>
+  );
+}
+
+/** On phones a line is a small card: the item and its Return, then sold, returned and left. */
+const STACKED_ROW =
+  'max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:gap-x-3 max-sm:gap-y-0.5 max-sm:px-3 max-sm:py-3';
+const STACKED_FIGURE = 'max-sm:col-start-1 max-sm:p-0 max-sm:text-left max-sm:text-xs max-sm:text-slate-600';
+
+/**
+ * Admins take back a line of the sale here (DESIGN §8's return, the Orders list's dialog): each
+ * line says what was sold, what came back and what is left to return. Not on the printed receipt.
+ */
+function LineReturns({ sale }: { sale: Sale }) {
+  const [returning, setReturning] = useState<Returnable | null>(null);
+  const number = saleNumberLabel(sale.number);
+  return (
+    <section aria-labelledby="line-returns" className="mx-auto mt-8 w-full max-w-3xl print:hidden">
+      <h2 id="line-returns" className="mb-3 text-lg font-semibold text-slate-900">
+        Returns
+      </h2>
+      <Table caption={`Returns of receipt ${number}`}>
+        <thead className="max-sm:sr-only">
+          <tr>
+            <Th>Item</Th>
+            <Th className="text-right">Sold</Th>
+            <Th className="text-right">Returned</Th>
+            <Th className="text-right">Left to return</Th>
+            <Th>
+              <span className="sr-only">Actions</span>
+            </Th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {sale.lines.map((line) => {
+            const left = line.quantity - line.returnedQuantity;
+            return (
+              <tr key={line.order._id} className={STACKED_ROW}>
+                <Td className="break-words max-sm:p-0 max-sm:font-medium">{line.product.name}</Td>
+                <Td className={`text-right tabular-nums ${STACKED_FIGURE}`}>
+                  <span className="sm:hidden">Sold </span>
+                  {line.quantity}
+                </Td>
+                <Td className={`text-right tabular-nums ${STACKED_FIGURE}`}>
+                  <span className="sm:hidden">Returned </span>
+                  {line.returnedQuantity}
+                </Td>
+                <Td className={`text-right tabular-nums ${STACKED_FIGURE}`}>
+                  <span className="sm:hidden">Left to return </span>
+                  {left}
+                </Td>
+                <Td className="text-right max-sm:col-start-2 max-sm:row-span-4 max-sm:row-start-1 max-sm:p-0">
+                  {left > 0 ? (
+                    <button
+                      type="button"
+                      className={buttonClass('secondary', 'sm')}
+                      aria-label={`Return ${line.product.name}`}
+                      onClick={() =>
+                        setReturning({
+                          _id: line.order._id,
+                          product: { name: line.product.name },
+                          quantity: line.quantity,
+                          returnedQuantity: line.returnedQuantity,
+                          user: { name: sale.seller.name },
+                        })
+                      }
+                    >
+                      Return
+                    </button>
+                  ) : (
+                    <span className="text-sm text-slate-500">All returned</span>
+                  )}
+                </Td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </Table>
+      {returning ? <ReturnDialog order={returning} onClose={() => setReturning(null)} /> : null}
+    </section>
   );
 }

@@ -6,7 +6,7 @@ import {
   CustomerResponse,
 } from '../../../shared/customers';
 import { type Product, ProductListResponse, ProductResponse } from '../../../shared/products';
-import { type SaleInput, SaleResponse } from '../../../shared/sales';
+import { type SaleInput, SaleListResponse, type SaleQuery, SaleResponse } from '../../../shared/sales';
 import { api } from '../../lib/api';
 import { ApiRequestError } from '../../lib/api-error';
 import type { IdempotencyKeys } from '../../lib/idempotency';
@@ -87,6 +87,15 @@ export const saleQuery = (id: string) =>
     queryKey: queryKeys.sale(id),
     queryFn: ({ signal }) => api(`/sales/${encodeURIComponent(id)}`, { schema: SaleResponse, signal }),
     staleTime: 30_000,
+  });
+
+/** One page of the sales view: every sale for an admin, a seller's own for the others. */
+export const salesPageQuery = (query: SaleQuery) =>
+  queryOptions({
+    queryKey: queryKeys.salePage(query),
+    queryFn: ({ signal }) => api(withQuery('/sales', query), { schema: SaleListResponse, signal }),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
   });
 
 /** Quick add at the counter: name and phone. */

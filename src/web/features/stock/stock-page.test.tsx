@@ -177,6 +177,22 @@ describe('the stock page', () => {
     );
   });
 
+  it('a sale’s movement links to its receipt by number; an order without a sale keeps its short id', async () => {
+    renderStock([
+      movement(1, {
+        quantity: -2,
+        stockAfter: 48,
+        order: { _id: 'o2', sale: { _id: 'sale-9', number: 123 } },
+      }),
+      movement(0, { quantity: -3, stockAfter: 50, order: { _id: 'a50b06c9-1111' } }),
+    ]);
+    const table = await movementsTable();
+    const receipt = within(table).getByRole('link', { name: 'S-000123' });
+    expect(receipt.getAttribute('href')).toBe('/admin-dashboard/sales/sale-9');
+    expect(within(table).queryByText(/Order o2/)).toBeNull();
+    expect(within(bodyRows(table)[1] as HTMLElement).getByText('a50b06c9')).toBeTruthy();
+  });
+
   it('Back to Products returns to the list as it was left (search, sort, page), also after paging here', async () => {
     const movements = Array.from({ length: 25 }, (_, i) => movement(i, { stockAfter: 75 - i }));
     renderStock(movements, {

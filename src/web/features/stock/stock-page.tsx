@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { saleNumberLabel } from '../../../shared/sales';
 import type { Movement, MovementKind } from '../../../shared/stock';
 import { buttonClass } from '../../components/button';
 import { DownloadCsvButton } from '../../components/download-csv';
@@ -10,6 +11,7 @@ import { Pager } from '../../components/pager';
 import { StockBadge } from '../../components/stock-badge';
 import { Table, Td, Th } from '../../components/table';
 import { productsPath, purchaseOrderPath } from '../../lib/admin-paths';
+import { salePath } from '../../lib/area-paths';
 import { formatDateTime } from '../../lib/format';
 import { useListAddress } from '../../lib/list-address';
 import { isPastEnd, serverPage } from '../../lib/paging';
@@ -178,7 +180,7 @@ function MovementRow({ movement }: { movement: Movement }) {
   );
 }
 
-/** The order or purchase order a movement belongs to. */
+/** The sale (its receipt), order or purchase order a movement belongs to. */
 function MovementSource({ movement }: { movement: Movement }) {
   if (movement.purchaseOrder)
     return (
@@ -190,6 +192,13 @@ function MovementSource({ movement }: { movement: Movement }) {
       </Link>
     );
   if (!movement.order) return null;
+  const { sale } = movement.order;
+  if (sale)
+    return (
+      <Link to={salePath('admin', sale._id)} className="whitespace-nowrap text-indigo-700 hover:underline">
+        {saleNumberLabel(sale.number)}
+      </Link>
+    );
   return (
     <span title={`Order ${movement.order._id}`} className="whitespace-nowrap">
       Order <span className="font-mono text-xs">{movement.order._id.slice(0, 8)}</span>

@@ -1,8 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { Order } from '../../../shared/orders';
-import { mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
+import type { Order } from '../../shared/orders';
+import { mockFetch, renderWithClient, signIn, userOf } from '../test/helpers';
 import { ReturnDialog, returnMark } from './return-dialog';
 
 function order(overrides: Partial<Order> = {}): Order {

@@ -1,17 +1,26 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
-import { type Order, OrderResponse } from '../../../shared/orders';
-import { ReturnInput } from '../../../shared/stock';
-import { buttonClass } from '../../components/button';
-import { FormError, TextField } from '../../components/form-field';
-import { Modal } from '../../components/modal';
-import { api, errorMessage } from '../../lib/api';
-import { idempotencyKeys } from '../../lib/idempotency';
-import { notify } from '../../lib/notify';
-import { queryKeys } from '../../lib/query-keys';
+import { type Order, OrderResponse } from '../../shared/orders';
+import { ReturnInput } from '../../shared/stock';
+import { api, errorMessage } from '../lib/api';
+import { idempotencyKeys } from '../lib/idempotency';
+import { notify } from '../lib/notify';
+import { queryKeys } from '../lib/query-keys';
+import { buttonClass } from './button';
+import { FormError, TextField } from './form-field';
+import { Modal } from './modal';
+
+/**
+ * What a return needs to know of an order: an order of the Orders list, or a line of a sale's
+ * page (its order, the product and the seller).
+ */
+export type Returnable = Pick<Order, '_id' | 'quantity' | 'returnedQuantity'> & {
+  product: { name: string };
+  user: { name: string };
+};
 
 /** What of an order can still come back. */
-export const remaining = (order: Order) => order.quantity - order.returnedQuantity;
+export const remaining = (order: Returnable) => order.quantity - order.returnedQuantity;
 
 /** The mark of a returned or partly returned order, or null for one with nothing returned. */
 export function returnMark(order: Order): string | null {
@@ -19,8 +28,11 @@ export function returnMark(order: Order): string | null {
   return order.returnedQuantity > 0 ? `${order.returnedQuantity} of ${order.quantity} returned` : null;
 }
 
-/** Take back part or all of an order: the units go back to stock (DESIGN §8). */
-export function ReturnDialog({ order, onClose }: { order: Order; onClose: () => void }) {
+/**
+ * Take back part or all of an order: the units go back to stock (DESIGN §8). Shared by the
+ * Orders list and a sale's page, so both return by the same rules.
+ */
+export function ReturnDialog({ order, onClose }: { order: Returnable; onClose: () => void }) {
   const queryClient = useQueryClient();
   const keys = useRef(idempotencyKeys()).current;
   const [quantity, setQuantity] = useState(String(remaining(order)));
@@ -38,6 +50,7 @@ export function ReturnDialog({ order, onClose }: { order: Order; onClose: () => 
     onSettled: (_answer, failure) => {
       keys.settled(failure);
       void queryClient.invalidateQueries({ queryKey: queryKeys.orders });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.sales });
       void queryClient.invalidateQueries({ queryKey: queryKeys.products });
       void queryClient.invalidateQueries({ queryKey: queryKeys.dashboard });
     },
