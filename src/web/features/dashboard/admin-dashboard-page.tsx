@@ -6,7 +6,7 @@ import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { REORDER_PATH } from '../../lib/admin-paths';
 import { api } from '../../lib/api';
-import { formatCount, formatMoneyGrouped } from '../../lib/format';
+import { formatCount, formatMoney } from '../../lib/format';
 import { queryKeys } from '../../lib/query-keys';
 
 function Tile({ label, value, accent }: { label: string; value: string; accent: string }) {
@@ -78,7 +78,7 @@ export function AdminDashboardPage() {
               />
               <Tile label="Total Stock" value={formatCount(figures.totalStock)} accent="text-slate-900" />
               <Tile label="Order Today" value={formatCount(figures.ordersToday)} accent="text-indigo-700" />
-              <Tile label="Revenue" value={formatMoneyGrouped(figures.revenue)} accent="text-green-700" />
+              <Tile label="Revenue" value={formatMoney(figures.revenue)} accent="text-green-700" />
             </dl>
             <ReorderLink count={figures.toReorder} />
             <div className="mt-6 grid gap-4 lg:grid-cols-3">
