@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { PRODUCT_NAME } from '../shared/product';
 
 const DURATION = /^(\d+)\s*(s|m|h|d)$/;
 const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86400 } as const;
@@ -95,7 +96,7 @@ const EnvSchema = z.object({
   LOW_STOCK_THRESHOLD: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).default(5)),
   STORE_NAME: z.preprocess(
     blankToUndefined,
-    z.string().trim().max(200, 'must be at most 200 characters').default('Inventory MS'),
+    z.string().trim().max(200, 'must be at most 200 characters').default(PRODUCT_NAME),
   ),
   DATABASE_POOL_SIZE: optional(z.coerce.number().int().min(1).max(500)),
   TZ: optional(z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Paris')),

@@ -1,3 +1,4 @@
+import { PRODUCT_NAME } from '../shared/product';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/connection';
@@ -51,11 +52,11 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const where = database.kind === 'postgres' ? 'PostgreSQL' : `the embedded database in ${config.dataDir}`;
   console.log(
-    `Inventory MS is running at http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port} on ${where}.`,
+    `${PRODUCT_NAME} is running at http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port} on ${where}.`,
   );
 }
 
 main().catch((error) => {
-  console.error(`Inventory MS could not start: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`${PRODUCT_NAME} could not start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

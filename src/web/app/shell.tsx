@@ -1,4 +1,5 @@
 import { NavLink, Outlet } from 'react-router';
+import { PRODUCT_NAME, PRODUCT_SHORT_NAME } from '../../shared/product';
 import { Icon } from '../components/icon';
 import { ROLE_LABEL } from '../lib/format';
 import { useSignedInUser } from '../lib/signed-in';
@@ -25,8 +26,8 @@ export function AppShell() {
         <div className="flex h-16 items-center justify-center gap-2 border-b border-slate-800 px-2 md:justify-start md:px-5">
           <Icon name="box" className="hidden size-6 text-indigo-400 md:block" />
           <span className="text-lg font-bold tracking-tight">
-            <span className="md:hidden">IMS</span>
-            <span className="hidden md:inline">Inventory MS</span>
+            <span className="md:hidden">{PRODUCT_SHORT_NAME}</span>
+            <span className="hidden md:inline">{PRODUCT_NAME}</span>
           </span>
         </div>
         <nav aria-label="Main" className="flex-1 overflow-y-auto px-2 py-4 md:px-3">
