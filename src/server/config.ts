@@ -100,6 +100,7 @@ const EnvSchema = z.object({
   ),
   DATABASE_POOL_SIZE: optional(z.coerce.number().int().min(1).max(500)),
   TZ: optional(z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Paris')),
+  NODE_ENV: optional(z.string()),
 });
 
 export interface Config {
@@ -123,6 +124,8 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Redis shared by every instance for throttle counters and revoked tokens; unset: per process. */
   redisUrl?: string;
+  /** NODE_ENV=production: the log stays JSON even at a terminal. */
+  production?: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -155,5 +158,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     timeZone: e.TZ ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC',
     trustProxy: parseTrustProxy(e.TRUST_PROXY) as TrustProxy,
     redisUrl: e.REDIS_URL,
+    production: e.NODE_ENV === 'production',
   };
 }

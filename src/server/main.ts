@@ -3,6 +3,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/connection';
 import { ensureFirstAdmin } from './db/first-run';
+import { chooseLogFormat, readableLogStream } from './lib/log';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -16,7 +17,13 @@ async function main(): Promise<void> {
     throw error;
   }
   const database = await openDatabase(config);
-  const app = await buildApp({ config, database, logger: true });
+  // Readable lines at a terminal, JSON when piped or in production.
+  const readable = chooseLogFormat(process.stdout, config.production === true) === 'readable';
+  const app = await buildApp({
+    config,
+    database,
+    logger: readable ? { stream: readableLogStream(process.stdout) } : true,
+  });
 
   const first = await ensureFirstAdmin(database.db, config.adminEmail, config.adminPassword);
   if (first) {
