@@ -425,7 +425,7 @@ stories('admin', () => {
         'Actions',
       ].map((text) => expect.stringMatching(new RegExp(`^${text}$`, 'i'))),
     );
-    const today = await page.evaluate(() => new Date().toLocaleDateString());
+    const today = await page.evaluate(() => new Date().toLocaleDateString('en-US', { dateStyle: 'medium' }));
     const ritaRow = rowWith(table, rita.name);
     await see(ritaRow);
     const cells = (await ritaRow.getByRole('cell').allInnerTexts()).slice(1);

@@ -134,7 +134,9 @@ stories('staff', () => {
             expect.stringMatching(new RegExp(`^${text}$`, 'i')),
           ),
         );
-        const today = await page.evaluate(() => new Date().toLocaleDateString());
+        const today = await page.evaluate(() =>
+          new Date().toLocaleDateString('en-US', { dateStyle: 'medium' }),
+        );
         await see(rowWith(orders, crisps.name));
         expect(await rowWith(orders, crisps.name).getByRole('cell').allInnerTexts()).toEqual([
           '1',

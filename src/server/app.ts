@@ -14,6 +14,7 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { ApiError } from '../shared/common';
+import { PRODUCT_NAME } from '../shared/product';
 import type { Config } from './config';
 import type { Database } from './db/connection';
 import { tokenSecret } from './db/first-run';
@@ -260,7 +261,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(swagger, {
     openapi: {
       info: {
-        title: 'Inventory MS API',
+        title: `${PRODUCT_NAME} API`,
         description:
           'Inventory and retail sales. Sign in with POST /api/auth/login and send the token as a bearer header.',
         version: '1.0.0',

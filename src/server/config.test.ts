@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       trustProxy: false,
       redisUrl: undefined,
+      production: false,
     });
   });
 
@@ -82,6 +83,7 @@ describe('loadConfig', () => {
       timeZone: 'Europe/Paris',
       trustProxy: ['10.0.0.0/8', '192.168.1.1'],
       redisUrl: 'redis://cache.internal:6379/2',
+      production: false,
     });
     expect(loadConfig({ DATABASE_URL: 'postgres://localhost/ims' }).databaseUrl).toBe(
       'postgres://localhost/ims',
@@ -89,7 +91,13 @@ describe('loadConfig', () => {
   });
 
   it('ignores variables it does not know', () => {
-    expect(loadConfig({ PATH: '/usr/bin', HOME: '/root', NODE_ENV: 'production' }).port).toBe(3000);
+    expect(loadConfig({ PATH: '/usr/bin', HOME: '/root' }).port).toBe(3000);
+  });
+
+  it('is in production only when NODE_ENV is production', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).production).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development' }).production).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test' }).production).toBe(false);
   });
 
   it.each([

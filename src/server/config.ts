@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { PRODUCT_NAME } from '../shared/product';
 
 const DURATION = /^(\d+)\s*(s|m|h|d)$/;
 const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86400 } as const;
@@ -95,10 +96,11 @@ const EnvSchema = z.object({
   LOW_STOCK_THRESHOLD: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).default(5)),
   STORE_NAME: z.preprocess(
     blankToUndefined,
-    z.string().trim().max(200, 'must be at most 200 characters').default('Inventory MS'),
+    z.string().trim().max(200, 'must be at most 200 characters').default(PRODUCT_NAME),
   ),
   DATABASE_POOL_SIZE: optional(z.coerce.number().int().min(1).max(500)),
   TZ: optional(z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Paris')),
+  NODE_ENV: optional(z.string()),
 });
 
 export interface Config {
@@ -122,6 +124,8 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Redis shared by every instance for throttle counters and revoked tokens; unset: per process. */
   redisUrl?: string;
+  /** NODE_ENV=production: the log stays JSON even at a terminal. */
+  production?: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -154,5 +158,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     timeZone: e.TZ ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC',
     trustProxy: parseTrustProxy(e.TRUST_PROXY) as TrustProxy,
     redisUrl: e.REDIS_URL,
+    production: e.NODE_ENV === 'production',
   };
 }

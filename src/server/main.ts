@@ -1,7 +1,9 @@
+import { PRODUCT_NAME } from '../shared/product';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/connection';
 import { ensureFirstAdmin } from './db/first-run';
+import { chooseLogFormat, readableLogStream } from './lib/log';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -15,7 +17,13 @@ async function main(): Promise<void> {
     throw error;
   }
   const database = await openDatabase(config);
-  const app = await buildApp({ config, database, logger: true });
+  // Readable lines at a terminal, JSON when piped or in production.
+  const readable = chooseLogFormat(process.stdout, config.production === true) === 'readable';
+  const app = await buildApp({
+    config,
+    database,
+    logger: readable ? { stream: readableLogStream(process.stdout) } : true,
+  });
 
   const first = await ensureFirstAdmin(database.db, config.adminEmail, config.adminPassword);
   if (first) {
@@ -51,11 +59,11 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const where = database.kind === 'postgres' ? 'PostgreSQL' : `the embedded database in ${config.dataDir}`;
   console.log(
-    `Inventory MS is running at http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port} on ${where}.`,
+    `${PRODUCT_NAME} is running at http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port} on ${where}.`,
   );
 }
 
 main().catch((error) => {
-  console.error(`Inventory MS could not start: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`${PRODUCT_NAME} could not start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

@@ -14,7 +14,8 @@ describe.each(targets)('lists as CSV on $name', (target) => {
   let t: TestApp;
   let admin: string;
   beforeAll(async () => {
-    t = await startApp(target);
+    // Exports write the server zone's clock: here a zone half an hour off the hour.
+    t = await startApp(target, { config: { timeZone: 'Asia/Kolkata' } });
     admin = t.as.admin.token;
   });
   afterAll(() => t?.close());
@@ -146,6 +147,8 @@ describe.each(targets)('lists as CSV on $name', (target) => {
     const movements = (await csv(`/api/products/${id}/movements?format=csv`)).slice(1);
     expect(movements).toHaveLength(held?.n ?? 0);
     expect(new Set(movements.map((row) => row[5])).size).toBe(held?.n);
+    // 10:00:00.123 UTC on the server's clock, to the second, with its offset.
+    expect(movements[0]?.[0]).toBe('2019-03-01T15:30:00+05:30');
 
     await t.sql(
       `insert into purchase_orders (supplier_id, note, created_at) select $1, 'moment ' || i, ${MOMENT} ${moments()}`,
@@ -154,6 +157,7 @@ describe.each(targets)('lists as CSV on $name', (target) => {
     const orders = (await csv(`/api/purchase-orders?format=csv&supplier=${supplierId}`)).slice(1);
     expect(orders).toHaveLength(ROWS);
     expect(new Set(orders.map((row) => row[0])).size).toBe(ROWS);
+    expect(orders[0]?.slice(4)).toEqual(['2019-03-01T15:30:00+05:30', '', '']);
 
     const name = `Moment ${tag()}`;
     await t.sql(
@@ -166,7 +170,7 @@ describe.each(targets)('lists as CSV on $name', (target) => {
     );
     expect(activity).toHaveLength(ROWS);
     expect(new Set(activity.map((row) => row[5])).size).toBe(ROWS);
-    expect(activity[0]?.[0]).toBe('2019-03-01T10:00:00.123Z');
+    expect(activity[0]?.[0]).toBe('2019-03-01T15:30:00+05:30');
   });
 
   it('the activity log with its filters, changes in one cell; only for those who may read it', async () => {

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
+import { PRODUCT_NAME } from '../../shared/product';
 import { Icon } from '../components/icon';
 import { Modal } from '../components/modal';
 import { ROLE_LABEL } from '../lib/format';
@@ -94,12 +95,12 @@ export function AppShell() {
           <Icon name="menu" />
           Menu
         </button>
-        <span className="text-lg font-bold tracking-tight">Inventory MS</span>
+        <span className="text-lg font-bold tracking-tight">{PRODUCT_NAME}</span>
       </header>
       <aside className="fixed inset-y-0 left-0 z-30 hidden w-64 flex-col bg-slate-900 text-white md:flex">
         <div className="flex h-16 items-center gap-2 border-b border-slate-800 px-5">
           <Icon name="box" className="size-6 text-indigo-400" />
-          <span className="text-lg font-bold tracking-tight">Inventory MS</span>
+          <span className="text-lg font-bold tracking-tight">{PRODUCT_NAME}</span>
         </div>
         <div className="flex-1 overflow-y-auto px-3 py-4">
           <MenuLinks menu={menu} inactive={INACTIVE} />

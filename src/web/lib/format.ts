@@ -1,31 +1,65 @@
 import type { Role } from '../../shared/roles';
 
-/** Money as the spec shows it: a dollar sign and two decimals. */
-export function formatMoney(value: number): string {
-  return `$${value.toFixed(2)}`;
+/**
+ * The one way the app writes money: grouped, two decimals, the sign before the symbol
+ * ("$1,334.16", "-$5.00"). `currency` is the store's (USD until the store chooses another).
+ */
+export function formatMoney(value: number, currency = 'USD'): string {
+  return moneyFormat(currency).format(value);
 }
 
-/** Larger sums (dashboard tiles) with thousands separators. */
-export function formatMoneyGrouped(value: number): string {
-  return `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const MONEY_FORMATS = new Map<string, Intl.NumberFormat>();
+function moneyFormat(currency: string): Intl.NumberFormat {
+  let format = MONEY_FORMATS.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+      // -0 and a rounded-away minus read $0.00.
+      signDisplay: 'negative',
+    });
+    MONEY_FORMATS.set(currency, format);
+  }
+  return format;
 }
 
 export function formatCount(value: number): string {
   return value.toLocaleString('en-US');
 }
 
-/** An order's date in the reader's locale; the raw text when it is not a date. */
-export function formatDate(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleDateString();
+/** A day alone ("2026-11-25"): a calendar day, the same in every time zone. */
+const DAY_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+const DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+const CALENDAR_DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+const DATE_TIME = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+const DATE_TIME_SECONDS = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium' });
+
+/** One style whatever the reader's locale, with plain spaces (ICU puts a narrow one before AM/PM). */
+function plain(text: string): string {
+  return text.replace(/[\u202f\u00a0]/g, ' ');
 }
 
-/** A moment (a stock movement) with its time of day, since several happen on one day. */
-export function formatDateTime(value: string): string {
+/**
+ * The one way the app writes a date: "Nov 25, 2026" — a moment on the reader's calendar, a day
+ * alone ("2026-11-25") as that day. The raw text when it is not a date.
+ */
+export function formatDate(value: string): string {
+  if (DAY_ONLY.test(value)) return plain(CALENDAR_DATE.format(new Date(`${value}T00:00:00Z`)));
   const date = new Date(value);
-  return Number.isNaN(date.getTime())
-    ? value
-    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return Number.isNaN(date.getTime()) ? value : plain(DATE.format(date));
+}
+
+/**
+ * A moment with its time of day: "Nov 25, 2026, 3:04 PM" (with `seconds`, "3:04:05 PM", for the
+ * activity log, where several things happen in one minute). The raw text when it is not a date.
+ */
+export function formatDateTime(value: string, options: { seconds?: boolean } = {}): string {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  return plain((options.seconds ? DATE_TIME_SECONDS : DATE_TIME).format(date));
 }
 
 /**

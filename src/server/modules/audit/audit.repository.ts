@@ -15,6 +15,7 @@ import { auditChangesFor } from '../../lib/costs';
 import { type CsvBatch, exactTime, type NewestCursor, nextNewest, olderThan } from '../../lib/csv-stream';
 import { isId } from '../../lib/errors';
 import { rowsOf } from '../../lib/sql';
+import { zonedClock } from '../../lib/zoned-time';
 
 /**
  * `recordAudit` takes only a transaction, so an entry is always written in the transaction of
@@ -224,9 +225,10 @@ export async function auditCsvBatch(
     .where(and(auditWhere(filter, timeZone), olderThan(auditLog.at, auditLog.id, after)))
     .orderBy(desc(auditLog.at), desc(auditLog.id))
     .limit(size);
+  const clock = zonedClock(timeZone);
   return {
     rows: rows.map((row) => [
-      row.at.toISOString(),
+      clock(row.at),
       row.actorName,
       row.actorRole,
       row.action,

@@ -6,7 +6,8 @@ import { parseCsv } from '../../test/parse-csv';
 describe.each(targets)('orders as CSV on $name', (target) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startApp(target);
+    // Exports write the server zone's clock: a zone that is not UTC, with summer time.
+    t = await startApp(target, { config: { timeZone: 'Europe/Paris' } });
   });
   afterAll(() => t?.close());
 
@@ -44,7 +45,38 @@ describe.each(targets)('orders as CSV on $name', (target) => {
       'placed',
     ]);
     expect(res.text).toContain(`"'=HYPERLINK(""http://x"", ""Pen, blue"")"`);
-    expect(new Date(first[1] as string).toISOString()).toBe(first[1]);
+    expect(first[1]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0[12]:00$/);
+    expect(Date.parse(first[1] as string)).toBe(
+      Math.floor(Date.parse(json.body.orders[0].orderDate) / 1000) * 1000,
+    );
+  });
+
+  it('writes the date with the server zone’s offset and the sale number as on the receipt (S-000725)', async () => {
+    const { id } = await t.product({ name: 'Receipt roll', stock: 10, price: 3 });
+    const sold = await t.call('POST', '/api/sales', {
+      token: t.as.salesRep.token,
+      body: { lines: [{ productId: id, quantity: 1 }], payment: { method: 'cash', tendered: 5 }, total: 3 },
+    });
+    expect(sold.status).toBe(201);
+    await t.sql('update sales set number = 725 where id = $1', [sold.body.sale._id]);
+    await t.sql(
+      `update orders set sale_number = 725, order_date = '2026-11-25T14:04:05.678Z' where sale_id = $1`,
+      [sold.body.sale._id],
+    );
+    const { id: summer } = await t.product({ name: 'Receipt ink', stock: 10, price: 3 });
+    await t.call('POST', '/api/order/add', {
+      token: t.as.salesRep.token,
+      body: { productId: summer, quantity: 1 },
+    });
+    await t.sql(`update orders set order_date = '2026-07-01T10:00:00Z' where product_id = $1`, [summer]);
+    const res = await t.call('GET', `/api/order/${t.as.admin.id}?format=csv&search=receipt&sort=date`, {
+      token: t.as.admin.token,
+    });
+    const rows = parseCsv(res.text).slice(1);
+    expect(rows.map((row) => [row[1], row[2], row[11]])).toEqual([
+      ['2026-07-01T12:00:00+02:00', 'Receipt ink', ''],
+      ['2026-11-25T15:04:05+01:00', 'Receipt roll', 'S-000725'],
+    ]);
   });
 
   it('an admin’s CSV of one user holds only their orders; search and oldest-first are kept', async () => {
@@ -108,7 +140,7 @@ describe.each(targets)('orders as CSV on $name', (target) => {
       const rows = parseCsv(res.text).slice(1);
       expect(rows).toHaveLength(11000);
       expect(new Set(rows.map((row) => row[0])).size).toBe(11000);
-      expect(rows[0]?.[1]).toBe(sort ? '2019-03-01T09:59:58.550Z' : '2019-03-01T10:00:00.123Z');
+      expect(rows[0]?.[1]).toBe(sort ? '2019-03-01T10:59:58+01:00' : '2019-03-01T11:00:00+01:00');
     }
   });
 

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { CsvValue } from '../../../shared/csv';
 import { ORDER_CSV_HEADER, type Order, type OrderQuery } from '../../../shared/orders';
 import type { Role } from '../../../shared/roles';
+import { saleNumberLabel } from '../../../shared/sales';
 import { type Database, type Db, statementOf, type Tx } from '../../db/connection';
 import { orders, orderTotals, stockMovements } from '../../db/schema';
 import { type SignedInRunner, signedInStatement } from '../../lib/auth';
@@ -9,6 +10,7 @@ import { type CsvBatch, type CsvWriter, exactTime, nextNewest, olderThan } from 
 import { pgCode } from '../../lib/errors';
 import type { JsonBatch } from '../../lib/json-stream';
 import { matchesSearch } from '../../lib/search';
+import type { ZonedClock } from '../../lib/zoned-time';
 
 export const toOrder = (row: OrderRow): Order => ({
   _id: row.id,
@@ -257,11 +259,12 @@ export async function orderJsonBatch(
 export type OrderCursor = { at: string; id: string };
 
 /**
- * The columns of ORDER_CSV_HEADER, in its order and as the CSV writes them (the date in UTC to the
- * millisecond, like the JSON list, money as plain numbers), then the cursor: the date as text.
+ * The columns of ORDER_CSV_HEADER, in its order (money as plain numbers; the date as milliseconds
+ * and the sale's number, which the batch writes as the exports write times and as receipts show
+ * them), then the cursor: the date as text.
  */
 const ORDER_CSV_COLUMNS = sql`${orders.id},
-  to_char(${orders.orderDate} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), ${orders.productName},
+  (extract(epoch from ${orders.orderDate}) * 1000)::float8, ${orders.productName},
   ${orders.categoryName}, ${orders.userName}, ${orders.quantity}, ${orders.unitPrice}::float8,
   ${orders.unitCost}::float8, ${orders.totalPrice}::float8, ${orders.returnedQuantity}, ${orders.status},
   ${orders.saleNumber}, ${orders.customerName}, ${orders.orderDate}::text`;
@@ -276,6 +279,7 @@ const ORDER_CSV_COLUMNS = sql`${orders.id},
 export async function orderCsvBatch(
   database: Database,
   query: { userId?: string; search?: string; sort?: OrderQuery['sort'] },
+  clock: ZonedClock,
   after: OrderCursor | undefined,
   size: number,
   out: CsvWriter,
@@ -303,6 +307,8 @@ export async function orderCsvBatch(
       last = { at: String(row[ORDER_CSV_HEADER.length]), id: String(row[0]) };
       // The cursor is not a column of the CSV.
       row.length = ORDER_CSV_HEADER.length;
+      row[1] = clock(Number(row[1]));
+      row[11] = row[11] === null ? null : saleNumberLabel(Number(row[11]));
       out.row(pick(row as CsvValue[]));
     },
   );

@@ -19,6 +19,7 @@ import { CSV_BATCH, checkMayExport, sendCsv } from '../../lib/csv-stream';
 import { conflict, forbidden, isId, notFound } from '../../lib/errors';
 import { answerOnce } from '../../lib/idempotency';
 import { jsonBatchFor, sendJsonList } from '../../lib/json-stream';
+import { zonedClock } from '../../lib/zoned-time';
 import { recordAudit } from '../audit/audit.repository';
 import {
   type OrderCursor,
@@ -130,8 +131,9 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
       if (request.query.format === 'csv') {
         checkMayExport(me.role);
         const columns = csvColumnsFor<CsvValue>(me.role, ORDER_CSV_HEADER, ['unit cost']);
+        const clock = zonedClock(app.config.timeZone);
         return sendCsv<OrderCursor>(reply, 'orders.csv', columns.header, (after, out) =>
-          orderCsvBatch(app.database, filter, after, CSV_BATCH, out, columns.pick),
+          orderCsvBatch(app.database, filter, clock, after, CSV_BATCH, out, columns.pick),
         );
       }
       const shown = (order: Order) => costFor(me.role, order, 'unitCost');

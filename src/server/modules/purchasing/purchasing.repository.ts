@@ -11,6 +11,7 @@ import { products, purchaseOrderLines, purchaseOrders, stockMovements, suppliers
 import { type CsvBatch, exactTime, type NewestCursor, nextNewest, olderThan } from '../../lib/csv-stream';
 import { badRequest, conflict, isId, notFound } from '../../lib/errors';
 import { rowsOf } from '../../lib/sql';
+import type { ZonedClock } from '../../lib/zoned-time';
 import { type Actor, recordAudit } from '../audit/audit.repository';
 import { productOf, SUGGESTED_QUANTITY, toReorder } from '../products/low-stock';
 
@@ -168,7 +169,9 @@ export async function purchaseOrderCsvBatch(
   filter: { status?: PurchaseOrderStatus; supplier?: string },
   after: NewestCursor | undefined,
   size: number,
+  clock: ZonedClock,
 ): Promise<CsvBatch<NewestCursor>> {
+  const at = (value: Date | string | null) => (value === null ? null : clock(new Date(value)));
   const rows = await db
     .select({
       id: purchaseOrders.id,
@@ -192,9 +195,9 @@ export async function purchaseOrderCsvBatch(
       row.supplierName,
       row.status,
       Number(row.total),
-      iso(row.createdAt),
-      iso(row.orderedAt),
-      iso(row.receivedAt),
+      at(row.createdAt),
+      at(row.orderedAt),
+      at(row.receivedAt),
     ]),
     next: nextNewest(rows, size, (row) => ({ at: row.cursorAt, id: row.id })),
   };

@@ -18,6 +18,7 @@ import { CSV_BATCH, type NewestCursor, sendCsv } from '../../lib/csv-stream';
 import { notFound } from '../../lib/errors';
 import { type Answer, answerOnce } from '../../lib/idempotency';
 import { sendJsonText } from '../../lib/json-text';
+import { zonedClock } from '../../lib/zoned-time';
 import {
   cancelPurchaseOrder,
   draftFromSuggestions,
@@ -73,10 +74,12 @@ export const purchasingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      if (request.query.format === 'csv')
+      if (request.query.format === 'csv') {
+        const clock = zonedClock(app.config.timeZone);
         return sendCsv<NewestCursor>(reply, 'purchase-orders.csv', PURCHASE_ORDER_CSV_HEADER, (after) =>
-          purchaseOrderCsvBatch(app.db, request.query, after, CSV_BATCH),
+          purchaseOrderCsvBatch(app.db, request.query, after, CSV_BATCH, clock),
         );
+      }
       const window = pageWindow({ page: 1, ...request.query });
       if (!window) throw new Error('a page window always exists with a page');
       const page = await purchaseOrderPage(app.db, request.query, window);

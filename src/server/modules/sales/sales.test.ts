@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_SALE_LINES } from '../../../shared/sales';
+import { MAX_SALE_LINES, saleNumberLabel } from '../../../shared/sales';
 import { type Account, startApp, type TestApp, targets } from '../../test/harness';
 import { parseCsv } from '../../test/parse-csv';
 
@@ -116,7 +116,7 @@ describe.each(targets)('sales on $name', (target) => {
     const [header, ...rows] = parseCsv(csv.text);
     expect(header?.slice(-2)).toEqual(['sale number', 'customer']);
     const line = rows.find((row) => row[0] === sale.lines[0].order._id);
-    expect(line?.slice(-2)).toEqual([String(sale.number), 'Ada Shopper']);
+    expect(line?.slice(-2)).toEqual([saleNumberLabel(sale.number), 'Ada Shopper']);
     expect(listed.body.orders[0]).toMatchObject({
       sale: { _id: sale._id, number: sale.number },
       customer: { _id: buyer, name: 'Ada Shopper' },

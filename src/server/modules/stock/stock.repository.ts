@@ -5,6 +5,7 @@ import type { Db, Tx } from '../../db/connection';
 import { orders, products, purchaseOrders, stockMovements } from '../../db/schema';
 import { type CsvBatch, exactTime, type NewestCursor, nextNewest, olderThan } from '../../lib/csv-stream';
 import { rowsOf } from '../../lib/sql';
+import type { ZonedClock } from '../../lib/zoned-time';
 
 export type MovementRow = typeof stockMovements.$inferSelect;
 
@@ -125,6 +126,7 @@ export async function movementCsvBatch(
   productId: string,
   after: NewestCursor | undefined,
   size: number,
+  clock: ZonedClock,
 ): Promise<CsvBatch<NewestCursor>> {
   const rows = await db
     .select({
@@ -141,7 +143,7 @@ export async function movementCsvBatch(
     .limit(size);
   return {
     rows: rows.map((row) => [
-      new Date(row.at).toISOString(),
+      clock(new Date(row.at)),
       row.kind,
       row.quantity,
       row.stockAfter,

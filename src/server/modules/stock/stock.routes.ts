@@ -17,6 +17,7 @@ import { CSV_BATCH, type NewestCursor, sendCsv } from '../../lib/csv-stream';
 import { isId, notFound } from '../../lib/errors';
 import type { AuthUser } from '../../lib/fastify';
 import { type Answer, answerOnce } from '../../lib/idempotency';
+import { zonedClock } from '../../lib/zoned-time';
 import { recordAudit } from '../audit/audit.repository';
 import { findProduct } from '../products/products.repository';
 import {
@@ -123,8 +124,9 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!isId(id)) throw notFound('Product');
       if (request.query.format === 'csv') {
         if (!(await findProduct(app.db, id, app.config.lowStockThreshold))) throw notFound('Product');
+        const clock = zonedClock(app.config.timeZone);
         return sendCsv<NewestCursor>(reply, 'stock-movements.csv', MOVEMENT_CSV_HEADER, (after) =>
-          movementCsvBatch(app.db, id, after, CSV_BATCH),
+          movementCsvBatch(app.db, id, after, CSV_BATCH, clock),
         );
       }
       const window = pageWindow({ page: 1, ...request.query });

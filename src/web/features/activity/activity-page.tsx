@@ -17,7 +17,7 @@ import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { Table, TableMessage, Td, Th } from '../../components/table';
-import { ROLE_LABEL } from '../../lib/format';
+import { formatDateTime, ROLE_LABEL } from '../../lib/format';
 import { oneOf, pageIn, useListAddress } from '../../lib/list-address';
 import { isPastEnd, PAGE_SIZE, serverPage, withQuery } from '../../lib/paging';
 import { usePageInRange } from '../../lib/use-paged-list';
@@ -115,10 +115,7 @@ export function describeChange(change: AuditChange): string {
 }
 
 function formatTime(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? iso
-    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+  return formatDateTime(iso, { seconds: true });
 }
 
 /**

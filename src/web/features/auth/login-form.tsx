@@ -1,5 +1,6 @@
 import { type FormEvent, type MouseEvent, useEffect, useRef, useState } from 'react';
 import type { LoginResponse } from '../../../shared/auth';
+import { PRODUCT_NAME } from '../../../shared/product';
 import { buttonClass } from '../../components/button';
 import { TextField } from '../../components/form-field';
 import { Icon } from '../../components/icon';
@@ -87,8 +88,8 @@ export function LoginForm({ onSignedIn, onHome, onStart }: LoginFormProps) {
           <span className="mb-3 flex size-12 items-center justify-center rounded-xl bg-indigo-600 text-white">
             <Icon name="box" className="size-7" />
           </span>
-          <h1 className="text-2xl font-bold text-slate-900">Retail Sales Management System</h1>
-          <p className="mt-1 text-sm text-slate-600">Log in to Inventory MS</p>
+          <h1 className="text-2xl font-bold text-slate-900">{PRODUCT_NAME}</h1>
+          <p className="mt-1 text-sm text-slate-600">Retail sales management: log in to your store</p>
         </div>
         <form
           noValidate

@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
@@ -26,6 +26,22 @@ async function fillAndSubmit(email: string, password: string) {
 }
 
 describe('Login', () => {
+  it('is headed and titled with the product’s one name, Inventory MS, as is the public home page', async () => {
+    renderLogin();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Inventory MS' })).toBeTruthy();
+    await waitFor(() => expect(document.title).toBe('Login · Inventory MS'));
+    cleanup();
+    const router = createMemoryRouter(routes, { initialEntries: ['/home'] });
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByRole('link', { name: 'Inventory MS' })).toBeTruthy();
+    await waitFor(() => expect(document.title).toBe('Inventory MS'));
+    expect(document.body.textContent).not.toMatch(/RetailSalesXpert|Retail Sales Management System/);
+  });
+
   it("reads 'Logging in...' while waiting, then stores the session and opens the role's dashboard", async () => {
     let answer: (value: { body: unknown }) => void = () => {};
     const user = userOf('salesRep');

@@ -12,7 +12,7 @@ import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { Table, Td, Th } from '../../components/table';
 import { customersPath, salePath } from '../../lib/area-paths';
-import { formatCount, formatDateTime, formatMoneyGrouped } from '../../lib/format';
+import { formatCount, formatDateTime, formatMoney } from '../../lib/format';
 import { useListAddress } from '../../lib/list-address';
 import { notify } from '../../lib/notify';
 import { isPastEnd, serverPage } from '../../lib/paging';
@@ -158,7 +158,7 @@ function Summary({ summary }: { summary: CustomerSummary }) {
       </h2>
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3">
         <Tile term="Sales">{formatCount(summary.sales)}</Tile>
-        <Tile term="Total spent">{formatMoneyGrouped(summary.totalSpent)}</Tile>
+        <Tile term="Total spent">{formatMoney(summary.totalSpent)}</Tile>
         <Tile term="Last purchase" wide>
           {summary.lastPurchaseAt ? (
             <time dateTime={summary.lastPurchaseAt} className="text-base">
@@ -210,7 +210,7 @@ function PurchaseRow({ sale, me }: { sale: SaleSummary; me: User }) {
         <span className="sm:hidden"> {sale.lineCount === 1 ? 'line' : 'lines'}</span>
       </Td>
       <Td className="whitespace-nowrap text-right font-medium tabular-nums max-sm:col-start-2 max-sm:row-start-1 max-sm:p-0">
-        {formatMoneyGrouped(sale.total)}
+        {formatMoney(sale.total)}
       </Td>
       <Td className="whitespace-nowrap max-sm:col-start-2 max-sm:row-start-2 max-sm:p-0 max-sm:text-right max-sm:text-xs max-sm:text-slate-600">
         {PAYMENT_LABEL[sale.payment.method]}

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { PRODUCT_NAME } from '../../../shared/product';
 import { buttonClass } from '../../components/button';
 import { Icon, PathIcon } from '../../components/icon';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -36,7 +37,7 @@ const FEATURES: Feature[] = [
 
 /** The public marketing page (/home and /retail). Every call to action leads to the login page. */
 export function LandingPage() {
-  useDocumentTitle('RetailSalesXpert');
+  useDocumentTitle('');
   return (
     <div className="min-h-dvh bg-white text-slate-900">
       <header className="border-b border-slate-200">
@@ -45,7 +46,7 @@ export function LandingPage() {
             <span className="flex size-8 items-center justify-center rounded-lg bg-indigo-600 text-white">
               <Icon name="box" className="size-5" />
             </span>
-            RetailSalesXpert
+            {PRODUCT_NAME}
           </Link>
           <nav aria-label="Site">
             <ul className="flex items-center gap-1 text-sm font-medium sm:gap-4">
@@ -72,7 +73,7 @@ export function LandingPage() {
       <main>
         <section className="bg-gradient-to-b from-indigo-50 to-white">
           <div className="mx-auto max-w-6xl px-4 py-16 text-center sm:px-6 sm:py-24">
-            <p className="text-sm font-semibold tracking-wide text-indigo-700 uppercase">RetailSalesXpert</p>
+            <p className="text-sm font-semibold tracking-wide text-indigo-700 uppercase">{PRODUCT_NAME}</p>
             <h1 className="mx-auto mt-3 max-w-3xl text-4xl font-extrabold tracking-tight sm:text-6xl">
               Simplify your Retail Operations.
             </h1>
@@ -132,7 +133,7 @@ export function LandingPage() {
         </section>
         <div className="border-t border-slate-200 bg-slate-50">
           <div className="mx-auto flex max-w-6xl flex-col items-center justify-between gap-3 px-4 py-6 text-sm text-slate-600 sm:flex-row sm:px-6">
-            <p>© 2025 RetailSalesXpert. All rights reserved.</p>
+            <p>© 2025 {PRODUCT_NAME}. All rights reserved.</p>
             <p>Inventory, orders and sales for small stores.</p>
           </div>
         </div>

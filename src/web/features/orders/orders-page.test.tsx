@@ -16,9 +16,10 @@ function order(index: number, buyer: string): Order {
     user: { _id: 'u1', name: buyer, address: `${index} Harbour Lane` },
     product: { _id: 'p1', name: `Product ${String(index).padStart(3, '0')}`, category: { name: 'Drinks' } },
     quantity: 2,
-    unitPrice: 1.25,
+    unitPrice: 667.08,
     unitCost: null,
-    totalPrice: 2.5,
+    totalPrice: 1334.16,
+    // May 1 on every clock from UTC−10 to UTC+13.
     orderDate: '2025-05-01T10:00:00.000Z',
     status: 'placed',
     returnedQuantity: 0,
@@ -82,13 +83,15 @@ describe('Orders', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByText('Product 051');
     const first = bodyRows('All orders')[0];
-    expect(Array.from(first?.cells ?? [], (cell) => cell.textContent).slice(0, 6)).toEqual([
+    expect(Array.from(first?.cells ?? [], (cell) => cell.textContent).slice(0, 8)).toEqual([
       '51',
       'Eli Employee',
       '51 Harbour Lane',
       'Product 051',
       'Drinks',
       '2',
+      '$1,334.16',
+      'May 1, 2025',
     ]);
     expect(screen.getByText('Showing 51–75 of 75')).toBeTruthy();
     expect(listCalls(calls, '/api/order/admin-id').at(-1)?.query).toEqual({ page: '2', pageSize: '50' });

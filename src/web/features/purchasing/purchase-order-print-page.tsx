@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
+import { PRODUCT_NAME } from '../../../shared/product';
 import { linesTotal, type PurchaseOrder } from '../../../shared/purchasing';
 import type { Supplier } from '../../../shared/suppliers';
 import { buttonClass } from '../../components/button';
@@ -63,7 +64,7 @@ function PrintedOrder({ order, supplier }: { order: PurchaseOrder; supplier: Sup
               : ` · ${STATUS_LABEL[order.status]}`}
           </p>
         </div>
-        <p className="text-right font-semibold">Inventory MS</p>
+        <p className="text-right font-semibold">{PRODUCT_NAME}</p>
       </header>
       <section aria-labelledby="print-supplier" className="mb-6">
         <h2 id="print-supplier" className="text-xs font-semibold tracking-wide text-slate-500 uppercase">

@@ -1,19 +1,18 @@
 import type { ReportGroup } from '../../../shared/reports';
-import { formatCount, formatMoneyGrouped } from '../../lib/format';
+import { formatCount, formatDate, formatMoney } from '../../lib/format';
 
 /** Report days are calendar days: read and written in UTC so no time zone moves them. */
 function calendarDay(day: string): Date {
   return new Date(`${day}T00:00:00Z`);
 }
 
-const LONG_DAY = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 const SHORT_DAY = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const MONTH = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 const SHORT_MONTH = new Intl.DateTimeFormat('en-US', { month: 'short', year: 'numeric', timeZone: 'UTC' });
 
-/** "May 5, 2025". */
+/** "May 5, 2025": the app's one date style. */
 export function formatDay(day: string): string {
-  return LONG_DAY.format(calendarDay(day));
+  return formatDate(day);
 }
 
 /** "May 5, 2025 – June 3, 2025", or one day. */
@@ -54,7 +53,7 @@ export type ValueKind = 'money' | 'count';
 export function formatValue(value: number, kind: ValueKind): string {
   if (kind === 'count') return formatCount(value);
   // A loss (negative margin) reads -$12.00, not $-12.00.
-  return value < 0 ? `-${formatMoneyGrouped(-value)}` : formatMoneyGrouped(value);
+  return formatMoney(value);
 }
 
 /** A figure on a chart's axis, short: "$1.2K", "350". */

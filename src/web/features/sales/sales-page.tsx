@@ -9,7 +9,7 @@ import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { salePath } from '../../lib/area-paths';
-import { formatDateTime, formatMoneyGrouped } from '../../lib/format';
+import { formatDateTime, formatMoney } from '../../lib/format';
 import { isPastEnd, serverPage } from '../../lib/paging';
 import { homePathFor } from '../../lib/role-home';
 import { useSignedInUser } from '../../lib/signed-in';
@@ -22,7 +22,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 export function returnedLabel(sale: Pick<SaleSummary, 'returnedQuantity' | 'returnedTotal'>): string {
   if (sale.returnedQuantity === 0) return '—';
   const units = `${sale.returnedQuantity} ${sale.returnedQuantity === 1 ? 'unit' : 'units'}`;
-  return `${formatMoneyGrouped(sale.returnedTotal)} (${units})`;
+  return `${formatMoney(sale.returnedTotal)} (${units})`;
 }
 
 /**
@@ -55,7 +55,7 @@ function SaleRow({ sale, href }: { sale: SaleSummary; href: string }) {
         <span className="sm:hidden"> {sale.lineCount === 1 ? 'line' : 'lines'}</span>
       </Td>
       <Td className="whitespace-nowrap text-right font-medium tabular-nums max-sm:col-start-2 max-sm:row-start-1 max-sm:p-0">
-        {formatMoneyGrouped(sale.total)}
+        {formatMoney(sale.total)}
       </Td>
       <Td className="whitespace-nowrap text-right tabular-nums text-slate-600 max-sm:col-start-2 max-sm:row-start-3 max-sm:row-span-2 max-sm:p-0 max-sm:text-xs">
         {sale.returnedQuantity > 0 ? <span className="sm:hidden">Returned </span> : null}
