@@ -43,6 +43,24 @@ stories('staff management', () => {
       await page.getByPlaceholder('Search users...').fill(rep.name);
       await see(rowWith(users, rep.name));
       expect(await cellText(users, rep.name, 'Status')).toBe('Active');
+
+      // On a 1280 px laptop every column is in sight at once: no sideways scroll in the table,
+      // the Status cell and all four actions inside the window.
+      expect(page.viewportSize()).toEqual({ width: 1280, height: 900 });
+      const scroller = users.locator('xpath=..');
+      const [scrollWidth, clientWidth] = await scroller.evaluate((box) => [box.scrollWidth, box.clientWidth]);
+      expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+      const row = rowWith(users, rep.name);
+      const inSight = async (locator: ReturnType<typeof page.locator>) => {
+        const box = await locator.boundingBox();
+        if (!box) throw new Error('not laid out');
+        return box.x >= 0 && box.y >= 0 && box.x + box.width <= 1280 && box.y + box.height <= 900;
+      };
+      const statusCell = row.getByRole('cell').filter({ hasText: /^Active$/ });
+      expect(await inSight(statusCell)).toBe(true);
+      for (const action of ['Edit', 'Deactivate', 'Reset the password of', 'Delete']) {
+        expect(await inSight(row.getByRole('button', { name: `${action} ${rep.name}` })), action).toBe(true);
+      }
       await page.getByRole('button', { name: `Deactivate ${rep.name}` }).click();
       const confirm = page.getByRole('alertdialog', { name: 'Deactivate user?' });
       await confirm.getByRole('button', { name: 'Deactivate' }).click();

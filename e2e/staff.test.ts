@@ -50,7 +50,7 @@ async function shop(baseUrl: string, role: StaffRole, name: string) {
 }
 
 // Every staff menu is the same; the medical rep's "Orders" leads to their own area (DESIGN §5).
-const MENU = ['Products', 'New sale', 'Orders', 'Customers', 'Profile', 'Logout'];
+const MENU = ['Products', 'New sale', 'Sales', 'Orders', 'Customers', 'Profile', 'Logout'];
 const STAFF: { role: StaffRole; who: string; person: string }[] = [
   { role: 'salesRep', who: 'a sales rep', person: 'Sofia Sales' },
   { role: 'medicalRep', who: 'a medical rep', person: 'Marta Medic' },
@@ -145,7 +145,8 @@ stories('staff', () => {
           '2',
           '$2.30',
           today,
-          '—',
+          // A catalogue order is a one-line sale: its receipt number (DESIGN §16).
+          expect.stringMatching(/^S-\d{6}$/),
         ]);
 
         // A deep link survives a reload, and so does the session.

@@ -44,7 +44,12 @@ export function UserForm({ roles }: { roles: readonly Role[] }) {
       <h2 id="user-form-title" className="mb-4 text-lg font-semibold text-slate-900">
         Add New User
       </h2>
-      <form noValidate onSubmit={submit} className="space-y-4">
+      {/* Beside the table (wide screens) one column; above it, the fields side by side. */}
+      <form
+        noValidate
+        onSubmit={submit}
+        className="grid items-start gap-4 sm:grid-cols-2 xl:grid-cols-3 min-[1680px]:grid-cols-1"
+      >
         <TextField label="Name" autoComplete="off" error={errors.name?.message} {...register('name')} />
         <TextField
           label="Email"
@@ -75,8 +80,18 @@ export function UserForm({ roles }: { roles: readonly Role[] }) {
             </option>
           ))}
         </SelectField>
-        <FormError>{add.isError ? errorMessage(add.error) : null}</FormError>
-        <button type="submit" className={buttonClass('primary', 'md', 'w-full')} disabled={add.isPending}>
+        <div className="empty:hidden sm:col-span-full">
+          <FormError>{add.isError ? errorMessage(add.error) : null}</FormError>
+        </div>
+        <button
+          type="submit"
+          className={buttonClass(
+            'primary',
+            'md',
+            'w-full self-end sm:col-start-2 xl:col-start-3 min-[1680px]:col-start-1',
+          )}
+          disabled={add.isPending}
+        >
           {add.isPending ? 'Adding...' : 'Add User'}
         </button>
       </form>

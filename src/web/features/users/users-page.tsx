@@ -63,7 +63,11 @@ export function UsersPage() {
   return (
     <>
       <PageHeader title="Users Management" />
-      <div className="grid items-start gap-6 lg:grid-cols-[20rem_1fr]">
+      {/*
+        The form sits beside the table only where the table still fits without a sideways scroll
+        (every column, the actions too); below that it sits above the table, its fields in a row.
+      */}
+      <div className="grid items-start gap-6 min-[1680px]:grid-cols-[20rem_1fr]">
         <UserForm roles={CREATABLE_ROLES[me.role]} />
         <div className="min-w-0 space-y-4">
           <SearchField
