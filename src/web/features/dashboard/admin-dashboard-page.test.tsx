@@ -48,7 +48,7 @@ describe('admin dashboard', () => {
     expect(screen.getByText('1,234')).toBeTruthy();
     expect(screen.getByText('56,789')).toBeTruthy();
     expect(screen.getByText('Revenue')).toBeTruthy();
-    expect(screen.getByText('$1,500.50')).toBeTruthy();
+    expect(screen.getByText('$110,568.17')).toBeTruthy();
   });
 
   it('says “1 product” for one', async () => {
