@@ -17,6 +17,8 @@ stories('admin dashboard', () => {
         'Dashboard',
         'Products',
         'Categories',
+        'New sale',
+        'Sales',
         'Orders',
         'Customers',
         'Suppliers',

@@ -1,4 +1,5 @@
 import { expect, onTestFinished } from 'vitest';
+import { saleNumberLabel } from '../src/shared/sales';
 import { ApiSession, newAdmin, unique } from './support/api';
 import {
   alertMessage,
@@ -403,8 +404,10 @@ stories('admin', () => {
     });
     const rita = await session.addUser('salesRep', `Rita Rep ${tag}`, '7 Harbour Lane');
     const eli = await session.addUser('user', `Eli Employee ${tag}`, '21 Station Road');
-    await (await ApiSession.signIn(baseUrl, rita.email, rita.password)).order(juice._id, 3);
-    await (await ApiSession.signIn(baseUrl, eli.email, eli.password)).order(juice._id, 1);
+    const ritaOrder = await (await ApiSession.signIn(baseUrl, rita.email, rita.password)).order(juice._id, 3);
+    const eliOrder = await (await ApiSession.signIn(baseUrl, eli.email, eli.password)).order(juice._id, 1);
+    // An order from the catalogue is a one-line sale: its receipt number shows as on the receipt.
+    const receipt = (order: typeof ritaOrder) => saleNumberLabel(order.sale?.number ?? Number.NaN);
 
     await story.signIn(account);
     await menu(story, 'Orders').click();
@@ -437,7 +440,7 @@ stories('admin', () => {
       '3',
       '$7.20',
       today,
-      '—',
+      receipt(ritaOrder),
       'Return',
     ]);
     expect((await rowWith(table, eli.name).getByRole('cell').allInnerTexts()).slice(1)).toEqual([
@@ -448,7 +451,7 @@ stories('admin', () => {
       '1',
       '$2.40',
       today,
-      '—',
+      receipt(eliOrder),
       'Return',
     ]);
     // Newest first.

@@ -58,6 +58,8 @@ async function goByMenu(page: Page, role: keyof typeof MENUS, to: string): Promi
     const box = await label.boundingBox();
     expect(box?.width ?? 0).toBeGreaterThan(10);
     expect(await label.isVisible()).toBe(true);
+    // A long menu scrolls inside its panel, as a person would scroll it to reach the last items.
+    await label.scrollIntoViewIfNeeded();
     await expectInSightAndUncovered(label);
   }
   await dialog.getByRole('link', { name: to, exact: true }).click();
