@@ -11,7 +11,57 @@ export const PAYMENT_LABEL: Record<PaymentMethod, string> = { cash: 'Cash', card
 /** The most lines one sale may have. */
 export const MAX_SALE_LINES = 100;
 
-export const SaleLineInput = z.object({ productId: Id, quantity: Quantity });
+/**
+ * A discount (DESIGN §12): a percent of what it applies to (0–100, at most 3 decimals) or an
+ * amount of money (2 decimals; at most what it applies to, judged by the server: a 400).
+ */
+export const DiscountInput = z.discriminatedUnion(
+  'type',
+  [
+    z.object({
+      type: z.literal('percent'),
+      value: z
+        .number({ error: 'A percent discount must be a number.' })
+        .min(0, { error: 'A percent discount must be 0 or more.' })
+        .max(100, { error: 'A percent discount must be at most 100.' })
+        .refine((value) => Math.abs(value * 1000 - Math.round(value * 1000)) < 1e-6, {
+          error: 'A percent discount has at most 3 decimals.',
+        }),
+    }),
+    z.object({
+      type: z.literal('amount'),
+      value: z
+        .number({ error: 'A discount amount must be a number.' })
+        .min(0, { error: 'A discount amount must be 0 or more.' })
+        .max(999_999_999.99, { error: 'A discount amount is too large.' })
+        .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, {
+          error: 'A discount amount has at most 2 decimals.',
+        }),
+    }),
+  ],
+  { error: "A discount's type must be percent or amount." },
+);
+export type DiscountInput = z.infer<typeof DiscountInput>;
+
+/** An admin's approval given at the counter: their email and PIN (4–8 digits). */
+export const ApprovalInput = z.object({
+  email: z
+    .string({ error: 'Approval email must be text.' })
+    .max(254, { error: 'Approval email is too long.' }),
+  pin: z.string({ error: 'The PIN must be text.' }).regex(/^\d{4,8}$/, { error: 'A PIN is 4 to 8 digits.' }),
+});
+export type ApprovalInput = z.infer<typeof ApprovalInput>;
+
+/**
+ * A line: a product and quantity, an optional discount, and `overrideStock` (with an approval)
+ * to sell units the system does not know of (DESIGN §12: a `found` adjustment first).
+ */
+export const SaleLineInput = z.object({
+  productId: Id,
+  quantity: Quantity,
+  discount: DiscountInput.optional(),
+  overrideStock: z.boolean({ error: 'overrideStock must be true or false.' }).optional(),
+});
 
 const Tendered = z
   .number({ error: 'Tendered must be a number.' })
@@ -33,6 +83,10 @@ export const SaleInput = z
       .min(1, { error: 'A sale needs at least one line.' })
       .max(MAX_SALE_LINES, { error: `A sale has at most ${MAX_SALE_LINES} lines.` }),
     customer: Id.optional().describe('Customer id'),
+    /** A discount on the whole cart, shared over the lines (DESIGN §12 step 3). */
+    discount: DiscountInput.optional(),
+    /** Needed only when a discount is above the store's limit or a line overrides stock. */
+    approval: ApprovalInput.optional(),
     payment: z.object({
       method: z.enum(PAYMENT_METHODS, {
         error: `Payment method must be one of ${PAYMENT_METHODS.join(', ')}.`,
@@ -55,7 +109,6 @@ export const SaleLine = z.object({
   total: z.number(),
   returnedQuantity: z.number().int(),
 });
-
 /** A sale as its receipt shows it. */
 export const Sale = z.object({
   _id: z.string(),

@@ -37,6 +37,8 @@ export const users = pgTable(
     active: boolean('active').notNull().default(true),
     /** Set by an admin's password reset; until the user picks a new one, only their profile answers. */
     mustChangePassword: boolean('must_change_password').notNull().default(false),
+    /** An admin's argon2id PIN hash for approving discounts at the counter (DESIGN §12); never answered. */
+    pinHash: text('pin_hash'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -67,6 +69,53 @@ export const suppliers = pgTable('suppliers', {
   createdAt: createdAt(),
 });
 
+/**
+ * The store's tax rates (DESIGN §12): a percent with at most 3 decimals (8.875). Names are unique
+ * ignoring case. Sold lines keep a snapshot (orders.tax_rate_name, orders.tax_rate), so a rate
+ * may change or go without changing history; one that products or the store default use stays.
+ */
+export const taxRates = pgTable(
+  'tax_rates',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    rate: numeric('rate', { precision: 6, scale: 3 }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('tax_rates_rate_within', sql`${t.rate} between 0 and 100`),
+    uniqueIndex('tax_rates_name_lower_key').on(sql`lower(${t.name})`),
+  ],
+);
+
+/**
+ * The store's details and money rules (DESIGN §12): one row (id 1). The receipt copies the
+ * details at each sale (sales.store), so a change never rewrites a receipt.
+ */
+export const storeSettings = pgTable(
+  'store_settings',
+  {
+    id: smallint('id').primaryKey().default(1),
+    name: text('name').notNull(),
+    address: text('address').notNull().default(''),
+    phone: text('phone').notNull().default(''),
+    taxNumber: text('tax_number').notNull().default(''),
+    currency: text('currency').notNull().default('USD'),
+    receiptFooter: text('receipt_footer').notNull().default(''),
+    pricesIncludeTax: boolean('prices_include_tax').notNull().default(false),
+    /** The rate of products without their own; null: no tax. */
+    defaultTaxRateId: uuid('default_tax_rate_id').references(() => taxRates.id, { onDelete: 'restrict' }),
+    /** The most the selling roles may give without a manager's approval, in percent of a line's gross. */
+    maxDiscountPercent: numeric('max_discount_percent', { precision: 5, scale: 2 }).notNull().default('10'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('store_settings_one_row', sql`${t.id} = 1`),
+    check('store_settings_currency_code', sql`${t.currency} ~ '^[A-Z]{3}$'`),
+    check('store_settings_max_discount_within', sql`${t.maxDiscountPercent} between 0 and 100`),
+  ],
+);
+
 export const products = pgTable(
   'products',
   {
@@ -90,6 +139,8 @@ export const products = pgTable(
     supplierId: uuid('supplier_id')
       .notNull()
       .references(() => suppliers.id, { onDelete: 'restrict' }),
+    /** null: the store's default rate applies (DESIGN §12). */
+    taxRateId: uuid('tax_rate_id').references(() => taxRates.id, { onDelete: 'restrict' }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -100,6 +151,7 @@ export const products = pgTable(
     check('products_reorder_quantity_positive', sql`${t.reorderQuantity} >= 1`),
     index('products_category_idx').on(t.categoryId),
     index('products_supplier_idx').on(t.supplierId),
+    index('products_tax_rate_idx').on(t.taxRateId).where(sql`${t.taxRateId} is not null`),
     // No index may name stock: an order then changes no indexed column, so PostgreSQL updates the
     // row in place (a HOT update, helped by fillfactor 90 set in migration 0008) without touching
     // the trigram index. Lists in stock order read product_stock instead.
@@ -173,9 +225,26 @@ export const orders = pgTable(
     /** The sale's customer, and their name as it was (kept when the customer is deleted). */
     customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'set null' }),
     customerName: text('customer_name'),
+    /**
+     * Money at the counter (DESIGN §12), as the shared computation gave it: the line's discount
+     * (its own plus its share of the cart's), its tax and the rate it was taxed at (a snapshot;
+     * null for orders placed before taxes, which count with tax 0). total_price is what the
+     * customer paid for the line; its net is total_price − tax.
+     */
+    discount: numeric('discount', { precision: 20, scale: 2 }).notNull().default('0'),
+    tax: numeric('tax', { precision: 20, scale: 2 }).notNull().default('0'),
+    taxRateName: text('tax_rate_name'),
+    taxRate: numeric('tax_rate', { precision: 6, scale: 3 }),
+    /** Money given back so far by returns, and the tax in it (pro rata, cents exact). */
+    returnedTotal: numeric('returned_total', { precision: 20, scale: 2 }).notNull().default('0'),
+    returnedTax: numeric('returned_tax', { precision: 20, scale: 2 }).notNull().default('0'),
   },
   (t) => [
     check('orders_quantity_positive', sql`${t.quantity} >= 1`),
+    check('orders_discount_nonnegative', sql`${t.discount} >= 0`),
+    check('orders_tax_within', sql`${t.tax} between 0 and ${t.totalPrice}`),
+    check('orders_returned_total_within', sql`${t.returnedTotal} between 0 and ${t.totalPrice}`),
+    check('orders_returned_tax_within', sql`${t.returnedTax} between 0 and ${t.tax}`),
     check('orders_returned_within', sql`${t.returnedQuantity} between 0 and ${t.quantity}`),
     check(
       'orders_status_follows_returns',
@@ -240,6 +309,12 @@ export const sales = pgTable(
     paymentMethod: text('payment_method').notNull(),
     tendered: numeric('tendered', { precision: 14, scale: 2 }),
     total: numeric('total', { precision: 20, scale: 2 }).notNull(),
+    /** Σ gross of the lines, all discounts, all tax (DESIGN §12); null for sales before taxes (= total, 0, 0). */
+    subtotal: numeric('subtotal', { precision: 20, scale: 2 }),
+    discount: numeric('discount', { precision: 20, scale: 2 }).notNull().default('0'),
+    tax: numeric('tax', { precision: 20, scale: 2 }).notNull().default('0'),
+    /** The store's details as they were at the sale: {name, address, phone, taxNumber, receiptFooter, pricesIncludeTax, currency}. */
+    store: jsonb('store'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -352,8 +427,27 @@ export const salesDays = pgTable(
     revenue: numeric('revenue').notNull().default('0'),
     cost: numeric('cost').notNull().default('0'),
     sales: integer('sales').notNull().default(0),
+    /** Discounts given and tax taken, net of returns (DESIGN §12); revenue is net of both. */
+    discount: numeric('discount').notNull().default('0'),
+    tax: numeric('tax').notNull().default('0'),
   },
   (t) => [primaryKey({ columns: [t.day, t.slot] })],
+);
+
+/**
+ * Tax per day and rate as sold (the order's snapshot: name and rate; orders before taxes under
+ * '' and 0), net of returns, for the tax report (DESIGN §12): base is the lines' net.
+ */
+export const salesDayTaxes = pgTable(
+  'sales_day_taxes',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    rateName: text('rate_name').notNull(),
+    rate: numeric('rate', { precision: 6, scale: 3 }).notNull(),
+    base: numeric('base').notNull().default('0'),
+    tax: numeric('tax').notNull().default('0'),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.rateName, t.rate] })],
 );
 
 /** Per product and day; a product's rows go with it (orders of deleted products are left out). */
@@ -543,11 +637,11 @@ export const auditLog = pgTable(
     ),
     check(
       'audit_log_action_known',
-      sql`${t.action} in ('signedIn','signInFailed','signInThrottled','created','updated','deleted','stockAdjusted','stockCounted','returned','ordered','received','cancelled','closed','deactivated','reactivated','passwordReset')`,
+      sql`${t.action} in ('signedIn','signInFailed','signInThrottled','created','updated','deleted','stockAdjusted','stockCounted','returned','ordered','received','cancelled','closed','deactivated','reactivated','passwordReset','discountApproved','stockOverridden','pinChanged')`,
     ),
     check(
       'audit_log_entity_known',
-      sql`${t.entityType} in ('user','product','category','supplier','order','purchaseOrder','customer')`,
+      sql`${t.entityType} in ('user','product','category','supplier','order','purchaseOrder','customer','store','taxRate','sale')`,
     ),
     // Each matches the list's order (newest first, then id) under one filter, so a page is read,
     // not sorted.
