@@ -150,6 +150,13 @@ describe('the money computation (DESIGN §12)', () => {
     });
     // Line 1: 5.00 + 10 × 95/195 = 4.87 → 9.87 (9.87 %); line 2: 5.13 (5.13 %).
     expect(linesOverLimit(cart, 10)).toEqual([]);
+    // Exactly the allowed percent never needs an approval, however its cents round: 10 % of 2.99
+    // is 0.299, given as 0.30; 0.31 is above it.
+    const small = (discount: Discount) =>
+      priced({ lines: [{ unitPrice: 2.99, quantity: 1, taxRate: null, discount }], pricesIncludeTax: false });
+    expect(linesOverLimit(small({ type: 'percent', value: 10 }), 10)).toEqual([]);
+    expect(linesOverLimit(small({ type: 'amount', value: 0.3 }), 10)).toEqual([]);
+    expect(linesOverLimit(small({ type: 'amount', value: 0.31 }), 10)).toEqual([0]);
     expect(linesOverLimit(cart, 9.86)).toEqual([0]);
     expect(linesOverLimit(cart, 5)).toEqual([0, 1]);
     expect(linesOverLimit(cart, 0)).toEqual([0, 1]);

@@ -191,12 +191,14 @@ export function isCartProblem(priced: PricedCart | CartProblem): priced is CartP
 /**
  * The lines whose discounts (their own and their cart share together) exceed `maxPercent` (0–100,
  * 2 decimals) of their gross: a selling role needs a manager's approval for them (DESIGN §12).
+ * The limit is in cents, rounded as a discount of that percent would be: 10 % of 2.99 is 0.30
+ * either way, so a clerk giving exactly the allowed percent is never asked for an approval.
  */
 export function linesOverLimit(priced: PricedCart, maxPercent: number): number[] {
   const limit = BigInt(Math.round(maxPercent * 100)); // hundredths of a percent
   const over: number[] = [];
   priced.lines.forEach((line, at) => {
-    if (line.discount * 10_000n > limit * line.gross) over.push(at);
+    if (line.discount > divideRounded(line.gross * limit, 10_000n)) over.push(at);
   });
   return over;
 }
