@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -82,8 +82,38 @@ export interface DatabaseOptions {
 }
 
 const MIGRATIONS = join(projectRoot(), 'migrations');
+const FUNCTIONS = join(projectRoot(), 'src', 'server', 'db', 'functions');
 // Any fixed number: serialises migrations when several servers start against one database.
 const MIGRATION_LOCK = 7_270_201;
+
+/**
+ * The current body of every database function, one `CREATE OR REPLACE FUNCTION` per file named
+ * after it (decision 0026), in name order. Read from the project folder, as the migrations are, so
+ * the server finds them whether it runs from src/ or from the bundle in dist/.
+ */
+export function databaseFunctions(): { name: string; text: string }[] {
+  return readdirSync(FUNCTIONS)
+    .filter((file) => file.endsWith('.sql'))
+    .sort()
+    .map((file) => ({
+      name: file.slice(0, -'.sql'.length),
+      text: readFileSync(join(FUNCTIONS, file), 'utf8'),
+    }));
+}
+
+/**
+ * Applies every function file after the migrations, at every start: a function's body is its
+ * file's, whatever migration last replaced it. The caller runs this inside one transaction.
+ */
+async function applyFunctions(exec: (text: string) => Promise<unknown>): Promise<void> {
+  for (const { name, text } of databaseFunctions()) {
+    try {
+      await exec(text);
+    } catch (error) {
+      throw new Error(`Database function ${name}.sql failed: ${(error as Error).message}`, { cause: error });
+    }
+  }
+}
 
 /**
  * Connections to PostgreSQL: two per core and two more. PostgreSQL runs a statement per
@@ -114,6 +144,7 @@ async function openPglite(dataDir: string): Promise<Database> {
   await client.waitReady;
   const db = drizzlePglite({ client, schema, casing: 'snake_case' });
   await migratePglite(db, { migrationsFolder: MIGRATIONS });
+  await client.transaction((tx) => applyFunctions((text) => tx.exec(text)));
   const runner: Runner = {
     query: async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows,
     run: async <T>(statement: Statement, params: unknown[]) =>
@@ -182,6 +213,11 @@ async function openPostgres(url: string, poolSize: number, statementTimeoutMs: n
     await withoutTimeLimits(async (lock, client) => {
       await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
       await migratePg(drizzlePg({ client, schema, casing: 'snake_case' }), { migrationsFolder: MIGRATIONS });
+      // Still under the lock, so servers starting at once take turns replacing the functions too.
+      // A failure ends this connection, which rolls the transaction back and releases the lock.
+      await lock.query('begin');
+      await applyFunctions((text) => client.query(text));
+      await lock.query('commit');
     });
   } catch (error) {
     await pool.end().catch(() => {});

@@ -339,7 +339,8 @@ export const sales = pgTable(
 
 /**
  * Order count and revenue, striped over a few rows so that concurrent orders rarely wait on
- * each other; the figures are the sums over all slots. Kept by a trigger on orders (migration 0003).
+ * each other; the figures are the sums over all slots. Kept by the triggers on orders
+ * (orders_figures_counted, in src/server/db/functions).
  */
 export const orderTotals = pgTable('order_totals', {
   slot: smallint('slot').primaryKey(),
@@ -350,7 +351,8 @@ export const orderTotals = pgTable('order_totals', {
 
 /**
  * Orders per quarter of an hour (UTC), striped like order_totals, so "orders today" sums a day's
- * quarters in any time zone instead of counting the day's orders. Kept by triggers (migration 0007).
+ * quarters in any time zone instead of counting the day's orders. Kept by the triggers on orders
+ * (orders_figures_counted).
  */
 export const orderQuarters = pgTable(
   'order_quarters',
@@ -409,7 +411,8 @@ export const reportSettings = pgTable(
  * local day of an order's date in report_settings' zone; figures are net of returns: units =
  * quantity − returned, revenue = units × unit price, cost = units × unit cost (0 when unknown);
  * orders counts orders not wholly returned. Kept by the statement-level triggers on orders of
- * migration 0013, which also holds their recount (sales_days_rebuild).
+ * migration 0013 (orders_figures_counted) and recounted by sales_days_rebuild: both in
+ * src/server/db/functions.
  *
  * sales counts the sales placed that day, returned or not (migration 0020, decision 0025): a sale
  * of many lines once (its first line, sale_line 1), an order without a sale once. The dashboard's

@@ -1,0 +1,11 @@
+-- The stock ledger (DESIGN §8, decision 0011): only stock_movements_apply (a trigger, so one
+-- level down) may change a product's stock; any other UPDATE of stock is refused with IMS03.
+-- Needs: products.stock. Trigger: products_stock_from_ledger, BEFORE UPDATE OF stock ON products
+-- FOR EACH ROW (migration 0010).
+CREATE OR REPLACE FUNCTION products_stock_from_ledger() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.stock <> OLD.stock AND pg_trigger_depth() < 2 THEN
+    RAISE EXCEPTION 'Stock changes only through stock movements' USING ERRCODE = 'IMS03';
+  END IF;
+  RETURN NEW;
+END $$;
