@@ -155,6 +155,7 @@ describe.each(targets)('reports on $name', (target) => {
       '/api/reports/categories',
       '/api/reports/staff',
       '/api/reports/customers',
+      '/api/reports/tax',
       '/api/audit',
     ];
     const notDays = [
