@@ -93,14 +93,14 @@ stories('reports', () => {
       await see(table);
       let rows = await expectChartToMatchTable(page, table, 3);
       expect(rows).toHaveLength(30);
-      expect(await rowCells(table, 'Total')).toEqual(['3', '6', '$20.50', '$10.00', '$10.50']);
+      expect(await rowCells(table, 'Total')).toEqual(['3', '6', '$20.50', '$10.00', '$10.50', '$0.00', '$0.00']);
 
       // Today: one period, one bar, and the bar's figure is the table's.
       await page.getByLabel('Date range').selectOption('today');
       table = page.getByRole('table', { name: /^Sales per day, / });
       await eventually(async () => (await tableRows(table)).length).toBe(1);
       rows = await expectChartToMatchTable(page, table, 3);
-      expect(rows[0]?.slice(1)).toEqual(['3', '6', '$20.50', '$10.00', '$10.50']);
+      expect(rows[0]?.slice(1)).toEqual(['3', '6', '$20.50', '$10.00', '$10.50', '$0.00', '$0.00']);
       await bars(page).first().hover();
       await eventually(() => textOf(page.locator('.recharts-tooltip-wrapper'))).toContain('$20.50');
       // The choice is the address's: it shows checked once the address has it.
@@ -118,7 +118,7 @@ stories('reports', () => {
       await see(table);
       rows = await expectChartToMatchTable(page, table, 2);
       expect(rows).toHaveLength(Number(today.slice(5, 7)));
-      expect(await rowCells(table, 'Total')).toEqual(['3', '6', '$20.50', '$10.00', '$10.50']);
+      expect(await rowCells(table, 'Total')).toEqual(['3', '6', '$20.50', '$10.00', '$10.50', '$0.00', '$0.00']);
 
       // The view is in the address: a reload shows it again.
       expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({
@@ -139,7 +139,7 @@ stories('reports', () => {
       const download = await saved;
       expect(download.suggestedFilename()).toBe(`sales-by-day-${today}-to-${today}.csv`);
       const csv = parseCsv(readFileSync((await download.path()) as string, 'utf8'));
-      expect(csv).toEqual([[...REPORT_CSV_HEADERS.sales], [today, '3', '6', '20.5', '10', '10.5']]);
+      expect(csv).toEqual([[...REPORT_CSV_HEADERS.sales], [today, '3', '6', '20.5', '10', '10.5', '0', '0']]);
 
       // The other reports of the same sales.
       await page.getByRole('tab', { name: 'Top products' }).click();
@@ -159,6 +159,22 @@ stories('reports', () => {
       table = page.getByRole('table', { name: /^Products never sold, / });
       await see(table);
       expect((await tableRows(table)).map((cells) => cells[0])).toEqual(['Dusty Ruler']);
+      // Tax by rate: catalogue orders carry no rate, so all of it is under "No tax rate"; on a
+      // phone the table fits the page.
+      await page.setViewportSize({ width: 375, height: 812 });
+      await page.getByRole('tab', { name: 'Tax' }).click();
+      table = page.getByRole('table', { name: /^Tax by rate, / });
+      await see(table);
+      expect(await rowCells(table, 'No tax rate')).toEqual(['0%', '$20.50', '$0.00']);
+      expect(await rowCells(table, 'Total')).toEqual(['', '$20.50', '$0.00']);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
+      ).toBe(true);
+      const taxDownload = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Download CSV' }).click();
+      const taxCsv = parseCsv(readFileSync((await (await taxDownload).path()) as string, 'utf8'));
+      expect(taxCsv).toEqual([[...REPORT_CSV_HEADERS.tax], ['', '0', '20.5', '0']]);
+      await page.setViewportSize({ width: 1280, height: 800 });
       // Stock now at cost: 45 pens at 1.00 and 9 staplers at 5.00; the ruler has no cost.
       await page.getByRole('tab', { name: 'Stock value' }).click();
       table = page.getByRole('table', { name: 'Stock value by category, now, at cost' });

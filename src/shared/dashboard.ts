@@ -8,11 +8,11 @@ export const DashboardResponse = Ok.extend({
   totalStock: z.number().int(),
   /** Sales placed today in the store's time zone: a sale of many lines once, a catalogue order once. */
   ordersToday: z.number().int(),
-  /** Every order's total over all time, net of returns. */
+  /** Every order's net (total less tax, DESIGN §12) over all time, net of returns. */
   revenue: z.number(),
   /**
-   * Today in the store's time zone: its sales (as ordersToday), their revenue net of returns, and
-   * the average basket, revenue / sales to the cent (0 without sales).
+   * Today in the store's time zone: its sales (as ordersToday), their revenue (net of tax and of
+   * returns), and the average basket, revenue / sales to the cent (0 without sales).
    */
   today: z.object({ sales: z.number().int(), revenue: z.number(), averageBasket: z.number() }),
   outOfStock: z.array(z.object({ _id: z.string(), name: z.string(), category: CategoryName })),

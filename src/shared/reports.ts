@@ -4,9 +4,11 @@ import { ExportFormat, MAX_PAGE_SIZE, PageQuery } from './paging';
 import { Role } from './roles';
 
 /**
- * Reports (DESIGN §10): figures in the server's time zone, net of returns, from the orders'
+ * Reports (DESIGN §10, §12): figures in the server's time zone, net of returns, from the orders'
  * snapshots. A range is two days, both included; without them the last 30 days up to today.
- * An order whose product had no cost counts a cost of 0 (its margin is its revenue).
+ * Revenue is net: what the customers paid (after discounts) less its tax, less what returns gave
+ * back (without their tax). An order whose product had no cost counts a cost of 0 (its margin is
+ * its revenue). Orders placed before taxes and discounts count with tax 0 and discount 0.
  */
 export const DEFAULT_RANGE_DAYS = 30;
 /** The longest range a report covers, in years (a longer one is refused with 400). */
@@ -30,13 +32,19 @@ export type ReportRange = z.input<typeof ReportRange>;
 /** The range a report answers for: what was asked, with the defaults filled in. */
 export const RangeAnswer = z.object({ from: z.string(), to: z.string() });
 
-/** Orders, units, revenue, cost and margin (revenue − cost) of a period or a whole range. */
+/**
+ * Orders, units, revenue (net), cost and margin (revenue − cost) of a period or a whole range;
+ * `discount`, the discounts given on the lines sold (a line counts its whole discount while any of
+ * its units is kept, none once all came back), and `tax`, the tax collected net of returns.
+ */
 export const SalesFigures = z.object({
   orders: z.number().int(),
   units: z.number().int(),
   revenue: z.number(),
   cost: z.number(),
   margin: z.number(),
+  discount: z.number(),
+  tax: z.number(),
 });
 export type SalesFigures = z.infer<typeof SalesFigures>;
 
@@ -168,6 +176,20 @@ export const CustomerReportResponse = Ok.extend({
 });
 export type CustomerReportResponse = z.infer<typeof CustomerReportResponse>;
 
+/**
+ * The tax of the range by rate (DESIGN §12), net of returns: each rate as the lines were sold
+ * under it (their snapshot of name and percent), `base` their net (the revenue), `tax` their tax.
+ * The lines sold without a rate, and every order placed before taxes, are under name '' and rate
+ * 0. By rate, then name; a rate whose sales all came back is left out.
+ */
+export const TaxFigures = z.object({ base: z.number(), tax: z.number() });
+export const TaxReportResponse = Ok.extend({
+  ...RangeAnswer.shape,
+  rates: z.array(TaxFigures.extend({ name: z.string(), rate: z.number() })),
+  totals: TaxFigures,
+});
+export type TaxReportResponse = z.infer<typeof TaxReportResponse>;
+
 /** What the stock is worth now, at cost (a product without a cost counts 0), by category. */
 export const StockReportQuery = z.object({ format: ExportFormat });
 export const StockValue = z.object({
@@ -183,11 +205,12 @@ export type StockReportResponse = z.infer<typeof StockReportResponse>;
 
 /** The columns of each report's CSV, in order (one row per period, product, category, person). */
 export const REPORT_CSV_HEADERS = {
-  sales: ['period start', 'orders', 'units', 'revenue', 'cost', 'margin'],
+  sales: ['period start', 'orders', 'units', 'revenue', 'cost', 'margin', 'discount', 'tax'],
   products: ['product id', 'product', 'category', 'units', 'revenue', 'margin'],
   neverSold: ['product id', 'product', 'category', 'stock'],
   categories: ['category', 'units', 'revenue', 'margin', 'share'],
   staff: ['user id', 'name', 'role', 'orders', 'units', 'revenue'],
   customers: ['customer id', 'name', 'sales', 'units', 'revenue'],
   stock: ['category', 'products', 'units', 'value'],
+  tax: ['tax rate', 'rate', 'base', 'tax'],
 } as const;

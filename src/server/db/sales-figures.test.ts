@@ -5,15 +5,23 @@ import { seedDemo } from './seed';
 
 /**
  * Each order's worth, net of returns, on its day and month in the zone the figures count in
- * (migrations 0013 and 0014).
+ * (migrations 0013 and 0014), its money as DESIGN §12 counts it: revenue (and the tax report's base)
+ * is what the customer paid less its tax, less what returns gave back less their tax; tax is what
+ * is kept of it; a line's discount counts whole while any unit of it is kept, not at all once every
+ * unit came back. Under its rate's snapshot, '' and 0 when it had none.
  */
 const WORTH = `
   select (order_date at time zone (select time_zone from report_settings))::date as day,
          date_trunc('month', order_date at time zone (select time_zone from report_settings))::date as month,
          product_id, category_name, user_id, (status = 'placed')::int as orders,
-         quantity - returned_quantity as units, (quantity - returned_quantity) * unit_price as revenue,
+         coalesce(tax_rate_name, '') as rate_name, coalesce(tax_rate, 0) as rate,
+         quantity - returned_quantity as units, (total_price - returned_total) - (tax - returned_tax) as revenue,
+         (total_price - returned_total) - (tax - returned_tax) as base,
          (quantity - returned_quantity) * coalesce(unit_cost, 0) as cost,
-         greatest(0, (quantity - returned_quantity) * (unit_price - coalesce(unit_cost, 0))) as margin_up
+         greatest(0, (total_price - returned_total) - (tax - returned_tax)
+                     - (quantity - returned_quantity) * coalesce(unit_cost, 0)) as margin_up,
+         case when returned_quantity = quantity then 0 else discount end as discount,
+         tax - returned_tax as tax
   from orders`;
 
 /** Each order's worth in the two pairs of months that hold its month: starting then, and a month before. */
@@ -60,7 +68,7 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
     );
     const [counted] = await t.sql<{ orders: string; revenue: string }>(
       `select count(*)::text as orders,
-              coalesce(sum(total_price - returned_quantity * unit_price), 0)::text as revenue from orders`,
+              coalesce(sum(total_price - tax - returned_total + returned_tax), 0)::text as revenue from orders`,
     );
     const mismatched = await t.sql(
       `select p.id from products p
@@ -124,7 +132,9 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
     expect(await t.sql('select 1 from stock_movements where stock_after < 0')).toEqual([]);
     // The daily figures of the reports, each equal to a recount of the orders.
     const money = ['orders', 'units', 'revenue', 'cost'];
-    expect(await t.sql(drift('sales_days', ['day'], money))).toEqual([]);
+    expect(await t.sql(drift('sales_days', ['day'], [...money, 'discount', 'tax']))).toEqual([]);
+    // The tax report's figures (DESIGN §12): the net and the tax of each day and rate.
+    expect(await t.sql(drift('sales_day_taxes', ['day', 'rate_name', 'rate'], ['base', 'tax']))).toEqual([]);
     // The sales of each day (migration 0020): each sale once, each order without a sale once.
     const salesByDay = await t.sql(
       `with kept as (select day, sum(sales)::int as sales from sales_days group by day having sum(sales) <> 0),
@@ -332,6 +342,92 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
     await figures();
   });
 
+  it('match the orders with discounts, tax by rate and partial returns, through a moved date, a deleted line and new time zones', async () => {
+    // Written directly: the sale of DESIGN §12 is the counter's; these are the rows it writes.
+    const { id } = await t.product({ stock: 100, price: 10 });
+    await t.sql('update products set cost = 3 where id = $1', [id]);
+    const lines = async (
+      at: string,
+      rows: Array<
+        [
+          quantity: number,
+          total: string,
+          discount: string,
+          tax: string,
+          name: string | null,
+          rate: string | null,
+        ]
+      >,
+    ) =>
+      (
+        await t.sql<{ id: string }>(
+          `insert into orders (product_id, quantity, unit_price, unit_cost, total_price, discount, tax, tax_rate_name,
+                               tax_rate, product_name, category_name, user_name, user_address, order_date)
+           select p.id, l.quantity, p.price, p.cost, l.total, l.discount, l.tax, l.name, l.rate, p.name, c.name,
+                  'Counter', '', $2::timestamptz
+           from products p join categories c on c.id = p.category_id,
+                jsonb_to_recordset($3::jsonb) as l(quantity int, total numeric, discount numeric, tax numeric,
+                                                   name text, rate numeric)
+           where p.id = $1 returning id`,
+          [
+            id,
+            at,
+            JSON.stringify(
+              rows.map(([quantity, total, discount, tax, name, rate]) => ({
+                quantity,
+                total,
+                discount,
+                tax,
+                name,
+                rate,
+              })),
+            ),
+          ],
+        )
+      ).map((row) => row.id);
+    /** Brings the units returned to `returned`, giving back the money pro rata (DESIGN §12). */
+    const returned = (orderId: string, units: number) =>
+      t.sql(
+        `update orders set returned_quantity = $2::int,
+                returned_total = round(total_price * $2::int / quantity, 2), returned_tax = round(tax * $2::int / quantity, 2),
+                status = case when $2::int = quantity then 'returned' else 'placed' end
+         where id = $1`,
+        [orderId, units],
+      );
+    // One sale of three lines in one statement: 9 % on prices without tax, 8.875 % with it, none.
+    const [a, b, c] = await lines('2023-03-10T12:00:00Z', [
+      [3, '29.43', '3.00', '2.43', 'Standard', '9'],
+      [2, '20.00', '0', '1.63', 'NYC', '8.875'],
+      [1, '9.50', '0.50', '0', null, null],
+    ]);
+    const [d] = await lines('2023-03-10T23:30:00Z', [[4, '39.24', '4.00', '3.24', 'Standard', '9']]);
+    await lines('2023-03-11T09:00:00Z', [[1, '10.00', '0', '0', 'Exempt', '0']]);
+    await figures();
+    await returned(a as string, 1);
+    await returned(d as string, 1);
+    await figures();
+    // UTC+9: the late evening sale moves to the next day, and so does its tax.
+    expect(await setReportTimeZone(t.app.database, 'Asia/Tokyo')).toBe(true);
+    await figures();
+    const [moved] = await t.sql<{ base: string; tax: string }>(
+      `select base::text as base, tax::text as tax from sales_day_taxes
+       where day = '2023-03-11' and rate_name = 'Standard' and rate = 9`,
+    );
+    expect(moved).toEqual({ base: '27.00', tax: '2.43' });
+    // Wholly returned: its discount no longer counts; a line deleted takes all it counted away.
+    await returned(d as string, 4);
+    await returned(b as string, 2);
+    await t.sql('delete from orders where id = $1', [c]);
+    await t.sql("update orders set order_date = order_date - interval '40 days' where id = $1", [a]);
+    await figures();
+    const [day] = await t.sql<{ discount: string; tax: string }>(
+      `select sum(discount)::text as discount, sum(tax)::text as tax from sales_days where day = '2023-03-11'`,
+    );
+    expect(day).toEqual({ discount: '0.00', tax: '0.00' });
+    expect(await setReportTimeZone(t.app.database, 'UTC')).toBe(true);
+    await figures();
+  });
+
   it('leave stock out of every index of products, so an order updates its row in place', async () => {
     const indexed = await t.sql<{ name: string }>(
       `select i.indexrelid::regclass::text as name from pg_index i
@@ -380,7 +476,7 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
     });
     const res = await t.call('GET', '/api/dashboard', { token: t.as.admin.token });
     const [counted] = await t.sql<{ revenue: string }>(
-      'select sum(total_price - returned_quantity * unit_price)::text as revenue from orders',
+      'select sum(total_price - tax - returned_total + returned_tax)::text as revenue from orders',
     );
     expect(res.body.revenue).toBe(Number(counted?.revenue));
     expect(res.body.highestSaleProduct).toMatchObject({ name: 'Best seller of all', totalQuantity: 50_000 });

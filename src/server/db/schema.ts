@@ -338,8 +338,8 @@ export const sales = pgTable(
 );
 
 /**
- * Order count and revenue, striped over a few rows so that concurrent orders rarely wait on
- * each other; the figures are the sums over all slots. Kept by the triggers on orders
+ * Order count and revenue (net of tax and of returns, as sales_days counts it), striped over a few
+ * rows so that concurrent orders rarely wait on each other; the figures are the sums over all slots. Kept by the triggers on orders
  * (orders_figures_counted, in src/server/db/functions).
  */
 export const orderTotals = pgTable('order_totals', {
@@ -409,8 +409,9 @@ export const reportSettings = pgTable(
 /**
  * Kept daily figures (DESIGN §10, decision 0013), so that no report reads orders. A day is the
  * local day of an order's date in report_settings' zone; figures are net of returns: units =
- * quantity − returned, revenue = units × unit price, cost = units × unit cost (0 when unknown);
- * orders counts orders not wholly returned. Kept by the statement-level triggers on orders of
+ * quantity − returned, revenue = the net kept, (total_price − tax) − (returned_total −
+ * returned_tax) (DESIGN §12; units × unit price for orders before taxes), cost = units × unit cost
+ * (0 when unknown); orders counts orders not wholly returned. Kept by the statement-level triggers on orders of
  * migration 0013 (orders_figures_counted) and recounted by sales_days_rebuild: both in
  * src/server/db/functions.
  *
@@ -430,7 +431,11 @@ export const salesDays = pgTable(
     revenue: numeric('revenue').notNull().default('0'),
     cost: numeric('cost').notNull().default('0'),
     sales: integer('sales').notNull().default(0),
-    /** Discounts given and tax taken, net of returns (DESIGN §12); revenue is net of both. */
+    /**
+     * Discounts given and tax taken (DESIGN §12); revenue is net of both. tax is net of returns
+     * (tax − returned_tax); a line counts its whole discount while any of its units is kept, none
+     * once all came back (never a fraction of a cent).
+     */
     discount: numeric('discount').notNull().default('0'),
     tax: numeric('tax').notNull().default('0'),
   },

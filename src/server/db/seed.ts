@@ -536,7 +536,8 @@ async function seedStockHistory(
       user: admin,
     });
     await q(
-      `update orders set returned_quantity = $2, status = case when $2 = quantity then 'returned' else 'placed' end
+      `update orders set returned_quantity = $2, status = case when $2 = quantity then 'returned' else 'placed' end,
+              returned_total = round(total_price * $2 / quantity, 2), returned_tax = round(tax * $2 / quantity, 2)
        where id = $1`,
       [order.id, quantity],
     );

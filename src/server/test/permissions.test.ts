@@ -487,6 +487,7 @@ const ROWS: Row[] = [
     '/api/reports/staff',
     '/api/reports/customers',
     '/api/reports/stock',
+    '/api/reports/tax',
   ].map((url): Row => ({ call: `GET ${url}`, who: ADMIN, request: async () => ({ method: 'GET', url }) })),
   {
     call: 'GET /api/reports/sales (format=csv)',

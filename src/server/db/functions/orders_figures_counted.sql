@@ -1,6 +1,13 @@
--- Keeps every figure counted from orders (decisions 0013, 0016, 0025): order_totals,
--- order_quarters, product_sales and the daily and monthly figures. Every order counts what it is
--- worth now (net of returns). TG_ARGV[0] is the factor: 1 adds changed_orders, -1 subtracts them;
+-- Keeps every figure counted from orders (decisions 0013, 0016, 0025; DESIGN §12): order_totals,
+-- order_quarters, product_sales, the daily and monthly figures and the tax by day and rate. Every
+-- order counts what it is worth now, net of returns: its units, its revenue net of tax (what the
+-- customer paid, after discounts, less its tax, less what returns gave back less their tax:
+-- (total_price − tax) − (returned_total − returned_tax)), its cost, its tax kept (tax −
+-- returned_tax) and its discount. A line's discount is never split pro rata (no fractional money):
+-- the line counts its whole discount while any of its units is kept, none once all came back.
+-- Orders placed before taxes (tax 0, returned_total = returned units × unit price) count exactly
+-- what they counted before, under no rate ('' and 0) in sales_day_taxes.
+-- TG_ARGV[0] is the factor: 1 adds changed_orders, -1 subtracts them;
 -- an update does both (one trigger subtracts the old rows, another adds the new ones), so a return,
 -- a date that changes, a user or product deleted (its id set null) all move the right amounts.
 -- Products' figures leave out orders whose product is gone (product_id null, or a product being
@@ -10,11 +17,13 @@
 -- from scratch: keep the two in step.
 -- Needs: report_settings.time_zone; products.id; orders' order_date, status, product_id,
 -- category_name, user_id, customer_id, customer_name, sale_id, sale_line, quantity,
--- returned_quantity, unit_price, unit_cost; it writes order_totals (slot, orders, revenue),
--- order_quarters (quarter, slot, orders), product_sales (product_id, units, revenue, margin_up,
--- last_day), sales_days (day, slot, orders, units, revenue, cost, sales), sales_day_products,
--- sales_two_month_products, sales_day_categories, sales_month_categories, sales_day_customers,
--- sales_day_staff and sales_month_staff, upserting on their keys; counter_slot().
+-- returned_quantity, unit_cost, total_price, discount, tax, tax_rate_name, tax_rate,
+-- returned_total, returned_tax; it writes order_totals (slot, orders, revenue), order_quarters
+-- (quarter, slot, orders), product_sales (product_id, units, revenue, margin_up, last_day),
+-- sales_days (day, slot, orders, units, revenue, cost, sales, discount, tax), sales_day_taxes (day,
+-- rate_name, rate, base, tax), sales_day_products, sales_two_month_products, sales_day_categories,
+-- sales_month_categories, sales_day_customers, sales_day_staff and sales_month_staff, upserting on
+-- their keys; counter_slot().
 -- Triggers (migration 0013), each naming its transition table changed_orders, FOR EACH STATEMENT:
 -- orders_figures_added AFTER INSERT ('1'), orders_figures_removed AFTER DELETE ('-1'),
 -- orders_figures_changed_from AFTER UPDATE (OLD TABLE, '-1'), orders_figures_changed_to AFTER
@@ -25,18 +34,25 @@ DECLARE
   zone text := (SELECT time_zone FROM report_settings);
   stripe smallint := counter_slot();
 BEGIN
-  WITH o AS MATERIALIZED (
+  WITH n AS (
+    SELECT *, (total_price - tax) - (returned_total - returned_tax) AS net,
+           (quantity - returned_quantity) * coalesce(unit_cost, 0) AS spent
+    FROM changed_orders
+  ), o AS MATERIALIZED (
     SELECT (order_date AT TIME ZONE zone)::date AS day,
            date_trunc('month', order_date AT TIME ZONE zone)::date AS month,
            date_bin('15 minutes', order_date, timestamptz '2000-01-01 00:00:00+00') AS quarter,
            product_id, category_name, user_id, customer_id, customer_name, sale_id,
+           coalesce(tax_rate_name, '') AS rate_name, coalesce(tax_rate, 0) AS rate,
            factor * (status = 'placed')::int AS orders,
            factor * (sale_id IS NULL OR coalesce(sale_line, 1) = 1)::int AS sales,
            factor * (quantity - returned_quantity) AS units,
-           factor * (quantity - returned_quantity) * unit_price AS revenue,
-           factor * (quantity - returned_quantity) * coalesce(unit_cost, 0) AS cost,
-           factor * greatest(0, (quantity - returned_quantity) * (unit_price - coalesce(unit_cost, 0))) AS margin_up
-    FROM changed_orders
+           factor * net AS revenue,
+           factor * spent AS cost,
+           factor * greatest(0, net - spent) AS margin_up,
+           factor * (returned_quantity < quantity)::int * discount AS discount,
+           factor * (tax - returned_tax) AS tax
+    FROM n
   ), sold AS MATERIALIZED (
     SELECT * FROM o WHERE EXISTS (SELECT 1 FROM products p WHERE p.id = o.product_id)
   ), totals AS (
@@ -55,11 +71,19 @@ BEGIN
       SET units = s.units + excluded.units, revenue = s.revenue + excluded.revenue,
           margin_up = s.margin_up + excluded.margin_up, last_day = greatest(s.last_day, excluded.last_day)
   ), days AS (
-    INSERT INTO sales_days AS d (day, slot, orders, units, revenue, cost, sales)
-    SELECT day, stripe, sum(orders), sum(units), sum(revenue), sum(cost), sum(sales) FROM o GROUP BY day ORDER BY day
+    INSERT INTO sales_days AS d (day, slot, orders, units, revenue, cost, sales, discount, tax)
+    SELECT day, stripe, sum(orders), sum(units), sum(revenue), sum(cost), sum(sales), sum(discount), sum(tax)
+    FROM o GROUP BY day ORDER BY day
     ON CONFLICT (day, slot) DO UPDATE
       SET orders = d.orders + excluded.orders, units = d.units + excluded.units,
-          revenue = d.revenue + excluded.revenue, cost = d.cost + excluded.cost, sales = d.sales + excluded.sales
+          revenue = d.revenue + excluded.revenue, cost = d.cost + excluded.cost, sales = d.sales + excluded.sales,
+          discount = d.discount + excluded.discount, tax = d.tax + excluded.tax
+  ), day_taxes AS (
+    -- The tax report's figures: the net (base) and tax kept of each day and rate sold under.
+    INSERT INTO sales_day_taxes AS d (day, rate_name, rate, base, tax)
+    SELECT day, rate_name, rate, sum(revenue), sum(tax)
+    FROM o GROUP BY day, rate_name, rate ORDER BY day, rate_name, rate
+    ON CONFLICT (day, rate_name, rate) DO UPDATE SET base = d.base + excluded.base, tax = d.tax + excluded.tax
   ), day_products AS (
     INSERT INTO sales_day_products AS d (product_id, day, orders, units, revenue, cost)
     SELECT product_id, day, sum(orders), sum(units), sum(revenue), sum(cost)

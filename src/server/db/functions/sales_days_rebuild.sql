@@ -1,10 +1,14 @@
--- Every daily and monthly figure and every product's last day recounted from the orders, in
--- report_settings' zone (decision 0013): what orders_figures_counted keeps, computed the same way
--- (keep the two in step). order_totals, order_quarters and product_sales' other columns do not
--- depend on the zone and are left as they are.
+-- Every daily and monthly figure, the tax by day and rate, and every product's last day recounted
+-- from the orders, in report_settings' zone (decision 0013; DESIGN §12): what
+-- orders_figures_counted keeps, computed the same way (keep the two in step): revenue net of tax
+-- and of what returns gave back, ((total_price − tax) − (returned_total − returned_tax)); tax
+-- kept (tax − returned_tax); a line's whole discount while any of its units is kept, none once all
+-- came back. order_totals, order_quarters and product_sales' other columns do not depend on the
+-- zone and are left as they are.
 -- Needs: report_settings.time_zone; orders' order_date, status, product_id, category_name, user_id,
--- customer_id, customer_name, sale_id, sale_line, quantity, returned_quantity, unit_price,
--- unit_cost; it empties and refills sales_days, sales_day_products, sales_two_month_products,
+-- customer_id, customer_name, sale_id, sale_line, quantity, returned_quantity, unit_cost,
+-- total_price, discount, tax, tax_rate_name, tax_rate, returned_total, returned_tax; it empties and
+-- refills sales_days, sales_day_taxes, sales_day_products, sales_two_month_products,
 -- sales_day_categories, sales_month_categories, sales_day_customers, sales_day_staff and
 -- sales_month_staff, and sets product_sales.last_day.
 -- Called by sales_days_use_time_zone.
@@ -12,22 +16,33 @@ CREATE OR REPLACE FUNCTION sales_days_rebuild() RETURNS void LANGUAGE plpgsql AS
 DECLARE
   zone text := (SELECT time_zone FROM report_settings);
 BEGIN
-  TRUNCATE sales_days, sales_day_customers, sales_day_products, sales_day_categories, sales_day_staff,
-           sales_month_categories, sales_month_staff, sales_two_month_products;
-  WITH o AS MATERIALIZED (
+  TRUNCATE sales_days, sales_day_taxes, sales_day_customers, sales_day_products, sales_day_categories,
+           sales_day_staff, sales_month_categories, sales_month_staff, sales_two_month_products;
+  WITH n AS (
+    SELECT *, (total_price - tax) - (returned_total - returned_tax) AS net,
+           (quantity - returned_quantity) * coalesce(unit_cost, 0) AS spent
+    FROM orders
+  ), o AS MATERIALIZED (
     SELECT (order_date AT TIME ZONE zone)::date AS day,
            date_trunc('month', order_date AT TIME ZONE zone)::date AS month,
            product_id, category_name, user_id, customer_id, customer_name, sale_id,
+           coalesce(tax_rate_name, '') AS rate_name, coalesce(tax_rate, 0) AS rate,
            (status = 'placed')::int AS orders,
            (sale_id IS NULL OR coalesce(sale_line, 1) = 1)::int AS sales,
            quantity - returned_quantity AS units,
-           (quantity - returned_quantity) * unit_price AS revenue,
-           (quantity - returned_quantity) * coalesce(unit_cost, 0) AS cost,
-           greatest(0, (quantity - returned_quantity) * (unit_price - coalesce(unit_cost, 0))) AS margin_up
-    FROM orders
+           net AS revenue,
+           spent AS cost,
+           greatest(0, net - spent) AS margin_up,
+           (returned_quantity < quantity)::int * discount AS discount,
+           tax - returned_tax AS tax
+    FROM n
   ), days AS (
-    INSERT INTO sales_days (day, slot, orders, units, revenue, cost, sales)
-    SELECT day, 0, sum(orders), sum(units), sum(revenue), sum(cost), sum(sales) FROM o GROUP BY day ORDER BY day
+    INSERT INTO sales_days (day, slot, orders, units, revenue, cost, sales, discount, tax)
+    SELECT day, 0, sum(orders), sum(units), sum(revenue), sum(cost), sum(sales), sum(discount), sum(tax)
+    FROM o GROUP BY day ORDER BY day
+  ), day_taxes AS (
+    INSERT INTO sales_day_taxes (day, rate_name, rate, base, tax)
+    SELECT day, rate_name, rate, sum(revenue), sum(tax) FROM o GROUP BY day, rate_name, rate ORDER BY day, rate_name, rate
   ), day_products AS (
     -- In key order: the primary key then grows at its end (a third faster at a million orders).
     INSERT INTO sales_day_products (product_id, day, orders, units, revenue, cost)

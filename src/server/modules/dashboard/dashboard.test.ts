@@ -302,6 +302,32 @@ describe.each(targets)('the dashboard’s day with TZ=Pacific/Kiritimati on $nam
     expect(after.revenue).toBeCloseTo(before.revenue + 5, 9);
   });
 
+  it('GET /api/dashboard counts revenue net of tax and of a partial return (DESIGN §12), today’s and all time', async () => {
+    const before = await dashboard();
+    const { id } = await t.product({ stock: 10, price: 10 });
+    const sold = await sell([[id, 2]]);
+    const line = sold.lines[0]?.order._id as string;
+    // The line as the counter writes it with 8.875 % within the price: 20.00 paid, 1.63 of it tax.
+    await t.sql("update orders set tax = 1.63, tax_rate_name = 'NYC', tax_rate = 8.875 where id = $1", [
+      line,
+    ]);
+    let after = await dashboard();
+    expect(after.today.revenue).toBeCloseTo(before.today.revenue + 18.37, 9);
+    expect(after.revenue).toBeCloseTo(before.revenue + 18.37, 9);
+    // One unit back: 10.00 given back, round(1.63 / 2) = 0.82 of it tax; the line keeps 10.00 − 0.81.
+    await giveBack(line, 1);
+    after = await dashboard();
+    expect(after.today.sales).toBe(before.today.sales + 1);
+    expect(after.today.revenue).toBeCloseTo(before.today.revenue + 9.19, 9);
+    expect(after.revenue).toBeCloseTo(before.revenue + 9.19, 9);
+    const [kept] = await t.sql<{ returned: string; tax: string }>(
+      'select returned_total::text as returned, returned_tax::text as tax from orders where id = $1',
+      [line],
+    );
+    expect(kept).toEqual({ returned: '10.00', tax: '0.82' });
+    expect(await t.sql(SALES_DRIFT)).toEqual([]);
+  });
+
   it('keeps the sales of every day equal to a recount of the orders through sales, returns, moves, deletes and a new time zone', async () => {
     const a = await t.product({ stock: 100, price: 0.35 });
     const b = await t.product({ stock: 100, price: 12.5 });

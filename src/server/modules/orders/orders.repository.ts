@@ -167,6 +167,9 @@ export async function returnOrder(
     .update(orders)
     .set({
       returnedQuantity: sql`${orders.returnedQuantity} + ${input.quantity}`,
+      // The money given back so far, pro rata and cents exact (DESIGN §12): the reports count it.
+      returnedTotal: sql`round(${orders.totalPrice} * (${orders.returnedQuantity} + ${input.quantity}) / ${orders.quantity}, 2)`,
+      returnedTax: sql`round(${orders.tax} * (${orders.returnedQuantity} + ${input.quantity}) / ${orders.quantity}, 2)`,
       status: sql`case when ${orders.returnedQuantity} + ${input.quantity} = ${orders.quantity} then 'returned' else 'placed' end`,
     })
     .where(

@@ -9,7 +9,7 @@ const DRIFT = `
   with counted as (
     select (order_date at time zone (select time_zone from report_settings))::date as day, customer_id,
            count(distinct sale_id)::int as sales, sum(quantity - returned_quantity)::int as units,
-           sum((quantity - returned_quantity) * unit_price) as revenue
+           sum((total_price - tax) - (returned_total - returned_tax)) as revenue
     from orders where customer_name is not null group by 1, 2
   ), kept as (select day, customer_id, sales, units, revenue from sales_day_customers
                where sales <> 0 or units <> 0 or revenue <> 0)

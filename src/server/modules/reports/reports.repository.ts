@@ -8,6 +8,7 @@ import type {
   SalesReportResponse,
   StaffReportResponse,
   StockReportResponse,
+  TaxReportResponse,
 } from '../../../shared/reports';
 import type { Role } from '../../../shared/roles';
 import { type Runner, type Statement, statement } from '../../db/connection';
@@ -18,7 +19,8 @@ import type { CsvBatch } from '../../lib/csv-stream';
  * keep (migrations 0013 and 0014, decision 0013): no report reads orders. Days are those of the
  * zone the figures were counted in, the server's TZ. Sums are exact (numeric) in SQL and become
  * JSON numbers only here, from their two-decimal text. A product, category or person is listed for
- * a range when it sold at least one unit in it, net of returns.
+ * a range when it sold at least one unit in it, net of returns. Revenue is net (DESIGN §12): after
+ * discounts, without tax, less what returns gave back without their tax.
  */
 
 /** Both days included, YYYY-MM-DD. */
@@ -28,13 +30,23 @@ export type Range = { from: string; to: string };
 type Money = string;
 const money = (text: Money | null) => Number(text ?? 0);
 
-type FiguresRow = { orders: number; units: number; revenue: Money; cost: Money; margin: Money };
+type FiguresRow = {
+  orders: number;
+  units: number;
+  revenue: Money;
+  cost: Money;
+  margin: Money;
+  discount: Money;
+  tax: Money;
+};
 const figuresOf = (row: FiguresRow): SalesFigures => ({
   orders: row.orders,
   units: row.units,
   revenue: money(row.revenue),
   cost: money(row.cost),
   margin: money(row.margin),
+  discount: money(row.discount),
+  tax: money(row.tax),
 });
 
 /**
@@ -45,24 +57,27 @@ const figuresOf = (row: FiguresRow): SalesFigures => ({
 const SALES = statement(
   'reports_sales',
   `with days as (
-     select day, sum(orders) as orders, sum(units) as units, sum(revenue) as revenue, sum(cost) as cost
+     select day, sum(orders) as orders, sum(units) as units, sum(revenue) as revenue, sum(cost) as cost,
+            sum(discount) as discount, sum(tax) as tax
      from sales_days where day between $1::date and $2::date group by day
    ), periods as (
      select greatest(date_trunc($3::text, g)::date, $1::date) as start,
             coalesce(sum(d.orders), 0) as orders, coalesce(sum(d.units), 0) as units,
-            coalesce(sum(d.revenue), 0) as revenue, coalesce(sum(d.cost), 0) as cost
+            coalesce(sum(d.revenue), 0) as revenue, coalesce(sum(d.cost), 0) as cost,
+            coalesce(sum(d.discount), 0) as discount, coalesce(sum(d.tax), 0) as tax
      from generate_series($1::date::timestamp, $2::date::timestamp, interval '1 day') g
      left join days d on d.day = g::date
      group by 1
    ), answer as (
-     select false as total, start, orders, units, revenue, cost from periods
+     select false as total, start, orders, units, revenue, cost, discount, tax from periods
      union all
      select true, null, coalesce(sum(orders), 0), coalesce(sum(units), 0), coalesce(sum(revenue), 0),
-            coalesce(sum(cost), 0)
+            coalesce(sum(cost), 0), coalesce(sum(discount), 0), coalesce(sum(tax), 0)
      from periods
    )
    select total, start::text as start, orders::int as orders, units::int as units,
-          revenue::text as revenue, cost::text as cost, (revenue - cost)::text as margin
+          revenue::text as revenue, cost::text as cost, (revenue - cost)::text as margin,
+          discount::text as discount, tax::text as tax
    from answer order by total, start`,
 );
 
@@ -574,6 +589,43 @@ export async function staffReport(db: Runner, range: Range): Promise<StaffReport
     units: row.units,
     revenue: money(row.revenue),
   }));
+}
+
+/**
+ * The range's tax by rate, from the kept figures (sales_day_taxes, migration 0023) summed over its
+ * days, then the totals (`total` true). $1 from, $2 to.
+ */
+const TAX = statement(
+  'reports_tax',
+  `with rates as (
+     select rate_name as name, rate, sum(base) as base, sum(tax) as tax
+     from sales_day_taxes where day between $1::date and $2::date
+     group by rate_name, rate having sum(base) <> 0 or sum(tax) <> 0
+   ), answer as (
+     select false as total, name, rate, base, tax from rates
+     union all
+     select true, null, null, coalesce(sum(base), 0), coalesce(sum(tax), 0) from rates
+   )
+   select total, name, rate::text as rate, base::text as base, tax::text as tax
+   from answer order by total, answer.rate, name`,
+);
+
+export async function taxReport(
+  db: Runner,
+  range: Range,
+): Promise<Pick<TaxReportResponse, 'rates' | 'totals'>> {
+  const rows = await db.run<{ total: boolean; name: string; rate: string; base: Money; tax: Money }>(TAX, [
+    range.from,
+    range.to,
+  ]);
+  const totals = rows.find((row) => row.total);
+  if (!totals) throw new Error('the tax report always has a totals row');
+  return {
+    rates: rows
+      .filter((row) => !row.total)
+      .map((row) => ({ name: row.name, rate: Number(row.rate), base: money(row.base), tax: money(row.tax) })),
+    totals: { base: money(totals.base), tax: money(totals.tax) },
+  };
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   StaffReportResponse,
   StockReportQuery,
   StockReportResponse,
+  TaxReportResponse,
 } from '../../../shared/reports';
 import { CSV_BATCH, sendCsv } from '../../lib/csv-stream';
 import { customerReport } from './customer-report';
@@ -31,10 +32,11 @@ import {
   salesReport,
   staffReport,
   stockReport,
+  taxReport,
   topProducts,
 } from './reports.repository';
 
-const RANGE_TEXT = `from and to are days (YYYY-MM-DD, both included) in the server time zone; without them the last ${DEFAULT_RANGE_DAYS} days up to today (to alone: the ${DEFAULT_RANGE_DAYS} days ending then; from alone: the ${DEFAULT_RANGE_DAYS} days from then, up to today). 400 when from is after to or the range is longer than 3 years. Figures are net of returns. The answer names the range it covers. format=csv answers the report as CSV.`;
+const RANGE_TEXT = `from and to are days (YYYY-MM-DD, both included) in the server time zone; without them the last ${DEFAULT_RANGE_DAYS} days up to today (to alone: the ${DEFAULT_RANGE_DAYS} days ending then; from alone: the ${DEFAULT_RANGE_DAYS} days from then, up to today). 400 when from is after to or the range is longer than 3 years. Figures are net of returns; revenue is net of discounts and tax too. The answer names the range it covers. format=csv answers the report as CSV.`;
 
 const csvName = (report: string, range?: Range) =>
   range ? `${report}-${range.from}-to-${range.to}.csv` : `${report}.csv`;
@@ -48,8 +50,9 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'reports:read' },
       schema: {
         tags: ['reports'],
-        summary: 'Orders, units, revenue, cost and margin per day, week (from Monday) or month',
-        description: `Every period of the range, zeros too, each named by its first day inside the range; and the totals. groupBy defaults to day. ${RANGE_TEXT}`,
+        summary:
+          'Orders, units, revenue, cost, margin, discounts and tax per day, week (from Monday) or month',
+        description: `Every period of the range, zeros too, each named by its first day inside the range; and the totals. Revenue is net (without tax, after discounts); margin is revenue − cost; discount is what the lines sold were given off (a line wholly returned counts none); tax is the tax collected. groupBy defaults to day. ${RANGE_TEXT}`,
         querystring: SalesReportQuery,
         response: { 200: SalesReportResponse },
       },
@@ -60,7 +63,16 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
       const { periods, totals } = await salesReport(app.database, range, groupBy);
       if (request.query.format === 'csv')
         return sendCsv(reply, csvName(`sales-by-${groupBy}`, range), REPORT_CSV_HEADERS.sales, async () => ({
-          rows: periods.map((p) => [p.start, p.orders, p.units, p.revenue, p.cost, p.margin]),
+          rows: periods.map((p) => [
+            p.start,
+            p.orders,
+            p.units,
+            p.revenue,
+            p.cost,
+            p.margin,
+            p.discount,
+            p.tax,
+          ]),
         }));
       return { success: true as const, ...range, groupBy, periods, totals };
     },
@@ -217,6 +229,29 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
           ]),
         }));
       return { success: true as const, ...range, customers };
+    },
+  );
+
+  app.get(
+    '/reports/tax',
+    {
+      config: { permission: 'reports:read' },
+      schema: {
+        tags: ['reports'],
+        summary: 'The tax of the range by rate: the net sold under each rate and its tax',
+        description: `Each rate as the lines were sold under it (name and percent then); base is their net (revenue), tax their tax, both net of returns; and the totals. Lines sold without a rate and orders placed before taxes are under name '' and rate 0. ${RANGE_TEXT}`,
+        querystring: ReportRange,
+        response: { 200: TaxReportResponse },
+      },
+    },
+    async (request, reply) => {
+      const range = rangeOf(request.query);
+      const { rates, totals } = await taxReport(app.database, range);
+      if (request.query.format === 'csv')
+        return sendCsv(reply, csvName('tax', range), REPORT_CSV_HEADERS.tax, async () => ({
+          rows: rates.map((r) => [r.name, r.rate, r.base, r.tax]),
+        }));
+      return { success: true as const, ...range, rates, totals };
     },
   );
 

@@ -144,7 +144,7 @@ describe.each(targets)('reports on $name', (target) => {
   });
   afterAll(() => t?.close());
 
-  const zero = { orders: 0, units: 0, revenue: 0, cost: 0, margin: 0 };
+  const zero = { orders: 0, units: 0, revenue: 0, cost: 0, margin: 0, discount: 0, tax: 0 };
   const story = '/api/reports/sales?from=2021-03-30&to=2021-04-02';
 
   describe('dates', () => {
@@ -155,6 +155,7 @@ describe.each(targets)('reports on $name', (target) => {
       '/api/reports/categories',
       '/api/reports/staff',
       '/api/reports/customers',
+      '/api/reports/tax',
       '/api/audit',
     ];
     const notDays = [
@@ -218,42 +219,68 @@ describe.each(targets)('reports on $name', (target) => {
         to: '2021-04-02',
         groupBy: 'day',
         periods: [
-          { start: '2021-03-30', orders: 2, units: 4, revenue: 31, cost: 12, margin: 19 },
+          {
+            start: '2021-03-30',
+            orders: 2,
+            units: 4,
+            revenue: 31,
+            cost: 12,
+            margin: 19,
+            discount: 0,
+            tax: 0,
+          },
           { start: '2021-03-31', ...zero },
           // The deleted product's and the deleted rep's sale still counts.
-          { start: '2021-04-01', orders: 1, units: 2, revenue: 16, cost: 10, margin: 6 },
+          { start: '2021-04-01', orders: 1, units: 2, revenue: 16, cost: 10, margin: 6, discount: 0, tax: 0 },
           // The wholly returned order counts nothing; the one sold below cost takes margin away.
-          { start: '2021-04-02', orders: 2, units: 5, revenue: 22, cost: 23, margin: -1 },
+          {
+            start: '2021-04-02',
+            orders: 2,
+            units: 5,
+            revenue: 22,
+            cost: 23,
+            margin: -1,
+            discount: 0,
+            tax: 0,
+          },
         ],
-        totals: { orders: 5, units: 11, revenue: 69, cost: 45, margin: 24 },
+        totals: { orders: 5, units: 11, revenue: 69, cost: 45, margin: 24, discount: 0, tax: 0 },
       });
     });
 
     it('groups by month across a month boundary, each period named by its first day in the range', async () => {
       const res = await get(`${story}&groupBy=month`);
       expect(res.body.periods).toEqual([
-        { start: '2021-03-30', orders: 2, units: 4, revenue: 31, cost: 12, margin: 19 },
-        { start: '2021-04-01', orders: 3, units: 7, revenue: 38, cost: 33, margin: 5 },
+        { start: '2021-03-30', orders: 2, units: 4, revenue: 31, cost: 12, margin: 19, discount: 0, tax: 0 },
+        { start: '2021-04-01', orders: 3, units: 7, revenue: 38, cost: 33, margin: 5, discount: 0, tax: 0 },
       ]);
-      expect(res.body.totals).toEqual({ orders: 5, units: 11, revenue: 69, cost: 45, margin: 24 });
+      expect(res.body.totals).toEqual({
+        orders: 5,
+        units: 11,
+        revenue: 69,
+        cost: 45,
+        margin: 24,
+        discount: 0,
+        tax: 0,
+      });
     });
 
     it('groups by ISO week (from Monday), the first one cut at a from in mid-week', async () => {
       const res = await get('/api/reports/sales?from=2021-03-31&to=2021-04-07&groupBy=week');
       expect(res.body.periods).toEqual([
-        { start: '2021-03-31', orders: 3, units: 7, revenue: 38, cost: 33, margin: 5 },
+        { start: '2021-03-31', orders: 3, units: 7, revenue: 38, cost: 33, margin: 5, discount: 0, tax: 0 },
         { start: '2021-04-05', ...zero },
       ]);
       const whole = await get('/api/reports/sales?from=2021-03-29&to=2021-04-04&groupBy=week');
       expect(whole.body.periods).toEqual([
-        { start: '2021-03-29', orders: 5, units: 11, revenue: 69, cost: 45, margin: 24 },
+        { start: '2021-03-29', orders: 5, units: 11, revenue: 69, cost: 45, margin: 24, discount: 0, tax: 0 },
       ]);
     });
 
     it('a range of one day answers that day', async () => {
       const res = await get('/api/reports/sales?from=2021-04-01&to=2021-04-01&groupBy=month');
       expect(res.body.periods).toEqual([
-        { start: '2021-04-01', orders: 1, units: 2, revenue: 16, cost: 10, margin: 6 },
+        { start: '2021-04-01', orders: 1, units: 2, revenue: 16, cost: 10, margin: 6, discount: 0, tax: 0 },
       ]);
     });
 
@@ -542,8 +569,8 @@ describe.each(targets)('reports on $name', (target) => {
       const rows = await csv(`${story}&groupBy=month&format=csv`);
       expect(rows).toEqual([
         [...REPORT_CSV_HEADERS.sales],
-        ['2021-03-30', '2', '4', '31', '12', '19'],
-        ['2021-04-01', '3', '7', '38', '33', '5'],
+        ['2021-03-30', '2', '4', '31', '12', '19', '0', '0'],
+        ['2021-04-01', '3', '7', '38', '33', '5', '0', '0'],
       ]);
       const res = await get(`${story}&format=csv`);
       expect(res.headers['content-disposition']).toBe(
@@ -632,7 +659,7 @@ describe.each(targets)('reports on $name', (target) => {
         );
         twins.push([made[0]?.id as string, made[1]?.id as string]);
       }
-      const orders: Array<[string, number, number, string, string]> = [];
+      const orders: Array<[string, number, number, string, string, boolean]> = [];
       for (let i = 0; i < 800; i++) {
         const [first, second] = twins[Math.floor(random() * random() * twins.length)] as [string, string];
         const quantity = 1 + Math.floor(random() * 5);
@@ -640,22 +667,31 @@ describe.each(targets)('reports on $name', (target) => {
         const returned = roll < 0.1 ? quantity : roll < 0.25 ? Math.floor(quantity / 2) : 0;
         const at = new Date(Date.UTC(2020, 0, 1) + Math.floor(random() * 60 * 86_400_000)).toISOString();
         const who = random() < 0.5 ? t.as.salesRep.id : t.as.user.id;
-        for (const product of [first, second]) orders.push([product, quantity, returned, at, who]);
+        // A third of the sales taxed at 8 % on top of the price (DESIGN §12): revenue is their net.
+        for (const product of [first, second])
+          orders.push([product, quantity, returned, at, who, i % 3 === 0]);
       }
       await t.sql(
         `insert into orders (user_id, product_id, quantity, returned_quantity, status, unit_price, unit_cost,
-                             total_price, product_name, category_name, user_name, user_address, order_date)
+                             total_price, tax, tax_rate_name, tax_rate, returned_total, returned_tax,
+                             product_name, category_name, user_name, user_address, order_date)
          select o.who, p.id, o.quantity, o.returned,
                 case when o.returned = o.quantity then 'returned' else 'placed' end,
-                p.price, p.cost, p.price * o.quantity, p.name, c.name, 'Walker', '', o.at
-         from unnest($1::uuid[], $2::int[], $3::int[], $4::timestamptz[], $5::uuid[]) as o(product, quantity, returned, at, who)
-         join products p on p.id = o.product join categories c on c.id = p.category_id`,
+                p.price, p.cost, m.gross + m.tax, m.tax, case when o.taxed then 'Walk tax' end,
+                case when o.taxed then 8 end, round((m.gross + m.tax) * o.returned / o.quantity, 2),
+                round(m.tax * o.returned / o.quantity, 2), p.name, c.name, 'Walker', '', o.at
+         from unnest($1::uuid[], $2::int[], $3::int[], $4::timestamptz[], $5::uuid[], $6::bool[])
+                as o(product, quantity, returned, at, who, taxed)
+         join products p on p.id = o.product join categories c on c.id = p.category_id
+         cross join lateral (select p.price * o.quantity as gross,
+                                    case when o.taxed then round(p.price * o.quantity * 0.08, 2) else 0 end as tax) m`,
         [
           orders.map((o) => o[0]),
           orders.map((o) => o[1]),
           orders.map((o) => o[2]),
           orders.map((o) => o[3]),
           orders.map((o) => o[4]),
+          orders.map((o) => o[5]),
         ],
       );
     });
@@ -676,7 +712,7 @@ describe.each(targets)('reports on $name', (target) => {
         `select p.id, p.name, c.name as category, sum(o.units)::int as units, sum(o.revenue)::text as revenue,
                 sum(o.revenue - o.cost)::text as margin
          from (select product_id, quantity - returned_quantity as units,
-                      (quantity - returned_quantity) * unit_price as revenue,
+                      (total_price - tax) - (returned_total - returned_tax) as revenue,
                       (quantity - returned_quantity) * coalesce(unit_cost, 0) as cost
                from orders where (order_date at time zone 'UTC')::date between $1::date and $2::date) o
          join products p on p.id = o.product_id join categories c on c.id = p.category_id
@@ -773,7 +809,7 @@ describe.each(targets)('reports on $name', (target) => {
                   sum(revenue - cost)::text as margin,
                   coalesce(round(sum(revenue) / nullif(sum(sum(revenue)) over (), 0), 4), 0)::text as share
            from (select category_name, quantity - returned_quantity as units,
-                        (quantity - returned_quantity) * unit_price as revenue,
+                        (total_price - tax) - (returned_total - returned_tax) as revenue,
                         (quantity - returned_quantity) * coalesce(unit_cost, 0) as cost
                  from orders where (order_date at time zone 'UTC')::date between $1::date and $2::date) o
            group by category_name having sum(units) > 0
@@ -802,7 +838,7 @@ describe.each(targets)('reports on $name', (target) => {
           `select u.id, u.name, u.role, o.orders, o.units, o.revenue::text as revenue
            from (select user_id, sum((status = 'placed')::int)::int as orders,
                         sum(quantity - returned_quantity)::int as units,
-                        sum((quantity - returned_quantity) * unit_price) as revenue
+                        sum((total_price - tax) - (returned_total - returned_tax)) as revenue
                  from orders where (order_date at time zone 'UTC')::date between $1::date and $2::date
                  group by user_id having sum(quantity - returned_quantity) > 0) o
            left join users u on u.id = o.user_id

@@ -44,6 +44,7 @@ export const REPORT_TABS = [
   'never-sold',
   'staff',
   'customers',
+  'tax',
   'stock',
 ] as const;
 export type ReportTab = (typeof REPORT_TABS)[number];
@@ -55,6 +56,7 @@ export const TAB_LABEL: Record<ReportTab, string> = {
   'never-sold': 'Never sold',
   staff: 'By staff member',
   customers: 'By customer',
+  tax: 'Tax',
   stock: 'Stock value',
 };
 

@@ -11,6 +11,7 @@ import {
   SalesReportResponse,
   StaffReportResponse,
   StockReportResponse,
+  TaxReportResponse,
 } from '../../../shared/reports';
 import { api } from '../../lib/api';
 import { withQuery } from '../../lib/paging';
@@ -32,6 +33,7 @@ export const reportPaths = {
   categories: (range: DateRange) => withQuery('/reports/categories', range),
   staff: (range: DateRange) => withQuery('/reports/staff', range),
   customers: (range: DateRange) => withQuery('/reports/customers', range),
+  tax: (range: DateRange) => withQuery('/reports/tax', range),
   stock: () => '/reports/stock',
 };
 
@@ -58,4 +60,5 @@ export const staffReportQuery = (range: DateRange) =>
   reportQuery(reportPaths.staff(range), StaffReportResponse);
 export const customerReportQuery = (range: DateRange) =>
   reportQuery(reportPaths.customers(range), CustomerReportResponse);
+export const taxReportQuery = (range: DateRange) => reportQuery(reportPaths.tax(range), TaxReportResponse);
 export const stockReportQuery = () => reportQuery(reportPaths.stock(), StockReportResponse);

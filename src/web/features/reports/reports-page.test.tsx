@@ -41,11 +41,14 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** May 28: 2 orders of 3 units at 2.00 (cost 1.00); May 30: 1 order of 5 units at 2.50 (cost 1.50). */
+/**
+ * May 28: 2 orders of 3 units at 2.00 net (cost 1.00), 0.50 off, 0.48 tax; May 30: 1 order of 5
+ * units at 2.50 net (cost 1.50), no discount, 1.00 tax.
+ */
 const sales: Handler = ({ query }) => ({
   body: dailySales(query, {
-    '2025-05-28': period('2025-05-28', 2, 3, 2, 1),
-    '2025-05-30': period('2025-05-30', 1, 5, 2.5, 1.5),
+    '2025-05-28': period('2025-05-28', 2, 3, 2, 1, 0.5, 0.48),
+    '2025-05-30': period('2025-05-30', 1, 5, 2.5, 1.5, 0, 1),
   }),
 });
 
@@ -82,10 +85,16 @@ describe('reports: sales over time', () => {
     expect(screen.getByRole('tab', { name: 'Sales over time' }).getAttribute('aria-selected')).toBe('true');
     // Every day of the range is a row, zeros too.
     expect(bodyRows(table).filter((row) => row.closest('tbody'))).toHaveLength(30);
-    expect(rowOf(table, 'May 28, 2025')).toEqual(['2', '3', '$6.00', '$3.00', '$3.00']);
-    expect(rowOf(table, 'May 29, 2025')).toEqual(['0', '0', '$0.00', '$0.00', '$0.00']);
-    expect(rowOf(table, 'May 30, 2025')).toEqual(['1', '5', '$12.50', '$7.50', '$5.00']);
-    expect(rowOf(table, 'Total')).toEqual(['3', '8', '$18.50', '$10.50', '$8.00']);
+    // Revenue is net; the discounts given and the tax collected stand beside it.
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['Period', 'Orders', 'Units', 'Revenue', 'Cost', 'Margin', 'Discounts', 'Tax']);
+    expect(rowOf(table, 'May 28, 2025')).toEqual(['2', '3', '$6.00', '$3.00', '$3.00', '$0.50', '$0.48']);
+    expect(rowOf(table, 'May 29, 2025')).toEqual(['0', '0', '$0.00', '$0.00', '$0.00', '$0.00', '$0.00']);
+    expect(rowOf(table, 'May 30, 2025')).toEqual(['1', '5', '$12.50', '$7.50', '$5.00', '$0.00', '$1.00']);
+    expect(rowOf(table, 'Total')).toEqual(['3', '8', '$18.50', '$10.50', '$8.00', '$0.50', '$1.48']);
     const tiles = screen
       .getAllByRole('term')
       .map((term) => [term.textContent, term.nextSibling?.textContent]);
@@ -94,6 +103,8 @@ describe('reports: sales over time', () => {
       ['Orders', '3'],
       ['Units', '8'],
       ['Margin', '$8.00'],
+      ['Discounts', '$0.50'],
+      ['Tax', '$1.48'],
     ]);
     // Two days sold something: two bars, the taller one on May 30.
     const [may28, may30] = barHeights();
@@ -125,7 +136,15 @@ describe('reports: sales over time', () => {
     expect(may29 as number).toBeCloseTo((may30 as number) * 3, 2);
     expect(search(router)).toEqual({ metric: 'units' });
     // The table keeps every figure whatever the chart shows.
-    expect(rowOf(salesTable(), 'May 30, 2025')).toEqual(['1', '1', '$10.00', '$1.00', '$9.00']);
+    expect(rowOf(salesTable(), 'May 30, 2025')).toEqual([
+      '1',
+      '1',
+      '$10.00',
+      '$1.00',
+      '$9.00',
+      '$0.00',
+      '$0.00',
+    ]);
 
     await userEvent.click(screen.getByRole('radio', { name: 'Orders' }));
     expect(within(chart()).getByText('Orders per day')).toBeTruthy();

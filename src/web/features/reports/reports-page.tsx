@@ -18,6 +18,7 @@ import { ReportTabs } from './report-tabs';
 import { SalesReport } from './sales-report';
 import { StaffReport } from './staff-report';
 import { StockReport } from './stock-report';
+import { TaxReport } from './tax-report';
 
 type Setting = 'tab' | 'group' | 'metric' | 'sort';
 
@@ -65,6 +66,8 @@ function CurrentReport({
       return <StaffReport range={range} />;
     case 'customers':
       return <CustomerReport range={range} />;
+    case 'tax':
+      return <TaxReport range={range} />;
   }
 }
 

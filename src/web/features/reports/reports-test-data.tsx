@@ -9,6 +9,7 @@ import {
   SalesReportResponse,
   StaffReportResponse,
   StockReportResponse,
+  TaxReportResponse,
 } from '../../../shared/reports';
 import { type FetchCall, mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
 import { ReportsPage } from './reports-page';
@@ -23,30 +24,29 @@ export type Handler = (call: FetchCall) => Reply | Promise<Reply>;
 
 const money = (value: number) => Math.round(value * 100) / 100;
 
-/** A period's figures: `orders` orders of `units` units at `price`, costing `cost` each. */
-export function period(start: string, orders = 0, units = 0, price = 2, cost = 1) {
+/**
+ * A period's figures: `orders` orders of `units` units at `price` (net), costing `cost` each, with
+ * `discount` given and `tax` collected in all.
+ */
+export function period(start: string, orders = 0, units = 0, price = 2, cost = 1, discount = 0, tax = 0) {
   const revenue = money(units * price);
   const spent = money(units * cost);
-  return { start, orders, units, revenue, cost: spent, margin: money(revenue - spent) };
+  return { start, orders, units, revenue, cost: spent, margin: money(revenue - spent), discount, tax };
 }
+
+type Figure = 'orders' | 'units' | 'revenue' | 'cost' | 'margin' | 'discount' | 'tax';
+const FIGURES: Figure[] = ['orders', 'units', 'revenue', 'cost', 'margin', 'discount', 'tax'];
 
 /** What GET /api/reports/sales answers for `query`, with these periods and their totals. */
 export function salesAnswer(query: Record<string, string>, periods: ReturnType<typeof period>[]) {
-  const sum = (name: 'orders' | 'units' | 'revenue' | 'cost' | 'margin') =>
-    money(periods.reduce((total, one) => total + one[name], 0));
+  const sum = (name: Figure) => money(periods.reduce((total, one) => total + one[name], 0));
   return SalesReportResponse.parse({
     success: true,
     from: query.from,
     to: query.to,
     groupBy: (query.groupBy ?? 'day') as ReportGroup,
     periods,
-    totals: {
-      orders: sum('orders'),
-      units: sum('units'),
-      revenue: sum('revenue'),
-      cost: sum('cost'),
-      margin: sum('margin'),
-    },
+    totals: Object.fromEntries(FIGURES.map((name) => [name, sum(name)])),
   });
 }
 
@@ -67,8 +67,7 @@ export function dailySales(
     else next.setUTCDate(next.getUTCDate() + 1);
     const end = next.toISOString().slice(0, 10);
     const days = Object.entries(figures).filter(([day]) => day >= start && day < end);
-    const sum = (name: 'orders' | 'units' | 'revenue' | 'cost' | 'margin') =>
-      money(days.reduce((total, [, one]) => total + one[name], 0));
+    const sum = (name: Figure) => money(days.reduce((total, [, one]) => total + one[name], 0));
     periods.push({
       start,
       orders: sum('orders'),
@@ -76,6 +75,8 @@ export function dailySales(
       revenue: sum('revenue'),
       cost: sum('cost'),
       margin: sum('margin'),
+      discount: sum('discount'),
+      tax: sum('tax'),
     });
     start = end;
   }
@@ -167,6 +168,21 @@ export function stockAnswer() {
       { name: 'Storage', products: 1, units: 4, value: 0 },
     ],
     totals: { products: 4, units: 124, value: 180.5 },
+  });
+}
+
+/** Two rates and the sales made before taxes ('' and 0), with their totals. */
+export function taxAnswer(query: Record<string, string>) {
+  return TaxReportResponse.parse({
+    success: true,
+    from: query.from,
+    to: query.to,
+    rates: [
+      { name: '', rate: 0, base: 12.5, tax: 0 },
+      { name: 'Reduced', rate: 5, base: 40, tax: 2 },
+      { name: 'NYC sales tax', rate: 8.875, base: 200, tax: 17.75 },
+    ],
+    totals: { base: 252.5, tax: 19.75 },
   });
 }
 

@@ -34,6 +34,8 @@ function SalesFigures({ answer, metric }: { answer: SalesReportResponse; metric:
           { label: 'Orders', value: count(totals.orders) },
           { label: 'Units', value: count(totals.units) },
           { label: 'Margin', value: money(totals.margin) },
+          { label: 'Discounts', value: money(totals.discount) },
+          { label: 'Tax', value: money(totals.tax) },
         ]}
       />
       <ChartCard title={`${METRIC_LABEL[metric]} ${PER[groupBy]}`}>
@@ -57,6 +59,8 @@ function SalesFigures({ answer, metric }: { answer: SalesReportResponse; metric:
             <Th className="text-right">Revenue</Th>
             <Th className="text-right">Cost</Th>
             <Th className="text-right">Margin</Th>
+            <Th className="text-right">Discounts</Th>
+            <Th className="text-right">Tax</Th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
@@ -70,6 +74,8 @@ function SalesFigures({ answer, metric }: { answer: SalesReportResponse; metric:
               <Td className={NUMBER}>{money(period.revenue)}</Td>
               <Td className={NUMBER}>{money(period.cost)}</Td>
               <Td className={NUMBER}>{money(period.margin)}</Td>
+              <Td className={NUMBER}>{money(period.discount)}</Td>
+              <Td className={NUMBER}>{money(period.tax)}</Td>
             </tr>
           ))}
         </tbody>
@@ -81,6 +87,8 @@ function SalesFigures({ answer, metric }: { answer: SalesReportResponse; metric:
             <Td className={NUMBER}>{money(totals.revenue)}</Td>
             <Td className={NUMBER}>{money(totals.cost)}</Td>
             <Td className={NUMBER}>{money(totals.margin)}</Td>
+            <Td className={NUMBER}>{money(totals.discount)}</Td>
+            <Td className={NUMBER}>{money(totals.tax)}</Td>
           </tr>
         </tfoot>
       </Table>
@@ -88,7 +96,11 @@ function SalesFigures({ answer, metric }: { answer: SalesReportResponse; metric:
   );
 }
 
-/** Sales over time: the figure chosen per period as bars, the totals, and every period's figures. */
+/**
+ * Sales over time: the figure chosen per period as bars, the totals, and every period's figures.
+ * Revenue is net (without tax, after discounts); the discounts given and the tax collected are
+ * shown beside it.
+ */
 export function SalesReport({
   range,
   group,

@@ -1,0 +1,67 @@
+import { useQuery } from '@tanstack/react-query';
+import { Table, Td, Th } from '../../components/table';
+import { formatRange, formatValue } from './report-format';
+import { NUMBER, ReportState, RowHeader, SectionHeader } from './report-parts';
+import type { DateRange } from './report-range';
+import { reportPaths, taxReportQuery } from './reports-api';
+
+/** The lines sold without a rate, and every sale made before taxes, come under this name. */
+export const NO_TAX_RATE = 'No tax rate';
+
+const RATE = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
+
+/** A rate as a percent with up to 3 decimals: "8.875%". */
+export function formatRate(rate: number): string {
+  return `${RATE.format(rate)}%`;
+}
+
+/** The tax of the range by rate (DESIGN §12): what was sold under each rate, net, and its tax. */
+export function TaxReport({ range }: { range: DateRange }) {
+  const query = useQuery(taxReportQuery(range));
+  return (
+    <>
+      <SectionHeader
+        title="Tax by rate"
+        covers={formatRange(range)}
+        csv={{ path: reportPaths.tax(range), filename: `tax-${range.from}-to-${range.to}.csv` }}
+      />
+      <ReportState
+        query={query}
+        what="the tax report"
+        isEmpty={(answer) => answer.rates.length === 0}
+        empty="No sales in this range."
+      >
+        {(answer) => (
+          <Table caption={`Tax by rate, ${formatRange(answer)}`}>
+            <thead>
+              <tr>
+                <Th>Tax rate</Th>
+                <Th className="text-right">Rate</Th>
+                <Th className="text-right">Net sales</Th>
+                <Th className="text-right">Tax</Th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {answer.rates.map((rate) => (
+                <tr key={`${rate.name}\u0000${rate.rate}`} className="hover:bg-slate-50">
+                  <RowHeader>{rate.name === '' ? NO_TAX_RATE : rate.name}</RowHeader>
+                  <Td className={NUMBER}>{formatRate(rate.rate)}</Td>
+                  <Td className={NUMBER}>{formatValue(rate.base, 'money')}</Td>
+                  <Td className={NUMBER}>{formatValue(rate.tax, 'money')}</Td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot className="border-t-2 border-slate-200 bg-slate-50 font-semibold">
+              <tr>
+                <RowHeader>Total</RowHeader>
+                <Td />
+                <Td className={NUMBER}>{formatValue(answer.totals.base, 'money')}</Td>
+                <Td className={NUMBER}>{formatValue(answer.totals.tax, 'money')}</Td>
+              </tr>
+            </tfoot>
+          </Table>
+        )}
+      </ReportState>
+    </>
+  );
+}
