@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Role } from '../../shared/roles';
 import { purchaseOrder } from '../features/purchasing/purchasing-test-data';
 import { period, salesAnswer } from '../features/reports/reports-test-data';
-import { customer, sale, product as saleProduct } from '../features/sales/sales-test-data';
+import { customer, sale, saleLine, product as saleProduct } from '../features/sales/sales-test-data';
 import { renderWithClient, signIn, userOf } from '../test/helpers';
 import { RequireRole } from './guard';
 import { routes } from './routes';
@@ -182,6 +182,11 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
           unitPrice: 1,
           unitCost: null,
           totalPrice: 1,
+          discount: 0,
+          tax: 0,
+          taxRate: null,
+          netTotal: 1,
+          returnedTotal: 0,
           orderDate: at,
           status: 'placed',
           returnedQuantity: 0,
@@ -219,16 +224,7 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
     answer: () => ({
       sale: sale({
         _id: 'x1',
-        lines: [
-          {
-            order: { _id: 'o1' },
-            product: { _id: 'x1', name: SHOWN },
-            quantity: 1,
-            unitPrice: 2.7,
-            total: 2.7,
-            returnedQuantity: 0,
-          },
-        ],
+        lines: [saleLine('x1', SHOWN, 1, 2.7, { order: { _id: 'o1' } })],
       }),
     }),
   },

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Sale } from '../../../shared/sales';
 import { formatDateTime } from '../../lib/format';
 import { userOf } from '../../test/helpers';
-import { callsOf, renderSales, sale } from './sales-test-data';
+import { callsOf, renderSales, sale, saleLine } from './sales-test-data';
 
 /** The order of the receipt's first line (Crisps, 3 sold) as a return answers it. */
 function returnedOrder(returnedQuantity: number) {
@@ -16,6 +16,11 @@ function returnedOrder(returnedQuantity: number) {
     unitPrice: 0.1,
     unitCost: null,
     totalPrice: 0.3,
+    discount: 0,
+    tax: 0,
+    taxRate: null,
+    netTotal: 0.3,
+    returnedTotal: 0,
     orderDate: '2025-05-01T10:30:00.000Z',
     status: returnedQuantity === 3 ? 'returned' : 'placed',
     returnedQuantity,
@@ -84,14 +89,7 @@ describe('the receipt', () => {
       payment: { method: 'card', tendered: null },
       change: null,
       lines: [
-        {
-          order: { _id: 'o1' },
-          product: { _id: 'p1', name: 'Crisps' },
-          quantity: 3,
-          unitPrice: 0.1,
-          total: 0.3,
-          returnedQuantity: 1,
-        },
+        saleLine('p1', 'Crisps', 3, 0.1, { order: { _id: 'o1' }, returnedQuantity: 1, returnedTotal: 0.1 }),
       ],
       total: 0.3,
     });
