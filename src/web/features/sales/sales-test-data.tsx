@@ -7,6 +7,7 @@ import { SignedInContext } from '../../lib/signed-in';
 import { type FetchCall, mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
 import { CounterPage } from './counter-page';
 import { ReceiptPage } from './receipt-page';
+import type { CounterStore } from './sales-api';
 
 /** Test data and a router for the counter's and the receipt's tests (not part of the app). */
 
@@ -137,10 +138,29 @@ export function productsAnswer(catalogue: readonly Product[]): Handler {
   };
 }
 
-/** The counter and the receipt at their addresses in a sales rep's area, on a fake server. */
+/** The store's settings as GET /api/settings/store answers them (DESIGN §12). */
+export function storeSettings(overrides: Partial<CounterStore> = {}): CounterStore {
+  return {
+    name: 'Corner Shop',
+    currency: 'USD',
+    pricesIncludeTax: false,
+    maxDiscountPercent: 10,
+    defaultTaxRate: null,
+    ...overrides,
+  };
+}
+
+export const settingsAnswer =
+  (overrides: Partial<CounterStore> = {}): Handler =>
+  () => ({ body: { success: true, store: storeSettings(overrides) } });
+
+/**
+ * The counter and the receipt at their addresses in a sales rep's area, on a fake server; the
+ * store's settings are the defaults unless a handler says otherwise.
+ */
 export function renderSales(path: string, handlers: Record<string, Handler>, me: User = userOf('salesRep')) {
   signIn(me);
-  const mock = mockFetch(handlers);
+  const mock = mockFetch({ 'GET /api/settings/store': settingsAnswer(), ...handlers });
   const home = me.role === 'admin' ? '/admin-dashboard' : '/salesRep-dashboard';
   const router = createMemoryRouter(
     [
