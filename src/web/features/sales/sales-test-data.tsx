@@ -151,8 +151,10 @@ export function storeSettings(overrides: Partial<CounterStore> = {}): CounterSto
 }
 
 export const settingsAnswer =
-  (overrides: Partial<CounterStore> = {}): Handler =>
-  () => ({ body: { success: true, store: storeSettings(overrides) } });
+  (overrides: Partial<CounterStore> = {}) =>
+  () => ({
+    body: { success: true, store: storeSettings(overrides) },
+  });
 
 /**
  * The counter and the receipt at their addresses in a sales rep's area, on a fake server; the
