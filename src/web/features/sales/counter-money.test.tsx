@@ -214,6 +214,11 @@ describe('money at the counter', () => {
     // Enter in the sale's editor applies the discount; it does not complete the sale.
     await discount(user, 'the sale', 'Percent', '20');
     expect(totals().at(-1)).toEqual(['Total', '$1.05']);
+    // Removing the last line takes the sale's discount with it.
+    await user.click(screen.getByRole('button', { name: 'Remove Rye Bread' }));
+    await scan(user, '222', 'Rye Bread');
+    expect(screen.getByRole('button', { name: 'Discount on the sale' })).toBeTruthy();
+    expect(totals().at(-1)).toEqual(['Total', '$1.31']);
   });
 
   it('keeps the discounts with the sale: after a reload they are there and the totals the same', async () => {

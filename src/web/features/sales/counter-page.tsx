@@ -210,7 +210,12 @@ function Counter({ user }: { user: User }) {
     setDraft(next);
     if (complete.isError) complete.reset();
   }
-  const edit = (next: (cart: Cart) => Cart) => change((now) => ({ ...now, lines: next(now.lines) }));
+  const edit = (next: (cart: Cart) => Cart) =>
+    change((now) => {
+      const lines = next(now.lines);
+      // The sale's discount goes with its last line: an empty cart has nothing to discount.
+      return { ...now, lines, discount: lines.length > 0 ? now.discount : null };
+    });
 
   function toScanBox() {
     searchRef.current?.focus();
