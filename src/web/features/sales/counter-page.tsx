@@ -460,6 +460,8 @@ function Counter({ user }: { user: User }) {
                   cart.length > 0 ? (
                     <DiscountEditor
                       what="the sale"
+                      buttonText="Discount on the sale"
+                      showValue
                       discount={cartDiscount}
                       currency={currency}
                       disabled={busy || !store}

@@ -26,9 +26,14 @@ export function DiscountEditor({
   disabled,
   check,
   onApply,
+  buttonText = 'Discount',
+  showValue = false,
 }: {
   /** What the discount is on, for the labels: "Salted Crisps", "the sale". */
   what: string;
+  buttonText?: string;
+  /** The button also says the discount given (where nothing else on screen does). */
+  showValue?: boolean;
   discount: Discount | null;
   currency: string;
   disabled: boolean;
@@ -96,7 +101,8 @@ export function DiscountEditor({
           aria-label={`Discount on ${what}${discount ? `: ${discountLabel(discount, currency)}` : ''}`}
           className={`${SMALL} -ml-2.5 text-indigo-700 hover:bg-indigo-50`}
         >
-          {discount ? `Discount ${discountLabel(discount, currency)}` : 'Discount'}
+          {/* A line says its discount beside its name; the sale's is said here. */}
+          {showValue && discount ? `${buttonText}: ${discountLabel(discount, currency)}` : buttonText}
         </button>
       </div>
     );

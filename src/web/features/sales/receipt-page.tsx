@@ -119,10 +119,14 @@ export function Receipt({ sale }: { sale: Sale }) {
               <td className={`${CELL} pr-2 break-words`}>
                 {line.product.name}
                 {line.discount > 0 ? (
-                  <span className={`block text-xs ${quiet}`}>Discount −{money(line.discount)}</span>
+                  <span className={`block text-xs print:text-[10px] ${quiet}`}>
+                    Discount −{money(line.discount)}
+                  </span>
                 ) : null}
                 {line.returnedQuantity > 0 ? (
-                  <span className={`block text-xs ${quiet}`}>{line.returnedQuantity} returned</span>
+                  <span className={`block text-xs print:text-[10px] ${quiet}`}>
+                    {line.returnedQuantity} returned
+                  </span>
                 ) : null}
               </td>
               <td className={`${CELL} text-right whitespace-nowrap tabular-nums`}>
