@@ -334,6 +334,25 @@ describe('money at the counter', () => {
     expect(screen.getByRole('button', { name: 'Discount on Green Tea: $1.00' })).toBeTruthy();
   });
 
+  it('a 403 the counter did not expect (the limit was lowered meanwhile) opens the approval with its sentence', async () => {
+    const { user, calls } = openCounter({
+      handlers: {
+        'POST /api/sales': () => ({
+          status: 403,
+          body: { success: false, error: "This discount needs a manager's approval" },
+        }),
+      },
+    });
+    await waitFor(() => expect(totals().at(-1)?.[1]).toBe('$0.00'));
+    await scan(user, '111', 'Green Tea');
+    await discount(user, 'Green Tea', 'Percent', '5');
+    await user.click(completeButton());
+    const dialog = await screen.findByRole('dialog', { name: 'Manager approval' });
+    expect(within(dialog).getByRole('alert').textContent).toBe("This discount needs a manager's approval");
+    expect(callsOf(calls, 'POST', '/api/sales')[0]?.body).not.toHaveProperty('approval');
+    expect(quantityBox('Green Tea').value).toBe('1');
+  });
+
   it('an admin is not limited: the same discount is sent without asking', async () => {
     const { user, calls } = openCounter({
       me: userOf('admin'),
