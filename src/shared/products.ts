@@ -28,6 +28,8 @@ export const Product = z.object({
   barcode: z.string().nullable(),
   category: Named,
   supplier: Named,
+  /** DESIGN §12: the tax rate in force (the product's own or the store default); null: untaxed. */
+  taxRate: z.object({ _id: z.string(), name: z.string(), rate: z.number() }).nullable().optional(),
 });
 export type Product = z.infer<typeof Product>;
 

@@ -84,7 +84,7 @@ export function AppShell() {
       >
         Skip to content
       </a>
-      <header className="sticky top-0 z-30 flex h-14 items-center gap-2 bg-slate-900 px-2 text-white md:hidden">
+      <header className="sticky top-0 z-30 flex h-14 items-center gap-2 bg-slate-900 px-2 text-white md:hidden print:hidden">
         <button
           type="button"
           aria-haspopup="dialog"

@@ -309,3 +309,89 @@ describe('Sign out everywhere', () => {
     expect(router.state.location.pathname).toBe('/salesRep-dashboard/profile');
   });
 });
+
+describe('the approval PIN (admins)', () => {
+  const admin = userOf('admin', { _id: 'a1', name: 'Ada Admin', email: 'ada@example.com' });
+
+  function renderAdminProfile(put: Handler) {
+    signIn(admin, 'admin-token');
+    const mock = mockFetch({
+      'GET /api/users/a1': () => ({ body: { success: true, user: admin } }),
+      'PUT /api/users/me/pin': put,
+    });
+    renderWithClient(
+      <MemoryRouter>
+        <SignedInContext value={admin}>
+          <ProfilePage />
+        </SignedInContext>
+      </MemoryRouter>,
+    );
+    return mock;
+  }
+
+  const pinSection = () => screen.getByRole('region', { name: 'Approval PIN' });
+
+  it('is not offered to the other roles', async () => {
+    renderProfile(() => ({ body: { success: true } }));
+    await waitFor(() => expect(field('Name').value).toBe('Sam Seller'));
+    expect(screen.queryByRole('region', { name: 'Approval PIN' })).toBeNull();
+    expect(screen.queryByLabelText('New PIN')).toBeNull();
+  });
+
+  it('sets the PIN with the current password, as numeric password fields, and empties the form', async () => {
+    const { calls } = renderAdminProfile(() => ({ body: { success: true, message: 'PIN set.' } }));
+    const section = pinSection();
+    const pin = within(section).getByLabelText('New PIN') as HTMLInputElement;
+    expect(pin.type).toBe('password');
+    expect(pin.inputMode).toBe('numeric');
+    await userEvent.type(pin, '482913');
+    await userEvent.type(within(section).getByLabelText('Repeat the PIN'), '482913');
+    await userEvent.type(within(section).getByLabelText('Current password for the PIN'), 'secret-pass-1');
+    await userEvent.click(within(section).getByRole('button', { name: 'Set PIN' }));
+    expect(await screen.findByText('Your approval PIN is set.')).toBeTruthy();
+    expect(puts(calls)).toEqual([
+      expect.objectContaining({
+        path: '/api/users/me/pin',
+        body: { pin: '482913', currentPassword: 'secret-pass-1' },
+      }),
+    ]);
+    expect(pin.value).toBe('');
+  });
+
+  it('says what is wrong before sending: not 4–8 digits, two different PINs, no current password', async () => {
+    const { calls } = renderAdminProfile(() => ({ body: { success: true } }));
+    const section = pinSection();
+    const pin = within(section).getByLabelText('New PIN');
+    await userEvent.type(pin, '12a4');
+    await userEvent.click(within(section).getByRole('button', { name: 'Set PIN' }));
+    expect(within(section).getByText('A PIN is 4 to 8 digits.')).toBeTruthy();
+    expect(within(section).getByText('Enter your current password to set a PIN.')).toBeTruthy();
+    expect(document.activeElement).toBe(pin);
+    await userEvent.clear(pin);
+    await userEvent.type(pin, '123');
+    await userEvent.click(within(section).getByRole('button', { name: 'Set PIN' }));
+    expect(within(section).getByText('A PIN is 4 to 8 digits.')).toBeTruthy();
+    await userEvent.clear(pin);
+    await userEvent.type(pin, '1234');
+    await userEvent.type(within(section).getByLabelText('Repeat the PIN'), '1243');
+    await userEvent.type(within(section).getByLabelText('Current password for the PIN'), 'pw');
+    await userEvent.click(within(section).getByRole('button', { name: 'Set PIN' }));
+    expect(within(section).getByText('The two PINs differ: type the same PIN twice.')).toBeTruthy();
+    expect(puts(calls)).toEqual([]);
+  });
+
+  it("shows the server's refusal of a wrong current password and keeps the PIN typed", async () => {
+    renderAdminProfile(() => ({
+      status: 403,
+      body: { success: false, error: 'Your current password is wrong.' },
+    }));
+    const section = pinSection();
+    await userEvent.type(within(section).getByLabelText('New PIN'), '2468');
+    await userEvent.type(within(section).getByLabelText('Repeat the PIN'), '2468');
+    await userEvent.type(within(section).getByLabelText('Current password for the PIN'), 'not-it');
+    await userEvent.click(within(section).getByRole('button', { name: 'Set PIN' }));
+    const alert = await within(section).findByRole('alert');
+    expect(alert.textContent).toBe('The PIN was not setYour current password is wrong.');
+    expect((within(section).getByLabelText('New PIN') as HTMLInputElement).value).toBe('2468');
+  });
+});

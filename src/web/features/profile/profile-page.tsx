@@ -18,6 +18,7 @@ import { notify } from '../../lib/notify';
 import { queryKeys } from '../../lib/query-keys';
 import { type SignedOutState, updateSession } from '../../lib/session';
 import { useSignedInUser } from '../../lib/signed-in';
+import { ApprovalPinSection } from './approval-pin';
 import {
   CURRENT_PASSWORD_NEEDED,
   needsCurrentPassword,
@@ -243,6 +244,9 @@ export function ProfilePage() {
           </div>
         </form>
       </div>
+
+      {/* Only admins approve at the counter (DESIGN §12); the server refuses the others too. */}
+      {me.role === 'admin' ? <ApprovalPinSection /> : null}
 
       <section
         aria-labelledby={sessionsId}

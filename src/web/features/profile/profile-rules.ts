@@ -35,3 +35,15 @@ export function profileUpdateBody(form: ProfileForm): ProfileInput {
   if (form.currentPassword) body.currentPassword = form.currentPassword;
   return body;
 }
+
+/** The approval PIN form (admins only): the PIN twice and the current password. */
+export type PinForm = { pin: string; repeat: string; currentPassword: string };
+
+/** What is wrong with the PIN form before it is sent (the server judges the password). */
+export function pinProblems(form: PinForm): Partial<Record<keyof PinForm, string>> {
+  const problems: Partial<Record<keyof PinForm, string>> = {};
+  if (!/^\d{4,8}$/.test(form.pin)) problems.pin = 'A PIN is 4 to 8 digits.';
+  else if (form.repeat !== form.pin) problems.repeat = 'The two PINs differ: type the same PIN twice.';
+  if (!form.currentPassword) problems.currentPassword = 'Enter your current password to set a PIN.';
+  return problems;
+}

@@ -1,8 +1,10 @@
 import { type KeyboardEvent, type Ref, type RefObject, useRef } from 'react';
+import { centsNumber, type Discount, type PricedLine } from '../../../shared/money';
 import { PathIcon } from '../../components/icon';
 import { formatMoney } from '../../lib/format';
-import { type Cart, type CartLine, isAboveStock, lineTotal, quantityOf } from './cart-rules';
+import { type Cart, type CartLine, isAboveStock, quantityOf } from './cart-rules';
 import { SHORTCUT_KEYS } from './counter-shortcuts';
+import { DiscountEditor, discountLabel } from './discount-editor';
 
 const STEP =
   'inline-flex size-9 shrink-0 items-center justify-center border border-slate-300 bg-white text-lg leading-none text-slate-700 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50';
@@ -11,6 +13,17 @@ type Actions = {
   onQuantity: (productId: string, quantity: string) => void;
   onStep: (productId: string, step: 1 | -1) => void;
   onRemove: (productId: string) => void;
+  onDiscount: (productId: string, discount: Discount | null) => void;
+  /** Why this discount cannot be given on the line, or null. */
+  checkDiscount: (productId: string, discount: Discount) => string | null;
+};
+
+/** The cart as priced (one entry per line), or null while it cannot be (no settings yet). */
+type Pricing = {
+  lines: readonly PricedLine[] | null;
+  /** The line whose amount discount is above its amount, if any. */
+  overLine: number | null;
+  currency: string;
 };
 
 /**
@@ -22,12 +35,14 @@ type Actions = {
  */
 export function CartLines({
   cart,
+  pricing,
   disabled,
   searchRef,
   lastQuantityRef,
   ...actions
 }: Actions & {
   cart: Cart;
+  pricing: Pricing;
   disabled: boolean;
   searchRef: RefObject<HTMLInputElement | null>;
   /** The last line's quantity box, for the quantity shortcut. */
@@ -54,6 +69,7 @@ export function CartLines({
 
   function onKeyDown(event: KeyboardEvent<HTMLLIElement>, line: CartLine) {
     if (disabled) return;
+    if (event.target instanceof Element && event.target.closest('[data-discount-editor]')) return;
     const id = line.product._id;
     if (event.key === '+' || event.key === '-') {
       event.preventDefault();
@@ -86,6 +102,9 @@ export function CartLines({
           <CartRow
             key={line.product._id}
             line={line}
+            priced={pricing.lines?.[at] ?? null}
+            discountTooLarge={pricing.overLine === at}
+            currency={pricing.currency}
             disabled={disabled}
             quantityRef={at === cart.length - 1 ? lastQuantityRef : undefined}
             rowRef={(node) => {
@@ -96,12 +115,14 @@ export function CartLines({
             onQuantity={actions.onQuantity}
             onStep={actions.onStep}
             onRemove={remove}
+            onDiscount={actions.onDiscount}
+            checkDiscount={actions.checkDiscount}
           />
         ))}
       </ul>
       <p className="mt-2 hidden text-xs text-slate-500 sm:block">
         In a quantity box: <kbd className="font-sans font-semibold">+</kbd> and{' '}
-        <kbd className="font-sans font-semibold">−</kbd> change it by one; Tab goes on to Remove.
+        <kbd className="font-sans font-semibold">−</kbd> change it by one; Tab goes on to Remove and Discount.
       </p>
     </>
   );
@@ -109,6 +130,9 @@ export function CartLines({
 
 function CartRow({
   line,
+  priced,
+  discountTooLarge,
+  currency,
   disabled,
   quantityRef,
   rowRef,
@@ -116,8 +140,13 @@ function CartRow({
   onQuantity,
   onStep,
   onRemove,
+  onDiscount,
+  checkDiscount,
 }: Actions & {
   line: CartLine;
+  priced: PricedLine | null;
+  discountTooLarge: boolean;
+  currency: string;
   disabled: boolean;
   quantityRef: Ref<HTMLInputElement> | undefined;
   rowRef: (node: HTMLLIElement | null) => void;
@@ -133,7 +162,12 @@ function CartRow({
         ? product.stock <= 0
           ? 'Out of stock.'
           : `Only ${product.stock} in stock.`
-        : null;
+        : discountTooLarge
+          ? "The discount is more than the line's amount."
+          : null;
+  const money = (value: number) => formatMoney(value, currency);
+  // The line after its own discount; the sale's discount and the tax show in the totals.
+  const shown = priced ? centsNumber(priced.gross - priced.lineDiscount) : null;
 
   return (
     <li
@@ -150,9 +184,16 @@ function CartRow({
       <div className="order-1 min-w-0">
         <p className="font-medium break-words text-slate-900">{product.name}</p>
         <p className="text-xs text-slate-500">
-          <span className="tabular-nums">{formatMoney(product.price)}</span> each ·{' '}
+          <span className="tabular-nums">{money(product.price)}</span> each ·{' '}
           <span className="tabular-nums">{product.stock}</span> in stock
+          {product.taxRate ? ` · ${product.taxRate.name}` : ''}
         </p>
+        {line.discount && priced && priced.lineDiscount > 0n ? (
+          <p className="text-xs text-green-800">
+            Discount {discountLabel(line.discount, currency)}:{' '}
+            <span className="tabular-nums">−{money(centsNumber(priced.lineDiscount))}</span>
+          </p>
+        ) : null}
         {problem ? (
           <p className="mt-0.5 flex items-center gap-1 text-xs font-semibold text-red-700">
             <span aria-hidden="true">⚠</span>
@@ -200,7 +241,7 @@ function CartRow({
       </div>
       <p className="order-4 text-right font-semibold tabular-nums text-slate-900 sm:order-3">
         <span className="sr-only">Line total </span>
-        {formatMoney(lineTotal(line))}
+        {shown === null ? '—' : money(shown)}
       </p>
       <button
         type="button"
@@ -211,6 +252,16 @@ function CartRow({
       >
         <PathIcon path="M6 6l12 12M18 6L6 18" />
       </button>
+      <div className="order-5 col-span-full">
+        <DiscountEditor
+          what={product.name}
+          discount={line.discount ?? null}
+          currency={currency}
+          disabled={disabled}
+          check={(discount) => checkDiscount(product._id, discount)}
+          onApply={(discount) => onDiscount(product._id, discount)}
+        />
+      </div>
     </li>
   );
 }

@@ -1,7 +1,18 @@
+import {
+  type CartProblem,
+  type Discount,
+  isCartProblem,
+  type PricedCart,
+  priceCart,
+} from '../../../shared/money';
 import type { Product } from '../../../shared/products';
+import { DiscountInput } from '../../../shared/sales';
 
-/** One line of the cart: the product as last read (its price and stock) and the quantity box's text. */
-export type CartLine = { product: Product; quantity: string };
+/**
+ * One line of the cart: the product as last read (its price, stock and tax rate), the quantity
+ * box's text and the line's own discount (DESIGN §12), if any.
+ */
+export type CartLine = { product: Product; quantity: string; discount?: Discount | null };
 export type Cart = readonly CartLine[];
 
 /** Money in whole cents, so sums stay exact (0.1 + 0.2 is 30 cents, not 0.30000000000000004). */
@@ -45,6 +56,58 @@ export function stepQuantity(cart: Cart, productId: string, step: 1 | -1): Cart 
 
 export function removeLine(cart: Cart, productId: string): Cart {
   return cart.filter((line) => line.product._id !== productId);
+}
+
+/** A line's own discount, or none (null). */
+export function setLineDiscount(cart: Cart, productId: string, discount: Discount | null): Cart {
+  return cart.map((line) => (line.product._id === productId ? { ...line, discount } : line));
+}
+
+/**
+ * The cart priced by the one computation the server makes (src/shared/money.ts), on the prices,
+ * quantities and rates the counter knows: the screen shows what the receipt will say. A line
+ * without a usable quantity counts 0.
+ */
+export function priceOf(
+  cart: Cart,
+  discount: Discount | null,
+  pricesIncludeTax: boolean,
+): PricedCart | CartProblem {
+  return priceCart({
+    lines: cart.map((line) => ({
+      unitPrice: line.product.price,
+      quantity: quantityOf(line.quantity) ?? 0,
+      taxRate: line.product.taxRate
+        ? { name: line.product.taxRate.name, rate: line.product.taxRate.rate }
+        : null,
+      discount: line.discount ?? null,
+    })),
+    discount,
+    pricesIncludeTax,
+  });
+}
+
+export { isCartProblem };
+
+/**
+ * A discount as typed in the counter's editor: the discount, null for none (empty or 0), or the
+ * sentence that says what is wrong (the shared schema's: at most 100 %, 2 decimals for money…).
+ */
+export function discountFrom(
+  type: Discount['type'],
+  text: string,
+): { discount: Discount | null } | { error: string } {
+  const trimmed = text.trim();
+  if (trimmed === '') return { discount: null };
+  const value = /^(\d+(\.\d*)?|\.\d+)$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  const parsed = DiscountInput.safeParse({ type, value });
+  if (!parsed.success) return { error: parsed.error.issues[0]?.message ?? 'Enter a valid discount.' };
+  return { discount: parsed.data.value === 0 ? null : parsed.data };
+}
+
+/** A rate or percent as people write it: 8.875%, 10%, 0%. */
+export function formatPercent(value: number): string {
+  return `${Number(value.toFixed(3))}%`;
 }
 
 /** The products whose stock the server answered anew (after a refused sale), on their lines. */

@@ -17,6 +17,7 @@ const crisps = product('p1', 'Crisps', { price: 0.1, stock: 5 });
 const carla = customer('cu1', 'Carla Customer');
 const draft: CounterDraft = {
   lines: addToCart([], crisps),
+  discount: null,
   customer: carla,
   method: 'cash',
   tendered: '5',
@@ -69,6 +70,28 @@ describe('the counter keeps its sale in the browser', () => {
       stored(JSON.stringify({ version: 1, draft: { ...draft, lines: [...draft.lines, ...draft.lines] } })),
     ).toEqual(EMPTY_DRAFT);
     expect(stored(JSON.stringify({ version: 1, draft }))).toEqual(draft);
+  });
+
+  it('keeps the discounts of the lines and of the sale, and still loads a sale kept before discounts', () => {
+    const discounted: CounterDraft = {
+      ...draft,
+      lines: [{ product: crisps, quantity: '3', discount: { type: 'percent', value: 12.5 } }],
+      discount: { type: 'amount', value: 0.05 },
+    };
+    writeDraft('u1', discounted);
+    expect(readDraft('u1')).toEqual(discounted);
+    // Written before discounts existed: no discount field on the sale or its lines.
+    const { discount: _none, ...older } = draft;
+    localStorage.setItem('ims_counter_cart:u1', JSON.stringify({ version: 1, draft: older }));
+    expect(readDraft('u1')).toEqual({ ...draft, discount: null });
+    // A discount that is not one (a percent above 100, an unknown type) is not misread.
+    for (const bad of [{ type: 'percent', value: 150 }, { type: 'free', value: 1 }, 'ten']) {
+      localStorage.setItem(
+        'ims_counter_cart:u1',
+        JSON.stringify({ version: 1, draft: { ...draft, discount: bad } }),
+      );
+      expect(readDraft('u1')).toEqual(EMPTY_DRAFT);
+    }
   });
 
   it('keeps the parked sales per user, newest first, leaving out only a damaged entry', () => {

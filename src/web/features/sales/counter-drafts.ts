@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { Customer } from '../../../shared/customers';
+import type { Discount } from '../../../shared/money';
 import { Product } from '../../../shared/products';
-import { MAX_SALE_LINES, PAYMENT_METHODS, type PaymentMethod } from '../../../shared/sales';
+import { DiscountInput, MAX_SALE_LINES, PAYMENT_METHODS, type PaymentMethod } from '../../../shared/sales';
 import type { UnansweredSubmit } from '../../lib/idempotency';
 import type { Cart } from './cart-rules';
 
@@ -15,6 +16,8 @@ import type { Cart } from './cart-rules';
 /** Everything the cashier has entered for one sale. */
 export type CounterDraft = {
   lines: Cart;
+  /** The discount on the whole sale (DESIGN §12), shared over the lines; the lines keep their own. */
+  discount: Discount | null;
   customer: Customer | null;
   method: PaymentMethod;
   tendered: string;
@@ -33,6 +36,7 @@ export const MAX_PARKED = 20;
 
 export const EMPTY_DRAFT: CounterDraft = {
   lines: [],
+  discount: null,
   customer: null,
   method: 'cash',
   tendered: '',
@@ -44,17 +48,27 @@ export function isEmptyDraft(draft: CounterDraft): boolean {
   return draft.lines.length === 0 && draft.customer === null && draft.tendered.trim() === '';
 }
 
-// Bump when the stored shape changes: older values are then ignored, never misread.
+// Bump when the stored shape changes: older values are then ignored, never misread. The discounts
+// came later as optional fields, so a sale kept before them still loads (without discounts).
 const VERSION = 1;
 const cartKey = (userId: string) => `ims_counter_cart:${userId}`;
 const parkedKey = (userId: string) => `ims_counter_parked:${userId}`;
 
 const StoredDraft = z.object({
   lines: z
-    .array(z.object({ product: Product, quantity: z.string().max(12) }))
+    .array(
+      z.object({
+        product: Product,
+        quantity: z.string().max(12),
+        discount: DiscountInput.nullable().optional(),
+      }),
+    )
     .max(MAX_SALE_LINES)
     // The cart has one line per product; two would be a value this code never wrote.
     .refine((lines) => new Set(lines.map((line) => line.product._id)).size === lines.length),
+  discount: DiscountInput.nullable()
+    .optional()
+    .transform((discount) => discount ?? null),
   customer: Customer.nullable(),
   method: z.enum(PAYMENT_METHODS),
   tendered: z.string().max(20),

@@ -125,7 +125,7 @@ describe('the counter by keyboard', () => {
     expect(document.activeElement).toBe(searchBox());
   });
 
-  it('stops Tab twice per cart line, so the customer is 15 tabs from the scan box with 7 lines', async () => {
+  it('stops Tab three times per cart line (quantity, Remove, Discount), so the customer is 22 tabs from the scan box with 7 lines', async () => {
     const { user } = openCounter();
     await scan(user, 7);
     searchBox().focus();
@@ -136,11 +136,12 @@ describe('the counter by keyboard', () => {
       const focused = document.activeElement as HTMLElement;
       stops.push(focused.getAttribute('aria-label') ?? focused.textContent ?? '');
     }
-    expect(stops).toHaveLength(15);
+    expect(stops).toHaveLength(22);
     for (let at = 1; at <= 7; at += 1) {
       expect(stops.filter((stop) => stop.endsWith(`Item ${at}`))).toEqual([
         `Quantity of Item ${at}`,
         `Remove Item ${at}`,
+        `Discount on Item ${at}`,
       ]);
     }
     // − and + are still there for the mouse and touch.

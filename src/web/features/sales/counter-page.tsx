@@ -1,8 +1,27 @@
-import { type FormEvent, type Ref, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import {
+  type FormEvent,
+  type ReactNode,
+  type Ref,
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
 import { Link } from 'react-router';
+import {
+  type CartProblem,
+  centsNumber,
+  type Discount,
+  isCartProblem,
+  linesOverLimit,
+  type PricedCart,
+} from '../../../shared/money';
 import type { Product } from '../../../shared/products';
 import type { Role } from '../../../shared/roles';
 import {
+  type ApprovalInput,
   MAX_SALE_LINES,
   PAYMENT_LABEL,
   PAYMENT_METHODS,
@@ -14,23 +33,27 @@ import {
 import type { User } from '../../../shared/users';
 import { buttonClass } from '../../components/button';
 import { FormError, TextField } from '../../components/form-field';
+import { type Loadable, LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { ApiRequestError, errorMessage } from '../../lib/api';
 import { salePath } from '../../lib/area-paths';
 import { formatMoney } from '../../lib/format';
 import { idempotencyKeys } from '../../lib/idempotency';
 import { useSignedInUser } from '../../lib/signed-in';
+import { ApprovalDialog, type ApprovalReason } from './approval-dialog';
 import { CartLines } from './cart-lines';
 import {
   addToCart,
   type Cart,
-  cartTotal,
   changeFor,
+  formatPercent,
   isAboveStock,
   itemCount,
+  priceOf,
   quantityOf,
   refreshProducts,
   removeLine,
+  setLineDiscount,
   setQuantity,
   stepQuantity,
   tenderedOf,
@@ -48,17 +71,35 @@ import {
 } from './counter-drafts';
 import { SHORTCUT_KEYS, ShortcutLegend, useCounterShortcuts } from './counter-shortcuts';
 import { CustomerPicker } from './customer-picker';
+import { DiscountEditor } from './discount-editor';
 import { ParkedSales, parkedName } from './parked-sales';
 import { ProductSearch } from './product-search';
-import { readProducts, useCompleteSale } from './sales-api';
+import { type CounterStore, readProducts, storeSettingsQuery, useCompleteSale } from './sales-api';
 
-/** Why the sale cannot be completed yet, or null when it can. */
-function blockedBy(cart: Cart, tenderedError: string | null): string | null {
+/** The server's refusals a manager's approval answers (a wrong or missing PIN, too many tries). */
+const APPROVAL_REFUSED = [403, 429];
+
+/**
+ * Why the sale cannot be completed yet, or null when it can. `overStock`: the lines above the
+ * stock are sold anyway (with an approval), so they do not block.
+ */
+function blockedBy(
+  cart: Cart,
+  priced: PricedCart | CartProblem | null,
+  tenderedError: string | null,
+  overStock = false,
+): string | null {
   if (cart.length === 0) return 'Add a product to start the sale.';
   if (cart.length > MAX_SALE_LINES) return `A sale has at most ${MAX_SALE_LINES} lines.`;
   if (cart.some((line) => quantityOf(line.quantity) === null))
     return 'Every line needs a quantity of at least 1.';
-  if (cart.some(isAboveStock)) return 'Some lines ask for more than the stock: lower or remove them.';
+  if (!priced) return "Waiting for the store's prices and taxes.";
+  if (isCartProblem(priced))
+    return priced.problem === 'cartDiscountAboveSubtotal'
+      ? "The sale's discount is more than the lines' amount: lower it."
+      : "A line's discount is more than its amount: lower it.";
+  if (!overStock && cart.some(isAboveStock))
+    return 'Some lines ask for more than the stock: lower or remove them.';
   return tenderedError;
 }
 
@@ -87,6 +128,10 @@ function Counter({ user }: { user: User }) {
   const [showParked, setShowParked] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [lastSale, setLastSale] = useState<Sale | null>(null);
+  /** The manager's approval being asked for, and whether the lines above stock are sold anyway. */
+  const [approving, setApproving] = useState<{ overStock: boolean } | null>(null);
+  const settings = useQuery(storeSettingsQuery());
+  const store: CounterStore | undefined = settings.data?.store;
   const [keys] = useState(() => {
     const made = idempotencyKeys();
     made.restore(draft.unanswered);
@@ -94,7 +139,7 @@ function Counter({ user }: { user: User }) {
   });
   const complete = useCompleteSale(keys);
   const busy = complete.isPending;
-  const { lines: cart, customer, method, tendered } = draft;
+  const { lines: cart, customer, method, tendered, discount: cartDiscount } = draft;
 
   useEffect(() => writeDraft(user._id, draft), [user._id, draft]);
   useEffect(() => writeParked(user._id, parked), [user._id, parked]);
@@ -124,7 +169,13 @@ function Counter({ user }: { user: User }) {
   const restored = useRef(draft.lines);
   useEffect(() => refresh(restored.current), [refresh]);
 
-  const total = cartTotal(cart);
+  const currency = store?.currency ?? 'USD';
+  // The one computation the server makes (src/shared/money.ts): the screen shows the receipt's sums.
+  const priced = store ? priceOf(cart, cartDiscount, store.pricesIncludeTax) : null;
+  const pricedCart = priced && !isCartProblem(priced) ? priced : null;
+  const total = pricedCart ? centsNumber(pricedCart.total) : 0;
+  const overLimit =
+    pricedCart && store && user.role !== 'admin' ? linesOverLimit(pricedCart, store.maxDiscountPercent) : [];
   const cash = method === 'cash' ? tenderedOf(tendered) : null;
   const tenderedError =
     cash === null
@@ -134,7 +185,24 @@ function Counter({ user }: { user: User }) {
         : cart.length > 0 && changeFor(cash, total) < 0
           ? 'Cash tendered is less than the total.'
           : null;
-  const blocked = blockedBy(cart, tenderedError);
+  const blocked = blockedBy(cart, priced, tenderedError);
+  // Only the stock stands in the way: a manager may approve selling what the shelf holds.
+  const canSellAnyway =
+    blocked !== null && cart.some(isAboveStock) && !blockedBy(cart, priced, tenderedError, true);
+
+  /** Why a discount cannot be given (an amount above what it applies to), or null. */
+  function checkLineDiscount(productId: string, discount: Discount): string | null {
+    if (!store) return null;
+    const next = priceOf(setLineDiscount(cart, productId, discount), null, store.pricesIncludeTax);
+    return isCartProblem(next) ? "A discount can be at most the line's amount." : null;
+  }
+  function checkCartDiscount(discount: Discount): string | null {
+    if (!store) return null;
+    const next = priceOf(cart, discount, store.pricesIncludeTax);
+    return isCartProblem(next) && next.problem === 'cartDiscountAboveSubtotal'
+      ? "The sale's discount can be at most the lines' amount after their own discounts."
+      : null;
+  }
 
   /** A change made by the cashier: the last refusal no longer describes the sale. */
   function change(next: (draft: CounterDraft) => CounterDraft) {
@@ -142,7 +210,12 @@ function Counter({ user }: { user: User }) {
     setDraft(next);
     if (complete.isError) complete.reset();
   }
-  const edit = (next: (cart: Cart) => Cart) => change((now) => ({ ...now, lines: next(now.lines) }));
+  const edit = (next: (cart: Cart) => Cart) =>
+    change((now) => {
+      const lines = next(now.lines);
+      // The sale's discount goes with its last line: an empty cart has nothing to discount.
+      return { ...now, lines, discount: lines.length > 0 ? now.discount : null };
+    });
 
   function toScanBox() {
     searchRef.current?.focus();
@@ -195,11 +268,39 @@ function Counter({ user }: { user: User }) {
     toScanBox();
   }
 
+  /** Complete sale: a discount above the limit first asks a manager (admins are not limited). */
   function submit(event: FormEvent) {
     event.preventDefault();
     if (blocked || busy) return;
+    if (overLimit.length > 0) {
+      complete.reset();
+      setApproving({ overStock: false });
+      return;
+    }
+    send(null, false);
+  }
+
+  function sellAnyway() {
+    if (busy || !canSellAnyway) return;
+    complete.reset();
+    setApproving({ overStock: true });
+  }
+
+  /**
+   * Sends the sale, with a manager's approval when one was given; with `overStock`, the lines
+   * above the stock last read are sold anyway. Whatever the answer, the cart stays until a sale
+   * is made.
+   */
+  function send(approval: ApprovalInput | null, overStock: boolean) {
     const input = SaleInput.safeParse({
-      lines: cart.map((line) => ({ productId: line.product._id, quantity: quantityOf(line.quantity) })),
+      lines: cart.map((line) => ({
+        productId: line.product._id,
+        quantity: quantityOf(line.quantity),
+        ...(line.discount ? { discount: line.discount } : {}),
+        ...(overStock && isAboveStock(line) ? { overrideStock: true } : {}),
+      })),
+      ...(cartDiscount ? { discount: cartDiscount } : {}),
+      ...(approval ? { approval } : {}),
       customer: customer?._id,
       payment: { method, tendered: cash ?? undefined },
     });
@@ -208,6 +309,7 @@ function Counter({ user }: { user: User }) {
       onSuccess: ({ sale }) => {
         // The sale is made: the counter is the next customer's, the scan box ready for them.
         setDraft(EMPTY_DRAFT);
+        setApproving(null);
         setLastSale(sale);
         setNotice(null);
         toScanBox();
@@ -215,14 +317,27 @@ function Counter({ user }: { user: User }) {
       onError: (error) => {
         // Kept with the cart: a retry after a reload then carries this submit's key.
         setDraft((now) => ({ ...now, unanswered: keys.unanswered() }));
+        const status = error instanceof ApiRequestError ? error.status : null;
+        // A refused approval is said in the dialog, which stays for another try; the server
+        // asking for an approval the counter did not expect (the limit changed) opens it.
+        if (status !== null && APPROVAL_REFUSED.includes(status)) {
+          setApproving((now) => now ?? { overStock: false });
+          return;
+        }
+        setApproving(null);
         // Someone else sold some meanwhile: the lines show the stock as it is now.
-        if (error instanceof ApiRequestError && error.status === 409)
+        if (status === 409)
           void readProducts(cart.map((line) => line.product._id)).then(({ products }) =>
             setDraft((now) => ({ ...now, lines: refreshProducts(now.lines, products) })),
           );
       },
     });
   }
+
+  const approvalReason: ApprovalReason = {
+    overLimit: overLimit.map((at) => cart[at]?.product.name ?? ''),
+    overStock: approving?.overStock ? cart.filter(isAboveStock).map((line) => line.product.name) : [],
+  };
 
   useCounterShortcuts((shortcut) => {
     if (shortcut === 'scan') {
@@ -240,6 +355,8 @@ function Counter({ user }: { user: User }) {
 
   const serverError =
     complete.error instanceof ApiRequestError && complete.error.status === 401 ? null : complete.error;
+  // While the manager is asked, the dialog says the server's refusal.
+  const approvalError = approving && serverError ? errorMessage(serverError) : null;
 
   return (
     <>
@@ -263,7 +380,17 @@ function Counter({ user }: { user: User }) {
         </button>
       </PageHeader>
       {showParked ? (
-        <ParkedSales id={parkedId} parked={parked} disabled={busy} onResume={resume} onDiscard={discard} />
+        <ParkedSales
+          id={parkedId}
+          parked={parked}
+          disabled={busy}
+          onResume={resume}
+          onDiscard={discard}
+          totalOf={(one) => {
+            const sum = store ? priceOf(one.draft.lines, one.draft.discount, store.pricesIncludeTax) : null;
+            return sum && !isCartProblem(sum) ? formatMoney(centsNumber(sum.total), currency) : '—';
+          }}
+        />
       ) : null}
       <div aria-live="polite" className="empty:hidden mb-4 space-y-2">
         {notice ? (
@@ -282,12 +409,22 @@ function Counter({ user }: { user: User }) {
           />
           <CartLines
             cart={cart}
+            pricing={{
+              lines: pricedCart?.lines ?? null,
+              overLine:
+                priced && isCartProblem(priced) && priced.problem === 'lineDiscountAboveGross'
+                  ? priced.line
+                  : null,
+              currency,
+            }}
             disabled={busy}
             searchRef={searchRef}
             lastQuantityRef={quantityRef}
             onQuantity={(id, quantity) => edit((now) => setQuantity(now, id, quantity))}
             onStep={(id, step) => edit((now) => stepQuantity(now, id, step))}
             onRemove={(id) => edit((now) => removeLine(now, id))}
+            onDiscount={(id, discount) => edit((now) => setLineDiscount(now, id, discount))}
+            checkDiscount={checkLineDiscount}
           />
         </section>
         <div className="space-y-4 lg:sticky lg:top-8">
@@ -313,16 +450,53 @@ function Counter({ user }: { user: User }) {
             onTendered={(next) => change((now) => ({ ...now, tendered: next }))}
             tenderedError={tenderedError}
             change={cash !== null && !Number.isNaN(cash) && !tenderedError ? changeFor(cash, total) : null}
+            totals={
+              <Totals
+                settings={settings}
+                priced={priced}
+                items={itemCount(cart)}
+                currency={currency}
+                discountEditor={
+                  cart.length > 0 ? (
+                    <DiscountEditor
+                      what="the sale"
+                      buttonText="Discount on the sale"
+                      showValue
+                      discount={cartDiscount}
+                      currency={currency}
+                      disabled={busy || !store}
+                      check={checkCartDiscount}
+                      onApply={(discount) => change((now) => ({ ...now, discount }))}
+                    />
+                  ) : null
+                }
+              />
+            }
+            currency={currency}
             total={total}
-            items={itemCount(cart)}
             blocked={blocked}
             busy={busy}
-            error={serverError ? errorMessage(serverError) : null}
+            error={serverError && !approving ? errorMessage(serverError) : null}
+            sellAnyway={canSellAnyway ? sellAnyway : null}
             onSubmit={submit}
           />
           <ShortcutLegend />
         </div>
       </div>
+      {approving && store ? (
+        <ApprovalDialog
+          reason={approvalReason}
+          maxDiscountPercent={store.maxDiscountPercent}
+          busy={busy}
+          error={approvalError}
+          onApprove={(approval) => send(approval, approving.overStock)}
+          onCancel={() => {
+            setApproving(null);
+            complete.reset();
+            toScanBox();
+          }}
+        />
+      ) : null}
     </>
   );
 }
@@ -330,13 +504,14 @@ function Counter({ user }: { user: User }) {
 /** The sale just made: its number, total and change, and its receipt one click away. */
 function LastSale({ sale, role }: { sale: Sale; role: Role }) {
   const number = saleNumberLabel(sale.number);
+  const { currency } = sale.store;
   return (
     <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 rounded-lg border border-green-200 bg-green-50 px-4 py-3 text-sm text-green-900">
       <p>
-        <span className="font-semibold">Sale {number} completed</span>: {formatMoney(sale.total)}
+        <span className="font-semibold">Sale {number} completed</span>: {formatMoney(sale.total, currency)}
         {sale.change !== null ? (
           <>
-            , change <span className="font-semibold tabular-nums">{formatMoney(sale.change)}</span>
+            , change <span className="font-semibold tabular-nums">{formatMoney(sale.change, currency)}</span>
           </>
         ) : null}
         .
@@ -357,11 +532,13 @@ function PaymentForm({
   onTendered,
   tenderedError,
   change,
+  totals,
+  currency,
   total,
-  items,
   blocked,
   busy,
   error,
+  sellAnyway,
   onSubmit,
 }: {
   formRef: Ref<HTMLFormElement>;
@@ -373,11 +550,15 @@ function PaymentForm({
   onTendered: (tendered: string) => void;
   tenderedError: string | null;
   change: number | null;
+  /** Items, subtotal, discounts, tax by rate and the total. */
+  totals: ReactNode;
+  currency: string;
   total: number;
-  items: number;
   blocked: string | null;
   busy: boolean;
   error: string | null;
+  /** Offered when only the stock stands in the way: a manager approves selling anyway. */
+  sellAnyway: (() => void) | null;
   onSubmit: (event: FormEvent) => void;
 }) {
   const id = useId();
@@ -439,28 +620,27 @@ function PaymentForm({
               aria-live="polite"
               className="text-base font-semibold tabular-nums text-slate-900"
             >
-              {change === null ? '—' : formatMoney(change)}
+              {change === null ? '—' : formatMoney(change, currency)}
             </output>
           </p>
         </div>
       ) : null}
-      <dl className="space-y-1 border-t border-slate-200 pt-3">
-        <div className="flex items-baseline justify-between text-sm text-slate-600">
-          <dt>Items</dt>
-          <dd className="tabular-nums">{items}</dd>
-        </div>
-        <div className="flex items-baseline justify-between">
-          <dt className="text-base font-semibold text-slate-900">Total</dt>
-          <dd className="text-2xl font-bold tabular-nums text-slate-900" aria-live="polite">
-            {formatMoney(total)}
-          </dd>
-        </div>
-      </dl>
+      {totals}
       <FormError>{error}</FormError>
       {showBlocked ? (
         <p id={`${id}-blocked`} className="text-sm text-slate-600">
           {blocked}
         </p>
+      ) : null}
+      {sellAnyway ? (
+        <button
+          type="button"
+          className={buttonClass('secondary', 'md', 'w-full')}
+          onClick={sellAnyway}
+          disabled={busy}
+        >
+          Sell anyway (manager approval)
+        </button>
       ) : null}
       <button
         type="submit"
@@ -472,5 +652,70 @@ function PaymentForm({
         {busy ? 'Completing sale...' : 'Complete sale'}
       </button>
     </form>
+  );
+}
+
+/**
+ * The sale's sums as the shared computation gives them: items, subtotal (before discounts), the
+ * discounts, the tax of each rate (included in the prices, or added to them) and the total.
+ */
+function Totals({
+  settings,
+  priced,
+  items,
+  currency,
+  discountEditor,
+}: {
+  settings: Loadable<{ store: CounterStore }>;
+  priced: PricedCart | CartProblem | null;
+  items: number;
+  currency: string;
+  discountEditor: ReactNode;
+}) {
+  const ok = priced && !isCartProblem(priced) ? priced : null;
+  const money = (cents: bigint | undefined) =>
+    cents === undefined ? '—' : formatMoney(centsNumber(cents), currency);
+  const inclusive = settings.data?.store.pricesIncludeTax ?? false;
+  return (
+    <div className="space-y-2 border-t border-slate-200 pt-3">
+      <LoadState query={settings} what="the store's prices and taxes" loading="Loading prices and taxes...">
+        {() => null}
+      </LoadState>
+      <dl className="space-y-1">
+        <div className="flex items-baseline justify-between text-sm text-slate-600">
+          <dt>Items</dt>
+          <dd className="tabular-nums">{items}</dd>
+        </div>
+        <div className="flex items-baseline justify-between text-sm text-slate-600">
+          <dt>Subtotal</dt>
+          <dd className="tabular-nums">{money(ok?.subtotal)}</dd>
+        </div>
+        {ok && ok.discount > 0n ? (
+          <div className="flex items-baseline justify-between text-sm text-green-800">
+            <dt>Discounts</dt>
+            <dd className="tabular-nums">−{money(ok.discount)}</dd>
+          </div>
+        ) : null}
+        {ok?.taxes.map((tax) => (
+          <div
+            key={`${tax.name} ${tax.rate}`}
+            className="flex items-baseline justify-between gap-3 text-sm text-slate-600"
+          >
+            <dt>
+              {inclusive ? 'Incl. ' : ''}
+              {tax.name} {formatPercent(tax.rate)} on {money(tax.base)}
+            </dt>
+            <dd className="tabular-nums">{money(tax.tax)}</dd>
+          </div>
+        ))}
+        <div className="flex items-baseline justify-between">
+          <dt className="text-base font-semibold text-slate-900">Total</dt>
+          <dd className="text-2xl font-bold tabular-nums text-slate-900" aria-live="polite">
+            {money(ok?.total)}
+          </dd>
+        </div>
+      </dl>
+      {discountEditor}
+    </div>
   );
 }

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { buttonClass } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { formatDateTime, formatMoney } from '../../lib/format';
-import { cartTotal, itemCount } from './cart-rules';
+import { formatDateTime } from '../../lib/format';
+import { itemCount } from './cart-rules';
 import type { ParkedSale } from './counter-drafts';
 
 /** What names a parked sale to the cashier: its customer (or none) and when it was parked. */
@@ -20,8 +20,11 @@ export function ParkedSales({
   disabled,
   onResume,
   onDiscard,
+  totalOf,
 }: {
   id: string;
+  /** A parked sale's total as the counter prices it (with its discounts and tax), written out. */
+  totalOf: (sale: ParkedSale) => string;
   parked: readonly ParkedSale[];
   disabled: boolean;
   onResume: (sale: ParkedSale) => void;
@@ -57,8 +60,7 @@ export function ParkedSales({
                   </p>
                   <p className="text-slate-600">
                     <time dateTime={sale.parkedAt}>{formatDateTime(sale.parkedAt)}</time> · {items}{' '}
-                    {items === 1 ? 'item' : 'items'} ·{' '}
-                    <span className="tabular-nums">{formatMoney(cartTotal(sale.draft.lines))}</span>
+                    {items === 1 ? 'item' : 'items'} · <span className="tabular-nums">{totalOf(sale)}</span>
                   </p>
                 </div>
                 <div className="flex gap-2">
@@ -89,7 +91,7 @@ export function ParkedSales({
       {confirming ? (
         <ConfirmDialog
           title="Discard the parked sale?"
-          message={`The sale ${parkedName(confirming)} (${formatMoney(cartTotal(confirming.draft.lines))}) is dropped from this counter for good.`}
+          message={`The sale ${parkedName(confirming)} (${totalOf(confirming)}) is dropped from this counter for good.`}
           confirmLabel="Discard"
           cancelLabel="Keep it"
           onConfirm={() => {

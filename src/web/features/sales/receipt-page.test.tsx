@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Sale } from '../../../shared/sales';
 import { formatDateTime } from '../../lib/format';
 import { userOf } from '../../test/helpers';
-import { callsOf, renderSales, sale } from './sales-test-data';
+import { callsOf, renderSales, STORE, sale, saleLine } from './sales-test-data';
 
 /** The order of the receipt's first line (Crisps, 3 sold) as a return answers it. */
 function returnedOrder(returnedQuantity: number) {
@@ -16,6 +16,11 @@ function returnedOrder(returnedQuantity: number) {
     unitPrice: 0.1,
     unitCost: null,
     totalPrice: 0.3,
+    discount: 0,
+    tax: 0,
+    taxRate: null,
+    netTotal: 0.3,
+    returnedTotal: 0,
     orderDate: '2025-05-01T10:30:00.000Z',
     status: returnedQuantity === 3 ? 'returned' : 'placed',
     returnedQuantity,
@@ -66,6 +71,121 @@ describe('the receipt', () => {
     expect(callsOf(calls, 'GET', '/api/sales/sale1')).toHaveLength(1);
   });
 
+  it("shows the store's details, each line's discount, the subtotal, discounts, tax per rate, total and footer, in the store's currency", async () => {
+    const detailed = sale({
+      store: {
+        ...STORE,
+        name: 'Harbour Deli',
+        address: '12 Quay Street\nPortsmouth',
+        phone: '555-0142',
+        taxNumber: 'GB 123 4567 89',
+        receiptFooter: 'Returns within 30 days with this receipt.',
+        currency: 'EUR',
+      },
+      lines: [
+        saleLine('p1', 'Green Tea', 3, 2.99, {
+          discount: 1.66,
+          tax: 0.65,
+          taxRate: { name: 'Standard', rate: 8.875 },
+          total: 7.96,
+          net: 7.31,
+        }),
+        saleLine('p2', 'Rye Bread', 2, 1.25, {
+          discount: 0.24,
+          tax: 0.11,
+          taxRate: { name: 'Reduced', rate: 5 },
+          total: 2.37,
+          net: 2.26,
+        }),
+      ],
+      subtotal: 11.47,
+      discount: 1.9,
+      tax: 0.76,
+      taxes: [
+        { name: 'Standard', rate: 8.875, base: 7.31, tax: 0.65 },
+        { name: 'Reduced', rate: 5, base: 2.26, tax: 0.11 },
+      ],
+      total: 10.33,
+      payment: { method: 'cash', tendered: 20 },
+      change: 9.67,
+    });
+    renderSales('/salesRep-dashboard/sales/sale1', { 'GET /api/sales/sale1': answer(detailed) });
+    await screen.findByRole('heading', { name: 'Receipt S-000123', level: 1 });
+    const header = screen.getByRole('article').querySelector('header') as HTMLElement;
+    expect(within(header).getByText('Harbour Deli')).toBeTruthy();
+    expect(within(header).getByText(/12 Quay Street/).textContent).toBe('12 Quay Street\nPortsmouth');
+    expect(within(header).getByText('Tel. 555-0142')).toBeTruthy();
+    expect(within(header).getByText('Tax no. GB 123 4567 89')).toBeTruthy();
+    expect(rows()).toEqual([
+      ['Green TeaDiscount −€1.66', '3 × €2.99', '€7.96'],
+      ['Rye BreadDiscount −€0.24', '2 × €1.25', '€2.37'],
+    ]);
+    const list = screen.getByLabelText('Totals of receipt S-000123');
+    expect(
+      Array.from(list.querySelectorAll('dt')).map((term) => [
+        term.textContent,
+        term.nextElementSibling?.textContent,
+      ]),
+    ).toEqual([
+      ['Subtotal', '€11.47'],
+      ['Discounts', '−€1.90'],
+      ['Standard 8.875% on €7.31', '€0.65'],
+      ['Reduced 5% on €2.26', '€0.11'],
+      ['Total', '€10.33'],
+      ['Payment', 'Cash'],
+      ['Tendered', '€20.00'],
+      ['Change', '€9.67'],
+    ]);
+    expect(screen.getByText('Returns within 30 days with this receipt.')).toBeTruthy();
+    expect(screen.queryByText('Thank you for your purchase!')).toBeNull();
+  });
+
+  it('says the tax is included when the prices include it, and what returns gave back', async () => {
+    const inclusive = sale({
+      store: { ...STORE, pricesIncludeTax: true },
+      lines: [
+        saleLine('p1', 'Green Tea', 1, 2.99, {
+          tax: 0.24,
+          taxRate: { name: 'Standard', rate: 8.875 },
+          net: 2.75,
+          returnedQuantity: 1,
+          returnedTotal: 2.99,
+        }),
+      ],
+      subtotal: 2.99,
+      tax: 0.24,
+      taxes: [{ name: 'Standard', rate: 8.875, base: 2.75, tax: 0.24 }],
+      total: 2.99,
+      payment: { method: 'card', tendered: null },
+      change: null,
+    });
+    renderSales('/salesRep-dashboard/sales/sale1', { 'GET /api/sales/sale1': answer(inclusive) });
+    await screen.findByRole('heading', { name: 'Receipt S-000123', level: 1 });
+    expect(value('Incl. Standard 8.875% on $2.75')).toBe('$0.24');
+    expect(value('Subtotal')).toBe('$2.99');
+    expect(screen.queryByText('Discounts', { selector: 'dt' })).toBeNull();
+    expect(value('Given back')).toBe('$2.99');
+  });
+
+  it('shows a receipt from before taxes and discounts as before, with the store details: no subtotal, no tax lines', async () => {
+    renderSales('/salesRep-dashboard/sales/sale1', {
+      'GET /api/sales/sale1': answer(sale({ store: { ...STORE, address: '1 Main Street' } })),
+    });
+    await screen.findByRole('heading', { name: 'Receipt S-000123', level: 1 });
+    expect(screen.getByText('1 Main Street')).toBeTruthy();
+    const list = screen.getByLabelText('Totals of receipt S-000123');
+    expect(Array.from(list.querySelectorAll('dt')).map((term) => term.textContent)).toEqual([
+      'Total',
+      'Payment',
+      'Tendered',
+      'Change',
+    ]);
+    expect(screen.getByText('Thank you for your purchase!')).toBeTruthy();
+    // On paper: the receipt alone (the buttons and returns are hidden), at most a till roll wide.
+    expect(screen.getByRole('button', { name: 'Print' }).parentElement?.className).toContain('print:hidden');
+    expect(screen.getByRole('article').className).toContain('print:max-w-[80mm]');
+  });
+
   it('prints with the browser and leads to a new sale', async () => {
     const print = vi.fn();
     vi.stubGlobal('print', print);
@@ -84,14 +204,7 @@ describe('the receipt', () => {
       payment: { method: 'card', tendered: null },
       change: null,
       lines: [
-        {
-          order: { _id: 'o1' },
-          product: { _id: 'p1', name: 'Crisps' },
-          quantity: 3,
-          unitPrice: 0.1,
-          total: 0.3,
-          returnedQuantity: 1,
-        },
+        saleLine('p1', 'Crisps', 3, 0.1, { order: { _id: 'o1' }, returnedQuantity: 1, returnedTotal: 0.1 }),
       ],
       total: 0.3,
     });

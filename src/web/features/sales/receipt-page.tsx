@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { can } from '../../../shared/roles';
 import { PAYMENT_LABEL, type Sale, saleNumberLabel } from '../../../shared/sales';
@@ -11,6 +11,7 @@ import { formatDateTime, formatMoney } from '../../lib/format';
 import { homePathFor } from '../../lib/role-home';
 import { useSignedInUser } from '../../lib/signed-in';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { formatPercent } from './cart-rules';
 import { saleQuery } from './sales-api';
 
 const CELL = 'py-1.5 align-top';
@@ -61,26 +62,40 @@ export function ReceiptPage() {
   );
 }
 
+/**
+ * The receipt as a store hands it over (DESIGN §12): the store's details as they were at the sale,
+ * each line with its discount, the subtotal, the discounts, the tax of each rate and the total, the
+ * payment and the change. Every amount is the server's (the shared computation's), in the store's
+ * currency. A receipt from before discounts and taxes (none of either) shows no subtotal.
+ */
 export function Receipt({ sale }: { sale: Sale }) {
   const number = saleNumberLabel(sale.number);
+  const { store } = sale;
+  const money = (value: number) => formatMoney(value, store.currency);
+  const detailed = sale.discount > 0 || sale.taxes.length > 0;
+  const givenBack = sale.lines.reduce((sum, line) => sum + Math.round(line.returnedTotal * 100), 0) / 100;
+  const quiet = 'text-slate-600 print:text-slate-900';
   return (
     <article
       aria-labelledby="receipt-title"
       className="mx-auto w-full max-w-sm bg-white p-5 font-mono text-sm text-slate-900 shadow-sm ring-1 ring-slate-200 print:mx-0 print:w-full print:max-w-[80mm] print:p-0 print:text-[11px] print:shadow-none print:ring-0 print:[page:receipt]"
     >
       <header className="border-b border-dashed border-slate-400 pb-3 text-center">
-        <p className="font-sans text-lg font-bold">{sale.store.name}</p>
-        <h1 id="receipt-title" className="mt-1 font-sans text-base font-semibold">
+        <p className="font-sans text-lg font-bold break-words">{store.name}</p>
+        {store.address ? <p className={`break-words whitespace-pre-line ${quiet}`}>{store.address}</p> : null}
+        {store.phone ? <p className={quiet}>Tel. {store.phone}</p> : null}
+        {store.taxNumber ? <p className={`break-words ${quiet}`}>Tax no. {store.taxNumber}</p> : null}
+        <h1 id="receipt-title" className="mt-2 font-sans text-base font-semibold">
           Receipt {number}
         </h1>
-        <p className="mt-1 text-slate-600 print:text-slate-900">
+        <p className={`mt-1 ${quiet}`}>
           <time dateTime={sale.createdAt}>{formatDateTime(sale.createdAt)}</time>
         </p>
       </header>
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 border-b border-dashed border-slate-400 py-3">
-        <dt className="text-slate-600 print:text-slate-900">Seller</dt>
+        <dt className={quiet}>Seller</dt>
         <dd className="text-right break-words">{sale.seller.name}</dd>
-        <dt className="text-slate-600 print:text-slate-900">Customer</dt>
+        <dt className={quiet}>Customer</dt>
         <dd className="text-right break-words">{sale.customer?.name ?? '—'}</dd>
       </dl>
       <table className="w-full border-collapse text-left">
@@ -103,36 +118,73 @@ export function Receipt({ sale }: { sale: Sale }) {
             <tr key={line.order._id} className="break-inside-avoid">
               <td className={`${CELL} pr-2 break-words`}>
                 {line.product.name}
+                {line.discount > 0 ? (
+                  <span className={`block text-xs print:text-[10px] ${quiet}`}>
+                    Discount −{money(line.discount)}
+                  </span>
+                ) : null}
                 {line.returnedQuantity > 0 ? (
-                  <span className="block text-xs text-slate-600 print:text-slate-900">
+                  <span className={`block text-xs print:text-[10px] ${quiet}`}>
                     {line.returnedQuantity} returned
                   </span>
                 ) : null}
               </td>
               <td className={`${CELL} text-right whitespace-nowrap tabular-nums`}>
-                {line.quantity} × {formatMoney(line.unitPrice)}
+                {line.quantity} × {money(line.unitPrice)}
               </td>
-              <td className={`${CELL} pl-3 text-right tabular-nums`}>{formatMoney(line.total)}</td>
+              <td className={`${CELL} pl-3 text-right tabular-nums`}>{money(line.total)}</td>
             </tr>
           ))}
         </tbody>
       </table>
-      <dl className="mt-1 grid grid-cols-[1fr_auto] gap-x-3 gap-y-0.5 border-t border-dashed border-slate-400 pt-3">
+      <dl
+        aria-label={`Totals of receipt ${number}`}
+        className="mt-1 grid grid-cols-[1fr_auto] gap-x-3 gap-y-0.5 border-t border-dashed border-slate-400 pt-3"
+      >
+        {detailed ? (
+          <>
+            <dt>Subtotal</dt>
+            <dd className="text-right tabular-nums">{money(sale.subtotal)}</dd>
+          </>
+        ) : null}
+        {sale.discount > 0 ? (
+          <>
+            <dt>Discounts</dt>
+            <dd className="text-right tabular-nums">−{money(sale.discount)}</dd>
+          </>
+        ) : null}
+        {sale.taxes.map((tax) => (
+          <Fragment key={`${tax.name} ${tax.rate}`}>
+            <dt>
+              {store.pricesIncludeTax ? 'Incl. ' : ''}
+              {tax.name} {formatPercent(tax.rate)} on {money(tax.base)}
+            </dt>
+            <dd className="text-right tabular-nums">{money(tax.tax)}</dd>
+          </Fragment>
+        ))}
         <dt className="font-sans text-base font-bold">Total</dt>
-        <dd className="text-right font-sans text-base font-bold tabular-nums">{formatMoney(sale.total)}</dd>
+        <dd className="text-right font-sans text-base font-bold tabular-nums">{money(sale.total)}</dd>
         <dt>Payment</dt>
         <dd className="text-right">{PAYMENT_LABEL[sale.payment.method]}</dd>
         {sale.payment.method === 'cash' ? (
           <>
             <dt>Tendered</dt>
-            <dd className="text-right tabular-nums">{formatMoney(sale.payment.tendered ?? sale.total)}</dd>
+            <dd className="text-right tabular-nums">{money(sale.payment.tendered ?? sale.total)}</dd>
             <dt>Change</dt>
-            <dd className="text-right tabular-nums">{formatMoney(sale.change ?? 0)}</dd>
+            <dd className="text-right tabular-nums">{money(sale.change ?? 0)}</dd>
+          </>
+        ) : null}
+        {givenBack > 0 ? (
+          <>
+            <dt>Given back</dt>
+            <dd className="text-right tabular-nums">{money(givenBack)}</dd>
           </>
         ) : null}
       </dl>
-      <p className="mt-4 border-t border-dashed border-slate-400 pt-3 text-center text-slate-600 print:text-slate-900">
-        Thank you for your purchase!
+      <p
+        className={`mt-4 border-t border-dashed border-slate-400 pt-3 text-center break-words whitespace-pre-line ${quiet}`}
+      >
+        {store.receiptFooter || 'Thank you for your purchase!'}
       </p>
     </article>
   );

@@ -1,4 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { Ok } from '../../../shared/common';
 import {
   CustomerDetailResponse,
   type CustomerInput,
@@ -12,6 +14,28 @@ import { ApiRequestError } from '../../lib/api-error';
 import type { IdempotencyKeys } from '../../lib/idempotency';
 import { withQuery } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
+
+/**
+ * The store's settings as the counter needs them (DESIGN §12: GET /api/settings/store, read by
+ * every signed-in role): how prices are written, the discount limit and the currency.
+ */
+export const CounterStore = z.object({
+  name: z.string(),
+  currency: z.string(),
+  pricesIncludeTax: z.boolean(),
+  maxDiscountPercent: z.number(),
+  defaultTaxRate: z.object({ _id: z.string(), name: z.string(), rate: z.number() }).nullable(),
+});
+export type CounterStore = z.infer<typeof CounterStore>;
+const CounterStoreResponse = Ok.extend({ store: CounterStore });
+
+/** Settings change rarely (an admin's screen); the counter reads them again after a while. */
+export const storeSettingsQuery = () =>
+  queryOptions({
+    queryKey: ['store-settings'] as const,
+    queryFn: ({ signal }) => api('/settings/store', { schema: CounterStoreResponse, signal }),
+    staleTime: 60_000,
+  });
 
 /** Matches offered at once by the counter's product and customer searches. */
 export const MATCHES_SIZE = 10;
@@ -131,7 +155,11 @@ export function useCompleteSale(keys: IdempotencyKeys) {
         method: 'POST',
         body: input,
         schema: SaleResponse,
-        idempotencyKey: keys.keyFor(input),
+        // The key is judged on the sale without the PIN: an unanswered submit is kept in the
+        // browser (counter-drafts.ts), and a manager's PIN must not be.
+        idempotencyKey: keys.keyFor(
+          input.approval ? { ...input, approval: { email: input.approval.email } } : input,
+        ),
       }),
     meta: { inlineErrors: true },
     onSuccess: (answer) => {

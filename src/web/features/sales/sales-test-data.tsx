@@ -1,12 +1,13 @@
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import type { Customer } from '../../../shared/customers';
 import type { Product } from '../../../shared/products';
-import type { Sale } from '../../../shared/sales';
+import type { ReceiptStore, Sale } from '../../../shared/sales';
 import type { User } from '../../../shared/users';
 import { SignedInContext } from '../../lib/signed-in';
 import { type FetchCall, mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
 import { CounterPage } from './counter-page';
 import { ReceiptPage } from './receipt-page';
+import type { CounterStore } from './sales-api';
 
 /** Test data and a router for the counter's and the receipt's tests (not part of the app). */
 
@@ -42,32 +43,60 @@ export function customer(id: string, name: string, overrides: Partial<Customer> 
   };
 }
 
+type SaleLine = Sale['lines'][number];
+
+/** A receipt's line as the server answers it: no discount, untaxed, unless overridden. */
+export function saleLine(
+  id: string,
+  name: string,
+  quantity: number,
+  unitPrice: number,
+  overrides: Partial<SaleLine> = {},
+): SaleLine {
+  const gross = Math.round(quantity * unitPrice * 100) / 100;
+  return {
+    order: { _id: `o-${id}` },
+    product: { _id: id, name },
+    quantity,
+    unitPrice,
+    gross,
+    discount: 0,
+    tax: 0,
+    taxRate: null,
+    total: gross,
+    net: gross,
+    returnedQuantity: 0,
+    returnedTotal: 0,
+    ...overrides,
+  };
+}
+
+export const STORE: ReceiptStore = {
+  name: 'Corner Shop',
+  address: '',
+  phone: '',
+  taxNumber: '',
+  receiptFooter: '',
+  currency: 'USD',
+  pricesIncludeTax: false,
+};
+
 export function sale(overrides: Partial<Sale> = {}): Sale {
   return {
     _id: 'sale1',
     number: 123,
     createdAt: '2025-05-01T10:30:00.000Z',
-    store: { name: 'Corner Shop' },
+    store: STORE,
     seller: { _id: 'salesRep-id', name: 'Test salesRep' },
     customer: { _id: 'cu1', name: 'Carla Customer' },
     lines: [
-      {
-        order: { _id: 'o1' },
-        product: { _id: 'p1', name: 'Crisps' },
-        quantity: 3,
-        unitPrice: 0.1,
-        total: 0.3,
-        returnedQuantity: 0,
-      },
-      {
-        order: { _id: 'o2' },
-        product: { _id: 'p2', name: 'Cola' },
-        quantity: 1,
-        unitPrice: 2.4,
-        total: 2.4,
-        returnedQuantity: 0,
-      },
+      saleLine('p1', 'Crisps', 3, 0.1, { order: { _id: 'o1' } }),
+      saleLine('p2', 'Cola', 1, 2.4, { order: { _id: 'o2' } }),
     ],
+    subtotal: 2.7,
+    discount: 0,
+    tax: 0,
+    taxes: [],
     total: 2.7,
     payment: { method: 'cash', tendered: 5 },
     change: 2.3,
@@ -109,10 +138,31 @@ export function productsAnswer(catalogue: readonly Product[]): Handler {
   };
 }
 
-/** The counter and the receipt at their addresses in a sales rep's area, on a fake server. */
+/** The store's settings as GET /api/settings/store answers them (DESIGN §12). */
+export function storeSettings(overrides: Partial<CounterStore> = {}): CounterStore {
+  return {
+    name: 'Corner Shop',
+    currency: 'USD',
+    pricesIncludeTax: false,
+    maxDiscountPercent: 10,
+    defaultTaxRate: null,
+    ...overrides,
+  };
+}
+
+export const settingsAnswer =
+  (overrides: Partial<CounterStore> = {}) =>
+  () => ({
+    body: { success: true, store: storeSettings(overrides) },
+  });
+
+/**
+ * The counter and the receipt at their addresses in a sales rep's area, on a fake server; the
+ * store's settings are the defaults unless a handler says otherwise.
+ */
 export function renderSales(path: string, handlers: Record<string, Handler>, me: User = userOf('salesRep')) {
   signIn(me);
-  const mock = mockFetch(handlers);
+  const mock = mockFetch({ 'GET /api/settings/store': settingsAnswer(), ...handlers });
   const home = me.role === 'admin' ? '/admin-dashboard' : '/salesRep-dashboard';
   const router = createMemoryRouter(
     [
