@@ -78,6 +78,24 @@ const item = saleProduct('x1', SHOWN);
 
 /** The server once it works again: one answer per call the screens make when opened. */
 const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => object }[] = [
+  // Every screen that writes money reads the store's currency; the product form and the store's own screens the rates.
+  {
+    path: /^\/api\/settings\/store$/,
+    answer: () => ({
+      store: {
+        name: SHOWN,
+        address: '',
+        phone: '',
+        taxNumber: '',
+        currency: 'USD',
+        receiptFooter: '',
+        pricesIncludeTax: false,
+        defaultTaxRate: null,
+        maxDiscountPercent: 10,
+      },
+    }),
+  },
+  { path: /^\/api\/tax-rates$/, answer: () => ({ taxRates: [{ _id: 't1', name: SHOWN, rate: 5 }] }) },
   { path: /^\/api\/dashboard$/, answer: () => dashboard() },
   {
     path: /^\/api\/products$/,

@@ -26,6 +26,8 @@ function product(id: string, name: string, stock: number, categoryId = 'c1', reo
     cost: null,
     sku: null,
     barcode: null,
+    taxRate: null,
+    taxRateDefault: true,
     category: { _id: categoryId, name: category?.name ?? '' },
     supplier: { _id: 's1', name: 'Acme' },
   };

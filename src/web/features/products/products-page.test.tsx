@@ -22,6 +22,8 @@ const item = (id: string, name: string, price: number, stock: number, reorderPoi
   cost: null,
   sku: null,
   barcode: null,
+  taxRate: null,
+  taxRateDefault: true,
   category: { _id: 'c1', name: 'Stationery' },
   supplier,
 });
