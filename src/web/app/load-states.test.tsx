@@ -321,7 +321,11 @@ describe.each(all.filter((one) => LOADS_NOTHING[one.path] === undefined))(
     }, async () => {
       signIn(userOf(role));
       const { calls, recover } = server(role);
-      renderWithClient(<RouterProvider router={createMemoryRouter(routes, { initialEntries: [path] })} />);
+      // The store's settings and rates load with the screen, so their failure is seen too.
+      renderWithClient(<RouterProvider router={createMemoryRouter(routes, { initialEntries: [path] })} />, {
+        store: null,
+        taxRates: null,
+      });
 
       await waitFor(() => expect(failures().length).toBeGreaterThan(0), { timeout: 3_000 });
       for (const alert of failures()) {
@@ -360,6 +364,7 @@ describe.each(all.filter((one) => LOADS_NOTHING[one.path] !== undefined))('$path
   it(`loads nothing when opened (${LOADS_NOTHING[path]}), so it has no failed state to show`, async () => {
     signIn(userOf(role));
     const { calls } = server(role);
+    // The store's settings are loaded already, as after any earlier screen (renderWithClient).
     renderWithClient(<RouterProvider router={createMemoryRouter(routes, { initialEntries: [path] })} />);
     await screen.findByRole('heading', { level: 1 }, { timeout: 3_000 });
     await new Promise((resolve) => setTimeout(resolve, 300));

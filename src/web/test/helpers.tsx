@@ -2,11 +2,12 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, configure, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, vi } from 'vitest';
-import type { StoreSettings } from '../../shared/store';
+import type { StoreSettings, TaxRate } from '../../shared/store';
 import type { User } from '../../shared/users';
 import { Notifications } from '../components/notifications';
 import { notify } from '../lib/notify';
 import { createQueryClient } from '../lib/query-client';
+import { queryKeys } from '../lib/query-keys';
 import { clearSession, setSession } from '../lib/session';
 
 // A search waits for typing to pause before it is sent; on a busy machine the answer can take
@@ -126,10 +127,19 @@ export function signIn(user: User, token = 'test-token') {
   setSession({ token, user });
 }
 
-/** Renders inside a fresh query client, with the notification area. */
-export function renderWithClient(ui: ReactNode) {
+/**
+ * Renders inside a fresh query client, with the notification area. The store's settings and tax
+ * rates are already loaded, as in the app after its first screen (a fresh store: USD, no rates),
+ * so a screen's own calls are the only ones made; give others, or null to let the screen load them.
+ */
+export function renderWithClient(
+  ui: ReactNode,
+  { store = storeOf(), taxRates = [] }: { store?: StoreSettings | null; taxRates?: TaxRate[] | null } = {},
+) {
   const client = createQueryClient();
   client.setDefaultOptions({ queries: { retry: false, staleTime: 0 }, mutations: { retry: false } });
+  if (store) client.setQueryData(queryKeys.storeSettings, { success: true, store });
+  if (taxRates) client.setQueryData(queryKeys.taxRates, { success: true, taxRates });
   return {
     client,
     ...render(

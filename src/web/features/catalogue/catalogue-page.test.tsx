@@ -214,7 +214,7 @@ describe('the catalogue on a phone', () => {
       term.nextElementSibling?.textContent,
     ]);
     expect(fields.slice(0, 3)).toEqual([
-      ['Price', '$2.50'],
+      ['Price', '$2.50 No tax'],
       ['Stock', '3'],
       ['Category', 'Stationery'],
     ]);
