@@ -14,9 +14,13 @@ export const STORE_MAX = { name: 100, taxRateName: 50, taxNumber: 50, receiptFoo
 export const TaxRate = z.object({ _id: z.string(), name: z.string(), rate: z.number() });
 export type TaxRate = z.infer<typeof TaxRate>;
 
-/** "VAT 20%", "Reduced 5%": how a screen names a rate, the percent as written (8.875, not 8.88). */
+/**
+ * "VAT 20%", "Reduced 5%": how a screen names a rate, the percent as written (8.875, not 8.88);
+ * a name that already says its percent ("Standard 8.875%") is not said twice.
+ */
 export function taxRateLabel(rate: { name: string; rate: number }): string {
-  return `${rate.name} ${rate.rate}%`;
+  const percent = `${rate.rate}%`;
+  return rate.name.includes(percent) ? rate.name : `${rate.name} ${percent}`;
 }
 
 export const TaxRateInput = z.object({
