@@ -25,6 +25,8 @@ stories('admin dashboard', () => {
         'Purchasing',
         'Reports',
         'Users',
+        'Store settings',
+        'Tax rates',
         'Ledger check',
         'Activity',
         'Profile',

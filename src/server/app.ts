@@ -17,7 +17,7 @@ import type { ApiError } from '../shared/common';
 import { PRODUCT_NAME } from '../shared/product';
 import type { Config } from './config';
 import type { Database } from './db/connection';
-import { tokenSecret } from './db/first-run';
+import { ensureStoreSettings, tokenSecret } from './db/first-run';
 import { setReportTimeZone } from './db/report-time-zone';
 import { authenticate, guardSignedInCheck } from './lib/auth';
 import { bodyLimitOf, MAX_BODY, MAX_JSON_DEPTH, nestsDeeperThan, sizeText } from './lib/body-limit';
@@ -47,6 +47,7 @@ import { purchasingRoutes } from './modules/purchasing/purchasing.routes';
 import { reportsRoutes } from './modules/reports/reports.routes';
 import { salesRoutes } from './modules/sales/sales.routes';
 import { stockRoutes } from './modules/stock/stock.routes';
+import { storeRoutes } from './modules/store/store.routes';
 import { suppliersRoutes } from './modules/suppliers/suppliers.routes';
 import { usersRoutes } from './modules/users/users.routes';
 
@@ -150,6 +151,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     'tokens',
     new Tokens(await tokenSecret(database.db, config.jwtSecret), config.tokenTtlSeconds),
   );
+  await ensureStoreSettings(database.db, config.storeName);
   if (await setReportTimeZone(database, config.timeZone))
     app.log.info(`reports now count days in ${config.timeZone}: every day was recounted from the orders`);
   const sharedState =
@@ -301,6 +303,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(reportsRoutes);
       await api.register(customersRoutes);
       await api.register(salesRoutes);
+      await api.register(storeRoutes);
     },
     { prefix: '/api' },
   );

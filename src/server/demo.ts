@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   rmSync(config.dataDir, { recursive: true, force: true });
   const database = await openDatabase({ dataDir: config.dataDir });
   try {
-    await seedDemo(database);
+    await seedDemo(database, new Date(), config.storeName);
   } finally {
     await database.close();
   }

@@ -9,7 +9,7 @@ import { Role } from './roles';
  * adjustments and counts are actions on a `product`, a return an action on an `order`, purchase
  * orders a `purchaseOrder` that is created, ordered, received, cancelled or closed; customers a
  * `customer` created, updated or deleted; staff a `user` deactivated, reactivated or whose password an
- * admin reset.
+ * admin reset; the store's settings a `store` updated, and tax rates a `taxRate`.
  */
 export const AUDIT_ENTITIES = [
   'user',
@@ -19,6 +19,8 @@ export const AUDIT_ENTITIES = [
   'order',
   'purchaseOrder',
   'customer',
+  'store',
+  'taxRate',
 ] as const;
 export const AuditEntity = z.enum(AUDIT_ENTITIES, {
   error: `entity must be one of ${AUDIT_ENTITIES.join(', ')}.`,

@@ -3,6 +3,7 @@ import { Category } from './categories';
 import { Id, MAX, Money, Named, Ok, optionalText, requiredText } from './common';
 import { ExportFormat, PageInfo, PageQuery } from './paging';
 import { UnitCost } from './purchasing';
+import { TaxRate, TaxRateRef } from './store';
 
 export const Product = z.object({
   _id: z.string(),
@@ -28,8 +29,10 @@ export const Product = z.object({
   barcode: z.string().nullable(),
   category: Named,
   supplier: Named,
-  /** DESIGN §12: the tax rate in force (the product's own or the store default); null: untaxed. */
-  taxRate: z.object({ _id: z.string(), name: z.string(), rate: z.number() }).nullable().optional(),
+  /** The tax rate in force (DESIGN §12): the product's own, else the store's default; null: no tax. */
+  taxRate: TaxRate.nullable(),
+  /** True when the product has no rate of its own and the store's default (or no tax, without one) applies. */
+  taxRateDefault: z.boolean(),
 });
 export type Product = z.infer<typeof Product>;
 
@@ -76,8 +79,8 @@ export const ProductCodeParams = z.object({
 });
 
 /**
- * cost, reorderPoint, reorderQuantity, sku and barcode may be null (none: unknown cost, the
- * store's reorder point, the computed quantity, no code). Left out, a new product has none and an edit keeps them, so a
+ * cost, reorderPoint, reorderQuantity, sku, barcode and taxRate may be null (none: unknown cost, the
+ * store's reorder point, the computed quantity, no code, the store's default tax rate). Left out, a new product has none and an edit keeps them, so a
  * client that does not know them never erases them.
  */
 export const ProductInput = z.object({
@@ -92,6 +95,7 @@ export const ProductInput = z.object({
   reorderQuantity: ReorderQuantity.nullable().optional(),
   sku: ProductCode('SKU').optional(),
   barcode: ProductCode('Barcode').optional(),
+  taxRate: TaxRateRef('Tax rate').optional().describe("A tax rate id; null: the store's default"),
 });
 export type ProductInput = z.input<typeof ProductInput>;
 

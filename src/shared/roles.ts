@@ -43,6 +43,9 @@ export const PERMISSIONS = {
    * role without it carries no cost field and no cost column.
    */
   'costs:read': ['admin'],
+  /** The store's settings and tax rates (DESIGN §12): every signed-in role reads them; the superAdmin manages accounts, not the store. */
+  'store:read': ALL,
+  'store:write': ['admin'],
   /** The CSV exports of whole lists: admin work, and each one streams every row there is. */
   'exports:read': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import { hashPassword } from '../lib/passwords';
 import type { Db } from './connection';
-import { settings, users } from './schema';
+import { settings, storeSettings, users } from './schema';
 
 /** The token secret: the configured one, else one generated on first start and kept with the data. */
 export async function tokenSecret(db: Db, configured?: string): Promise<string> {
@@ -14,6 +14,14 @@ export async function tokenSecret(db: Db, configured?: string): Promise<string> 
   const [row] = await db.select().from(settings).where(eq(settings.key, 'jwt_secret'));
   if (!row) throw new Error('Could not read the token secret from the database.');
   return row.value;
+}
+
+/**
+ * The store's one row (DESIGN §12), written at every start when missing, named from STORE_NAME;
+ * an existing row is left as the admin set it. Later code can rely on row id 1.
+ */
+export async function ensureStoreSettings(db: Db, name: string): Promise<void> {
+  await db.insert(storeSettings).values({ id: 1, name }).onConflictDoNothing();
 }
 
 export interface FirstAdmin {

@@ -61,4 +61,27 @@ describe('the demo store', () => {
     }
     expect(demoBarcode(1)).toBe('2000000000015');
   });
+
+  it('has tax rates, a store pricing without tax at the standard default, and products on the reduced and zero rates', async () => {
+    const store = await t.call('GET', '/api/settings/store', { token: t.as.user.token });
+    expect(store.body.store).toMatchObject({
+      name: 'Inventory MS',
+      currency: 'USD',
+      pricesIncludeTax: false,
+      defaultTaxRate: { name: 'Standard 8.875%', rate: 8.875 },
+      maxDiscountPercent: 10,
+    });
+    expect(store.body.store.address).not.toBe('');
+    expect(store.body.store.taxNumber).not.toBe('');
+    expect(store.body.store.receiptFooter).not.toBe('');
+    const rates = await t.call('GET', '/api/tax-rates', { token: t.as.user.token });
+    expect(rates.body.taxRates.map((rate: { name: string }) => rate.name)).toEqual([
+      'Reduced 5%',
+      'Standard 8.875%',
+      'Zero 0%',
+    ]);
+    const products = await t.call('GET', '/api/products', { token: t.as.user.token });
+    const inForce = new Set(products.body.products.map((p: { taxRate: { name: string } }) => p.taxRate.name));
+    expect(inForce).toEqual(new Set(['Reduced 5%', 'Standard 8.875%', 'Zero 0%']));
+  });
 });

@@ -1,3 +1,4 @@
+import { PRODUCT_NAME } from '../../shared/product';
 import { purchaseOrderNumber } from '../../shared/purchasing';
 import type { Role } from '../../shared/roles';
 import { hashPassword } from '../lib/passwords';
@@ -89,6 +90,21 @@ const SUPPLIERS = [
 
 export const DEMO_PASSWORD = 'demo-password';
 
+/** The demo store's tax rates (DESIGN §12): the standard one is its default. */
+const STANDARD_RATE = 'Standard 8.875%';
+const TAX_RATES: [name: string, rate: string][] = [
+  [STANDARD_RATE, '8.875'],
+  ['Reduced 5%', '5'],
+  ['Zero 0%', '0'],
+];
+/** Categories with a rate of their own; the rest have the store's default. */
+const CATEGORY_TAX_RATE: Record<string, string> = {
+  'Pain Relief': 'Zero 0%',
+  'Cold & Flu': 'Zero 0%',
+  'Vitamins & Supplements': 'Reduced 5%',
+  'Baby Care': 'Reduced 5%',
+};
+
 export const DEMO_ACCOUNTS: { role: Role; name: string; email: string; address: string }[] = [
   { role: 'superAdmin', name: 'Sam Super', email: 'superadmin@demo.local', address: '1 Head Office Way' },
   { role: 'admin', name: 'Alex Admin', email: 'admin@demo.local', address: '2 Store Street' },
@@ -101,9 +117,14 @@ export const DEMO_ACCOUNTS: { role: Role; name: string; email: string; address: 
  * Fills an empty database with a realistic small store: categories, suppliers, a few hundred
  * products with SKUs and barcodes (some out of stock and some low), one account per role, forty
  * customers and ~90 days of counter sales (most of several lines, many with a customer) and
- * lone orders.
+ * lone orders. The store (DESIGN §12) prices without tax, at a standard default rate; medicines
+ * are zero-rated and vitamins and baby care at a reduced rate.
  */
-export async function seedDemo(database: Database, now = new Date()): Promise<void> {
+export async function seedDemo(
+  database: Database,
+  now = new Date(),
+  storeName: string = PRODUCT_NAME,
+): Promise<void> {
   const random = seededRandom(20_251_121);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const q = database.query.bind(database);
@@ -135,6 +156,34 @@ export async function seedDemo(database: Database, now = new Date()): Promise<vo
     supplierIds.push(row?.id as string);
   }
 
+  const taxRateIds = new Map<string, string>();
+  for (const [name, rate] of TAX_RATES) {
+    const [row] = await q<{ id: string }>('insert into tax_rates (name, rate) values ($1, $2) returning id', [
+      name,
+      rate,
+    ]);
+    taxRateIds.set(name, row?.id as string);
+  }
+  // The row may be there already (a server started on this database writes it): its name is kept.
+  await q(
+    `insert into store_settings (id, name, address, phone, tax_number, currency, receipt_footer,
+                                 prices_include_tax, default_tax_rate_id, max_discount_percent)
+     values (1, $1, $2, $3, $4, 'USD', $5, false, $6, 10)
+     on conflict (id) do update set address = excluded.address, phone = excluded.phone,
+       tax_number = excluded.tax_number, currency = excluded.currency,
+       receipt_footer = excluded.receipt_footer, prices_include_tax = excluded.prices_include_tax,
+       default_tax_rate_id = excluded.default_tax_rate_id,
+       max_discount_percent = excluded.max_discount_percent`,
+    [
+      storeName,
+      '214 Grand Street, New York, NY 10013',
+      '(212) 555-0148',
+      'EIN 12-3456789',
+      'Thank you for shopping with us. Returns within 30 days with this receipt.',
+      taxRateIds.get(STANDARD_RATE),
+    ],
+  );
+
   /** `stock` is where the demo's history must end; the ledger below brings it there. */
   type Seeded = {
     id: string;
@@ -165,8 +214,8 @@ export async function seedDemo(database: Database, now = new Date()): Promise<vo
     const supplierId = pick(supplierIds);
     const [row] = await q<{ id: string }>(
       `insert into products (name, description, price, stock, category_id, supplier_id, cost, reorder_point,
-                             reorder_quantity, sku, barcode)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning id`,
+                             reorder_quantity, sku, barcode, tax_rate_id)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning id`,
       [
         name,
         `${name} from our ${category.toLowerCase()} range.`,
@@ -179,6 +228,8 @@ export async function seedDemo(database: Database, now = new Date()): Promise<vo
         reorderQuantity,
         `${category.slice(0, 3).toUpperCase()}-${String(products.length + 1).padStart(4, '0')}`,
         demoBarcode(products.length + 1),
+        // The others have the store's default (the standard rate).
+        CATEGORY_TAX_RATE[category] === undefined ? null : taxRateIds.get(CATEGORY_TAX_RATE[category]),
       ],
     );
     products.push({ id: row?.id as string, name, category, price, cost, stock, supplierId, reorderPoint });

@@ -42,6 +42,14 @@ async function newSupplier(t: TestApp): Promise<string> {
   return row?.id as string;
 }
 
+async function newTaxRate(t: TestApp): Promise<string> {
+  const [row] = await t.sql<{ id: string }>(
+    'insert into tax_rates (name, rate) values ($1, 5) returning id',
+    [`Perm rate ${tag()}`],
+  );
+  return row?.id as string;
+}
+
 async function productBody(t: TestApp) {
   const { categoryId, supplierId } = await t.product();
   return {
@@ -211,6 +219,41 @@ const ROWS: Row[] = [
     call: 'DELETE /api/category/:id',
     who: ADMIN,
     request: async (t) => ({ method: 'DELETE', url: `/api/category/${await newCategory(t)}` }),
+  },
+  // DESIGN §12: the store's settings and tax rates; the superAdmin manages accounts, not the store.
+  {
+    call: 'GET /api/settings/store',
+    who: ALL,
+    request: async () => ({ method: 'GET', url: '/api/settings/store' }),
+  },
+  {
+    call: 'PUT /api/settings/store',
+    who: ADMIN,
+    request: async () => ({ method: 'PUT', url: '/api/settings/store', body: { phone: `555 ${tag()}` } }),
+  },
+  { call: 'GET /api/tax-rates', who: ALL, request: async () => ({ method: 'GET', url: '/api/tax-rates' }) },
+  {
+    call: 'POST /api/tax-rates',
+    who: ADMIN,
+    request: async () => ({
+      method: 'POST',
+      url: '/api/tax-rates',
+      body: { name: `Perm ${tag()}`, rate: 5 },
+    }),
+  },
+  {
+    call: 'PUT /api/tax-rates/:id',
+    who: ADMIN,
+    request: async (t) => ({
+      method: 'PUT',
+      url: `/api/tax-rates/${await newTaxRate(t)}`,
+      body: { name: `Perm renamed ${tag()}`, rate: 7.5 },
+    }),
+  },
+  {
+    call: 'DELETE /api/tax-rates/:id',
+    who: ADMIN,
+    request: async (t) => ({ method: 'DELETE', url: `/api/tax-rates/${await newTaxRate(t)}` }),
   },
   { call: 'GET /api/supplier', who: ADMIN, request: async () => ({ method: 'GET', url: '/api/supplier' }) },
   {

@@ -249,6 +249,9 @@ describe.each(targets)('security on $name', (target) => {
       '/api/order/{userId}',
       '/api/dashboard',
       '/api/health',
+      '/api/settings/store',
+      '/api/tax-rates',
+      '/api/tax-rates/{id}',
     ])
       expect(Object.keys(res.body.paths)).toContain(path);
     // Request bodies come from the shared schemas.
@@ -266,6 +269,7 @@ describe.each(targets)('security on $name', (target) => {
       'sku',
       'stock',
       'supplier',
+      'taxRate',
     ]);
   });
 

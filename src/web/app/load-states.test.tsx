@@ -84,6 +84,24 @@ const item = saleProduct('x1', SHOWN);
 
 /** The server once it works again: one answer per call the screens make when opened. */
 const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => object }[] = [
+  // Every screen that writes money reads the store's currency; the product form and the store's own screens the rates.
+  {
+    path: /^\/api\/settings\/store$/,
+    answer: () => ({
+      store: {
+        name: SHOWN,
+        address: '',
+        phone: '',
+        taxNumber: '',
+        currency: 'USD',
+        receiptFooter: '',
+        pricesIncludeTax: false,
+        defaultTaxRate: null,
+        maxDiscountPercent: 10,
+      },
+    }),
+  },
+  { path: /^\/api\/tax-rates$/, answer: () => ({ taxRates: [{ _id: 't1', name: SHOWN, rate: 5 }] }) },
   { path: /^\/api\/dashboard$/, answer: () => dashboard() },
   {
     path: /^\/api\/products$/,
@@ -305,7 +323,11 @@ describe.each(all.filter((one) => LOADS_NOTHING[one.path] === undefined))(
     }, async () => {
       signIn(userOf(role));
       const { calls, recover } = server(role);
-      renderWithClient(<RouterProvider router={createMemoryRouter(routes, { initialEntries: [path] })} />);
+      // The store's settings and rates load with the screen, so their failure is seen too.
+      renderWithClient(<RouterProvider router={createMemoryRouter(routes, { initialEntries: [path] })} />, {
+        store: null,
+        taxRates: null,
+      });
 
       await waitFor(() => expect(failures().length).toBeGreaterThan(0), { timeout: 3_000 });
       for (const alert of failures()) {
@@ -344,6 +366,7 @@ describe.each(all.filter((one) => LOADS_NOTHING[one.path] !== undefined))('$path
   it(`loads nothing when opened (${LOADS_NOTHING[path]}), so it has no failed state to show`, async () => {
     signIn(userOf(role));
     const { calls } = server(role);
+    // The store's settings are loaded already, as after any earlier screen (renderWithClient).
     renderWithClient(<RouterProvider router={createMemoryRouter(routes, { initialEntries: [path] })} />);
     await screen.findByRole('heading', { level: 1 }, { timeout: 3_000 });
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -63,6 +63,8 @@ export const MENUS: Record<Role, MenuItem[]> = {
     { label: 'Purchasing', to: '/admin-dashboard/purchase-orders', icon: 'purchasing' },
     { label: 'Reports', to: REPORTS_PATH, icon: 'reports' },
     { label: 'Users', to: '/admin-dashboard/users', icon: 'users' },
+    { label: 'Store settings', to: '/admin-dashboard/store', icon: 'store' },
+    { label: 'Tax rates', to: '/admin-dashboard/tax-rates', icon: 'tax' },
     { label: 'Ledger check', to: '/admin-dashboard/stock-check', icon: 'check' },
     { label: 'Activity', to: '/admin-dashboard/activity', icon: 'activity' },
     { label: 'Profile', to: '/admin-dashboard/profile', icon: 'profile' },

@@ -49,6 +49,10 @@ const customer = () =>
 const counter = () => import('../features/sales/counter-page').then((m) => ({ Component: m.CounterPage }));
 const receipt = () => import('../features/sales/receipt-page').then((m) => ({ Component: m.ReceiptPage }));
 const sales = () => import('../features/sales/sales-page').then((m) => ({ Component: m.SalesPage }));
+const storeSettings = () =>
+  import('../features/store/store-settings-page').then((m) => ({ Component: m.StoreSettingsPage }));
+const taxRates = () =>
+  import('../features/store/tax-rates-page').then((m) => ({ Component: m.TaxRatesPage }));
 
 /** A role area: the guard, then the shell, then its pages (a crash keeps the sidebar). */
 function area(path: string, roles: readonly Role[], pages: RouteObject[]): RouteObject {
@@ -125,6 +129,8 @@ export const routes: RouteObject[] = [
           { path: 'sales/new', lazy: counter },
           { path: 'sales/:id', lazy: receipt },
           { path: 'users', lazy: users },
+          { path: 'store', lazy: storeSettings },
+          { path: 'tax-rates', lazy: taxRates },
           { path: 'activity', lazy: activity },
           { path: 'profile', lazy: profile },
         ],

@@ -43,4 +43,7 @@ export const queryKeys = {
   sales: ['sales'] as const,
   salePage: (query: SaleQuery) => ['sales', 'page', query] as const,
   sale: (id: string) => ['sales', 'one', id] as const,
+  // The store's settings and tax rates: every screen that writes money reads the currency here.
+  storeSettings: ['store'] as const,
+  taxRates: ['store', 'tax-rates'] as const,
 };

@@ -2,10 +2,12 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, configure, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, vi } from 'vitest';
+import type { StoreSettings, TaxRate } from '../../shared/store';
 import type { User } from '../../shared/users';
 import { Notifications } from '../components/notifications';
 import { notify } from '../lib/notify';
 import { createQueryClient } from '../lib/query-client';
+import { queryKeys } from '../lib/query-keys';
 import { clearSession, setSession } from '../lib/session';
 
 // A search waits for typing to pause before it is sent; on a busy machine the answer can take
@@ -23,12 +25,38 @@ export type FetchCall = {
 type Reply = { status?: number; body: unknown };
 type Handler = (call: FetchCall) => Reply | Promise<Reply>;
 
+/** The store's settings as a fresh server answers them (USD, no tax rate); tests override fields. */
+export function storeOf(overrides: Partial<StoreSettings> = {}): StoreSettings {
+  return {
+    name: 'Inventory MS',
+    address: '',
+    phone: '',
+    taxNumber: '',
+    currency: 'USD',
+    receiptFooter: '',
+    pricesIncludeTax: false,
+    defaultTaxRate: null,
+    maxDiscountPercent: 10,
+    ...overrides,
+  };
+}
+
+/**
+ * What every screen that writes money or offers tax rates may ask: the store's settings and the
+ * tax rates, answered as a fresh server does unless the test gives its own handler.
+ */
+const STORE_HANDLERS: Record<string, Handler> = {
+  'GET /api/settings/store': () => ({ body: { success: true, store: storeOf() } }),
+  'GET /api/tax-rates': () => ({ body: { success: true, taxRates: [] } }),
+};
+
 /**
  * Replaces fetch with a table of `METHOD /api/path` handlers (a last segment `*` stands for any)
- * and records every call.
+ * and records every call. The store's settings and tax rates have default answers (STORE_HANDLERS).
  * An unexpected call fails loudly with a 500 so the test sees it.
  */
-export function mockFetch(handlers: Record<string, Handler>) {
+export function mockFetch(ownHandlers: Record<string, Handler>) {
+  const handlers = { ...STORE_HANDLERS, ...ownHandlers };
   const calls: FetchCall[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = new URL(String(input), 'http://localhost');
@@ -99,10 +127,19 @@ export function signIn(user: User, token = 'test-token') {
   setSession({ token, user });
 }
 
-/** Renders inside a fresh query client, with the notification area. */
-export function renderWithClient(ui: ReactNode) {
+/**
+ * Renders inside a fresh query client, with the notification area. The store's settings and tax
+ * rates are already loaded, as in the app after its first screen (a fresh store: USD, no rates),
+ * so a screen's own calls are the only ones made; give others, or null to let the screen load them.
+ */
+export function renderWithClient(
+  ui: ReactNode,
+  { store = storeOf(), taxRates = [] }: { store?: StoreSettings | null; taxRates?: TaxRate[] | null } = {},
+) {
   const client = createQueryClient();
   client.setDefaultOptions({ queries: { retry: false, staleTime: 0 }, mutations: { retry: false } });
+  if (store) client.setQueryData(queryKeys.storeSettings, { success: true, store });
+  if (taxRates) client.setQueryData(queryKeys.taxRates, { success: true, taxRates });
   return {
     client,
     ...render(

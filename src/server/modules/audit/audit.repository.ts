@@ -29,7 +29,8 @@ export type Actor = { id: string; name: string; role: Role };
 export type AuditRecord = {
   actor: Actor;
   action: AuditAction;
-  entity: { type: AuditEntity; id: string; name: string };
+  /** id: null for the store (one row, no id of its own). */
+  entity: { type: AuditEntity; id: string | null; name: string };
   changes?: AuditChange[];
 };
 

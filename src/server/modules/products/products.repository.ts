@@ -3,7 +3,15 @@ import { searchWords } from '../../../shared/paging';
 import type { Product, ProductQuery } from '../../../shared/products';
 import type { Role } from '../../../shared/roles';
 import { type Database, type Db, statementOf } from '../../db/connection';
-import { categories, productStock, products, stockMovements, suppliers } from '../../db/schema';
+import {
+  categories,
+  productStock,
+  products,
+  stockMovements,
+  storeSettings,
+  suppliers,
+  taxRates,
+} from '../../db/schema';
 import { type SignedInRunner, signedInStatement } from '../../lib/auth';
 import type { CsvBatch } from '../../lib/csv-stream';
 import { conflict, isId } from '../../lib/errors';
@@ -20,7 +28,10 @@ import {
 } from '../audit/audit.repository';
 import { firstPurchaseOrderWith } from '../purchasing/purchasing.repository';
 
-/** cost, reorderPoint, reorderQuantity, sku and barcode: null for none, undefined to leave as they are. */
+/**
+ * cost, reorderPoint, reorderQuantity, sku, barcode and taxRateId: null for none (taxRateId: the
+ * store's default), undefined to leave as they are.
+ */
 export type ProductValues = {
   name: string;
   description: string;
@@ -33,6 +44,7 @@ export type ProductValues = {
   reorderQuantity?: number | null;
   sku?: string | null;
   barcode?: string | null;
+  taxRateId?: string | null;
 };
 
 /**
@@ -73,8 +85,20 @@ function productColumns(storeThreshold: number) {
     categoryName: categories.name,
     supplierId: suppliers.id,
     supplierName: suppliers.name,
+    taxRateId: taxRates.id,
+    taxRateName: taxRates.name,
+    taxRate: taxRates.rate,
+    taxRateDefault: sql<boolean>`${products.taxRateId} is null`,
   };
 }
+
+/**
+ * The tax rate in force (DESIGN §12): the product's own, else the store's default (its one row);
+ * each join by key, so a list's plan stays its own. Every product answer carries it from here
+ * (the raw statements below say the same in SQL).
+ */
+const storeRow = sql`${storeSettings.id} = 1`;
+const rateInForce = eq(taxRates.id, sql`coalesce(${products.taxRateId}, ${storeSettings.defaultTaxRateId})`);
 
 type ProductRow = {
   id: string;
@@ -92,6 +116,10 @@ type ProductRow = {
   categoryName: string;
   supplierId: string;
   supplierName: string;
+  taxRateId: string | null;
+  taxRateName: string | null;
+  taxRate: string | null;
+  taxRateDefault: boolean;
 };
 
 const toProduct = (row: ProductRow): Product => ({
@@ -108,6 +136,11 @@ const toProduct = (row: ProductRow): Product => ({
   barcode: row.barcode,
   category: { _id: row.categoryId, name: row.categoryName },
   supplier: { _id: row.supplierId, name: row.supplierName },
+  taxRate:
+    row.taxRateId === null
+      ? null
+      : { _id: row.taxRateId, name: row.taxRateName ?? '', rate: Number(row.taxRate) },
+  taxRateDefault: row.taxRateDefault,
 });
 
 function selectProducts(db: Db, storeThreshold: number) {
@@ -115,7 +148,9 @@ function selectProducts(db: Db, storeThreshold: number) {
     .select(productColumns(storeThreshold))
     .from(products)
     .innerJoin(categories, eq(categories.id, products.categoryId))
-    .innerJoin(suppliers, eq(suppliers.id, products.supplierId));
+    .innerJoin(suppliers, eq(suppliers.id, products.supplierId))
+    .leftJoin(storeSettings, storeRow)
+    .leftJoin(taxRates, rateInForce);
 }
 
 /** The same, joined to product_stock, whose index gives stock order (products.stock has none). */
@@ -258,6 +293,8 @@ export async function catalogueJsonBatch(
     .innerJoin(categories, eq(categories.id, products.categoryId))
     .innerJoin(suppliers, eq(suppliers.id, products.supplierId))
     .innerJoin(productStock, eq(productStock.productId, products.id))
+    .leftJoin(storeSettings, storeRow)
+    .leftJoin(taxRates, rateInForce)
     .where(and(where, past))
     .orderBy(...order)
     .limit(size);
@@ -308,6 +345,8 @@ export async function productCsvBatch(
     .from(products)
     .innerJoin(categories, eq(categories.id, products.categoryId))
     .innerJoin(suppliers, eq(suppliers.id, products.supplierId))
+    .leftJoin(storeSettings, storeRow)
+    .leftJoin(taxRates, rateInForce)
     .where(and(where, past))
     .orderBy(asc(byName), asc(products.id))
     .limit(size);
@@ -355,8 +394,12 @@ export async function productPage(
              m.reorder_point is null as "reorderPointFromStore", m.reorder_quantity as "reorderQuantity",
              m.cost::text as cost, m.sku, m.barcode,
              c.id as "categoryId", c.name as "categoryName", s.id as "supplierId", s.name as "supplierName",
+             tr.id as "taxRateId", tr.name as "taxRateName", tr.rate::text as "taxRate",
+             m.tax_rate_id is null as "taxRateDefault",
              (select count(*)::int from m) as total
       from m join ${categories} c on c.id = m.category_id join ${suppliers} s on s.id = m.supplier_id
+        left join ${storeSettings} ss on ss.id = 1
+        left join ${taxRates} tr on tr.id = coalesce(m.tax_rate_id, ss.default_tax_rate_id)
       order by ${sql.raw(SQL_ORDER[query.sort ?? 'name'])}
       limit ${window.limit} offset ${window.offset}`;
     // Planning this takes about as long as running it, so it is prepared (a plan per shape, kept
@@ -420,10 +463,14 @@ const PRODUCT_BY_CODE = signedInStatement('products_by_code', {
           p.reorder_point is null as "reorderPointFromStore", p.reorder_quantity as "reorderQuantity",
           p.cost::text as cost, p.sku, p.barcode, c.id as "categoryId", c.name as "categoryName",
           s.id as "supplierId", s.name as "supplierName",
+          tr.id as "taxRateId", tr.name as "taxRateName", tr.rate::text as "taxRate",
+          p.tax_rate_id is null as "taxRateDefault",
           (select role from signed_in_user) as "callerRole"
    from products p
    join categories c on c.id = p.category_id
    join suppliers s on s.id = p.supplier_id
+   left join store_settings ss on ss.id = 1
+   left join tax_rates tr on tr.id = coalesce(p.tax_rate_id, ss.default_tax_rate_id)
    where exists (select 1 from signed_in_user)
      and (lower(p.barcode) = lower($1::text) or lower(p.sku) = lower($1::text))
    order by lower(p.barcode) = lower($1::text) desc nulls last
@@ -459,18 +506,19 @@ export async function productChoices(db: Db) {
   return { categories: categoryRows, suppliers: supplierRows };
 }
 
-/** Which of the referenced category and supplier do not exist. */
-export async function missingReferences(db: Db, categoryId: string, supplierId: string) {
+/** Which of the referenced category, supplier and tax rate (when one is named) do not exist. */
+export async function missingReferences(db: Db, categoryId: string, supplierId: string, taxRateId?: string) {
   const result = await db.execute(sql`
     select exists(select 1 from ${categories} where ${categories.id} = ${categoryId}) as category,
-           exists(select 1 from ${suppliers} where ${suppliers.id} = ${supplierId}) as supplier`);
-  const [row] = rowsOf<{ category: boolean; supplier: boolean }>(result);
-  return { category: !row?.category, supplier: !row?.supplier };
+           exists(select 1 from ${suppliers} where ${suppliers.id} = ${supplierId}) as supplier,
+           ${taxRateId === undefined ? sql`true` : sql`exists(select 1 from ${taxRates} where ${taxRates.id} = ${taxRateId})`} as "taxRate"`);
+  const [row] = rowsOf<{ category: boolean; supplier: boolean; taxRate: boolean }>(result);
+  return { category: !row?.category, supplier: !row?.supplier, taxRate: !row?.taxRate };
 }
 
 /**
  * A product as its audit entries show it: money as its exact text, category and supplier by
- * name. `lock` holds the row until the transaction ends, so the values compared are the ones
+ * name, its own tax rate by name. `lock` holds the row until the transaction ends, so the values compared are the ones
  * changed.
  */
 async function auditedProduct(tx: Tx, id: string, lock = false) {
@@ -487,10 +535,13 @@ async function auditedProduct(tx: Tx, id: string, lock = false) {
       barcode: products.barcode,
       category: categories.name,
       supplier: suppliers.name,
+      /** The product's own rate by name; null: the store's default. */
+      taxRate: taxRates.name,
     })
     .from(products)
     .innerJoin(categories, eq(categories.id, products.categoryId))
     .innerJoin(suppliers, eq(suppliers.id, products.supplierId))
+    .leftJoin(taxRates, eq(taxRates.id, products.taxRateId))
     .where(eq(products.id, id));
   const [row] = lock ? await query.for('update', { of: products }) : await query;
   return row;

@@ -47,18 +47,31 @@ type ProductBody = {
   reorderQuantity?: number | null;
   sku?: string | null;
   barcode?: string | null;
+  /** A tax rate id; null: the store's default; left out: a new product has the default, an edit keeps its rate. */
+  taxRate?: string | null;
 };
 
-/** Checks that the category and supplier exist and turns the body into column values. */
+/** Checks that the category, supplier and tax rate exist and turns the body into column values. */
 async function productValues(db: Db, body: ProductBody): Promise<ProductValues> {
+  const rate = body.taxRate ?? undefined;
   const missing =
-    isId(body.category) && isId(body.supplier)
-      ? await missingReferences(db, body.category, body.supplier)
-      : { category: !isId(body.category), supplier: !isId(body.supplier) };
+    isId(body.category) && isId(body.supplier) && (rate === undefined || isId(rate))
+      ? await missingReferences(db, body.category, body.supplier, rate)
+      : {
+          category: !isId(body.category),
+          supplier: !isId(body.supplier),
+          taxRate: rate !== undefined && !isId(rate),
+        };
   if (missing.category) throw badRequest('Choose an existing category.');
   if (missing.supplier) throw badRequest('Choose an existing supplier.');
-  const { category, supplier, expectedStock: _expected, ...rest } = body;
-  return { ...rest, categoryId: category, supplierId: supplier };
+  if (missing.taxRate) throw badRequest('Choose an existing tax rate.');
+  const { category, supplier, taxRate, expectedStock: _expected, ...rest } = body;
+  return {
+    ...rest,
+    categoryId: category,
+    supplierId: supplier,
+    ...(taxRate !== undefined && { taxRateId: taxRate }),
+  };
 }
 
 export const productsRoutes: FastifyPluginAsyncZod = async (app) => {

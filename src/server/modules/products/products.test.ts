@@ -44,6 +44,8 @@ describe.each(targets)('products on $name', (target) => {
       barcode: null,
       category: { _id: category, name: expect.stringMatching(/^Cat /) },
       supplier: { _id: supplier, name: 'Acme' },
+      taxRate: null,
+      taxRateDefault: true,
     });
   });
 

@@ -56,6 +56,8 @@ const ENTITY_LABEL: Record<AuditEntity, string> = {
   order: 'Order',
   purchaseOrder: 'Purchase order',
   customer: 'Customer',
+  store: 'Store settings',
+  taxRate: 'Tax rate',
 };
 
 const ENTITY_CHOICE: Record<AuditEntity, string> = {
@@ -66,6 +68,8 @@ const ENTITY_CHOICE: Record<AuditEntity, string> = {
   order: 'Orders',
   purchaseOrder: 'Purchase orders',
   customer: 'Customers',
+  store: 'Store settings',
+  taxRate: 'Tax rates',
 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -26,6 +26,8 @@ function product(id: string, name: string, stock: number, categoryId = 'c1', reo
     cost: null,
     sku: null,
     barcode: null,
+    taxRate: null,
+    taxRateDefault: true,
     category: { _id: categoryId, name: category?.name ?? '' },
     supplier: { _id: 's1', name: 'Acme' },
   };
@@ -217,7 +219,7 @@ describe('the catalogue on a phone', () => {
       term.nextElementSibling?.textContent,
     ]);
     expect(fields.slice(0, 3)).toEqual([
-      ['Price', '$2.50'],
+      ['Price', '$2.50 No tax'],
       ['Stock', '3'],
       ['Category', 'Stationery'],
     ]);

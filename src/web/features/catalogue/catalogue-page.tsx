@@ -5,6 +5,7 @@ import { SearchField, SelectField } from '../../components/form-field';
 import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
+import { ProductPrice } from '../../components/product-price';
 import { StockBadge } from '../../components/stock-badge';
 import {
   CARD_BUTTON,
@@ -18,7 +19,7 @@ import {
   Th,
   useCardLayout,
 } from '../../components/table';
-import { formatMoney, shortId } from '../../lib/format';
+import { shortId } from '../../lib/format';
 import { isPastEnd, serverPage } from '../../lib/paging';
 import { useProductChoices } from '../../lib/product-choices';
 import { SEARCH_MAX_LENGTH, usePagedList, usePageInRange } from '../../lib/use-paged-list';
@@ -123,7 +124,7 @@ export function CataloguePage() {
                   <h2 className="font-semibold break-words text-slate-900">{product.name}</h2>
                   <CardFields>
                     <CardField label="Price">
-                      <span className="font-semibold tabular-nums">{formatMoney(product.price)}</span>
+                      <ProductPrice product={product} strong />
                     </CardField>
                     <CardField label="Stock">
                       <StockBadge stock={product.stock} reorderPoint={product.reorderPoint} />
@@ -177,7 +178,9 @@ export function CataloguePage() {
                     </Td>
                     <Td className="font-medium">{product.name}</Td>
                     <Td>{product.category.name}</Td>
-                    <Td className="whitespace-nowrap tabular-nums">{formatMoney(product.price)}</Td>
+                    <Td className="whitespace-nowrap">
+                      <ProductPrice product={product} />
+                    </Td>
                     <Td>
                       <StockBadge stock={product.stock} reorderPoint={product.reorderPoint} />
                     </Td>

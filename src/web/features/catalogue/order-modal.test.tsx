@@ -19,6 +19,8 @@ function product(overrides: Partial<Product> = {}): Product {
     cost: null,
     sku: null,
     barcode: null,
+    taxRate: null,
+    taxRateDefault: true,
     category: { _id: 'c1', name: 'Stationery' },
     supplier: { _id: 's1', name: 'Acme' },
     ...overrides,

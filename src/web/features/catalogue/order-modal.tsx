@@ -8,15 +8,16 @@ import { FormError, TextField } from '../../components/form-field';
 import { Modal } from '../../components/modal';
 import { ApiRequestError, api, errorMessage } from '../../lib/api';
 import { salePath } from '../../lib/area-paths';
-import { formatMoney } from '../../lib/format';
 import { idempotencyKeys } from '../../lib/idempotency';
 import { notify } from '../../lib/notify';
 import { queryKeys } from '../../lib/query-keys';
 import { getSession } from '../../lib/session';
+import { useMoney } from '../../lib/store-settings';
 import { stockProblem, totalFor } from './order-rules';
 
 /** 'Place Order' for one product: quantity 1 to the stock, live total, server-checked stock. */
 export function OrderModal({ product, onClose }: { product: Product; onClose: () => void }) {
+  const money = useMoney();
   const queryClient = useQueryClient();
   const totalId = useId();
   const [quantity, setQuantity] = useState('1');
@@ -93,7 +94,7 @@ export function OrderModal({ product, onClose }: { product: Product; onClose: ()
           <dt className="text-slate-500">Product</dt>
           <dd className="font-medium text-slate-900">{product.name}</dd>
           <dt className="text-slate-500">Unit price</dt>
-          <dd className="tabular-nums">{formatMoney(product.price)}</dd>
+          <dd className="tabular-nums">{money(product.price)}</dd>
           <dt className="text-slate-500">In stock</dt>
           <dd className="tabular-nums">{product.stock}</dd>
         </dl>
@@ -114,7 +115,7 @@ export function OrderModal({ product, onClose }: { product: Product; onClose: ()
         <p className="text-base text-slate-700">
           Total:{' '}
           <span id={totalId} aria-live="polite" className="font-semibold text-slate-900 tabular-nums">
-            {formatMoney(totalFor(quantity, product.price))}
+            {money(totalFor(quantity, product.price))}
           </span>
         </p>
         <FormError>{stockError ?? (serverError ? errorMessage(serverError) : null)}</FormError>

@@ -12,11 +12,12 @@ import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { Table, Td, Th } from '../../components/table';
 import { customersPath, salePath } from '../../lib/area-paths';
-import { formatCount, formatDateTime, formatMoney } from '../../lib/format';
+import { formatCount, formatDateTime } from '../../lib/format';
 import { useListAddress } from '../../lib/list-address';
 import { notify } from '../../lib/notify';
 import { isPastEnd, serverPage } from '../../lib/paging';
 import { useSignedInUser } from '../../lib/signed-in';
+import { useMoney } from '../../lib/store-settings';
 import { usePageInRange } from '../../lib/use-paged-list';
 import { CustomerFormModal } from './customer-form-modal';
 import { customerQuery, customerSalesQuery, PURCHASES_PAGE_SIZE, useDeleteCustomer } from './customers-api';
@@ -151,6 +152,7 @@ function Tile({ term, wide = false, children }: { term: string; wide?: boolean; 
 }
 
 function Summary({ summary }: { summary: CustomerSummary }) {
+  const money = useMoney();
   return (
     <section aria-labelledby="customer-summary" className={CARD}>
       <h2 id="customer-summary" className="mb-3 text-base font-semibold text-slate-900">
@@ -158,7 +160,7 @@ function Summary({ summary }: { summary: CustomerSummary }) {
       </h2>
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3">
         <Tile term="Sales">{formatCount(summary.sales)}</Tile>
-        <Tile term="Total spent">{formatMoney(summary.totalSpent)}</Tile>
+        <Tile term="Total spent">{money(summary.totalSpent)}</Tile>
         <Tile term="Last purchase" wide>
           {summary.lastPurchaseAt ? (
             <time dateTime={summary.lastPurchaseAt} className="text-base">
@@ -193,6 +195,7 @@ function Receipt({ sale, me }: { sale: SaleSummary; me: User }) {
 }
 
 function PurchaseRow({ sale, me }: { sale: SaleSummary; me: User }) {
+  const money = useMoney();
   return (
     <tr className={`hover:bg-slate-50 ${STACKED_ROW}`}>
       <Td className="whitespace-nowrap font-medium max-sm:p-0">
@@ -210,7 +213,7 @@ function PurchaseRow({ sale, me }: { sale: SaleSummary; me: User }) {
         <span className="sm:hidden"> {sale.lineCount === 1 ? 'line' : 'lines'}</span>
       </Td>
       <Td className="whitespace-nowrap text-right font-medium tabular-nums max-sm:col-start-2 max-sm:row-start-1 max-sm:p-0">
-        {formatMoney(sale.total)}
+        {money(sale.total)}
       </Td>
       <Td className="whitespace-nowrap max-sm:col-start-2 max-sm:row-start-2 max-sm:p-0 max-sm:text-right max-sm:text-xs max-sm:text-slate-600">
         {PAYMENT_LABEL[sale.payment.method]}

@@ -6,8 +6,9 @@ import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { REORDER_PATH } from '../../lib/admin-paths';
 import { api } from '../../lib/api';
-import { formatCount, formatMoney } from '../../lib/format';
+import { formatCount } from '../../lib/format';
 import { queryKeys } from '../../lib/query-keys';
+import { useMoney } from '../../lib/store-settings';
 
 /**
  * A figure's value, as large as its box allows: the box is a size container, and the figure's font
@@ -70,10 +71,11 @@ function Card({ title, caption, children }: { title: string; caption?: string; c
 
 /** The store's day so far: its sales, their revenue net of returns, and the average basket. */
 function TodayStrip({ today }: { today: DashboardResponse['today'] }) {
+  const money = useMoney();
   const figures = [
     { label: 'Sales today', value: formatCount(today.sales) },
-    { label: 'Revenue today', value: formatMoney(today.revenue) },
-    { label: 'Average basket', value: formatMoney(today.averageBasket) },
+    { label: 'Revenue today', value: money(today.revenue) },
+    { label: 'Average basket', value: money(today.averageBasket) },
   ];
   return (
     <section
@@ -125,6 +127,7 @@ function ReorderLink({ count }: { count: number }) {
 
 /** Admin: the store's figures (all time and today's) and the stock that needs attention. */
 export function AdminDashboardPage() {
+  const money = useMoney();
   const dashboard = useQuery({
     queryKey: queryKeys.dashboard,
     queryFn: ({ signal }) => api('/dashboard', { schema: DashboardResponse, signal }),
@@ -151,7 +154,7 @@ export function AdminDashboardPage() {
               />
               <Tile
                 label="Revenue"
-                value={formatMoney(figures.revenue)}
+                value={money(figures.revenue)}
                 accent="text-green-700"
                 caption="all time"
               />

@@ -25,10 +25,11 @@ import {
 } from '../../components/table';
 import { api } from '../../lib/api';
 import { customerPath, salePath } from '../../lib/area-paths';
-import { formatDate, formatMoney } from '../../lib/format';
+import { formatDate } from '../../lib/format';
 import { isPastEnd, serverPage, withQuery } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
 import { useSignedInUser } from '../../lib/signed-in';
+import { useMoney } from '../../lib/store-settings';
 import { SEARCH_MAX_LENGTH, usePagedList, usePageInRange } from '../../lib/use-paged-list';
 
 /**
@@ -108,6 +109,7 @@ function OrderCard({
   isAdmin: boolean;
   onReturn: () => void;
 }) {
+  const money = useMoney();
   return (
     <Card>
       <h2 className="font-semibold break-words text-slate-900">{order.product.name}</h2>
@@ -118,7 +120,7 @@ function OrderCard({
           </span>
         </CardField>
         <CardField label="Total Price">
-          <span className="font-semibold tabular-nums">{formatMoney(order.totalPrice)}</span>
+          <span className="font-semibold tabular-nums">{money(order.totalPrice)}</span>
         </CardField>
         <CardField label="Order Date">{formatDate(order.orderDate)}</CardField>
         <CardField label="Customer">
@@ -162,6 +164,7 @@ function OrderCard({
 
 /** Admin sees every order with who placed it; everyone else sees their own. Newest first. */
 export function OrdersPage() {
+  const money = useMoney();
   const user = useSignedInUser();
   const isAdmin = user.role === 'admin';
   const paging = usePagedList();
@@ -266,7 +269,7 @@ export function OrdersPage() {
                     <Td className="tabular-nums">
                       <Quantity order={order} />
                     </Td>
-                    <Td className="whitespace-nowrap tabular-nums">{formatMoney(order.totalPrice)}</Td>
+                    <Td className="whitespace-nowrap tabular-nums">{money(order.totalPrice)}</Td>
                     <Td className="whitespace-nowrap">{formatDate(order.orderDate)}</Td>
                     <Td>
                       <SaleCell order={order} role={user.role} />

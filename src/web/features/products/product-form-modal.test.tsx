@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { Product } from '../../../shared/products';
 import { ApiRequestError } from '../../lib/api';
-import { type FetchCall, mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
+import { type FetchCall, mockFetch, renderWithClient, signIn, storeOf, userOf } from '../../test/helpers';
 import { changedStock, ProductFormModal } from './product-form-modal';
 
 const category = { _id: 'c1', name: 'Stationery', description: '' };
@@ -20,6 +20,8 @@ const pen: Product = {
   cost: null,
   sku: null,
   barcode: null,
+  taxRate: null,
+  taxRateDefault: true,
   category: { _id: 'c1', name: 'Stationery' },
   supplier,
 };
@@ -388,5 +390,94 @@ describe('the product form’s SKU and barcode', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Update Product' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(puts(calls)).toEqual([expect.objectContaining({ sku: 'PEN-BLU-01', barcode: null })]);
+  });
+});
+
+describe('the product form’s tax rate', () => {
+  const standard = { _id: 't8', name: 'Standard', rate: 8.875 };
+  const reduced = { _id: 't5', name: 'Reduced', rate: 5 };
+  const zero = { _id: 't0', name: 'Zero', rate: 0 };
+  const store = { ...storeOf(), defaultTaxRate: standard };
+
+  async function fillNew(dialog: HTMLElement) {
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'Blue Pen');
+    await userEvent.type(within(dialog).getByLabelText('Price'), '2');
+    await userEvent.type(within(dialog).getByLabelText('Stock'), '47');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Category'), 'c1');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Supplier'), 's1');
+  }
+
+  it("offers the store's default, named, then every rate; the default sends null and a rate its id", async () => {
+    signIn(userOf('admin'));
+    const { calls } = mockFetch({
+      'POST /api/products/add': () => ({ status: 201, body: { success: true, product: pen } }),
+    });
+    renderWithClient(
+      <ProductFormModal product={null} categories={[category]} suppliers={[supplier]} onClose={() => {}} />,
+      { store, taxRates: [reduced, standard, zero] },
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Add New Product' });
+    const select = within(dialog).getByLabelText('Tax rate') as HTMLSelectElement;
+    expect(Array.from(select.options, (option) => option.textContent)).toEqual([
+      'Store default (Standard 8.875%)',
+      'Reduced 5%',
+      'Standard 8.875%',
+      'Zero 0%',
+    ]);
+    await fillNew(dialog);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
+    await waitFor(() => expect(calls.filter((call) => call.method === 'POST')).toHaveLength(1));
+    expect(calls[0]?.body).toMatchObject({ taxRate: null });
+
+    await userEvent.selectOptions(select, 'Zero 0%');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
+    await waitFor(() => expect(calls.filter((call) => call.method === 'POST')).toHaveLength(2));
+    expect(calls[1]?.body).toMatchObject({ taxRate: 't0' });
+  });
+
+  it('an edit offers the product’s own rate even before the rates have loaded, and says the default is no tax without one', async () => {
+    signIn(userOf('admin'));
+    const { calls } = mockFetch({
+      // The rates never arrive in this test.
+      'GET /api/tax-rates': () => new Promise(() => {}),
+      'PUT /api/products/p1': () => ({ body: { success: true, product: pen } }),
+    });
+    const own = { ...pen, taxRate: reduced, taxRateDefault: false };
+    renderWithClient(
+      <ProductFormModal product={own} categories={[category]} suppliers={[supplier]} onClose={() => {}} />,
+      { taxRates: null },
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Edit Product' });
+    const select = within(dialog).getByLabelText('Tax rate') as HTMLSelectElement;
+    expect(Array.from(select.options, (option) => option.textContent)).toEqual([
+      'Store default (no tax)',
+      'Reduced 5%',
+    ]);
+    // As with Category and Supplier (renderEdit), this DOM leaves the filled select empty on opening.
+    await userEvent.selectOptions(within(dialog).getByLabelText('Category'), 'c1');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Supplier'), 's1');
+    await userEvent.selectOptions(select, 'Reduced 5%');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update Product' }));
+    await waitFor(() => expect(puts(calls)).toHaveLength(1));
+    expect(puts(calls)[0]).toMatchObject({ taxRate: 't5' });
+  });
+
+  it("shows the server's refusal of a rate that no longer exists", async () => {
+    signIn(userOf('admin'));
+    mockFetch({
+      'POST /api/products/add': () => ({
+        status: 400,
+        body: { success: false, error: 'Choose an existing tax rate.' },
+      }),
+    });
+    renderWithClient(
+      <ProductFormModal product={null} categories={[category]} suppliers={[supplier]} onClose={() => {}} />,
+      { store, taxRates: [reduced] },
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Add New Product' });
+    await fillNew(dialog);
+    await userEvent.selectOptions(within(dialog).getByLabelText('Tax rate'), 'Reduced 5%');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
+    expect(await within(dialog).findByText('Choose an existing tax rate.')).toBeTruthy();
   });
 });

@@ -4,12 +4,14 @@ import { useForm } from 'react-hook-form';
 import type { Category } from '../../../shared/categories';
 import type { Named } from '../../../shared/common';
 import { type Product, ProductInput } from '../../../shared/products';
+import { type TaxRate, taxRateLabel } from '../../../shared/store';
 import { buttonClass } from '../../components/button';
 import { FormError, SelectField, TextAreaField, TextField } from '../../components/form-field';
 import { Modal } from '../../components/modal';
 import { ApiRequestError, errorMessage } from '../../lib/api';
 import { applyServerFieldErrors } from '../../lib/form-errors';
 import { notify } from '../../lib/notify';
+import { useStoreSettings, useTaxRates } from '../../lib/store-settings';
 import { useSaveProduct } from './products-api';
 
 const FIELDS = [
@@ -24,6 +26,7 @@ const FIELDS = [
   'reorderQuantity',
   'sku',
   'barcode',
+  'taxRate',
 ] as const;
 
 /** What an empty required number box asks for; the shared rule's "must be a number" is for junk. */
@@ -44,6 +47,9 @@ const resolver: typeof checkProduct = async (values, context, options) => {
   }
   return result;
 };
+
+/** The tax rate select: empty is null (the store's default), anything else a rate's id. */
+const rateOrDefault = { setValueAs: (value: unknown) => (value === '' || value == null ? null : value) };
 
 /** An optional number field: empty is null (none), anything else a number for the schema to check. */
 const optionalNumber = {
@@ -93,6 +99,8 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
   const taken = takenCode(save.error);
   /** The stock the refused save sent: the admin's own number. */
   const mine = save.variables?.input.stock;
+  const taxRates = useTaxRates();
+  const store = useStoreSettings();
   const {
     register,
     handleSubmit,
@@ -114,6 +122,7 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
           reorderQuantity: product.reorderQuantity,
           sku: product.sku ?? '',
           barcode: product.barcode ?? '',
+          taxRate: product.taxRateDefault ? null : (product.taxRate?._id ?? null),
         }
       : {
           name: '',
@@ -125,6 +134,7 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
           reorderQuantity: null,
           sku: '',
           barcode: '',
+          taxRate: null,
         },
   });
 
@@ -234,6 +244,13 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
             {...register('barcode')}
           />
         </div>
+        <TaxRateSelect
+          rates={taxRates.data?.taxRates}
+          own={product && !product.taxRateDefault ? product.taxRate : null}
+          storeDefault={store.data?.store.defaultTaxRate}
+          error={errors.taxRate?.message}
+          {...register('taxRate', rateOrDefault)}
+        />
         <fieldset className="grid gap-4 sm:grid-cols-3">
           <legend className="mb-2 text-sm font-medium text-slate-700">Restocking</legend>
           <TextField
@@ -317,5 +334,38 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
         </div>
       </form>
     </Modal>
+  );
+}
+
+type TaxRateSelectProps = Omit<Parameters<typeof SelectField>[0], 'label' | 'children'> & {
+  /** The rates to choose from; undefined while they load. */
+  rates: readonly TaxRate[] | undefined;
+  /** The product's own rate: a choice even before the list has loaded, so the form keeps it. */
+  own: TaxRate | null;
+  /** The store's default rate (null: no tax); undefined while the store loads. */
+  storeDefault: TaxRate | null | undefined;
+};
+
+/** "Store default (Standard 8.875%)", then every rate: the product's tax rate (DESIGN §12). */
+function TaxRateSelect({ rates, own, storeDefault, ...field }: TaxRateSelectProps) {
+  const choices = [...(rates ?? [])];
+  if (own && !choices.some((rate) => rate._id === own._id)) choices.push(own);
+  const fallback =
+    storeDefault === undefined
+      ? 'Store default'
+      : `Store default (${storeDefault ? taxRateLabel(storeDefault) : 'no tax'})`;
+  return (
+    <SelectField
+      label="Tax rate"
+      hint="What the till adds or includes for this product. The store default follows the store settings."
+      {...field}
+    >
+      <option value="">{fallback}</option>
+      {choices.map((rate) => (
+        <option key={rate._id} value={rate._id}>
+          {taxRateLabel(rate)}
+        </option>
+      ))}
+    </SelectField>
   );
 }

@@ -4,7 +4,15 @@ import { createMemoryRouter, MemoryRouter, RouterProvider, useLocation } from 'r
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Product } from '../../../shared/products';
 import { SEARCH_DELAY_MS } from '../../lib/use-paged-list';
-import { listCalls, mockFetch, pageAnswer, renderWithClient, signIn, userOf } from '../../test/helpers';
+import {
+  listCalls,
+  mockFetch,
+  pageAnswer,
+  renderWithClient,
+  signIn,
+  storeOf,
+  userOf,
+} from '../../test/helpers';
 import { atViewport } from '../../test/viewport';
 import { ProductsPage } from './products-page';
 
@@ -22,6 +30,8 @@ const item = (id: string, name: string, price: number, stock: number, reorderPoi
   cost: null,
   sku: null,
   barcode: null,
+  taxRate: null,
+  taxRateDefault: true,
   category: { _id: 'c1', name: 'Stationery' },
   supplier,
 });
@@ -553,7 +563,7 @@ describe('on a phone', () => {
       term.nextElementSibling?.textContent,
     ]);
     expect(fields).toEqual([
-      ['Price', '$1.50'],
+      ['Price', '$1.50 No tax'],
       ['Stock', '0'],
       ['Category', 'Stationery'],
       ['Supplier', 'Acme'],
@@ -616,4 +626,45 @@ describe('Add Product while the categories and suppliers cannot be loaded', () =
     expect(screen.queryByText(/could not be loaded/)).toBeNull();
     expect(add.getAttribute('aria-describedby')).toBeNull();
   }, 20_000);
+});
+
+describe('prices as the store sets them', () => {
+  it("writes each price in the store's currency with the tax rate in force, in the table and on a phone's card", async () => {
+    const reduced = { _id: 't5', name: 'Reduced', rate: 5 };
+    const standard = { _id: 't8', name: 'Standard', rate: 8.875 };
+    const products = [
+      { ...item('a', 'Blue Pen', 1234.5, 10), taxRate: reduced, taxRateDefault: false },
+      { ...item('b', 'Red Pen', 2, 10), taxRate: standard },
+    ];
+    signIn(userOf('admin'));
+    mockFetch({
+      'GET /api/products': ({ query }) => {
+        const { rows, ...info } = pageAnswer(products, query);
+        return { body: { success: true, products: rows, ...info } };
+      },
+      'GET /api/products/choices': () => ({
+        body: { success: true, categories: [category], suppliers: [supplier] },
+      }),
+    });
+    const store = { ...storeOf({ currency: 'EUR', pricesIncludeTax: true }), defaultTaxRate: standard };
+    const page = () => (
+      <MemoryRouter>
+        <ProductsPage />
+      </MemoryRouter>
+    );
+    const { unmount } = renderWithClient(page(), { store });
+    await screen.findByText('Red Pen');
+    expect(bodyRows().map((row) => row.cells[3]?.textContent)).toEqual([
+      '€1,234.50 incl. Reduced 5%',
+      '€2.00 incl. Standard 8.875%',
+    ]);
+    unmount();
+
+    atViewport(375);
+    renderWithClient(page(), { store: { ...store, pricesIncludeTax: false, currency: 'GBP' } });
+    const list = await screen.findByRole('list', { name: 'Products' });
+    const [pen] = within(list).getAllByRole('listitem') as HTMLElement[];
+    const price = (pen as HTMLElement).querySelector('dt')?.nextElementSibling?.textContent;
+    expect(price).toBe('£1,234.50 + Reduced 5%');
+  });
 });

@@ -8,6 +8,7 @@ import { SearchField, SelectField } from '../../components/form-field';
 import { LoadFailed, LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
+import { ProductPrice } from '../../components/product-price';
 import { EditDeleteButtons, RowActions } from '../../components/row-actions';
 import { StockBadge } from '../../components/stock-badge';
 import {
@@ -25,7 +26,6 @@ import {
 } from '../../components/table';
 import { stockPath } from '../../lib/admin-paths';
 import { errorMessage } from '../../lib/api';
-import { formatMoney } from '../../lib/format';
 import { oneOf } from '../../lib/list-address';
 import { notify } from '../../lib/notify';
 import { isPastEnd, serverPage, withQuery } from '../../lib/paging';
@@ -171,7 +171,7 @@ export function ProductsPage() {
                   <ProductCodes product={product} />
                   <CardFields>
                     <CardField label="Price">
-                      <span className="font-semibold tabular-nums">{formatMoney(product.price)}</span>
+                      <ProductPrice product={product} strong />
                     </CardField>
                     <CardField label="Stock">
                       <StockBadge stock={product.stock} reorderPoint={product.reorderPoint} />
@@ -242,7 +242,9 @@ export function ProductsPage() {
                     </Td>
                     <Td>{product.category.name}</Td>
                     <Td>{product.supplier.name}</Td>
-                    <Td className="whitespace-nowrap tabular-nums">{formatMoney(product.price)}</Td>
+                    <Td className="whitespace-nowrap">
+                      <ProductPrice product={product} />
+                    </Td>
                     <Td>
                       <StockBadge stock={product.stock} reorderPoint={product.reorderPoint} />
                     </Td>

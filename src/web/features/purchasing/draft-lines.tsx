@@ -4,7 +4,7 @@ import { linesTotal } from '../../../shared/purchasing';
 import { buttonClass } from '../../components/button';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { stockPath } from '../../lib/admin-paths';
-import { formatMoney } from '../../lib/format';
+import { useMoney } from '../../lib/store-settings';
 
 /** A line as the form holds it: the boxes' text, read as numbers when saved. */
 export type LineDraft = { product: Named; quantity: string; unitCost: string };
@@ -88,6 +88,7 @@ export function DraftLines({
   onChange: (index: number, change: Partial<LineDraft>) => void;
   onRemove: (index: number) => void;
 }) {
+  const money = useMoney();
   return (
     <Table caption="Lines of the purchase order">
       <thead className="max-sm:sr-only">
@@ -146,7 +147,7 @@ export function DraftLines({
                   className={`whitespace-nowrap text-right tabular-nums max-sm:self-center max-sm:text-left sm:pt-4 ${STACKED_CELL}`}
                 >
                   <span className="sm:hidden">Line total </span>
-                  {known ? formatMoney(linesTotal([{ quantity, unitCost }])) : '—'}
+                  {known ? money(linesTotal([{ quantity, unitCost }])) : '—'}
                 </Td>
                 <Td className={`max-sm:text-right ${STACKED_CELL}`}>
                   <button
@@ -173,7 +174,7 @@ export function DraftLines({
             Total
           </th>
           <td className="whitespace-nowrap px-3 py-3 text-right font-semibold tabular-nums sm:px-4 max-sm:p-0">
-            {formatMoney(draftTotal(lines))}
+            {money(draftTotal(lines))}
           </td>
           <td className="max-sm:hidden" />
         </tr>

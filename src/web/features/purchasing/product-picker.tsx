@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type KeyboardEvent, useId, useState } from 'react';
 import type { Product } from '../../../shared/products';
 import { errorMessage } from '../../lib/api';
-import { formatMoney } from '../../lib/format';
+import { useMoney } from '../../lib/store-settings';
 import { SEARCH_DELAY_MS, SEARCH_MAX_LENGTH, useDebouncedValue } from '../../lib/use-paged-list';
 import { productSearchQuery } from './purchasing-api';
 
@@ -17,6 +17,7 @@ export function ProductPicker({
   onPick: (product: Product) => void;
   isAdded: (productId: string) => boolean;
 }) {
+  const money = useMoney();
   const id = useId();
   const listId = `${id}-list`;
   const [text, setText] = useState('');
@@ -121,7 +122,7 @@ export function ProductPicker({
             </span>
             <span className="block text-xs text-slate-500">
               {product.supplier.name} · stock {product.stock} · cost{' '}
-              {product.cost == null ? 'unknown' : formatMoney(product.cost)}
+              {product.cost == null ? 'unknown' : money(product.cost)}
             </span>
           </div>
         ))}

@@ -6,7 +6,8 @@ import type { Supplier } from '../../../shared/suppliers';
 import { buttonClass } from '../../components/button';
 import { LoadState } from '../../components/load-state';
 import { purchaseOrderPath } from '../../lib/admin-paths';
-import { formatDate, formatMoney } from '../../lib/format';
+import { formatDate } from '../../lib/format';
+import { useMoney } from '../../lib/store-settings';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { STATUS_LABEL } from './purchase-order-status';
 import { purchaseOrderQuery, suppliersQuery } from './purchasing-api';
@@ -51,6 +52,7 @@ export function PurchaseOrderPrintPage() {
 }
 
 function PrintedOrder({ order, supplier }: { order: PurchaseOrder; supplier: Supplier | undefined }) {
+  const money = useMoney();
   const date = order.orderedAt ?? order.createdAt;
   return (
     <article className="mx-auto max-w-3xl bg-white p-4 sm:p-6 text-sm text-slate-900 shadow-sm ring-1 ring-slate-200 print:max-w-none print:p-0 print:shadow-none print:ring-0">
@@ -101,8 +103,8 @@ function PrintedOrder({ order, supplier }: { order: PurchaseOrder; supplier: Sup
               <tr key={line._id} className="break-inside-avoid">
                 <td className={CELL}>{line.product.name}</td>
                 <td className={`${CELL} text-right tabular-nums`}>{line.quantity}</td>
-                <td className={`${CELL} text-right tabular-nums`}>{formatMoney(line.unitCost)}</td>
-                <td className={`${CELL} text-right tabular-nums`}>{formatMoney(linesTotal([line]))}</td>
+                <td className={`${CELL} text-right tabular-nums`}>{money(line.unitCost)}</td>
+                <td className={`${CELL} text-right tabular-nums`}>{money(linesTotal([line]))}</td>
               </tr>
             ))}
           </tbody>
@@ -111,7 +113,7 @@ function PrintedOrder({ order, supplier }: { order: PurchaseOrder; supplier: Sup
               <th scope="row" colSpan={3} className="px-2 py-3 text-right font-semibold">
                 Total
               </th>
-              <td className="px-2 py-3 text-right font-semibold tabular-nums">{formatMoney(order.total)}</td>
+              <td className="px-2 py-3 text-right font-semibold tabular-nums">{money(order.total)}</td>
             </tr>
           </tfoot>
         </table>

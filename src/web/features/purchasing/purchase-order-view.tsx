@@ -7,8 +7,9 @@ import { FormError } from '../../components/form-field';
 import { Table, Td, Th } from '../../components/table';
 import { stockPath } from '../../lib/admin-paths';
 import { errorMessage } from '../../lib/api';
-import { formatDateTime, formatMoney } from '../../lib/format';
+import { formatDateTime } from '../../lib/format';
 import { notify } from '../../lib/notify';
+import { useMoney } from '../../lib/store-settings';
 import { openQuantity, StatusBadge } from './purchase-order-status';
 import { useChangeStatus, useKeys } from './purchasing-api';
 import { ReceiveDialog } from './receive-dialog';
@@ -59,6 +60,7 @@ const STACKED_CELL = 'max-sm:p-0';
 
 /** The lines of an order that is no longer a draft: what was ordered, received and is still open. */
 export function ReceivedLines({ order }: { order: PurchaseOrder }) {
+  const money = useMoney();
   return (
     <Table caption={`Lines of ${order.number}`}>
       <thead className="max-sm:sr-only">
@@ -93,10 +95,10 @@ export function ReceivedLines({ order }: { order: PurchaseOrder }) {
             ))}
             <Td className={`text-right tabular-nums max-sm:col-span-2 max-sm:text-left ${STACKED_CELL}`}>
               <span className="text-xs text-slate-500 sm:hidden">Unit cost </span>
-              {formatMoney(line.unitCost)}
+              {money(line.unitCost)}
             </Td>
             <Td className={`whitespace-nowrap text-right font-medium tabular-nums ${STACKED_CELL}`}>
-              {formatMoney(linesTotal([line]))}
+              {money(linesTotal([line]))}
             </Td>
           </tr>
         ))}
@@ -111,7 +113,7 @@ export function ReceivedLines({ order }: { order: PurchaseOrder }) {
             Total
           </th>
           <td className="whitespace-nowrap px-3 py-3 text-right font-semibold tabular-nums sm:px-4 max-sm:p-0">
-            {formatMoney(order.total)}
+            {money(order.total)}
           </td>
         </tr>
       </tfoot>

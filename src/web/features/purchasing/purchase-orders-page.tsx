@@ -13,10 +13,11 @@ import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { Table, Td, Th } from '../../components/table';
 import { PURCHASE_ORDERS_PATH, purchaseOrderPath, REORDER_PATH } from '../../lib/admin-paths';
-import { formatDate, formatMoney } from '../../lib/format';
+import { formatDate } from '../../lib/format';
 import { oneOf, pageIn, useListAddress } from '../../lib/list-address';
 import { isPastEnd, serverPage, withQuery } from '../../lib/paging';
 import { useProductChoices } from '../../lib/product-choices';
+import { useMoney } from '../../lib/store-settings';
 import { usePageInRange } from '../../lib/use-paged-list';
 import { STATUS_LABEL, StatusBadge } from './purchase-order-status';
 import { PURCHASE_ORDERS_PAGE_SIZE, purchaseOrderPageQuery } from './purchasing-api';
@@ -36,6 +37,7 @@ const STACKED_ROW =
 const STACKED_CELL = 'max-sm:p-0';
 
 function OrderRow({ order }: { order: PurchaseOrderSummary }) {
+  const money = useMoney();
   return (
     <tr className={`hover:bg-slate-50 ${STACKED_ROW}`}>
       <Td className={`whitespace-nowrap font-medium ${STACKED_CELL}`}>
@@ -50,7 +52,7 @@ function OrderRow({ order }: { order: PurchaseOrderSummary }) {
       <Td
         className={`whitespace-nowrap text-right tabular-nums max-sm:col-start-2 max-sm:row-start-2 ${STACKED_CELL}`}
       >
-        {formatMoney(order.total)}
+        {money(order.total)}
       </Td>
       <Td className={`whitespace-nowrap text-slate-600 max-sm:col-span-2 max-sm:text-xs ${STACKED_CELL}`}>
         <time dateTime={order.createdAt}>{formatDate(order.createdAt)}</time>

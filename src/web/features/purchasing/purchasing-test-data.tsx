@@ -25,6 +25,8 @@ export function product(id: string, name: string, overrides: Partial<Product> = 
     cost: null,
     sku: null,
     barcode: null,
+    taxRate: null,
+    taxRateDefault: true,
     category: { _id: 'c1', name: 'Stationery' },
     supplier: ACME,
     ...overrides,

@@ -17,8 +17,8 @@ import { PageHeader } from '../../components/page-header';
 import { Table, Td, Th } from '../../components/table';
 import { PURCHASE_ORDERS_PATH, purchaseOrderPath, stockPath } from '../../lib/admin-paths';
 import { ApiRequestError, errorMessage } from '../../lib/api';
-import { formatMoney } from '../../lib/format';
 import { notify } from '../../lib/notify';
+import { useMoney } from '../../lib/store-settings';
 import { reorderSuggestionsQuery, useDraftFromSuggestions, useKeys } from './purchasing-api';
 
 type SupplierSuggestions = ReorderSuggestionsResponse['suppliers'][number];
@@ -184,6 +184,7 @@ function CreatedDrafts({
   drafts: PurchaseOrder[];
   existing: DraftPurchaseOrdersResponse['existingDrafts'];
 }) {
+  const money = useMoney();
   return (
     <div
       role="status"
@@ -200,7 +201,7 @@ function CreatedDrafts({
                 <Link to={purchaseOrderPath(order._id)} className="font-medium underline">
                   {order.number}
                 </Link>{' '}
-                {order.supplier.name}, {formatMoney(order.total)}
+                {order.supplier.name}, {money(order.total)}
               </li>
             ))}
           </ul>
@@ -247,6 +248,7 @@ function SupplierSection({
   onQuantity: (productId: string, value: string) => void;
   onDraft: () => void;
 }) {
+  const money = useMoney();
   const headingId = useId();
   const { supplier, lines, draft } = group;
   const counted = lines
@@ -313,7 +315,7 @@ function SupplierSection({
               Subtotal
             </th>
             <td className="whitespace-nowrap px-3 py-3 text-right font-semibold tabular-nums sm:px-4 max-sm:p-0">
-              {formatMoney(linesTotal(counted))}
+              {money(linesTotal(counted))}
             </td>
           </tr>
         </tfoot>
@@ -340,6 +342,7 @@ function SuggestionRow({
   error?: string;
   onChange: (value: string) => void;
 }) {
+  const money = useMoney();
   const id = useId();
   const quantity = numberIn(value);
   const known = Number.isInteger(quantity) && quantity >= 0;
@@ -384,13 +387,13 @@ function SuggestionRow({
         className={`text-right tabular-nums max-sm:col-start-1 max-sm:text-left max-sm:text-xs max-sm:text-slate-600 sm:pt-4 ${STACKED_CELL}`}
       >
         <span className="sm:hidden">Unit cost </span>
-        {formatMoney(line.unitCost)}
+        {money(line.unitCost)}
       </Td>
       <Td
         className={`whitespace-nowrap text-right font-medium tabular-nums max-sm:col-span-2 max-sm:text-left sm:pt-4 ${STACKED_CELL}`}
       >
         <span className="sm:hidden">Line total </span>
-        {known ? formatMoney(linesTotal([{ quantity, unitCost: line.unitCost }])) : '—'}
+        {known ? money(linesTotal([{ quantity, unitCost: line.unitCost }])) : '—'}
       </Td>
     </tr>
   );

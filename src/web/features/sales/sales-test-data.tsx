@@ -24,6 +24,8 @@ export function product(id: string, name: string, overrides: Partial<Product> = 
     cost: null,
     sku: null,
     barcode: null,
+    taxRate: null,
+    taxRateDefault: true,
     category: { _id: 'c1', name: 'Snacks' },
     supplier: { _id: 's1', name: 'Acme' },
     ...overrides,

@@ -20,6 +20,8 @@ const product: Product = {
   cost: null,
   sku: null,
   barcode: null,
+  taxRate: null,
+  taxRateDefault: true,
   category: { _id: 'c1', name: 'Stationery' },
   supplier: { _id: 's1', name: 'Acme' },
 };
