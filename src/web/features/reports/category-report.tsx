@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Table, Td, Th } from '../../components/table';
+import { useCurrency } from '../../lib/store-settings';
 import { ReportChart } from './report-chart';
 import { formatRange, formatShare, formatValue } from './report-format';
 import { ChartCard, NUMBER, ReportState, RowHeader, SectionHeader } from './report-parts';
@@ -8,6 +9,7 @@ import { categoryReportQuery, reportPaths } from './reports-api';
 
 /** Revenue by the category each sale was made under, with each one's share of the range's revenue. */
 export function CategoryReport({ range }: { range: DateRange }) {
+  const currency = useCurrency();
   const query = useQuery(categoryReportQuery(range));
   return (
     <>
@@ -54,8 +56,8 @@ export function CategoryReport({ range }: { range: DateRange }) {
                   <tr key={category.name} className="hover:bg-slate-50">
                     <RowHeader>{category.name}</RowHeader>
                     <Td className={NUMBER}>{formatValue(category.units, 'count')}</Td>
-                    <Td className={NUMBER}>{formatValue(category.revenue, 'money')}</Td>
-                    <Td className={NUMBER}>{formatValue(category.margin, 'money')}</Td>
+                    <Td className={NUMBER}>{formatValue(category.revenue, 'money', currency)}</Td>
+                    <Td className={NUMBER}>{formatValue(category.margin, 'money', currency)}</Td>
                     <Td className={NUMBER}>{formatShare(category.share)}</Td>
                   </tr>
                 ))}

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { Table, Td, Th } from '../../components/table';
 import { customerPath } from '../../lib/area-paths';
+import { useCurrency } from '../../lib/store-settings';
 import { ReportChart } from './report-chart';
 import { formatRange, formatValue } from './report-format';
 import { ChartCard, NUMBER, ReportState, RowHeader, SectionHeader } from './report-parts';
@@ -13,6 +14,7 @@ const REMOVED = 'Customers since deleted';
 
 /** The customers who spent most in the range, best first (the reports are the admin's). */
 export function CustomerReport({ range }: { range: DateRange }) {
+  const currency = useCurrency();
   const query = useQuery(customerReportQuery(range));
   return (
     <>
@@ -67,7 +69,7 @@ export function CustomerReport({ range }: { range: DateRange }) {
                     </RowHeader>
                     <Td className={NUMBER}>{formatValue(row.sales, 'count')}</Td>
                     <Td className={NUMBER}>{formatValue(row.units, 'count')}</Td>
-                    <Td className={NUMBER}>{formatValue(row.revenue, 'money')}</Td>
+                    <Td className={NUMBER}>{formatValue(row.revenue, 'money', currency)}</Td>
                   </tr>
                 ))}
               </tbody>

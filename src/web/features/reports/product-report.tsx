@@ -5,6 +5,7 @@ import {
   type ProductReportSort,
 } from '../../../shared/reports';
 import { Table, Td, Th } from '../../components/table';
+import { useCurrency } from '../../lib/store-settings';
 import { ReportChart } from './report-chart';
 import { formatRange, formatValue } from './report-format';
 import { ChartCard, Choice, NUMBER, ReportState, RowHeader, SectionHeader } from './report-parts';
@@ -27,6 +28,7 @@ export function ProductReport({
   sort: ProductReportSort;
   onSort: (sort: ProductReportSort) => void;
 }) {
+  const currency = useCurrency();
   const query = useQuery(productReportQuery(range, sort));
   return (
     <>
@@ -84,8 +86,8 @@ export function ProductReport({
                     <RowHeader className="min-w-40">{row.product.name}</RowHeader>
                     <Td className="whitespace-nowrap text-slate-600">{row.category.name}</Td>
                     <Td className={NUMBER}>{formatValue(row.units, 'count')}</Td>
-                    <Td className={NUMBER}>{formatValue(row.revenue, 'money')}</Td>
-                    <Td className={NUMBER}>{formatValue(row.margin, 'money')}</Td>
+                    <Td className={NUMBER}>{formatValue(row.revenue, 'money', currency)}</Td>
+                    <Td className={NUMBER}>{formatValue(row.margin, 'money', currency)}</Td>
                   </tr>
                 ))}
               </tbody>

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
+import { useCurrency } from '../../lib/store-settings';
 import { formatTick, formatValue, type ValueKind } from './report-format';
 
 /** One bar: its name under or beside it, and its figure. */
@@ -69,7 +70,8 @@ export function ReportChart({
   const rows = layout === 'rows';
   const names = useWide() ? NAMES.wide : NAMES.narrow;
   const height = rows ? Math.max(120, points.length * ROW_HEIGHT + 40) : 280;
-  const value = (figure: number) => formatTick(figure, kind);
+  const currency = useCurrency();
+  const value = (figure: number) => formatTick(figure, kind, currency);
   return (
     <BarChart
       responsive
@@ -102,7 +104,7 @@ export function ReportChart({
       />
       <Tooltip
         cursor={{ fill: '#eef2ff' }}
-        formatter={(figure) => [formatValue(Number(figure), kind), valueName]}
+        formatter={(figure) => [formatValue(Number(figure), kind, currency), valueName]}
       />
       <Bar dataKey="value" name={valueName} fill={BAR} isAnimationActive={false} maxBarSize={48} />
     </BarChart>

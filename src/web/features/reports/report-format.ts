@@ -39,24 +39,32 @@ export function formatShare(share: number): string {
   return `${(share * 100).toFixed(1)}%`;
 }
 
-const COMPACT_MONEY = new Intl.NumberFormat('en-US', {
-  style: 'currency',
-  currency: 'USD',
-  notation: 'compact',
-  maximumFractionDigits: 1,
-});
+const COMPACT_MONEY = new Map<string, Intl.NumberFormat>();
+function compactMoney(currency: string): Intl.NumberFormat {
+  let format = COMPACT_MONEY.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency,
+      notation: 'compact',
+      maximumFractionDigits: 1,
+    });
+    COMPACT_MONEY.set(currency, format);
+  }
+  return format;
+}
 const COMPACT_COUNT = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
 
 export type ValueKind = 'money' | 'count';
 
-/** A figure in full (tables, tooltips). */
-export function formatValue(value: number, kind: ValueKind): string {
+/** A figure in full (tables, tooltips); money in the store's currency (useCurrency). */
+export function formatValue(value: number, kind: ValueKind, currency = 'USD'): string {
   if (kind === 'count') return formatCount(value);
   // A loss (negative margin) reads -$12.00, not $-12.00.
-  return formatMoney(value);
+  return formatMoney(value, currency);
 }
 
 /** A figure on a chart's axis, short: "$1.2K", "350". */
-export function formatTick(value: number, kind: ValueKind): string {
-  return kind === 'money' ? COMPACT_MONEY.format(value) : COMPACT_COUNT.format(value);
+export function formatTick(value: number, kind: ValueKind, currency = 'USD'): string {
+  return kind === 'money' ? compactMoney(currency).format(value) : COMPACT_COUNT.format(value);
 }

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { REPORT_GROUPS, type ReportGroup, type SalesReportResponse } from '../../../shared/reports';
 import { SelectField } from '../../components/form-field';
 import { Table, Td, Th } from '../../components/table';
+import { useCurrency } from '../../lib/store-settings';
 import { ReportChart } from './report-chart';
 import { formatRange, formatValue, periodLabel, periodTick, type ValueKind } from './report-format';
 import { ChartCard, Choice, NUMBER, ReportState, RowHeader, SectionHeader, Tiles } from './report-parts';
@@ -23,8 +24,9 @@ const METRIC_KIND: Record<SalesMetric, ValueKind> = {
 const PER: Record<ReportGroup, string> = { day: 'per day', week: 'per week', month: 'per month' };
 
 function SalesFigures({ answer, metric }: { answer: SalesReportResponse; metric: SalesMetric }) {
+  const currency = useCurrency();
   const { totals, groupBy } = answer;
-  const money = (value: number) => formatValue(value, 'money');
+  const money = (value: number) => formatValue(value, 'money', currency);
   const count = (value: number) => formatValue(value, 'count');
   return (
     <>

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Table, Td, Th } from '../../components/table';
 import { ROLE_LABEL } from '../../lib/format';
+import { useCurrency } from '../../lib/store-settings';
 import { ReportChart } from './report-chart';
 import { formatRange, formatValue } from './report-format';
 import { ChartCard, NUMBER, ReportState, RowHeader, SectionHeader } from './report-parts';
@@ -12,6 +13,7 @@ const REMOVED = 'Staff since removed';
 
 /** Sales by who placed the orders, most revenue first. */
 export function StaffReport({ range }: { range: DateRange }) {
+  const currency = useCurrency();
   const query = useQuery(staffReportQuery(range));
   return (
     <>
@@ -61,7 +63,7 @@ export function StaffReport({ range }: { range: DateRange }) {
                     </Td>
                     <Td className={NUMBER}>{formatValue(row.orders, 'count')}</Td>
                     <Td className={NUMBER}>{formatValue(row.units, 'count')}</Td>
-                    <Td className={NUMBER}>{formatValue(row.revenue, 'money')}</Td>
+                    <Td className={NUMBER}>{formatValue(row.revenue, 'money', currency)}</Td>
                   </tr>
                 ))}
               </tbody>

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Table, Td, Th } from '../../components/table';
+import { useCurrency } from '../../lib/store-settings';
 import { ReportChart } from './report-chart';
 import { formatValue } from './report-format';
 import { ChartCard, NUMBER, ReportState, RowHeader, SectionHeader, Tiles } from './report-parts';
@@ -7,6 +8,7 @@ import { reportPaths, stockReportQuery } from './reports-api';
 
 /** What the stock on hand is worth now, at cost, by category. The date range does not apply. */
 export function StockReport() {
+  const currency = useCurrency();
   const query = useQuery(stockReportQuery());
   return (
     <>
@@ -25,7 +27,7 @@ export function StockReport() {
           <>
             <Tiles
               tiles={[
-                { label: 'Stock value', value: formatValue(answer.totals.value, 'money') },
+                { label: 'Stock value', value: formatValue(answer.totals.value, 'money', currency) },
                 { label: 'Units in stock', value: formatValue(answer.totals.units, 'count') },
                 { label: 'Products', value: formatValue(answer.totals.products, 'count') },
               ]}
@@ -57,7 +59,7 @@ export function StockReport() {
                     <RowHeader>{category.name}</RowHeader>
                     <Td className={NUMBER}>{formatValue(category.products, 'count')}</Td>
                     <Td className={NUMBER}>{formatValue(category.units, 'count')}</Td>
-                    <Td className={NUMBER}>{formatValue(category.value, 'money')}</Td>
+                    <Td className={NUMBER}>{formatValue(category.value, 'money', currency)}</Td>
                   </tr>
                 ))}
               </tbody>
@@ -66,7 +68,7 @@ export function StockReport() {
                   <RowHeader>Total</RowHeader>
                   <Td className={NUMBER}>{formatValue(answer.totals.products, 'count')}</Td>
                   <Td className={NUMBER}>{formatValue(answer.totals.units, 'count')}</Td>
-                  <Td className={NUMBER}>{formatValue(answer.totals.value, 'money')}</Td>
+                  <Td className={NUMBER}>{formatValue(answer.totals.value, 'money', currency)}</Td>
                 </tr>
               </tfoot>
             </Table>

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Table, Td, Th } from '../../components/table';
+import { useCurrency } from '../../lib/store-settings';
 import { formatRange, formatValue } from './report-format';
 import { NUMBER, ReportState, RowHeader, SectionHeader } from './report-parts';
 import type { DateRange } from './report-range';
@@ -17,6 +18,7 @@ export function formatRate(rate: number): string {
 
 /** The tax of the range by rate (DESIGN §12): what was sold under each rate, net, and its tax. */
 export function TaxReport({ range }: { range: DateRange }) {
+  const currency = useCurrency();
   const query = useQuery(taxReportQuery(range));
   return (
     <>
@@ -46,8 +48,8 @@ export function TaxReport({ range }: { range: DateRange }) {
                 <tr key={`${rate.name}\u0000${rate.rate}`} className="hover:bg-slate-50">
                   <RowHeader>{rate.name === '' ? NO_TAX_RATE : rate.name}</RowHeader>
                   <Td className={NUMBER}>{formatRate(rate.rate)}</Td>
-                  <Td className={NUMBER}>{formatValue(rate.base, 'money')}</Td>
-                  <Td className={NUMBER}>{formatValue(rate.tax, 'money')}</Td>
+                  <Td className={NUMBER}>{formatValue(rate.base, 'money', currency)}</Td>
+                  <Td className={NUMBER}>{formatValue(rate.tax, 'money', currency)}</Td>
                 </tr>
               ))}
             </tbody>
@@ -55,8 +57,8 @@ export function TaxReport({ range }: { range: DateRange }) {
               <tr>
                 <RowHeader>Total</RowHeader>
                 <Td />
-                <Td className={NUMBER}>{formatValue(answer.totals.base, 'money')}</Td>
-                <Td className={NUMBER}>{formatValue(answer.totals.tax, 'money')}</Td>
+                <Td className={NUMBER}>{formatValue(answer.totals.base, 'money', currency)}</Td>
+                <Td className={NUMBER}>{formatValue(answer.totals.tax, 'money', currency)}</Td>
               </tr>
             </tfoot>
           </Table>

@@ -130,7 +130,7 @@ function Counter({ user }: { user: User }) {
   const [lastSale, setLastSale] = useState<Sale | null>(null);
   /** The manager's approval being asked for, and whether the lines above stock are sold anyway. */
   const [approving, setApproving] = useState<{ overStock: boolean } | null>(null);
-  const settings = useQuery(storeSettingsQuery());
+  const settings = useQuery(storeSettingsQuery);
   const store: CounterStore | undefined = settings.data?.store;
   const [keys] = useState(() => {
     const made = idempotencyKeys();

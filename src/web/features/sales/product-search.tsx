@@ -3,6 +3,7 @@ import { type Ref, useRef, useState } from 'react';
 import type { Product } from '../../../shared/products';
 import { errorMessage } from '../../lib/api';
 import { formatMoney } from '../../lib/format';
+import { useCurrency } from '../../lib/store-settings';
 import { SEARCH_DELAY_MS, useDebouncedValue } from '../../lib/use-paged-list';
 import { codeMatch } from './cart-rules';
 import { lookUpCode, lookUpProducts, productMatchesQuery } from './sales-api';
@@ -24,6 +25,7 @@ export function ProductSearch({
   inputRef: Ref<HTMLInputElement>;
   keyShortcuts?: string;
 }) {
+  const currency = useCurrency();
   const [text, setText] = useState('');
   const [feedback, setFeedback] = useState<Feedback | null>(null);
   const [lookingUp, setLookingUp] = useState(0);
@@ -105,7 +107,7 @@ export function ProductSearch({
           <>
             <span className="block font-medium text-slate-900">{product.name}</span>
             <span className="block text-xs text-slate-500">
-              {formatMoney(product.price)} · stock {product.stock}
+              {formatMoney(product.price, currency)} · stock {product.stock}
               {product.sku ? ` · SKU ${product.sku}` : ''}
             </span>
           </>

@@ -1,6 +1,4 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import { Ok } from '../../../shared/common';
 import {
   CustomerDetailResponse,
   type CustomerInput,
@@ -9,33 +7,16 @@ import {
 } from '../../../shared/customers';
 import { type Product, ProductListResponse, ProductResponse } from '../../../shared/products';
 import { type SaleInput, SaleListResponse, type SaleQuery, SaleResponse } from '../../../shared/sales';
+import type { StoreSettings } from '../../../shared/store';
 import { api } from '../../lib/api';
 import { ApiRequestError } from '../../lib/api-error';
 import type { IdempotencyKeys } from '../../lib/idempotency';
 import { withQuery } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
 
-/**
- * The store's settings as the counter needs them (DESIGN §12: GET /api/settings/store, read by
- * every signed-in role): how prices are written, the discount limit and the currency.
- */
-export const CounterStore = z.object({
-  name: z.string(),
-  currency: z.string(),
-  pricesIncludeTax: z.boolean(),
-  maxDiscountPercent: z.number(),
-  defaultTaxRate: z.object({ _id: z.string(), name: z.string(), rate: z.number() }).nullable(),
-});
-export type CounterStore = z.infer<typeof CounterStore>;
-const CounterStoreResponse = Ok.extend({ store: CounterStore });
-
-/** Settings change rarely (an admin's screen); the counter reads them again after a while. */
-export const storeSettingsQuery = () =>
-  queryOptions({
-    queryKey: ['store-settings'] as const,
-    queryFn: ({ signal }) => api('/settings/store', { schema: CounterStoreResponse, signal }),
-    staleTime: 60_000,
-  });
+/** The store's settings as the counter needs them (DESIGN §12): one shared, cached read. */
+export type CounterStore = StoreSettings;
+export { storeSettingsQuery } from '../../lib/store-settings';
 
 /** Matches offered at once by the counter's product and customer searches. */
 export const MATCHES_SIZE = 10;

@@ -13,16 +13,20 @@ import { formatDateTime, formatMoney } from '../../lib/format';
 import { isPastEnd, serverPage } from '../../lib/paging';
 import { homePathFor } from '../../lib/role-home';
 import { useSignedInUser } from '../../lib/signed-in';
+import { useCurrency } from '../../lib/store-settings';
 import { SEARCH_MAX_LENGTH, usePagedList, usePageInRange } from '../../lib/use-paged-list';
 import { salesPageQuery } from './sales-api';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** What came back of a sale: its money and units, or a dash. */
-export function returnedLabel(sale: Pick<SaleSummary, 'returnedQuantity' | 'returnedTotal'>): string {
+export function returnedLabel(
+  sale: Pick<SaleSummary, 'returnedQuantity' | 'returnedTotal'>,
+  currency = 'USD',
+): string {
   if (sale.returnedQuantity === 0) return '—';
   const units = `${sale.returnedQuantity} ${sale.returnedQuantity === 1 ? 'unit' : 'units'}`;
-  return `${formatMoney(sale.returnedTotal)} (${units})`;
+  return `${formatMoney(sale.returnedTotal, currency)} (${units})`;
 }
 
 /**
@@ -33,6 +37,7 @@ const STACKED_ROW =
   'max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:gap-x-3 max-sm:gap-y-0.5 max-sm:px-3 max-sm:py-3';
 
 function SaleRow({ sale, href }: { sale: SaleSummary; href: string }) {
+  const currency = useCurrency();
   return (
     <tr className={`hover:bg-slate-50 ${STACKED_ROW}`}>
       <Td className="whitespace-nowrap font-medium max-sm:p-0">
@@ -55,11 +60,11 @@ function SaleRow({ sale, href }: { sale: SaleSummary; href: string }) {
         <span className="sm:hidden"> {sale.lineCount === 1 ? 'line' : 'lines'}</span>
       </Td>
       <Td className="whitespace-nowrap text-right font-medium tabular-nums max-sm:col-start-2 max-sm:row-start-1 max-sm:p-0">
-        {formatMoney(sale.total)}
+        {formatMoney(sale.total, currency)}
       </Td>
       <Td className="whitespace-nowrap text-right tabular-nums text-slate-600 max-sm:col-start-2 max-sm:row-start-3 max-sm:row-span-2 max-sm:p-0 max-sm:text-xs">
         {sale.returnedQuantity > 0 ? <span className="sm:hidden">Returned </span> : null}
-        {returnedLabel(sale)}
+        {returnedLabel(sale, currency)}
       </Td>
     </tr>
   );

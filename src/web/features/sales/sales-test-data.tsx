@@ -144,6 +144,10 @@ export function productsAnswer(catalogue: readonly Product[]): Handler {
 export function storeSettings(overrides: Partial<CounterStore> = {}): CounterStore {
   return {
     name: 'Corner Shop',
+    address: '',
+    phone: '',
+    taxNumber: '',
+    receiptFooter: '',
     currency: 'USD',
     pricesIncludeTax: false,
     maxDiscountPercent: 10,
@@ -174,10 +178,12 @@ export function renderSales(path: string, handlers: Record<string, Handler>, me:
     ],
     { initialEntries: [path] },
   );
+  // The store's settings are read from the fake server (its handler), as the counter reads them.
   const view = renderWithClient(
     <SignedInContext value={me}>
       <RouterProvider router={router} />
     </SignedInContext>,
+    { store: null },
   );
   return { ...mock, ...view, router };
 }
