@@ -30,7 +30,15 @@ export const Order = z.object({
    * read costs (costs:read) get it; to the others the field is absent.
    */
   unitCost: z.number().nullable().optional(),
+  /** What the customer paid for the line (after discounts, tax included). */
   totalPrice: z.number(),
+  /** DESIGN §12: the line's discount (own + cart share), its tax, the rate (snapshot), total − tax. */
+  discount: z.number(),
+  tax: z.number(),
+  taxRate: z.object({ name: z.string(), rate: z.number() }).nullable(),
+  netTotal: z.number(),
+  /** Money given back so far by returns. */
+  returnedTotal: z.number(),
   orderDate: z.string(),
   /** `returned` once every unit came back; a partly returned order stays `placed`. */
   status: z.enum(ORDER_STATUSES),
@@ -64,7 +72,12 @@ export const ORDER_CSV_HEADER = [
   'unit price',
   'unit cost',
   'total',
+  'discount',
+  'tax',
+  'tax rate',
+  'net',
   'returned quantity',
+  'returned total',
   'status',
   'sale number',
   'customer',

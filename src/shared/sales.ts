@@ -100,24 +100,57 @@ export const SaleInput = z
   });
 export type SaleInput = z.input<typeof SaleInput>;
 
-/** One line of a sale: its order, as sold (returns show in returnedQuantity). */
+/** A tax rate as a line was taxed at it (a snapshot); null: untaxed (and every line before taxes). */
+export const TaxRateSnapshot = z.object({ name: z.string(), rate: z.number() }).nullable();
+
+/**
+ * One line of a sale: its order, as sold (returns show in returnedQuantity and returnedTotal).
+ * `discount` is its own and its cart share; `total` what the customer paid for it; `net` = total − tax.
+ */
 export const SaleLine = z.object({
   order: z.object({ _id: z.string() }),
   product: z.object({ _id: z.string().nullable(), name: z.string() }),
   quantity: z.number().int(),
   unitPrice: z.number(),
+  gross: z.number(),
+  discount: z.number(),
+  tax: z.number(),
+  taxRate: TaxRateSnapshot,
   total: z.number(),
+  net: z.number(),
   returnedQuantity: z.number().int(),
+  returnedTotal: z.number(),
 });
+
+/** The store as it was at the sale (DESIGN §12), printed on the receipt. */
+export const ReceiptStore = z.object({
+  name: z.string(),
+  address: z.string(),
+  phone: z.string(),
+  taxNumber: z.string(),
+  receiptFooter: z.string(),
+  currency: z.string(),
+  pricesIncludeTax: z.boolean(),
+});
+export type ReceiptStore = z.infer<typeof ReceiptStore>;
+
+/** A receipt's tax line: one per rate on its lines (0 % too); base is those lines' net. */
+export const ReceiptTax = z.object({ name: z.string(), rate: z.number(), base: z.number(), tax: z.number() });
 /** A sale as its receipt shows it. */
 export const Sale = z.object({
   _id: z.string(),
   number: z.number().int().describe('Unique and increasing; shown as S-000123'),
   createdAt: z.string(),
-  store: z.object({ name: z.string() }),
+  store: ReceiptStore,
   seller: z.object({ _id: z.string().nullable(), name: z.string() }),
   customer: z.object({ _id: z.string().nullable(), name: z.string() }).nullable(),
   lines: z.array(SaleLine),
+  /** Σ gross of the lines. */
+  subtotal: z.number(),
+  /** Every discount (lines' own and the cart's). */
+  discount: z.number(),
+  tax: z.number(),
+  taxes: z.array(ReceiptTax),
   total: z.number(),
   payment: z.object({ method: z.enum(PAYMENT_METHODS), tendered: z.number().nullable() }),
   /** Cash only: tendered − total; null otherwise. */
@@ -127,10 +160,10 @@ export type Sale = z.infer<typeof Sale>;
 export const SaleResponse = Ok.extend({ sale: Sale });
 
 /** A sale in a list: no lines, their count, and what of it came back (units and money). */
-export const SaleSummary = Sale.omit({ lines: true, store: true }).extend({
+export const SaleSummary = Sale.omit({ lines: true, store: true, taxes: true }).extend({
   lineCount: z.number().int(),
   returnedQuantity: z.number().int().describe('Units returned over all lines'),
-  returnedTotal: z.number().describe('What the returned units were sold for'),
+  returnedTotal: z.number().describe('Money given back by returns over all lines'),
 });
 export type SaleSummary = z.infer<typeof SaleSummary>;
 /**
