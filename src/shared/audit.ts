@@ -19,6 +19,7 @@ export const AUDIT_ENTITIES = [
   'order',
   'purchaseOrder',
   'customer',
+  'sale',
 ] as const;
 export const AuditEntity = z.enum(AUDIT_ENTITIES, {
   error: `entity must be one of ${AUDIT_ENTITIES.join(', ')}.`,
@@ -43,6 +44,9 @@ export const AUDIT_ACTIONS = [
   'deactivated',
   'reactivated',
   'passwordReset',
+  'discountApproved',
+  'stockOverridden',
+  'pinChanged',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS, {
   error: `action must be one of ${AUDIT_ACTIONS.join(', ')}.`,

@@ -40,6 +40,9 @@ export const ACTION_LABEL: Record<AuditAction, string> = {
   deactivated: 'Deactivated',
   reactivated: 'Reactivated',
   passwordReset: 'Password reset',
+  discountApproved: 'Discount approved',
+  stockOverridden: 'Sold above stock (approved)',
+  pinChanged: 'PIN changed',
 };
 
 const ACTION_TONE: Partial<Record<AuditAction, string>> = {
@@ -56,6 +59,7 @@ const ENTITY_LABEL: Record<AuditEntity, string> = {
   order: 'Order',
   purchaseOrder: 'Purchase order',
   customer: 'Customer',
+  sale: 'Sale',
 };
 
 const ENTITY_CHOICE: Record<AuditEntity, string> = {
@@ -66,6 +70,7 @@ const ENTITY_CHOICE: Record<AuditEntity, string> = {
   order: 'Orders',
   purchaseOrder: 'Purchase orders',
   customer: 'Customers',
+  sale: 'Sales',
 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -19,6 +19,11 @@ function order(index: number, buyer: string): Order {
     unitPrice: 667.08,
     unitCost: null,
     totalPrice: 1334.16,
+    discount: 0,
+    tax: 0,
+    taxRate: null,
+    netTotal: 1334.16,
+    returnedTotal: 0,
     // May 1 on every clock from UTC−10 to UTC+13.
     orderDate: '2025-05-01T10:00:00.000Z',
     status: 'placed',
