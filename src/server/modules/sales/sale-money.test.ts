@@ -316,8 +316,15 @@ describe.each(targets)('money at the counter on $name', (target) => {
       lines: [{ productId: pen.id, quantity: 5, overrideStock: true }],
       payment: { method: 'card' },
     });
-    expect(without.status).toBe(403);
-    expect(without.body.error).toBe("Selling more than the stock needs a manager's approval.");
+    expect(without.status).toBe(409);
+    expect(without.body.error).toBe('Not enough stock of Shelf pen: 2 left.');
+    const wrong = await sell(t.as.salesRep, {
+      lines: [{ productId: pen.id, quantity: 5, overrideStock: true }],
+      approval: { email: admin.email, pin: '1111' },
+      payment: { method: 'card' },
+    });
+    expect(wrong.status).toBe(403);
+    expect(wrong.body.error).toBe("Selling more than the stock needs a manager's approval.");
     // Not asking to override: a 409, approval or not.
     const plain = await sell(t.as.salesRep, {
       lines: [{ productId: pen.id, quantity: 5 }],
@@ -348,6 +355,19 @@ describe.each(targets)('money at the counter on $name', (target) => {
       [res.body.sale._id],
     );
     expect(audited).toHaveLength(1);
+    // An admin at the till vouches for the units themselves.
+    const shelf = await t.product({ stock: 1 });
+    const mine = await sell(t.as.admin, {
+      lines: [{ productId: shelf.id, quantity: 3, overrideStock: true }],
+      payment: { method: 'card' },
+    });
+    expect(mine.status).toBe(201);
+    const [found] = await t.sql<{ quantity: number; user_id: string }>(
+      `select quantity, user_id from stock_movements where product_id = $1 and reason = 'found'`,
+      [shelf.id],
+    );
+    expect(found).toEqual({ quantity: 2, user_id: t.as.admin.id });
+    expect([await stockOf(shelf.id), await ledgerOf(shelf.id)]).toEqual([0, 0]);
     // A line within its stock sells as usual with overrideStock: nothing found.
     const within = await sell(t.as.salesRep, {
       lines: [{ productId: (await t.product({ stock: 3 })).id, quantity: 1, overrideStock: true }],

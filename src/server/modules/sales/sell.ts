@@ -211,6 +211,10 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
   const limited = seller.role !== 'admin';
   const overLimit = limited ? linesOverLimit(priced, Number(first.store_max_discount_percent)) : [];
   const overriding = limited ? shortLines : [];
+  // Without an approval a line above stock stays a 409, as any line short of stock (DESIGN §12).
+  const unvouched = input.approval === undefined ? overriding[0] : undefined;
+  if (unvouched)
+    return { reason: 'shortOfStock', product: unvouched.name ?? '', stock: unvouched.stock ?? 0 };
   const approver =
     overLimit.length > 0 || overriding.length > 0
       ? await approve(
@@ -275,37 +279,36 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
     })),
   );
 
-  if (approver) {
-    const entity = { type: 'sale' as const, id: sale._id, name: saleNumberLabel(sale.number) };
-    const actor = { id: approver.id, name: approver.name, role: 'admin' as const };
-    if (overLimit.length > 0)
-      await recordAudit(tx, {
-        actor,
-        action: 'discountApproved',
-        entity,
-        changes: [
-          { field: 'seller', new: seller.name },
-          { field: 'approvedBy', new: approver.name },
-          { field: 'discount', new: centsNumber(priced.discount) },
-          ...overLimit.map((at) => ({
-            field: rows[at]?.name ?? 'line',
-            new: centsNumber(priced.lines[at]?.discount ?? 0n),
-          })),
-        ],
-      });
-    for (const row of overriding)
-      await recordAudit(tx, {
-        actor,
-        action: 'stockOverridden',
-        entity,
-        changes: [
-          { field: 'seller', new: seller.name },
-          { field: 'approvedBy', new: approver.name },
-          { field: 'product', new: row.name ?? '' },
-          { field: 'found', new: row.quantity - (row.stock ?? 0) },
-        ],
-      });
-  }
+  const entity = { type: 'sale' as const, id: sale._id, name: saleNumberLabel(sale.number) };
+  const vouching = { id: finder.id, name: finder.name, role: 'admin' as const };
+  if (approver && overLimit.length > 0)
+    await recordAudit(tx, {
+      actor: vouching,
+      action: 'discountApproved',
+      entity,
+      changes: [
+        { field: 'seller', new: seller.name },
+        { field: 'approvedBy', new: approver.name },
+        { field: 'discount', new: centsNumber(priced.discount) },
+        ...overLimit.map((at) => ({
+          field: rows[at]?.name ?? 'line',
+          new: centsNumber(priced.lines[at]?.discount ?? 0n),
+        })),
+      ],
+    });
+  // Every line sold above stock, approved or sold by an admin, names who vouched for the units.
+  for (const row of shortLines)
+    await recordAudit(tx, {
+      actor: vouching,
+      action: 'stockOverridden',
+      entity,
+      changes: [
+        { field: 'seller', new: seller.name },
+        { field: 'approvedBy', new: finder.name },
+        { field: 'product', new: row.name ?? '' },
+        { field: 'found', new: row.quantity - (row.stock ?? 0) },
+      ],
+    });
   return { sale, orders, sellerRole: seller.role };
 }
 
