@@ -5,6 +5,8 @@ import {
   isCartProblem,
   type PricedCart,
   priceCart,
+  refundDue,
+  toCents,
 } from '../../shared/money';
 import { purchaseOrderNumber } from '../../shared/purchasing';
 import type { Role } from '../../shared/roles';
@@ -658,10 +660,21 @@ async function seedStockHistory(
       orderId: order.id,
       user: admin,
     });
+    // The money given back by the shared rule (DESIGN §12), the tax in it likewise.
+    const [paid] = await q<{ total: string; tax: string }>(
+      'select total_price::text as total, tax::text as tax from orders where id = $1',
+      [order.id],
+    );
     await q(
-      `update orders set returned_quantity = $2, status = case when $2 = quantity then 'returned' else 'placed' end
+      `update orders set returned_quantity = $2, status = case when $2 = quantity then 'returned' else 'placed' end,
+                         returned_total = $3, returned_tax = $4
        where id = $1`,
-      [order.id, quantity],
+      [
+        order.id,
+        quantity,
+        centsText(refundDue(toCents(paid?.total ?? '0'), order.quantity, quantity, 0n)),
+        centsText(refundDue(toCents(paid?.tax ?? '0'), order.quantity, quantity, 0n)),
+      ],
     );
   }
   for (const product of products) {

@@ -258,6 +258,10 @@ describe.each(targets)('money at the counter on $name', (target) => {
       expect(res.status).toBe(403);
       expect(res.body.error).toBe("This discount needs a manager's approval.");
     }
+    // A deactivated admin approves nothing, PIN or not.
+    const gone = await approver('5555');
+    await t.sql('update users set active = false where id = $1', [gone.id]);
+    expect((await over({ email: gone.email, pin: '5555' })).status).toBe(403);
     // A cart discount counts with the line's own (both together, per line).
     const cartOver = await sell(t.as.medicalRep, {
       lines: [{ productId: pen.id, quantity: 1, discount: { type: 'percent', value: 6 } }],
