@@ -41,7 +41,8 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['orders'],
         summary: 'Place an order',
-        description: 'total, price and stock may be sent but are ignored: the server reads the price itself.',
+        description:
+          'total, price and stock may be sent but are ignored: the server reads the price itself. A one-line sale paid other, priced and taxed as at the counter (DESIGN §12: the product’s tax rate, else the store’s default).',
         body: OrderInput,
         response: { 201: OrderResponse },
       },
