@@ -1,6 +1,9 @@
 import type { Database } from '../src/server/db/connection';
 import { signedInRunnerFor } from '../src/server/lib/auth';
+import { MemoryState } from '../src/server/lib/shared-state';
+import { LoginThrottle } from '../src/server/lib/throttle';
 import { placeOrder } from '../src/server/modules/orders/orders.repository';
+import type { SellContext } from '../src/server/modules/sales/sell';
 import { type OrderProducts, orderPicker } from './orders-check';
 
 export interface DirectResult {
@@ -18,7 +21,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /**
- * The order statement the server runs, called straight on the database by `concurrency` workers
+ * The order's transaction the server runs (a one-line sale: read and lock, price, write), called straight on the database by `concurrency` workers
  * for `seconds`: the ceiling that the HTTP figure is compared with.
  */
 export async function directOrders(
@@ -30,7 +33,12 @@ export async function directOrders(
 ): Promise<DirectResult> {
   const next = orderPicker(run);
   // A refused buyer throws (401/403): the benchmark user must be able to order.
-  const asBuyer = signedInRunnerFor(database, buyer);
+  const context: SellContext = {
+    signedIn: (runner) => signedInRunnerFor(runner, buyer),
+    storeName: 'Bench',
+    throttle: new LoginThrottle(new MemoryState()),
+    address: '127.0.0.1',
+  };
   const latencies: number[] = [];
   let accepted = 0;
   let refused = 0;
@@ -41,10 +49,12 @@ export async function directOrders(
       while (performance.now() < until) {
         const { productId, quantity } = next();
         const t0 = performance.now();
-        const placed = await placeOrder(asBuyer, { productId, quantity });
+        const placed = await database.db.transaction((tx) =>
+          placeOrder(context, tx, { productId, quantity }),
+        );
         latencies.push(performance.now() - t0);
         if (placed.order) accepted++;
-        else if (placed.productFound) refused++;
+        else if (placed.refused.reason !== 'productMissing') refused++;
         else throw new Error('the direct SQL order named an unknown product');
       }
     }),

@@ -21,6 +21,7 @@ export const AUDIT_ENTITIES = [
   'customer',
   'store',
   'taxRate',
+  'sale',
 ] as const;
 export const AuditEntity = z.enum(AUDIT_ENTITIES, {
   error: `entity must be one of ${AUDIT_ENTITIES.join(', ')}.`,
@@ -45,6 +46,9 @@ export const AUDIT_ACTIONS = [
   'deactivated',
   'reactivated',
   'passwordReset',
+  'discountApproved',
+  'stockOverridden',
+  'pinChanged',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS, {
   error: `action must be one of ${AUDIT_ACTIONS.join(', ')}.`,

@@ -51,6 +51,8 @@ export const Order = z.object({
 export type Order = z.infer<typeof Order>;
 
 export const OrderResponse = Ok.extend({ order: Order });
+/** A return's answer: the order as it now stands and the money this return gave back (DESIGN §12). */
+export const ReturnResponse = OrderResponse.extend({ refunded: z.number() });
 export const ORDER_SORTS = ['-date', 'date'] as const;
 /** search matches the product name or the ordering user's name. */
 export const OrderQuery = PageQuery.extend({

@@ -44,12 +44,17 @@ export const DiscountInput = z.discriminatedUnion(
 export type DiscountInput = z.infer<typeof DiscountInput>;
 
 /** An admin's approval given at the counter: their email and PIN (4–8 digits). */
-export const ApprovalInput = z.object({
-  email: z
-    .string({ error: 'Approval email must be text.' })
-    .max(254, { error: 'Approval email is too long.' }),
-  pin: z.string({ error: 'The PIN must be text.' }).regex(/^\d{4,8}$/, { error: 'A PIN is 4 to 8 digits.' }),
-});
+export const ApprovalInput = z.object(
+  {
+    email: z
+      .string({ error: 'Approval email must be text.' })
+      .max(254, { error: 'Approval email is too long.' }),
+    pin: z
+      .string({ error: 'The PIN must be text.' })
+      .regex(/^\d{4,8}$/, { error: 'A PIN is 4 to 8 digits.' }),
+  },
+  { error: 'An approval is an email and a PIN.' },
+);
 export type ApprovalInput = z.infer<typeof ApprovalInput>;
 
 /**

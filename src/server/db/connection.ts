@@ -273,11 +273,14 @@ async function openPostgres(url: string, poolSize: number, statementTimeoutMs: n
 }
 
 /**
- * Raw statements inside a Drizzle transaction. A Statement's text is bound with its parameters
- * ($n placeholders, each occurrence bound to its value) and run unprepared: transactions are not
- * the hot paths that prepared statements are for.
+ * Raw statements inside a Drizzle transaction. A query's text is bound with its parameters ($n
+ * placeholders, each occurrence bound to its value) and run unprepared. A Statement runs prepared
+ * (by name, planned once per connection) on PostgreSQL, where the transaction holds a connection
+ * of the pool: a sale's statements run in its transaction (decision 0027); on PGlite, as given.
  */
 export function runnerOf(tx: Tx): Runner {
+  const client = (tx as unknown as { session?: { client?: unknown } }).session?.client;
+  const prepared = client instanceof pg.Client ? client : undefined;
   const exec = async <T>(text: string, params: unknown[] = []): Promise<T[]> => {
     const chunks: SQL[] = [];
     let last = 0;
@@ -290,5 +293,11 @@ export function runnerOf(tx: Tx): Runner {
     const result = await tx.execute(sql.join(chunks));
     return Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
   };
-  return { query: exec, run: (statement, params) => exec(statement.text, params) };
+  return {
+    query: exec,
+    run: prepared
+      ? async <T>(statement: Statement, params: unknown[]) =>
+          (await prepared.query({ name: statement.name, text: statement.text, values: params })).rows as T[]
+      : (statement, params) => exec(statement.text, params),
+  };
 }

@@ -66,6 +66,8 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
     const [kept] = await t.sql<{ orders: string; revenue: string }>(
       'select coalesce(sum(orders), 0)::text as orders, coalesce(sum(revenue), 0)::text as revenue from order_totals',
     );
+    // What the kept figures count an order worth: its net kept (DESIGN §12), total − tax less
+    // what returns gave back net of their tax.
     const [counted] = await t.sql<{ orders: string; revenue: string }>(
       `select count(*)::text as orders,
               coalesce(sum(total_price - tax - returned_total + returned_tax), 0)::text as revenue from orders`,

@@ -1,4 +1,14 @@
 import { PRODUCT_NAME } from '../../shared/product';
+import {
+  type Cart,
+  centsText,
+  type Discount,
+  isCartProblem,
+  type PricedCart,
+  priceCart,
+  refundDue,
+  toCents,
+} from '../../shared/money';
 import { purchaseOrderNumber } from '../../shared/purchasing';
 import type { Role } from '../../shared/roles';
 import { hashPassword } from '../lib/passwords';
@@ -236,6 +246,7 @@ export async function seedDemo(
   }
 
   const buyers = userIds.filter((u) => u.role === 'salesRep' || u.role === 'medicalRep' || u.role === 'user');
+  const approverOf = userIds.find((u) => u.role === 'admin');
   const customers = await seedCustomers(q, random);
   const DAY = 86_400_000;
   // Baskets over the last 90 days, with today's share so "Order Today" is not empty: most are
@@ -245,7 +256,18 @@ export async function seedDemo(
     when: Date;
     buyer: (typeof buyers)[number];
     lines: Array<{ product: Seeded; quantity: number }>;
-    sale?: { number: number; customer?: { id: string; name: string }; method: 'cash' | 'card' | 'other' };
+    sale?: {
+      number: number;
+      customer?: { id: string; name: string };
+      method: 'cash' | 'card' | 'other';
+      /** DESIGN §12: the sale's own discount, and whether an admin approved one above the limit. */
+      discount?: Discount;
+      approved?: boolean;
+    };
+    /** Each line's own discount, when it has one. */
+    discounts?: Array<Discount | undefined>;
+    priced?: PricedCart;
+    rates?: Array<{ name: string; rate: string } | null>;
   };
   const baskets: Basket[] = [];
   let lineCount = 0;
@@ -272,6 +294,7 @@ export async function seedDemo(
   let number = 0;
   for (const basket of baskets) if (basket.sale) basket.sale.number = ++number;
   if (number > 0) await q("select setval('sale_number_seq', $1)", [number]);
+  await priceBaskets(q, baskets);
 
   const orderIds: string[] = [];
   for (let from = 0; from < baskets.length; from += 100) {
@@ -282,14 +305,16 @@ export async function seedDemo(
     batch.forEach((basket, b) => {
       basket.lines.forEach(({ product, quantity }, line) => {
         const base = values.length;
-        rows.push(`(${Array.from({ length: 16 }, (_, k) => `$${base + k + 1}`).join(', ')})`);
+        const priced = basket.priced?.lines[line];
+        if (!priced) throw new Error('every demo line is priced');
+        rows.push(`(${Array.from({ length: 20 }, (_, k) => `$${base + k + 1}`).join(', ')})`);
         values.push(
           basket.buyer.id,
           product.id,
           quantity,
           product.price.toFixed(2),
           product.cost.toFixed(2),
-          ((Math.round(product.price * 100) * quantity) / 100).toFixed(2),
+          centsText(priced.total),
           product.name,
           product.category,
           basket.buyer.name,
@@ -300,13 +325,18 @@ export async function seedDemo(
           basket.sale ? line + 1 : null,
           basket.sale?.customer?.id ?? null,
           basket.sale?.customer?.name ?? null,
+          centsText(priced.discount),
+          centsText(priced.tax),
+          basket.rates?.[line]?.name ?? null,
+          basket.rates?.[line]?.rate ?? null,
         );
       });
     });
     const inserted = await q<{ id: string }>(
       `insert into orders (user_id, product_id, quantity, unit_price, unit_cost, total_price, product_name,
                            category_name, user_name, user_address, order_date,
-                           sale_id, sale_number, sale_line, customer_id, customer_name)
+                           sale_id, sale_number, sale_line, customer_id, customer_name,
+                           discount, tax, tax_rate_name, tax_rate)
        values ${rows.join(', ')} returning id`,
       values,
     );
@@ -321,11 +351,14 @@ export async function seedDemo(
         ids.push(null);
         continue;
       }
-      const cents = basket.lines.reduce((sum, l) => sum + Math.round(l.product.price * 100) * l.quantity, 0);
+      const priced = basket.priced;
+      if (!priced) throw new Error('every demo sale is priced');
+      const cents = Number(priced.total);
       const tendered = basket.sale.method === 'cash' ? Math.ceil(cents / 500) * 500 : null;
       const [row] = await query<{ id: string }>(
-        `insert into sales (number, user_id, user_name, customer_id, customer_name, payment_method, tendered, total, created_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
+        `insert into sales (number, user_id, user_name, customer_id, customer_name, payment_method, tendered, total,
+                            created_at, subtotal, discount, tax)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning id`,
         [
           basket.sale.number,
           basket.buyer.id,
@@ -334,11 +367,32 @@ export async function seedDemo(
           basket.sale.customer?.name ?? null,
           basket.sale.method,
           tendered === null ? null : (tendered / 100).toFixed(2),
-          (cents / 100).toFixed(2),
+          centsText(priced.total),
           basket.when.toISOString(),
+          centsText(priced.subtotal),
+          centsText(priced.discount),
+          centsText(priced.tax),
         ],
       );
       ids.push(row?.id ?? null);
+      if (basket.sale.approved && row && approverOf)
+        await query(
+          `insert into audit_log (actor_id, actor_name, actor_role, action, entity_type, entity_id, entity_name,
+                                  changes, at)
+           values ($1, $2, 'admin', 'discountApproved', 'sale', $3, $4, $5::jsonb, $6)`,
+          [
+            approverOf.id,
+            approverOf.name,
+            row.id,
+            `S-${String(basket.sale.number).padStart(6, '0')}`,
+            JSON.stringify([
+              { field: 'seller', new: basket.buyer.name },
+              { field: 'approvedBy', new: approverOf.name },
+              { field: 'discount', new: Number(centsText(priced.discount)) },
+            ]),
+            basket.when.toISOString(),
+          ],
+        );
     }
     return ids;
   }
@@ -346,6 +400,77 @@ export async function seedDemo(
   const admin = userIds.find((u) => u.role === 'admin');
   const receipts = await seedPurchaseOrders(q, { products, supplierIds, random, now });
   await seedStockHistory(q, { products, orderIds, receipts, admin, random, now });
+}
+
+/**
+ * Prices every demo basket by the shared computation (DESIGN §12), on each product's tax rate in
+ * force as the database holds it (none until rates are given) and the store's way of writing
+ * prices. Some sales carry discounts, as a counter gives them: a line's 5 % or 2.00, the sale's
+ * 1.00 or 3 %, each within the default limit (10 %); one an admin approved (25 % off a line).
+ * Their own random sequence, so the rest of the demo stays as it was.
+ */
+async function priceBaskets(
+  q: Query,
+  baskets: Array<{
+    lines: Array<{ product: { id: string; price: number }; quantity: number }>;
+    sale?: { discount?: Discount; approved?: boolean };
+    discounts?: Array<Discount | undefined>;
+    priced?: PricedCart;
+    rates?: Array<{ name: string; rate: string } | null>;
+  }>,
+): Promise<void> {
+  const random = seededRandom(20_261_128);
+  const rates = new Map<string, { name: string; rate: string }>();
+  for (const row of await q<{ id: string; name: string | null; rate: string | null }>(
+    `select p.id, r.name, r.rate::text as rate
+     from products p left join store_settings s on s.id = 1
+       left join tax_rates r on r.id = coalesce(p.tax_rate_id, s.default_tax_rate_id)`,
+  ))
+    if (row.name !== null && row.rate !== null) rates.set(row.id, { name: row.name, rate: row.rate });
+  const [settings] = await q<{ prices_include_tax: boolean }>(
+    'select prices_include_tax from store_settings where id = 1',
+  );
+  let approvedOne = false;
+  const sales = baskets.filter((basket) => basket.sale);
+  const last = sales[sales.length - 1];
+  for (const basket of baskets) {
+    basket.rates = basket.lines.map((line) => rates.get(line.product.id) ?? null);
+    if (basket.sale) {
+      const roll = random();
+      if (roll < 0.08) basket.discounts = basket.lines.map(() => ({ type: 'percent', value: 5 }));
+      else if (roll < 0.12) {
+        const first = basket.lines[0];
+        if (first && first.product.price * first.quantity > 20)
+          basket.discounts = [{ type: 'amount', value: 2 }];
+      }
+      const subtotal = basket.lines.reduce((sum, line) => sum + line.product.price * line.quantity, 0);
+      const cartRoll = random();
+      if (cartRoll < 0.05 && subtotal > 25) basket.sale.discount = { type: 'amount', value: 1 };
+      else if (cartRoll < 0.08 && !basket.discounts) basket.sale.discount = { type: 'percent', value: 3 };
+      // The last sale of the demo (today's): a manager's approval for 25 % off its first line.
+      if (basket === last && !approvedOne) {
+        basket.discounts = [{ type: 'percent', value: 25 }];
+        basket.sale.discount = undefined;
+        basket.sale.approved = true;
+        approvedOne = true;
+      }
+    }
+    const cart: Cart = {
+      pricesIncludeTax: settings?.prices_include_tax ?? false,
+      discount: basket.sale?.discount ?? null,
+      lines: basket.lines.map((line, at) => ({
+        unitPrice: line.product.price.toFixed(2),
+        quantity: line.quantity,
+        taxRate: basket.rates?.[at]
+          ? { name: basket.rates[at].name, rate: Number(basket.rates[at].rate) }
+          : null,
+        discount: basket.discounts?.[at] ?? null,
+      })),
+    };
+    const priced = priceCart(cart);
+    if (isCartProblem(priced)) throw new Error(`a demo basket cannot be priced: ${priced.problem}`);
+    basket.priced = priced;
+  }
 }
 
 const FIRST_NAMES = [
@@ -586,11 +711,21 @@ async function seedStockHistory(
       orderId: order.id,
       user: admin,
     });
+    // The money given back by the shared rule (DESIGN §12), the tax in it likewise.
+    const [paid] = await q<{ total: string; tax: string }>(
+      'select total_price::text as total, tax::text as tax from orders where id = $1',
+      [order.id],
+    );
     await q(
       `update orders set returned_quantity = $2, status = case when $2 = quantity then 'returned' else 'placed' end,
-              returned_total = round(total_price * $2 / quantity, 2), returned_tax = round(tax * $2 / quantity, 2)
+                         returned_total = $3, returned_tax = $4
        where id = $1`,
-      [order.id, quantity],
+      [
+        order.id,
+        quantity,
+        centsText(refundDue(toCents(paid?.total ?? '0'), order.quantity, quantity, 0n)),
+        centsText(refundDue(toCents(paid?.tax ?? '0'), order.quantity, quantity, 0n)),
+      ],
     );
   }
   for (const product of products) {

@@ -26,8 +26,11 @@ function fingerprint(request: FastifyRequest): string {
     .digest('hex');
 }
 
-/** Answers that a retry may get again; a refused sign-in or role must be tried afresh. */
-const replayable = (status: number) => status < 500 && status !== 401 && status !== 403;
+/**
+ * Answers that a retry may get again; a refused sign-in, role or approval (401, 403) and a
+ * throttled one (429) must be tried afresh.
+ */
+const replayable = (status: number) => status < 500 && status !== 401 && status !== 403 && status !== 429;
 
 /** How many times a write is run when PostgreSQL picks it as a deadlock's victim. */
 const DEADLOCK_ATTEMPTS = 3;

@@ -336,6 +336,17 @@ const ROWS: Row[] = [
     },
   },
   {
+    call: 'PUT /api/users/me/pin',
+    who: ADMIN,
+    request: async (t, me) => ({
+      method: 'PUT',
+      url: '/api/users/me/pin',
+      body: { pin: '2468', currentPassword: PASSWORD },
+      // A fresh account of the caller's role, so setting a PIN never touches the shared ones.
+      ...(me ? { token: (await t.account(me.role)).token } : {}),
+    }),
+  },
+  {
     call: 'PUT /api/users/:id (someone else)',
     who: [],
     request: async (t) => {

@@ -7,7 +7,7 @@ import { buildApp } from '../app';
 import { openDatabase } from '../db/connection';
 import { type Answer, PASSWORD, startApp, type TestApp, targets, testConfig } from './harness';
 
-const HASH_OR_SECRET = /passwordHash|password_hash|\$argon2/i;
+const HASH_OR_SECRET = /passwordHash|password_hash|pinHash|pin_hash|\$argon2/i;
 const STACK_OR_SQL =
   /\n\s+at |"stack"|node_modules|\.ts:\d+|\bselect\b.+\bfrom\b|\binsert into\b|relation "|column "/i;
 
@@ -163,12 +163,31 @@ describe.each(targets)('security on $name', (target) => {
     expect(ordered.status).toBe(201);
     await record('GET', `/api/order/${id}`, { token: changed.body.token });
     await record('GET', `/api/order/${t.as.admin.id}`, { token: admin });
+    // An admin's approval PIN (DESIGN §12): set, used at the counter, never answered.
+    const pinned = await record('PUT', '/api/users/me/pin', {
+      token: admin,
+      body: { pin: '48264826', currentPassword: PASSWORD },
+    });
+    expect(pinned.status).toBe(200);
+    const sold = await record('POST', '/api/sales', {
+      token: t.as.salesRep.token,
+      body: {
+        lines: [{ productId, quantity: 1, discount: { type: 'percent', value: 50 } }],
+        approval: { email: t.as.admin.email, pin: '48264826' },
+        payment: { method: 'card' },
+      },
+    });
+    expect(sold.status).toBe(201);
+    await record('GET', `/api/sales/${sold.body.sale._id}`, { token: admin });
+    await record('GET', '/api/sales', { token: admin });
+    await record('GET', `/api/users/${t.as.admin.id}`, { token: admin });
     await record('GET', '/api/dashboard', { token: admin });
     await record('GET', '/api/docs/json');
     for (const res of answers) {
       expect(res.status, res.text).toBeLessThan(300);
       expect(res.text).not.toMatch(HASH_OR_SECRET);
       expect(res.text).not.toContain('walker password');
+      expect(res.text).not.toContain('48264826');
     }
     // Data answers do not even name a password field (the API document describes the inputs);
     // the one flag that speaks of one says only that its user must choose a new one.

@@ -62,8 +62,9 @@ export async function findCustomer(db: Db, id: string): Promise<Customer | undef
 }
 
 /**
- * What a customer bought: their sales, what they spent net of returns (units kept × unit price,
- * summed exactly in the database) and when they last bought. With `sellerId`, only the sales that
+ * What a customer bought: their sales, what they spent net of returns (what they paid for each
+ * line, after discounts and with tax, less the money given back: DESIGN §12; summed exactly in the
+ * database) and when they last bought. With `sellerId`, only the sales that
  * person made (a seller reads no one else's sales, summed or not).
  */
 export async function customerSummary(db: Db, id: string, sellerId?: string): Promise<CustomerSummary> {
@@ -72,7 +73,7 @@ export async function customerSummary(db: Db, id: string, sellerId?: string): Pr
     await db.execute(sql`
       select (select count(*)::int from sales
               where customer_id = ${id} and (${seller}::uuid is null or user_id = ${seller}::uuid)) as sales,
-             (select coalesce(sum((quantity - returned_quantity) * unit_price), 0)::text from orders
+             (select coalesce(sum(total_price - returned_total), 0)::text from orders
               where customer_id = ${id} and (${seller}::uuid is null or user_id = ${seller}::uuid)) as spent,
              (select max(created_at) from sales
               where customer_id = ${id} and (${seller}::uuid is null or user_id = ${seller}::uuid)) as last`),

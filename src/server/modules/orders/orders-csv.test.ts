@@ -33,7 +33,7 @@ describe.each(targets)('orders as CSV on $name', (target) => {
     const json = await t.call('GET', `/api/order/${t.as.admin.id}`, { token: t.as.admin.token });
     expect(rows.map((row) => row[0])).toEqual(json.body.orders.map((order: { _id: string }) => order._id));
     const first = rows[0] as string[];
-    expect(first.slice(2, 11)).toEqual([
+    expect(first.slice(2, 16)).toEqual([
       `'=HYPERLINK("http://x", "Pen, blue")`,
       expect.stringMatching(/^Category /),
       t.as.salesRep.name,
@@ -41,6 +41,11 @@ describe.each(targets)('orders as CSV on $name', (target) => {
       '1.1',
       '',
       '1.1',
+      '0',
+      '0',
+      '',
+      '1.1',
+      '0',
       '0',
       'placed',
     ]);
@@ -78,7 +83,8 @@ describe.each(targets)('orders as CSV on $name', (target) => {
       token: t.as.admin.token,
     });
     const rows = parseCsv(res.text).slice(1);
-    expect(rows.map((row) => [row[1], row[2], row[11]])).toEqual([
+    const at = ORDER_CSV_HEADER.indexOf('sale number');
+    expect(rows.map((row) => [row[1], row[2], row[at]])).toEqual([
       ['2026-07-01T12:00:00+02:00', 'Receipt ink', ''],
       ['2026-11-25T15:04:05+01:00', 'Receipt roll', 'S-000725'],
     ]);

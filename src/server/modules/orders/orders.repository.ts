@@ -1,16 +1,17 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { CsvValue } from '../../../shared/csv';
+import { centsNumber, centsText, refundDue, toCents } from '../../../shared/money';
 import { ORDER_CSV_HEADER, type Order, type OrderQuery } from '../../../shared/orders';
 import type { Role } from '../../../shared/roles';
 import { saleNumberLabel } from '../../../shared/sales';
 import { type Database, type Db, statementOf, type Tx } from '../../db/connection';
 import { orders, orderTotals, stockMovements } from '../../db/schema';
-import { type SignedInRunner, signedInStatement } from '../../lib/auth';
 import { type CsvBatch, type CsvWriter, exactTime, nextNewest, olderThan } from '../../lib/csv-stream';
-import { pgCode } from '../../lib/errors';
 import type { JsonBatch } from '../../lib/json-stream';
 import { matchesSearch } from '../../lib/search';
 import type { ZonedClock } from '../../lib/zoned-time';
+import type { PlacedRow } from '../sales/sales.repository';
+import { type SaleRefusal, type SellContext, sellCart } from '../sales/sell';
 
 export const toOrder = (row: OrderRow): Order => ({
   _id: row.id,
@@ -20,6 +21,14 @@ export const toOrder = (row: OrderRow): Order => ({
   unitPrice: Number(row.unitPrice),
   unitCost: row.unitCost === null ? null : Number(row.unitCost),
   totalPrice: Number(row.totalPrice),
+  discount: Number(row.discount),
+  tax: Number(row.tax),
+  taxRate:
+    row.taxRateName === null || row.taxRate === null
+      ? null
+      : { name: row.taxRateName, rate: Number(row.taxRate) },
+  netTotal: centsNumber(toCents(row.totalPrice) - toCents(row.tax)),
+  returnedTotal: Number(row.returnedTotal),
   orderDate: new Date(row.orderDate).toISOString(),
   status: row.status === 'returned' ? 'returned' : 'placed',
   returnedQuantity: row.returnedQuantity,
@@ -27,43 +36,23 @@ export const toOrder = (row: OrderRow): Order => ({
   customer: row.customerName === null ? null : { _id: row.customerId, name: row.customerName },
 });
 
-// The money columns of DESIGN §12 join the answer with the sales that write them.
-type OrderRow = Omit<
-  typeof orders.$inferSelect,
-  'discount' | 'tax' | 'taxRateName' | 'taxRate' | 'returnedTotal' | 'returnedTax'
->;
+type OrderRow = typeof orders.$inferSelect;
 
 /** A row as the raw statements answer it (snake_case), turned into the Drizzle row shape. */
-type RawOrderRow = {
-  id: string;
-  user_id: string | null;
-  product_id: string | null;
-  quantity: number;
-  unit_price: string;
-  unit_cost: string | null;
-  total_price: string;
-  product_name: string;
-  category_name: string;
-  user_name: string;
-  user_address: string;
-  order_date: string | Date;
-  status: string;
-  returned_quantity: number;
-  sale_id: string | null;
-  sale_number: string | number | null;
-  sale_line: number | null;
-  customer_id: string | null;
-  customer_name: string | null;
-};
-
-const fromRaw = (row: RawOrderRow): OrderRow => ({
+const fromRaw = (row: PlacedRow): OrderRow => ({
   id: row.id,
   userId: row.user_id,
   productId: row.product_id,
   quantity: row.quantity,
   unitPrice: row.unit_price,
   unitCost: row.unit_cost,
-  totalPrice: row.total_price,
+  totalPrice: String(row.total_price),
+  discount: String(row.discount),
+  tax: String(row.tax),
+  taxRateName: row.tax_rate_name,
+  taxRate: row.tax_rate === null ? null : String(row.tax_rate),
+  returnedTotal: String(row.returned_total),
+  returnedTax: String(row.returned_tax),
   productName: row.product_name,
   categoryName: row.category_name,
   userName: row.user_name,
@@ -78,98 +67,74 @@ const fromRaw = (row: RawOrderRow): OrderRow => ({
   customerName: row.customer_name,
 });
 
-/**
- * Records the order as a one-line sale (DESIGN §16: one way to sell) and takes its stock in one
- * statement, for the signed-in buyer.
- *
- * - The buyer is `signed_in_user` (see signedInStatement): the order goes ahead only while the
- *   token's user exists with its version and an allowed role.
- * - The product is locked as it is read (as a counter sale locks its products, decision 0016):
- *   the stock checked is the stock taken, so a refusal writes nothing and draws no receipt
- *   number, and the counters are reached holding the product, in the same order as a sale.
- * - The sale row (receipt number from `sale_number_seq`, the same numbering as the counter;
- *   payment `other`, no customer) is written only when the stock suffices; the order is its line
- *   1 with the sale's time, and its `sale` movement takes the stock through the ledger's trigger
- *   (migration 0010) in one conditional update that never goes below zero. Should the trigger
- *   refuse it anyway (IMS01), the whole statement is undone, sale row included.
- * - The price and the cost (for margins) come from the database, never the client.
- * - It always answers one row: the order, or whether the product exists, so a refusal costs no
- *   second round trip.
- *
- * $1 product, $2 quantity.
- */
-const PLACE_ORDER = signedInStatement('orders_place', {
-  with: `product as materialized (
-     select p.id, p.name, p.price, p.cost, p.stock, c.name as category_name
-     from products p join categories c on c.id = p.category_id
-     where p.id = $1::uuid
-     for update of p
-   ), sale as (
-     insert into sales (user_id, user_name, payment_method, total, created_at)
-     select buyer.id, buyer.name, 'other', product.price * $2::int, clock_timestamp()
-     from product cross join signed_in_user buyer
-     where product.stock >= $2::int
-     returning id, number, user_id, user_name, created_at
-   ), placed as (
-     insert into orders (user_id, product_id, quantity, unit_price, unit_cost, total_price,
-                         product_name, category_name, user_name, user_address,
-                         sale_id, sale_number, sale_line, order_date)
-     select sale.user_id, product.id, $2::int, product.price, product.cost, product.price * $2::int,
-            product.name, product.category_name, sale.user_name, buyer.address,
-            sale.id, sale.number, 1, sale.created_at
-     from sale cross join product cross join signed_in_user buyer
-     returning *
-   ), sold as (
-     insert into stock_movements (product_id, kind, quantity, user_id, user_name, order_id)
-     select product_id, 'sale', -quantity, user_id, user_name, id from placed
-   )`,
-  select: `select placed.*,
-          case when placed.id is null then exists(select 1 from product) end as product_found,
-          (select role from signed_in_user) as caller_role
-   from (select) as one left join placed on true`,
-});
-
 /** The order placed and the buyer's role (which decides whether the answer shows the cost). */
-export type Placed = { order: Order; callerRole: Role } | { order: undefined; productFound: boolean };
+export type Placed = { order: Order; callerRole: Role } | { order: undefined; refused: SaleRefusal };
 
-/** Places the order for the runner's signed-in buyer (the runner throws 401/403). */
+/**
+ * Places a catalogue order as a one-line sale (DESIGN §16: one way to sell), for the signed-in
+ * buyer, in the caller's transaction: the same path as the counter (sellCart, decision 0027), so
+ * it is priced and taxed by the shared computation on the database's own price and rate, its
+ * product locked as it is read, its receipt number drawn only when it goes ahead, and its stock
+ * taken through the ledger. Payment `other`, no customer, no discount.
+ */
 export async function placeOrder(
-  run: SignedInRunner,
+  context: SellContext,
+  tx: Tx,
   order: { productId: string; quantity: number },
 ): Promise<Placed> {
-  let row: (RawOrderRow & { product_found: boolean | null; caller_role: Role }) | undefined;
-  try {
-    [row] = await run<RawOrderRow & { product_found: boolean | null; caller_role: Role }>(PLACE_ORDER, [
-      order.productId,
-      order.quantity,
-    ]);
-  } catch (error) {
-    // Sold out between reading the stock and taking it: a refusal like any other.
-    if (pgCode(error) === 'IMS01') return { order: undefined, productFound: true };
-    throw error;
-  }
-  if (!row?.id) return { order: undefined, productFound: row?.product_found === true };
-  return { order: toOrder(fromRaw(row)), callerRole: row.caller_role };
+  const sold = await sellCart(context, tx, {
+    lines: [{ productId: order.productId, quantity: order.quantity }],
+    customerId: null,
+    method: 'other',
+    tendered: null,
+  });
+  if ('reason' in sold) return { order: undefined, refused: sold };
+  const [row] = sold.orders;
+  if (!row) throw new Error('a one-line sale has its order');
+  return { order: toOrder(fromRaw(row)), callerRole: sold.sellerRole };
 }
 
 /**
- * Takes back part or all of an order (DESIGN §8): the order's returned quantity grows (never past
- * its quantity: the update is conditional, so racing returns cannot give back more than was
- * sold), its status follows, and the units go back to stock by a `return` movement naming the
- * order. The dashboard's counters follow through the orders trigger of migration 0010.
+ * Takes back part or all of an order (DESIGN §8, §12): the order's row is locked, its returned
+ * quantity grows (never past its quantity), its status follows, and the money given back is what
+ * the shared rule says (refundDue: a return that brings the units returned to Q gives back
+ * round(total × Q / quantity) − what was given back so far, the tax likewise), written in the same
+ * update as the quantity. The units go back to stock by a `return` movement naming the order. The
+ * dashboard's counters follow through the orders trigger of migration 0010.
  * Undefined when the order does not exist; `tooMany` when more than what remains was asked.
  */
 export async function returnOrder(
   tx: Tx,
   input: { orderId: string; quantity: number; reason?: string; actor: { id: string; name: string } },
-): Promise<{ order: OrderRow } | { tooMany: number } | undefined> {
+): Promise<{ order: OrderRow; refunded: bigint } | { tooMany: number } | undefined> {
+  const [existing] = await tx
+    .select({
+      quantity: orders.quantity,
+      returned: orders.returnedQuantity,
+      total: sql<string>`${orders.totalPrice}::text`,
+      tax: sql<string>`${orders.tax}::text`,
+      returnedTotal: sql<string>`${orders.returnedTotal}::text`,
+      returnedTax: sql<string>`${orders.returnedTax}::text`,
+    })
+    .from(orders)
+    .where(eq(orders.id, input.orderId))
+    .for('update');
+  if (!existing) return undefined;
+  const after = existing.returned + input.quantity;
+  if (after > existing.quantity) return { tooMany: existing.quantity - existing.returned };
+  const refunded = refundDue(
+    toCents(existing.total),
+    existing.quantity,
+    after,
+    toCents(existing.returnedTotal),
+  );
+  const taxBack = refundDue(toCents(existing.tax), existing.quantity, after, toCents(existing.returnedTax));
   const [updated] = await tx
     .update(orders)
     .set({
       returnedQuantity: sql`${orders.returnedQuantity} + ${input.quantity}`,
-      // The money given back so far, pro rata and cents exact (DESIGN §12): the reports count it.
-      returnedTotal: sql`round(${orders.totalPrice} * (${orders.returnedQuantity} + ${input.quantity}) / ${orders.quantity}, 2)`,
-      returnedTax: sql`round(${orders.tax} * (${orders.returnedQuantity} + ${input.quantity}) / ${orders.quantity}, 2)`,
+      returnedTotal: sql`${orders.returnedTotal} + ${centsText(refunded)}::numeric`,
+      returnedTax: sql`${orders.returnedTax} + ${centsText(taxBack)}::numeric`,
       status: sql`case when ${orders.returnedQuantity} + ${input.quantity} = ${orders.quantity} then 'returned' else 'placed' end`,
     })
     .where(
@@ -179,13 +144,7 @@ export async function returnOrder(
       ),
     )
     .returning();
-  if (!updated) {
-    const [existing] = await tx
-      .select({ quantity: orders.quantity, returned: orders.returnedQuantity })
-      .from(orders)
-      .where(eq(orders.id, input.orderId));
-    return existing ? { tooMany: existing.quantity - existing.returned } : undefined;
-  }
+  if (!updated) return { tooMany: existing.quantity - existing.returned };
   // A product deleted since the sale has no stock to take the units back into.
   if (updated.productId) {
     await tx.insert(stockMovements).values({
@@ -199,7 +158,7 @@ export async function returnOrder(
       orderId: updated.id,
     });
   }
-  return { order: updated };
+  return { order: updated, refunded };
 }
 
 type OrderFilter = { userId?: string; search?: string; sort?: OrderQuery['sort'] };
@@ -273,8 +232,13 @@ export type OrderCursor = { at: string; id: string };
 const ORDER_CSV_COLUMNS = sql`${orders.id},
   (extract(epoch from ${orders.orderDate}) * 1000)::float8, ${orders.productName},
   ${orders.categoryName}, ${orders.userName}, ${orders.quantity}, ${orders.unitPrice}::float8,
-  ${orders.unitCost}::float8, ${orders.totalPrice}::float8, ${orders.returnedQuantity}, ${orders.status},
-  ${orders.saleNumber}, ${orders.customerName}, ${orders.orderDate}::text`;
+  ${orders.unitCost}::float8, ${orders.totalPrice}::float8, ${orders.discount}::float8, ${orders.tax}::float8,
+  case when ${orders.taxRateName} is not null
+    then ${orders.taxRateName} || ' ' || trim_scale(${orders.taxRate})::text || '%' end,
+  (${orders.totalPrice} - ${orders.tax})::float8, ${orders.returnedQuantity}, ${orders.returnedTotal}::float8,
+  ${orders.status}, ${orders.saleNumber}, ${orders.customerName}, ${orders.orderDate}::text`;
+
+const SALE_NUMBER_COLUMN = ORDER_CSV_HEADER.indexOf('sale number');
 
 /**
  * One batch of the orders CSV (ORDER_CSV_HEADER) after `after`, in the list's order: the same
@@ -315,7 +279,8 @@ export async function orderCsvBatch(
       // The cursor is not a column of the CSV.
       row.length = ORDER_CSV_HEADER.length;
       row[1] = clock(Number(row[1]));
-      row[11] = row[11] === null ? null : saleNumberLabel(Number(row[11]));
+      row[SALE_NUMBER_COLUMN] =
+        row[SALE_NUMBER_COLUMN] === null ? null : saleNumberLabel(Number(row[SALE_NUMBER_COLUMN]));
       out.row(pick(row as CsvValue[]));
     },
   );

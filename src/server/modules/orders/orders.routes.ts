@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams } from '../../../shared/common';
 import type { CsvValue } from '../../../shared/csv';
+import { centsNumber } from '../../../shared/money';
 import {
   ORDER_CSV_HEADER,
   type Order,
@@ -8,12 +9,12 @@ import {
   OrderListResponse,
   OrderQuery,
   OrderResponse,
+  ReturnResponse,
   UserIdParams,
 } from '../../../shared/orders';
 import { pageWindow } from '../../../shared/paging';
 import { ReturnInput } from '../../../shared/stock';
-import { type Runner, runnerOf } from '../../db/connection';
-import { currentUser, signedInRunner } from '../../lib/auth';
+import { currentUser } from '../../lib/auth';
 import { costFor, csvColumnsFor } from '../../lib/costs';
 import { CSV_BATCH, checkMayExport, sendCsv } from '../../lib/csv-stream';
 import { conflict, forbidden, isId, notFound } from '../../lib/errors';
@@ -21,6 +22,7 @@ import { answerOnce } from '../../lib/idempotency';
 import { jsonBatchFor, sendJsonList } from '../../lib/json-stream';
 import { zonedClock } from '../../lib/zoned-time';
 import { recordAudit } from '../audit/audit.repository';
+import { sellContext } from '../sales/sell';
 import {
   type OrderCursor,
   orderCsvBatch,
@@ -39,23 +41,26 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['orders'],
         summary: 'Place an order',
-        description: 'total, price and stock may be sent but are ignored: the server reads the price itself.',
+        description:
+          'total, price and stock may be sent but are ignored: the server reads the price itself. A one-line sale paid other, priced and taxed as at the counter (DESIGN §12: the product’s tax rate, else the store’s default).',
         body: OrderInput,
         response: { 201: OrderResponse },
       },
     },
     async (request, reply) => {
-      // The order statement checks the signed-in user itself (one round trip per order); with an
-      // Idempotency-Key it runs in the key's transaction.
+      // A one-line sale (the counter's path): its statements check the signed-in user themselves;
+      // with an Idempotency-Key it runs in the key's transaction.
       const { productId, quantity } = request.body;
       if (!isId(productId)) throw notFound('Product');
-      const place = async (runner?: Runner) => {
-        const placed = await placeOrder(signedInRunner(request, runner), { productId, quantity });
-        if (!placed.order) throw placed.productFound ? conflict('Not enough stock') : notFound('Product');
+      return answerOnce(request, reply, async (tx) => {
+        const placed = await placeOrder(sellContext(request), tx, { productId, quantity });
+        if (!placed.order)
+          throw placed.refused.reason === 'productMissing'
+            ? notFound('Product')
+            : conflict('Not enough stock');
         const order = costFor(placed.callerRole, placed.order, 'unitCost');
         return { status: 201, body: { success: true as const, order } };
-      };
-      return answerOnce(request, reply, (tx) => place(runnerOf(tx)), place);
+      });
     },
   );
 
@@ -67,10 +72,10 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['orders'],
         summary: 'Take back part or all of an order',
         description:
-          'The units go back to stock (a return movement); the order’s returnedQuantity grows and its status becomes returned when all came back. 409 when more than what remains is asked. Accepts an Idempotency-Key.',
+          'The units go back to stock (a return movement); the order’s returnedQuantity grows and its status becomes returned when all came back. The money given back is pro rata and cents exact: a return that brings the units returned to Q gives back round(totalPrice × Q / quantity) − returnedTotal (answered as refunded), so a whole return gives back totalPrice; the tax likewise. 409 when more than what remains is asked. Accepts an Idempotency-Key.',
         params: IdParams,
         body: ReturnInput,
-        response: { 200: OrderResponse },
+        response: { 200: ReturnResponse },
       },
     },
     async (request, reply) => {
@@ -98,10 +103,18 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
               old: order.returnedQuantity - quantity,
               new: order.returnedQuantity,
             },
+            { field: 'refunded', new: centsNumber(returned.refunded) },
             ...(reason ? [{ field: 'reason', new: reason }] : []),
           ],
         });
-        return { status: 200, body: { success: true as const, order: costFor(me.role, order, 'unitCost') } };
+        return {
+          status: 200,
+          body: {
+            success: true as const,
+            order: costFor(me.role, order, 'unitCost'),
+            refunded: centsNumber(returned.refunded),
+          },
+        };
       });
     },
   );

@@ -1,111 +1,260 @@
+import { centsNumber, toCents } from '../../../shared/money';
 import { searchWords } from '../../../shared/paging';
 import { can, type Role } from '../../../shared/roles';
-import { type PaymentMethod, type Sale, type SaleSummary, saleNumberSearched } from '../../../shared/sales';
+import {
+  type PaymentMethod,
+  type ReceiptStore,
+  type Sale,
+  type SaleSummary,
+  saleNumberSearched,
+} from '../../../shared/sales';
 import type { Runner } from '../../db/connection';
 import { type SignedInRunner, signedInStatement } from '../../lib/auth';
 import { likePattern } from '../../lib/search';
 
-/** A sale's lines as the statement takes them: one per product, quantities added, in cart order. */
-export type SaleLines = { productIds: string[]; quantities: number[] };
-
-/** Lines naming the same product become one, at its first place, with the quantities added. */
-export function mergeLines(lines: readonly { productId: string; quantity: number }[]): SaleLines {
-  const quantities = new Map<string, number>();
-  for (const { productId, quantity } of lines)
-    quantities.set(productId, (quantities.get(productId) ?? 0) + quantity);
-  return { productIds: [...quantities.keys()], quantities: [...quantities.values()] };
+/**
+ * The store's settings as a sale reads them (DESIGN §12): the one row, or, while there is none,
+ * the defaults (the name from STORE_NAME, given as `nameParam`). One row always.
+ */
+export function storeSettingsSql(nameParam: string): string {
+  return `select coalesce(st.name, ${nameParam}::text) as name, coalesce(st.address, '') as address,
+            coalesce(st.phone, '') as phone, coalesce(st.tax_number, '') as tax_number,
+            coalesce(st.receipt_footer, '') as receipt_footer, coalesce(st.currency, 'USD') as currency,
+            coalesce(st.prices_include_tax, false) as prices_include_tax,
+            coalesce(st.max_discount_percent, 10)::text as max_discount_percent,
+            st.default_tax_rate_id
+     from (select) as one left join store_settings st on st.id = 1`;
 }
 
 /**
- * Records a whole sale in one statement (DESIGN §11, decision 0015), for the signed-in seller:
+ * Reads a sale's cart inside its transaction (DESIGN §12, decision 0027), for the signed-in seller:
+ * every line with its product, locked in product id order before anything is written (as before,
+ * decisions 0015 and 0016: the stock read is the stock the sale takes, and two sales never wait on
+ * each other in a circle), its price, cost and the tax rate in force (the product's own, else the
+ * store's default), the store's settings, the customer (held against deletion until the sale is
+ * written) and the seller's role. Prices come from the database, never the client.
  *
- * - every line is read with its product, and the products are locked in id order before anything
- *   is written (as a purchase receipt locks them): the stock read is the stock taken, and the
- *   counters the stock triggers keep are touched only once all products are held (migration
- *   0016, decision 0016), so two sales never wait on each other in a circle. The sale row is
- *   written only when every product exists, each has the stock its line takes, the customer
- *   (when named) exists and cash tendered covers the total. Otherwise nothing is written and the
- *   answer says which line or check failed.
- * - each line becomes an order (the usual snapshot, plus the sale, its number, its line and the
- *   customer) and each order a `sale` movement, in product id order. The ledger's trigger takes
- *   the stock in one conditional update per movement; should it refuse one (IMS01), the whole
- *   statement is undone: all lines or none.
- * - the receipt number is drawn from `sale_number_seq` only once the sale is sure to go ahead, so
- *   a refusal costs no number (with its products locked, the checks see the stock the ledger
- *   takes); only a transaction that fails after the draw (a crash, a deadlock's rerun) leaves a
- *   gap.
- * - prices and costs come from the database; money stays `numeric` (exact) and leaves as text.
- *
- * $1 product ids, $2 quantities (merged, see mergeLines), $3 customer id or null, $4 payment
- * method, $5 cash tendered or null.
+ * $1 product ids, $2 quantities (merged, see mergeLines), $3 customer id or null, $4 the store's
+ * name while it has no settings.
  */
-const PLACE_SALE = signedInStatement('sales_place', {
+const READ_CART = signedInStatement('sales_read_cart', {
   with: `lines as materialized (
      select t.product_id, t.quantity, t.n::int as n
      from unnest($1::uuid[], $2::int[]) with ordinality as t(product_id, quantity, n)
      order by t.product_id
+   ), store as materialized (${storeSettingsSql('$4')}
    ), line_state as materialized (
      -- Each line's product by its primary key (lateral: a plan made for any number of lines
-     -- still reads one product per line, never the catalogue), locked in product id order
-     -- before anything else is written (see above).
-     select lines.*, p.id is not null as found, p.name, p.stock, p.price, p.cost, p.category_name
+     -- still reads one product per line, never the catalogue), locked in product id order.
+     select lines.*, p.id is not null as found, p.name, p.stock, p.price::text as price,
+            p.cost::text as cost, p.category_name, r.name as rate_name, r.rate::text as rate
      from lines left join lateral (
-       select p.id, p.name, p.stock, p.price, p.cost, c.name as category_name
+       select p.id, p.name, p.stock, p.price, p.cost, p.tax_rate_id, c.name as category_name
        from products p join categories c on c.id = p.category_id
        where p.id = lines.product_id
        for update of p
      ) p on true
-   ), verdict as (
-     select bool_and(found and stock >= quantity) as stocked, sum(price * quantity) as total
-     from line_state
+     left join tax_rates r on r.id = coalesce(p.tax_rate_id, (select default_tax_rate_id from store))
    ), customer as (
-     select id, name from customers where id = $3::uuid
-   ), go as (
-     select verdict.total, seller.id as seller_id, seller.name as seller_name,
-            customer.id as customer_id, customer.name as customer_name
-     from verdict cross join signed_in_user seller left join customer on true
-     where verdict.stocked
-       and ($3::uuid is null or customer.id is not null)
-       and ($5::numeric is null or $5::numeric >= verdict.total)
-   ), sale as (
-     insert into sales (user_id, user_name, customer_id, customer_name, payment_method, tendered, total,
-                        created_at)
-     select go.seller_id, go.seller_name, go.customer_id, go.customer_name, $4::text, $5::numeric, go.total,
-            clock_timestamp()
-     from go
-     returning *
-   ), placed as (
-     insert into orders (user_id, product_id, quantity, unit_price, unit_cost, total_price,
-                         product_name, category_name, user_name, user_address,
-                         sale_id, sale_number, sale_line, customer_id, customer_name, order_date)
-     select sale.user_id, l.product_id, l.quantity, l.price, l.cost, l.price * l.quantity,
-            l.name, l.category_name, sale.user_name, seller.address,
-            sale.id, sale.number, l.n, sale.customer_id, sale.customer_name, sale.created_at
-     from line_state l cross join sale cross join signed_in_user seller
-     order by l.n
-     returning id, product_id, quantity, user_id, user_name
-   ), sold as (
-     insert into stock_movements (product_id, kind, quantity, user_id, user_name, order_id)
-     select product_id, 'sale', -quantity, user_id, user_name, id from placed order by product_id
+     select id, name from customers where id = $3::uuid for key share
    )`,
-  select: `select l.n, l.product_id, l.found, l.name, l.stock, l.quantity,
-          verdict.total::text as total, (select count(*) from customer)::int as customer_found,
-          (select id from sale) as sale_id
-   from line_state l cross join verdict
+  select: `select l.n, l.product_id, l.found, l.name, l.stock, l.quantity, l.price, l.cost, l.category_name,
+          l.rate_name, l.rate, store.name as store_name, store.address as store_address,
+          store.phone as store_phone, store.tax_number as store_tax_number,
+          store.receipt_footer as store_receipt_footer, store.currency as store_currency,
+          store.prices_include_tax as store_prices_include_tax,
+          store.max_discount_percent as store_max_discount_percent,
+          (select name from customer) as customer_name, (select count(*) from customer)::int as customer_found,
+          (select id from signed_in_user) as seller_id, (select name from signed_in_user) as seller_name,
+          (select role from signed_in_user) as seller_role
+   from line_state l cross join store
    order by l.n`,
 });
 
-type PlaceRow = {
+export type CartRow = {
   n: number;
   product_id: string;
   found: boolean;
   name: string | null;
   stock: number | null;
   quantity: number;
-  total: string | null;
+  price: string | null;
+  cost: string | null;
+  category_name: string | null;
+  rate_name: string | null;
+  rate: string | null;
+  store_name: string;
+  store_address: string;
+  store_phone: string;
+  store_tax_number: string;
+  store_receipt_footer: string;
+  store_currency: string;
+  store_prices_include_tax: boolean;
+  store_max_discount_percent: string;
+  customer_name: string | null;
   customer_found: number;
-  sale_id: string | null;
+  seller_id: string | null;
+  seller_name: string | null;
+  seller_role: Role | null;
 };
+
+/** Locks and reads a cart's lines (in cart order), the store and the seller; see READ_CART. */
+export async function readCart(
+  run: SignedInRunner,
+  cart: { productIds: string[]; quantities: number[]; customerId: string | null; storeName: string },
+): Promise<CartRow[]> {
+  const rows = await run<CartRow>(READ_CART, [
+    cart.productIds,
+    cart.quantities,
+    cart.customerId,
+    cart.storeName,
+  ]);
+  return rows.filter((row) => row.n !== null).sort((a, b) => a.n - b.n);
+}
+
+/**
+ * Writes a priced sale in one statement (decision 0027), for the signed-in seller, once every
+ * check passed: the sale row draws its receipt number only now (a refusal costs no number), each
+ * line becomes an order carrying what the shared computation gave it (discount, tax, the rate as a
+ * snapshot, total_price = what the customer pays), and each order a `sale` movement, in product
+ * id order, through the ledger's trigger (IMS01 undoes the whole statement). Nothing is written
+ * unless the seller is still signed in and active (signed_in_user). Answers the orders.
+ *
+ * Line arrays, in product id order: $1 product ids, $2 quantities, $3 places on the receipt,
+ * $4 unit prices, $5 unit costs, $6 totals, $7 discounts, $8 taxes, $9 rate names, $10 rates,
+ * $11 product names, $12 category names; then $13 customer id, $14 customer name, $15 payment
+ * method, $16 tendered, $17 subtotal, $18 discount, $19 tax, $20 total, $21 the store (jsonb).
+ */
+const WRITE_SALE = signedInStatement('sales_write', {
+  with: `sale as (
+     insert into sales (user_id, user_name, customer_id, customer_name, payment_method, tendered,
+                        subtotal, discount, tax, total, store, created_at)
+     select seller.id, seller.name, $13::uuid, $14::text, $15::text, $16::numeric,
+            $17::numeric, $18::numeric, $19::numeric, $20::numeric, $21::jsonb, clock_timestamp()
+     from signed_in_user seller
+     returning *
+   ), placed as (
+     insert into orders (user_id, product_id, quantity, unit_price, unit_cost, total_price, discount, tax,
+                         tax_rate_name, tax_rate, product_name, category_name, user_name, user_address,
+                         sale_id, sale_number, sale_line, customer_id, customer_name, order_date)
+     select sale.user_id, l.product_id, l.quantity, l.unit_price, l.unit_cost, l.total, l.discount, l.tax,
+            l.rate_name, l.rate, l.product_name, l.category_name, sale.user_name, seller.address,
+            sale.id, sale.number, l.n, sale.customer_id, sale.customer_name, sale.created_at
+     from unnest($1::uuid[], $2::int[], $3::int[], $4::numeric[], $5::numeric[], $6::numeric[], $7::numeric[],
+                 $8::numeric[], $9::text[], $10::numeric[], $11::text[], $12::text[])
+            as l(product_id, quantity, n, unit_price, unit_cost, total, discount, tax, rate_name, rate,
+                 product_name, category_name)
+       cross join sale cross join signed_in_user seller
+     order by l.product_id
+     returning *
+   ), sold as (
+     insert into stock_movements (product_id, kind, quantity, user_id, user_name, order_id)
+     select product_id, 'sale', -quantity, user_id, user_name, id from placed order by product_id
+   )`,
+  select: `select placed.*, placed.order_date::text as created_at_text from placed`,
+});
+
+/** An order as the write answers it (snake_case columns). */
+export type PlacedRow = {
+  id: string;
+  user_id: string | null;
+  product_id: string | null;
+  quantity: number;
+  unit_price: string;
+  unit_cost: string | null;
+  total_price: string;
+  discount: string;
+  tax: string;
+  tax_rate_name: string | null;
+  tax_rate: string | null;
+  returned_total: string;
+  returned_tax: string;
+  product_name: string;
+  category_name: string;
+  user_name: string;
+  user_address: string;
+  order_date: string | Date;
+  status: string;
+  returned_quantity: number;
+  sale_id: string | null;
+  sale_number: string | number | null;
+  sale_line: number | null;
+  customer_id: string | null;
+  customer_name: string | null;
+};
+
+/** One priced line as the write takes it (money as text, exact). */
+export type WriteLine = {
+  productId: string;
+  quantity: number;
+  n: number;
+  unitPrice: string;
+  unitCost: string | null;
+  total: string;
+  discount: string;
+  tax: string;
+  rateName: string | null;
+  rate: string | null;
+  productName: string;
+  categoryName: string;
+};
+
+export type WriteSale = {
+  lines: WriteLine[];
+  customerId: string | null;
+  customerName: string | null;
+  method: PaymentMethod;
+  tendered: string | null;
+  subtotal: string;
+  discount: string;
+  tax: string;
+  total: string;
+  store: ReceiptStore;
+};
+
+/** Writes the sale (see WRITE_SALE): its orders in receipt order. */
+export async function writeSale(run: SignedInRunner, sale: WriteSale): Promise<PlacedRow[]> {
+  const lines = [...sale.lines].sort((a, b) =>
+    a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0,
+  );
+  const column = <T>(pick: (line: WriteLine) => T) => lines.map(pick);
+  const rows = await run<PlacedRow>(WRITE_SALE, [
+    column((l) => l.productId),
+    column((l) => l.quantity),
+    column((l) => l.n),
+    column((l) => l.unitPrice),
+    column((l) => l.unitCost),
+    column((l) => l.total),
+    column((l) => l.discount),
+    column((l) => l.tax),
+    column((l) => l.rateName),
+    column((l) => l.rate),
+    column((l) => l.productName),
+    column((l) => l.categoryName),
+    sale.customerId,
+    sale.customerName,
+    sale.method,
+    sale.tendered,
+    sale.subtotal,
+    sale.discount,
+    sale.tax,
+    sale.total,
+    JSON.stringify(sale.store),
+  ]);
+  return rows.filter((row) => row.id !== null).sort((a, b) => (a.sale_line ?? 0) - (b.sale_line ?? 0));
+}
+
+/** An admin who may approve at the counter: active, by email, with their PIN hash (never answered). */
+export async function findApprover(
+  runner: Runner,
+  email: string,
+): Promise<{ id: string; name: string; pinHash: string | null } | undefined> {
+  const [row] = await runner.query<{ id: string; name: string; pin_hash: string | null }>(
+    `select id, name, pin_hash from users where email = $1 and active and role = 'admin'`,
+    [email],
+  );
+  return row ? { id: row.id, name: row.name, pinHash: row.pin_hash } : undefined;
+}
 
 /**
  * Whose sales a caller reads: every seller's with sales:readAll (undefined: no seller filter),
@@ -115,44 +264,7 @@ export function salesSellerFilter(me: { id: string; role: Role }): string | unde
   return can(me.role, 'sales:readAll') ? undefined : me.id;
 }
 
-/** Why a sale was refused, with what the refusal names. */
-export type SaleRefusal =
-  | { reason: 'productMissing' }
-  | { reason: 'shortOfStock'; product: string; stock: number }
-  | { reason: 'customerMissing' }
-  | { reason: 'tenderedShort'; total: string };
-
-export type SaleInputValues = {
-  lines: SaleLines;
-  customerId: string | null;
-  method: PaymentMethod;
-  tendered: number | null;
-};
-
-/** Places the sale for the runner's signed-in seller: its id, or why nothing was taken. */
-export async function placeSale(
-  run: SignedInRunner,
-  sale: SaleInputValues,
-): Promise<{ saleId: string } | SaleRefusal> {
-  // The products are locked as they are read, so the ledger cannot refuse a line the checks
-  // passed; were it to (IMS01), the error handler answers 409 and the statement took nothing.
-  const rows = await run<PlaceRow>(PLACE_SALE, [
-    sale.lines.productIds,
-    sale.lines.quantities,
-    sale.customerId,
-    sale.method,
-    sale.tendered?.toFixed(2) ?? null,
-  ]);
-  const saleId = rows[0]?.sale_id;
-  if (saleId) return { saleId };
-  if (rows.some((row) => !row.found)) return { reason: 'productMissing' };
-  const short = rows.find((row) => (row.stock ?? 0) < row.quantity);
-  if (short) return { reason: 'shortOfStock', product: short.name ?? '', stock: short.stock ?? 0 };
-  if (sale.customerId !== null && rows[0]?.customer_found === 0) return { reason: 'customerMissing' };
-  return { reason: 'tenderedShort', total: rows[0]?.total ?? '0' };
-}
-
-type SaleRow = {
+export type SaleRow = {
   id: string;
   number: string | number;
   created_at: string | Date;
@@ -163,30 +275,125 @@ type SaleRow = {
   payment_method: PaymentMethod;
   tendered: string | null;
   total: string;
-  change: string | null;
+  subtotal: string;
+  discount: string;
+  tax: string;
 };
 
+/** A sale's columns as every answer reads them; a sale before taxes has subtotal = total. */
 const SALE_FIELDS = `s.id, s.number, s.created_at, s.user_id, s.user_name, s.customer_id, s.customer_name,
   s.payment_method, s.tendered::text as tendered, s.total::text as total,
-  case when s.payment_method = 'cash' then (coalesce(s.tendered, s.total) - s.total)::text end as change`;
+  coalesce(s.subtotal, s.total)::text as subtotal, s.discount::text as discount, s.tax::text as tax`;
 
 function saleFields(row: SaleRow) {
-  const tendered = row.payment_method === 'cash' ? Number(row.tendered ?? row.total) : null;
+  const cash = row.payment_method === 'cash';
+  const tendered = cash ? toCents(row.tendered ?? row.total) : null;
   return {
     _id: row.id,
     number: Number(row.number),
     createdAt: new Date(row.created_at).toISOString(),
     seller: { _id: row.user_id, name: row.user_name },
     customer: row.customer_name === null ? null : { _id: row.customer_id, name: row.customer_name },
+    subtotal: Number(row.subtotal),
+    discount: Number(row.discount),
+    tax: Number(row.tax),
     total: Number(row.total),
-    payment: { method: row.payment_method, tendered },
-    change: row.change === null ? null : Number(row.change),
+    payment: { method: row.payment_method, tendered: tendered === null ? null : centsNumber(tendered) },
+    change: tendered === null ? null : centsNumber(tendered - toCents(row.total)),
+  };
+}
+
+/** A receipt's line as the orders hold it (money as text). */
+export type ReceiptLineRow = {
+  id: string;
+  product_id: string | null;
+  product_name: string;
+  quantity: number;
+  unit_price: string;
+  total_price: string;
+  discount: string;
+  tax: string;
+  tax_rate_name: string | null;
+  tax_rate: string | null;
+  returned_quantity: number;
+  returned_total: string;
+};
+
+/**
+ * A receipt from what the database holds (DESIGN §12): each line's gross, discount, tax, rate,
+ * total, net and money given back, and the taxes by rate (one per rate snapshot on its lines,
+ * 0 % too, in the order the lines first name them; base = the lines' net). Lines sold before
+ * taxes name no rate and are not listed.
+ */
+export function receiptOf(sale: SaleRow, store: ReceiptStore, lines: readonly ReceiptLineRow[]): Sale {
+  const taxes = new Map<string, { name: string; rate: number; base: bigint; tax: bigint }>();
+  const receiptLines = lines.map((line) => {
+    const total = toCents(line.total_price);
+    const tax = toCents(line.tax);
+    const rate = line.tax_rate === null ? null : Number(line.tax_rate);
+    if (line.tax_rate_name !== null && rate !== null) {
+      const key = `${line.tax_rate_name}\u0000${rate}`;
+      const entry = taxes.get(key) ?? { name: line.tax_rate_name, rate, base: 0n, tax: 0n };
+      entry.base += total - tax;
+      entry.tax += tax;
+      taxes.set(key, entry);
+    }
+    return {
+      order: { _id: line.id },
+      product: { _id: line.product_id, name: line.product_name },
+      quantity: line.quantity,
+      unitPrice: Number(line.unit_price),
+      gross: centsNumber(toCents(line.unit_price) * BigInt(line.quantity)),
+      discount: Number(line.discount),
+      tax: centsNumber(tax),
+      taxRate: line.tax_rate_name === null || rate === null ? null : { name: line.tax_rate_name, rate },
+      total: centsNumber(total),
+      net: centsNumber(total - tax),
+      returnedQuantity: line.returned_quantity,
+      returnedTotal: Number(line.returned_total),
+    };
+  });
+  return {
+    ...saleFields(sale),
+    store,
+    lines: receiptLines,
+    taxes: [...taxes.values()].map((entry) => ({
+      name: entry.name,
+      rate: entry.rate,
+      base: centsNumber(entry.base),
+      tax: centsNumber(entry.tax),
+    })),
+  };
+}
+
+type StoreJson = {
+  name?: string;
+  address?: string;
+  phone?: string;
+  taxNumber?: string;
+  receiptFooter?: string;
+  currency?: string;
+  pricesIncludeTax?: boolean;
+};
+
+/** A store snapshot as stored (sales.store), every field present. */
+export function receiptStore(json: StoreJson | string, fallbackName: string): ReceiptStore {
+  const store: StoreJson = typeof json === 'string' ? JSON.parse(json) : json;
+  return {
+    name: store.name ?? fallbackName,
+    address: store.address ?? '',
+    phone: store.phone ?? '',
+    taxNumber: store.taxNumber ?? '',
+    receiptFooter: store.receiptFooter ?? '',
+    currency: store.currency ?? 'USD',
+    pricesIncludeTax: store.pricesIncludeTax ?? false,
   };
 }
 
 /**
  * A sale as its receipt shows it, or undefined. `sellerId`: only a sale that person made (a
- * seller sees their own receipts; an admin every one).
+ * seller sees their own receipts; an admin every one). A sale from before stores were described
+ * shows the store as its settings are now (or the configured name).
  */
 export async function findSale(
   runner: Runner,
@@ -194,37 +401,24 @@ export async function findSale(
   storeName: string,
   sellerId?: string,
 ): Promise<Sale | undefined> {
-  const [sale] = await runner.query<SaleRow>(
-    `select ${SALE_FIELDS} from sales s where s.id = $1::uuid and ($2::uuid is null or s.user_id = $2::uuid)`,
-    [id, sellerId ?? null],
+  const [sale] = await runner.query<SaleRow & { store: StoreJson | string }>(
+    `select ${SALE_FIELDS}, coalesce(s.store, (
+       select jsonb_build_object('name', st.name, 'address', st.address, 'phone', st.phone,
+                                 'taxNumber', st.tax_number, 'receiptFooter', st.receipt_footer,
+                                 'currency', st.currency, 'pricesIncludeTax', st.prices_include_tax)
+       from (${storeSettingsSql('$3')}) as st)) as store
+     from sales s where s.id = $1::uuid and ($2::uuid is null or s.user_id = $2::uuid)`,
+    [id, sellerId ?? null, storeName],
   );
   if (!sale) return undefined;
-  const lines = await runner.query<{
-    id: string;
-    product_id: string | null;
-    product_name: string;
-    quantity: number;
-    unit_price: string;
-    total_price: string;
-    returned_quantity: number;
-  }>(
+  const lines = await runner.query<ReceiptLineRow>(
     `select id, product_id, product_name, quantity, unit_price::text as unit_price,
-            total_price::text as total_price, returned_quantity
+            total_price::text as total_price, discount::text as discount, tax::text as tax, tax_rate_name,
+            tax_rate::text as tax_rate, returned_quantity, returned_total::text as returned_total
      from orders where sale_id = $1::uuid order by sale_line`,
     [id],
   );
-  return {
-    ...saleFields(sale),
-    store: { name: storeName },
-    lines: lines.map((line) => ({
-      order: { _id: line.id },
-      product: { _id: line.product_id, name: line.product_name },
-      quantity: line.quantity,
-      unitPrice: Number(line.unit_price),
-      total: Number(line.total_price),
-      returnedQuantity: line.returned_quantity,
-    })),
-  };
+  return receiptOf(sale, receiptStore(sale.store, storeName), lines);
 }
 
 /** What a sales list is filtered by (see salePage). */
@@ -275,7 +469,7 @@ export async function salePage(
       `select ${SALE_FIELDS}, l.line_count, l.returned_quantity, l.returned_total
        from sales s cross join lateral (
          select count(*)::int as line_count, coalesce(sum(o.returned_quantity), 0)::int as returned_quantity,
-                coalesce(sum(o.returned_quantity * o.unit_price), 0)::text as returned_total
+                coalesce(sum(o.returned_total), 0)::text as returned_total
          from orders o where o.sale_id = s.id
        ) l
        where ${where}

@@ -3,21 +3,14 @@ import { IdParams } from '../../../shared/common';
 import { DEFAULT_PAGE_SIZE, pageWindow } from '../../../shared/paging';
 import { can } from '../../../shared/roles';
 import { SaleInput, SaleListResponse, SaleQuery, SaleResponse } from '../../../shared/sales';
-import { type Runner, runnerOf } from '../../db/connection';
-import { currentUser, signedInRunner } from '../../lib/auth';
+import { currentUser } from '../../lib/auth';
 import { type AppError, badRequest, conflict, forbidden, isId, notFound } from '../../lib/errors';
 import { answerOnce } from '../../lib/idempotency';
-import {
-  findSale,
-  mergeLines,
-  placeSale,
-  type SaleRefusal,
-  salePage,
-  salesSellerFilter,
-} from './sales.repository';
+import { findSale, salePage, salesSellerFilter } from './sales.repository';
+import { type SaleRefusal, sellCart, sellContext } from './sell';
 
 /** The one sentence a refused sale answers. */
-function refusal(refused: SaleRefusal): AppError {
+export function refusal(refused: SaleRefusal): AppError {
   switch (refused.reason) {
     case 'productMissing':
       return notFound('Product');
@@ -43,28 +36,27 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['sales'],
         summary: 'Make a sale of one or more lines',
         description:
-          'All lines or none: a line short of stock is a 409 naming its product and nothing is taken. Each line becomes an order with its sale movement; lines of the same product are added together. Prices come from the database. Cash may give tendered (at least the total) and answers the change. Accepts an Idempotency-Key.',
+          "All lines or none: a line short of stock is a 409 naming its product and nothing is taken, unless it sets overrideStock with a manager's approval (the missing units are first recorded as found by the approver). Each line becomes an order with its sale movement; lines of the same product are added together (their discounts must agree). Prices and tax rates come from the database and every amount from the shared computation (DESIGN §12): line and cart discounts (percent or amount; an amount above what it applies to is a 400), tax by each line's rate. A selling role giving more than the store's maxDiscountPercent of a line's gross needs approval {email, pin} of an admin: 403 without it or with a wrong PIN, which counts against that email's sign-in throttle (then 429). Cash may give tendered (at least the total) and answers the change. Accepts an Idempotency-Key.",
         body: SaleInput,
         response: { 201: SaleResponse },
       },
     },
     async (request, reply) => {
-      const { lines, customer, payment } = request.body;
+      const { lines, customer, payment, discount, approval } = request.body;
       if (!lines.every((line) => isId(line.productId))) throw notFound('Product');
       if (customer !== undefined && !isId(customer)) throw notFound('Customer');
-      const sell = async (runner: Runner = app.database) => {
-        const placed = await placeSale(signedInRunner(request, runner), {
-          lines: mergeLines(lines),
+      return answerOnce(request, reply, async (tx) => {
+        const sold = await sellCart(sellContext(request), tx, {
+          lines,
           customerId: customer ?? null,
+          discount,
+          approval,
           method: payment.method,
           tendered: payment.tendered ?? null,
         });
-        if ('reason' in placed) throw refusal(placed);
-        const sale = await findSale(runner, placed.saleId, app.config.storeName);
-        if (!sale) throw new Error('a sale just placed is missing');
-        return { status: 201, body: { success: true as const, sale } };
-      };
-      return answerOnce(request, reply, (tx) => sell(runnerOf(tx)), sell);
+        if ('reason' in sold) throw refusal(sold);
+        return { status: 201, body: { success: true as const, sale: sold.sale } };
+      });
     },
   );
 

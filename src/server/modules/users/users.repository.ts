@@ -259,3 +259,22 @@ export async function resetPassword(
     return { row: after };
   });
 }
+
+/** Sets an admin's PIN hash (DESIGN §12) with its audit entry (the fact, never the value). */
+export async function setPin(db: Db, actor: Actor, pinHash: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(users)
+      .set({ pinHash })
+      .where(and(eq(users.id, actor.id), eq(users.active, true)))
+      .returning({ id: users.id, name: users.name });
+    if (!row) return false;
+    await recordAudit(tx, {
+      actor,
+      action: 'pinChanged',
+      entity: { type: 'user', id: row.id, name: row.name },
+      changes: [secretChanged('pin')],
+    });
+    return true;
+  });
+}

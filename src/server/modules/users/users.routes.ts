@@ -4,6 +4,7 @@ import { IdParams, Message } from '../../../shared/common';
 import { pageWindow } from '../../../shared/paging';
 import { CREATABLE_ROLES, MANAGED_ROLES, manages, type Role } from '../../../shared/roles';
 import {
+  PinInput,
   ProfileInput,
   ProfileResponse,
   ResetPasswordResponse,
@@ -27,6 +28,7 @@ import {
   listUsers,
   passwordHashOf,
   resetPassword,
+  setPin,
   toUser,
   updateUser,
 } from './users.repository';
@@ -249,6 +251,37 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         ? await app.tokens.sign({ userId: row.id, tokenVersion: row.tokenVersion })
         : undefined;
       return { success: true as const, user: toUser(row), ...(token ? { token } : {}) };
+    },
+  );
+
+  app.put(
+    '/users/me/pin',
+    {
+      config: { permission: 'users:self' },
+      schema: {
+        tags: ['users'],
+        summary: 'Set your approval PIN (admins)',
+        description: `The PIN an admin gives at the counter to approve a discount above the store's limit or a sale above stock (DESIGN §12): 4 to 8 digits, stored as an argon2id hash and never answered. Admins only (403 otherwise). Needs currentPassword: 403 when wrong; wrong ones count against the sign-in limits (${limitsText()}) and ${LOGIN_LIMITS.perUser} per user in the same window, then 429. An audit entry records the change, never the PIN.`,
+        body: PinInput,
+        response: { 200: Message },
+      },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      if (me.role !== 'admin') throw forbidden('Only an admin sets a PIN for approvals.');
+      const { pin, currentPassword } = request.body;
+      const admission = await app.loginThrottle.admit({
+        email: me.email,
+        address: request.ip,
+        userId: me.id,
+      });
+      if (!admission.admitted) throw tooManyAttempts(admission.waitMs);
+      const hash = await passwordHashOf(app.db, me.id);
+      if (!(await verifyPassword(hash, currentPassword))) throw forbidden('Your current password is wrong.');
+      if (!(await setPin(app.db, me, await hashPassword(pin))))
+        throw new AppError(401, 'Your account no longer exists.');
+      await app.loginThrottle.succeeded(admission);
+      return { success: true as const, message: 'Your PIN is set.' };
     },
   );
 };

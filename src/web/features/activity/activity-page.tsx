@@ -40,6 +40,9 @@ export const ACTION_LABEL: Record<AuditAction, string> = {
   deactivated: 'Deactivated',
   reactivated: 'Reactivated',
   passwordReset: 'Password reset',
+  discountApproved: 'Discount approved',
+  stockOverridden: 'Sold above stock (approved)',
+  pinChanged: 'PIN changed',
 };
 
 const ACTION_TONE: Partial<Record<AuditAction, string>> = {
@@ -58,6 +61,7 @@ const ENTITY_LABEL: Record<AuditEntity, string> = {
   customer: 'Customer',
   store: 'Store settings',
   taxRate: 'Tax rate',
+  sale: 'Sale',
 };
 
 const ENTITY_CHOICE: Record<AuditEntity, string> = {
@@ -70,6 +74,7 @@ const ENTITY_CHOICE: Record<AuditEntity, string> = {
   customer: 'Customers',
   store: 'Store settings',
   taxRate: 'Tax rates',
+  sale: 'Sales',
 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -1,0 +1,332 @@
+import type { FastifyRequest } from 'fastify';
+import {
+  type CartLine,
+  centsNumber,
+  centsText,
+  type Discount,
+  isCartProblem,
+  linesOverLimit,
+  type PricedCart,
+  priceCart,
+  toCents,
+} from '../../../shared/money';
+import type { Role } from '../../../shared/roles';
+import { type ApprovalInput, type PaymentMethod, type Sale, saleNumberLabel } from '../../../shared/sales';
+import type { Runner } from '../../db/connection';
+import { runnerOf, type Tx } from '../../db/connection';
+import type { SignedInRunner } from '../../lib/auth';
+import { signedInRunner } from '../../lib/auth';
+import { AppError, badRequest, forbidden } from '../../lib/errors';
+import { verifyPassword } from '../../lib/passwords';
+import type { LoginThrottle } from '../../lib/throttle';
+import { tooManyAttempts } from '../../lib/throttle';
+import { recordAudit } from '../audit/audit.repository';
+import { adjustStock } from '../stock/stock.repository';
+import {
+  type CartRow,
+  findApprover,
+  type PlacedRow,
+  readCart,
+  receiptOf,
+  type WriteLine,
+  writeSale,
+} from './sales.repository';
+
+/** A line as a sale takes it. */
+export type SellLine = { productId: string; quantity: number; discount?: Discount; overrideStock?: boolean };
+
+/** A sale's lines as the statements take them: one per product, quantities added, in cart order. */
+export type MergedLine = { productId: string; quantity: number; discount?: Discount; overrideStock: boolean };
+
+/**
+ * Lines naming the same product become one, at its first place, with the quantities added (DESIGN
+ * §11). Their discounts must agree: amounts add up (an amount is for its line), a percent must be
+ * the same on each; otherwise the cart is a 400. overrideStock holds when any of them asks for it.
+ */
+export function mergeLines(lines: readonly SellLine[]): MergedLine[] {
+  const merged = new Map<string, MergedLine & { parts: (Discount | undefined)[] }>();
+  for (const line of lines) {
+    const known = merged.get(line.productId);
+    if (!known) {
+      merged.set(line.productId, {
+        productId: line.productId,
+        quantity: line.quantity,
+        discount: line.discount,
+        overrideStock: line.overrideStock === true,
+        parts: [line.discount],
+      });
+      continue;
+    }
+    known.quantity += line.quantity;
+    known.overrideStock ||= line.overrideStock === true;
+    known.parts.push(line.discount);
+  }
+  return [...merged.values()].map(({ parts, ...line }) => {
+    if (parts.length === 1) return line;
+    const given = parts.filter((part): part is Discount => part !== undefined);
+    if (given.length === 0) return line;
+    if (given.every((part) => part.type === 'amount')) {
+      const cents = given.reduce((sum, part) => sum + toCents(part.value), 0n);
+      return { ...line, discount: { type: 'amount', value: centsNumber(cents) } };
+    }
+    const [first] = given;
+    if (
+      given.length === parts.length &&
+      given.every((part) => part.type === 'percent' && part.value === first?.value)
+    )
+      return { ...line, discount: first };
+    throw badRequest('The same product is on two lines with different discounts; put it on one line.');
+  });
+}
+
+export const DISCOUNT_NEEDS_APPROVAL = "This discount needs a manager's approval.";
+export const OVERRIDE_NEEDS_APPROVAL = "Selling more than the stock needs a manager's approval.";
+
+/** Why a sale was refused before anything was written, with what the refusal names. */
+export type SaleRefusal =
+  | { reason: 'productMissing' }
+  | { reason: 'shortOfStock'; product: string; stock: number }
+  | { reason: 'customerMissing' }
+  | { reason: 'tenderedShort'; total: string };
+
+export type SellInput = {
+  lines: readonly SellLine[];
+  customerId: string | null;
+  discount?: Discount;
+  approval?: ApprovalInput;
+  method: PaymentMethod;
+  tendered: number | null;
+};
+
+export type Sold = { sale: Sale; orders: PlacedRow[]; sellerRole: Role };
+
+/** What a sale needs of its caller: the signed-in check, the store's name, and the throttle for approvals. */
+export type SellContext = {
+  signedIn: (runner: Runner) => SignedInRunner;
+  storeName: string;
+  throttle: LoginThrottle;
+  /** The client's address, as the sign-in throttle counts it. */
+  address: string;
+};
+
+/** A request's sale context: its signed-in seller (see signedInRunner). */
+export function sellContext(request: FastifyRequest): SellContext {
+  return {
+    signedIn: (runner) => signedInRunner(request, runner),
+    storeName: request.server.config.storeName,
+    throttle: request.server.loginThrottle,
+    address: request.ip,
+  };
+}
+
+/** The cart as the shared computation takes it, from the database's own prices and rates. */
+function cartOf(rows: readonly CartRow[], merged: readonly MergedLine[]): CartLine[] {
+  return rows.map((row, at) => ({
+    unitPrice: row.price ?? '0',
+    quantity: row.quantity,
+    taxRate:
+      row.rate_name === null || row.rate === null ? null : { name: row.rate_name, rate: Number(row.rate) },
+    discount: merged[at]?.discount ?? null,
+  }));
+}
+
+/**
+ * An admin's approval (DESIGN §12): the email of an active admin whose PIN matches. Each try counts
+ * against the sign-in throttle of that email before the PIN is checked (429 once over), and only a
+ * right PIN takes its count back. Answers the approver.
+ */
+async function approve(
+  context: SellContext,
+  tx: Tx,
+  approval: ApprovalInput | undefined,
+  refusal: string,
+): Promise<{ id: string; name: string }> {
+  if (!approval) throw forbidden(refusal);
+  const email = approval.email.trim().toLowerCase();
+  const admission = await context.throttle.admit({ email, address: context.address });
+  if (!admission.admitted) throw tooManyAttempts(admission.waitMs);
+  const approver = await findApprover(runnerOf(tx), email);
+  const matches = await verifyPassword(approver?.pinHash ?? undefined, approval.pin);
+  if (!approver || !matches) throw forbidden(refusal);
+  await context.throttle.succeeded(admission);
+  return approver;
+}
+
+/**
+ * A sale (DESIGN §11, §12; decision 0027), in the caller's transaction `tx`, for the context's
+ * signed-in seller: the cart is read with its products locked in id order, priced by the shared
+ * computation (priceCart) on the database's prices and rates in force, then judged — invalid input
+ * (400) first, then stock (409 unless the line overrides it), then whether an approval is needed
+ * (a selling role above the store's limit, or a line overriding stock; checked only then) — and
+ * written in one statement. A line sold above stock with approval first gets a `found` adjustment
+ * of the missing units by the approver, through the ledger. Answers the receipt and the orders, or
+ * why nothing was written.
+ */
+export async function sellCart(context: SellContext, tx: Tx, input: SellInput): Promise<Sold | SaleRefusal> {
+  const merged = mergeLines(input.lines);
+  const run = context.signedIn(runnerOf(tx));
+  const storeName = context.storeName;
+  const rows = await readCart(run, {
+    productIds: merged.map((line) => line.productId),
+    quantities: merged.map((line) => line.quantity),
+    customerId: input.customerId,
+    storeName,
+  });
+  if (rows.length !== merged.length || rows.some((row) => !row.found)) return { reason: 'productMissing' };
+  const first = rows[0] as CartRow;
+  const store = {
+    name: first.store_name,
+    address: first.store_address,
+    phone: first.store_phone,
+    taxNumber: first.store_tax_number,
+    receiptFooter: first.store_receipt_footer,
+    currency: first.store_currency,
+    pricesIncludeTax: first.store_prices_include_tax,
+  };
+  const priced = priceCart({
+    lines: cartOf(rows, merged),
+    discount: input.discount ?? null,
+    pricesIncludeTax: store.pricesIncludeTax,
+  });
+  if (isCartProblem(priced)) {
+    if (priced.problem === 'lineDiscountAboveGross')
+      throw badRequest(
+        `The discount on ${rows[priced.line]?.name ?? 'a line'} is more than the line's price.`,
+      );
+    throw badRequest("The sale's discount is more than its subtotal.");
+  }
+  if (input.customerId !== null && first.customer_found === 0) return { reason: 'customerMissing' };
+  if (input.tendered !== null && toCents(input.tendered.toFixed(2)) < priced.total)
+    return { reason: 'tenderedShort', total: centsText(priced.total) };
+
+  const shortLines = rows.filter((row) => (row.stock ?? 0) < row.quantity);
+  const refused = shortLines.find((row) => !merged[rows.indexOf(row)]?.overrideStock);
+  if (refused) return { reason: 'shortOfStock', product: refused.name ?? '', stock: refused.stock ?? 0 };
+
+  const seller = {
+    id: first.seller_id ?? '',
+    name: first.seller_name ?? '',
+    role: (first.seller_role ?? 'user') as Role,
+  };
+  const limited = seller.role !== 'admin';
+  const overLimit = limited ? linesOverLimit(priced, Number(first.store_max_discount_percent)) : [];
+  const overriding = limited ? shortLines : [];
+  // Without an approval a line above stock stays a 409, as any line short of stock (DESIGN §12).
+  const unvouched = input.approval === undefined ? overriding[0] : undefined;
+  if (unvouched)
+    return { reason: 'shortOfStock', product: unvouched.name ?? '', stock: unvouched.stock ?? 0 };
+  const approver =
+    overLimit.length > 0 || overriding.length > 0
+      ? await approve(
+          context,
+          tx,
+          input.approval,
+          overLimit.length > 0 ? DISCOUNT_NEEDS_APPROVAL : OVERRIDE_NEEDS_APPROVAL,
+        )
+      : undefined;
+
+  // Units on the shelf the system does not know of: found first, by whoever vouched for them.
+  const finder = approver ?? seller;
+  const found = [...shortLines].sort((a, b) => (a.product_id < b.product_id ? -1 : 1));
+  for (const row of found)
+    await adjustStock(tx, {
+      productId: row.product_id,
+      quantity: row.quantity - (row.stock ?? 0),
+      reason: 'found',
+      note: 'Sold at the counter above the recorded stock',
+      actor: finder,
+    });
+
+  const orders = await writeSale(run, {
+    lines: rows.map((row, at) => writeLine(row, priced, at)),
+    customerId: input.customerId,
+    customerName: first.customer_name,
+    method: input.method,
+    tendered: input.tendered === null ? null : input.tendered.toFixed(2),
+    subtotal: centsText(priced.subtotal),
+    discount: centsText(priced.discount),
+    tax: centsText(priced.tax),
+    total: centsText(priced.total),
+    store,
+  });
+  const placed = orders[0];
+  if (!placed?.sale_id) throw new AppError(500, 'A sale that passed its checks was not written.');
+  const sale = receiptOf(
+    {
+      id: placed.sale_id,
+      number: placed.sale_number ?? 0,
+      created_at: placed.order_date,
+      user_id: placed.user_id,
+      user_name: placed.user_name,
+      customer_id: placed.customer_id,
+      customer_name: placed.customer_name,
+      payment_method: input.method,
+      tendered: input.tendered === null ? null : input.tendered.toFixed(2),
+      total: centsText(priced.total),
+      subtotal: centsText(priced.subtotal),
+      discount: centsText(priced.discount),
+      tax: centsText(priced.tax),
+    },
+    store,
+    orders.map((order) => ({
+      ...order,
+      total_price: String(order.total_price),
+      unit_price: String(order.unit_price),
+      discount: String(order.discount),
+      tax: String(order.tax),
+      tax_rate: order.tax_rate === null ? null : String(order.tax_rate),
+      returned_total: String(order.returned_total),
+    })),
+  );
+
+  const entity = { type: 'sale' as const, id: sale._id, name: saleNumberLabel(sale.number) };
+  const vouching = { id: finder.id, name: finder.name, role: 'admin' as const };
+  if (approver && overLimit.length > 0)
+    await recordAudit(tx, {
+      actor: vouching,
+      action: 'discountApproved',
+      entity,
+      changes: [
+        { field: 'seller', new: seller.name },
+        { field: 'approvedBy', new: approver.name },
+        { field: 'discount', new: centsNumber(priced.discount) },
+        ...overLimit.map((at) => ({
+          field: rows[at]?.name ?? 'line',
+          new: centsNumber(priced.lines[at]?.discount ?? 0n),
+        })),
+      ],
+    });
+  // Every line sold above stock, approved or sold by an admin, names who vouched for the units.
+  for (const row of shortLines)
+    await recordAudit(tx, {
+      actor: vouching,
+      action: 'stockOverridden',
+      entity,
+      changes: [
+        { field: 'seller', new: seller.name },
+        { field: 'approvedBy', new: finder.name },
+        { field: 'product', new: row.name ?? '' },
+        { field: 'found', new: row.quantity - (row.stock ?? 0) },
+      ],
+    });
+  return { sale, orders, sellerRole: seller.role };
+}
+
+function writeLine(row: CartRow, priced: PricedCart, at: number): WriteLine {
+  const line = priced.lines[at];
+  if (!line) throw new Error('a priced cart has a line for every row');
+  return {
+    productId: row.product_id,
+    quantity: row.quantity,
+    n: row.n,
+    unitPrice: row.price ?? '0',
+    unitCost: row.cost,
+    total: centsText(line.total),
+    discount: centsText(line.discount),
+    tax: centsText(line.tax),
+    rateName: row.rate_name,
+    rate: row.rate,
+    productName: row.name ?? '',
+    categoryName: row.category_name ?? '',
+  };
+}
