@@ -22,7 +22,9 @@ describe.each(targets)('money at the counter on $name', (target) => {
       `insert into store_settings (id, name, address, phone, tax_number, receipt_footer, prices_include_tax,
                                    max_discount_percent, default_tax_rate_id)
        values (1, 'Corner Shop', '1 High St', '555-0100', 'VAT-1', 'Thank you!', $1, $2, $3)
-       on conflict (id) do update set prices_include_tax = $1, max_discount_percent = $2, default_tax_rate_id = $3`,
+       on conflict (id) do update set name = excluded.name, address = excluded.address, phone = excluded.phone,
+         tax_number = excluded.tax_number, receipt_footer = excluded.receipt_footer,
+         prices_include_tax = $1, max_discount_percent = $2, default_tax_rate_id = $3`,
       [values.pricesIncludeTax ?? false, values.maxDiscountPercent ?? 10, values.rate ?? null],
     );
   const rate = async (name: string, percent: string) =>
