@@ -30,6 +30,7 @@ import {
   SaleInput,
   saleNumberLabel,
 } from '../../../shared/sales';
+import { taxRateLabel } from '../../../shared/store';
 import type { User } from '../../../shared/users';
 import { buttonClass } from '../../components/button';
 import { FormError, TextField } from '../../components/form-field';
@@ -46,7 +47,6 @@ import {
   addToCart,
   type Cart,
   changeFor,
-  formatPercent,
   isAboveStock,
   itemCount,
   priceOf,
@@ -703,7 +703,7 @@ function Totals({
           >
             <dt>
               {inclusive ? 'Incl. ' : ''}
-              {tax.name} {formatPercent(tax.rate)} on {money(tax.base)}
+              {taxRateLabel(tax)} on {money(tax.base)}
             </dt>
             <dd className="tabular-nums">{money(tax.tax)}</dd>
           </div>

@@ -3,6 +3,7 @@ import { Fragment, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { can } from '../../../shared/roles';
 import { PAYMENT_LABEL, type Sale, saleNumberLabel } from '../../../shared/sales';
+import { taxRateLabel } from '../../../shared/store';
 import { buttonClass } from '../../components/button';
 import { LoadState } from '../../components/load-state';
 import { type Returnable, ReturnDialog } from '../../components/return-dialog';
@@ -11,7 +12,6 @@ import { formatDateTime, formatMoney } from '../../lib/format';
 import { homePathFor } from '../../lib/role-home';
 import { useSignedInUser } from '../../lib/signed-in';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { formatPercent } from './cart-rules';
 import { saleQuery } from './sales-api';
 
 const CELL = 'py-1.5 align-top';
@@ -157,7 +157,7 @@ export function Receipt({ sale }: { sale: Sale }) {
           <Fragment key={`${tax.name} ${tax.rate}`}>
             <dt>
               {store.pricesIncludeTax ? 'Incl. ' : ''}
-              {tax.name} {formatPercent(tax.rate)} on {money(tax.base)}
+              {taxRateLabel(tax)} on {money(tax.base)}
             </dt>
             <dd className="text-right tabular-nums">{money(tax.tax)}</dd>
           </Fragment>
