@@ -93,7 +93,15 @@ stories('reports', () => {
       await see(table);
       let rows = await expectChartToMatchTable(page, table, 3);
       expect(rows).toHaveLength(30);
-      expect(await rowCells(table, 'Total')).toEqual(['3', '6', '$20.50', '$10.00', '$10.50', '$0.00', '$0.00']);
+      expect(await rowCells(table, 'Total')).toEqual([
+        '3',
+        '6',
+        '$20.50',
+        '$10.00',
+        '$10.50',
+        '$0.00',
+        '$0.00',
+      ]);
 
       // Today: one period, one bar, and the bar's figure is the table's.
       await page.getByLabel('Date range').selectOption('today');
@@ -118,7 +126,15 @@ stories('reports', () => {
       await see(table);
       rows = await expectChartToMatchTable(page, table, 2);
       expect(rows).toHaveLength(Number(today.slice(5, 7)));
-      expect(await rowCells(table, 'Total')).toEqual(['3', '6', '$20.50', '$10.00', '$10.50', '$0.00', '$0.00']);
+      expect(await rowCells(table, 'Total')).toEqual([
+        '3',
+        '6',
+        '$20.50',
+        '$10.00',
+        '$10.50',
+        '$0.00',
+        '$0.00',
+      ]);
 
       // The view is in the address: a reload shows it again.
       expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({
@@ -168,7 +184,9 @@ stories('reports', () => {
       expect(await rowCells(table, 'No tax rate')).toEqual(['0%', '$20.50', '$0.00']);
       expect(await rowCells(table, 'Total')).toEqual(['', '$20.50', '$0.00']);
       expect(
-        await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
+        await page.evaluate(
+          () => document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+        ),
       ).toBe(true);
       const taxDownload = page.waitForEvent('download');
       await page.getByRole('button', { name: 'Download CSV' }).click();

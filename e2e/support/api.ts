@@ -119,6 +119,8 @@ export class ApiSession {
     reorderQuantity?: number;
     sku?: string;
     barcode?: string;
+    /** A tax rate's id; absent: the store's default. */
+    taxRate?: string;
   }) {
     const answer = await call(this.baseUrl, 'POST', '/products/add', ProductResponse, {
       token: this.token,

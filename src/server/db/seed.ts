@@ -1,4 +1,3 @@
-import { PRODUCT_NAME } from '../../shared/product';
 import {
   type Cart,
   centsText,
@@ -9,6 +8,7 @@ import {
   refundDue,
   toCents,
 } from '../../shared/money';
+import { PRODUCT_NAME } from '../../shared/product';
 import { purchaseOrderNumber } from '../../shared/purchasing';
 import type { Role } from '../../shared/roles';
 import { hashPassword } from '../lib/passwords';
