@@ -116,6 +116,7 @@ stories('money at the counter', () => {
       await see(dialog);
       await dialog.getByLabel("Manager's email").fill(manager.email);
       // A wrong PIN is refused in the dialog and the cart stays.
+      story.expectHttpError(403, '/api/sales');
       await dialog.getByLabel('PIN').fill('1111');
       await dialog.getByRole('button', { name: 'Approve and complete sale' }).click();
       await see(dialog.getByText("This discount needs a manager's approval"));
