@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/connection';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from './db/seed';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_STORE_NAME, seedDemo } from './db/seed';
 
 /** Makes a fresh demo database in DATA_DIR (the embedded database only) and prints its accounts. */
 async function main(): Promise<void> {
@@ -9,7 +9,8 @@ async function main(): Promise<void> {
   rmSync(config.dataDir, { recursive: true, force: true });
   const database = await openDatabase({ dataDir: config.dataDir });
   try {
-    await seedDemo(database, new Date(), config.storeName);
+    // A believable shop on its receipts unless STORE_NAME names the store.
+    await seedDemo(database, new Date(), process.env.STORE_NAME?.trim() ? config.storeName : DEMO_STORE_NAME);
   } finally {
     await database.close();
   }

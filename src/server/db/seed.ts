@@ -98,6 +98,8 @@ const SUPPLIERS = [
   ['Litware Labs', 'b2b@litware.example', '+1 555 0105', '77 Bay Street, Miami'],
 ] as const;
 
+/** The demo's shop, as its receipts and store settings name it. */
+export const DEMO_STORE_NAME = 'Grand Street Pharmacy & Market';
 export const DEMO_PASSWORD = 'demo-password';
 
 /** The demo store's tax rates (DESIGN §12): the standard one is its default. */
