@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
@@ -60,6 +60,19 @@ describe('the menu on a phone', () => {
     expect(router.state.location.pathname).toBe('/admin-dashboard/orders');
     expect(screen.getByRole('heading', { name: 'Orders page' })).toBeTruthy();
     expect(document.activeElement?.id).toBe('main');
+  });
+
+  it('stays open while the page writes its list into its own address, and closes on Back to another page', async () => {
+    atViewport(375);
+    const router = renderShell();
+    await router.navigate('/admin-dashboard/products');
+    await userEvent.click(screen.getByRole('button', { name: 'Menu' }));
+    // A search typed just before: the list replaces its address with ?q=… a moment later.
+    await act(() => router.navigate('/admin-dashboard/products?q=pens', { replace: true }));
+    expect(screen.getByRole('dialog', { name: 'Menu' })).toBeTruthy();
+    await act(() => router.navigate(-1));
+    expect(router.state.location.pathname).toBe('/admin-dashboard');
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('closes on Escape and on Close, giving focus back to the Menu button', async () => {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { NavLink, Outlet, useLocation } from 'react-router';
+import { NavLink, Outlet, useLocation, useNavigationType } from 'react-router';
 import { PRODUCT_NAME } from '../../shared/product';
 import { Icon } from '../components/icon';
 import { Modal } from '../components/modal';
@@ -59,12 +59,16 @@ export function AppShell() {
   // After going somewhere from the menu, focus lands on the new page rather than the Menu button.
   const focusMain = useRef(false);
 
-  // Any navigation closes the menu (a link in it, or Back while it is open).
+  // Going somewhere closes the menu (a link in it, or Back while it is open). A list writing its
+  // search or page into the address of the same page (a replace) is not going anywhere: a search
+  // typed just before opening the menu must not shut it under the finger.
   const location = useLocation();
-  const [seenKey, setSeenKey] = useState(location.key);
-  if (seenKey !== location.key) {
-    setSeenKey(location.key);
-    if (menuOpen) {
+  const navigationType = useNavigationType();
+  const [seen, setSeen] = useState({ key: location.key, pathname: location.pathname });
+  if (seen.key !== location.key) {
+    setSeen({ key: location.key, pathname: location.pathname });
+    const samePlace = navigationType === 'REPLACE' && seen.pathname === location.pathname;
+    if (menuOpen && !samePlace) {
       focusMain.current = true;
       setMenuOpen(false);
     }

@@ -219,7 +219,7 @@ describe('the catalogue on a phone', () => {
       term.nextElementSibling?.textContent,
     ]);
     expect(fields.slice(0, 3)).toEqual([
-      ['Price', '$2.50 No tax'],
+      ['Price', '$2.50'],
       ['Stock', '3'],
       ['Category', 'Stationery'],
     ]);

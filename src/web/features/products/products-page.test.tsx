@@ -563,7 +563,7 @@ describe('on a phone', () => {
       term.nextElementSibling?.textContent,
     ]);
     expect(fields).toEqual([
-      ['Price', '$1.50 No tax'],
+      ['Price', '$1.50'],
       ['Stock', '0'],
       ['Category', 'Stationery'],
       ['Supplier', 'Acme'],

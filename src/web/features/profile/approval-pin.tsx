@@ -103,7 +103,7 @@ export function ApprovalPinSection() {
         />
         <TextField
           ref={refs.currentPassword}
-          label="Current password for the PIN"
+          label="Your password, to confirm"
           type="password"
           autoComplete="current-password"
           {...field('currentPassword')}

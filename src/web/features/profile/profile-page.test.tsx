@@ -346,7 +346,7 @@ describe('the approval PIN (admins)', () => {
     expect(pin.inputMode).toBe('numeric');
     await userEvent.type(pin, '482913');
     await userEvent.type(within(section).getByLabelText('Repeat the PIN'), '482913');
-    await userEvent.type(within(section).getByLabelText('Current password for the PIN'), 'secret-pass-1');
+    await userEvent.type(within(section).getByLabelText('Your password, to confirm'), 'secret-pass-1');
     await userEvent.click(within(section).getByRole('button', { name: 'Set PIN' }));
     expect(await screen.findByText('Your approval PIN is set.')).toBeTruthy();
     expect(puts(calls)).toEqual([
@@ -374,7 +374,7 @@ describe('the approval PIN (admins)', () => {
     await userEvent.clear(pin);
     await userEvent.type(pin, '1234');
     await userEvent.type(within(section).getByLabelText('Repeat the PIN'), '1243');
-    await userEvent.type(within(section).getByLabelText('Current password for the PIN'), 'pw');
+    await userEvent.type(within(section).getByLabelText('Your password, to confirm'), 'pw');
     await userEvent.click(within(section).getByRole('button', { name: 'Set PIN' }));
     expect(within(section).getByText('The two PINs differ: type the same PIN twice.')).toBeTruthy();
     expect(puts(calls)).toEqual([]);
@@ -388,7 +388,7 @@ describe('the approval PIN (admins)', () => {
     const section = pinSection();
     await userEvent.type(within(section).getByLabelText('New PIN'), '2468');
     await userEvent.type(within(section).getByLabelText('Repeat the PIN'), '2468');
-    await userEvent.type(within(section).getByLabelText('Current password for the PIN'), 'not-it');
+    await userEvent.type(within(section).getByLabelText('Your password, to confirm'), 'not-it');
     await userEvent.click(within(section).getByRole('button', { name: 'Set PIN' }));
     const alert = await within(section).findByRole('alert');
     expect(alert.textContent).toBe('The PIN was not setYour current password is wrong.');
