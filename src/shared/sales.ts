@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { checkRange, DateOnly, Id, Ok } from './common';
 import { Quantity } from './orders';
 import { PageInfo, PageQuery } from './paging';
+import { Pin } from './users';
 
 export const PAYMENT_METHODS = ['cash', 'card', 'other'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
@@ -49,9 +50,7 @@ export const ApprovalInput = z.object(
     email: z
       .string({ error: 'Approval email must be text.' })
       .max(254, { error: 'Approval email is too long.' }),
-    pin: z
-      .string({ error: 'The PIN must be text.' })
-      .regex(/^\d{4,8}$/, { error: 'A PIN is 4 to 8 digits.' }),
+    pin: Pin,
   },
   { error: 'An approval is an email and a PIN.' },
 );

@@ -57,8 +57,12 @@ export type ProfileInput = z.input<typeof ProfileInput>;
  * An admin's PIN for approvals at the counter (DESIGN §12): 4 to 8 digits, set with the current
  * password. Stored as an argon2id hash, never answered.
  */
+export const Pin = z
+  .string({ error: 'The PIN must be text.' })
+  .regex(/^\d{4,8}$/, { error: 'A PIN is 4 to 8 digits.' });
+
 export const PinInput = z.object({
-  pin: z.string({ error: 'The PIN must be text.' }).regex(/^\d{4,8}$/, { error: 'A PIN is 4 to 8 digits.' }),
+  pin: Pin,
   currentPassword: z
     .string({ error: 'Current password must be text.' })
     .min(1, { error: 'Enter your current password to set a PIN.' })

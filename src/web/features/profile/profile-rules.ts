@@ -1,4 +1,4 @@
-import type { ProfileInput } from '../../../shared/users';
+import { Pin, type ProfileInput } from '../../../shared/users';
 
 export type ProfileForm = {
   name: string;
@@ -42,7 +42,8 @@ export type PinForm = { pin: string; repeat: string; currentPassword: string };
 /** What is wrong with the PIN form before it is sent (the server judges the password). */
 export function pinProblems(form: PinForm): Partial<Record<keyof PinForm, string>> {
   const problems: Partial<Record<keyof PinForm, string>> = {};
-  if (!/^\d{4,8}$/.test(form.pin)) problems.pin = 'A PIN is 4 to 8 digits.';
+  const pin = Pin.safeParse(form.pin);
+  if (!pin.success) problems.pin = pin.error.issues[0]?.message;
   else if (form.repeat !== form.pin) problems.repeat = 'The two PINs differ: type the same PIN twice.';
   if (!form.currentPassword) problems.currentPassword = 'Enter your current password to set a PIN.';
   return problems;

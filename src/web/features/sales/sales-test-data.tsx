@@ -4,7 +4,7 @@ import type { Product } from '../../../shared/products';
 import type { ReceiptStore, Sale } from '../../../shared/sales';
 import type { User } from '../../../shared/users';
 import { SignedInContext } from '../../lib/signed-in';
-import { type FetchCall, mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
+import { type FetchCall, mockFetch, renderWithClient, signIn, storeOf, userOf } from '../../test/helpers';
 import { CounterPage } from './counter-page';
 import { ReceiptPage } from './receipt-page';
 import type { CounterStore } from './sales-api';
@@ -142,18 +142,7 @@ export function productsAnswer(catalogue: readonly Product[]): Handler {
 
 /** The store's settings as GET /api/settings/store answers them (DESIGN §12). */
 export function storeSettings(overrides: Partial<CounterStore> = {}): CounterStore {
-  return {
-    name: 'Corner Shop',
-    address: '',
-    phone: '',
-    taxNumber: '',
-    receiptFooter: '',
-    currency: 'USD',
-    pricesIncludeTax: false,
-    maxDiscountPercent: 10,
-    defaultTaxRate: null,
-    ...overrides,
-  };
+  return storeOf({ name: 'Corner Shop', ...overrides });
 }
 
 export const settingsAnswer =
