@@ -9,7 +9,9 @@ import { Role } from './roles';
  * adjustments and counts are actions on a `product`, a return an action on an `order`, purchase
  * orders a `purchaseOrder` that is created, ordered, received, cancelled or closed; customers a
  * `customer` created, updated or deleted; staff a `user` deactivated, reactivated or whose password an
- * admin reset; the store's settings a `store` updated, and tax rates a `taxRate`.
+ * admin reset; the store's settings a `store` updated, and tax rates a `taxRate`; the till (DESIGN
+ * §13) a `register` created or updated, a `registerSession` opened, cashMoved or closed, a `refund`
+ * refunded, and a `customer`'s store credit creditAdjusted.
  */
 export const AUDIT_ENTITIES = [
   'user',
@@ -22,6 +24,9 @@ export const AUDIT_ENTITIES = [
   'store',
   'taxRate',
   'sale',
+  'register',
+  'registerSession',
+  'refund',
 ] as const;
 export const AuditEntity = z.enum(AUDIT_ENTITIES, {
   error: `entity must be one of ${AUDIT_ENTITIES.join(', ')}.`,
@@ -49,6 +54,10 @@ export const AUDIT_ACTIONS = [
   'discountApproved',
   'stockOverridden',
   'pinChanged',
+  'opened',
+  'cashMoved',
+  'refunded',
+  'creditAdjusted',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS, {
   error: `action must be one of ${AUDIT_ACTIONS.join(', ')}.`,

@@ -46,6 +46,13 @@ export const PERMISSIONS = {
   /** The store's settings and tax rates (DESIGN §12): every signed-in role reads them; the superAdmin manages accounts, not the store. */
   'store:read': ALL,
   'store:write': ['admin'],
+  /**
+   * The till (DESIGN §13): reading registers, opening, using and closing a session, refunds at the
+   * counter and reading a customer's store credit are for the roles that sell and admins.
+   */
+  'till:use': STAFF,
+  /** Creating and changing registers, every session (others see their own), adjusting store credit. */
+  'till:manage': ['admin'],
   /** The CSV exports of whole lists: admin work, and each one streams every row there is. */
   'exports:read': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;

@@ -2,12 +2,10 @@ import { z } from 'zod';
 import { checkRange, DateOnly, Id, Ok } from './common';
 import { Quantity } from './orders';
 import { PageInfo, PageQuery } from './paging';
+import { PAYMENT_METHODS, PaymentsInput, RefundSummary, SALE_METHODS } from './till';
 import { Pin } from './users';
 
-export const PAYMENT_METHODS = ['cash', 'card', 'other'] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
-/** How each payment method is written on screens and receipts. */
-export const PAYMENT_LABEL: Record<PaymentMethod, string> = { cash: 'Cash', card: 'Card', other: 'Other' };
+export { PAYMENT_LABEL, PAYMENT_METHODS, type PaymentMethod } from './till';
 
 /** The most lines one sale may have. */
 export const MAX_SALE_LINES = 100;
@@ -76,9 +74,11 @@ const Tendered = z
   });
 
 /**
- * A sale (DESIGN §11): lines of products and quantities (the same product twice counts once,
- * quantities added), an optional customer by id, and how it is paid. `tendered` is for cash
- * only; without it the customer paid the exact total.
+ * A sale (DESIGN §11, §13): lines of products and quantities (the same product twice counts once,
+ * quantities added), an optional customer by id, and how it is paid: either `payments` (one or
+ * more; see settlePayments in src/shared/till.ts) or the single `payment` of §11, where
+ * `tendered` is for cash only and without it the customer paid the exact total. `session`: the
+ * open till session whose drawer takes the cash.
  */
 export const SaleInput = z
   .object({
@@ -91,14 +91,22 @@ export const SaleInput = z
     discount: DiscountInput.optional(),
     /** Needed only when a discount is above the store's limit or a line overrides stock. */
     approval: ApprovalInput.optional(),
-    payment: z.object({
-      method: z.enum(PAYMENT_METHODS, {
-        error: `Payment method must be one of ${PAYMENT_METHODS.join(', ')}.`,
-      }),
-      tendered: Tendered.optional(),
-    }),
+    payment: z
+      .object({
+        method: z.enum(PAYMENT_METHODS, {
+          error: `Payment method must be one of ${PAYMENT_METHODS.join(', ')}.`,
+        }),
+        tendered: Tendered.optional(),
+      })
+      .optional(),
+    payments: PaymentsInput.optional(),
+    session: Id.optional().describe('The open till session whose drawer takes the cash'),
   })
-  .refine((sale) => sale.payment.tendered === undefined || sale.payment.method === 'cash', {
+  .refine((sale) => (sale.payment === undefined) !== (sale.payments === undefined), {
+    error: 'A sale is paid by payment or by payments, one of the two.',
+    path: ['payments'],
+  })
+  .refine((sale) => sale.payment?.tendered === undefined || sale.payment.method === 'cash', {
     error: 'Only a cash payment takes a tendered amount.',
     path: ['payment', 'tendered'],
   });
@@ -156,15 +164,31 @@ export const Sale = z.object({
   tax: z.number(),
   taxes: z.array(ReceiptTax),
   total: z.number(),
-  payment: z.object({ method: z.enum(PAYMENT_METHODS), tendered: z.number().nullable() }),
-  /** Cash only: tendered − total; null otherwise. */
+  /** The sale's method (`split` when it had several payments); tendered: the cash handed over, or null. */
+  payment: z.object({ method: z.enum(SALE_METHODS), tendered: z.number().nullable() }),
+  /** Each payment in the order given: amount put towards the total; tendered, cash only, what was handed over. */
+  payments: z.array(
+    z.object({ method: z.enum(PAYMENT_METHODS), amount: z.number(), tendered: z.number().nullable() }),
+  ),
+  /** Cash handed back; null when no cash was paid. */
   change: z.number().nullable(),
+  /** The till session the sale was made in, or null. */
+  session: z.object({ _id: z.string(), number: z.number().int() }).nullable(),
+  /** Refunds at the counter against this sale, oldest first. */
+  refunds: z.array(RefundSummary),
 });
 export type Sale = z.infer<typeof Sale>;
 export const SaleResponse = Ok.extend({ sale: Sale });
 
 /** A sale in a list: no lines, their count, and what of it came back (units and money). */
-export const SaleSummary = Sale.omit({ lines: true, store: true, taxes: true }).extend({
+export const SaleSummary = Sale.omit({
+  lines: true,
+  store: true,
+  taxes: true,
+  payments: true,
+  session: true,
+  refunds: true,
+}).extend({
   lineCount: z.number().int(),
   returnedQuantity: z.number().int().describe('Units returned over all lines'),
   returnedTotal: z.number().describe('Money given back by returns over all lines'),

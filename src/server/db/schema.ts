@@ -276,9 +276,15 @@ export const customers = pgTable(
      * cannot both be stored; null for the later rows of duplicates that were stored before.
      */
     duplicateKey: text('duplicate_key'),
+    /**
+     * Store credit held (DESIGN §13): the sum of the customer's store_credit_entries, kept by their
+     * trigger (store_credit_apply, src/server/db/functions), never below 0.
+     */
+    creditBalance: numeric('credit_balance', { precision: 20, scale: 2 }).notNull().default('0'),
     createdAt: createdAt(),
   },
   (t) => [
+    check('customers_credit_balance_nonnegative', sql`${t.creditBalance} >= 0`),
     uniqueIndex('customers_duplicate_key').on(t.duplicateKey),
     index('customers_name_sort_idx').on(sql`lower(${t.name})`, t.id),
     index('customers_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
@@ -315,14 +321,27 @@ export const sales = pgTable(
     tax: numeric('tax', { precision: 20, scale: 2 }).notNull().default('0'),
     /** The store's details as they were at the sale: {name, address, phone, taxNumber, receiptFooter, pricesIncludeTax, currency}. */
     store: jsonb('store'),
+    /** The till session whose drawer took the sale's cash (DESIGN §13); null: no drawer. */
+    sessionId: uuid('session_id').references(() => registerSessions.id, { onDelete: 'restrict' }),
+    /**
+     * Cash handed back (DESIGN §13): Σ payments − total, only ever from cash; null for sales
+     * before split payments (then tendered − total for cash).
+     */
+    change: numeric('change', { precision: 20, scale: 2 }),
     createdAt: createdAt(),
   },
   (t) => [
-    check('sales_payment_method_known', sql`${t.paymentMethod} in ('cash','card','other')`),
+    // 'split': more than one payment (sale_payments lists them); every sale has its payments there.
+    check(
+      'sales_payment_method_known',
+      sql`${t.paymentMethod} in ('cash','card','other','storeCredit','split')`,
+    ),
     check(
       'sales_tendered_covers_total',
-      sql`${t.tendered} is null or (${t.paymentMethod} = 'cash' and ${t.tendered} >= ${t.total})`,
+      sql`${t.tendered} is null or ${t.paymentMethod} = 'split' or (${t.paymentMethod} = 'cash' and ${t.tendered} >= ${t.total})`,
     ),
+    check('sales_change_nonnegative', sql`${t.change} is null or ${t.change} >= 0`),
+    index('sales_session_idx').on(t.sessionId).where(sql`${t.sessionId} is not null`),
     check('sales_total_nonnegative', sql`${t.total} >= 0`),
     uniqueIndex('sales_number_key').on(t.number),
     index('sales_created_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
@@ -645,11 +664,11 @@ export const auditLog = pgTable(
     ),
     check(
       'audit_log_action_known',
-      sql`${t.action} in ('signedIn','signInFailed','signInThrottled','created','updated','deleted','stockAdjusted','stockCounted','returned','ordered','received','cancelled','closed','deactivated','reactivated','passwordReset','discountApproved','stockOverridden','pinChanged')`,
+      sql`${t.action} in ('signedIn','signInFailed','signInThrottled','created','updated','deleted','stockAdjusted','stockCounted','returned','ordered','received','cancelled','closed','deactivated','reactivated','passwordReset','discountApproved','stockOverridden','pinChanged','opened','cashMoved','refunded','creditAdjusted')`,
     ),
     check(
       'audit_log_entity_known',
-      sql`${t.entityType} in ('user','product','category','supplier','order','purchaseOrder','customer','store','taxRate','sale')`,
+      sql`${t.entityType} in ('user','product','category','supplier','order','purchaseOrder','customer','store','taxRate','sale','register','registerSession','refund')`,
     ),
     // Each matches the list's order (newest first, then id) under one filter, so a page is read,
     // not sorted.
@@ -683,6 +702,8 @@ export const stockMovements = pgTable(
     userName: text('user_name'),
     orderId: uuid('order_id'),
     purchaseOrderId: uuid('purchase_order_id'),
+    /** The refund at the counter that brought the units back or wrote them off (DESIGN §13). */
+    refundId: uuid('refund_id'),
   },
   (t) => [
     check(
@@ -814,4 +835,213 @@ export const revokedTokens = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('revoked_tokens_expires_idx').on(t.expiresAt)],
+);
+
+/** A till (DESIGN §13): a drawer that sessions open and close. "Till 1" exists from the start. */
+export const registers = pgTable(
+  'registers',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('registers_name_lower_key').on(sql`lower(${t.name})`)],
+);
+
+/** Till session numbers: unique and increasing. */
+export const registerSessionNumbers = pgSequence('register_session_number_seq');
+
+/**
+ * A till session (DESIGN §13): opened with a float, closed with the drawer counted. What the
+ * drawer should hold is never stored while open: the report sums the session's sales' payments,
+ * its refunds and its cash movements (src/shared/till.ts sessionReport). At close, expected_cash is
+ * kept beside counted_cash as the Z report said it. At most one open session per register.
+ */
+export const registerSessions = pgTable(
+  'register_sessions',
+  {
+    id: id(),
+    number: bigint('number', { mode: 'number' })
+      .notNull()
+      .default(sql`nextval('register_session_number_seq')`),
+    registerId: uuid('register_id')
+      .notNull()
+      .references(() => registers.id, { onDelete: 'restrict' }),
+    status: text('status').notNull().default('open'),
+    openedById: uuid('opened_by_id').references(() => users.id, { onDelete: 'set null' }),
+    openedByName: text('opened_by_name').notNull(),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull().defaultNow(),
+    openingFloat: numeric('opening_float', { precision: 14, scale: 2 }).notNull(),
+    closedById: uuid('closed_by_id').references(() => users.id, { onDelete: 'set null' }),
+    closedByName: text('closed_by_name'),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    countedCash: numeric('counted_cash', { precision: 14, scale: 2 }),
+    expectedCash: numeric('expected_cash', { precision: 20, scale: 2 }),
+    note: text('note').notNull().default(''),
+  },
+  (t) => [
+    check('register_sessions_status_known', sql`${t.status} in ('open','closed')`),
+    check('register_sessions_float_nonnegative', sql`${t.openingFloat} >= 0`),
+    check(
+      'register_sessions_closed_whole',
+      sql`(${t.status} = 'closed') = (${t.closedAt} is not null and ${t.countedCash} is not null and ${t.expectedCash} is not null)`,
+    ),
+    uniqueIndex('register_sessions_number_key').on(t.number),
+    uniqueIndex('register_sessions_one_open').on(t.registerId).where(sql`${t.status} = 'open'`),
+    index('register_sessions_opened_idx').on(t.openedAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('register_sessions_user_opened_idx').on(
+      t.openedById,
+      t.openedAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+  ],
+);
+
+/** Cash put into (amount > 0) or taken out of (< 0) a session's drawer, with why (DESIGN §13). */
+export const cashMovements = pgTable(
+  'cash_movements',
+  {
+    id: id(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => registerSessions.id, { onDelete: 'restrict' }),
+    amount: numeric('amount', { precision: 14, scale: 2 }).notNull(),
+    reason: text('reason').notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    userName: text('user_name').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('cash_movements_amount_nonzero', sql`${t.amount} <> 0`),
+    index('cash_movements_session_idx').on(t.sessionId),
+  ],
+);
+
+/**
+ * How a sale was paid (DESIGN §13), one row per payment in the order given. `amount` is what the
+ * payment put towards the total: for cash, what was handed over less the change it gave back
+ * (`tendered` keeps what was handed over). Σ amount = the sale's total.
+ */
+export const salePayments = pgTable(
+  'sale_payments',
+  {
+    saleId: uuid('sale_id')
+      .notNull()
+      .references(() => sales.id, { onDelete: 'cascade' }),
+    n: smallint('n').notNull(),
+    method: text('method').notNull(),
+    amount: numeric('amount', { precision: 20, scale: 2 }).notNull(),
+    tendered: numeric('tendered', { precision: 20, scale: 2 }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.saleId, t.n] }),
+    check('sale_payments_method_known', sql`${t.method} in ('cash','card','other','storeCredit')`),
+    check('sale_payments_amount_nonnegative', sql`${t.amount} >= 0`),
+    check(
+      'sale_payments_tendered_cash',
+      sql`${t.tendered} is null or (${t.method} = 'cash' and ${t.tendered} >= ${t.amount})`,
+    ),
+  ],
+);
+
+/** Refund numbers (R-000123): unique and increasing. */
+export const refundNumbers = pgSequence('refund_number_seq');
+
+/**
+ * Money and units given back at the counter (DESIGN §13) against one sale. Its lines add to the
+ * orders' returned_quantity/returned_total/returned_tax, by the shared rule (refundDue).
+ */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: id(),
+    number: bigint('number', { mode: 'number' }).notNull().default(sql`nextval('refund_number_seq')`),
+    saleId: uuid('sale_id')
+      .notNull()
+      .references(() => sales.id, { onDelete: 'restrict' }),
+    saleNumber: bigint('sale_number', { mode: 'number' }).notNull(),
+    sessionId: uuid('session_id').references(() => registerSessions.id, { onDelete: 'restrict' }),
+    method: text('method').notNull(),
+    restock: boolean('restock').notNull(),
+    reason: text('reason').notNull().default(''),
+    total: numeric('total', { precision: 20, scale: 2 }).notNull(),
+    tax: numeric('tax', { precision: 20, scale: 2 }).notNull(),
+    customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'set null' }),
+    customerName: text('customer_name'),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    userName: text('user_name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('refunds_method_known', sql`${t.method} in ('cash','card','other','storeCredit')`),
+    check('refunds_total_nonnegative', sql`${t.total} >= 0 and ${t.tax} between 0 and ${t.total}`),
+    check('refunds_cash_in_session', sql`${t.method} <> 'cash' or ${t.sessionId} is not null`),
+    uniqueIndex('refunds_number_key').on(t.number),
+    index('refunds_sale_idx').on(t.saleId),
+    index('refunds_session_idx').on(t.sessionId).where(sql`${t.sessionId} is not null`),
+    index('refunds_created_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+  ],
+);
+
+/** A refund's line: units of one order given back and the money and tax for them. */
+export const refundLines = pgTable(
+  'refund_lines',
+  {
+    refundId: uuid('refund_id')
+      .notNull()
+      .references(() => refunds.id, { onDelete: 'cascade' }),
+    n: smallint('n').notNull(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    productId: uuid('product_id'),
+    productName: text('product_name').notNull(),
+    quantity: integer('quantity').notNull(),
+    amount: numeric('amount', { precision: 20, scale: 2 }).notNull(),
+    tax: numeric('tax', { precision: 20, scale: 2 }).notNull(),
+    taxRateName: text('tax_rate_name'),
+    taxRate: numeric('tax_rate', { precision: 6, scale: 3 }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.refundId, t.n] }),
+    check('refund_lines_quantity_positive', sql`${t.quantity} >= 1`),
+    check('refund_lines_amount_within', sql`${t.amount} >= 0 and ${t.tax} between 0 and ${t.amount}`),
+    index('refund_lines_order_idx').on(t.orderId),
+  ],
+);
+
+/**
+ * A customer's store credit, entry by entry (DESIGN §13): + from a refund or an admin's
+ * adjustment, − when a sale is paid with it. Inserting an entry applies it to
+ * customers.credit_balance in one conditional update that never goes below 0 (trigger
+ * store_credit_apply: IMS03 "Not enough store credit"), and records the balance after it.
+ */
+export const storeCreditEntries = pgTable(
+  'store_credit_entries',
+  {
+    id: id(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    amount: numeric('amount', { precision: 20, scale: 2 }).notNull(),
+    kind: text('kind').notNull(),
+    saleId: uuid('sale_id').references(() => sales.id, { onDelete: 'set null' }),
+    refundId: uuid('refund_id').references(() => refunds.id, { onDelete: 'set null' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    userName: text('user_name').notNull(),
+    note: text('note').notNull().default(''),
+    balanceAfter: numeric('balance_after', { precision: 20, scale: 2 }).notNull().default('0'),
+  },
+  (t) => [
+    check('store_credit_entries_kind_known', sql`${t.kind} in ('refund','sale','adjustment')`),
+    check('store_credit_entries_amount_nonzero', sql`${t.amount} <> 0`),
+    check('store_credit_entries_balance_nonnegative', sql`${t.balanceAfter} >= 0`),
+    index('store_credit_entries_customer_at_idx').on(
+      t.customerId,
+      t.at.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+  ],
 );

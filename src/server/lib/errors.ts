@@ -81,12 +81,16 @@ function fromCauses<T>(error: unknown, pick: (current: object) => T | undefined)
 }
 
 /**
- * The ledger's own refusals (migration 0010), raised inside a statement: IMS01 a movement that
- * would take stock below zero, IMS02 a movement for a product that does not exist.
+ * The ledgers' own refusals, raised inside a statement: IMS01 a movement that would take stock
+ * below zero, IMS02 a movement for a product that does not exist (stock_movements_apply); IMS03
+ * a store credit entry that would take a balance below zero, IMS04 one for a customer that does
+ * not exist (store_credit_apply).
  */
 export const LEDGER_ERRORS: Record<string, () => AppError> = {
   IMS01: () => conflict('Not enough stock'),
   IMS02: () => notFound('Product'),
+  IMS03: () => conflict('Not enough store credit.'),
+  IMS04: () => notFound('Customer'),
 };
 
 /** The AppError a failure stands for: itself, or a ledger refusal; undefined for a real fault. */

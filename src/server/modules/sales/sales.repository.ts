@@ -8,6 +8,7 @@ import {
   type SaleSummary,
   saleNumberSearched,
 } from '../../../shared/sales';
+import type { SaleMethod } from '../../../shared/till';
 import type { Runner } from '../../db/connection';
 import { type SignedInRunner, signedInStatement } from '../../lib/auth';
 import { likePattern } from '../../lib/search';
@@ -128,11 +129,18 @@ export async function readCart(
 const WRITE_SALE = signedInStatement('sales_write', {
   with: `sale as (
      insert into sales (user_id, user_name, customer_id, customer_name, payment_method, tendered,
-                        subtotal, discount, tax, total, store, created_at)
+                        subtotal, discount, tax, total, store, change, created_at)
      select seller.id, seller.name, $13::uuid, $14::text, $15::text, $16::numeric,
-            $17::numeric, $18::numeric, $19::numeric, $20::numeric, $21::jsonb, clock_timestamp()
+            $17::numeric, $18::numeric, $19::numeric, $20::numeric, $21::jsonb,
+            case when $15::text = 'cash' then coalesce($16::numeric, $20::numeric) - $20::numeric end,
+            clock_timestamp()
      from signed_in_user seller
      returning *
+   ), paid as (
+     insert into sale_payments (sale_id, n, method, amount, tendered)
+     select sale.id, 1, sale.payment_method, sale.total,
+            case when sale.payment_method = 'cash' then coalesce(sale.tendered, sale.total) end
+     from sale
    ), placed as (
      insert into orders (user_id, product_id, quantity, unit_price, unit_cost, total_price, discount, tax,
                          tax_rate_name, tax_rate, product_name, category_name, user_name, user_address,
@@ -272,22 +280,31 @@ export type SaleRow = {
   user_name: string;
   customer_id: string | null;
   customer_name: string | null;
-  payment_method: PaymentMethod;
+  payment_method: SaleMethod;
   tendered: string | null;
   total: string;
   subtotal: string;
   discount: string;
   tax: string;
+  /** Cash handed back (null before split payments: then tendered − total for cash). */
+  change?: string | null;
 };
 
 /** A sale's columns as every answer reads them; a sale before taxes has subtotal = total. */
 const SALE_FIELDS = `s.id, s.number, s.created_at, s.user_id, s.user_name, s.customer_id, s.customer_name,
   s.payment_method, s.tendered::text as tendered, s.total::text as total,
-  coalesce(s.subtotal, s.total)::text as subtotal, s.discount::text as discount, s.tax::text as tax`;
+  coalesce(s.subtotal, s.total)::text as subtotal, s.discount::text as discount, s.tax::text as tax,
+  s.change::text as change`;
 
 function saleFields(row: SaleRow) {
-  const cash = row.payment_method === 'cash';
+  const cash = row.payment_method === 'cash' || (row.payment_method === 'split' && row.tendered !== null);
   const tendered = cash ? toCents(row.tendered ?? row.total) : null;
+  const change =
+    row.change !== undefined && row.change !== null
+      ? toCents(row.change)
+      : tendered === null
+        ? null
+        : tendered - toCents(row.total);
   return {
     _id: row.id,
     number: Number(row.number),
@@ -299,7 +316,7 @@ function saleFields(row: SaleRow) {
     tax: Number(row.tax),
     total: Number(row.total),
     payment: { method: row.payment_method, tendered: tendered === null ? null : centsNumber(tendered) },
-    change: tendered === null ? null : centsNumber(tendered - toCents(row.total)),
+    change: change === null || tendered === null ? null : centsNumber(change),
   };
 }
 
@@ -319,13 +336,33 @@ export type ReceiptLineRow = {
   returned_total: string;
 };
 
+/** What a receipt shows beside its lines (DESIGN §13): its payments, its session and its refunds. */
+export type ReceiptExtras = {
+  /** Each payment in order; undefined: the sale's one payment, from its own row. */
+  payments?: Sale['payments'];
+  session?: Sale['session'];
+  refunds?: Sale['refunds'];
+};
+
+/** A sale's one payment as its own row says it (every sale before split payments, and lists). */
+function onePayment(row: SaleRow): Sale['payments'] {
+  if (row.payment_method === 'split') return [];
+  const tendered = row.payment_method === 'cash' ? centsNumber(toCents(row.tendered ?? row.total)) : null;
+  return [{ method: row.payment_method, amount: Number(row.total), tendered }];
+}
+
 /**
  * A receipt from what the database holds (DESIGN §12): each line's gross, discount, tax, rate,
  * total, net and money given back, and the taxes by rate (one per rate snapshot on its lines,
  * 0 % too, in the order the lines first name them; base = the lines' net). Lines sold before
  * taxes name no rate and are not listed.
  */
-export function receiptOf(sale: SaleRow, store: ReceiptStore, lines: readonly ReceiptLineRow[]): Sale {
+export function receiptOf(
+  sale: SaleRow,
+  store: ReceiptStore,
+  lines: readonly ReceiptLineRow[],
+  extras: ReceiptExtras = {},
+): Sale {
   const taxes = new Map<string, { name: string; rate: number; base: bigint; tax: bigint }>();
   const receiptLines = lines.map((line) => {
     const total = toCents(line.total_price);
@@ -355,6 +392,9 @@ export function receiptOf(sale: SaleRow, store: ReceiptStore, lines: readonly Re
   });
   return {
     ...saleFields(sale),
+    payments: extras.payments ?? onePayment(sale),
+    session: extras.session ?? null,
+    refunds: extras.refunds ?? [],
     store,
     lines: receiptLines,
     taxes: [...taxes.values()].map((entry) => ({
@@ -401,8 +441,12 @@ export async function findSale(
   storeName: string,
   sellerId?: string,
 ): Promise<Sale | undefined> {
-  const [sale] = await runner.query<SaleRow & { store: StoreJson | string }>(
-    `select ${SALE_FIELDS}, coalesce(s.store, (
+  const [sale] = await runner.query<
+    SaleRow & { store: StoreJson | string; session_id: string | null; session_number: string | number | null }
+  >(
+    `select ${SALE_FIELDS}, s.session_id,
+       (select rs.number from register_sessions rs where rs.id = s.session_id) as session_number,
+       coalesce(s.store, (
        select jsonb_build_object('name', st.name, 'address', st.address, 'phone', st.phone,
                                  'taxNumber', st.tax_number, 'receiptFooter', st.receipt_footer,
                                  'currency', st.currency, 'pricesIncludeTax', st.prices_include_tax)
@@ -418,7 +462,42 @@ export async function findSale(
      from orders where sale_id = $1::uuid order by sale_line`,
     [id],
   );
-  return receiptOf(sale, receiptStore(sale.store, storeName), lines);
+  const [payments, refunds] = await Promise.all([
+    runner.query<{ method: PaymentMethod; amount: string; tendered: string | null }>(
+      `select method, amount::text as amount, tendered::text as tendered
+       from sale_payments where sale_id = $1::uuid order by n`,
+      [id],
+    ),
+    runner.query<{
+      id: string;
+      number: string | number;
+      total: string;
+      method: PaymentMethod;
+      created_at: string | Date;
+    }>(
+      `select id, number, total::text as total, method, created_at from refunds
+       where sale_id = $1::uuid order by created_at, number`,
+      [id],
+    ),
+  ]);
+  return receiptOf(sale, receiptStore(sale.store, storeName), lines, {
+    payments: payments.map((payment) => ({
+      method: payment.method,
+      amount: Number(payment.amount),
+      tendered: payment.tendered === null ? null : Number(payment.tendered),
+    })),
+    session:
+      sale.session_id === null || sale.session_number === null
+        ? null
+        : { _id: sale.session_id, number: Number(sale.session_number) },
+    refunds: refunds.map((refund) => ({
+      _id: refund.id,
+      number: Number(refund.number),
+      total: Number(refund.total),
+      method: refund.method,
+      createdAt: new Date(refund.created_at).toISOString(),
+    })),
+  });
 }
 
 /** What a sales list is filtered by (see salePage). */

@@ -88,7 +88,10 @@ describe.each(targets)('sales on $name', (target) => {
       taxes: [],
       total: 25.49,
       payment: { method: 'cash', tendered: 30 },
+      payments: [{ method: 'cash', amount: 25.49, tendered: 30 }],
       change: 4.51,
+      session: null,
+      refunds: [],
     });
     expect([await stockOf(tea.id), await stockOf(cups.id), await stockOf(kettle.id)]).toEqual([7, 4, 1]);
     // Each line is an order naming the sale and customer, and each order a sale movement.

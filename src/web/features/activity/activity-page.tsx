@@ -43,6 +43,10 @@ export const ACTION_LABEL: Record<AuditAction, string> = {
   discountApproved: 'Discount approved',
   stockOverridden: 'Sold above stock (approved)',
   pinChanged: 'PIN changed',
+  opened: 'Opened',
+  cashMoved: 'Cash in/out',
+  refunded: 'Refunded',
+  creditAdjusted: 'Store credit adjusted',
 };
 
 const ACTION_TONE: Partial<Record<AuditAction, string>> = {
@@ -62,6 +66,9 @@ const ENTITY_LABEL: Record<AuditEntity, string> = {
   store: 'Store settings',
   taxRate: 'Tax rate',
   sale: 'Sale',
+  register: 'Register',
+  registerSession: 'Till session',
+  refund: 'Refund',
 };
 
 const ENTITY_CHOICE: Record<AuditEntity, string> = {
@@ -75,6 +82,9 @@ const ENTITY_CHOICE: Record<AuditEntity, string> = {
   store: 'Store settings',
   taxRate: 'Tax rates',
   sale: 'Sales',
+  register: 'Registers',
+  registerSession: 'Till sessions',
+  refund: 'Refunds',
 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -3,7 +3,8 @@ import { type ReactNode, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Customer, CustomerSummary } from '../../../shared/customers';
 import { can } from '../../../shared/roles';
-import { PAYMENT_LABEL, type SaleSummary, saleNumberLabel } from '../../../shared/sales';
+import { type SaleSummary, saleNumberLabel } from '../../../shared/sales';
+import { SALE_METHOD_LABEL } from '../../../shared/till';
 import type { User } from '../../../shared/users';
 import { buttonClass } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -216,7 +217,7 @@ function PurchaseRow({ sale, me }: { sale: SaleSummary; me: User }) {
         {money(sale.total)}
       </Td>
       <Td className="whitespace-nowrap max-sm:col-start-2 max-sm:row-start-2 max-sm:p-0 max-sm:text-right max-sm:text-xs max-sm:text-slate-600">
-        {PAYMENT_LABEL[sale.payment.method]}
+        {SALE_METHOD_LABEL[sale.payment.method]}
       </Td>
     </tr>
   );

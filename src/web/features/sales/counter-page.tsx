@@ -578,7 +578,7 @@ function PaymentForm({
       <fieldset disabled={busy}>
         <legend className="mb-2 text-sm font-semibold text-slate-900">Payment</legend>
         <div className="grid grid-cols-3 gap-2">
-          {PAYMENT_METHODS.map((one) => (
+          {PAYMENT_METHODS.filter((one) => one !== 'storeCredit').map((one) => (
             <label
               key={one}
               className="flex cursor-pointer items-center justify-center rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 has-checked:border-indigo-600 has-checked:bg-indigo-600 has-checked:text-white has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-indigo-600"

@@ -2,8 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { can } from '../../../shared/roles';
-import { PAYMENT_LABEL, type Sale, saleNumberLabel } from '../../../shared/sales';
+import { type Sale, saleNumberLabel } from '../../../shared/sales';
 import { taxRateLabel } from '../../../shared/store';
+import { SALE_METHOD_LABEL } from '../../../shared/till';
 import { buttonClass } from '../../components/button';
 import { LoadState } from '../../components/load-state';
 import { type Returnable, ReturnDialog } from '../../components/return-dialog';
@@ -165,7 +166,7 @@ export function Receipt({ sale }: { sale: Sale }) {
         <dt className="font-sans text-base font-bold">Total</dt>
         <dd className="text-right font-sans text-base font-bold tabular-nums">{money(sale.total)}</dd>
         <dt>Payment</dt>
-        <dd className="text-right">{PAYMENT_LABEL[sale.payment.method]}</dd>
+        <dd className="text-right">{SALE_METHOD_LABEL[sale.payment.method]}</dd>
         {sale.payment.method === 'cash' ? (
           <>
             <dt>Tendered</dt>

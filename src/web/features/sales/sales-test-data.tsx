@@ -101,7 +101,10 @@ export function sale(overrides: Partial<Sale> = {}): Sale {
     taxes: [],
     total: 2.7,
     payment: { method: 'cash', tendered: 5 },
+    payments: [{ method: 'cash', amount: 2.7, tendered: 5 }],
     change: 2.3,
+    session: null,
+    refunds: [],
     ...overrides,
   };
 }
