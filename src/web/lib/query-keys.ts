@@ -4,6 +4,7 @@ import type { OrderQuery } from '../../shared/orders';
 import type { ProductQuery } from '../../shared/products';
 import type { PurchaseOrderQuery } from '../../shared/purchasing';
 import type { SaleQuery } from '../../shared/sales';
+import type { SessionQuery } from '../../shared/till';
 import type { UserQuery } from '../../shared/users';
 
 /**
@@ -46,4 +47,13 @@ export const queryKeys = {
   // The store's settings and tax rates: every screen that writes money reads the currency here.
   storeSettings: ['store'] as const,
   taxRates: ['store', 'tax-rates'] as const,
+  // The till (DESIGN §13). Sessions sit under the sales: a sale or refund changes its session's report.
+  registers: ['registers'] as const,
+  sessions: ['sales', 'sessions'] as const,
+  sessionPage: (query: SessionQuery) => ['sales', 'sessions', 'page', query] as const,
+  session: (id: string) => ['sales', 'sessions', 'one', id] as const,
+  openSession: (registerId: string) => ['sales', 'sessions', 'open', registerId] as const,
+  // A customer's store credit sits under the sales too: a sale or refund may change it.
+  customerCredit: (id: string, page: number) => ['sales', 'credit', id, page] as const,
+  refund: (id: string) => ['sales', 'refunds', id] as const,
 };
