@@ -44,11 +44,13 @@ import { healthRoutes } from './modules/health/health.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import { productsRoutes } from './modules/products/products.routes';
 import { purchasingRoutes } from './modules/purchasing/purchasing.routes';
+import { refundsRoutes } from './modules/refunds/refunds.routes';
 import { reportsRoutes } from './modules/reports/reports.routes';
 import { salesRoutes } from './modules/sales/sales.routes';
 import { stockRoutes } from './modules/stock/stock.routes';
 import { storeRoutes } from './modules/store/store.routes';
 import { suppliersRoutes } from './modules/suppliers/suppliers.routes';
+import { tillRoutes } from './modules/till/till.routes';
 import { usersRoutes } from './modules/users/users.routes';
 
 export interface AppOptions {
@@ -304,6 +306,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(customersRoutes);
       await api.register(salesRoutes);
       await api.register(storeRoutes);
+      await api.register(tillRoutes);
+      await api.register(refundsRoutes);
     },
     { prefix: '/api' },
   );
