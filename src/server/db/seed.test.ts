@@ -47,6 +47,49 @@ describe('the demo store', () => {
     expect(sale.body.sale.number).toBe(inOrder.length + 1);
   });
 
+  it('has a till worked for four days and open today, with split payments, refunds and store credit (DESIGN §13)', async () => {
+    const sessions = await t.sql<{ status: string; difference: string | null; sales: number }>(
+      `select s.status, (s.counted_cash - s.expected_cash)::text as difference,
+              (select count(*)::int from sales x where x.session_id = s.id) as sales
+       from register_sessions s order by s.opened_at`,
+    );
+    expect(sessions.map((s) => s.status)).toEqual(['closed', 'closed', 'closed', 'closed', 'open']);
+    expect(sessions.map((s) => s.difference)).toEqual(['-0.50', '0.00', '1.00', '-2.35', null]);
+    expect(sessions.reduce((sum, s) => sum + s.sales, 0)).toBeGreaterThan(5);
+    // Every sale's payments add up to its total; cash gives the change it records.
+    const unpaid = await t.sql(
+      `select s.id from sales s join sale_payments p on p.sale_id = s.id group by s.id
+       having sum(p.amount) <> s.total
+           or coalesce(sum(p.tendered), 0) - coalesce(sum(p.amount) filter (where p.method = 'cash'), 0)
+              <> coalesce(s.change, 0)`,
+    );
+    expect(unpaid).toEqual([]);
+    const [{ unpaidSales } = { unpaidSales: -1 }] = await t.sql<{ unpaidSales: number }>(
+      `select count(*)::int as "unpaidSales" from sales s where not exists (select 1 from sale_payments p where p.sale_id = s.id)`,
+    );
+    expect(unpaidSales).toBe(0);
+    const splits = await t.sql(`select id from sales where payment_method = 'split'`);
+    expect(splits.length).toBeGreaterThanOrEqual(2);
+    const refunds = await t.sql<{ method: string }>('select method from refunds order by method');
+    expect(refunds.map((r) => r.method)).toEqual(['card', 'cash', 'storeCredit']);
+    // Refunds gave back what their orders say, and stock is still the sum of its movements.
+    const [check] = await t.sql<{ refunded: string; returned: string; drift: number; credit: number }>(
+      `select (select sum(amount)::text from refund_lines) as refunded,
+              (select sum(o.returned_total)::text from orders o where o.id in (select order_id from refund_lines)) as returned,
+              (select count(*)::int from products p
+               where p.stock <> (select coalesce(sum(quantity), 0) from stock_movements m where m.product_id = p.id)) as drift,
+              (select count(*)::int from customers c
+               where c.credit_balance <> (select coalesce(sum(amount), 0) from store_credit_entries e where e.customer_id = c.id)) as credit`,
+    );
+    expect(check?.refunded).toBe(check?.returned);
+    expect(check?.drift).toBe(0);
+    expect(check?.credit).toBe(0);
+    const [credit] = await t.sql<{ holders: number }>(
+      'select count(*)::int as holders from customers where credit_balance > 0',
+    );
+    expect(credit?.holders).toBeGreaterThanOrEqual(2);
+  });
+
   it('gives every product a SKU and a valid EAN-13 barcode', async () => {
     const rows = await t.sql<{ sku: string | null; barcode: string | null }>(
       'select sku, barcode from products',

@@ -13,6 +13,7 @@ import { purchaseOrderNumber } from '../../shared/purchasing';
 import type { Role } from '../../shared/roles';
 import { hashPassword } from '../lib/passwords';
 import type { Database } from './connection';
+import { seedTill } from './seed-till';
 
 /** A small deterministic random generator, so every demo database is the same. */
 export function seededRandom(seed: number): () => number {
@@ -377,6 +378,21 @@ export async function seedDemo(
         ],
       );
       ids.push(row?.id ?? null);
+      // Its one payment (DESIGN §13): cash hands over the rounded-up amount and takes change back.
+      await query(
+        `insert into sale_payments (sale_id, n, method, amount, tendered) values ($1, 1, $2, $3, $4)`,
+        [
+          row?.id,
+          basket.sale.method,
+          centsText(priced.total),
+          tendered === null ? null : (tendered / 100).toFixed(2),
+        ],
+      );
+      if (tendered !== null)
+        await query('update sales set change = $2 where id = $1', [
+          row?.id,
+          centsText(BigInt(tendered) - priced.total),
+        ]);
       if (basket.sale.approved && row && approverOf)
         await query(
           `insert into audit_log (actor_id, actor_name, actor_role, action, entity_type, entity_id, entity_name,
@@ -402,6 +418,8 @@ export async function seedDemo(
   const admin = userIds.find((u) => u.role === 'admin');
   const receipts = await seedPurchaseOrders(q, { products, supplierIds, random, now });
   await seedStockHistory(q, { products, orderIds, receipts, admin, random, now });
+  const seller = userIds.find((u) => u.role === 'salesRep') ?? buyers[0];
+  if (seller) await seedTill(q, { now, admin, seller, random });
 }
 
 /**
