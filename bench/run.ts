@@ -17,6 +17,7 @@ import { type Database, defaultPoolSize, openDatabase } from '../src/server/db/c
 import { setReportTimeZone } from '../src/server/db/report-time-zone';
 import { todayIn } from '../src/server/modules/reports/reports.range';
 import { PERMISSIONS } from '../src/shared/roles';
+import type { SessionReport } from '../src/shared/till';
 import { catalogueInteractive } from './browser';
 import { type ExportResult, timeExport } from './csv-export';
 import { type DirectResult, directOrders } from './direct-sql';
@@ -50,6 +51,14 @@ import {
 } from './sales';
 import { startServer } from './server';
 import { type SteadyOptions, steadyLoad } from './steady-load';
+import {
+  checkSession,
+  openBenchSession,
+  prepareRefundable,
+  refundBody,
+  type SessionCheck,
+  sessionReportOf,
+} from './till';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = new Set(process.argv.slice(2));
@@ -76,7 +85,11 @@ const TARGETS = {
   reportP99: 50,
   saleP99: 50,
   barcodeP99: 10,
+  refundP99: 50,
 };
+/** Steady rate of refunds at the counter (the issue's figure). */
+const REFUND_RATE = 50;
+const REFUND_ROW = `refund of one line, steady ${REFUND_RATE} req/s`;
 /** Steady rate of the 10-line sales (the issue's figure): a busy store's counters together. */
 const SALE_RATE = 50;
 const SALE_ROW = `${STEADY_SALE_LINES}-line sale, steady ${SALE_RATE} req/s`;
@@ -273,6 +286,8 @@ async function main(): Promise<void> {
   let suggested = { suppliers: 0, lines: 0 };
   let exported: ExportResult | undefined;
   let barcodeFound = '';
+  let tillSession = '';
+  let sessionReport: SessionReport | undefined;
   try {
     const admin = await signIn(server.url, 'user2@bench.example');
     const reps = await Promise.all(
@@ -434,17 +449,42 @@ async function main(): Promise<void> {
       },
       `p99 < ${TARGETS.saleP99} ms`,
     );
-    // Sales flat out over hot and scarce products: all lines or none, never oversold.
+    // Refunds at the counter (DESIGN §13): each request gives back one unit of a sale of its own,
+    // to the card it was paid with, at a steady rate.
+    const refundable = await prepareRefundable(
+      server.url,
+      reps.map((r) => r.token),
+      saleProducts,
+      REFUND_RATE * SECONDS + 50,
+    );
+    await runSteady(
+      {
+        name: REFUND_ROW,
+        url: `${server.url}/api/sales/${refundable[0]?.saleId}/refunds`,
+        urlFor: (i) => `${server.url}/api/sales/${refundable[i % refundable.length]?.saleId}/refunds`,
+        bodyFor: (i) => refundBody(refundable[i % refundable.length] as (typeof refundable)[number]),
+        headersFor: (i) => ({ authorization: `Bearer ${reps[i % reps.length]?.token}` }),
+        connections: 16,
+        duration: SECONDS,
+        rate: REFUND_RATE,
+      },
+      `p99 < ${TARGETS.refundP99} ms`,
+    );
+    // Sales flat out over hot and scarce products, all in one till session: all lines or none,
+    // never oversold, and the session's report adds up afterwards.
     const salesProducts = [...salesRun.hot, ...salesRun.scarce];
+    tillSession = await openBenchSession(server.url, rep.token);
+    const session = tillSession;
     await run({
       name: SALES_FLAT_OUT,
       url: `${server.url}/api/sales`,
       method: 'POST',
       connections: ORDER_CLIENTS,
       duration: SECONDS,
-      makeBody: () => saleBody(salesProducts, FLAT_OUT_SALE_LINES),
+      makeBody: () => saleBody(salesProducts, FLAT_OUT_SALE_LINES, false, session),
       headersFor: (i) => ({ authorization: `Bearer ${reps[i % reps.length]?.token}` }),
     });
+    sessionReport = await sessionReportOf(server.url, rep.token, session);
     // A product's history, newest first, for the products with the most movements: the hot ones
     // of both order runs (their loaded sales and the thousands just placed).
     const busiest = [...directRun.hot, ...httpRun.hot];
@@ -559,6 +599,9 @@ async function main(): Promise<void> {
     [...salesRun.hot, ...salesRun.scarce],
     FLAT_OUT_SALE_LINES,
   );
+  const sessionCheck: SessionCheck | undefined = tillSession
+    ? await checkSession(database, sessionReport, tillSession)
+    : undefined;
   const finalLedger = await checkLedger(database);
   const [written] = await database.query<{ adjustments: number; fewest: number; most: number }>(
     `select (select count(*)::int from stock_movements where kind = 'adjustment' and product_id = any($1::uuid[])) as adjustments,
@@ -579,6 +622,7 @@ async function main(): Promise<void> {
     httpCheck,
     salesStock,
     salesWhole,
+    sessionCheck,
     barcodeFound,
     results,
     catalogue,
@@ -610,6 +654,7 @@ function report(r: {
   httpCheck: StockCheck;
   salesStock: StockCheck;
   salesWhole: SalesCheck;
+  sessionCheck: SessionCheck | undefined;
   barcodeFound: string;
   results: LoadResult[];
   catalogue: number[];
@@ -659,6 +704,8 @@ function report(r: {
   const barcode = byName(`product by barcode, steady ${STEADY_RATE} req/s`);
   const steadySale = byName(SALE_ROW);
   const salesFlat = byName(SALES_FLAT_OUT);
+  const refund = byName(REFUND_ROW);
+  const till = r.sessionCheck;
   const salesOversell =
     r.salesStock.mismatches +
     r.salesStock.negative +
@@ -738,6 +785,10 @@ function report(r: {
     `| product by barcode at ${size.products.toLocaleString('en-US')} products p99 < ${TARGETS.barcodeP99} ms, at a steady ${STEADY_RATE} req/s | ${barcode.p99.toFixed(1)} ms | ${verdict(barcode.p99 < TARGETS.barcodeP99 && allOk(barcode, '200') && r.barcodeFound === 'yes')} |`,
     `| ${STEADY_SALE_LINES}-line sale p99 < ${TARGETS.saleP99} ms, at a steady ${SALE_RATE} req/s | ${steadySale.p99.toFixed(1)} ms | ${verdict(steadySale.p99 < TARGETS.saleP99 && allOk(steadySale, '201'))} |`,
     `| sales flat out (${salesFlat.rps.toFixed(0)} req/s): zero oversell, every sale whole, numbers unique | ${salesOversell} problems | ${verdict(salesOversell === 0 && r.salesStock.products === 20 && (salesFlat.statuses['201'] ?? 0) > 0)} |`,
+    `| refund of one line p99 < ${TARGETS.refundP99} ms, at a steady ${REFUND_RATE} req/s | ${refund.p99.toFixed(1)} ms | ${verdict(refund.p99 < TARGETS.refundP99 && allOk(refund, '201'))} |`,
+    till
+      ? `| sales flat out in one till session: its report adds up (${till.sales} sales, ${till.total} taken, expected cash ${till.expectedCash}) | ${till.differences.length + till.unpaid} differences${till.differences.length ? `: ${till.differences.join('; ')}` : ''} | ${verdict(till.differences.length === 0 && till.unpaid === 0 && till.sales > 0)} |`
+      : '| sales flat out in one till session: its report adds up | not measured | **not measured** |',
     `| order placement ≥ 50 % of direct SQL (both write the sale movement) | ${(orderRatio * 100).toFixed(0)} % | ${verdict(orderRatio >= TARGETS.orderRatio)} |`,
     `| zero oversell | ${oversell} problems | ${verdict(oversell === 0 && r.httpCheck.products === 20)} |`,
     r.catalogue.length

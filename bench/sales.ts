@@ -34,7 +34,13 @@ export async function sampleBarcodes(database: Database, count: number): Promise
  * §12), together within the store's default limit (10 %), so a sales rep sells it without an
  * approval and the figure is the cost of the priced path: 5 % + 3 % of the rest = 7.85 %.
  */
-export function saleBody(ids: readonly string[], lines: number, discounted = false): string {
+export function saleBody(
+  ids: readonly string[],
+  lines: number,
+  discounted = false,
+  /** The till session the sale is made in (DESIGN §13), when it has one. */
+  session?: string,
+): string {
   const chosen = new Set<string>();
   while (chosen.size < Math.min(lines, ids.length))
     chosen.add(ids[Math.floor(Math.random() * ids.length)] as string);
@@ -46,6 +52,7 @@ export function saleBody(ids: readonly string[], lines: number, discounted = fal
     })),
     ...(discounted ? { discount: { type: 'percent', value: 3 } } : {}),
     payment: { method: Math.random() < 0.5 ? 'card' : 'cash' },
+    ...(session === undefined ? {} : { session }),
   });
 }
 
