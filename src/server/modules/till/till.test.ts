@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../../shared/roles';
 import {
@@ -293,6 +294,60 @@ describe.each(targets)('the till on $name', (target) => {
     );
     expect(row?.n).toBe(1);
   });
+
+  /** A second connection to the test's PostgreSQL database, to hold a transaction open. */
+  async function holdTransaction(work: (client: pg.Client) => Promise<void>) {
+    const client = new pg.Client({ connectionString: t.app.config.databaseUrl });
+    await client.connect();
+    await client.query('begin');
+    await work(client);
+    return {
+      commit: async () => {
+        await client.query('commit');
+        await client.end();
+      },
+    };
+  }
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+  // Only PostgreSQL runs transactions side by side (PGlite has one connection): these hold one open.
+  if (target.name === 'postgres') {
+    it('an opening that raced past the check is refused by the one-open index with the same 409', async () => {
+      const register = await newRegister();
+      // Another opening has written its session but not committed: the check cannot see it.
+      const other = await holdTransaction(async (client) => {
+        await client.query(
+          `insert into register_sessions (register_id, opened_by_name, opening_float) values ($1, 'Other', 5)`,
+          [register._id],
+        );
+      });
+      const racing = open(register._id, { openingFloat: 10 });
+      await settle();
+      await other.commit();
+      const res = await racing;
+      expectRefused(res, 409);
+      expect(res.body.error).toContain('already has an open session');
+    });
+
+    it('a cash-out waits for the session row, then judges the drawer with what the other took', async () => {
+      const { session } = await openSession(100);
+      // Another cash-out holds the session row and has taken 60 out, not yet committed.
+      const other = await holdTransaction(async (client) => {
+        await client.query('select 1 from register_sessions where id = $1 for update', [session._id]);
+        await client.query(
+          `insert into cash_movements (session_id, amount, reason, user_name) values ($1, -60, 'Other', 'Other')`,
+          [session._id],
+        );
+      });
+      const racing = cash(session._id, { amount: -60, reason: 'Mine' });
+      await settle();
+      await other.commit();
+      const res = await racing;
+      expectRefused(res, 409);
+      expect(res.body.error).toContain('40.00');
+      expect((await getSession(session._id)).body.report.expectedCash).toBe(40);
+    });
+  }
 
   it('an opening with an Idempotency-Key is done once; its retry gets the same answer', async () => {
     const register = await newRegister();
