@@ -69,6 +69,19 @@ async function newCustomer(t: TestApp): Promise<string> {
   return row?.id as string;
 }
 
+/** A session opened by the caller when it may sell (so it is theirs to work), else by the test user. */
+async function newSession(t: TestApp, me: Account | undefined): Promise<string> {
+  const opener = me && STAFF.includes(me.role) ? me : t.as.user;
+  const [register] = await t.sql<{ id: string }>('insert into registers (name) values ($1) returning id', [
+    `Perm till ${tag()}`,
+  ]);
+  const opened = await t.call('POST', `/api/registers/${register?.id}/open`, {
+    token: opener.token,
+    body: { openingFloat: 10 },
+  });
+  return opened.body.session._id as string;
+}
+
 /** A purchase order made by the test admin, ordered when `ordered`; its id and first line. */
 async function newPurchaseOrder(t: TestApp, ordered = false) {
   const product = await t.product({ stock: 1 });
@@ -609,6 +622,63 @@ const ROWS: Row[] = [
       });
       return { method: 'GET', url: `/api/sales/${sale.body.sale._id}` };
     },
+  },
+  // The till (DESIGN §13).
+  { call: 'GET /api/registers', who: STAFF, request: async () => ({ method: 'GET', url: '/api/registers' }) },
+  {
+    call: 'POST /api/registers',
+    who: ADMIN,
+    request: async () => ({ method: 'POST', url: '/api/registers', body: { name: `Perm till ${tag()}` } }),
+  },
+  {
+    call: 'PUT /api/registers/:id',
+    who: ADMIN,
+    request: async (t) => {
+      const [register] = await t.sql<{ id: string }>(
+        'insert into registers (name) values ($1) returning id',
+        [`Perm till ${tag()}`],
+      );
+      return { method: 'PUT', url: `/api/registers/${register?.id}`, body: { name: `Perm till ${tag()}` } };
+    },
+  },
+  {
+    call: 'POST /api/registers/:id/open',
+    who: STAFF,
+    request: async (t) => {
+      const [register] = await t.sql<{ id: string }>(
+        'insert into registers (name) values ($1) returning id',
+        [`Perm till ${tag()}`],
+      );
+      return { method: 'POST', url: `/api/registers/${register?.id}/open`, body: { openingFloat: 25 } };
+    },
+  },
+  {
+    call: 'POST /api/register-sessions/:id/cash',
+    who: STAFF,
+    request: async (t, me) => ({
+      method: 'POST',
+      url: `/api/register-sessions/${await newSession(t, me)}/cash`,
+      body: { amount: 5, reason: 'Change' },
+    }),
+  },
+  {
+    call: 'POST /api/register-sessions/:id/close',
+    who: STAFF,
+    request: async (t, me) => ({
+      method: 'POST',
+      url: `/api/register-sessions/${await newSession(t, me)}/close`,
+      body: { countedCash: 10 },
+    }),
+  },
+  {
+    call: 'GET /api/register-sessions/:id',
+    who: STAFF,
+    request: async (t, me) => ({ method: 'GET', url: `/api/register-sessions/${await newSession(t, me)}` }),
+  },
+  {
+    call: 'GET /api/register-sessions',
+    who: STAFF,
+    request: async () => ({ method: 'GET', url: '/api/register-sessions' }),
   },
   // Not in the design: the people the log's "who" filter offers, read like the log.
   {
