@@ -190,8 +190,9 @@ const sessionName = (row: Pick<SessionRow, 'register_name' | 'number'>) =>
   `${row.register_name} ${sessionNumberLabel(Number(row.number))}`;
 
 /**
- * One session, or undefined: `openedBy` limits it to the sessions that user opened (a seller sees
- * and works only their own; an admin passes undefined). `lock` takes the row FOR UPDATE, so the
+ * One session, or undefined: `openedBy` limits it to the sessions that user opened and every open
+ * one (a till is shared: whoever works the counter sells in, moves cash of and closes its open
+ * session; a seller's closed sessions are their own; an admin passes undefined). `lock` takes the row FOR UPDATE, so the
  * writes that judge the drawer (a cash movement, the close) run one after the other.
  */
 async function sessionRow(
@@ -203,7 +204,7 @@ async function sessionRow(
   const [row] = await run.query<SessionRow>(
     `select ${SESSION_FIELDS}
      from register_sessions rs join registers r on r.id = rs.register_id
-     where rs.id = $1::uuid and ($2::uuid is null or rs.opened_by_id = $2::uuid)
+     where rs.id = $1::uuid and ($2::uuid is null or rs.opened_by_id = $2::uuid or rs.status = 'open')
      ${lock ? 'for update of rs' : ''}`,
     [id, openedBy ?? null],
   );
@@ -488,7 +489,7 @@ export async function sessionPage(
     timeZone,
   ];
   const where = `($1::uuid is null or rs.register_id = $1::uuid)
-    and ($2::uuid is null or rs.opened_by_id = $2::uuid)
+    and ($2::uuid is null or rs.opened_by_id = $2::uuid or rs.status = 'open')
     and ($3::text is null or rs.status = $3::text)
     and ($4::date is null or rs.opened_at >= ($4::date)::timestamp at time zone $6::text)
     and ($5::date is null or rs.opened_at < ($5::date + 1)::timestamp at time zone $6::text)`;

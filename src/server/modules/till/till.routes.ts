@@ -33,8 +33,9 @@ import {
 
 /**
  * Whose sessions a caller sees and works: an admin every one (undefined: no filter), everyone
- * else only those they opened. Every session answer and write filters by it, so another
- * seller's session is simply not found (404).
+ * else those they opened and every open one (a till is shared by whoever works the counter: one
+ * opens it, another may sell, move cash and close). Every session answer and write filters by
+ * it, so another seller's closed session is simply not found (404).
  */
 function sessionOwner(me: AuthUser): string | undefined {
   return can(me.role, 'till:manage') ? undefined : me.id;
@@ -137,7 +138,7 @@ export const tillRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['till'],
         summary: 'Puts cash in (amount > 0) or takes it out (amount < 0) of an open session',
-        description: `Taking out more than the drawer holds is a 409; a closed session takes no cash (409). Sellers work their own sessions, admins any.${IDEMPOTENT}`,
+        description: `Taking out more than the drawer holds is a 409; a closed session takes no cash (409). Sellers work any open session, admins any session.${IDEMPOTENT}`,
         params: IdParams,
         body: CashMovementInput,
         response: { 201: CashMovementResponse },

@@ -436,13 +436,20 @@ describe.each(targets)('the till on $name', (target) => {
     expect(overClosed.body.session.note).toBe('');
   });
 
-  it('a seller works and sees only the sessions they opened (404 for another’s); an admin any', async () => {
+  it('a till is shared while open: any seller sees it and moves its cash; once closed, another seller’s session is 404; an admin any', async () => {
     const { session } = await openSession(40, as('salesRep'));
     for (const role of ['medicalRep', 'user'] as const) {
-      expectRefused(await getSession(session._id, as(role)), 404);
-      expectRefused(await cash(session._id, { amount: 1, reason: 'x' }, as(role)), 404);
-      expectRefused(await close(session._id, { countedCash: 1 }, as(role)), 404);
+      expect((await getSession(session._id, as(role))).status).toBe(200);
+      const moved = await cash(session._id, { amount: 1, reason: `Change from ${role}` }, as(role));
+      expect(moved.status).toBe(201);
+      expect(moved.body.movement.user._id).toBe(t.as[role].id);
     }
+    const other = await openSession(5, as('medicalRep'));
+    expect((await close(other.session._id, { countedCash: 5 }, as('user'))).status).toBe(200);
+    expectRefused(await getSession(other.session._id, as('salesRep')), 404);
+    expectRefused(await cash(other.session._id, { amount: 1, reason: 'x' }, as('salesRep')), 404);
+    expectRefused(await close(other.session._id, { countedCash: 1 }, as('salesRep')), 404);
+    expect((await getSession(other.session._id, as('medicalRep'))).status).toBe(200);
     expect((await getSession(session._id, as('admin'))).status).toBe(200);
     const moved = await cash(session._id, { amount: -10, reason: 'Admin drop' }, as('admin'));
     expect(moved.status).toBe(201);
@@ -731,14 +738,21 @@ describe.each(targets)('the till on $name', (target) => {
       difference: 1,
     });
 
+    // Others see their own and every open one (the till they may sell in), never another's closed one.
     const own = await t.call('GET', `/api/register-sessions?register=${register._id}`, {
       token: as('salesRep'),
     });
-    expect(own.body.sessions.map((s: { _id: string }) => s._id)).toEqual([mine.body.session._id]);
-    expect(own.body.total).toBe(1);
+    expect(own.body.sessions.map((s: { _id: string }) => s._id)).toEqual([
+      theirs.body.session._id,
+      mine.body.session._id,
+    ]);
+    expect(own.body.total).toBe(2);
     const everyOwn = await t.call('GET', '/api/register-sessions?pageSize=100', { token: as('salesRep') });
     expect(
-      everyOwn.body.sessions.every((s: { openedBy: { _id: string } }) => s.openedBy._id === t.as.salesRep.id),
+      everyOwn.body.sessions.every(
+        (s: { openedBy: { _id: string }; status: string }) =>
+          s.openedBy._id === t.as.salesRep.id || s.status === 'open',
+      ),
     ).toBe(true);
 
     const openOnly = await t.call('GET', `/api/register-sessions?register=${register._id}&status=open`, {
@@ -750,6 +764,11 @@ describe.each(targets)('the till on $name', (target) => {
     });
     expect(page2.body).toMatchObject({ total: 2, page: 2, pageSize: 1 });
     expect(page2.body.sessions.map((s: { _id: string }) => s._id)).toEqual([mine.body.session._id]);
+    await close(theirs.body.session._id, { countedCash: 3 }, as('user'));
+    const afterClose = await t.call('GET', `/api/register-sessions?register=${register._id}`, {
+      token: as('salesRep'),
+    });
+    expect(afterClose.body.sessions.map((s: { _id: string }) => s._id)).toEqual([mine.body.session._id]);
     expectRefused(await t.call('GET', '/api/register-sessions', { token: as('superAdmin') }), 403);
   });
 
