@@ -56,6 +56,17 @@ describe('the demo store', () => {
     expect(sessions.map((s) => s.status)).toEqual(['closed', 'closed', 'closed', 'closed', 'open']);
     expect(sessions.map((s) => s.difference)).toEqual(['-0.50', '0.00', '1.00', '-2.35', null]);
     expect(sessions.reduce((sum, s) => sum + s.sales, 0)).toBeGreaterThan(5);
+    // The Z reports the API gives agree with what each close stored.
+    const closed = await t.sql<{ id: string; expected: string; counted: string }>(
+      `select id, expected_cash::text as expected, counted_cash::text as counted from register_sessions
+       where status = 'closed'`,
+    );
+    for (const session of closed) {
+      const answer = await t.call('GET', `/api/register-sessions/${session.id}`, { token: t.as.admin.token });
+      expect(answer.status).toBe(200);
+      expect(answer.body.report.expectedCash).toBe(Number(session.expected));
+      expect(answer.body.report.countedCash).toBe(Number(session.counted));
+    }
     // Every sale's payments add up to its total; cash gives the change it records.
     const unpaid = await t.sql(
       `select s.id from sales s join sale_payments p on p.sale_id = s.id group by s.id
