@@ -285,6 +285,15 @@ describe('how the money goes back', () => {
     expect(methodNames()).toEqual(['Card']);
   });
 
+  it('offers the one method of a sale that lists no payments (made before split payments)', async () => {
+    renderRefunds(`${PAGE}?receipt=123`, {
+      'GET /api/sales/by-number/*': byNumberAnswer({ ...discounted(), customer: null, payments: [] }),
+    });
+    await screen.findByRole('heading', { name: 'Sale S-000123' });
+    expect(methodNames()).toEqual(['Card']);
+    expect(screen.getByText('Paid by').nextElementSibling?.textContent).toBe('Card');
+  });
+
   it('hides cash when this device has no open till, and says why', async () => {
     const { calls } = renderRefunds(
       `${PAGE}?receipt=123`,
@@ -435,6 +444,35 @@ describe('how the money goes back', () => {
       (call) => call.headers['Idempotency-Key'],
     );
     expect(keys[0]).not.toBe(keys[1]);
+  });
+
+  it('reads the till again when the server says its session is closed (409), keeping the choice', async () => {
+    let open = true;
+    const { calls } = renderRefunds(
+      `${PAGE}?receipt=123`,
+      {
+        'GET /api/sales/by-number/*': byNumberAnswer(sale({ customer: null })),
+        'GET /api/register-sessions': (call) => sessionsAnswer(open ? [openSession()] : [])(call),
+        'POST /api/sales/sale1/refunds': () => {
+          open = false;
+          return { status: 409, body: { success: false, error: 'This till session is closed.' } };
+        },
+      },
+      { register: true },
+    );
+    const user = userEvent.setup();
+    await screen.findByRole('heading', { name: 'Sale S-000123' });
+    await waitFor(() =>
+      expect((screen.getByRole('radio', { name: 'Cash' }) as HTMLInputElement).checked).toBe(true),
+    );
+    await user.click(screen.getByRole('button', { name: 'One more Cola' }));
+    await user.click(screen.getByRole('button', { name: 'Refund $2.40' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('This till session is closed.');
+    expect(callsOf(calls, 'POST', '/api/sales/sale1/refunds')[0]?.body).toMatchObject({ session: 'ses1' });
+    // The till is read again: cash is no longer offered, and the units stay picked.
+    expect(await screen.findByText('Cash: Open the till to refund cash.')).toBeTruthy();
+    expect(screen.queryByRole('radio', { name: 'Cash' })).toBeNull();
+    expect(units('Cola').value).toBe('1');
   });
 
   it('lays out a line as a card with its stepper on a phone', async () => {

@@ -3,7 +3,13 @@ import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } fr
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { centsNumber } from '../../../shared/money';
 import { type Sale, saleNumberLabel, saleNumberSearched } from '../../../shared/sales';
-import { PAYMENT_LABEL, type PaymentMethod, type RefundInput, TILL_MAX } from '../../../shared/till';
+import {
+  PAYMENT_LABEL,
+  type PaymentMethod,
+  type RefundInput,
+  SALE_METHOD_LABEL,
+  TILL_MAX,
+} from '../../../shared/till';
 import { buttonClass } from '../../components/button';
 import { FormError, TextField } from '../../components/form-field';
 import { LoadFailed, Loading } from '../../components/load-state';
@@ -59,7 +65,7 @@ export function RefundPage() {
     <>
       <PageHeader title="Refunds" />
       <search aria-label="Find a receipt" className="mb-6 block">
-        <form onSubmit={find} noValidate className="flex max-w-xl flex-wrap items-end gap-2">
+        <form onSubmit={find} noValidate className="flex max-w-xl flex-wrap items-start gap-2">
           <div className="min-w-0 flex-1 basis-56">
             <TextField
               ref={inputRef}
@@ -77,7 +83,7 @@ export function RefundPage() {
               autoFocus
             />
           </div>
-          <button type="submit" className={buttonClass('primary')}>
+          <button type="submit" className={buttonClass('primary', 'md', 'mt-6')}>
             Find
           </button>
         </form>
@@ -161,6 +167,10 @@ function SaleRefund({ sale }: { sale: Sale }) {
     picked.reduce((sum, { line, quantity }) => sum + lineRefundCents(line, quantity), 0n),
   );
   const anyLeft = sale.lines.some((line) => leftOf(line) > 0);
+  const paidBy =
+    sale.payments.length > 0
+      ? [...new Set(sale.payments.map((payment) => PAYMENT_LABEL[payment.method]))].join(', ')
+      : SALE_METHOD_LABEL[sale.payment.method];
 
   const setQuantity = (order: string, left: number, value: number) => {
     const quantity = Number.isFinite(value) ? Math.min(Math.max(Math.trunc(value), 0), left) : 0;
@@ -175,7 +185,11 @@ function SaleRefund({ sale }: { sale: Sale }) {
       return;
     }
     if (method === null) {
-      setProblem(methods.includes('cash') ? OPEN_THE_TILL : 'Choose how the money goes back.');
+      setProblem(
+        methods.includes('cash')
+          ? OPEN_THE_TILL
+          : 'This sale cannot be refunded here: it names no way it was paid.',
+      );
       return;
     }
     setProblem('');
@@ -227,7 +241,7 @@ function SaleRefund({ sale }: { sale: Sale }) {
           <dt className="text-slate-600">Customer</dt>
           <dd className="break-words">{sale.customer?.name ?? '—'}</dd>
           <dt className="text-slate-600">Paid by</dt>
-          <dd>{sale.payments.map((payment) => PAYMENT_LABEL[payment.method]).join(', ') || '—'}</dd>
+          <dd>{paidBy}</dd>
         </dl>
       </div>
 
@@ -349,6 +363,11 @@ function SaleRefund({ sale }: { sale: Sale }) {
                 ) : null}
               </Choice>
             ))}
+            {methods.length === 0 ? (
+              <p className="text-sm text-slate-600">
+                This sale names no way it was paid, so it cannot be refunded here.
+              </p>
+            ) : null}
             {methods.includes('cash') && till.session === null ? (
               till.isLoading ? (
                 <Loading label="Checking the till..." className="py-1" />

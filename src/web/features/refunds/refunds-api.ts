@@ -64,6 +64,8 @@ export function refundMethods(sale: Sale): PaymentMethod[] {
   for (const payment of sale.payments) {
     if (!methods.includes(payment.method)) methods.push(payment.method);
   }
+  // A sale listing no payments (made before split payments) was paid by its one method.
+  if (methods.length === 0 && sale.payment.method !== 'split') methods.push(sale.payment.method);
   if (sale.customer?._id && !methods.includes('storeCredit')) methods.push('storeCredit');
   return methods;
 }
