@@ -4,6 +4,7 @@ import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-rout
 import { describe, expect, it, vi } from 'vitest';
 import type { Role } from '../../shared/roles';
 import { purchaseOrder } from '../features/purchasing/purchasing-test-data';
+import { refund } from '../features/refunds/refunds-test-data';
 import { period, salesAnswer } from '../features/reports/reports-test-data';
 import { customer, sale, saleLine, product as saleProduct } from '../features/sales/sales-test-data';
 import { renderWithClient, signIn, userOf } from '../test/helpers';
@@ -42,6 +43,10 @@ const LOADS_NOTHING: Record<string, string> = {
   '/employee-dashboard/sales/new': 'the counter looks up as the user types or scans',
   '/salesRep-dashboard/sales/new': 'the counter looks up as the user types or scans',
   '/medicalRep-dashboard/sales/new': 'the counter looks up as the user types or scans',
+  '/admin-dashboard/refunds': 'a receipt is found when its number is scanned or typed',
+  '/employee-dashboard/refunds': 'a receipt is found when its number is scanned or typed',
+  '/salesRep-dashboard/refunds': 'a receipt is found when its number is scanned or typed',
+  '/medicalRep-dashboard/refunds': 'a receipt is found when its number is scanned or typed',
 };
 
 /**
@@ -249,6 +254,17 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
       sale: sale({
         _id: 'x1',
         lines: [saleLine('x1', SHOWN, 1, 2.7, { order: { _id: 'o1' } })],
+      }),
+    }),
+  },
+  {
+    path: /^\/api\/refunds\/x1$/,
+    answer: () => ({
+      refund: refund({
+        _id: 'x1',
+        lines: [
+          { order: { _id: 'o1' }, product: { _id: 'x1', name: SHOWN }, quantity: 1, amount: 1, tax: 0 },
+        ],
       }),
     }),
   },

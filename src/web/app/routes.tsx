@@ -48,6 +48,9 @@ const customer = () =>
   import('../features/customers/customer-page').then((m) => ({ Component: m.CustomerPage }));
 const counter = () => import('../features/sales/counter-page').then((m) => ({ Component: m.CounterPage }));
 const receipt = () => import('../features/sales/receipt-page').then((m) => ({ Component: m.ReceiptPage }));
+const refunds = () => import('../features/refunds/refund-page').then((m) => ({ Component: m.RefundPage }));
+const refundReceipt = () =>
+  import('../features/refunds/refund-receipt-page').then((m) => ({ Component: m.RefundReceiptPage }));
 const sales = () => import('../features/sales/sales-page').then((m) => ({ Component: m.SalesPage }));
 const storeSettings = () =>
   import('../features/store/store-settings-page').then((m) => ({ Component: m.StoreSettingsPage }));
@@ -81,6 +84,8 @@ const staffPages: RouteObject[] = [
   { path: 'sales', lazy: sales },
   { path: 'sales/new', lazy: counter },
   { path: 'sales/:id', lazy: receipt },
+  { path: 'refunds', lazy: refunds },
+  { path: 'refunds/:id', lazy: refundReceipt },
   { path: 'profile', lazy: profile },
 ];
 
@@ -128,6 +133,8 @@ export const routes: RouteObject[] = [
           { path: 'sales', lazy: sales },
           { path: 'sales/new', lazy: counter },
           { path: 'sales/:id', lazy: receipt },
+          { path: 'refunds', lazy: refunds },
+          { path: 'refunds/:id', lazy: refundReceipt },
           { path: 'users', lazy: users },
           { path: 'store', lazy: storeSettings },
           { path: 'tax-rates', lazy: taxRates },

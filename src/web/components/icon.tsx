@@ -9,6 +9,7 @@ const PATHS = {
   reports: 'M4 4v16h16M8 16v-4M12 16V8M16 16v-6',
   sale: 'M3 8V5a1 1 0 0 1 1-1h3M17 4h3a1 1 0 0 1 1 1v3M21 16v3a1 1 0 0 1-1 1h-3M7 20H4a1 1 0 0 1-1-1v-3M7 8v8M10 8v8M13 8v8M17 8v8',
   sales: 'M3 7h18v10H3zM12 10a2 2 0 1 0 0 4 2 2 0 0 0 0-4zM6.5 10v4M17.5 10v4',
+  refund: 'M9 14L4 9l5-5M4 9h11a5 5 0 0 1 0 10h-4',
   customers:
     'M3 5h18v14H3zM9 12a2 2 0 1 0 0-4 2 2 0 0 0 0 4zM5.5 16c.5-1.6 1.8-2.4 3.5-2.4s3 .8 3.5 2.4M15 10h3M15 14h3',
   users:

@@ -9,3 +9,9 @@ export const customersPath = (role: Role) => `${homePathFor(role)}/customers`;
 export const customerPath = (role: Role, id: string) => `${customersPath(role)}/${encodeURIComponent(id)}`;
 /** A sale's receipt. */
 export const salePath = (role: Role, id: string) => `${homePathFor(role)}/sales/${encodeURIComponent(id)}`;
+/** The refund screen; with a sale's number it opens on that receipt. */
+export const refundsPath = (role: Role, saleNumber?: number) =>
+  `${homePathFor(role)}/refunds${saleNumber === undefined ? '' : `?receipt=${saleNumber}`}`;
+/** A refund's receipt. */
+export const refundPath = (role: Role, id: string) =>
+  `${homePathFor(role)}/refunds/${encodeURIComponent(id)}`;

@@ -9,6 +9,7 @@ import { buttonClass } from '../../components/button';
 import { LoadState } from '../../components/load-state';
 import { type Returnable, ReturnDialog } from '../../components/return-dialog';
 import { Table, Td, Th } from '../../components/table';
+import { refundsPath } from '../../lib/area-paths';
 import { formatDateTime, formatMoney } from '../../lib/format';
 import { homePathFor } from '../../lib/role-home';
 import { useSignedInUser } from '../../lib/signed-in';
@@ -43,6 +44,11 @@ export function ReceiptPage() {
         {can(user.role, 'sales:create') ? (
           <Link to={`${homePathFor(user.role)}/sales/new`} className={buttonClass('secondary')}>
             New sale
+          </Link>
+        ) : null}
+        {sale && can(user.role, 'till:use') ? (
+          <Link to={refundsPath(user.role, sale.number)} className={buttonClass('secondary')}>
+            Refund
           </Link>
         ) : null}
       </div>
