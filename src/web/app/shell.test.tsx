@@ -65,7 +65,8 @@ describe('the menu on a phone', () => {
   it('stays open while the page writes its list into its own address, and closes on Back to another page', async () => {
     atViewport(375);
     const router = renderShell();
-    await router.navigate('/admin-dashboard/products');
+    // Inside act, so the page has rendered its new address before the menu opens.
+    await act(() => router.navigate('/admin-dashboard/products'));
     await userEvent.click(screen.getByRole('button', { name: 'Menu' }));
     // A search typed just before: the list replaces its address with ?q=… a moment later.
     await act(() => router.navigate('/admin-dashboard/products?q=pens', { replace: true }));
