@@ -49,6 +49,10 @@ const customer = () =>
 const counter = () => import('../features/sales/counter-page').then((m) => ({ Component: m.CounterPage }));
 const receipt = () => import('../features/sales/receipt-page').then((m) => ({ Component: m.ReceiptPage }));
 const sales = () => import('../features/sales/sales-page').then((m) => ({ Component: m.SalesPage }));
+const tillSessions = () =>
+  import('../features/till/sessions-page').then((m) => ({ Component: m.SessionsPage }));
+const tillReport = () =>
+  import('../features/till/session-report-page').then((m) => ({ Component: m.SessionReportPage }));
 const storeSettings = () =>
   import('../features/store/store-settings-page').then((m) => ({ Component: m.StoreSettingsPage }));
 const taxRates = () =>
@@ -81,6 +85,8 @@ const staffPages: RouteObject[] = [
   { path: 'sales', lazy: sales },
   { path: 'sales/new', lazy: counter },
   { path: 'sales/:id', lazy: receipt },
+  { path: 'till/sessions', lazy: tillSessions },
+  { path: 'till/sessions/:id', lazy: tillReport },
   { path: 'profile', lazy: profile },
 ];
 
@@ -128,6 +134,8 @@ export const routes: RouteObject[] = [
           { path: 'sales', lazy: sales },
           { path: 'sales/new', lazy: counter },
           { path: 'sales/:id', lazy: receipt },
+          { path: 'till/sessions', lazy: tillSessions },
+          { path: 'till/sessions/:id', lazy: tillReport },
           { path: 'users', lazy: users },
           { path: 'store', lazy: storeSettings },
           { path: 'tax-rates', lazy: taxRates },

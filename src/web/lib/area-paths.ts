@@ -9,3 +9,7 @@ export const customersPath = (role: Role) => `${homePathFor(role)}/customers`;
 export const customerPath = (role: Role, id: string) => `${customersPath(role)}/${encodeURIComponent(id)}`;
 /** A sale's receipt. */
 export const salePath = (role: Role, id: string) => `${homePathFor(role)}/sales/${encodeURIComponent(id)}`;
+/** The till sessions: every session for an admin, a seller's own otherwise (DESIGN §13). */
+export const sessionsPath = (role: Role) => `${homePathFor(role)}/till/sessions`;
+/** A till session's report: X while open, Z once closed. */
+export const sessionPath = (role: Role, id: string) => `${sessionsPath(role)}/${encodeURIComponent(id)}`;
