@@ -52,7 +52,7 @@ export function TillGate({ children }: { children: (session: RegisterSession) =>
   if (current.isError)
     return (
       <LoadFailed
-        message="This till's session could not be loaded. Check the connection and try again."
+        message={`The till's session could not be loaded: ${errorMessage(current.error)}`}
         retry={current.refetch}
       />
     );
