@@ -48,7 +48,7 @@ export function CloseTillDialog({ session, onClose }: { session: RegisterSession
   function submit(event: FormEvent) {
     event.preventDefault();
     setTried(true);
-    if (close.isPending || counted === null || (!byCoins && total.trim() === '')) return;
+    if (close.isPending || counted === null) return;
     close.mutate(
       { countedCash: centsNumber(counted), ...(note.trim() ? { note: note.trim() } : {}) },
       { onSuccess: ({ session: closed }) => navigate(sessionPath(user.role, closed._id)) },
@@ -193,11 +193,7 @@ export function CloseTillDialog({ session, onClose }: { session: RegisterSession
           >
             Cancel
           </button>
-          <button
-            type="submit"
-            className={buttonClass('primary')}
-            disabled={close.isPending || counted === null}
-          >
+          <button type="submit" className={buttonClass('primary')} disabled={close.isPending}>
             {close.isPending ? 'Closing till...' : 'Close till'}
           </button>
         </div>

@@ -125,7 +125,7 @@ export function SessionsPage() {
         ) : null}
       </PageHeader>
       <search aria-label="Find till sessions" className="mb-4 block">
-        <div className="grid grid-cols-2 items-start gap-3 sm:grid-cols-[12rem_10rem_10rem_10rem]">
+        <div className="grid grid-cols-2 items-start gap-3 sm:grid-cols-[12rem_12rem_10rem_10rem]">
           <SelectField
             label="Register"
             value={register ?? ''}

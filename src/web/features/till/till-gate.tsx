@@ -8,10 +8,10 @@ import { FormError, TextField } from '../../components/form-field';
 import { LoadFailed, Loading, LoadState } from '../../components/load-state';
 import { errorMessage } from '../../lib/api';
 import { sessionPath } from '../../lib/area-paths';
-import { formatMoney } from '../../lib/format';
 import { queryKeys } from '../../lib/query-keys';
 import { useSignedInUser } from '../../lib/signed-in';
 import { useCurrency } from '../../lib/store-settings';
+import { useDocumentTitle } from '../../lib/use-document-title';
 import { CashDialog } from './cash-dialog';
 import { CloseTillDialog } from './close-till-dialog';
 import { useCurrentSession, useDeviceRegister } from './current-session';
@@ -63,6 +63,7 @@ export function TillGate({ children }: { children: (session: RegisterSession) =>
 /** Which register this device sells on: one of the active ones. */
 function ChooseRegister({ onChoose, notice }: { onChoose: (id: string) => void; notice?: string }) {
   const registers = useQuery(registersQuery);
+  useDocumentTitle('Choose a till');
   return (
     <section aria-labelledby="choose-till" className={PANEL}>
       <h1 id="choose-till" className="text-xl font-bold text-slate-900">
@@ -134,6 +135,7 @@ function OpenTillForm({
   const queryClient = useQueryClient();
   const open = useOpenSession(registerId);
   const [float, setFloat] = useState('');
+  useDocumentTitle(`Open ${name || 'the till'}`);
   const [fieldError, setFieldError] = useState<string | undefined>();
 
   function submit(event: FormEvent) {
@@ -175,7 +177,7 @@ function OpenTillForm({
         inputMode="decimal"
         autoComplete="off"
         autoFocus
-        placeholder={formatMoney(0, currency)}
+        placeholder="0.00"
         value={float}
         onChange={(event) => setFloat(event.target.value)}
         error={fieldError}
