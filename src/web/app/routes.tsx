@@ -52,6 +52,10 @@ const refunds = () => import('../features/refunds/refund-page').then((m) => ({ C
 const refundReceipt = () =>
   import('../features/refunds/refund-receipt-page').then((m) => ({ Component: m.RefundReceiptPage }));
 const sales = () => import('../features/sales/sales-page').then((m) => ({ Component: m.SalesPage }));
+const tillSessions = () =>
+  import('../features/till/sessions-page').then((m) => ({ Component: m.SessionsPage }));
+const tillReport = () =>
+  import('../features/till/session-report-page').then((m) => ({ Component: m.SessionReportPage }));
 const storeSettings = () =>
   import('../features/store/store-settings-page').then((m) => ({ Component: m.StoreSettingsPage }));
 const taxRates = () =>
@@ -86,6 +90,8 @@ const staffPages: RouteObject[] = [
   { path: 'sales/:id', lazy: receipt },
   { path: 'refunds', lazy: refunds },
   { path: 'refunds/:id', lazy: refundReceipt },
+  { path: 'till/sessions', lazy: tillSessions },
+  { path: 'till/sessions/:id', lazy: tillReport },
   { path: 'profile', lazy: profile },
 ];
 
@@ -135,6 +141,8 @@ export const routes: RouteObject[] = [
           { path: 'sales/:id', lazy: receipt },
           { path: 'refunds', lazy: refunds },
           { path: 'refunds/:id', lazy: refundReceipt },
+          { path: 'till/sessions', lazy: tillSessions },
+          { path: 'till/sessions/:id', lazy: tillReport },
           { path: 'users', lazy: users },
           { path: 'store', lazy: storeSettings },
           { path: 'tax-rates', lazy: taxRates },

@@ -15,3 +15,7 @@ export const refundsPath = (role: Role, saleNumber?: number) =>
 /** A refund's receipt. */
 export const refundPath = (role: Role, id: string) =>
   `${homePathFor(role)}/refunds/${encodeURIComponent(id)}`;
+/** The till sessions: every session for an admin, a seller's own otherwise (DESIGN §13). */
+export const sessionsPath = (role: Role) => `${homePathFor(role)}/till/sessions`;
+/** A till session's report: X while open, Z once closed. */
+export const sessionPath = (role: Role, id: string) => `${sessionsPath(role)}/${encodeURIComponent(id)}`;

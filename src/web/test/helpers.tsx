@@ -1,4 +1,4 @@
-import { QueryClientProvider } from '@tanstack/react-query';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, configure, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, vi } from 'vitest';
@@ -134,12 +134,22 @@ export function signIn(user: User, token = 'test-token') {
  */
 export function renderWithClient(
   ui: ReactNode,
-  { store = storeOf(), taxRates = [] }: { store?: StoreSettings | null; taxRates?: TaxRate[] | null } = {},
+  {
+    store = storeOf(),
+    taxRates = [],
+    prepare,
+  }: {
+    store?: StoreSettings | null;
+    taxRates?: TaxRate[] | null;
+    /** Answers already in the cache before the first render (a screen's state on arrival). */
+    prepare?: (client: QueryClient) => void;
+  } = {},
 ) {
   const client = createQueryClient();
   client.setDefaultOptions({ queries: { retry: false, staleTime: 0 }, mutations: { retry: false } });
   if (store) client.setQueryData(queryKeys.storeSettings, { success: true, store });
   if (taxRates) client.setQueryData(queryKeys.taxRates, { success: true, taxRates });
+  prepare?.(client);
   return {
     client,
     ...render(

@@ -208,8 +208,9 @@ describe('the counter keeps an unfinished sale', () => {
     const { calls } = openCounter();
     expect(screen.getByText('The cart is empty.')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Parked (0)' })).toBeTruthy();
-    // Nothing of a cart is read: only the store's settings, which every counter reads.
-    expect(calls.map((call) => call.path)).toEqual(['/api/settings/store']);
+    // Nothing of a cart is read: only the store's settings and the till's open session, which
+    // every counter reads.
+    expect(calls.map((call) => call.path).sort()).toEqual(['/api/register-sessions', '/api/settings/store']);
   });
 });
 

@@ -108,6 +108,7 @@ describe('the counter by keyboard', () => {
     expect(callsOf(calls, 'POST', '/api/sales')[0]?.body).toEqual({
       lines: [{ productId: 'p1', quantity: 1 }],
       payment: { method: 'cash', tendered: 20 },
+      session: 'session1',
     });
     expect(document.activeElement).toBe(searchBox());
   });

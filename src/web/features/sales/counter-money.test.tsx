@@ -249,6 +249,7 @@ describe('money at the counter', () => {
     expect(callsOf(calls, 'POST', '/api/sales')[0]?.body).toEqual({
       lines: [{ productId: 'p1', quantity: 1, discount: { type: 'percent', value: 5 } }],
       payment: { method: 'card' },
+      session: 'session1',
     });
   });
 
@@ -302,6 +303,7 @@ describe('money at the counter', () => {
       discount: { type: 'amount', value: 0.5 },
       approval: { email: 'boss@example.com', pin: '1234' },
       payment: { method: 'card' },
+      session: 'session1',
     });
     expect(second?.body).toMatchObject({ approval: { email: 'boss@example.com', pin: '4321' } });
     // The PIN is not kept in the browser with the unanswered submit.
@@ -405,6 +407,7 @@ describe('money at the counter', () => {
       ],
       approval: { email: 'boss@example.com', pin: '2468' },
       payment: { method: 'card' },
+      session: 'session1',
     });
   });
 

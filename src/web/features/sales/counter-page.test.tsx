@@ -222,6 +222,7 @@ describe('the sale counter', () => {
       ],
       customer: 'cu1',
       payment: { method: 'cash', tendered: 5 },
+      session: 'session1',
     });
     expect(post?.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
     await user.click(screen.getByRole('link', { name: 'Receipt S-000009' }));

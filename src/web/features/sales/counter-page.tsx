@@ -41,6 +41,7 @@ import { salePath } from '../../lib/area-paths';
 import { formatMoney } from '../../lib/format';
 import { idempotencyKeys } from '../../lib/idempotency';
 import { useSignedInUser } from '../../lib/signed-in';
+import { TillGate } from '../till/till-gate';
 import { ApprovalDialog, type ApprovalReason } from './approval-dialog';
 import { CartLines } from './cart-lines';
 import {
@@ -112,12 +113,13 @@ function blockedBy(
 export function CounterPage() {
   const user = useSignedInUser();
   // Another user is another counter: nothing of one user's sale may reach the other's storage.
-  return <Counter key={user._id} user={user} />;
+  // The counter always sells in an open till session (DESIGN §13): the gate asks for one first.
+  return <TillGate>{(session) => <Counter key={user._id} user={user} session={session._id} />}</TillGate>;
 }
 
 type Notice = { kind: 'info' | 'error'; text: string };
 
-function Counter({ user }: { user: User }) {
+function Counter({ user, session }: { user: User; session: string }) {
   const searchRef = useRef<HTMLInputElement>(null);
   const quantityRef = useRef<HTMLInputElement>(null);
   const payRef = useRef<HTMLInputElement>(null);
@@ -303,6 +305,7 @@ function Counter({ user }: { user: User }) {
       ...(approval ? { approval } : {}),
       customer: customer?._id,
       payment: { method, tendered: cash ?? undefined },
+      session,
     });
     if (!input.success) return;
     complete.mutate(input.data, {

@@ -2,7 +2,9 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import type { Customer } from '../../../shared/customers';
 import type { Product } from '../../../shared/products';
 import type { ReceiptStore, Sale } from '../../../shared/sales';
+import type { Register, RegisterSession } from '../../../shared/till';
 import type { User } from '../../../shared/users';
+import { queryKeys } from '../../lib/query-keys';
 import { SignedInContext } from '../../lib/signed-in';
 import { type FetchCall, mockFetch, renderWithClient, signIn, storeOf, userOf } from '../../test/helpers';
 import { CounterPage } from './counter-page';
@@ -154,13 +156,51 @@ export const settingsAnswer =
     body: { success: true, store: storeSettings(overrides) },
   });
 
+/** The till the counter's tests sell on: Till 1, chosen on this device. */
+export const TILL: Register = { _id: 'register1', name: 'Till 1', active: true };
+
+/** An open till session on Till 1 (DESIGN §13), as the server answers it. */
+export function openSession(overrides: Partial<RegisterSession> = {}): RegisterSession {
+  return {
+    _id: 'session1',
+    number: 12,
+    register: { _id: TILL._id, name: TILL.name },
+    status: 'open',
+    openedBy: { _id: 'salesRep-id', name: 'Test salesRep' },
+    openedAt: '2025-05-01T09:02:00.000Z',
+    openingFloat: 100,
+    closedBy: null,
+    closedAt: null,
+    countedCash: null,
+    note: '',
+    ...overrides,
+  };
+}
+
+/** GET /api/register-sessions?status=open for the counter: its one open session. */
+export const openSessionList = (session: RegisterSession = openSession()) => ({
+  success: true as const,
+  sessions: [{ ...session, expectedCash: null, difference: null }],
+  total: 1,
+  page: 1,
+  pageSize: 1,
+});
+
 /**
  * The counter and the receipt at their addresses in a sales rep's area, on a fake server; the
- * store's settings are the defaults unless a handler says otherwise.
+ * store's settings are the defaults unless a handler says otherwise. This device sells on Till 1,
+ * whose session #12 is open (already known, as after the counter's first visit), so the counter
+ * opens at once; a test of the till itself gives its own handlers.
  */
 export function renderSales(path: string, handlers: Record<string, Handler>, me: User = userOf('salesRep')) {
   signIn(me);
-  const mock = mockFetch({ 'GET /api/settings/store': settingsAnswer(), ...handlers });
+  localStorage.setItem('ims.till.register', TILL._id);
+  const mock = mockFetch({
+    'GET /api/settings/store': settingsAnswer(),
+    'GET /api/registers': () => ({ body: { success: true, registers: [TILL] } }),
+    'GET /api/register-sessions': () => ({ body: openSessionList() }),
+    ...handlers,
+  });
   const home = me.role === 'admin' ? '/admin-dashboard' : '/salesRep-dashboard';
   const router = createMemoryRouter(
     [
@@ -175,7 +215,10 @@ export function renderSales(path: string, handlers: Record<string, Handler>, me:
     <SignedInContext value={me}>
       <RouterProvider router={router} />
     </SignedInContext>,
-    { store: null },
+    {
+      store: null,
+      prepare: (client) => client.setQueryData(queryKeys.openSession(TILL._id), openSessionList()),
+    },
   );
   return { ...mock, ...view, router };
 }

@@ -47,6 +47,8 @@ export function useCurrentSession(): {
   session: RegisterSession | null;
   isLoading: boolean;
   isError: boolean;
+  /** Why the session could not be read, for the screen's sentence. */
+  error: unknown;
   refetch: () => void;
 } {
   const [registerId] = useDeviceRegister();
@@ -67,6 +69,7 @@ export function useCurrentSession(): {
     session: query.data?.sessions[0] ?? null,
     isLoading: registerId !== null && query.isPending,
     isError: query.isError,
+    error: query.error,
     refetch: () => void query.refetch(),
   };
 }
