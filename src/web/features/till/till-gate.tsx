@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import type { Register, RegisterSession } from '../../../shared/till';
 import { sessionNumberLabel } from '../../../shared/till';
@@ -64,6 +64,12 @@ export function TillGate({ children }: { children: (session: RegisterSession) =>
 function ChooseRegister({ onChoose, notice }: { onChoose: (id: string) => void; notice?: string }) {
   const registers = useQuery(registersQuery);
   useDocumentTitle('Choose a till');
+  // A store with one till has nothing to choose: this device sells on it.
+  const only = registers.data?.registers.filter((one) => one.active);
+  const single = only?.length === 1 ? only[0]?._id : undefined;
+  useEffect(() => {
+    if (single !== undefined) onChoose(single);
+  }, [single, onChoose]);
   return (
     <section aria-labelledby="choose-till" className={PANEL}>
       <h1 id="choose-till" className="text-xl font-bold text-slate-900">
