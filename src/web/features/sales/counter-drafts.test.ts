@@ -21,6 +21,11 @@ const draft: CounterDraft = {
   customer: carla,
   method: 'cash',
   tendered: '5',
+  split: true,
+  payments: [
+    { method: 'card', amount: 0.05 },
+    { method: 'storeCredit', amount: 0.02 },
+  ],
   unanswered: { body: '{"lines":[]}', key: 'k1' },
 };
 const parkedSale = (id: string): ParkedSale => ({ id, parkedAt: '2025-05-01T10:00:00.000Z', draft });
