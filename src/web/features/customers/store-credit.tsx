@@ -150,11 +150,11 @@ function CreditRow({ entry, me, money }: { entry: CreditEntry; me: User; money: 
         {entry.user.name}
       </Td>
       <Td className={`break-words max-sm:col-span-2 max-sm:col-start-1 ${STACKED}`}>{entry.note}</Td>
-      <Td
-        className={`whitespace-nowrap text-right font-medium tabular-nums max-sm:col-start-2 max-sm:row-start-1 max-sm:p-0 ${entry.amount < 0 ? 'text-red-700' : 'text-green-800'}`}
-      >
-        {entry.amount > 0 ? '+' : '−'}
-        {money(Math.abs(entry.amount))}
+      <Td className="whitespace-nowrap text-right font-medium tabular-nums max-sm:col-start-2 max-sm:row-start-1 max-sm:p-0">
+        <span className={entry.amount < 0 ? 'text-red-700' : 'text-green-800'}>
+          {entry.amount > 0 ? '+' : '−'}
+          {money(Math.abs(entry.amount))}
+        </span>
       </Td>
       <Td className="whitespace-nowrap text-right tabular-nums max-sm:col-start-2 max-sm:row-start-2 max-sm:p-0 max-sm:text-xs max-sm:text-slate-600">
         <span className="sm:hidden">Balance </span>

@@ -615,7 +615,11 @@ function PaymentForm({
         </p>
         <button
           type="button"
-          className={buttonClass('secondary', 'sm')}
+          className={buttonClass(
+            'secondary',
+            'sm',
+            'aria-pressed:border-indigo-600 aria-pressed:bg-indigo-50 aria-pressed:text-indigo-800',
+          )}
           aria-pressed={split}
           onClick={() => onSplit(!split)}
           disabled={busy}

@@ -289,39 +289,33 @@ export function SplitPayments({
             )}
           </p>
         ) : null}
-        <div className="flex items-start gap-2">
-          <div className="min-w-0 flex-1">
-            <TextField
-              ref={setAmountRef}
-              aria-keyshortcuts={SHORTCUT_KEYS.pay}
-              label={
-                chosen === 'cash' ? 'Cash tendered for this payment' : `Amount by ${PAYMENT_LABEL[chosen]}`
-              }
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder={suggested > 0n ? centsNumber(suggested).toFixed(2) : undefined}
-              value={amount}
-              onChange={(event) => setAmount(event.target.value)}
-              onKeyDown={onAmountKey}
-              error={isMistake ? (problem ?? undefined) : undefined}
-              hint={
-                problem && !isMistake
-                  ? problem
-                  : suggested > 0n
-                    ? `Enter adds it; empty adds ${money(suggested)}.`
-                    : undefined
-              }
-            />
-          </div>
-          <button
-            type="button"
-            className={buttonClass('secondary', 'md', 'mt-6 shrink-0')}
-            onClick={add}
-            disabled={disabled || problem !== null}
-          >
-            Add payment
-          </button>
-        </div>
+        <TextField
+          ref={setAmountRef}
+          aria-keyshortcuts={SHORTCUT_KEYS.pay}
+          label={chosen === 'cash' ? 'Cash tendered for this payment' : `Amount by ${PAYMENT_LABEL[chosen]}`}
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder={suggested > 0n ? centsNumber(suggested).toFixed(2) : undefined}
+          value={amount}
+          onChange={(event) => setAmount(event.target.value)}
+          onKeyDown={onAmountKey}
+          error={isMistake ? (problem ?? undefined) : undefined}
+          hint={
+            problem && !isMistake
+              ? problem
+              : suggested > 0n
+                ? `Enter adds it; empty adds ${money(suggested)}.`
+                : undefined
+          }
+        />
+        <button
+          type="button"
+          className={buttonClass('secondary', 'md', 'w-full')}
+          onClick={add}
+          disabled={disabled || problem !== null}
+        >
+          Add payment
+        </button>
       </fieldset>
     </div>
   );
