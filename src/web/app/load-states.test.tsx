@@ -62,6 +62,7 @@ const EMPTY_TEXTS = [
   'Nothing to reorder',
   'No customers',
   'No purchases yet.',
+  'No store credit yet.',
   'No products out of stock.',
   'No low stock products.',
   'No sales in this range',
@@ -229,6 +230,26 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
     answer: () => ({
       customer: customer('x1', SHOWN),
       summary: { sales: 0, totalSpent: 0, lastPurchaseAt: null },
+    }),
+  },
+  {
+    path: /^\/api\/customers\/x1\/credit$/,
+    answer: (query) => ({
+      balance: 5,
+      entries: [
+        {
+          _id: 'e1',
+          at,
+          amount: 5,
+          kind: 'adjustment',
+          sale: null,
+          refund: null,
+          user: { _id: 'u1', name: 'Test admin' },
+          note: SHOWN,
+          balanceAfter: 5,
+        },
+      ],
+      ...page(query, 1),
     }),
   },
   {

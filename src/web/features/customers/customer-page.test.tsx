@@ -55,6 +55,9 @@ function renderAt(role: Role, entry: string, handlers: Parameters<typeof mockFet
   const area = homePathFor(role);
   const mock = mockFetch({
     'GET /api/customers/ada': () => ({ body: { success: true, customer: ADA, summary: SUMMARY } }),
+    'GET /api/customers/ada/credit': () => ({
+      body: { success: true, balance: 0, entries: [], total: 0, page: 1, pageSize: 10 },
+    }),
     'GET /api/sales': ({ query }) => {
       const { rows, ...info } = pageAnswer(SALES, { ...query, search: '' }, (sale) => String(sale.number));
       return { body: { success: true, sales: rows, ...info } };

@@ -22,6 +22,7 @@ import { useMoney } from '../../lib/store-settings';
 import { usePageInRange } from '../../lib/use-paged-list';
 import { CustomerFormModal } from './customer-form-modal';
 import { customerQuery, customerSalesQuery, PURCHASES_PAGE_SIZE, useDeleteCustomer } from './customers-api';
+import { StoreCredit } from './store-credit';
 
 /** `<area>/customers/:id`: who the customer is, what they bought in sum, and each purchase. */
 export function CustomerPage() {
@@ -63,6 +64,7 @@ export function CustomerPage() {
               <Details customer={shown} />
               <Summary summary={summary} />
             </div>
+            <StoreCredit customerId={shown._id} customerName={shown.name} me={me} />
             <Purchases customerId={shown._id} me={me} />
           </>
         )}

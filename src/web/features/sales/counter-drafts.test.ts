@@ -21,6 +21,11 @@ const draft: CounterDraft = {
   customer: carla,
   method: 'cash',
   tendered: '5',
+  split: true,
+  payments: [
+    { method: 'card', amount: 0.05 },
+    { method: 'storeCredit', amount: 0.02 },
+  ],
   unanswered: { body: '{"lines":[]}', key: 'k1' },
 };
 const parkedSale = (id: string): ParkedSale => ({ id, parkedAt: '2025-05-01T10:00:00.000Z', draft });
@@ -89,6 +94,32 @@ describe('the counter keeps its sale in the browser', () => {
       localStorage.setItem(
         'ims_counter_cart:u1',
         JSON.stringify({ version: 1, draft: { ...draft, discount: bad } }),
+      );
+      expect(readDraft('u1')).toEqual(EMPTY_DRAFT);
+    }
+  });
+
+  it('keeps the split payments, still loads a sale kept before them, and ignores payments that are not ones', () => {
+    writeDraft('u1', draft);
+    expect(readDraft('u1').payments).toEqual(draft.payments);
+    expect(readDraft('u1').split).toBe(true);
+    expect(isEmptyDraft({ ...EMPTY_DRAFT, payments: [{ method: 'card', amount: 1 }] })).toBe(false);
+    // Written before split payments existed: paid in one payment.
+    const { split: _split, payments: _payments, ...older } = draft;
+    localStorage.setItem('ims_counter_cart:u1', JSON.stringify({ version: 1, draft: older }));
+    expect(readDraft('u1')).toEqual({ ...draft, split: false, payments: [] });
+    const eleven = Array.from({ length: 11 }, () => ({ method: 'cash', amount: 1 }));
+    for (const bad of [
+      [{ method: 'bitcoin', amount: 1 }],
+      [{ method: 'cash', amount: 1.234 }],
+      [{ method: 'card', amount: -1 }],
+      [{ method: 'card', amount: '5' }],
+      eleven,
+      'cash',
+    ]) {
+      localStorage.setItem(
+        'ims_counter_cart:u1',
+        JSON.stringify({ version: 1, draft: { ...draft, payments: bad } }),
       );
       expect(readDraft('u1')).toEqual(EMPTY_DRAFT);
     }

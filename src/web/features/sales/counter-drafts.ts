@@ -3,6 +3,7 @@ import { Customer } from '../../../shared/customers';
 import type { Discount } from '../../../shared/money';
 import { Product } from '../../../shared/products';
 import { DiscountInput, MAX_SALE_LINES, PAYMENT_METHODS, type PaymentMethod } from '../../../shared/sales';
+import { MAX_PAYMENTS, PaymentInput } from '../../../shared/till';
 import type { UnansweredSubmit } from '../../lib/idempotency';
 import type { Cart } from './cart-rules';
 
@@ -19,8 +20,13 @@ export type CounterDraft = {
   /** The discount on the whole sale (DESIGN §12), shared over the lines; the lines keep their own. */
   discount: Discount | null;
   customer: Customer | null;
+  /** The quick single payment: its method, and for cash what was handed over (empty: the total). */
   method: PaymentMethod;
   tendered: string;
+  /** Paid in several payments (DESIGN §13) instead of the quick single one. */
+  split: boolean;
+  /** The split payments added so far, in order; cash amounts are what was handed over. */
+  payments: PaymentInput[];
   /**
    * The last Complete sale that got no answer (the server may have made it): sent again after a
    * reload, it carries the same Idempotency-Key, so the sale is made once.
@@ -40,16 +46,24 @@ export const EMPTY_DRAFT: CounterDraft = {
   customer: null,
   method: 'cash',
   tendered: '',
+  split: false,
+  payments: [],
   unanswered: null,
 };
 
-/** Nothing entered: no line, no customer, no cash typed (the method alone is not a sale). */
+/** Nothing entered: no line, no customer, no cash typed, no payment (the method alone is not a sale). */
 export function isEmptyDraft(draft: CounterDraft): boolean {
-  return draft.lines.length === 0 && draft.customer === null && draft.tendered.trim() === '';
+  return (
+    draft.lines.length === 0 &&
+    draft.customer === null &&
+    draft.tendered.trim() === '' &&
+    draft.payments.length === 0
+  );
 }
 
 // Bump when the stored shape changes: older values are then ignored, never misread. The discounts
-// came later as optional fields, so a sale kept before them still loads (without discounts).
+// and the split payments came later as optional fields, so a sale kept before them still loads
+// (without discounts, paid in one payment).
 const VERSION = 1;
 const cartKey = (userId: string) => `ims_counter_cart:${userId}`;
 const parkedKey = (userId: string) => `ims_counter_parked:${userId}`;
@@ -72,6 +86,15 @@ const StoredDraft = z.object({
   customer: Customer.nullable(),
   method: z.enum(PAYMENT_METHODS),
   tendered: z.string().max(20),
+  split: z
+    .boolean()
+    .optional()
+    .transform((split) => split ?? false),
+  payments: z
+    .array(PaymentInput)
+    .max(MAX_PAYMENTS)
+    .optional()
+    .transform((payments) => payments ?? []),
   unanswered: z.object({ body: z.string().max(100_000), key: z.string().min(1).max(200) }).nullable(),
 });
 const StoredCart = z.object({ version: z.literal(VERSION), draft: StoredDraft });

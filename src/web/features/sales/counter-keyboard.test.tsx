@@ -107,7 +107,7 @@ describe('the counter by keyboard', () => {
     expect(await screen.findByText('Sale S-000005 completed')).toBeTruthy();
     expect(callsOf(calls, 'POST', '/api/sales')[0]?.body).toEqual({
       lines: [{ productId: 'p1', quantity: 1 }],
-      payment: { method: 'cash', tendered: 20 },
+      payments: [{ method: 'cash', amount: 20 }],
       session: 'session1',
     });
     expect(document.activeElement).toBe(searchBox());

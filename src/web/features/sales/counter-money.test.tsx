@@ -248,7 +248,7 @@ describe('money at the counter', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(callsOf(calls, 'POST', '/api/sales')[0]?.body).toEqual({
       lines: [{ productId: 'p1', quantity: 1, discount: { type: 'percent', value: 5 } }],
-      payment: { method: 'card' },
+      payments: [{ method: 'card', amount: 3.09 }],
       session: 'session1',
     });
   });
@@ -302,7 +302,7 @@ describe('money at the counter', () => {
       lines: [{ productId: 'p1', quantity: 1, discount: { type: 'percent', value: 15 } }],
       discount: { type: 'amount', value: 0.5 },
       approval: { email: 'boss@example.com', pin: '1234' },
-      payment: { method: 'card' },
+      payments: [{ method: 'card', amount: 2.22 }],
       session: 'session1',
     });
     expect(second?.body).toMatchObject({ approval: { email: 'boss@example.com', pin: '4321' } });
@@ -406,7 +406,7 @@ describe('money at the counter', () => {
         { productId: 'p3', quantity: 2, overrideStock: true },
       ],
       approval: { email: 'boss@example.com', pin: '2468' },
-      payment: { method: 'card' },
+      payments: [{ method: 'card', amount: 3.66 }],
       session: 'session1',
     });
   });

@@ -221,7 +221,7 @@ describe('the sale counter', () => {
         { productId: 'p2', quantity: 1 },
       ],
       customer: 'cu1',
-      payment: { method: 'cash', tendered: 5 },
+      payments: [{ method: 'cash', amount: 5 }],
       session: 'session1',
     });
     expect(post?.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
@@ -251,7 +251,9 @@ describe('the sale counter', () => {
     expect(quantityOf('Salted Crisps')).toBe('1');
     await waitFor(() => expect(within(line('Cola Can')).getByText('Only 1 in stock.')).toBeTruthy());
     expect(completeButton().disabled).toBe(true);
-    expect(callsOf(calls, 'POST', '/api/sales')[0]?.body).toMatchObject({ payment: { method: 'card' } });
+    expect(callsOf(calls, 'POST', '/api/sales')[0]?.body).toMatchObject({
+      payments: [{ method: 'card', amount: 0.5 }],
+    });
   });
 
   it('shows any other failure clearly and lets the cashier try again with the same key', async () => {

@@ -41,6 +41,7 @@ import { salePath } from '../../lib/area-paths';
 import { formatMoney } from '../../lib/format';
 import { idempotencyKeys } from '../../lib/idempotency';
 import { useSignedInUser } from '../../lib/signed-in';
+import { creditQuery } from '../customers/credit-api';
 import { TillGate } from '../till/till-gate';
 import { ApprovalDialog, type ApprovalReason } from './approval-dialog';
 import { CartLines } from './cart-lines';
@@ -74,6 +75,7 @@ import { SHORTCUT_KEYS, ShortcutLegend, useCounterShortcuts } from './counter-sh
 import { CustomerPicker } from './customer-picker';
 import { DiscountEditor } from './discount-editor';
 import { ParkedSales, parkedName } from './parked-sales';
+import { SplitPayments, splitProblem } from './payments-editor';
 import { ProductSearch } from './product-search';
 import { type CounterStore, readProducts, storeSettingsQuery, useCompleteSale } from './sales-api';
 
@@ -123,6 +125,7 @@ function Counter({ user, session }: { user: User; session: string }) {
   const searchRef = useRef<HTMLInputElement>(null);
   const quantityRef = useRef<HTMLInputElement>(null);
   const payRef = useRef<HTMLInputElement>(null);
+  const completeRef = useRef<HTMLButtonElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const parkedId = useId();
   const [draft, setDraft] = useState<CounterDraft>(() => readDraft(user._id));
@@ -141,7 +144,9 @@ function Counter({ user, session }: { user: User; session: string }) {
   });
   const complete = useCompleteSale(keys);
   const busy = complete.isPending;
-  const { lines: cart, customer, method, tendered, discount: cartDiscount } = draft;
+  const { lines: cart, customer, method, tendered, discount: cartDiscount, split, payments } = draft;
+  // The customer's store credit, when split payments may spend it (the editor reads the same).
+  const credit = useQuery({ ...creditQuery(customer?._id ?? ''), enabled: split && customer !== null });
 
   useEffect(() => writeDraft(user._id, draft), [user._id, draft]);
   useEffect(() => writeParked(user._id, parked), [user._id, parked]);
@@ -187,10 +192,14 @@ function Counter({ user, session }: { user: User; session: string }) {
         : cart.length > 0 && changeFor(cash, total) < 0
           ? 'Cash tendered is less than the total.'
           : null;
-  const blocked = blockedBy(cart, priced, tenderedError);
+  // Split payments must cover the total by the shared rules (settlePayments); one payment, its cash.
+  const paymentError = split
+    ? splitProblem(total, payments, customer, credit.data?.balance ?? null, currency)
+    : tenderedError;
+  const blocked = blockedBy(cart, priced, paymentError);
   // Only the stock stands in the way: a manager may approve selling what the shelf holds.
   const canSellAnyway =
-    blocked !== null && cart.some(isAboveStock) && !blockedBy(cart, priced, tenderedError, true);
+    blocked !== null && cart.some(isAboveStock) && !blockedBy(cart, priced, paymentError, true);
 
   /** Why a discount cannot be given (an amount above what it applies to), or null. */
   function checkLineDiscount(productId: string, discount: Discount): string | null {
@@ -304,7 +313,8 @@ function Counter({ user, session }: { user: User; session: string }) {
       ...(cartDiscount ? { discount: cartDiscount } : {}),
       ...(approval ? { approval } : {}),
       customer: customer?._id,
-      payment: { method, tendered: cash ?? undefined },
+      // One payment is the total by its method; cash is what was handed over (empty: the total).
+      payments: split ? payments : [{ method, amount: method === 'cash' ? (cash ?? total) : total }],
       session,
     });
     if (!input.success) return;
@@ -447,6 +457,21 @@ function Counter({ user, session }: { user: User; session: string }) {
           <PaymentForm
             formRef={formRef}
             payRef={payRef}
+            completeRef={completeRef}
+            split={split}
+            onSplit={(next) => change((now) => ({ ...now, split: next }))}
+            splitEditor={
+              <SplitPayments
+                total={total}
+                payments={payments}
+                onChange={(next) => change((now) => ({ ...now, payments: next }))}
+                customer={customer}
+                currency={currency}
+                disabled={busy || cart.length === 0 || !pricedCart}
+                amountRef={payRef}
+                completeRef={completeRef}
+              />
+            }
             method={method}
             onMethod={(next) => change((now) => ({ ...now, method: next }))}
             tendered={tendered}
@@ -529,6 +554,10 @@ function LastSale({ sale, role }: { sale: Sale; role: Role }) {
 function PaymentForm({
   formRef,
   payRef,
+  completeRef,
+  split,
+  onSplit,
+  splitEditor,
   method,
   onMethod,
   tendered,
@@ -547,6 +576,11 @@ function PaymentForm({
   formRef: Ref<HTMLFormElement>;
   /** Where the payment shortcut lands: the cash tendered, or the chosen method. */
   payRef: Ref<HTMLInputElement>;
+  completeRef: Ref<HTMLButtonElement>;
+  /** Paid in several payments (the split editor) rather than one. */
+  split: boolean;
+  onSplit: (split: boolean) => void;
+  splitEditor: ReactNode;
   method: PaymentMethod;
   onMethod: (method: PaymentMethod) => void;
   tendered: string;
@@ -578,30 +612,52 @@ function PaymentForm({
       <h2 id={`${id}-title`} className="sr-only">
         Payment
       </h2>
-      <fieldset disabled={busy}>
-        <legend className="mb-2 text-sm font-semibold text-slate-900">Payment</legend>
-        <div className="grid grid-cols-3 gap-2">
-          {PAYMENT_METHODS.filter((one) => one !== 'storeCredit').map((one) => (
-            <label
-              key={one}
-              className="flex cursor-pointer items-center justify-center rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 has-checked:border-indigo-600 has-checked:bg-indigo-600 has-checked:text-white has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-indigo-600"
-            >
-              <input
-                ref={method === one && method !== 'cash' ? payRef : undefined}
-                aria-keyshortcuts={method === one && method !== 'cash' ? SHORTCUT_KEYS.pay : undefined}
-                type="radio"
-                name={`${id}-method`}
-                value={one}
-                checked={method === one}
-                onChange={() => onMethod(one)}
-                className="sr-only"
-              />
-              {PAYMENT_LABEL[one]}
-            </label>
-          ))}
-        </div>
-      </fieldset>
-      {method === 'cash' ? (
+      <div className="flex items-center justify-between gap-2">
+        <p aria-hidden="true" className="text-sm font-semibold text-slate-900">
+          Payment
+        </p>
+        <button
+          type="button"
+          className={buttonClass(
+            'secondary',
+            'sm',
+            'aria-pressed:border-indigo-600 aria-pressed:bg-indigo-50 aria-pressed:text-indigo-800',
+          )}
+          aria-pressed={split}
+          onClick={() => onSplit(!split)}
+          disabled={busy}
+        >
+          Split payment
+        </button>
+      </div>
+      {split ? (
+        splitEditor
+      ) : (
+        <fieldset disabled={busy}>
+          <legend className="sr-only">Payment</legend>
+          <div className="grid grid-cols-3 gap-2">
+            {PAYMENT_METHODS.filter((one) => one !== 'storeCredit').map((one) => (
+              <label
+                key={one}
+                className="flex cursor-pointer items-center justify-center rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 has-checked:border-indigo-600 has-checked:bg-indigo-600 has-checked:text-white has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-indigo-600"
+              >
+                <input
+                  ref={method === one && method !== 'cash' ? payRef : undefined}
+                  aria-keyshortcuts={method === one && method !== 'cash' ? SHORTCUT_KEYS.pay : undefined}
+                  type="radio"
+                  name={`${id}-method`}
+                  value={one}
+                  checked={method === one}
+                  onChange={() => onMethod(one)}
+                  className="sr-only"
+                />
+                {PAYMENT_LABEL[one]}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
+      {!split && method === 'cash' ? (
         <div className="space-y-2">
           <TextField
             ref={payRef}
@@ -646,6 +702,7 @@ function PaymentForm({
         </button>
       ) : null}
       <button
+        ref={completeRef}
         type="submit"
         className={buttonClass('primary', 'md', 'w-full')}
         disabled={Boolean(blocked) || busy}

@@ -4,7 +4,12 @@ import { Link, useParams } from 'react-router';
 import { can } from '../../../shared/roles';
 import { type Sale, saleNumberLabel } from '../../../shared/sales';
 import { taxRateLabel } from '../../../shared/store';
-import { SALE_METHOD_LABEL } from '../../../shared/till';
+import {
+  PAYMENT_LABEL,
+  refundNumberLabel,
+  SALE_METHOD_LABEL,
+  sessionNumberLabel,
+} from '../../../shared/till';
 import { buttonClass } from '../../components/button';
 import { LoadState } from '../../components/load-state';
 import { type Returnable, ReturnDialog } from '../../components/return-dialog';
@@ -104,6 +109,12 @@ export function Receipt({ sale }: { sale: Sale }) {
         <dd className="text-right break-words">{sale.seller.name}</dd>
         <dt className={quiet}>Customer</dt>
         <dd className="text-right break-words">{sale.customer?.name ?? '—'}</dd>
+        {sale.session ? (
+          <>
+            <dt className={quiet}>Till session</dt>
+            <dd className="text-right">{sessionNumberLabel(sale.session.number)}</dd>
+          </>
+        ) : null}
       </dl>
       <table className="w-full border-collapse text-left">
         <caption className="sr-only">Lines of receipt {number}</caption>
@@ -171,16 +182,7 @@ export function Receipt({ sale }: { sale: Sale }) {
         ))}
         <dt className="font-sans text-base font-bold">Total</dt>
         <dd className="text-right font-sans text-base font-bold tabular-nums">{money(sale.total)}</dd>
-        <dt>Payment</dt>
-        <dd className="text-right">{SALE_METHOD_LABEL[sale.payment.method]}</dd>
-        {sale.payment.method === 'cash' ? (
-          <>
-            <dt>Tendered</dt>
-            <dd className="text-right tabular-nums">{money(sale.payment.tendered ?? sale.total)}</dd>
-            <dt>Change</dt>
-            <dd className="text-right tabular-nums">{money(sale.change ?? 0)}</dd>
-          </>
-        ) : null}
+        <Payments sale={sale} />
         {givenBack > 0 ? (
           <>
             <dt>Given back</dt>
@@ -188,12 +190,99 @@ export function Receipt({ sale }: { sale: Sale }) {
           </>
         ) : null}
       </dl>
+      <Refunds sale={sale} />
       <p
         className={`mt-4 border-t border-dashed border-slate-400 pt-3 text-center break-words whitespace-pre-line ${quiet}`}
       >
         {store.receiptFooter || 'Thank you for your purchase!'}
       </p>
     </article>
+  );
+}
+
+/**
+ * How the sale was paid (DESIGN §13): one payment says its method (cash with what was tendered and
+ * the change); several say Split, then each payment's method and what it put towards the total,
+ * cash with what was handed over, and the change once. A sale from before split payments has none
+ * listed: its single payment says it all.
+ */
+function Payments({ sale }: { sale: Sale }) {
+  const money = (value: number) => formatMoney(value, sale.store.currency);
+  const { payments } = sale;
+  const change =
+    sale.change !== null ? (
+      <>
+        <dt>Change</dt>
+        <dd className="text-right tabular-nums">{money(sale.change)}</dd>
+      </>
+    ) : null;
+  if (payments.length <= 1) {
+    const tendered = payments[0]?.tendered ?? sale.payment.tendered;
+    return (
+      <>
+        <dt>Payment</dt>
+        <dd className="text-right">{SALE_METHOD_LABEL[sale.payment.method]}</dd>
+        {sale.payment.method === 'cash' ? (
+          <>
+            <dt>Tendered</dt>
+            <dd className="text-right tabular-nums">{money(tendered ?? sale.total)}</dd>
+            <dt>Change</dt>
+            <dd className="text-right tabular-nums">{money(sale.change ?? 0)}</dd>
+          </>
+        ) : null}
+      </>
+    );
+  }
+  return (
+    <>
+      <dt>Payment</dt>
+      <dd className="text-right">{SALE_METHOD_LABEL.split}</dd>
+      {payments.map((payment, at) => (
+        // Payments have no id of their own: their order is the receipt's.
+        // biome-ignore lint/suspicious/noArrayIndexKey: see above
+        <Fragment key={at}>
+          <dt className="pl-3">{PAYMENT_LABEL[payment.method]}</dt>
+          <dd className="text-right tabular-nums">{money(payment.amount)}</dd>
+          {payment.tendered !== null ? (
+            <>
+              <dt className="pl-6">Tendered</dt>
+              <dd className="text-right tabular-nums">{money(payment.tendered)}</dd>
+            </>
+          ) : null}
+        </Fragment>
+      ))}
+      {change}
+    </>
+  );
+}
+
+/**
+ * The refunds made at the counter against this sale, oldest first: number, date, method and the
+ * money given back. Printed with the receipt, so a reprint shows what came back.
+ */
+function Refunds({ sale }: { sale: Sale }) {
+  if (sale.refunds.length === 0) return null;
+  const money = (value: number) => formatMoney(value, sale.store.currency);
+  return (
+    <section aria-labelledby="receipt-refunds" className="mt-3 border-t border-dashed border-slate-400 pt-3">
+      <h2 id="receipt-refunds" className="font-sans font-semibold">
+        Refunds
+      </h2>
+      <ul className="mt-1 space-y-1">
+        {sale.refunds.map((refund) => (
+          <li key={refund._id} className="grid grid-cols-[1fr_auto] gap-x-3 break-inside-avoid">
+            <span>{refundNumberLabel(refund.number)}</span>
+            <span className="text-right tabular-nums">−{money(refund.total)}</span>
+            <span className="text-xs text-slate-600 print:text-[10px] print:text-slate-900">
+              <time dateTime={refund.createdAt}>{formatDateTime(refund.createdAt)}</time>
+            </span>
+            <span className="text-right text-xs text-slate-600 print:text-[10px] print:text-slate-900">
+              {PAYMENT_LABEL[refund.method]}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
