@@ -519,6 +519,34 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     expect(closedCard.status).toBe(409);
   });
 
+  it('a product or customer deleted since the sale: the refund keeps the snapshot, no stock movement, no store credit', async () => {
+    const gone = await t.product({ name: `Gone ${tag()}`, stock: 4, price: 5 });
+    const buyer = await customer(`Leaver ${tag()}`);
+    const sale = await sell(t.as.salesRep, {
+      lines: [{ productId: gone.id, quantity: 2 }],
+      customer: buyer,
+      payment: { method: 'card' },
+    });
+    const name = sale.lines[0].product.name;
+    expect((await t.call('DELETE', `/api/products/${gone.id}`, { token: t.as.admin.token })).status).toBe(
+      200,
+    );
+    expect((await t.call('DELETE', `/api/customers/${buyer}`, { token: t.as.admin.token })).status).toBe(200);
+    const line = { order: sale.lines[0].order._id, quantity: 1 };
+    const credit = await refund(t.as.salesRep, sale._id, { lines: [line], method: 'storeCredit' });
+    expect(credit.status).toBe(400);
+    const res = await refund(t.as.salesRep, sale._id, { lines: [line], method: 'card', restock: false });
+    expect(res.status).toBe(201);
+    expect(res.body.refund).toMatchObject({
+      total: 5,
+      lines: [{ product: { _id: null, name }, quantity: 1, amount: 5 }],
+      customer: { _id: null, name: expect.stringMatching(/^Leaver /) },
+    });
+    expect(await t.sql('select 1 from stock_movements where refund_id = $1', [res.body.refund._id])).toEqual(
+      [],
+    );
+  });
+
   it('the method must be one the sale was paid with, or store credit: 400 naming the allowed ones', async () => {
     const mug = await t.product({ name: `Mug ${tag()}`, stock: 5, price: 4 });
     const sale = await sell(t.as.salesRep, {
