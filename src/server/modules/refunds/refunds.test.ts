@@ -547,6 +547,36 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     );
   });
 
+  it('two cash refunds of different sales racing for one drawer: the session lock lets only what it holds out', async () => {
+    const clock = await t.product({ name: `Clock ${tag()}`, stock: 6, price: 30 });
+    const session = await openSession('30');
+    const sales = [];
+    for (let i = 0; i < 4; i++)
+      sales.push(
+        await sell(t.as.salesRep, {
+          lines: [{ productId: clock.id, quantity: 1 }],
+          payment: { method: 'cash' },
+        }),
+      );
+    const answers = await Promise.all(
+      sales.map((sale) =>
+        refund(t.as.salesRep, sale._id, {
+          lines: [{ order: sale.lines[0].order._id, quantity: 1 }],
+          method: 'cash',
+          session: session._id,
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409]);
+    for (const refused of answers.filter((a) => a.status === 409))
+      expect(refused.body.error).toBe('The drawer holds only 0.00.');
+    const [paid] = await t.sql<{ total: string }>(
+      "select coalesce(sum(total), 0)::text as total from refunds where session_id = $1 and method = 'cash'",
+      [session._id],
+    );
+    expect(paid?.total).toBe('30.00');
+  });
+
   it('the method must be one the sale was paid with, or store credit: 400 naming the allowed ones', async () => {
     const mug = await t.product({ name: `Mug ${tag()}`, stock: 5, price: 4 });
     const sale = await sell(t.as.salesRep, {
