@@ -5,7 +5,7 @@ import { ORDER_CSV_HEADER, type Order, type OrderQuery } from '../../../shared/o
 import type { Role } from '../../../shared/roles';
 import { saleNumberLabel } from '../../../shared/sales';
 import { type Database, type Db, statementOf, type Tx } from '../../db/connection';
-import { orders, orderTotals, stockMovements } from '../../db/schema';
+import { orders, orderTotals, products, stockMovements } from '../../db/schema';
 import { type CsvBatch, type CsvWriter, exactTime, nextNewest, olderThan } from '../../lib/csv-stream';
 import type { JsonBatch } from '../../lib/json-stream';
 import { matchesSearch } from '../../lib/search';
@@ -110,12 +110,14 @@ export type LockedOrder = {
 
 /**
  * Locks orders to take units back of them, in order id order, so two returns or refunds naming
- * the same orders wait in line, never in a circle. `saleId`: only that sale's orders are found.
- * Answers the orders found, in id order.
+ * the same orders wait in line, never in a circle; then their products, in product id order, as a
+ * sale takes them (decisions 0015, 0016), before anything is written: the orders' counters and the
+ * stock movements that follow then never wait on a sale that waits on them. `saleId`: only that
+ * sale's orders are found. Answers the orders found, in id order.
  */
 export async function lockOrders(tx: Tx, ids: readonly string[], saleId?: string): Promise<LockedOrder[]> {
   if (ids.length === 0) return [];
-  return tx
+  const locked = await tx
     .select({
       id: orders.id,
       saleId: orders.saleId,
@@ -132,6 +134,10 @@ export async function lockOrders(tx: Tx, ids: readonly string[], saleId?: string
     .where(and(inArray(orders.id, [...ids]), saleId === undefined ? undefined : eq(orders.saleId, saleId)))
     .orderBy(asc(orders.id))
     .for('update');
+  const productIds = [...new Set(locked.flatMap((order) => (order.productId ? [order.productId] : [])))];
+  if (productIds.length > 0)
+    await tx.execute(sql`select id from ${products} where id in ${productIds} order by id for update`);
+  return locked;
 }
 
 /**

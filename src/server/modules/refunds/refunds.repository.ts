@@ -79,7 +79,8 @@ function mergeLines(lines: RefundRequest['lines']): Map<string, number> {
  * - the method is one the sale was paid with, or store credit (which needs the sale's customer);
  * - a named session is locked (no other refund, cash movement or closing runs against it until
  *   this commits) and must be open; a cash refund needs one, and its drawer must hold the money;
- * - the orders the lines name are locked in order id order (lockOrders) and must be this sale's;
+ * - the orders the lines name are locked in order id order, then their products (lockOrders),
+ *   and must be this sale's;
  *   each gives back its units and money by the one rule returns use (dueOnReturn, takeBack), so
  *   no line gives back more than was sold less what came back, also when two refunds race, and
  *   refunding every unit gives back exactly what was paid.

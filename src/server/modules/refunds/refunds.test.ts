@@ -330,6 +330,49 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     }
   });
 
+  it('refunds, returns and sales of the same products at once: none fails, stock = Σ movements', async () => {
+    const salt = await t.product({ name: `Salt ${tag()}`, stock: 40, price: 2 });
+    const pepper = await t.product({ name: `Pepper ${tag()}`, stock: 40, price: 3 });
+    const both = (first: string, second: string) => ({
+      lines: [
+        { productId: first, quantity: 2 },
+        { productId: second, quantity: 2 },
+      ],
+      payment: { method: 'card' },
+    });
+    const sold = [];
+    for (let i = 0; i < 6; i++) sold.push(await sell(t.as.salesRep, both(salt.id, pepper.id)));
+    const lineOrders = (sale: { lines: { order: { _id: string } }[] }) =>
+      sale.lines.map((line) => line.order._id);
+    const work = [
+      ...sold.slice(0, 3).map((sale, at) => {
+        const ids = lineOrders(sale);
+        const lines = ids.map((order) => ({ order, quantity: 1 }));
+        return refund(t.as.salesRep, sale._id, { lines: at % 2 ? lines.reverse() : lines, method: 'card' });
+      }),
+      ...sold
+        .slice(3)
+        .flatMap((sale) =>
+          lineOrders(sale).map((order) =>
+            t.call('POST', `/api/order/${order}/return`, { token: t.as.admin.token, body: { quantity: 1 } }),
+          ),
+        ),
+      ...Array.from({ length: 4 }, (_, at) =>
+        t.call('POST', '/api/sales', {
+          token: t.as.user.token,
+          body: at % 2 ? both(pepper.id, salt.id) : both(salt.id, pepper.id),
+        }),
+      ),
+    ];
+    const answers = await Promise.all(work);
+    expect(answers.map((a) => a.status).filter((status) => status >= 300)).toEqual([]);
+    // 40 − 6 sales × 2 + 3 refunds × 1 + 3 returns × 1 − 4 sales × 2 = 26.
+    for (const product of [salt, pepper]) {
+      expect(await stockOf(product.id)).toBe(26);
+      expect(await ledgerOf(product.id)).toBe(26);
+    }
+  });
+
   it('restock false writes the return and then a damaged adjustment of the same units, both naming the refund', async () => {
     const vase = await t.product({ name: `Vase ${tag()}`, stock: 4, price: 12.5 });
     const sale = await sell(t.as.salesRep, {
