@@ -82,6 +82,18 @@ async function newSession(t: TestApp, me: Account | undefined): Promise<string> 
   return opened.body.session._id as string;
 }
 
+/** A one-line sale paid by card, made by the test user: its receipt. */
+async function newCardSale(t: TestApp) {
+  const sale = await t.call('POST', '/api/sales', {
+    token: t.as.user.token,
+    body: {
+      lines: [{ productId: (await t.product({ stock: 5 })).id, quantity: 1 }],
+      payment: { method: 'card' },
+    },
+  });
+  return sale.body.sale;
+}
+
 /** A purchase order made by the test admin, ordered when `ordered`; its id and first line. */
 async function newPurchaseOrder(t: TestApp, ordered = false) {
   const product = await t.product({ stock: 1 });
@@ -679,6 +691,39 @@ const ROWS: Row[] = [
     call: 'GET /api/register-sessions',
     who: STAFF,
     request: async () => ({ method: 'GET', url: '/api/register-sessions' }),
+  },
+  // DESIGN §13: refunds at the counter. Any staff member finds and refunds any sale.
+  {
+    call: 'GET /api/sales/by-number/:number',
+    who: STAFF,
+    request: async (t) => {
+      const sale = await newCardSale(t);
+      return { method: 'GET', url: `/api/sales/by-number/${sale.number}` };
+    },
+  },
+  {
+    call: 'POST /api/sales/:id/refunds',
+    who: STAFF,
+    request: async (t) => {
+      const sale = await newCardSale(t);
+      return {
+        method: 'POST',
+        url: `/api/sales/${sale._id}/refunds`,
+        body: { lines: [{ order: sale.lines[0].order._id, quantity: 1 }], method: 'card' },
+      };
+    },
+  },
+  {
+    call: 'GET /api/refunds/:id',
+    who: STAFF,
+    request: async (t) => {
+      const sale = await newCardSale(t);
+      const refund = await t.call('POST', `/api/sales/${sale._id}/refunds`, {
+        token: t.as.admin.token,
+        body: { lines: [{ order: sale.lines[0].order._id, quantity: 1 }], method: 'card' },
+      });
+      return { method: 'GET', url: `/api/refunds/${refund.body.refund._id}` };
+    },
   },
   // Not in the design: the people the log's "who" filter offers, read like the log.
   {

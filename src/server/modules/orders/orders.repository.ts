@@ -1,11 +1,11 @@
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { CsvValue } from '../../../shared/csv';
 import { centsNumber, centsText, refundDue, toCents } from '../../../shared/money';
 import { ORDER_CSV_HEADER, type Order, type OrderQuery } from '../../../shared/orders';
 import type { Role } from '../../../shared/roles';
 import { saleNumberLabel } from '../../../shared/sales';
 import { type Database, type Db, statementOf, type Tx } from '../../db/connection';
-import { orders, orderTotals, stockMovements } from '../../db/schema';
+import { orders, orderTotals, products, stockMovements } from '../../db/schema';
 import { type CsvBatch, type CsvWriter, exactTime, nextNewest, olderThan } from '../../lib/csv-stream';
 import type { JsonBatch } from '../../lib/json-stream';
 import { matchesSearch } from '../../lib/search';
@@ -36,7 +36,7 @@ export const toOrder = (row: OrderRow): Order => ({
   customer: row.customerName === null ? null : { _id: row.customerId, name: row.customerName },
 });
 
-type OrderRow = typeof orders.$inferSelect;
+export type OrderRow = typeof orders.$inferSelect;
 
 /** A row as the raw statements answer it (snake_case), turned into the Drizzle row shape. */
 const fromRaw = (row: PlacedRow): OrderRow => ({
@@ -94,21 +94,35 @@ export async function placeOrder(
   return { order: toOrder(fromRaw(row)), callerRole: sold.sellerRole };
 }
 
+/** An order's figures as taking units back reads them, under its row lock (money as exact text). */
+export type LockedOrder = {
+  id: string;
+  saleId: string | null;
+  productId: string | null;
+  productName: string;
+  quantity: number;
+  returned: number;
+  total: string;
+  tax: string;
+  returnedTotal: string;
+  returnedTax: string;
+};
+
 /**
- * Takes back part or all of an order (DESIGN §8, §12): the order's row is locked, its returned
- * quantity grows (never past its quantity), its status follows, and the money given back is what
- * the shared rule says (refundDue: a return that brings the units returned to Q gives back
- * round(total × Q / quantity) − what was given back so far, the tax likewise), written in the same
- * update as the quantity. The units go back to stock by a `return` movement naming the order. The
- * dashboard's counters follow through the orders trigger of migration 0010.
- * Undefined when the order does not exist; `tooMany` when more than what remains was asked.
+ * Locks orders to take units back of them, in order id order, so two returns or refunds naming
+ * the same orders wait in line, never in a circle; then their products, in product id order, as a
+ * sale takes them (decisions 0015, 0016), before anything is written: the orders' counters and the
+ * stock movements that follow then never wait on a sale that waits on them. `saleId`: only that
+ * sale's orders are found. Answers the orders found, in id order.
  */
-export async function returnOrder(
-  tx: Tx,
-  input: { orderId: string; quantity: number; reason?: string; actor: { id: string; name: string } },
-): Promise<{ order: OrderRow; refunded: bigint } | { tooMany: number } | undefined> {
-  const [existing] = await tx
+export async function lockOrders(tx: Tx, ids: readonly string[], saleId?: string): Promise<LockedOrder[]> {
+  if (ids.length === 0) return [];
+  const locked = await tx
     .select({
+      id: orders.id,
+      saleId: orders.saleId,
+      productId: orders.productId,
+      productName: orders.productName,
       quantity: orders.quantity,
       returned: orders.returnedQuantity,
       total: sql<string>`${orders.totalPrice}::text`,
@@ -117,34 +131,77 @@ export async function returnOrder(
       returnedTax: sql<string>`${orders.returnedTax}::text`,
     })
     .from(orders)
-    .where(eq(orders.id, input.orderId))
+    .where(and(inArray(orders.id, [...ids]), saleId === undefined ? undefined : eq(orders.saleId, saleId)))
+    .orderBy(asc(orders.id))
     .for('update');
-  if (!existing) return undefined;
-  const after = existing.returned + input.quantity;
-  if (after > existing.quantity) return { tooMany: existing.quantity - existing.returned };
-  const refunded = refundDue(
-    toCents(existing.total),
-    existing.quantity,
-    after,
-    toCents(existing.returnedTotal),
-  );
-  const taxBack = refundDue(toCents(existing.tax), existing.quantity, after, toCents(existing.returnedTax));
+  const productIds = [...new Set(locked.flatMap((order) => (order.productId ? [order.productId] : [])))];
+  if (productIds.length > 0)
+    await tx.execute(sql`select id from ${products} where id in ${productIds} order by id for update`);
+  return locked;
+}
+
+/**
+ * What taking `quantity` units back of an order gives back (DESIGN §8, §12, §13): the one rule
+ * for a return and a refund at the counter. Units returned brought to Q give back
+ * round(total × Q / quantity) − what was given back so far (refundDue), the tax likewise, so the
+ * last unit takes what is left and every unit back gives back exactly what was paid.
+ * `tooMany`: more than what remains was asked (how many remain).
+ */
+export function dueOnReturn(
+  order: LockedOrder,
+  quantity: number,
+): { amount: bigint; tax: bigint } | { tooMany: number } {
+  const after = order.returned + quantity;
+  if (after > order.quantity) return { tooMany: order.quantity - order.returned };
+  return {
+    amount: refundDue(toCents(order.total), order.quantity, after, toCents(order.returnedTotal)),
+    tax: refundDue(toCents(order.tax), order.quantity, after, toCents(order.returnedTax)),
+  };
+}
+
+/**
+ * Takes `quantity` units back of an order locked by lockOrders: the returned quantity grows
+ * (never past the quantity, also checked in the update itself), the status follows, and the
+ * money and tax given back (dueOnReturn) are written in the same update as the quantity. Stock
+ * is the caller's: each writes its own movements.
+ */
+export async function takeBack(
+  tx: Tx,
+  order: LockedOrder,
+  quantity: number,
+): Promise<{ order: OrderRow; amount: bigint; tax: bigint } | { tooMany: number }> {
+  const due = dueOnReturn(order, quantity);
+  if ('tooMany' in due) return due;
   const [updated] = await tx
     .update(orders)
     .set({
-      returnedQuantity: sql`${orders.returnedQuantity} + ${input.quantity}`,
-      returnedTotal: sql`${orders.returnedTotal} + ${centsText(refunded)}::numeric`,
-      returnedTax: sql`${orders.returnedTax} + ${centsText(taxBack)}::numeric`,
-      status: sql`case when ${orders.returnedQuantity} + ${input.quantity} = ${orders.quantity} then 'returned' else 'placed' end`,
+      returnedQuantity: sql`${orders.returnedQuantity} + ${quantity}`,
+      returnedTotal: sql`${orders.returnedTotal} + ${centsText(due.amount)}::numeric`,
+      returnedTax: sql`${orders.returnedTax} + ${centsText(due.tax)}::numeric`,
+      status: sql`case when ${orders.returnedQuantity} + ${quantity} = ${orders.quantity} then 'returned' else 'placed' end`,
     })
-    .where(
-      and(
-        eq(orders.id, input.orderId),
-        sql`${orders.returnedQuantity} + ${input.quantity} <= ${orders.quantity}`,
-      ),
-    )
+    .where(and(eq(orders.id, order.id), sql`${orders.returnedQuantity} + ${quantity} <= ${orders.quantity}`))
     .returning();
-  if (!updated) return { tooMany: existing.quantity - existing.returned };
+  if (!updated) return { tooMany: order.quantity - order.returned };
+  return { order: updated, ...due };
+}
+
+/**
+ * Takes back part or all of an order (DESIGN §8, §12): the order's row is locked and takeBack
+ * gives back its units and money by the shared rule. The units go back to stock by a `return`
+ * movement naming the order. The dashboard's counters follow through the orders trigger of
+ * migration 0010. Undefined when the order does not exist; `tooMany` when more than what remains
+ * was asked.
+ */
+export async function returnOrder(
+  tx: Tx,
+  input: { orderId: string; quantity: number; reason?: string; actor: { id: string; name: string } },
+): Promise<{ order: OrderRow; refunded: bigint } | { tooMany: number } | undefined> {
+  const [locked] = await lockOrders(tx, [input.orderId]);
+  if (!locked) return undefined;
+  const taken = await takeBack(tx, locked, input.quantity);
+  if ('tooMany' in taken) return taken;
+  const updated = taken.order;
   // A product deleted since the sale has no stock to take the units back into.
   if (updated.productId) {
     await tx.insert(stockMovements).values({
@@ -158,7 +215,7 @@ export async function returnOrder(
       orderId: updated.id,
     });
   }
-  return { order: updated, refunded };
+  return { order: updated, refunded: taken.amount };
 }
 
 type OrderFilter = { userId?: string; search?: string; sort?: OrderQuery['sort'] };
