@@ -4,7 +4,7 @@ import { SaleResponse, saleNumberLabel } from '../src/shared/sales';
 import { taxRateLabel } from '../src/shared/store';
 import { formatMoney } from '../src/web/lib/format';
 import { type ApiSession, newAdmin, unique } from './support/api';
-import { expectPath, see, termValue, textOf } from './support/page';
+import { expectPath, see, termValue, textOf, throughTill } from './support/page';
 import { HOME, stories, storyTest } from './support/story';
 
 /** A call with a session's token; the answer's body, parsed by `schema` when given. */
@@ -68,7 +68,7 @@ stories('money at the counter', () => {
 
       await story.signIn(clerk);
       await page.goto(`${HOME.salesRep}/sales/new`);
-      await see(page.getByRole('heading', { name: 'New sale', level: 1 }));
+      await throughTill(page);
       const cart = page.getByRole('list', { name: 'Cart' });
       for (const product of [cheese, bread]) {
         await page.getByRole('combobox', { name: 'Scan or search a product' }).fill(product.barcode ?? '');

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { ProductResponse } from '../src/shared/products';
 import { SaleListResponse, saleNumberLabel } from '../src/shared/sales';
 import { type ApiSession, newStaff, unique } from './support/api';
-import { bodyRows, columnTexts, expectPath, rowWith, see, textOf } from './support/page';
+import { bodyRows, columnTexts, expectPath, rowWith, see, textOf, throughTill } from './support/page';
 import { HOME, stories, storyTest } from './support/story';
 
 /** GET with a session's token, parsed with the shared schema. */
@@ -44,7 +44,7 @@ stories('sale counter', () => {
       await story.signIn(account);
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'New sale' }).click();
       await expectPath(page, `${HOME.salesRep}/sales/new`);
-      await see(page.getByRole('heading', { name: 'New sale', level: 1 }));
+      await throughTill(page);
       const search = page.getByRole('combobox', { name: 'Scan or search a product' });
       await expect.poll(() => search.evaluate((box) => box === document.activeElement)).toBe(true);
 

@@ -12,6 +12,7 @@ import {
   rowWith,
   see,
   textOf,
+  throughTill,
 } from './support/page';
 import { HOME, stories, storyTest } from './support/story';
 
@@ -65,7 +66,7 @@ stories('one way to sell and the sales view', () => {
       const menu = page.getByRole('navigation', { name: 'Main' });
       await menu.getByRole('link', { name: 'New sale' }).click();
       await expectPath(page, `${HOME.admin}/sales/new`);
-      await see(page.getByRole('heading', { name: 'New sale', level: 1 }));
+      await throughTill(page);
       const search = page.getByRole('combobox', { name: 'Scan or search a product' });
       await expect.poll(() => search.evaluate((box) => box === document.activeElement)).toBe(true);
       const cart = page.getByRole('list', { name: 'Cart' });
