@@ -25,6 +25,7 @@ const SUMMARY: CustomerSummary = {
   sales: 25,
   totalSpent: 1234.5,
   lastPurchaseAt: '2025-06-02T15:30:00.000Z',
+  creditBalance: 0,
 };
 
 /** 25 sales, newest first: number 125 down to 101; the even ones made by the sales rep under test. */
