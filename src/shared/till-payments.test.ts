@@ -131,7 +131,10 @@ describe('settlePayments, property', () => {
       if (isPaymentProblem(settled)) throw new Error(`refused a valid payment: ${label}`);
       counts.settled++;
       expect(settled.payments.length, label).toBe(payments.length);
-      expect(settled.payments.reduce((sum, p) => sum + p.amount, 0n), label).toBe(total);
+      expect(
+        settled.payments.reduce((sum, p) => sum + p.amount, 0n),
+        label,
+      ).toBe(total);
       expect(settled.change, label).toBe(given - total);
       expect(settled.change <= cashGiven, label).toBe(true);
       settled.payments.forEach((payment: SettledPayment, at) => {

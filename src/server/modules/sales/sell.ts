@@ -129,7 +129,10 @@ function paymentsOf(payment: SellPayment, total: bigint): readonly PaymentInput[
 }
 
 /** Σ of what `pick` gives of each payment (null counts as nothing). */
-function sumOf(payments: readonly SettledPayment[], pick: (payment: SettledPayment) => bigint | null): bigint {
+function sumOf(
+  payments: readonly SettledPayment[],
+  pick: (payment: SettledPayment) => bigint | null,
+): bigint {
   return payments.reduce((sum, payment) => sum + (pick(payment) ?? 0n), 0n);
 }
 
@@ -353,8 +356,7 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
         amount: Number(payment.amount),
         tendered: payment.tendered === null ? null : Number(payment.tendered),
       })),
-      session:
-        sessionId === null ? null : { _id: sessionId, number: Number(first.session_number ?? 0) },
+      session: sessionId === null ? null : { _id: sessionId, number: Number(first.session_number ?? 0) },
     },
   );
 
