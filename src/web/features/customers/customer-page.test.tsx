@@ -178,7 +178,7 @@ describe('a customer’s page', () => {
         body: {
           success: true,
           customer: { ...ADA, phone: '', email: '', note: '' },
-          summary: { sales: 0, totalSpent: 0, lastPurchaseAt: null },
+          summary: { sales: 0, totalSpent: 0, lastPurchaseAt: null, creditBalance: 0 },
         },
       }),
       'GET /api/sales': () => ({ body: { success: true, sales: [], total: 0, page: 1, pageSize: 20 } }),
