@@ -465,6 +465,47 @@ describe.each(targets)(
       expect(stock?.stock).toBe(47);
     });
 
+    it('sales of one customer sharing products in every order at once: none deadlocks, credit exact', async () => {
+      const products = await Promise.all(
+        Array.from({ length: 4 }, () => t.product({ stock: 100, price: 5 })),
+      );
+      const dee = await customer(`Dee Locks ${randomUUID().slice(0, 6)}`);
+      await credit(dee, 100);
+      const deadlocks = async () =>
+        target.name === 'postgres'
+          ? Number(
+              (
+                await t.sql<{ n: string }>(
+                  'select deadlocks::text as n from pg_stat_database where datname = current_database()',
+                )
+              )[0]?.n,
+            )
+          : 0;
+      const before = await deadlocks();
+      const sellers = [t.as.salesRep, t.as.user, t.as.medicalRep, t.as.admin];
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => {
+          // Each sale names a different subset, in a different order.
+          const chosen = products.filter((_, at) => (i + at) % 3 !== 0);
+          const lines = (i % 2 === 0 ? chosen : [...chosen].reverse()).map((p) => ({
+            productId: p.id,
+            quantity: 1,
+          }));
+          return sell(sellers[i % sellers.length] as Account, {
+            lines,
+            customer: dee,
+            payments: [
+              { method: 'storeCredit', amount: 1 },
+              { method: 'card', amount: lines.length * 5 - 1 },
+            ],
+          });
+        }),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual(Array(12).fill(201));
+      expect(await balanceOf(dee)).toBe('88.00');
+      expect(await deadlocks()).toBe(before);
+    });
+
     it('a sale paid with store credit and an Idempotency-Key is spent once', async () => {
       const p = await t.product({ stock: 10, price: 4 });
       const cy = await customer(`Cy Once ${randomUUID().slice(0, 6)}`);

@@ -39,7 +39,8 @@ export function storeSettingsSql(nameParam: string): string {
  * sale spends: a second sale paying with it waits until this one is done (DESIGN §13). The till
  * session is locked FOR SHARE and its status read after the lock: a close (which updates the row)
  * waits for the sales in flight, and a sale that waited on a close reads it closed, so no sale
- * lands in a closed session.
+ * lands in a closed session. Locks are taken in one order, products, then the customer, then the
+ * session, so two sales of one customer never wait on each other in a circle.
  *
  * $1 product ids, $2 quantities (merged, see mergeLines), $3 customer id or null, $4 the store's
  * name while it has no settings, $5 the till session's id or null.
@@ -63,10 +64,14 @@ const READ_CART = signedInStatement('sales_read_cart', {
      ) p on true
      left join tax_rates r on r.id = coalesce(p.tax_rate_id, (select default_tax_rate_id from store))
    ), customer as materialized (
-     select id, name, credit_balance::text as credit_balance from customers where id = $3::uuid
+     -- After every product (the condition reads them all first): one order of locks for all sales.
+     select id, name, credit_balance::text as credit_balance from customers
+     where id = $3::uuid and (select count(*) from line_state) >= 0
      for no key update
    ), till_session as materialized (
-     select id, number, status from register_sessions where id = $5::uuid for share
+     select id, number, status from register_sessions
+     where id = $5::uuid and (select count(*) from customer) >= 0
+     for share
    )`,
   select: `select l.n, l.product_id, l.found, l.name, l.stock, l.quantity, l.price, l.cost, l.category_name,
           l.rate_name, l.rate, store.name as store_name, store.address as store_address,
