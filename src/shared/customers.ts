@@ -23,11 +23,15 @@ export const CustomerInput = z.object({
 });
 export type CustomerInput = z.input<typeof CustomerInput>;
 
-/** What the customer bought, net of returns: their sales, money spent, and the last sale's time. */
+/**
+ * What the customer bought, net of returns: their sales, money spent, and the last sale's time;
+ * and the store credit they hold (DESIGN §13).
+ */
 export const CustomerSummary = z.object({
   sales: z.number().int(),
   totalSpent: z.number(),
   lastPurchaseAt: z.string().nullable(),
+  creditBalance: z.number(),
 });
 export type CustomerSummary = z.infer<typeof CustomerSummary>;
 

@@ -607,6 +607,20 @@ const ROWS: Row[] = [
     request: async (t) => ({ method: 'DELETE', url: `/api/customers/${await newCustomer(t)}` }),
   },
   {
+    call: 'GET /api/customers/:id/credit',
+    who: STAFF,
+    request: async (t) => ({ method: 'GET', url: `/api/customers/${await newCustomer(t)}/credit` }),
+  },
+  {
+    call: 'POST /api/customers/:id/credit',
+    who: ADMIN,
+    request: async (t) => ({
+      method: 'POST',
+      url: `/api/customers/${await newCustomer(t)}/credit`,
+      body: { amount: 5, note: 'Perm credit' },
+    }),
+  },
+  {
     call: 'POST /api/sales',
     who: STAFF,
     request: async (t) => ({

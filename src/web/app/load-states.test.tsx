@@ -229,7 +229,7 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
     path: /^\/api\/customers\/x1$/,
     answer: () => ({
       customer: customer('x1', SHOWN),
-      summary: { sales: 0, totalSpent: 0, lastPurchaseAt: null },
+      summary: { sales: 0, totalSpent: 0, lastPurchaseAt: null, creditBalance: 0 },
     }),
   },
   {

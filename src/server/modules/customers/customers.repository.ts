@@ -1,5 +1,6 @@
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { Customer, CustomerInput, CustomerSummary } from '../../../shared/customers';
+import { centsText, toCents } from '../../../shared/money';
 import type { Db, Tx } from '../../db/connection';
 import { customers } from '../../db/schema';
 import { type AppError, conflict, pgCode, violatedConstraint } from '../../lib/errors';
@@ -65,13 +66,15 @@ export async function findCustomer(db: Db, id: string): Promise<Customer | undef
  * What a customer bought: their sales, what they spent net of returns (what they paid for each
  * line, after discounts and with tax, less the money given back: DESIGN §12; summed exactly in the
  * database) and when they last bought. With `sellerId`, only the sales that
- * person made (a seller reads no one else's sales, summed or not).
+ * person made (a seller reads no one else's sales, summed or not). Their store credit balance
+ * (DESIGN §13) is theirs whoever reads it.
  */
 export async function customerSummary(db: Db, id: string, sellerId?: string): Promise<CustomerSummary> {
   const seller = sellerId ?? null;
-  const [row] = rowsOf<{ sales: number; spent: string; last: string | Date | null }>(
+  const [row] = rowsOf<{ sales: number; spent: string; last: string | Date | null; credit: string | null }>(
     await db.execute(sql`
-      select (select count(*)::int from sales
+      select (select credit_balance::text from customers where id = ${id}) as credit,
+             (select count(*)::int from sales
               where customer_id = ${id} and (${seller}::uuid is null or user_id = ${seller}::uuid)) as sales,
              (select coalesce(sum(total_price - returned_total), 0)::text from orders
               where customer_id = ${id} and (${seller}::uuid is null or user_id = ${seller}::uuid)) as spent,
@@ -82,6 +85,7 @@ export async function customerSummary(db: Db, id: string, sellerId?: string): Pr
     sales: row?.sales ?? 0,
     totalSpent: Number(row?.spent ?? 0),
     lastPurchaseAt: row?.last ? new Date(row.last).toISOString() : null,
+    creditBalance: Number(row?.credit ?? 0),
   };
 }
 
@@ -202,10 +206,15 @@ export async function updateCustomer(
 
 /**
  * Deletes a customer. Their sales and orders stay, with the name they were sold under (the
- * foreign keys set customer_id to null).
+ * foreign keys set customer_id to null). A customer who still has store credit is kept (409):
+ * the row is locked first, so credit given while the delete runs is seen.
  */
 export async function deleteCustomer(db: Db, id: string, actor: Actor): Promise<boolean> {
   return db.transaction(async (tx) => {
+    const [held] = await tx.select().from(customers).where(eq(customers.id, id)).for('update');
+    if (!held) return false;
+    if (toCents(held.creditBalance) !== 0n)
+      throw conflict(`${held.name} still has ${centsText(toCents(held.creditBalance))} of store credit.`);
     const [row] = await tx.delete(customers).where(eq(customers.id, id)).returning();
     if (!row) return false;
     await recordAudit(tx, {

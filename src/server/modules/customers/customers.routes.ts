@@ -8,8 +8,15 @@ import {
   CustomerResponse,
 } from '../../../shared/customers';
 import { DEFAULT_PAGE_SIZE, pageWindow } from '../../../shared/paging';
+import {
+  CreditAdjustmentInput,
+  CreditAdjustmentResponse,
+  CreditQuery,
+  CreditResponse,
+} from '../../../shared/till';
 import { currentUser } from '../../lib/auth';
 import { isId, notFound } from '../../lib/errors';
+import { answerOnce } from '../../lib/idempotency';
 import { salesSellerFilter } from '../sales/sales.repository';
 import {
   customerPage,
@@ -19,6 +26,7 @@ import {
   insertCustomer,
   updateCustomer,
 } from './customers.repository';
+import { adjustCredit, creditPage } from './store-credit.repository';
 
 export const customersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -111,6 +119,55 @@ export const customersRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       if (!isId(id) || !(await deleteCustomer(app.db, id, currentUser(request)))) throw notFound('Customer');
       return { success: true as const, message: 'Customer deleted.' };
+    },
+  );
+
+  app.get(
+    '/customers/:id/credit',
+    {
+      config: { permission: 'till:use' },
+      schema: {
+        tags: ['customers'],
+        summary: 'A customer’s store credit: the balance and its entries, newest first',
+        description: `Each entry says what it did (+ given by a refund or an adjustment, − spent by a sale), its sale or refund, who made it and the balance right after it. Always paged (pageSize ${DEFAULT_PAGE_SIZE} unless given).`,
+        params: IdParams,
+        querystring: CreditQuery,
+        response: { 200: CreditResponse },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const window = pageWindow({ page: request.query.page ?? 1, pageSize: request.query.pageSize });
+      if (!window) throw new Error('a page window always exists when page is given');
+      const credit = isId(id) ? await creditPage(app.database, id, window) : undefined;
+      if (!credit) throw notFound('Customer');
+      return { success: true as const, ...credit, page: window.page, pageSize: window.pageSize };
+    },
+  );
+
+  app.post(
+    '/customers/:id/credit',
+    {
+      config: { permission: 'till:manage' },
+      schema: {
+        tags: ['customers'],
+        summary: 'Give (+) or take (−) store credit',
+        description:
+          'An admin’s adjustment with a note, audited. Taking more than the customer holds is a 409 naming the balance. Accepts an Idempotency-Key.',
+        params: IdParams,
+        body: CreditAdjustmentInput,
+        response: { 201: CreditAdjustmentResponse },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      if (!isId(id)) throw notFound('Customer');
+      const actor = currentUser(request);
+      return answerOnce(request, reply, async (tx) => {
+        const adjusted = await adjustCredit(tx, id, request.body, actor);
+        if (!adjusted) throw notFound('Customer');
+        return { status: 201, body: { success: true as const, ...adjusted } };
+      });
     },
   );
 };

@@ -69,7 +69,7 @@ describe.each(targets)('customers on $name', (target) => {
   it('a customer page sums their sales net of returns; orders keep the name after an edit or a delete', async () => {
     const buyer = (await create({ name: 'Net Buyer' })).body.customer;
     const fresh = await t.call('GET', `/api/customers/${buyer._id}`, { token: t.as.user.token });
-    expect(fresh.body.summary).toEqual({ sales: 0, totalSpent: 0, lastPurchaseAt: null });
+    expect(fresh.body.summary).toEqual({ sales: 0, totalSpent: 0, lastPurchaseAt: null, creditBalance: 0 });
     const a = await t.product({ stock: 20, price: 0.1 });
     const b = await t.product({ stock: 20, price: 0.2 });
     const sale = async (lines: { productId: string; quantity: number }[]) =>
@@ -95,12 +95,12 @@ describe.each(targets)('customers on $name', (target) => {
       expect(page.body).toEqual({
         success: true,
         customer: buyer,
-        summary: { sales: 2, totalSpent: 0.8, lastPurchaseAt: second.createdAt },
+        summary: { sales: 2, totalSpent: 0.8, lastPurchaseAt: second.createdAt, creditBalance: 0 },
       });
     }
     // Another seller's page counts only the sales they made: none.
     const other = await t.call('GET', `/api/customers/${buyer._id}`, { token: t.as.medicalRep.token });
-    expect(other.body.summary).toEqual({ sales: 0, totalSpent: 0, lastPurchaseAt: null });
+    expect(other.body.summary).toEqual({ sales: 0, totalSpent: 0, lastPurchaseAt: null, creditBalance: 0 });
     const sales = await t.call('GET', `/api/sales?customer=${buyer._id}`, { token: t.as.salesRep.token });
     expect(sales.body).toMatchObject({ total: 2, page: 1 });
     expect(sales.body.sales.map((s: { _id: string; lineCount: number }) => [s._id, s.lineCount])).toEqual([

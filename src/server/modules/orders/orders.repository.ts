@@ -85,8 +85,7 @@ export async function placeOrder(
   const sold = await sellCart(context, tx, {
     lines: [{ productId: order.productId, quantity: order.quantity }],
     customerId: null,
-    method: 'other',
-    tendered: null,
+    payment: { method: 'other', tendered: null },
   });
   if ('reason' in sold) return { order: undefined, refused: sold };
   const [row] = sold.orders;

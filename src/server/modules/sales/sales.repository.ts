@@ -35,8 +35,15 @@ export function storeSettingsSql(nameParam: string): string {
  * store's default), the store's settings, the customer (held against deletion until the sale is
  * written) and the seller's role. Prices come from the database, never the client.
  *
+ * The customer is locked FOR NO KEY UPDATE, so their store credit balance read here is the one the
+ * sale spends: a second sale paying with it waits until this one is done (DESIGN §13). The till
+ * session is locked FOR SHARE and its status read after the lock: a close (which updates the row)
+ * waits for the sales in flight, and a sale that waited on a close reads it closed, so no sale
+ * lands in a closed session. Locks are taken in one order, products, then the customer, then the
+ * session, so two sales of one customer never wait on each other in a circle.
+ *
  * $1 product ids, $2 quantities (merged, see mergeLines), $3 customer id or null, $4 the store's
- * name while it has no settings.
+ * name while it has no settings, $5 the till session's id or null.
  */
 const READ_CART = signedInStatement('sales_read_cart', {
   with: `lines as materialized (
@@ -56,8 +63,15 @@ const READ_CART = signedInStatement('sales_read_cart', {
        for update of p
      ) p on true
      left join tax_rates r on r.id = coalesce(p.tax_rate_id, (select default_tax_rate_id from store))
-   ), customer as (
-     select id, name from customers where id = $3::uuid for key share
+   ), customer as materialized (
+     -- After every product (the condition reads them all first): one order of locks for all sales.
+     select id, name, credit_balance::text as credit_balance from customers
+     where id = $3::uuid and (select count(*) from line_state) >= 0
+     for no key update
+   ), till_session as materialized (
+     select id, number, status from register_sessions
+     where id = $5::uuid and (select count(*) from customer) >= 0
+     for share
    )`,
   select: `select l.n, l.product_id, l.found, l.name, l.stock, l.quantity, l.price, l.cost, l.category_name,
           l.rate_name, l.rate, store.name as store_name, store.address as store_address,
@@ -66,6 +80,9 @@ const READ_CART = signedInStatement('sales_read_cart', {
           store.prices_include_tax as store_prices_include_tax,
           store.max_discount_percent as store_max_discount_percent,
           (select name from customer) as customer_name, (select count(*) from customer)::int as customer_found,
+          (select credit_balance from customer) as customer_credit,
+          (select count(*) from till_session)::int as session_found, (select number from till_session) as session_number,
+          (select status from till_session) as session_status,
           (select id from signed_in_user) as seller_id, (select name from signed_in_user) as seller_name,
           (select role from signed_in_user) as seller_role
    from line_state l cross join store
@@ -94,6 +111,11 @@ export type CartRow = {
   store_max_discount_percent: string;
   customer_name: string | null;
   customer_found: number;
+  /** The customer's store credit balance (exact text), locked; null without a customer. */
+  customer_credit: string | null;
+  session_found: number;
+  session_number: string | number | null;
+  session_status: 'open' | 'closed' | null;
   seller_id: string | null;
   seller_name: string | null;
   seller_role: Role | null;
@@ -102,13 +124,20 @@ export type CartRow = {
 /** Locks and reads a cart's lines (in cart order), the store and the seller; see READ_CART. */
 export async function readCart(
   run: SignedInRunner,
-  cart: { productIds: string[]; quantities: number[]; customerId: string | null; storeName: string },
+  cart: {
+    productIds: string[];
+    quantities: number[];
+    customerId: string | null;
+    storeName: string;
+    sessionId: string | null;
+  },
 ): Promise<CartRow[]> {
   const rows = await run<CartRow>(READ_CART, [
     cart.productIds,
     cart.quantities,
     cart.customerId,
     cart.storeName,
+    cart.sessionId,
   ]);
   return rows.filter((row) => row.n !== null).sort((a, b) => a.n - b.n);
 }
@@ -123,24 +152,32 @@ export async function readCart(
  *
  * Line arrays, in product id order: $1 product ids, $2 quantities, $3 places on the receipt,
  * $4 unit prices, $5 unit costs, $6 totals, $7 discounts, $8 taxes, $9 rate names, $10 rates,
- * $11 product names, $12 category names; then $13 customer id, $14 customer name, $15 payment
- * method, $16 tendered, $17 subtotal, $18 discount, $19 tax, $20 total, $21 the store (jsonb).
+ * $11 product names, $12 category names; then $13 customer id, $14 customer name, $15 the sale's
+ * method (its one payment's, or `split`), $16 the cash handed over (Σ, or null), $17 subtotal,
+ * $18 discount, $19 tax, $20 total, $21 the store (jsonb), $22 the change (null without cash),
+ * $23 the till session or null; payment arrays in the order given: $24 methods, $25 amounts put
+ * towards the total, $26 cash handed over (null for the others); $27 the store credit spent or
+ * null. Store credit spent is a `sale` entry whose trigger takes it off the customer's balance,
+ * never below 0 (IMS03 undoes the whole statement).
  */
 const WRITE_SALE = signedInStatement('sales_write', {
   with: `sale as (
      insert into sales (user_id, user_name, customer_id, customer_name, payment_method, tendered,
-                        subtotal, discount, tax, total, store, change, created_at)
+                        subtotal, discount, tax, total, store, change, session_id, created_at)
      select seller.id, seller.name, $13::uuid, $14::text, $15::text, $16::numeric,
-            $17::numeric, $18::numeric, $19::numeric, $20::numeric, $21::jsonb,
-            case when $15::text = 'cash' then coalesce($16::numeric, $20::numeric) - $20::numeric end,
+            $17::numeric, $18::numeric, $19::numeric, $20::numeric, $21::jsonb, $22::numeric, $23::uuid,
             clock_timestamp()
      from signed_in_user seller
      returning *
    ), paid as (
      insert into sale_payments (sale_id, n, method, amount, tendered)
-     select sale.id, 1, sale.payment_method, sale.total,
-            case when sale.payment_method = 'cash' then coalesce(sale.tendered, sale.total) end
-     from sale
+     select sale.id, p.n, p.method, p.amount, p.tendered
+     from unnest($24::text[], $25::numeric[], $26::numeric[]) with ordinality as p(method, amount, tendered, n)
+       cross join sale
+   ), credited as (
+     insert into store_credit_entries (customer_id, amount, kind, sale_id, user_id, user_name)
+     select sale.customer_id, -$27::numeric, 'sale', sale.id, sale.user_id, sale.user_name
+     from sale where $27::numeric is not null
    ), placed as (
      insert into orders (user_id, product_id, quantity, unit_price, unit_cost, total_price, discount, tax,
                          tax_rate_name, tax_rate, product_name, category_name, user_name, user_address,
@@ -211,13 +248,21 @@ export type WriteSale = {
   lines: WriteLine[];
   customerId: string | null;
   customerName: string | null;
-  method: PaymentMethod;
+  method: SaleMethod;
+  /** Σ of the cash handed over, or null when no cash was paid. */
   tendered: string | null;
+  /** Cash handed back, or null when no cash was paid. */
+  change: string | null;
   subtotal: string;
   discount: string;
   tax: string;
   total: string;
   store: ReceiptStore;
+  sessionId: string | null;
+  /** Each payment in the order given, as settled (see settlePayments). */
+  payments: { method: PaymentMethod; amount: string; tendered: string | null }[];
+  /** The store credit spent (> 0), or null. */
+  storeCredit: string | null;
 };
 
 /** Writes the sale (see WRITE_SALE): its orders in receipt order. */
@@ -248,6 +293,12 @@ export async function writeSale(run: SignedInRunner, sale: WriteSale): Promise<P
     sale.tax,
     sale.total,
     JSON.stringify(sale.store),
+    sale.change,
+    sale.sessionId,
+    sale.payments.map((payment) => payment.method),
+    sale.payments.map((payment) => payment.amount),
+    sale.payments.map((payment) => payment.tendered),
+    sale.storeCredit,
   ]);
   return rows.filter((row) => row.id !== null).sort((a, b) => (a.sale_line ?? 0) - (b.sale_line ?? 0));
 }

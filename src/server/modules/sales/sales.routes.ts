@@ -3,11 +3,12 @@ import { IdParams } from '../../../shared/common';
 import { DEFAULT_PAGE_SIZE, pageWindow } from '../../../shared/paging';
 import { can } from '../../../shared/roles';
 import { SaleInput, SaleListResponse, SaleQuery, SaleResponse } from '../../../shared/sales';
+import { MAX_PAYMENTS } from '../../../shared/till';
 import { currentUser } from '../../lib/auth';
 import { type AppError, badRequest, conflict, forbidden, isId, notFound } from '../../lib/errors';
 import { answerOnce } from '../../lib/idempotency';
 import { findSale, salePage, salesSellerFilter } from './sales.repository';
-import { type SaleRefusal, sellCart, sellContext } from './sell';
+import { type SaleRefusal, type SellPayment, sellCart, sellContext } from './sell';
 
 /** The one sentence a refused sale answers. */
 export function refusal(refused: SaleRefusal): AppError {
@@ -24,6 +25,18 @@ export function refusal(refused: SaleRefusal): AppError {
       return notFound('Customer');
     case 'tenderedShort':
       return badRequest(`Cash tendered is less than the total (${refused.total}).`);
+    case 'paymentsShort':
+      return badRequest(`The payments are ${refused.missing} short of the total (${refused.total}).`);
+    case 'nonCashAboveTotal':
+      return badRequest(`Payments other than cash may not add up to more than the total (${refused.total}).`);
+    case 'creditNeedsCustomer':
+      return badRequest("Paying with store credit needs the sale's customer.");
+    case 'creditShort':
+      return conflict(`${refused.customer} has ${refused.balance} of store credit.`);
+    case 'sessionMissing':
+      return notFound('Session');
+    case 'sessionClosed':
+      return conflict('This till session is closed.');
   }
 }
 
@@ -35,26 +48,29 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['sales'],
         summary: 'Make a sale of one or more lines',
-        description:
-          "All lines or none: a line short of stock is a 409 naming its product and nothing is taken, unless it sets overrideStock with a manager's approval (the missing units are first recorded as found by the approver). Each line becomes an order with its sale movement; lines of the same product are added together (their discounts must agree). Prices and tax rates come from the database and every amount from the shared computation (DESIGN §12): line and cart discounts (percent or amount; an amount above what it applies to is a 400), tax by each line's rate. A selling role giving more than the store's maxDiscountPercent of a line's gross needs approval {email, pin} of an admin: 403 without it or with a wrong PIN, which counts against that email's sign-in throttle (then 429). Cash may give tendered (at least the total) and answers the change. Accepts an Idempotency-Key.",
+        description: `All lines or none: a line short of stock is a 409 naming its product and nothing is taken, unless it sets overrideStock with a manager's approval (the missing units are first recorded as found by the approver). Each line becomes an order with its sale movement; lines of the same product are added together (their discounts must agree). Prices and tax rates come from the database and every amount from the shared computation (DESIGN §12): line and cart discounts (percent or amount; an amount above what it applies to is a 400), tax by each line's rate. A selling role giving more than the store's maxDiscountPercent of a line's gross needs approval {email, pin} of an admin: 403 without it or with a wrong PIN, which counts against that email's sign-in throttle (then 429). Paid by payment {method, tendered} (one payment; cash may give tendered, at least the total) or payments [{method, amount}] (at most ${MAX_PAYMENTS}; DESIGN §13): the non-cash amounts may not exceed the total, all together must cover it (400 naming what is missing), only cash gives change. storeCredit needs the sale's customer and at most their balance (409), locked while the sale is made. session: an open till session's id (404 unknown, 409 closed); without it the sale belongs to no drawer. Accepts an Idempotency-Key.`,
         body: SaleInput,
         response: { 201: SaleResponse },
       },
     },
     async (request, reply) => {
-      const { lines, customer, payment, discount, approval } = request.body;
-      // Split payments and sessions (DESIGN §13) are not taken yet.
-      if (!payment) throw badRequest('Pay with one payment.');
+      const { lines, customer, payment, payments, discount, approval, session } = request.body;
       if (!lines.every((line) => isId(line.productId))) throw notFound('Product');
       if (customer !== undefined && !isId(customer)) throw notFound('Customer');
+      if (session !== undefined && !isId(session)) throw notFound('Session');
+      const paid: SellPayment | undefined = payments
+        ? { payments }
+        : payment && { method: payment.method, tendered: payment.tendered ?? null };
+      // The schema already lets exactly one of the two through.
+      if (!paid) throw badRequest('A sale is paid by payment or by payments, one of the two.');
       return answerOnce(request, reply, async (tx) => {
         const sold = await sellCart(sellContext(request), tx, {
           lines,
           customerId: customer ?? null,
           discount,
           approval,
-          method: payment.method,
-          tendered: payment.tendered ?? null,
+          payment: paid,
+          sessionId: session ?? null,
         });
         if ('reason' in sold) throw refusal(sold);
         return { status: 201, body: { success: true as const, sale: sold.sale } };

@@ -12,6 +12,13 @@ import {
 } from '../../../shared/money';
 import type { Role } from '../../../shared/roles';
 import { type ApprovalInput, type PaymentMethod, type Sale, saleNumberLabel } from '../../../shared/sales';
+import {
+  isPaymentProblem,
+  type PaymentInput,
+  type SaleMethod,
+  type SettledPayment,
+  settlePayments,
+} from '../../../shared/till';
 import type { Runner } from '../../db/connection';
 import { runnerOf, type Tx } from '../../db/connection';
 import type { SignedInRunner } from '../../lib/auth';
@@ -87,16 +94,47 @@ export type SaleRefusal =
   | { reason: 'productMissing' }
   | { reason: 'shortOfStock'; product: string; stock: number }
   | { reason: 'customerMissing' }
-  | { reason: 'tenderedShort'; total: string };
+  | { reason: 'tenderedShort'; total: string }
+  | { reason: 'paymentsShort'; missing: string; total: string }
+  | { reason: 'nonCashAboveTotal'; total: string }
+  | { reason: 'creditNeedsCustomer' }
+  | { reason: 'creditShort'; customer: string; balance: string }
+  | { reason: 'sessionMissing' }
+  | { reason: 'sessionClosed' };
+
+/**
+ * How a sale is paid: the single payment of §11 (cash may say what was tendered; without it, and
+ * for every other method, the customer paid the exact total) or the payments of §13.
+ */
+export type SellPayment =
+  | { method: PaymentMethod; tendered: number | null }
+  | { payments: readonly PaymentInput[] };
 
 export type SellInput = {
   lines: readonly SellLine[];
   customerId: string | null;
   discount?: Discount;
   approval?: ApprovalInput;
-  method: PaymentMethod;
-  tendered: number | null;
+  payment: SellPayment;
+  /** The open till session whose drawer takes the cash, or null: the sale belongs to no drawer. */
+  sessionId?: string | null;
 };
+
+/** The payments a sale is judged by: the single payment of §11 as one payment of its total. */
+function paymentsOf(payment: SellPayment, total: bigint): readonly PaymentInput[] {
+  if ('payments' in payment) return payment.payments;
+  const amount =
+    payment.method === 'cash' && payment.tendered !== null ? payment.tendered : centsNumber(total);
+  return [{ method: payment.method, amount }];
+}
+
+/** Σ of what `pick` gives of each payment (null counts as nothing). */
+function sumOf(
+  payments: readonly SettledPayment[],
+  pick: (payment: SettledPayment) => bigint | null,
+): bigint {
+  return payments.reduce((sum, payment) => sum + (pick(payment) ?? 0n), 0n);
+}
 
 export type Sold = { sale: Sale; orders: PlacedRow[]; sellerRole: Role };
 
@@ -156,9 +194,11 @@ async function approve(
  * A sale (DESIGN §11, §12; decision 0027), in the caller's transaction `tx`, for the context's
  * signed-in seller: the cart is read with its products locked in id order, priced by the shared
  * computation (priceCart) on the database's prices and rates in force, then judged — invalid input
- * (400) first, then stock (409 unless the line overrides it), then whether an approval is needed
- * (a selling role above the store's limit, or a line overriding stock; checked only then) — and
- * written in one statement. A line sold above stock with approval first gets a `found` adjustment
+ * (400: discounts, then the payments by settlePayments, store credit without a customer) first,
+ * then the till session (409 once closed) and the customer's store credit (409 above the balance,
+ * locked as it was read), then stock (409 unless the line overrides it), then whether an approval
+ * is needed (a selling role above the store's limit, or a line overriding stock; checked only
+ * then) — and written in one statement, with its payments and the store credit it spends. A line sold above stock with approval first gets a `found` adjustment
  * of the missing units by the approver, through the ledger. Answers the receipt and the orders, or
  * why nothing was written.
  */
@@ -171,6 +211,7 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
     quantities: merged.map((line) => line.quantity),
     customerId: input.customerId,
     storeName,
+    sessionId: input.sessionId ?? null,
   });
   if (rows.length !== merged.length || rows.some((row) => !row.found)) return { reason: 'productMissing' };
   const first = rows[0] as CartRow;
@@ -196,8 +237,35 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
     throw badRequest("The sale's discount is more than its subtotal.");
   }
   if (input.customerId !== null && first.customer_found === 0) return { reason: 'customerMissing' };
-  if (input.tendered !== null && toCents(input.tendered.toFixed(2)) < priced.total)
-    return { reason: 'tenderedShort', total: centsText(priced.total) };
+  const sessionId = input.sessionId ?? null;
+  if (sessionId !== null && first.session_found === 0) return { reason: 'sessionMissing' };
+
+  // Every sale is judged by the one rule of payments (DESIGN §13), the single payment as one.
+  const settled = settlePayments(priced.total, paymentsOf(input.payment, priced.total));
+  if (isPaymentProblem(settled)) {
+    if (settled.problem === 'nonCashAboveTotal')
+      return { reason: 'nonCashAboveTotal', total: centsText(priced.total) };
+    if (!('payments' in input.payment)) return { reason: 'tenderedShort', total: centsText(priced.total) };
+    return { reason: 'paymentsShort', missing: centsText(settled.missing), total: centsText(priced.total) };
+  }
+  const credit = sumOf(settled.payments, (p) => (p.method === 'storeCredit' ? p.amount : null));
+  const paysWithCredit = settled.payments.some((payment) => payment.method === 'storeCredit');
+  if (paysWithCredit && input.customerId === null) return { reason: 'creditNeedsCustomer' };
+  // The session was locked and read after any close that raced this sale (readCart).
+  if (sessionId !== null && first.session_status !== 'open') return { reason: 'sessionClosed' };
+  const balance = toCents(first.customer_credit ?? '0');
+  if (credit > balance)
+    return { reason: 'creditShort', customer: first.customer_name ?? '', balance: centsText(balance) };
+  const cashPaid = settled.payments.some((payment) => payment.method === 'cash');
+  const method: SaleMethod =
+    settled.payments.length === 1 ? (settled.payments[0] as SettledPayment).method : 'split';
+  const tendered = cashPaid ? centsText(sumOf(settled.payments, (p) => p.tendered)) : null;
+  const change = cashPaid ? centsText(settled.change) : null;
+  const payments = settled.payments.map((payment) => ({
+    method: payment.method,
+    amount: centsText(payment.amount),
+    tendered: payment.tendered === null ? null : centsText(payment.tendered),
+  }));
 
   const shortLines = rows.filter((row) => (row.stock ?? 0) < row.quantity);
   const refused = shortLines.find((row) => !merged[rows.indexOf(row)]?.overrideStock);
@@ -241,13 +309,17 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
     lines: rows.map((row, at) => writeLine(row, priced, at)),
     customerId: input.customerId,
     customerName: first.customer_name,
-    method: input.method,
-    tendered: input.tendered === null ? null : input.tendered.toFixed(2),
+    method,
+    tendered,
+    change,
     subtotal: centsText(priced.subtotal),
     discount: centsText(priced.discount),
     tax: centsText(priced.tax),
     total: centsText(priced.total),
     store,
+    sessionId,
+    payments,
+    storeCredit: credit > 0n ? centsText(credit) : null,
   });
   const placed = orders[0];
   if (!placed?.sale_id) throw new AppError(500, 'A sale that passed its checks was not written.');
@@ -260,8 +332,9 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
       user_name: placed.user_name,
       customer_id: placed.customer_id,
       customer_name: placed.customer_name,
-      payment_method: input.method,
-      tendered: input.tendered === null ? null : input.tendered.toFixed(2),
+      payment_method: method,
+      tendered,
+      change,
       total: centsText(priced.total),
       subtotal: centsText(priced.subtotal),
       discount: centsText(priced.discount),
@@ -277,6 +350,14 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
       tax_rate: order.tax_rate === null ? null : String(order.tax_rate),
       returned_total: String(order.returned_total),
     })),
+    {
+      payments: payments.map((payment) => ({
+        method: payment.method,
+        amount: Number(payment.amount),
+        tendered: payment.tendered === null ? null : Number(payment.tendered),
+      })),
+      session: sessionId === null ? null : { _id: sessionId, number: Number(first.session_number ?? 0) },
+    },
   );
 
   const entity = { type: 'sale' as const, id: sale._id, name: saleNumberLabel(sale.number) };

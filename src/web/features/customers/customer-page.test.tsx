@@ -25,6 +25,7 @@ const SUMMARY: CustomerSummary = {
   sales: 25,
   totalSpent: 1234.5,
   lastPurchaseAt: '2025-06-02T15:30:00.000Z',
+  creditBalance: 0,
 };
 
 /** 25 sales, newest first: number 125 down to 101; the even ones made by the sales rep under test. */
@@ -180,7 +181,7 @@ describe('a customer’s page', () => {
         body: {
           success: true,
           customer: { ...ADA, phone: '', email: '', note: '' },
-          summary: { sales: 0, totalSpent: 0, lastPurchaseAt: null },
+          summary: { sales: 0, totalSpent: 0, lastPurchaseAt: null, creditBalance: 0 },
         },
       }),
       'GET /api/sales': () => ({ body: { success: true, sales: [], total: 0, page: 1, pageSize: 20 } }),

@@ -307,7 +307,11 @@ describe('the sale counter', () => {
         },
       }),
       'GET /api/customers/cu1': () => ({
-        body: { success: true, customer: carla, summary: { sales: 3, totalSpent: 12, lastPurchaseAt: null } },
+        body: {
+          success: true,
+          customer: carla,
+          summary: { sales: 3, totalSpent: 12, lastPurchaseAt: null, creditBalance: 0 },
+        },
       }),
     });
     await user.click(screen.getByRole('button', { name: 'Quick add a customer' }));
