@@ -28,17 +28,28 @@ export async function seedTill(
   await q(`insert into registers (name) values ('Till 2') on conflict do nothing`);
 
   // Four closed days, then today's open session: [opened, closed | null, counted over/short].
+  // A day's session runs 8:55 to 19:05 in the store's time zone (the reports' zone).
+  const [zone] = await q<{ morning: Date }>(
+    `select (date_trunc('day', $1::timestamptz at time zone time_zone) + interval '8 hours 55 minutes')
+              at time zone time_zone as morning
+     from report_settings`,
+    [now.toISOString()],
+  );
+  const morning = new Date(zone?.morning ?? now.getTime() - 3 * HOUR);
   const days: Array<{ opened: Date; closed: Date | null; over: string; user: Person }> = [];
   for (let back = 4; back >= 1; back -= 1) {
-    const opened = new Date(now.getTime() - back * DAY - 10 * HOUR);
+    const opened = new Date(morning.getTime() - back * DAY);
     days.push({
       opened,
-      closed: new Date(opened.getTime() + 11 * HOUR),
+      closed: new Date(opened.getTime() + 10 * HOUR + 10 * 60_000),
       over: ['-0.50', '0.00', '1.00', '-2.35'][4 - back] as string,
       user: back % 2 === 0 ? admin : seed.seller,
     });
   }
-  days.push({ opened: new Date(now.getTime() - 3 * HOUR), closed: null, over: '0.00', user: seed.seller });
+  // Today's is open since this morning, or, before the store's morning, since a little before the
+  // last hour's sales.
+  const today = morning.getTime() < now.getTime() - 2 * HOUR ? morning : new Date(now.getTime() - 2 * HOUR);
+  days.push({ opened: today, closed: null, over: '0.00', user: seed.seller });
 
   const sessions: Array<{ id: string; number: number; opened: Date; closed: Date | null }> = [];
   for (const day of days) {
