@@ -76,7 +76,11 @@ function renderAt(role: Role, credit: (call: FetchCall) => Reply | Promise<Reply
   const area = homePathFor(role);
   const mock = mockFetch({
     'GET /api/customers/ada': () => ({
-      body: { success: true, customer: ADA, summary: { sales: 0, totalSpent: 0, lastPurchaseAt: null, creditBalance: 0 } },
+      body: {
+        success: true,
+        customer: ADA,
+        summary: { sales: 0, totalSpent: 0, lastPurchaseAt: null, creditBalance: 0 },
+      },
     }),
     'GET /api/sales': () => ({ body: { success: true, sales: [], total: 0, page: 1, pageSize: 20 } }),
     'GET /api/customers/ada/credit': credit,
