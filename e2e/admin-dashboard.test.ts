@@ -19,6 +19,8 @@ stories('admin dashboard', () => {
         'Categories',
         'New sale',
         'Sales',
+        'Refunds',
+        'Till sessions',
         'Orders',
         'Customers',
         'Suppliers',

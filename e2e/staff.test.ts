@@ -50,7 +50,17 @@ async function shop(baseUrl: string, role: StaffRole, name: string) {
 }
 
 // Every staff menu is the same; the medical rep's "Orders" leads to their own area (DESIGN §5).
-const MENU = ['Products', 'New sale', 'Sales', 'Orders', 'Customers', 'Profile', 'Logout'];
+const MENU = [
+  'Products',
+  'New sale',
+  'Sales',
+  'Refunds',
+  'Till sessions',
+  'Orders',
+  'Customers',
+  'Profile',
+  'Logout',
+];
 const STAFF: { role: StaffRole; who: string; person: string }[] = [
   { role: 'salesRep', who: 'a sales rep', person: 'Sofia Sales' },
   { role: 'medicalRep', who: 'a medical rep', person: 'Marta Medic' },
