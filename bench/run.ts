@@ -53,11 +53,11 @@ import { startServer } from './server';
 import { type SteadyOptions, steadyLoad } from './steady-load';
 import {
   checkSession,
+  closeBenchSession,
   openBenchSession,
   prepareRefundable,
   refundBody,
   type SessionCheck,
-  sessionReportOf,
 } from './till';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -484,7 +484,7 @@ async function main(): Promise<void> {
       makeBody: () => saleBody(salesProducts, FLAT_OUT_SALE_LINES, false, session),
       headersFor: (i) => ({ authorization: `Bearer ${reps[i % reps.length]?.token}` }),
     });
-    sessionReport = await sessionReportOf(server.url, rep.token, session);
+    sessionReport = await closeBenchSession(server.url, rep.token, session);
     // A product's history, newest first, for the products with the most movements: the hot ones
     // of both order runs (their loaded sales and the thousands just placed).
     const busiest = [...directRun.hot, ...httpRun.hot];

@@ -1,5 +1,5 @@
 import type { Database } from '../src/server/db/connection';
-import { centsText, toCents } from '../src/shared/money';
+import { centsNumber, centsText, toCents } from '../src/shared/money';
 import type { SessionReport } from '../src/shared/till';
 
 /** The till's runs (DESIGN §13): sales flat out in one session, refunds at a steady rate. */
@@ -88,16 +88,28 @@ export interface SessionCheck {
   differences: string[];
 }
 
-/** A session's report as the API answers it. */
-export async function sessionReportOf(
+/**
+ * Closes the session once its run is over and answers its Z report. The close locks the session
+ * as the sales do not, so it waits for the sales still in flight when the run stopped, and those
+ * arriving after it are refused (409): the Z report holds every sale the session took. The count
+ * is the expected cash of an X report read just before (what any later sale adds shows as over
+ * or short, not as a difference the check below would miss).
+ */
+export async function closeBenchSession(
   server: string,
   token: string,
   sessionId: string,
 ): Promise<SessionReport> {
-  const { report } = await call<{ report: SessionReport }>(
+  const { report: x } = await call<{ report: SessionReport }>(
     `${server}/api/register-sessions/${sessionId}`,
     token,
     'GET',
+  );
+  const { report } = await call<{ report: SessionReport }>(
+    `${server}/api/register-sessions/${sessionId}/close`,
+    token,
+    'POST',
+    { countedCash: x.expectedCash },
   );
   return report;
 }
@@ -149,6 +161,8 @@ export async function checkSession(
   if (toCents(report?.expectedCash ?? 0) !== expected)
     differences.push(`expected cash ${report?.expectedCash} ≠ ${centsText(expected)}`);
   if (row?.total !== row?.paid) differences.push(`sales total ${row?.total} ≠ payments ${row?.paid}`);
+  if (report && report.difference !== centsNumber(toCents(report.countedCash ?? 0) - expected))
+    differences.push(`difference ${report.difference} ≠ counted − expected`);
   return {
     report,
     sales: row?.sales ?? 0,
