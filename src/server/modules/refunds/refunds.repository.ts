@@ -115,6 +115,12 @@ export async function refundSale(tx: Tx, request: RefundRequest): Promise<Refund
   if (request.method === 'storeCredit' && sale.customer_id === null) return { refused: 'noCustomer' };
 
   if (request.method === 'cash' && request.sessionId === null) return { refused: 'cashNeedsSession' };
+
+  // Locks in the order a sale takes them (decision 0029): the products (after their orders) first,
+  // the session last, so a refund and a sale in one session never wait on each other in a circle.
+  const asked = mergeLines(request.lines);
+  const locked = await lockOrders(tx, [...asked.keys()], sale.id);
+  if (locked.length !== asked.size) return { refused: 'orderNotOfSale' };
   let session: { id: string; number: number } | null = null;
   if (request.sessionId !== null) {
     const [row] = await run.query<{ id: string; number: string | number; status: string }>(
@@ -125,10 +131,6 @@ export async function refundSale(tx: Tx, request: RefundRequest): Promise<Refund
     if (row.status !== 'open') return { refused: 'sessionClosed', number: Number(row.number) };
     session = { id: row.id, number: Number(row.number) };
   }
-
-  const asked = mergeLines(request.lines);
-  const locked = await lockOrders(tx, [...asked.keys()], sale.id);
-  if (locked.length !== asked.size) return { refused: 'orderNotOfSale' };
   let total = 0n;
   let tax = 0n;
   for (const order of locked) {

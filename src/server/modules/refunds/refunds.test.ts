@@ -827,4 +827,54 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     );
     expect(other.status).toBe(409);
   });
+  it('cash refunds and cash sales of the same products in one session, all at once: none deadlocks, the drawer adds up', async () => {
+    const products = await Promise.all(Array.from({ length: 3 }, () => t.product({ stock: 200, price: 4 })));
+    const session = await openSession('500.00');
+    const lines = (i: number) =>
+      (i % 2 === 0 ? products : [...products].reverse()).map((p) => ({ productId: p.id, quantity: 2 }));
+    const sold = [];
+    for (let i = 0; i < 8; i += 1)
+      sold.push(
+        await sell(t.as.salesRep, { lines: lines(i), payment: { method: 'cash' }, session: session._id }),
+      );
+    const deadlocks = async () =>
+      target.name === 'postgres'
+        ? Number(
+            (
+              await t.sql<{ n: string }>(
+                'select deadlocks::text as n from pg_stat_database where datname = current_database()',
+              )
+            )[0]?.n,
+          )
+        : 0;
+    const before = await deadlocks();
+    const answers = await Promise.all([
+      ...sold.map((sale: { _id: string; lines: Array<{ order: { _id: string } }> }) =>
+        refund(t.as.user, sale._id, {
+          lines: sale.lines.map((line) => ({ order: line.order._id, quantity: 1 })),
+          method: 'cash',
+          session: session._id,
+        }),
+      ),
+      ...Array.from({ length: 8 }, (_, i) =>
+        t.call('POST', '/api/sales', {
+          token: t.as.medicalRep.token,
+          body: { lines: lines(i + 1), payment: { method: 'cash' }, session: session._id },
+        }),
+      ),
+    ]);
+    expect(
+      answers.map((answer) => answer.status),
+      JSON.stringify(answers.map((a) => a.body)),
+    ).toEqual([...Array(8).fill(201), ...Array(8).fill(201)]);
+    expect(await deadlocks()).toBe(before);
+    for (const p of products) expect(await stockOf(p.id)).toBe(await ledgerOf(p.id));
+    // 16 sales of 3 lines × 2 units at 4.00 in, 8 refunds of 3 units out.
+    const report = await t.call('GET', `/api/register-sessions/${session._id}`, { token: t.as.admin.token });
+    expect(report.body.report).toMatchObject({
+      sales: { count: 16, total: 384 },
+      refunds: { count: 8, total: 96 },
+      expectedCash: 500 + 384 - 96,
+    });
+  });
 });
