@@ -118,23 +118,24 @@ export const ProductQuery = PageQuery.extend({
 });
 
 /**
- * The columns of the products CSV, in order (always by name; search and category kept); without
- * `cost` for a role that does not read costs.
+ * The columns of the products CSV, in order (always by name; search and category kept): exactly
+ * the catalogue import's twelve (DESIGN §14), so a file exported, edited and imported again
+ * round-trips. `Tax rate` holds the rate's name; it and `Reorder point` are empty where the
+ * product follows the store's default. Without `Cost` for a role that does not read costs.
  */
 export const PRODUCT_CSV_HEADER = [
-  'id',
-  'name',
-  'description',
-  'category',
-  'supplier',
-  'price',
-  'cost',
-  'stock',
-  'reorder point',
-  'reorder point is the store default',
-  'reorder quantity',
-  'sku',
-  'barcode',
+  'Name',
+  'SKU',
+  'Barcode',
+  'Description',
+  'Category',
+  'Supplier',
+  'Price',
+  'Cost',
+  'Stock',
+  'Reorder point',
+  'Reorder quantity',
+  'Tax rate',
 ] as const;
 export type ProductQuery = z.input<typeof ProductQuery>;
 

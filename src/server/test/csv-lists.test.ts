@@ -44,14 +44,30 @@ describe.each(targets)('lists as CSV on $name', (target) => {
     const [header, ...rows] = await csv(`/api/products?format=csv&search=${word}&category=${categoryId}`);
     expect(header).toEqual([...PRODUCT_CSV_HEADER]);
     expect(rows).toHaveLength(5102);
-    const names = rows.map((row) => row[1] as string);
+    const names = rows.map((row) => row[0] as string);
     expect(names[0]).toBe(`'@${word} =1+2`);
     expect(names.slice(1, 3)).toEqual([`${word} 00001`, `${word} 00002`]);
     expect(names.at(-1)).toBe(`${word} seed`);
-    expect(rows[1]?.slice(5)).toEqual(['2.5', '1.25', '0', '7', 'false', '', '', '']);
-    expect(rows[2]?.slice(5)).toEqual(['2.5', '', '0', '5', 'true', '', '', '']);
+    // Price, cost, stock, reorder point (empty: the store's), reorder quantity, tax rate (empty: the store's).
+    expect(rows[1]?.slice(6)).toEqual(['2.5', '1.25', '0', '7', '', '']);
+    expect(rows[2]?.slice(6)).toEqual(['2.5', '', '0', '', '', '']);
     const searched = await csv(`/api/products?format=csv&search=${word} 0510`);
-    expect(searched.slice(1).map((row) => row[1])).toEqual([`${word} 00510`, `${word} 05100`]);
+    expect(searched.slice(1).map((row) => row[0])).toEqual([`${word} 00510`, `${word} 05100`]);
+    // A product's own rate is named; the store's default is not written.
+    const barcode = `77${Date.now()}`.slice(0, 13);
+    const [rate] = await t.sql<{ id: string }>(
+      `insert into tax_rates (name, rate) values ($1, 5) returning id`,
+      [`Reduced ${word}`],
+    );
+    await t.sql('update products set tax_rate_id = $1, sku = $2, barcode = $3 where name = $4', [
+      rate?.id,
+      `SKU-${word}`,
+      barcode,
+      `${word} 00002`,
+    ]);
+    const [, own] = await csv(`/api/products?format=csv&search=${word} 00002`);
+    expect(own?.slice(0, 3)).toEqual([`${word} 00002`, `SKU-${word}`, barcode]);
+    expect(own?.at(-1)).toBe(`Reduced ${word}`);
   });
 
   it('exports are admin work: the products and orders CSV are refused (403) to every other role', async () => {

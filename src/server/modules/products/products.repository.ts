@@ -352,20 +352,21 @@ export async function productCsvBatch(
     .limit(size);
   const last = rows.at(-1);
   return {
+    // A reorder point or tax rate that follows the store's default is an empty cell, so a file
+    // exported and imported again keeps following it instead of pinning today's default.
     rows: rows.map((row) => [
-      row.id,
       row.name,
+      row.sku,
+      row.barcode,
       row.description,
       row.categoryName,
       row.supplierName,
       Number(row.price),
       row.cost === null ? null : Number(row.cost),
       row.stock,
-      row.reorderPoint,
-      row.reorderPointFromStore,
+      row.reorderPointFromStore ? null : row.reorderPoint,
       row.reorderQuantity,
-      row.sku,
-      row.barcode,
+      row.taxRateDefault ? null : row.taxRateName,
     ]),
     next: last && rows.length === size ? { name: last.nameKey, id: last.id } : undefined,
   };

@@ -92,7 +92,7 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
       const me = currentUser(request);
       if (request.query.format === 'csv') {
         checkMayExport(me.role);
-        const columns = csvColumnsFor<CsvValue>(me.role, PRODUCT_CSV_HEADER, ['cost']);
+        const columns = csvColumnsFor<CsvValue>(me.role, PRODUCT_CSV_HEADER, ['Cost']);
         return sendCsv<{ name: string; id: string }>(reply, 'products.csv', columns.header, async (after) => {
           const batch = await productCsvBatch(
             app.db,
