@@ -1,5 +1,7 @@
 import { centsText, refundDue, toCents } from '../../shared/money';
 import { refundNumberLabel } from '../../shared/till';
+import { drawerHolds } from '../modules/till/till.repository';
+import type { Runner } from './connection';
 
 type Query = <T>(text: string, params?: unknown[]) => Promise<T[]>;
 type Person = { id: string; name: string };
@@ -16,9 +18,10 @@ const DAY = 24 * HOUR;
  * credit; one customer holds store credit from a goodwill adjustment.
  */
 export async function seedTill(
-  q: Query,
+  database: Runner,
   seed: { now: Date; admin: Person | undefined; seller: Person; random: () => number },
 ): Promise<void> {
+  const q: Query = database.query.bind(database);
   const { now, random } = seed;
   const admin = seed.admin ?? seed.seller;
   const [till] = await q<{ id: string; name: string }>(
@@ -284,16 +287,8 @@ export async function seedTill(
   for (const [at, session] of sessions.entries()) {
     const day = days[at];
     if (!session.closed || !day) continue;
-    const [drawer] = await q<{ expected: string }>(
-      `select (s.opening_float
-               + coalesce((select sum(p.amount) from sales x join sale_payments p on p.sale_id = x.id
-                           where x.session_id = s.id and p.method = 'cash'), 0)
-               - coalesce((select sum(r.total) from refunds r where r.session_id = s.id and r.method = 'cash'), 0)
-               + coalesce((select sum(m.amount) from cash_movements m where m.session_id = s.id), 0))::text as expected
-       from register_sessions s where s.id = $1`,
-      [session.id],
-    );
-    const expected = toCents(drawer?.expected ?? '0');
+    // What the drawer should hold, by the till's own rule (its report's expected cash).
+    const expected = await drawerHolds(database, session.id);
     const counted = expected + toCents(day.over);
     await q(
       `update register_sessions set status = 'closed', closed_by_id = $2, closed_by_name = $3, closed_at = $4,

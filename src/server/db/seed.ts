@@ -419,7 +419,7 @@ export async function seedDemo(
   const receipts = await seedPurchaseOrders(q, { products, supplierIds, random, now });
   await seedStockHistory(q, { products, orderIds, receipts, admin, random, now });
   const seller = userIds.find((u) => u.role === 'salesRep') ?? buyers[0];
-  if (seller) await seedTill(q, { now, admin, seller, random });
+  if (seller) await seedTill(database, { now, admin, seller, random });
 }
 
 /**

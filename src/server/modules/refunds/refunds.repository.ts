@@ -4,6 +4,7 @@ import { PAYMENT_METHODS, type PaymentMethod, type Refund, refundNumberLabel } f
 import { type Runner, runnerOf, type Tx } from '../../db/connection';
 import { refundLines, refunds, stockMovements, storeCreditEntries } from '../../db/schema';
 import { dueOnReturn, lockOrders, takeBack } from '../orders/orders.repository';
+import { drawerHolds } from '../till/till.repository';
 
 /** The sale with this receipt number, or undefined. */
 export async function saleIdByNumber(runner: Runner, number: number): Promise<string | undefined> {
@@ -11,26 +12,6 @@ export async function saleIdByNumber(runner: Runner, number: number): Promise<st
     number,
   ]);
   return row?.id;
-}
-
-/**
- * What a session's drawer holds now (DESIGN §13), in cents: its opening float, plus the cash its
- * sales took (sale_payments.amount, already net of the change given), less the cash its refunds
- * gave back, plus its cash movements (in > 0, out < 0). Kept to this one number on purpose: the
- * session's full X/Z report (per method, taxes, counted cash) is built elsewhere; a refund only
- * asks whether the drawer can pay it. Undefined when the session does not exist.
- */
-export async function drawerHolds(runner: Runner, sessionId: string): Promise<bigint | undefined> {
-  const [row] = await runner.query<{ holds: string }>(
-    `select (rs.opening_float
-       + coalesce((select sum(p.amount) from sales s join sale_payments p on p.sale_id = s.id
-                   where s.session_id = rs.id and p.method = 'cash'), 0)
-       - coalesce((select sum(r.total) from refunds r where r.session_id = rs.id and r.method = 'cash'), 0)
-       + coalesce((select sum(m.amount) from cash_movements m where m.session_id = rs.id), 0))::text as holds
-     from register_sessions rs where rs.id = $1::uuid`,
-    [sessionId],
-  );
-  return row ? toCents(row.holds) : undefined;
 }
 
 /** A refund as asked for, its input already checked (ids are uuids, reason trimmed). */
@@ -140,7 +121,7 @@ export async function refundSale(tx: Tx, request: RefundRequest): Promise<Refund
     tax += due.tax;
   }
   if (request.method === 'cash' && session) {
-    const holds = (await drawerHolds(run, session.id)) ?? 0n;
+    const holds = await drawerHolds(run, session.id);
     if (holds < total) return { refused: 'drawerShort', holds };
   }
 

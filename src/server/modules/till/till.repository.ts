@@ -300,6 +300,14 @@ async function reportOf(run: Runner, sessionId: string): Promise<SessionReport> 
   return sessionReport(figures);
 }
 
+/**
+ * What a session's drawer holds now, in cents: its report's expected cash (sessionReport), the one
+ * rule for a cash-out, a cash refund and the close. The caller holds the session's lock.
+ */
+export async function drawerHolds(run: Runner, sessionId: string): Promise<bigint> {
+  return toCents((await reportOf(run, sessionId)).expectedCash);
+}
+
 /** A session and its report, or undefined; `openedBy` as in sessionRow. */
 export async function findSession(
   runner: Runner,
@@ -383,7 +391,7 @@ export async function moveCash(
   const row = await openSessionLocked(run, sessionId, openedBy);
   const amount = toCents(movement.amount);
   if (amount < 0n) {
-    const holds = toCents((await reportOf(run, sessionId)).expectedCash);
+    const holds = await drawerHolds(run, sessionId);
     if (-amount > holds)
       throw conflict(`The drawer holds ${centsText(holds)}; you cannot take out ${centsText(-amount)}.`);
   }
