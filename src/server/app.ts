@@ -41,6 +41,7 @@ import { categoriesRoutes } from './modules/categories/categories.routes';
 import { customersRoutes } from './modules/customers/customers.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { importsRoutes } from './modules/imports/imports.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import { productsRoutes } from './modules/products/products.routes';
 import { purchasingRoutes } from './modules/purchasing/purchasing.routes';
@@ -308,6 +309,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(storeRoutes);
       await api.register(tillRoutes);
       await api.register(refundsRoutes);
+      await api.register(importsRoutes);
     },
     { prefix: '/api' },
   );

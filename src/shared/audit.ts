@@ -11,7 +11,8 @@ import { Role } from './roles';
  * `customer` created, updated or deleted; staff a `user` deactivated, reactivated or whose password an
  * admin reset; the store's settings a `store` updated, and tax rates a `taxRate`; the till (DESIGN
  * §13) a `register` created or updated, a `registerSession` opened, cashMoved or closed, a `refund`
- * refunded, and a `customer`'s store credit creditAdjusted.
+ * refunded, and a `customer`'s store credit creditAdjusted; a catalogue `import` (DESIGN §14)
+ * imported, once, with its file and counts.
  */
 export const AUDIT_ENTITIES = [
   'user',
@@ -27,6 +28,7 @@ export const AUDIT_ENTITIES = [
   'register',
   'registerSession',
   'refund',
+  'import',
 ] as const;
 export const AuditEntity = z.enum(AUDIT_ENTITIES, {
   error: `entity must be one of ${AUDIT_ENTITIES.join(', ')}.`,
@@ -58,6 +60,7 @@ export const AUDIT_ACTIONS = [
   'cashMoved',
   'refunded',
   'creditAdjusted',
+  'imported',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS, {
   error: `action must be one of ${AUDIT_ACTIONS.join(', ')}.`,

@@ -47,6 +47,7 @@ export const ACTION_LABEL: Record<AuditAction, string> = {
   cashMoved: 'Cash in/out',
   refunded: 'Refunded',
   creditAdjusted: 'Store credit adjusted',
+  imported: 'Imported',
 };
 
 const ACTION_TONE: Partial<Record<AuditAction, string>> = {
@@ -69,6 +70,7 @@ const ENTITY_LABEL: Record<AuditEntity, string> = {
   register: 'Register',
   registerSession: 'Till session',
   refund: 'Refund',
+  import: 'Catalogue import',
 };
 
 const ENTITY_CHOICE: Record<AuditEntity, string> = {
@@ -85,6 +87,7 @@ const ENTITY_CHOICE: Record<AuditEntity, string> = {
   register: 'Registers',
   registerSession: 'Till sessions',
   refund: 'Refunds',
+  import: 'Catalogue imports',
 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

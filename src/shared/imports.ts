@@ -1,0 +1,389 @@
+import { z } from 'zod';
+import { Money, Ok } from './common';
+import { PageInfo, PageQuery } from './paging';
+import { PRODUCT_CSV_HEADER, ProductInput, ReorderPoint, ReorderQuantity, Stock } from './products';
+import { UnitCost } from './purchasing';
+
+/**
+ * The catalogue import (DESIGN §14): a store's spreadsheet of products, uploaded, checked row by
+ * row without writing anything, then applied in the background. This file is the one place for
+ * its contract (every input and answer), the header guess and the reading of one row's cells,
+ * shared by the server's check and apply and by the screen's preview.
+ */
+
+/** The product fields a column may be mapped to, in the products CSV's column order. */
+export const IMPORT_FIELDS = [
+  'name',
+  'sku',
+  'barcode',
+  'description',
+  'category',
+  'supplier',
+  'price',
+  'cost',
+  'stock',
+  'reorderPoint',
+  'reorderQuantity',
+  'taxRate',
+] as const;
+export type ImportField = (typeof IMPORT_FIELDS)[number];
+
+/** Each field's header in the products CSV (and in the sample file): `Reorder point`, … */
+export const IMPORT_FIELD_HEADER = Object.fromEntries(
+  IMPORT_FIELDS.map((field, index) => [field, PRODUCT_CSV_HEADER[index]]),
+) as Record<ImportField, (typeof PRODUCT_CSV_HEADER)[number]>;
+
+/** The largest file (bytes) and the most data rows an import takes (413 above). */
+export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
+export const MAX_IMPORT_ROWS = 200_000;
+/** The most columns a file's header may have. */
+export const MAX_IMPORT_COLUMNS = 200;
+/** How many of the first rows the upload answers, for the mapping's preview. */
+export const IMPORT_PREVIEW_ROWS = 5;
+
+export const CSV_MIME = 'text/csv';
+export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+export const IMPORT_FORMATS = ['csv', 'xlsx'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+/** A header as the guess compares it: any case, without spaces, underscores, hyphens or dots. */
+export function headerKey(text: string): string {
+  return text.toLowerCase().replace(/[\s_\-.]+/g, '');
+}
+
+/**
+ * Other headers stores' spreadsheets use for a field (compared by `headerKey`); the field's own
+ * name and its export header come first.
+ */
+const HEADER_SYNONYMS: Record<ImportField, readonly string[]> = {
+  name: ['product', 'product name', 'item', 'item name', 'title'],
+  sku: ['item code', 'product code', 'article number', 'ref', 'reference'],
+  barcode: ['ean', 'upc', 'gtin', 'ean13', 'bar code'],
+  description: ['details', 'long description'],
+  category: ['group', 'department', 'product category'],
+  supplier: ['vendor', 'manufacturer', 'brand'],
+  price: ['unit price', 'retail price', 'selling price', 'sale price', 'rrp'],
+  cost: ['unit cost', 'cost price', 'purchase price', 'buy price'],
+  stock: ['quantity', 'qty', 'on hand', 'in stock', 'stock level', 'inventory'],
+  reorderPoint: ['reorder level', 'min stock', 'minimum stock', 'low stock'],
+  reorderQuantity: ['reorder qty', 'order quantity', 'reorder amount'],
+  taxRate: ['tax', 'vat', 'vat rate', 'tax class', 'tax name'],
+};
+
+/** field → header text, for the fields the file has a column for. */
+export type ImportMapping = Partial<Record<ImportField, string>>;
+
+/**
+ * The suggested mapping: for each field the first column whose header is the field's name, its
+ * export header or a common synonym (any case, spaces or underscores). A column serves one field.
+ */
+export function guessMapping(columns: readonly string[]): ImportMapping {
+  const mapping: ImportMapping = {};
+  const taken = new Set<string>();
+  const keys = columns.map(headerKey);
+  for (const round of [0, 1] as const) {
+    for (const field of IMPORT_FIELDS) {
+      if (mapping[field] !== undefined) continue;
+      const names = round === 0 ? [field, IMPORT_FIELD_HEADER[field]] : HEADER_SYNONYMS[field];
+      const wanted = new Set(names.map(headerKey));
+      const index = keys.findIndex((key, i) => wanted.has(key) && !taken.has(columns[i] as string));
+      if (index < 0) continue;
+      const column = columns[index] as string;
+      mapping[field] = column;
+      taken.add(column);
+    }
+  }
+  return mapping;
+}
+
+export const MatchBy = z.enum(['sku', 'barcode', 'name'], {
+  error: 'matchBy must be one of sku, barcode, name.',
+});
+export type MatchBy = z.infer<typeof MatchBy>;
+export const StockMode = z.enum(['set', 'add', 'ignore'], {
+  error: 'stock must be one of set, add, ignore.',
+});
+export type StockMode = z.infer<typeof StockMode>;
+
+const HeaderText = z
+  .string({ error: 'A mapping names a column by its header text.' })
+  .min(1, { error: 'A mapping names a column by its header text.' })
+  .max(1000, { error: 'A header has at most 1000 characters.' });
+
+export const ImportMappingInput = z.strictObject(
+  Object.fromEntries(IMPORT_FIELDS.map((field) => [field, HeaderText.optional()])) as Record<
+    ImportField,
+    z.ZodOptional<typeof HeaderText>
+  >,
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `mapping may name only ${IMPORT_FIELDS.join(', ')}.`
+        : 'mapping must be an object.',
+  },
+);
+
+/**
+ * The dry run's options. The server also refuses (400) a mapping naming a header the file does
+ * not have, two fields on one column, or a `matchBy` field left unmapped.
+ */
+export const ImportCheckInput = z.object({
+  mapping: ImportMappingInput,
+  matchBy: MatchBy.default('sku'),
+  createMissing: z
+    .object({
+      categories: z.boolean({ error: 'createMissing.categories must be true or false.' }).default(false),
+      suppliers: z.boolean({ error: 'createMissing.suppliers must be true or false.' }).default(false),
+    })
+    .default({ categories: false, suppliers: false }),
+  stock: StockMode.default('set'),
+});
+export type ImportCheckInput = z.input<typeof ImportCheckInput>;
+export type ImportOptions = Omit<z.output<typeof ImportCheckInput>, 'mapping'>;
+
+export const ImportFileQuery = z.object({
+  fileName: z
+    .string({ error: 'fileName must be text.' })
+    .trim()
+    .min(1, { error: 'fileName must not be blank.' })
+    .max(255, { error: 'fileName must be at most 255 characters.' })
+    .refine((name) => ![...name].some((c) => c < ' ' || c === '/' || c === '\\'), {
+      error: 'fileName may not hold control characters or slashes.',
+    })
+    .default('products.csv'),
+});
+
+export const IMPORT_STATUSES = ['uploaded', 'checked', 'applying', 'applied', 'failed'] as const;
+export const ImportStatus = z.enum(IMPORT_STATUSES);
+export type ImportStatus = z.infer<typeof ImportStatus>;
+export const IMPORT_RESULTS = ['create', 'update', 'unchanged', 'error'] as const;
+export const ImportResult = z.enum(IMPORT_RESULTS, {
+  error: `result must be one of ${IMPORT_RESULTS.join(', ')}.`,
+});
+export type ImportResult = z.infer<typeof ImportResult>;
+
+export const ImportSummary = z.object({
+  create: z.number().int(),
+  update: z.number().int(),
+  unchanged: z.number().int(),
+  errors: z.number().int(),
+  /** Names the check found missing and the apply creates (createMissing), sorted. */
+  newCategories: z.array(z.string()).default([]),
+  newSuppliers: z.array(z.string()).default([]),
+});
+export type ImportSummary = z.infer<typeof ImportSummary>;
+
+export const Import = z.object({
+  _id: z.string(),
+  fileName: z.string(),
+  format: z.enum(IMPORT_FORMATS),
+  status: ImportStatus,
+  /** Data rows in the file (blank rows skipped). */
+  rows: z.number().int(),
+  columns: z.array(z.string()),
+  mapping: z.record(z.string(), z.string()),
+  options: z
+    .object({
+      matchBy: MatchBy,
+      createMissing: z.object({ categories: z.boolean(), suppliers: z.boolean() }),
+      stock: StockMode,
+    })
+    .nullable(),
+  summary: ImportSummary.nullable(),
+  /** Rows the apply has gone through (written or skipped as errors), of `total`. */
+  processed: z.number().int(),
+  total: z.number().int(),
+  /** Why an apply failed as a whole; null otherwise. */
+  failure: z.string().nullable(),
+  /** The first rows' cells as uploaded (the upload's answer only), for the mapping's preview. */
+  preview: z.array(z.array(z.string())).optional(),
+  createdAt: z.string(),
+  createdBy: z.object({ _id: z.string().nullable(), name: z.string() }),
+  checkedAt: z.string().nullable(),
+  appliedAt: z.string().nullable(),
+});
+export type Import = z.infer<typeof Import>;
+export const ImportResponse = Ok.extend({ import: Import });
+export type ImportResponse = z.infer<typeof ImportResponse>;
+
+/** A problem with one cell: `column` is the header text (the row's own problems name `Row`). */
+export const ImportError = z.object({ column: z.string(), message: z.string() });
+export type ImportError = z.infer<typeof ImportError>;
+export const ImportChange = z.object({
+  field: z.enum(IMPORT_FIELDS),
+  from: z.union([z.string(), z.number(), z.null()]),
+  to: z.union([z.string(), z.number(), z.null()]),
+});
+export type ImportChange = z.infer<typeof ImportChange>;
+
+export const ImportRow = z.object({
+  /** The row's line in the file, the header being 1. */
+  row: z.number().int(),
+  result: ImportResult,
+  product: z.object({ _id: z.string(), name: z.string() }).optional(),
+  changes: z.array(ImportChange).optional(),
+  errors: z.array(ImportError),
+  /** The cells as uploaded, in `columns` order. */
+  cells: z.array(z.string()),
+});
+export type ImportRow = z.infer<typeof ImportRow>;
+
+export const ImportRowsQuery = PageQuery.pick({ page: true, pageSize: true }).extend({
+  result: ImportResult.optional(),
+});
+export type ImportRowsQuery = z.input<typeof ImportRowsQuery>;
+export const ImportRowsResponse = Ok.extend({ rows: z.array(ImportRow) }).extend(PageInfo.shape);
+export type ImportRowsResponse = z.infer<typeof ImportRowsResponse>;
+
+export const ImportErrorsQuery = z.object({
+  format: z.literal('csv', { error: 'format must be csv.' }).default('csv'),
+});
+
+/** The errors file's extra column, after the file's own. */
+export const ERROR_COLUMN = 'Error';
+
+// ---------------------------------------------------------------------------------------------
+// One row's cells, read
+
+/**
+ * A cell as the import reads it: trimmed, and without the apostrophe an export puts before a
+ * text starting with =, +, -, @, tab or CR (src/shared/csv.ts), so an exported file round-trips.
+ */
+export function cellText(raw: string | undefined): string {
+  const text = (raw ?? '').trim();
+  return /^'[=+\-@\t\r]/.test(text) ? text.slice(1) : text;
+}
+
+/**
+ * A number as a spreadsheet writes it: `12.5`, `1234`, `-3`; with `decimalComma` (a file split
+ * on `;` or tabs) also `12,5`. No thousands separators, no currency signs: a cell holding one is
+ * refused rather than guessed. NaN when it is not a number.
+ */
+export function cellNumber(text: string, decimalComma: boolean): number {
+  const plain = decimalComma && /^-?\d+,\d+$/.test(text) ? text.replace(',', '.') : text;
+  if (!/^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(plain)) return Number.NaN;
+  return Number(plain);
+}
+
+/** What one row says about its product, each mapped field read and checked (null: empty). */
+export type ImportValues = {
+  name?: string;
+  sku?: string | null;
+  barcode?: string | null;
+  description?: string;
+  category?: string;
+  supplier?: string;
+  price?: number;
+  cost?: number | null;
+  /** null: the cell is empty (0 for a new product; an existing one keeps its stock). */
+  stock?: number | null;
+  /** null: the store's default. */
+  reorderPoint?: number | null;
+  reorderQuantity?: number | null;
+  /** A tax rate's name; null: the store's default. */
+  taxRate?: string | null;
+};
+
+const NAME = ProductInput.shape.name;
+const DESCRIPTION = z.string().trim().max(2000, { error: 'Must be at most 2000 characters.' });
+const REF_NAME = (label: string) =>
+  z
+    .string()
+    .max(200, { error: `${label} must be at most 200 characters.` })
+    .refine((value) => !value.includes('\0'), { error: `${label} must not hold a NUL character.` });
+const CODE = (label: string) => ProductInput.shape[label === 'SKU' ? 'sku' : 'barcode'];
+
+function firstMessage(error: z.ZodError): string {
+  return error.issues[0]?.message ?? 'This value is not valid.';
+}
+
+/**
+ * Reads one row: each mapped field's cell checked by the same schemas as the product form, so a
+ * cell gets the message the API gives. `columnOf` maps a field to its column's index. Required
+ * fields (name, price, category, supplier) left empty are not errors here: whether they are
+ * needed depends on the row creating a product, which the check decides.
+ */
+export function readImportRow(
+  cells: readonly string[],
+  columnOf: Partial<Record<ImportField, number>>,
+  headers: readonly string[],
+  decimalComma: boolean,
+): { values: ImportValues; errors: ImportError[] } {
+  const values: ImportValues = {};
+  const errors: ImportError[] = [];
+  for (const field of IMPORT_FIELDS) {
+    const index = columnOf[field];
+    if (index === undefined) continue;
+    const column = headers[index] as string;
+    const text = cellText(cells[index]);
+    const fail = (message: string) => errors.push({ column, message });
+    const numberOf = (schema: z.ZodType<number>, set: (value: number | null) => void) => {
+      if (text === '') return set(null);
+      const parsed = schema.safeParse(cellNumber(text, decimalComma));
+      if (parsed.success) set(parsed.data);
+      else fail(firstMessage(parsed.error));
+    };
+    switch (field) {
+      case 'name': {
+        if (text === '') break;
+        const parsed = NAME.safeParse(text);
+        if (parsed.success) values.name = parsed.data;
+        else fail(firstMessage(parsed.error));
+        break;
+      }
+      case 'description': {
+        const parsed = DESCRIPTION.refine((value) => !value.includes('\0'), {
+          error: 'Must not hold a NUL character.',
+        }).safeParse(text);
+        if (parsed.success) values.description = parsed.data;
+        else fail(firstMessage(parsed.error));
+        break;
+      }
+      case 'sku':
+      case 'barcode': {
+        const parsed = CODE(field === 'sku' ? 'SKU' : 'Barcode').safeParse(text);
+        if (parsed.success) values[field] = parsed.data ?? null;
+        else fail(firstMessage(parsed.error));
+        break;
+      }
+      case 'category':
+      case 'supplier': {
+        if (text === '') break;
+        const parsed = REF_NAME(field === 'category' ? 'Category' : 'Supplier').safeParse(text);
+        if (parsed.success) values[field] = parsed.data;
+        else fail(firstMessage(parsed.error));
+        break;
+      }
+      case 'taxRate': {
+        if (text === '') values.taxRate = null;
+        else {
+          const parsed = REF_NAME('Tax rate').safeParse(text);
+          if (parsed.success) values.taxRate = parsed.data;
+          else fail(firstMessage(parsed.error));
+        }
+        break;
+      }
+      case 'price':
+        if (text !== '') numberOf(Money, (value) => (values.price = value ?? undefined));
+        break;
+      case 'cost':
+        numberOf(UnitCost, (value) => (values.cost = value));
+        break;
+      case 'stock':
+        numberOf(Stock, (value) => (values.stock = value));
+        break;
+      case 'reorderPoint':
+        numberOf(ReorderPoint, (value) => (values.reorderPoint = value));
+        break;
+      case 'reorderQuantity':
+        numberOf(ReorderQuantity, (value) => (values.reorderQuantity = value));
+        break;
+    }
+  }
+  return { values, errors };
+}
+
+/** The message of a required field left empty on a row that creates a product. */
+export function requiredMessage(field: 'name' | 'price' | 'category' | 'supplier'): string {
+  return `${IMPORT_FIELD_HEADER[field]} is required for a new product.`;
+}
