@@ -41,6 +41,8 @@ import { categoriesRoutes } from './modules/categories/categories.routes';
 import { customersRoutes } from './modules/customers/customers.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { importApplyRoutes } from './modules/imports/apply.routes';
+import { importCheckRoutes } from './modules/imports/check.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import { productsRoutes } from './modules/products/products.routes';
@@ -310,6 +312,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(tillRoutes);
       await api.register(refundsRoutes);
       await api.register(importsRoutes);
+      await api.register(importCheckRoutes);
+      await api.register(importApplyRoutes);
     },
     { prefix: '/api' },
   );

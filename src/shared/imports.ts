@@ -195,8 +195,8 @@ export const Import = z.object({
   total: z.number().int(),
   /** Why an apply failed as a whole; null otherwise. */
   failure: z.string().nullable(),
-  /** The first rows' cells as uploaded (the upload's answer only), for the mapping's preview. */
-  preview: z.array(z.array(z.string())).optional(),
+  /** The first rows' cells as uploaded (IMPORT_PREVIEW_ROWS), for the mapping's preview. */
+  preview: z.array(z.array(z.string())),
   createdAt: z.string(),
   createdBy: z.object({ _id: z.string().nullable(), name: z.string() }),
   checkedAt: z.string().nullable(),

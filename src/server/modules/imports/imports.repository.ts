@@ -1,5 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Import, ImportFormat, ImportMapping } from '../../../shared/imports';
+import {
+  IMPORT_PREVIEW_ROWS,
+  type Import,
+  type ImportFormat,
+  type ImportMapping,
+} from '../../../shared/imports';
 import type { Db } from '../../db/connection';
 import { importRows, imports } from '../../db/schema';
 import type { Actor } from '../audit/audit.repository';
@@ -59,8 +64,8 @@ export async function createImport(
 
 type ImportRecord = typeof imports.$inferSelect;
 
-/** An import as answered (without `preview`, which only the upload's answer carries). */
-export function importAnswer(record: ImportRecord): Import {
+/** An import as answered, with the first rows' cells (`preview`). */
+export function importAnswer(record: ImportRecord, preview: string[][]): Import {
   const iso = (value: Date | null) => (value === null ? null : new Date(value).toISOString());
   return {
     _id: record.id,
@@ -75,6 +80,7 @@ export function importAnswer(record: ImportRecord): Import {
     processed: record.processed,
     total: record.rows,
     failure: record.failure,
+    preview,
     createdAt: new Date(record.createdAt).toISOString(),
     createdBy: { _id: record.createdById, name: record.createdByName },
     checkedAt: iso(record.checkedAt),
@@ -85,7 +91,7 @@ export function importAnswer(record: ImportRecord): Import {
 /** The import, or undefined when there is none with this id (the caller checks the id's form). */
 export async function findImport(db: Db, id: string): Promise<Import | undefined> {
   const [record] = await db.select().from(imports).where(eq(imports.id, id));
-  return record ? importAnswer(record) : undefined;
+  return record ? importAnswer(record, await importPreview(db, id, IMPORT_PREVIEW_ROWS)) : undefined;
 }
 
 /** The first rows' cells, for the upload's preview. */
