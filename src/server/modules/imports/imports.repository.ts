@@ -1,7 +1,8 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, sql } from 'drizzle-orm';
 import {
   IMPORT_PREVIEW_ROWS,
   type Import,
+  type ImportError,
   type ImportFormat,
   type ImportMapping,
 } from '../../../shared/imports';
@@ -103,4 +104,87 @@ export async function importPreview(db: Db, id: string, limit: number): Promise<
     .orderBy(sql`${importRows.line}`)
     .limit(limit);
   return rows.map((row) => row.cells);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The upload, row batch by row batch as the file is read (what createImport leaves, in steps)
+
+/**
+ * Starts an upload: the import without its rows (`rows` 0 until finishImport). Rows are added
+ * batch by batch while the file is still arriving, each batch its own statement: a transaction
+ * open for as long as a client takes to send 50 MB would hold a connection of a small pool (and
+ * all of PGlite) that long. A failed upload drops its import (dropImport); an upload cut off by a
+ * stopped server leaves an import whose `rows` is still 0, which no one was ever given the id of
+ * (an upload of no rows is refused).
+ */
+export async function startImport(
+  db: Db,
+  file: { fileName: string; format: ImportFormat; columns: string[]; mapping: ImportMapping },
+  actor: Actor,
+): Promise<string> {
+  const [row] = await db
+    .insert(imports)
+    .values({
+      fileName: file.fileName,
+      format: file.format,
+      columns: file.columns,
+      rows: 0,
+      mapping: file.mapping,
+      createdById: actor.id,
+      createdByName: actor.name,
+    })
+    .returning({ id: imports.id });
+  return (row as { id: string }).id;
+}
+
+/**
+ * Adds a batch of rows in one statement with one parameter: the batch as JSON, unpacked by the
+ * database. A statement with two parameters per row spends its time binding them.
+ */
+export async function addImportRows(
+  db: Db,
+  id: string,
+  rows: readonly { line: number; cells: string[] }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db.execute(sql`
+    insert into import_rows (import_id, line, cells)
+    select ${id}::uuid, r.line, array(select jsonb_array_elements_text(r.cells))
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(line integer, cells jsonb)`);
+}
+
+/** Ends an upload: the number of rows it holds. */
+export async function finishImport(db: Db, id: string, rows: number): Promise<void> {
+  await db.update(imports).set({ rows }).where(eq(imports.id, id));
+}
+
+/** Removes an upload that failed halfway, with its rows. */
+export async function dropImport(db: Db, id: string): Promise<void> {
+  await db.delete(imports).where(eq(imports.id, id));
+}
+
+/** Whether the import's rows have been checked (a check gives every row a result). */
+export async function importChecked(db: Db, id: string): Promise<boolean> {
+  const [row] = await db
+    .select({ line: importRows.line })
+    .from(importRows)
+    .where(and(eq(importRows.importId, id), isNotNull(importRows.result)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** The rows the check refused after line `after`, in line order, for the errors file. */
+export async function importErrorRows(
+  db: Db,
+  id: string,
+  after: number,
+  limit: number,
+): Promise<{ line: number; cells: string[]; errors: ImportError[] }[]> {
+  const rows = await db
+    .select({ line: importRows.line, cells: importRows.cells, errors: importRows.errors })
+    .from(importRows)
+    .where(and(eq(importRows.importId, id), eq(importRows.result, 'error'), gt(importRows.line, after)))
+    .orderBy(importRows.line)
+    .limit(limit);
+  return rows.map((row) => ({ ...row, errors: (row.errors as ImportError[] | null) ?? [] }));
 }

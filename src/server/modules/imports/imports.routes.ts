@@ -1,7 +1,213 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { IdParams } from '../../../shared/common';
+import {
+  CSV_MIME,
+  ERROR_COLUMN,
+  guessMapping,
+  ImportErrorsQuery,
+  ImportFileQuery,
+  type ImportFormat,
+  ImportResponse,
+  MAX_IMPORT_BYTES,
+  XLSX_MIME,
+} from '../../../shared/imports';
+import { currentUser } from '../../lib/auth';
+import { CSV_BATCH, sendCsv } from '../../lib/csv-stream';
+import { AppError, badRequest, conflict, isId, notFound } from '../../lib/errors';
+import {
+  addImportRows,
+  dropImport,
+  findImport,
+  finishImport,
+  importChecked,
+  importErrorRows,
+  startImport,
+  UPLOAD_BATCH,
+} from './imports.repository';
+import { readSpreadsheet, tooLarge } from './spreadsheet';
+
+/**
+ * An upload's body as it arrives, unread. Held in a private field, so that the app's check of a
+ * body's text (which walks a parsed body's properties) finds nothing to walk.
+ */
+class UploadBody {
+  readonly #stream: AsyncIterable<Uint8Array>;
+  constructor(stream: AsyncIterable<Uint8Array>) {
+    this.#stream = stream;
+  }
+  get stream(): AsyncIterable<Uint8Array> {
+    return this.#stream;
+  }
+}
+
+/**
+ * The media types an upload may be sent as. Besides text/csv: application/csv and text/plain,
+ * which some tools give a .csv, application/vnd.ms-excel, which browsers on a machine with Excel
+ * give a .csv, and tab-separated text (the delimiter is found by itself).
+ */
+const FORMAT_OF: Record<string, ImportFormat> = {
+  [CSV_MIME]: 'csv',
+  'application/csv': 'csv',
+  'text/x-csv': 'csv',
+  'application/x-csv': 'csv',
+  'text/comma-separated-values': 'csv',
+  'text/tab-separated-values': 'csv',
+  'text/plain': 'csv',
+  'application/vnd.ms-excel': 'csv',
+  [XLSX_MIME]: 'xlsx',
+};
+
+const UNSUPPORTED = 'Send the file as CSV (text/csv) or as an Excel workbook (.xlsx).';
+
+/** The upload's format by its content type (415 for any other, or for text not in UTF-8). */
+function formatOf(request: FastifyRequest): ImportFormat {
+  const [type = '', ...params] = (request.headers['content-type'] ?? '').toLowerCase().split(';');
+  const format = FORMAT_OF[type.trim()];
+  if (!format) throw new AppError(415, UNSUPPORTED);
+  const charset = params
+    .map((param) => param.trim())
+    .find((param) => param.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replaceAll('"', '');
+  if (format === 'csv' && charset && !['utf-8', 'utf8', 'us-ascii'].includes(charset))
+    throw new AppError(415, 'Send CSV as UTF-8 text.');
+  return format;
+}
+
+/** The file's name without its extension, for the errors file's name. */
+function baseName(fileName: string): string {
+  return fileName.replace(/\.[^.]*$/, '') || 'import';
+}
 
 /**
  * The catalogue import (DESIGN §14), admin only: upload a file, check it (a dry run writing
  * nothing), apply it in the background, and read its rows and its failed rows as a file.
  */
-export const importsRoutes: FastifyPluginAsyncZod = async (_app) => {};
+export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Uploads are read here from the raw body as it arrives, whatever its type: the handler says
+  // which types it takes (415 for the rest, in a sentence of its own). Scoped to this plugin.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, payload, done) => {
+    done(null, new UploadBody(payload as AsyncIterable<Uint8Array>));
+  });
+
+  app.post(
+    '/imports/products',
+    {
+      config: { permission: 'products:write' },
+      // Read while it arrives (Fastify's limit does not apply to a stream): spreadsheet.ts counts it.
+      bodyLimit: MAX_IMPORT_BYTES,
+      schema: {
+        tags: ['imports'],
+        summary: 'Upload a file of products to import',
+        description: `The body is the file: CSV (${CSV_MIME}; UTF-8 with or without BOM; comma, semicolon or tab, found by itself) or XLSX (${XLSX_MIME}; the first sheet), up to 50 MB and 200,000 rows (413 above). The first row names the columns. Answers the import with the mapping guessed from the headers and the first rows.`,
+        querystring: ImportFileQuery,
+        response: { 201: ImportResponse },
+      },
+    },
+    async (request, reply) => {
+      const format = formatOf(request);
+      const length = Number(request.headers['content-length']);
+      if (Number.isFinite(length) && length > MAX_IMPORT_BYTES) throw tooLarge();
+      const body = request.body;
+      if (!(body instanceof UploadBody))
+        throw badRequest('The file is empty; it needs a header row and the rows below it.');
+      const sheet = await readSpreadsheet(format, body.stream, UPLOAD_BATCH);
+      const me = currentUser(request);
+      const id = await startImport(
+        app.db,
+        {
+          fileName: request.query.fileName,
+          format,
+          columns: sheet.columns,
+          mapping: guessMapping(sheet.columns),
+        },
+        { id: me.id, name: me.name, role: me.role },
+      );
+      // One batch is written while the next is read; the write's failure is kept for the loop.
+      let rows = 0;
+      let writing: Promise<void> = Promise.resolve();
+      let failed: { error: unknown } | undefined;
+      try {
+        for await (const batch of sheet.batches) {
+          await writing;
+          if (failed) throw failed.error;
+          rows += batch.length;
+          writing = addImportRows(app.db, id, batch).catch((error) => {
+            failed = { error };
+          });
+        }
+        await writing;
+        if (failed) throw failed.error;
+        if (rows === 0) throw badRequest('The file has no rows below its header.');
+        await finishImport(app.db, id, rows);
+      } catch (error) {
+        await writing;
+        await dropImport(app.db, id).catch((dropError) =>
+          request.log.error({ err: dropError }, 'could not drop a failed upload'),
+        );
+        throw error;
+      }
+      const found = await findImport(app.db, id);
+      if (!found) throw notFound('Import');
+      return reply.code(201).send({ success: true as const, import: found });
+    },
+  );
+
+  app.get(
+    '/imports/:id',
+    {
+      config: { permission: 'products:write' },
+      schema: {
+        tags: ['imports'],
+        summary: 'One import: its status, progress and summary',
+        params: IdParams,
+        response: { 200: ImportResponse },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const found = isId(id) ? await findImport(app.db, id) : undefined;
+      if (!found) throw notFound('Import');
+      return { success: true as const, import: found };
+    },
+  );
+
+  app.get(
+    '/imports/:id/errors',
+    {
+      config: { permission: 'products:write' },
+      schema: {
+        tags: ['imports'],
+        summary: 'The rows the check refused, as a file to fix and upload again',
+        description: `CSV: the file's columns and an ${ERROR_COLUMN} column, each refused row's cells as uploaded and its problems ("<column>: <message>", separated by "; "), in line order. 409 before a check.`,
+        params: IdParams,
+        querystring: ImportErrorsQuery,
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const found = isId(id) ? await findImport(app.db, id) : undefined;
+      if (!found) throw notFound('Import');
+      if (!(await importChecked(app.db, id)))
+        throw conflict('Check the file first; the errors file lists the rows the check refused.');
+      return sendCsv<number>(
+        reply,
+        `${baseName(found.fileName)}-errors.csv`,
+        [...found.columns, ERROR_COLUMN],
+        async (after) => {
+          const rows = await importErrorRows(app.db, id, after ?? 0, CSV_BATCH);
+          const last = rows.at(-1);
+          return {
+            rows: rows.map((row) => [
+              ...row.cells,
+              row.errors.map((error) => `${error.column}: ${error.message}`).join('; '),
+            ]),
+            next: last && rows.length === CSV_BATCH ? last.line : undefined,
+          };
+        },
+      );
+    },
+  );
+};

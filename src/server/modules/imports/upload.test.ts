@@ -1,0 +1,372 @@
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import writeExcelFile from 'write-excel-file/node';
+import {
+  CSV_MIME,
+  cellText,
+  ImportResponse,
+  MAX_IMPORT_BYTES,
+  MAX_IMPORT_ROWS,
+  XLSX_MIME,
+} from '../../../shared/imports';
+import { startApp, type TestApp, targets } from '../../test/harness';
+import { parseCsv } from '../../test/parse-csv';
+
+const TWELVE =
+  'Name,SKU,Barcode,Description,Category,Supplier,Price,Cost,Stock,Reorder point,Reorder quantity,Tax rate';
+
+describe.each(targets)('catalogue import upload on $name', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(target);
+  });
+  afterAll(() => t?.close());
+
+  function upload(
+    body: string | Buffer | Readable,
+    { type = CSV_MIME, fileName = 'products.csv', token = t.as.admin.token } = {},
+  ) {
+    return t.call('POST', `/api/imports/products?fileName=${encodeURIComponent(fileName)}`, {
+      token,
+      body,
+      headers: type ? { 'content-type': type } : {},
+    });
+  }
+
+  async function storedRows(id: string) {
+    return t.sql<{ line: number; cells: string[] }>(
+      'select line, cells from import_rows where import_id = $1 order by line',
+      [id],
+    );
+  }
+
+  async function importCount(): Promise<number> {
+    const [row] = await t.sql<{ count: number }>('select count(*)::int as count from imports');
+    return row?.count ?? 0;
+  }
+
+  it('POST /api/imports/products reads a BOM, ; separated CSV with quotes, CRLF and blank rows', async () => {
+    const csv =
+      '\ufeffName;SKU;;Price\r\n' +
+      '"Tea; green";T-1;x;"12,5"\r\n' +
+      '\r\n' +
+      ';;;\r\n' +
+      '"Say ""hi""\r\nmug";M-1;;3\r\n' +
+      'Cup;C-1\r\n';
+    const res = await upload(csv, { fileName: 'My shop.csv' });
+    expect(res.status).toBe(201);
+    expect(ImportResponse.parse(res.body)).toEqual(res.body);
+    expect(res.body.import).toMatchObject({
+      fileName: 'My shop.csv',
+      format: 'csv',
+      status: 'uploaded',
+      rows: 3,
+      total: 3,
+      processed: 0,
+      columns: ['Name', 'SKU', 'Column 3', 'Price'],
+      mapping: { name: 'Name', sku: 'SKU', price: 'Price' },
+      options: null,
+      summary: null,
+      failure: null,
+      checkedAt: null,
+      appliedAt: null,
+      createdBy: { _id: t.as.admin.id, name: t.as.admin.name },
+      preview: [
+        ['Tea; green', 'T-1', 'x', '12,5'],
+        ['Say "hi"\r\nmug', 'M-1', '', '3'],
+        ['Cup', 'C-1', '', ''],
+      ],
+    });
+    expect(await storedRows(res.body.import._id)).toEqual([
+      { line: 2, cells: ['Tea; green', 'T-1', 'x', '12,5'] },
+      { line: 5, cells: ['Say "hi"\r\nmug', 'M-1', '', '3'] },
+      { line: 6, cells: ['Cup', 'C-1', '', ''] },
+    ]);
+  });
+
+  it('POST /api/imports/products reads tab-separated and comma files, with or without a final line break', async () => {
+    const tabs = await upload('Name\tPrice\tStock\nTea\t1.5\t3\nCup\t"2,000"\t', { type: 'text/plain' });
+    expect(tabs.status).toBe(201);
+    expect(tabs.body.import.columns).toEqual(['Name', 'Price', 'Stock']);
+    expect(tabs.body.import.preview).toEqual([
+      ['Tea', '1.5', '3'],
+      ['Cup', '2,000', ''],
+    ]);
+    for (const type of ['application/csv', 'application/vnd.ms-excel', 'text/csv; charset=utf-8']) {
+      const res = await upload('Name,Price\n"Tea, green",1.5', { type });
+      expect(res.status).toBe(201);
+      expect(res.body.import.preview).toEqual([['Tea, green', '1.5']]);
+    }
+  });
+
+  it('POST /api/imports/products guesses the mapping from headers in any case, with underscores and synonyms', async () => {
+    const res = await upload(
+      'PRODUCT_NAME,item code,EAN,Unit_Price,QTY,reorder-point,Tax Rate,Vendor,Department,Notes\nTea,T1,501,1,2,3,VAT,Acme,Drinks,x\n',
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.import.mapping).toEqual({
+      name: 'PRODUCT_NAME',
+      sku: 'item code',
+      barcode: 'EAN',
+      price: 'Unit_Price',
+      stock: 'QTY',
+      reorderPoint: 'reorder-point',
+      taxRate: 'Tax Rate',
+      supplier: 'Vendor',
+      category: 'Department',
+    });
+  });
+
+  it('POST /api/imports/products refuses files it cannot read with 400 and keeps nothing', async () => {
+    const before = await importCount();
+    const cases: [string | Buffer, RegExp][] = [
+      ['', /^The file is empty/],
+      ['\ufeff', /^The file is empty/],
+      ['\n\n', /^The file has no header row/],
+      ['Name,Price\n', /^The file has no rows below its header\.$/],
+      ['Name,Price\n\n,\n', /^The file has no rows below its header\.$/],
+      ['Name,price,NAME \nTea,1,2\n', /^Two columns are named "NAME"/],
+      ['Name,Price\nTea,1\n"Cup,2\nMug,3\n', /^The quote that opens a cell on line 3 is never closed/],
+      [Buffer.from([0x4e, 0x61, 0x6d, 0x65, 0x0a, 0xc3, 0x28, 0x0a]), /^The file is not UTF-8 text/],
+      [Buffer.concat([Buffer.from('Name\nTea\n'), Buffer.from([0xe2, 0x82])]), /^The file is not UTF-8 text/],
+      ['Name\nTe\u0000a\n', /^Line 2 holds a NUL character/],
+      ['Name,Price\nTea,1,extra\n', /^Line 2 has more cells than the header has columns/],
+      [`${Array.from({ length: 201 }, (_, i) => `c${i}`).join(',')}\nx\n`, /^The file has 201 columns/],
+      [`${'x'.repeat(1001)}\ny\n`, /^The header of column 1 is longer than 1000 characters\.$/],
+    ];
+    for (const [body, message] of cases) {
+      const res = await upload(body);
+      expect(res.status, String(message)).toBe(400);
+      expect(res.body).toEqual({ success: false, error: expect.stringMatching(message) });
+      expect(res.body.error).toMatch(/\.$/);
+    }
+    // A failure after some rows were written drops the import with them.
+    const late = await upload(`Name\n${'Tea\n'.repeat(5000)}"open\n`);
+    expect(late.status).toBe(400);
+    expect(await importCount()).toBe(before);
+  });
+
+  it('POST /api/imports/products refuses other content types with 415', async () => {
+    for (const type of [
+      'application/json',
+      'image/png',
+      'multipart/form-data; boundary=x',
+      'text/csv; charset=latin1',
+    ]) {
+      const res = await upload(type === 'application/json' ? '{"a":1}' : 'Name\nTea\n', { type });
+      expect(res.status, type).toBe(415);
+      expect(res.body.error).toMatch(/^Send (the file|CSV) as .*\.$/);
+    }
+    const none = await upload('Name\nTea\n', { type: '' });
+    expect(none.status).toBe(415);
+  });
+
+  it('POST /api/imports/products refuses more than 200,000 rows and more than 50 MB with 413', async () => {
+    const before = await importCount();
+    const many = await upload(`Name\n${'x\n'.repeat(MAX_IMPORT_ROWS + 1)}`);
+    expect(many.status).toBe(413);
+    expect(many.body).toEqual({ success: false, error: 'The file has more than 200,000 rows.' });
+
+    const huge = Buffer.alloc(MAX_IMPORT_BYTES + 1, 'a');
+    huge.write('Name\n');
+    const big = await upload(huge);
+    expect(big.status).toBe(413);
+    expect(big.body).toEqual({
+      success: false,
+      error: 'The request body is too large (50 MB at most for this call).',
+    });
+    // Sent without a length, it is counted as it arrives.
+    const streamed = await upload(Readable.from([Buffer.from('Name\n'), huge.subarray(5)]));
+    expect(streamed.status).toBe(413);
+    expect(streamed.body.error).toBe('The request body is too large (50 MB at most for this call).');
+    expect(await importCount()).toBe(before);
+  }, 60_000);
+
+  it('POST /api/imports/products reads the first sheet of an XLSX: numbers, barcodes, dates, booleans, empty cells', async () => {
+    const xlsx = await writeExcelFile([
+      ['Name', 'Barcode', 'Price', 'Stock', 'Since', 'Active', 'Note'],
+      [
+        'Tea',
+        5012345678900,
+        12.5,
+        3,
+        { value: new Date(Date.UTC(2024, 1, 29)), format: 'yyyy-mm-dd' },
+        true,
+        null,
+      ],
+      [null, null, null, null, null, null, null],
+      ['Cup', 4006381333931, 0.1 + 0.2, -2, null, false, '  spaced  '],
+      ['Mug', null, 1 / 3, 1e15, null, null, '=1+1'],
+    ]).toBuffer();
+    const res = await upload(xlsx, { type: XLSX_MIME, fileName: 'shop.xlsx' });
+    expect(res.status).toBe(201);
+    expect(res.body.import).toMatchObject({ format: 'xlsx', rows: 3, fileName: 'shop.xlsx' });
+    expect(res.body.import.columns).toEqual(['Name', 'Barcode', 'Price', 'Stock', 'Since', 'Active', 'Note']);
+    expect(await storedRows(res.body.import._id)).toEqual([
+      { line: 2, cells: ['Tea', '5012345678900', '12.5', '3', '2024-02-29', 'true', ''] },
+      { line: 4, cells: ['Cup', '4006381333931', '0.3', '-2', '', 'false', '  spaced  '] },
+      { line: 5, cells: ['Mug', '', '0.333333333333333', '1000000000000000', '', '', '=1+1'] },
+    ]);
+  });
+
+  it('POST /api/imports/products refuses a broken XLSX with 400', async () => {
+    const good = await writeExcelFile([['Name'], ['Tea']]).toBuffer();
+    for (const body of [
+      Buffer.from('Name\nTea\n'),
+      good.subarray(0, Math.floor(good.length / 2)),
+      Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4]),
+      Buffer.alloc(0),
+    ]) {
+      const res = await upload(body, { type: XLSX_MIME });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatch(/\.$/);
+    }
+  });
+
+  it('POST /api/imports/products refuses a bad fileName with 400', async () => {
+    for (const query of [
+      'fileName=a%00b.csv',
+      'fileName=dir%2Fshop.csv',
+      'fileName=dir%5Cshop.csv',
+      'fileName=a%0Ab.csv',
+      `fileName=${'a'.repeat(10_000)}`,
+      'fileName=%20%20',
+      'fileName=a.csv&fileName=b.csv',
+      'fileName=%ED%A0%80',
+    ]) {
+      const res = await t.call('POST', `/api/imports/products?${query}`, {
+        token: t.as.admin.token,
+        body: 'Name\nTea\n',
+        headers: { 'content-type': CSV_MIME },
+      });
+      expect(res.status, query.slice(0, 40)).toBe(400);
+      expect(res.body.error).toMatch(/\.$/);
+    }
+    const unnamed = await t.call('POST', '/api/imports/products', {
+      token: t.as.admin.token,
+      body: 'Name\nTea\n',
+      headers: { 'content-type': CSV_MIME },
+    });
+    expect(unnamed.status).toBe(201);
+    expect(unnamed.body.import.fileName).toBe('products.csv');
+  });
+
+  it('the import calls are for admins only (403 for the other roles, 401 without a token)', async () => {
+    const made = await upload('Name\nTea\n');
+    const id = made.body.import._id;
+    for (const role of ['superAdmin', 'salesRep', 'medicalRep', 'user'] as const) {
+      const token = t.as[role].token;
+      expect((await upload('Name\nTea\n', { token })).status, role).toBe(403);
+      expect((await t.call('GET', `/api/imports/${id}`, { token })).status).toBe(403);
+      expect((await t.call('GET', `/api/imports/${id}/errors?format=csv`, { token })).status).toBe(403);
+    }
+    expect((await upload('Name\nTea\n', { token: '' })).status).toBe(401);
+  });
+
+  it('GET /api/imports/:id answers the import; 404 for unknown and malformed ids', async () => {
+    const made = await upload(`${TWELVE}\nTea,T1,,,Drinks,Acme,1.5,,3,,,\n`);
+    const id = made.body.import._id;
+    const res = await t.call('GET', `/api/imports/${id}`, { token: t.as.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(made.body);
+    expect(Object.keys(res.body.import.mapping)).toHaveLength(12);
+    for (const bad of ['00000000-0000-0000-0000-000000000000', 'nope', '1', 'x'.repeat(10_000), `${id}x`]) {
+      for (const path of [`/api/imports/${bad}`, `/api/imports/${bad}/errors?format=csv`]) {
+        const missing = await t.call('GET', path, { token: t.as.admin.token });
+        expect(missing.status, path.slice(0, 60)).toBe(404);
+        expect(missing.body.success).toBe(false);
+      }
+    }
+  });
+
+  it('GET /api/imports/:id/errors is a 409 before a check and refuses other formats', async () => {
+    const made = await upload('Name\nTea\n');
+    const id = made.body.import._id;
+    const early = await t.call('GET', `/api/imports/${id}/errors?format=csv`, { token: t.as.admin.token });
+    expect(early.status).toBe(409);
+    expect(early.body.error).toMatch(/^Check the file first/);
+    const json = await t.call('GET', `/api/imports/${id}/errors?format=json`, { token: t.as.admin.token });
+    expect(json.status).toBe(400);
+    expect(json.body.error).toMatch(/format must be csv\./);
+  });
+
+  it('GET /api/imports/:id/errors answers the failed rows as uploaded; fixed and uploaded again, the cells are the same', async () => {
+    const csv =
+      'Name;Price;Note;\n' +
+      'Tea;1,5;plain;\n' +
+      '"=cmd|\' /C calc\'!A0";-3;"say ""hi""\nagain";\n' +
+      'Cup;2;@home;x\n' +
+      'Mug;+4; spaced ;\n';
+    const made = await upload(csv, { fileName: 'stock.list.csv' });
+    expect(made.status).toBe(201);
+    const id = made.body.import._id;
+    expect(made.body.import.columns).toEqual(['Name', 'Price', 'Note', 'Column 4']);
+    // As a check leaves them: every row a result, the failed ones with their problems.
+    await t.sql("update import_rows set result = 'create', errors = '[]' where import_id = $1", [id]);
+    await t.sql(
+      `update import_rows set result = 'error', errors = $3::jsonb where import_id = $1 and line = any($2::int[])`,
+      [id, [3, 5], JSON.stringify([{ column: 'Price', message: 'Price must not be negative.' }])],
+    );
+    await t.sql(
+      `update import_rows set result = 'error', errors = $2::jsonb where import_id = $1 and line = 4`,
+      [
+        id,
+        JSON.stringify([
+          { column: 'Name', message: 'Another product already has this SKU.' },
+          { column: 'Row', message: 'The same name appears on line 2.' },
+        ]),
+      ],
+    );
+    const res = await t.call('GET', `/api/imports/${id}/errors?format=csv`, { token: t.as.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="stock.list-errors.csv"');
+    const table = parseCsv(res.text);
+    expect(table).toEqual([
+      ['Name', 'Price', 'Note', 'Column 4', 'Error'],
+      ["'=cmd|' /C calc'!A0", "'-3", 'say "hi"\nagain', '', 'Price: Price must not be negative.'],
+      [
+        'Cup',
+        '2',
+        "'@home",
+        'x',
+        'Name: Another product already has this SKU.; Row: The same name appears on line 2.',
+      ],
+      ['Mug', "'+4", ' spaced ', '', 'Price: Price must not be negative.'],
+    ]);
+
+    const again = await upload(res.text, { fileName: 'stock.list-errors.csv' });
+    expect(again.status).toBe(201);
+    expect(again.body.import.columns).toEqual(['Name', 'Price', 'Note', 'Column 4', 'Error']);
+    expect(again.body.import.mapping).toEqual({ name: 'Name', price: 'Price' });
+    const original = (await storedRows(id)).filter((row) => row.line !== 2);
+    const reread = await storedRows(again.body.import._id);
+    expect(reread.map((row) => row.line)).toEqual([2, 3, 4]);
+    expect(reread.map((row) => row.cells.slice(0, 4).map(cellText))).toEqual(
+      original.map((row) => row.cells.map(cellText)),
+    );
+  });
+
+  it('uploads 100,000 rows of twelve columns in a few seconds', async () => {
+    const lines = [TWELVE];
+    for (let i = 0; i < 100_000; i++)
+      lines.push(
+        `Product ${i},SKU-${i},${5_000_000_000_000 + i},"A product, number ${i}",Category ${i % 50},Supplier ${i % 20},${(i % 1000) + 0.99},${(i % 500) + 0.5},${i % 300},5,10,Standard`,
+      );
+    const csv = `${lines.join('\r\n')}\r\n`;
+    const started = performance.now();
+    const res = await upload(csv);
+    const seconds = (performance.now() - started) / 1000;
+    expect(res.status).toBe(201);
+    expect(res.body.import.rows).toBe(100_000);
+    const [count] = await t.sql<{ count: number }>(
+      'select count(*)::int as count from import_rows where import_id = $1',
+      [res.body.import._id],
+    );
+    expect(count?.count).toBe(100_000);
+    console.log(
+      `${target.name}: 100,000 rows × 12 columns (${(csv.length / 1e6).toFixed(1)} MB) uploaded in ${seconds.toFixed(2)} s`,
+    );
+    if (target.name === 'postgres') expect(seconds).toBeLessThan(10);
+  }, 120_000);
+});
