@@ -125,25 +125,28 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
         },
         { id: me.id, name: me.name, role: me.role },
       );
-      // One batch is written while the next is read; the write's failure is kept for the loop.
+      // Batches are written on two connections while the next is read (PGlite takes them in
+      // turn); a write's failure is kept for the loop, which stops at it.
       let rows = 0;
-      let writing: Promise<void> = Promise.resolve();
+      const lanes: Promise<void>[] = [Promise.resolve(), Promise.resolve()];
       let failed: { error: unknown } | undefined;
+      let turn = 0;
       try {
         for await (const batch of sheet.batches) {
-          await writing;
+          const lane = turn++ % lanes.length;
+          await lanes[lane];
           if (failed) throw failed.error;
           rows += batch.length;
-          writing = addImportRows(app.db, id, batch).catch((error) => {
+          lanes[lane] = addImportRows(app.db, id, batch).catch((error) => {
             failed = { error };
           });
         }
-        await writing;
+        await Promise.all(lanes);
         if (failed) throw failed.error;
         if (rows === 0) throw badRequest('The file has no rows below its header.');
         await finishImport(app.db, id, rows);
       } catch (error) {
-        await writing;
+        await Promise.all(lanes);
         await dropImport(app.db, id).catch((dropError) =>
           request.log.error({ err: dropError }, 'could not drop a failed upload'),
         );

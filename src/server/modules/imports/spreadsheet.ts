@@ -246,7 +246,10 @@ export async function* csvRecords(source: AsyncIterable<Uint8Array>): AsyncGener
   let records: string[][] = [];
   let sample = '';
   const start = (complete: boolean) => {
-    parser = new CsvParser(sniffDelimiter(sample, complete), (cells) => records.push(cells));
+    // Only the first records are tried: a body that arrives as one large chunk is not read thrice.
+    const head = sample.length > SNIFF_CHARS ? sample.slice(0, SNIFF_CHARS) : sample;
+    const delimiter = sniffDelimiter(head, complete && head.length === sample.length);
+    parser = new CsvParser(delimiter, (cells) => records.push(cells));
     parser.push(sample);
     sample = '';
   };
