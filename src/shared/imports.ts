@@ -127,17 +127,23 @@ export const ImportMappingInput = z.strictObject(
  * The dry run's options. The server also refuses (400) a mapping naming a header the file does
  * not have, two fields on one column, or a `matchBy` field left unmapped.
  */
-export const ImportCheckInput = z.object({
-  mapping: ImportMappingInput,
-  matchBy: MatchBy.default('sku'),
-  createMissing: z
-    .object({
-      categories: z.boolean({ error: 'createMissing.categories must be true or false.' }).default(false),
-      suppliers: z.boolean({ error: 'createMissing.suppliers must be true or false.' }).default(false),
-    })
-    .default({ categories: false, suppliers: false }),
-  stock: StockMode.default('set'),
-});
+export const ImportCheckInput = z.object(
+  {
+    mapping: ImportMappingInput,
+    matchBy: MatchBy.default('sku'),
+    createMissing: z
+      .object(
+        {
+          categories: z.boolean({ error: 'createMissing.categories must be true or false.' }).default(false),
+          suppliers: z.boolean({ error: 'createMissing.suppliers must be true or false.' }).default(false),
+        },
+        { error: 'createMissing must be an object: {categories, suppliers}.' },
+      )
+      .default({ categories: false, suppliers: false }),
+    stock: StockMode.default('set'),
+  },
+  { error: 'The body must be an object with a mapping.' },
+);
 export type ImportCheckInput = z.input<typeof ImportCheckInput>;
 export type ImportOptions = Omit<z.output<typeof ImportCheckInput>, 'mapping'>;
 
