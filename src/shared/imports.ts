@@ -127,17 +127,23 @@ export const ImportMappingInput = z.strictObject(
  * The dry run's options. The server also refuses (400) a mapping naming a header the file does
  * not have, two fields on one column, or a `matchBy` field left unmapped.
  */
-export const ImportCheckInput = z.object({
-  mapping: ImportMappingInput,
-  matchBy: MatchBy.default('sku'),
-  createMissing: z
-    .object({
-      categories: z.boolean({ error: 'createMissing.categories must be true or false.' }).default(false),
-      suppliers: z.boolean({ error: 'createMissing.suppliers must be true or false.' }).default(false),
-    })
-    .default({ categories: false, suppliers: false }),
-  stock: StockMode.default('set'),
-});
+export const ImportCheckInput = z.object(
+  {
+    mapping: ImportMappingInput,
+    matchBy: MatchBy.default('sku'),
+    createMissing: z
+      .object(
+        {
+          categories: z.boolean({ error: 'createMissing.categories must be true or false.' }).default(false),
+          suppliers: z.boolean({ error: 'createMissing.suppliers must be true or false.' }).default(false),
+        },
+        { error: 'createMissing must be an object: {categories, suppliers}.' },
+      )
+      .default({ categories: false, suppliers: false }),
+    stock: StockMode.default('set'),
+  },
+  { error: 'The body must be an object with a mapping.' },
+);
 export type ImportCheckInput = z.input<typeof ImportCheckInput>;
 export type ImportOptions = Omit<z.output<typeof ImportCheckInput>, 'mapping'>;
 
@@ -255,14 +261,15 @@ export function cellText(raw: string | undefined): string {
 }
 
 /**
- * A number as a spreadsheet writes it: `12.5`, `1234`, `-3`; with `decimalComma` (a file split
- * on `;` or tabs) also `12,5`. No thousands separators, no currency signs: a cell holding one is
- * refused rather than guessed. NaN when it is not a number.
+ * A number as a spreadsheet writes it: `12.5`, `1234`, `-3`; with `decimalComma` also `12,5` and
+ * `12,50`. A comma followed by three digits (`1,000`) is a thousands separator in one country and
+ * a decimal comma in another, so it is refused rather than guessed, as are other thousands
+ * separators and currency signs. NaN when it is not a number; never -0.
  */
 export function cellNumber(text: string, decimalComma: boolean): number {
-  const plain = decimalComma && /^-?\d+,\d+$/.test(text) ? text.replace(',', '.') : text;
+  const plain = decimalComma && /^-?\d+,\d{1,2}$/.test(text) ? text.replace(',', '.') : text;
   if (!/^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(plain)) return Number.NaN;
-  return Number(plain);
+  return Number(plain) + 0;
 }
 
 /** What one row says about its product, each mapped field read and checked (null: empty). */
@@ -319,7 +326,11 @@ export function readImportRow(
     const fail = (message: string) => errors.push({ column, message });
     const numberOf = (schema: z.ZodType<number>, set: (value: number | null) => void) => {
       if (text === '') return set(null);
-      const parsed = schema.safeParse(cellNumber(text, decimalComma));
+      // A number past what a double holds (1e400, ten thousand nines) is "too large", not "not a number".
+      const number = cellNumber(text, decimalComma);
+      const bounded =
+        Number.isFinite(number) || Number.isNaN(number) ? number : Math.sign(number) * Number.MAX_VALUE;
+      const parsed = schema.safeParse(bounded);
       if (parsed.success) set(parsed.data);
       else fail(firstMessage(parsed.error));
     };

@@ -1,0 +1,332 @@
+import { describe, expect, it } from 'vitest';
+import {
+  cellNumber,
+  cellText,
+  guessMapping,
+  IMPORT_FIELD_HEADER,
+  IMPORT_FIELDS,
+  ImportCheckInput,
+  type ImportField,
+  readImportRow,
+  requiredMessage,
+} from './imports';
+import { PRODUCT_CSV_HEADER } from './products';
+
+/** columnOf for a header row, each field on the column its export header names. */
+function columnsFor(headers: readonly string[]): Partial<Record<ImportField, number>> {
+  const columnOf: Partial<Record<ImportField, number>> = {};
+  for (const field of IMPORT_FIELDS) {
+    const index = headers.indexOf(IMPORT_FIELD_HEADER[field]);
+    if (index >= 0) columnOf[field] = index;
+  }
+  return columnOf;
+}
+
+const HEADERS = [...PRODUCT_CSV_HEADER];
+const COLUMNS = columnsFor(HEADERS);
+
+/** One row of the twelve export columns, from the cells given by header. */
+function row(cells: Partial<Record<(typeof PRODUCT_CSV_HEADER)[number], string>>): string[] {
+  return HEADERS.map((header) => cells[header] ?? '');
+}
+
+describe('guessMapping', () => {
+  it('maps the export header row to every field', () => {
+    expect(guessMapping(HEADERS)).toEqual(
+      Object.fromEntries(IMPORT_FIELDS.map((f) => [f, IMPORT_FIELD_HEADER[f]])),
+    );
+  });
+
+  it('reads headers in any case, with spaces, underscores, hyphens or dots', () => {
+    expect(guessMapping(['  NAME ', 'reorder_point', 'Reorder-Quantity', 'tax.rate', 'sKu'])).toEqual({
+      name: '  NAME ',
+      reorderPoint: 'reorder_point',
+      reorderQuantity: 'Reorder-Quantity',
+      taxRate: 'tax.rate',
+      sku: 'sKu',
+    });
+  });
+
+  it('knows common synonyms, and a field’s own name wins over a synonym', () => {
+    expect(guessMapping(['Product', 'EAN', 'Vendor', 'Qty', 'Unit price', 'VAT'])).toEqual({
+      name: 'Product',
+      barcode: 'EAN',
+      supplier: 'Vendor',
+      stock: 'Qty',
+      price: 'Unit price',
+      taxRate: 'VAT',
+    });
+    expect(guessMapping(['Product', 'Name'])).toEqual({ name: 'Name' });
+  });
+
+  it('gives a column to one field only, and leaves unknown headers unmapped', () => {
+    expect(guessMapping(['Quantity', 'Stock'])).toEqual({ stock: 'Stock' });
+    expect(guessMapping(['Colour', 'Weight', ''])).toEqual({});
+    expect(guessMapping([])).toEqual({});
+  });
+
+  it('takes the first of two columns with the same header', () => {
+    expect(guessMapping(['Price', 'price'])).toEqual({ price: 'Price' });
+  });
+});
+
+describe('cellText', () => {
+  it('trims and treats a missing cell as empty', () => {
+    expect(cellText('  Aspirin \t')).toBe('Aspirin');
+    expect(cellText(undefined)).toBe('');
+    expect(cellText('')).toBe('');
+  });
+
+  it('drops the apostrophe an export puts before =, +, -, @, tab and CR, and only then', () => {
+    for (const start of ['=', '+', '-', '@', '\t', '\r']) expect(cellText(`'${start}x`)).toBe(`${start}x`);
+    expect(cellText("'-5 special")).toBe('-5 special');
+    expect(cellText("'quoted'")).toBe("'quoted'");
+    expect(cellText("O'Brien")).toBe("O'Brien");
+    expect(cellText("'")).toBe("'");
+  });
+});
+
+describe('cellNumber', () => {
+  it('reads plain numbers, decimals and exponents', () => {
+    expect(cellNumber('12', false)).toBe(12);
+    expect(cellNumber('12.5', false)).toBe(12.5);
+    expect(cellNumber('.5', false)).toBe(0.5);
+    expect(cellNumber('5.', false)).toBe(5);
+    expect(cellNumber('-3', false)).toBe(-3);
+    expect(cellNumber('1e3', false)).toBe(1000);
+  });
+
+  it('answers NaN for what is not a number, never a guess', () => {
+    for (const text of [
+      '',
+      'abc',
+      'NaN',
+      'Infinity',
+      '$5',
+      '5 USD',
+      '1 000',
+      '1,234.50',
+      '+5',
+      '0x10',
+      '5-',
+      '1e',
+      '--1',
+    ])
+      expect(cellNumber(text, false), text).toBeNaN();
+    expect(cellNumber('12,5', false)).toBeNaN();
+  });
+
+  it('reads a decimal comma with one or two decimals, and refuses the ambiguous 1,000', () => {
+    expect(cellNumber('12,5', true)).toBe(12.5);
+    expect(cellNumber('12,50', true)).toBe(12.5);
+    expect(cellNumber('-0,5', true)).toBe(-0.5);
+    expect(cellNumber('1,000', true)).toBeNaN();
+    expect(cellNumber('1,2,3', true)).toBeNaN();
+    expect(cellNumber('12.5', true)).toBe(12.5);
+  });
+
+  it('never answers -0', () => {
+    expect(Object.is(cellNumber('-0', false), 0)).toBe(true);
+    expect(Object.is(cellNumber('-0,0', true), 0)).toBe(true);
+  });
+
+  it('answers Infinity for a number too large to hold, which the schemas refuse', () => {
+    expect(cellNumber('1e400', false)).toBe(Number.POSITIVE_INFINITY);
+  });
+});
+
+describe('readImportRow', () => {
+  it('reads every field of an exported row', () => {
+    const { values, errors } = readImportRow(
+      row({
+        Name: ' Aspirin ',
+        SKU: 'ASP-1',
+        Barcode: '0123',
+        Description: "'=not a formula",
+        Category: 'Pain',
+        Supplier: 'Acme',
+        Price: '4.5',
+        Cost: '2.25',
+        Stock: '12',
+        'Reorder point': '3',
+        'Reorder quantity': '10',
+        'Tax rate': 'Standard',
+      }),
+      COLUMNS,
+      HEADERS,
+      false,
+    );
+    expect(errors).toEqual([]);
+    expect(values).toEqual({
+      name: 'Aspirin',
+      sku: 'ASP-1',
+      barcode: '0123',
+      description: '=not a formula',
+      category: 'Pain',
+      supplier: 'Acme',
+      price: 4.5,
+      cost: 2.25,
+      stock: 12,
+      reorderPoint: 3,
+      reorderQuantity: 10,
+      taxRate: 'Standard',
+    });
+  });
+
+  it('reads empty cells: required fields absent, the nullable ones null, the description empty', () => {
+    const { values, errors } = readImportRow(row({}), COLUMNS, HEADERS, false);
+    expect(errors).toEqual([]);
+    expect(values).toEqual({
+      sku: null,
+      barcode: null,
+      description: '',
+      cost: null,
+      stock: null,
+      reorderPoint: null,
+      reorderQuantity: null,
+      taxRate: null,
+    });
+  });
+
+  it('reads only the mapped fields, and a short row’s missing cells as empty', () => {
+    const { values, errors } = readImportRow(
+      ['Tea'],
+      { name: 0, price: 3 },
+      ['Title', 'a', 'b', 'Cost'],
+      false,
+    );
+    expect(errors).toEqual([]);
+    expect(values).toEqual({ name: 'Tea' });
+  });
+
+  it('names each bad cell by its column’s header, with the API’s message', () => {
+    const headers = [
+      'Item',
+      'Code',
+      'EAN',
+      'Notes',
+      'Group',
+      'Vendor',
+      'Retail',
+      'Buy',
+      'Qty',
+      'Min',
+      'Order',
+      'VAT',
+    ];
+    const columnOf = Object.fromEntries(IMPORT_FIELDS.map((field, i) => [field, i]));
+    const { values, errors } = readImportRow(
+      [
+        'x'.repeat(201),
+        'has space',
+        'b'.repeat(65),
+        'd'.repeat(2001),
+        'c'.repeat(201),
+        'nul\0',
+        '1.005',
+        '-1',
+        '2.5',
+        '-3',
+        '0',
+        'v'.repeat(201),
+      ],
+      columnOf,
+      headers,
+      false,
+    );
+    expect(values).toEqual({});
+    expect(errors).toEqual([
+      { column: 'Item', message: 'Must be at most 200 characters.' },
+      { column: 'Code', message: 'SKU may hold only letters, digits and symbols, no spaces.' },
+      { column: 'EAN', message: 'Barcode must be at most 64 characters.' },
+      { column: 'Notes', message: 'Must be at most 2000 characters.' },
+      { column: 'Group', message: 'Category must be at most 200 characters.' },
+      { column: 'Vendor', message: 'Supplier must not hold a NUL character.' },
+      { column: 'Retail', message: 'Price must have at most 2 decimals.' },
+      { column: 'Buy', message: 'Unit cost must be 0 or more.' },
+      { column: 'Qty', message: 'Stock must be a whole number.' },
+      { column: 'Min', message: 'Reorder point must be 0 or more.' },
+      { column: 'Order', message: 'Reorder quantity must be at least 1.' },
+      { column: 'VAT', message: 'Tax rate must be at most 200 characters.' },
+    ]);
+  });
+
+  it('refuses NaN, huge numbers, words and NUL in every kind of cell', () => {
+    const cases: [string, string, string][] = [
+      ['Price', 'NaN', 'Price must be a number.'],
+      ['Price', '1e400', 'Price is too large.'],
+      ['Price', '1000000000', 'Price is too large.'],
+      ['Price', 'ten', 'Price must be a number.'],
+      ['Cost', '1.001', 'Unit cost must have at most 2 decimals.'],
+      ['Stock', '99999999999', 'Stock is too large.'],
+      ['Stock', '-1', 'Stock must be 0 or more.'],
+      ['Reorder point', '1e7', 'Reorder point is too large.'],
+      ['Reorder quantity', 'lots', 'Reorder quantity must be a number.'],
+      ['Name', 'a\0b', 'Must not contain NUL characters.'],
+      ['Description', 'a\0b', 'Must not hold a NUL character.'],
+      ['SKU', 'a\0b', 'SKU may hold only letters, digits and symbols, no spaces.'],
+      ['Category', 'a\0b', 'Category must not hold a NUL character.'],
+      ['Tax rate', 'a\0b', 'Tax rate must not hold a NUL character.'],
+      ['Name', 'n'.repeat(10_000), 'Must be at most 200 characters.'],
+      ['Price', '9'.repeat(10_000), 'Price is too large.'],
+    ];
+    for (const [header, cell, message] of cases) {
+      const { errors } = readImportRow(row({ [header]: cell }), COLUMNS, HEADERS, false);
+      expect(errors, `${header}: ${cell.slice(0, 20)}`).toEqual([{ column: header, message }]);
+    }
+  });
+
+  it('reads a decimal comma when asked to', () => {
+    const { values, errors } = readImportRow(row({ Price: '4,50', Stock: '3' }), COLUMNS, HEADERS, true);
+    expect(errors).toEqual([]);
+    expect(values).toMatchObject({ price: 4.5, stock: 3 });
+    expect(readImportRow(row({ Price: '4,50' }), COLUMNS, HEADERS, false).errors).toEqual([
+      { column: 'Price', message: 'Price must be a number.' },
+    ]);
+  });
+
+  it('accepts money at its limits', () => {
+    const { values, errors } = readImportRow(
+      row({ Price: '999999999.99', Cost: '0' }),
+      COLUMNS,
+      HEADERS,
+      false,
+    );
+    expect(errors).toEqual([]);
+    expect(values).toMatchObject({ price: 999_999_999.99, cost: 0 });
+  });
+});
+
+describe('requiredMessage', () => {
+  it('names the field by its export header', () => {
+    expect(requiredMessage('name')).toBe('Name is required for a new product.');
+    expect(requiredMessage('supplier')).toBe('Supplier is required for a new product.');
+  });
+});
+
+describe('ImportCheckInput', () => {
+  it('fills the defaults', () => {
+    expect(ImportCheckInput.parse({ mapping: { sku: 'SKU' } })).toEqual({
+      mapping: { sku: 'SKU' },
+      matchBy: 'sku',
+      createMissing: { categories: false, suppliers: false },
+      stock: 'set',
+    });
+  });
+
+  it('refuses bad shapes with one sentence each', () => {
+    const message = (body: unknown) => ImportCheckInput.safeParse(body).error?.issues[0]?.message;
+    expect(message({ mapping: [] })).toBe('mapping must be an object.');
+    expect(message({ mapping: { colour: 'Colour' } })).toBe(
+      `mapping may name only ${IMPORT_FIELDS.join(', ')}.`,
+    );
+    expect(message({ mapping: { name: 5 } })).toBe('A mapping names a column by its header text.');
+    expect(message({ mapping: { name: '' } })).toBe('A mapping names a column by its header text.');
+    expect(message({ mapping: { name: 'x'.repeat(1001) } })).toBe('A header has at most 1000 characters.');
+    expect(message({ mapping: {}, matchBy: 'id' })).toBe('matchBy must be one of sku, barcode, name.');
+    expect(message({ mapping: {}, stock: 'zap' })).toBe('stock must be one of set, add, ignore.');
+    expect(message({ mapping: {}, createMissing: { categories: 'yes' } })).toBe(
+      'createMissing.categories must be true or false.',
+    );
+  });
+});
