@@ -84,7 +84,6 @@ export function UploadStep({ focus }: { focus: boolean }) {
         onDragLeave={() => setDragging(false)}
         onDrop={onDrop}
         disabled={upload.isPending}
-        aria-describedby={`${ids}-zone-hint`}
         className={`flex w-full flex-col items-center justify-center gap-1 rounded-lg border-2 border-dashed px-4 py-10 text-center transition-colors ${
           dragging ? 'border-indigo-500 bg-indigo-50' : 'border-slate-300 bg-white hover:bg-slate-50'
         }`}
@@ -92,9 +91,7 @@ export function UploadStep({ focus }: { focus: boolean }) {
         <span className="text-base font-medium text-slate-900">
           {file ? 'Choose another file' : 'Choose a file'}
         </span>
-        <span id={`${ids}-zone-hint`} className="text-sm text-slate-600">
-          or drop it here (.csv or .xlsx)
-        </span>
+        <span className="text-sm text-slate-600">or drop it here (.csv or .xlsx)</span>
       </button>
 
       {file ? (
