@@ -2,11 +2,12 @@ import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import type { Import } from '../../../shared/imports';
 import { buttonClass } from '../../components/button';
+import { FormError } from '../../components/form-field';
 import { PRODUCTS_IMPORT_PATH, PRODUCTS_PATH } from '../../lib/admin-paths';
 import { errorMessage } from '../../lib/api';
 import { formatCount } from '../../lib/format';
 import { FailedRowsButton, NewNames, StepHeading, SummaryFigures } from './import-parts';
-import { useProductsChanged } from './imports-api';
+import { useApplyImport, useProductsChanged } from './imports-api';
 
 /** After this long without a row more, the progress says it is still going. */
 const STALLED_MS = 15_000;
@@ -79,9 +80,10 @@ export function ApplyingStep({
   );
 }
 
-/** Step 4 at its end: what was written, or why the import stopped. */
+/** Step 4 at its end: what was written, or why the import stopped (and a way to resume it). */
 export function DoneStep({ item, focus }: { item: Import; focus: boolean }) {
   const ids = useId();
+  const resume = useApplyImport(item._id);
   const productsChanged = useProductsChanged();
   // The catalogue has changed: every list of products, categories and suppliers is asked again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the end is first shown
@@ -97,6 +99,14 @@ export function DoneStep({ item, focus }: { item: Import; focus: boolean }) {
           <p role="alert">{item.failure ?? 'The import stopped before its end.'}</p>
           <p>{progressText(item)} had been gone through when it stopped.</p>
         </div>
+      ) : null}
+      {failed && resume.isError ? (
+        <FormError>The import could not resume: {errorMessage(resume.error)}</FormError>
+      ) : null}
+      {failed ? (
+        <p className="text-sm text-slate-600">
+          Resuming goes on after the rows already written; none is written twice.
+        </p>
       ) : (
         <p className="text-sm text-slate-600">
           {item.fileName}: {progressText(item)} gone through.
@@ -109,11 +119,21 @@ export function DoneStep({ item, focus }: { item: Import; focus: boolean }) {
         </>
       ) : null}
       <div className="flex flex-wrap items-center gap-2">
-        <Link to={PRODUCTS_PATH} className={buttonClass('primary')}>
+        {failed ? (
+          <button
+            type="button"
+            className={buttonClass('primary')}
+            disabled={resume.isPending}
+            onClick={() => resume.mutate()}
+          >
+            {resume.isPending ? 'Resuming...' : 'Resume the import'}
+          </button>
+        ) : null}
+        <Link to={PRODUCTS_PATH} className={buttonClass(failed ? 'secondary' : 'primary')}>
           View products
         </Link>
         {item.summary && item.summary.errors > 0 ? <FailedRowsButton item={item} /> : null}
-        <Link to={PRODUCTS_IMPORT_PATH} className={buttonClass('secondary')}>
+        <Link to={PRODUCTS_IMPORT_PATH} state={{ stepFocus: true }} className={buttonClass('secondary')}>
           Import another file
         </Link>
       </div>

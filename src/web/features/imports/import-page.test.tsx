@@ -100,6 +100,17 @@ describe('the upload', () => {
     expect(fetchMock.mock.calls.filter(([, init]) => init?.method === 'POST')).toHaveLength(2);
   });
 
+  it('says what a bare 413 (a limit met before the app answered) means', async () => {
+    renderImport(UPLOAD_PATH, {
+      'POST /api/imports/products': () => ({ status: 413, body: '<html>Request Entity Too Large</html>' }),
+    });
+    await userEvent.upload(fileInput(), new File(['Name\r\nPen\r\n'], 'big.csv', { type: 'text/csv' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Upload and map columns' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The file could not be uploaded: The file is larger than an import takes (50 MB or 200,000 rows): split it into smaller files.',
+    );
+  });
+
   it('refuses a file of another kind, or an empty one, before sending anything', async () => {
     const { fetchMock } = renderImport(UPLOAD_PATH, {});
     await userEvent.upload(fileInput(), new File(['x'], 'old.xls', { type: 'application/vnd.ms-excel' }), {
@@ -468,6 +479,40 @@ describe('the apply', () => {
       'The import stopped: the database could not be reached.',
     );
     expect(screen.getByText('3 of 5 rows had been gone through when it stopped.')).toBeTruthy();
+  });
+
+  it('resumes a stopped import, which then shows its progress again', async () => {
+    const { handlers, state } = importServer(
+      importOf({
+        status: 'failed',
+        summary: SUMMARY,
+        processed: 3,
+        total: 5,
+        failure: 'The import stopped.',
+      }),
+      { steps: [4] },
+    );
+    renderImport(IMPORT_PATH, {
+      ...handlers,
+      [`POST /api/imports/${IMPORT_ID}/apply`]: () => {
+        state.item = { ...state.item, status: 'applying', failure: null };
+        return ok(state.item, 202);
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Resume the import' }));
+    expect((await screen.findByRole('progressbar')).getAttribute('aria-valuetext')).toBe('3 of 5 rows');
+    await screen.findByRole('heading', { name: 'Import finished' }, { timeout: 4_000 });
+  });
+
+  it('goes back to the upload for another file, with the focus on its heading', async () => {
+    const { handlers } = importServer(
+      importOf({ status: 'applied', summary: SUMMARY, processed: 5, total: 5 }),
+    );
+    const { router } = renderImport(IMPORT_PATH, handlers);
+    await userEvent.click(await screen.findByRole('link', { name: 'Import another file' }));
+    const heading = await screen.findByRole('heading', { name: 'Choose a file' });
+    expect(router.state.location.pathname).toBe(UPLOAD_PATH);
+    await waitFor(() => expect(document.activeElement).toBe(heading));
   });
 });
 

@@ -126,7 +126,12 @@ function ImportOf({ id }: { id: string }) {
             <StepList step={at} />
             {at === 'mapping' ? (
               // A new check starts from what the import holds now.
-              <MappingStep key={loaded.checkedAt ?? 'new'} item={loaded} focus={focus} onChecked={checked} />
+              <MappingStep
+                key={`${loaded._id} ${loaded.checkedAt ?? ''}`}
+                item={loaded}
+                focus={focus}
+                onChecked={checked}
+              />
             ) : at === 'result' ? (
               <CheckResult item={loaded} focus={focus} onChangeMapping={changeMapping} />
             ) : at === 'applying' ? (

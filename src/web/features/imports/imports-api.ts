@@ -4,16 +4,20 @@ import {
   ImportResponse,
   type ImportRowsQuery,
   ImportRowsResponse,
+  MAX_IMPORT_BYTES,
+  MAX_IMPORT_ROWS,
 } from '../../../shared/imports';
-import { api } from '../../lib/api';
+import { ApiRequestError, api, GENERIC_ERROR } from '../../lib/api';
 import { withQuery } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
-import { importFileName } from './import-file';
+import { formatBytes, importFileName } from './import-file';
 
 /** How often an import being applied is asked for its progress. */
 export const PROGRESS_POLL_MS = 1_000;
 /** Checked rows shown per page. */
 export const IMPORT_ROWS_PAGE_SIZE = 50;
+
+const TOO_LARGE = `The file is larger than an import takes (${formatBytes(MAX_IMPORT_BYTES)} or ${MAX_IMPORT_ROWS.toLocaleString('en-US')} rows): split it into smaller files.`;
 
 const path = (id: string, action = '') => `/imports/${encodeURIComponent(id)}${action}`;
 
@@ -49,12 +53,20 @@ function useRemember() {
 export function useUploadImport() {
   const remember = useRemember();
   return useMutation({
-    mutationFn: ({ file, type }: { file: File; type: string }) =>
-      api(withQuery('/imports/products', { fileName: importFileName(file.name) }), {
-        method: 'POST',
-        file: { data: file, type },
-        schema: ImportResponse,
-      }),
+    mutationFn: async ({ file, type }: { file: File; type: string }) => {
+      try {
+        return await api(withQuery('/imports/products', { fileName: importFileName(file.name) }), {
+          method: 'POST',
+          file: { data: file, type },
+          schema: ImportResponse,
+        });
+      } catch (error) {
+        // A limit met before the app could answer (a proxy's 413) comes without our sentence.
+        if (error instanceof ApiRequestError && error.status === 413 && error.message === GENERIC_ERROR)
+          throw new ApiRequestError(TOO_LARGE, 413);
+        throw error;
+      }
+    },
     meta: { inlineErrors: true },
     onSuccess: remember,
   });
