@@ -184,8 +184,8 @@ export function CheckResult({
               <Th>Changes</Th>
               <Th>Errors</Th>
               {shown.map(({ column, index }) => (
-                <Th key={index} className="normal-case">
-                  {column}
+                <Th key={index}>
+                  <span className="normal-case">{column}</span>
                 </Th>
               ))}
             </tr>
@@ -225,7 +225,10 @@ function CheckedRow({
   const problemsOf = (column: string) => row.errors.filter((error) => error.column === column);
   return (
     <tr className={row.result === 'error' ? 'bg-red-50/40' : undefined}>
-      <th scope="row" className="px-3 py-2.5 text-left font-medium tabular-nums text-slate-700 sm:px-4">
+      <th
+        scope="row"
+        className="relative px-3 py-2.5 text-left font-medium tabular-nums text-slate-700 sm:px-4"
+      >
         <span className="sr-only">Line </span>
         {row.row}
       </th>
@@ -271,7 +274,9 @@ function CheckedRow({
         return (
           <Td
             key={index}
-            className="max-w-64 whitespace-nowrap bg-red-100 font-medium text-red-900 ring-2 ring-red-400 ring-inset"
+            // relative: the message hidden for the eye stays inside the table's scrolling box (it
+            // would otherwise widen the whole page on a phone).
+            className="relative max-w-64 whitespace-nowrap bg-red-100 font-medium text-red-900 ring-2 ring-red-400 ring-inset"
           >
             <span data-cell-error="" title={problems.map((problem) => problem.message).join(' ')}>
               <span aria-hidden="true" className="mr-1 font-bold">

@@ -308,6 +308,8 @@ describe('the dry run', () => {
     expect(marked).toHaveLength(1);
     const cell = (marked[0] as HTMLElement).closest('td') as HTMLElement;
     expect(cell.className).toContain('bg-red-100');
+    // Positioned, so its hidden message stays in the table's scrolling box (a phone's page widened to 1,102 px).
+    expect(cell.className).toContain('relative');
     expect(cell.textContent).toBe('!-3 (error: Must be at least 0.)');
     const columnIndex = [...(cell.parentElement?.children ?? [])].indexOf(cell);
     expect(within(table).getAllByRole('columnheader')[columnIndex]?.textContent).toBe('Unit price');
@@ -510,7 +512,7 @@ describe('the apply', () => {
     );
     const { router } = renderImport(IMPORT_PATH, handlers);
     await userEvent.click(await screen.findByRole('link', { name: 'Import another file' }));
-    const heading = await screen.findByRole('heading', { name: 'Choose a file' });
+    const heading = await screen.findByRole('heading', { name: 'Upload your products file' });
     expect(router.state.location.pathname).toBe(UPLOAD_PATH);
     await waitFor(() => expect(document.activeElement).toBe(heading));
   });

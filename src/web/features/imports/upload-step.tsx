@@ -47,7 +47,7 @@ export function UploadStep({ focus }: { focus: boolean }) {
   return (
     <section aria-labelledby={`${ids}-heading`} className="space-y-4">
       <StepHeading id={`${ids}-heading`} focus={focus}>
-        Choose a file
+        Upload your products file
       </StepHeading>
       <p className="text-sm text-slate-600">
         A CSV or Excel (.xlsx) file with a header row, up to {formatBytes(MAX_IMPORT_BYTES)} and{' '}
