@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
+import { Link } from 'react-router';
 import {
   IMPORT_FIELD_HEADER,
   IMPORT_RESULTS,
@@ -14,6 +15,7 @@ import { FormError, SelectField } from '../../components/form-field';
 import { LoadState } from '../../components/load-state';
 import { Pager } from '../../components/pager';
 import { Table, Td, Th } from '../../components/table';
+import { stockPath } from '../../lib/admin-paths';
 import { errorMessage } from '../../lib/api';
 import { formatCount } from '../../lib/format';
 import { oneOf, useListAddress } from '../../lib/list-address';
@@ -71,6 +73,23 @@ function ChangeValue({ change, value }: { change: ImportChange; value: ImportCha
   return <>{typeof value === 'number' ? formatCount(value) : value}</>;
 }
 
+const MATCH_LABEL = { sku: 'SKU', barcode: 'barcode', name: 'name' } as const;
+const STOCK_LABEL = {
+  set: "stock set to the file's numbers",
+  add: "the file's numbers added to the stock",
+  ignore: 'stock left as it is',
+} as const;
+
+/** How the file was checked, in one sentence: "Matched by SKU; stock set to …; missing categories created." */
+export function optionsText(options: NonNullable<Import['options']>): string {
+  const created = (['categories', 'suppliers'] as const).filter((kind) => options.createMissing[kind]);
+  const missing =
+    created.length > 0
+      ? `missing ${created.join(' and ')} created`
+      : 'missing categories and suppliers are errors';
+  return `Matched by ${MATCH_LABEL[options.matchBy]}; ${STOCK_LABEL[options.stock]}; ${missing}.`;
+}
+
 /** The row's product: the one it matched, or the name it would create. */
 function rowProduct(row: ImportRow, nameIndex: number): string {
   if (row.product) return row.product.name;
@@ -125,6 +144,7 @@ export function CheckResult({
           Nothing has been written yet. Rows with errors are left out of the import: download them, fix them
           and import that file afterwards.
         </p>
+        {item.options ? <p className="text-sm text-slate-600">{optionsText(item.options)}</p> : null}
       </div>
 
       <SummaryFigures summary={summary} />
@@ -235,7 +255,15 @@ function CheckedRow({
       <Td>
         <ResultBadge result={row.result} />
       </Td>
-      <Td className="min-w-40 font-medium">{product || <span className="text-slate-400">—</span>}</Td>
+      <Td className="min-w-40 font-medium">
+        {row.product ? (
+          <Link to={stockPath(row.product._id)} className="text-indigo-700 underline hover:text-indigo-900">
+            {product}
+          </Link>
+        ) : (
+          product || <span className="text-slate-400">—</span>
+        )}
+      </Td>
       <Td className="min-w-48">
         {row.changes && row.changes.length > 0 ? (
           <ul className="space-y-0.5">

@@ -260,10 +260,12 @@ describe('the mapping', () => {
     const { handlers } = importServer(checked);
     const { router } = renderImport(IMPORT_PATH, handlers);
     await screen.findByRole('heading', { name: 'Check the result' });
+    expect(screen.getByText('Matched by SKU; stock left as it is; missing suppliers created.')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Change mapping' }));
     const heading = await screen.findByRole('heading', { name: 'Match the columns' });
     await waitFor(() => expect(document.activeElement).toBe(heading));
     expect(router.state.location.search).toBe('?step=mapping');
+    expect(screen.queryByText(/^Matched by/)).toBeNull();
     expect(select('Price').value).toBe('');
     expect(
       (screen.getByRole('checkbox', { name: 'Create missing suppliers' }) as HTMLInputElement).checked,
@@ -299,6 +301,10 @@ describe('the dry run', () => {
     const update = rows[2] as HTMLElement;
     expect(within(update).getByRole('rowheader').textContent).toBe('Line 4');
     expect(update.textContent).toContain('Price: $1.20 → $1.35');
+    // A matched product leads to its stock page.
+    expect(within(update).getByRole('link', { name: 'Blue pen' }).getAttribute('href')).toBe(
+      '/admin-dashboard/products/p1/stock',
+    );
 
     const error = rows[4] as HTMLElement;
     expect(within(error).getByText('Error')).toBeTruthy();
