@@ -205,7 +205,9 @@ export function CheckResult({
               <Th>Errors</Th>
               {shown.map(({ column, index }) => (
                 <Th key={index}>
-                  <span className="normal-case">{column}</span>
+                  <span className="block max-w-64 truncate normal-case" title={column}>
+                    {column}
+                  </span>
                 </Th>
               ))}
             </tr>

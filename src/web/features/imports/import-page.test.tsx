@@ -557,6 +557,45 @@ describe('loading an import', () => {
   });
 });
 
+describe('answers and addresses that are not what they should be', () => {
+  it('shows a file with a blank, a 10,000-character and a repeated header, short rows and NUL cells', async () => {
+    const long = 'H'.repeat(10_000);
+    const columns = ['Name', '', long, 'Name', 'SKU'];
+    const { handlers } = importServer(
+      importOf({
+        columns,
+        mapping: { name: 'Name', sku: 'SKU', description: 'Gone' },
+        preview: [['Pen\0'], []],
+      }),
+    );
+    renderImport(IMPORT_PATH, handlers);
+    await screen.findByRole('heading', { name: 'Match the columns' });
+    const preview = screen.getByRole('table', { name: 'First 2 rows of shop.csv' });
+    expect(within(preview).getAllByRole('columnheader')).toHaveLength(5);
+    expect(within(preview).getByText('(no header)')).toBeTruthy();
+    expect(within(preview).getByTitle(long)).toBeTruthy();
+    // A mapping naming a column the file lacks is not offered as chosen.
+    expect(select('Description').value).toBe('');
+    expect(select('SKU').value).toBe('SKU');
+  });
+
+  it('reads a page that is not a number as page 1, and one past the end as the last page', async () => {
+    const { handlers } = importServer(importOf({ status: 'checked', summary: SUMMARY }));
+    const { calls, router } = renderImport(`${IMPORT_PATH}?result=error&page=NaN`, handlers);
+    await within(await screen.findByRole('table', { name: 'Checked rows of the file' })).findByRole(
+      'rowheader',
+      {
+        name: 'Line 6',
+      },
+    );
+    const rowCalls = () => callsTo(calls, 'GET', `/api/imports/${IMPORT_ID}/rows`);
+    expect(rowCalls()[0]?.query).toEqual({ result: 'error', page: '1', pageSize: '50' });
+    await router.navigate(`${IMPORT_PATH}?page=999999`);
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    await within(rowsTable()).findByRole('rowheader', { name: 'Line 2' });
+  });
+});
+
 describe('on a phone (375 px)', () => {
   it('keeps the wide tables in a box that scrolls sideways', async () => {
     atViewport(375);

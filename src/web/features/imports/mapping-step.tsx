@@ -149,7 +149,9 @@ export function MappingStep({
                 return (
                   // biome-ignore lint/suspicious/noArrayIndexKey: the file's own column order
                   <Th key={index} className={field ? 'bg-indigo-50' : ''}>
-                    <span className="normal-case">{column || '(no header)'}</span>
+                    <span className="block max-w-64 truncate normal-case" title={column}>
+                      {column || '(no header)'}
+                    </span>
                     {field ? (
                       <span className="mt-0.5 block text-[11px] font-medium text-indigo-700 normal-case">
                         → {IMPORT_FIELD_HEADER[field]}
