@@ -40,6 +40,7 @@ function screensOf(table: RouteObject[]): Screen[] {
 const LOADS_NOTHING: Record<string, string> = {
   '/superAdmin-dashboard': 'two signposts',
   '/admin-dashboard/stock-check': 'runs the check on request',
+  '/admin-dashboard/products/import': 'the upload step asks nothing until a file is sent',
   '/admin-dashboard/refunds': 'a receipt is found when its number is scanned or typed',
   '/employee-dashboard/refunds': 'a receipt is found when its number is scanned or typed',
   '/salesRep-dashboard/refunds': 'a receipt is found when its number is scanned or typed',
@@ -294,6 +295,31 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
           { order: { _id: 'o1' }, product: { _id: 'x1', name: SHOWN }, quantity: 1, amount: 1, tax: 0 },
         ],
       }),
+    }),
+  },
+  // The catalogue import (DESIGN §14), just uploaded: its mapping step names the file.
+  {
+    path: /^\/api\/imports\/x1$/,
+    answer: () => ({
+      import: {
+        _id: 'x1',
+        fileName: `${SHOWN}.csv`,
+        format: 'csv',
+        status: 'uploaded',
+        rows: 1,
+        columns: ['Name'],
+        mapping: { name: 'Name' },
+        options: null,
+        summary: null,
+        processed: 0,
+        total: 0,
+        failure: null,
+        preview: [['Blue Pen']],
+        createdAt: at,
+        createdBy: { _id: 'u1', name: 'Test admin' },
+        checkedAt: null,
+        appliedAt: null,
+      },
     }),
   },
 ];

@@ -15,6 +15,8 @@ const superDashboard = () =>
   import('../features/dashboard/super-dashboard-page').then((m) => ({ Component: m.SuperDashboardPage }));
 const products = () =>
   import('../features/products/products-page').then((m) => ({ Component: m.ProductsPage }));
+const productsImport = () =>
+  import('../features/imports/import-page').then((m) => ({ Component: m.ImportPage }));
 const categories = () =>
   import('../features/categories/categories-page').then((m) => ({ Component: m.CategoriesPage }));
 const suppliers = () =>
@@ -124,6 +126,8 @@ export const routes: RouteObject[] = [
           { index: true, lazy: adminDashboard },
           { path: 'products', lazy: products },
           { path: 'products/:id/stock', lazy: stock },
+          { path: 'products/import', lazy: productsImport },
+          { path: 'products/import/:id', lazy: productsImport },
           { path: 'stock-check', lazy: stockCheck },
           { path: 'categories', lazy: categories },
           { path: 'supplier', lazy: suppliers },

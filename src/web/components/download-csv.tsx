@@ -16,7 +16,16 @@ export function csvPath(path: string): string {
  * "Download CSV" for a list or report: asks `path` (an API path with the view's filters) for its
  * CSV and saves it as `filename`. The server streams it; the browser keeps it until it is saved.
  */
-export function DownloadCsvButton({ path, filename }: { path: string; filename: string }) {
+export function DownloadCsvButton({
+  path,
+  filename,
+  label = 'Download CSV',
+}: {
+  path: string;
+  filename: string;
+  /** The button's words, when the file is not simply the list (an import's failed rows). */
+  label?: string;
+}) {
   const [busy, setBusy] = useState(false);
   async function download() {
     setBusy(true);
@@ -43,7 +52,7 @@ export function DownloadCsvButton({ path, filename }: { path: string; filename: 
       onClick={() => void download()}
       disabled={busy}
     >
-      {busy ? 'Preparing CSV...' : 'Download CSV'}
+      {busy ? 'Preparing CSV...' : label}
     </button>
   );
 }

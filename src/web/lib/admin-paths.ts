@@ -7,6 +7,9 @@ export const REORDER_PATH = '/admin-dashboard/reorder';
 export const REPORTS_PATH = '/admin-dashboard/reports';
 export const purchaseOrderPath = (id: string) => `${PURCHASE_ORDERS_PATH}/${encodeURIComponent(id)}`;
 export const PRODUCTS_PATH = '/admin-dashboard/products';
+/** The catalogue import (DESIGN §14): its upload step, and one import by its id. */
+export const PRODUCTS_IMPORT_PATH = `${PRODUCTS_PATH}/import`;
+export const productsImportPath = (id: string) => `${PRODUCTS_IMPORT_PATH}/${encodeURIComponent(id)}`;
 
 /** A query string kept as one parameter, or nothing when it is empty. */
 function carrying(list: string | null | undefined): string {

@@ -18,6 +18,8 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type RequestOptions<S extends z.ZodType> = {
   method?: Method;
   body?: unknown;
+  /** A file sent as it is with its own Content-Type (an import's upload), in place of `body`. */
+  file?: { data: Blob; type: string };
   /** Schema the success answer must match. */
   schema: S;
   /** false for the login call: a 401 there is an answer to show, not an expired session. */
@@ -36,6 +38,7 @@ export async function api<S extends z.ZodType>(
   const {
     method = 'GET',
     body,
+    file,
     schema,
     signedIn = true,
     expireOn401 = true,
@@ -44,7 +47,8 @@ export async function api<S extends z.ZodType>(
   } = options;
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (file) headers['Content-Type'] = file.type;
+  else if (body !== undefined) headers['Content-Type'] = 'application/json';
   const token = signedIn ? getToken() : null;
   if (token) headers.Authorization = `Bearer ${token}`;
 
@@ -53,7 +57,7 @@ export async function api<S extends z.ZodType>(
     response = await fetch(`/api${path}`, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: file ? file.data : body === undefined ? undefined : JSON.stringify(body),
       signal,
     });
   } catch (cause) {

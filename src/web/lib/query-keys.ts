@@ -1,5 +1,6 @@
 import type { AuditQuery } from '../../shared/audit';
 import type { CustomerQuery } from '../../shared/customers';
+import type { ImportRowsQuery } from '../../shared/imports';
 import type { OrderQuery } from '../../shared/orders';
 import type { ProductQuery } from '../../shared/products';
 import type { PurchaseOrderQuery } from '../../shared/purchasing';
@@ -56,4 +57,7 @@ export const queryKeys = {
   // A customer's store credit sits under the sales too: a sale or refund may change it.
   customerCredit: (id: string, page: number) => ['sales', 'credit', id, page] as const,
   refund: (id: string) => ['sales', 'refunds', id] as const,
+  // A catalogue import (DESIGN §14); its checked rows sit under it, so a new check refreshes them.
+  catalogueImport: (id: string) => ['imports', id] as const,
+  importRows: (id: string, query: ImportRowsQuery) => ['imports', id, 'rows', query] as const,
 };

@@ -24,7 +24,7 @@ import {
   Th,
   useCardLayout,
 } from '../../components/table';
-import { stockPath } from '../../lib/admin-paths';
+import { PRODUCTS_IMPORT_PATH, stockPath } from '../../lib/admin-paths';
 import { errorMessage } from '../../lib/api';
 import { oneOf } from '../../lib/list-address';
 import { notify } from '../../lib/notify';
@@ -109,6 +109,9 @@ export function ProductsPage() {
           path={withQuery('/products', { search: paging.search || undefined })}
           filename="products.csv"
         />
+        <Link to={PRODUCTS_IMPORT_PATH} className={buttonClass('secondary')}>
+          Import
+        </Link>
         <button
           type="button"
           className={buttonClass('primary')}

@@ -1,0 +1,289 @@
+import { useId, useState } from 'react';
+import {
+  IMPORT_FIELD_HEADER,
+  IMPORT_FIELDS,
+  type Import,
+  type ImportField,
+  type ImportMapping,
+  type ImportOptions,
+  type MatchBy,
+  type StockMode,
+} from '../../../shared/imports';
+import { buttonClass } from '../../components/button';
+import { FormError, SelectField } from '../../components/form-field';
+import { Table, Td, Th } from '../../components/table';
+import { errorMessage } from '../../lib/api';
+import { formatCount } from '../../lib/format';
+import { counted, StepHeading, useSlow } from './import-parts';
+import { useCheckImport } from './imports-api';
+
+const DEFAULT_OPTIONS: ImportOptions = {
+  matchBy: 'sku',
+  createMissing: { categories: false, suppliers: false },
+  stock: 'set',
+};
+
+const MATCH_BY: readonly { value: MatchBy; label: string }[] = [
+  { value: 'sku', label: 'SKU' },
+  { value: 'barcode', label: 'Barcode' },
+  { value: 'name', label: 'Name' },
+];
+
+const STOCK_MODES: readonly { value: StockMode; label: string; explained: string }[] = [
+  { value: 'set', label: 'Set', explained: "The file's number becomes the stock, as after a count." },
+  { value: 'add', label: 'Add', explained: "The file's number is added to the stock, as for a delivery." },
+  { value: 'ignore', label: 'Ignore', explained: 'Stock stays as it is; new products start at 0.' },
+];
+
+/** The mapping the import starts from: the guess (or the last check's), kept to columns the file has. */
+function startingMapping(item: Import): ImportMapping {
+  const mapping: ImportMapping = {};
+  for (const field of IMPORT_FIELDS) {
+    const column = item.mapping[field];
+    if (column !== undefined && item.columns.includes(column)) mapping[field] = column;
+  }
+  return mapping;
+}
+
+/** What stops the check before it is sent (the server refuses the same things with a 400). */
+function mappingProblems(mapping: ImportMapping, matchBy: MatchBy): string[] {
+  const problems: string[] = [];
+  const fieldsOf = new Map<string, ImportField[]>();
+  for (const field of IMPORT_FIELDS) {
+    const column = mapping[field];
+    if (column === undefined) continue;
+    fieldsOf.set(column, [...(fieldsOf.get(column) ?? []), field]);
+  }
+  for (const [column, fields] of fieldsOf) {
+    if (fields.length > 1)
+      problems.push(
+        `The column “${column}” is chosen for ${fields.map((field) => IMPORT_FIELD_HEADER[field]).join(' and ')}: a column serves one field.`,
+      );
+  }
+  if (mapping[matchBy] === undefined)
+    problems.push(
+      `Matching by ${IMPORT_FIELD_HEADER[matchBy]} needs a column for ${IMPORT_FIELD_HEADER[matchBy]}.`,
+    );
+  return problems;
+}
+
+/** Step 2: which column holds which field, how rows find their products, and the dry run. */
+export function MappingStep({
+  item,
+  focus,
+  onChecked,
+}: {
+  item: Import;
+  focus: boolean;
+  onChecked: () => void;
+}) {
+  const ids = useId();
+  const check = useCheckImport(item._id);
+  const slow = useSlow(check.isPending);
+  const [mapping, setMapping] = useState<ImportMapping>(() => startingMapping(item));
+  const [options, setOptions] = useState<ImportOptions>(() => item.options ?? DEFAULT_OPTIONS);
+  const problems = mappingProblems(mapping, options.matchBy);
+  const fieldOf = new Map(
+    IMPORT_FIELDS.flatMap((field) =>
+      mapping[field] === undefined ? [] : [[mapping[field], field] as const],
+    ),
+  );
+
+  const setColumn = (field: ImportField, column: string) =>
+    setMapping((current) => {
+      const next = { ...current };
+      if (column) next[field] = column;
+      else delete next[field];
+      return next;
+    });
+  const submit = () => {
+    if (problems.length > 0) return;
+    check.mutate({ mapping, ...options }, { onSuccess: onChecked });
+  };
+
+  return (
+    <section aria-labelledby={`${ids}-heading`} className="space-y-6">
+      <div className="space-y-1">
+        <StepHeading id={`${ids}-heading`} focus={focus}>
+          Match the columns
+        </StepHeading>
+        <p className="text-sm text-slate-600">
+          <span className="break-all">{item.fileName}</span>: {counted(item.rows, 'row')},{' '}
+          {counted(item.columns.length, 'column')}. Each field takes its values from the column chosen for it;
+          columns not chosen are not imported.
+        </p>
+      </div>
+
+      <fieldset className="space-y-3">
+        <legend className="text-sm font-semibold text-slate-900">Columns</legend>
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {IMPORT_FIELDS.map((field) => (
+            <SelectField
+              key={field}
+              label={IMPORT_FIELD_HEADER[field]}
+              value={mapping[field] ?? ''}
+              onChange={(event) => setColumn(field, event.target.value)}
+            >
+              <option value="">Not imported</option>
+              {item.columns.map((column, index) => (
+                // Two columns may share a header; the server names a column by its text.
+                // biome-ignore lint/suspicious/noArrayIndexKey: the file's own column order
+                <option key={index} value={column}>
+                  {column}
+                </option>
+              ))}
+            </SelectField>
+          ))}
+        </div>
+      </fieldset>
+
+      <section aria-labelledby={`${ids}-preview`} className="space-y-2">
+        <h3 id={`${ids}-preview`} className="text-sm font-semibold text-slate-900">
+          The file's first rows
+        </h3>
+        <Table caption={`First ${counted(item.preview.length, 'row')} of ${item.fileName}`}>
+          <thead>
+            <tr>
+              {item.columns.map((column, index) => {
+                const field = fieldOf.get(column);
+                return (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: the file's own column order
+                  <Th key={index} className={field ? 'bg-indigo-50' : ''}>
+                    <span className="block max-w-64 truncate normal-case" title={column}>
+                      {column || '(no header)'}
+                    </span>
+                    {field ? (
+                      <span className="mt-0.5 block text-[11px] font-medium text-indigo-700 normal-case">
+                        → {IMPORT_FIELD_HEADER[field]}
+                      </span>
+                    ) : (
+                      <span className="mt-0.5 block text-[11px] font-normal text-slate-400 normal-case">
+                        not imported
+                      </span>
+                    )}
+                  </Th>
+                );
+              })}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {item.preview.map((cells, row) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the file's own row order
+              <tr key={row}>
+                {item.columns.map((column, index) => (
+                  <Td
+                    // biome-ignore lint/suspicious/noArrayIndexKey: the file's own column order
+                    key={index}
+                    className={`max-w-64 truncate whitespace-nowrap ${fieldOf.has(column) ? '' : 'text-slate-400'}`}
+                  >
+                    {cells[index] ?? ''}
+                  </Td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      </section>
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-semibold text-slate-900">Find existing products by</legend>
+          <p id={`${ids}-match-hint`} className="text-xs text-slate-500">
+            A row that finds no product creates one.
+          </p>
+          {MATCH_BY.map((choice) => (
+            <label key={choice.value} className="flex items-center gap-2 text-sm text-slate-800">
+              <input
+                type="radio"
+                name={`${ids}-match`}
+                value={choice.value}
+                checked={options.matchBy === choice.value}
+                onChange={() => setOptions((current) => ({ ...current, matchBy: choice.value }))}
+                aria-describedby={`${ids}-match-hint`}
+                className="h-4 w-4 border-slate-300"
+              />
+              {choice.label}
+            </label>
+          ))}
+        </fieldset>
+
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-semibold text-slate-900">Missing categories and suppliers</legend>
+          <p id={`${ids}-missing-hint`} className="text-xs text-slate-500">
+            Otherwise a row naming one the store does not have is an error.
+          </p>
+          {(['categories', 'suppliers'] as const).map((kind) => (
+            <label key={kind} className="flex items-center gap-2 text-sm text-slate-800">
+              <input
+                type="checkbox"
+                checked={options.createMissing[kind]}
+                onChange={(event) =>
+                  setOptions((current) => ({
+                    ...current,
+                    createMissing: { ...current.createMissing, [kind]: event.target.checked },
+                  }))
+                }
+                aria-describedby={`${ids}-missing-hint`}
+                className="h-4 w-4 rounded border-slate-300"
+              />
+              Create missing {kind}
+            </label>
+          ))}
+        </fieldset>
+
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-semibold text-slate-900">Stock in the file</legend>
+          {STOCK_MODES.map((mode) => (
+            <label key={mode.value} className="flex items-start gap-2 text-sm text-slate-800">
+              <input
+                type="radio"
+                name={`${ids}-stock`}
+                value={mode.value}
+                checked={options.stock === mode.value}
+                onChange={() => setOptions((current) => ({ ...current, stock: mode.value }))}
+                aria-describedby={`${ids}-stock-${mode.value}`}
+                className="mt-0.5 h-4 w-4 border-slate-300"
+              />
+              <span>
+                {mode.label}
+                <span id={`${ids}-stock-${mode.value}`} className="block text-xs text-slate-500">
+                  {mode.explained}
+                </span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+      </div>
+
+      <div className="space-y-3">
+        {problems.length > 0 ? (
+          <ul id={`${ids}-problems`} className="list-disc space-y-1 pl-5 text-sm text-red-700">
+            {problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        ) : null}
+        {check.isError ? (
+          <FormError>The file could not be checked: {errorMessage(check.error)}</FormError>
+        ) : null}
+        {check.isPending ? (
+          <p role="status" className="text-sm text-slate-600">
+            {slow
+              ? `Still checking ${formatCount(item.rows)} rows: a large file takes a little while.`
+              : `Checking ${counted(item.rows, 'row')}...`}
+          </p>
+        ) : null}
+        <button
+          type="button"
+          className={buttonClass('primary')}
+          onClick={submit}
+          disabled={check.isPending || problems.length > 0}
+          aria-describedby={problems.length > 0 ? `${ids}-problems` : undefined}
+        >
+          {check.isPending ? 'Checking...' : 'Check file'}
+        </button>
+        <p className="text-xs text-slate-500">Checking writes nothing: you see every row's result first.</p>
+      </div>
+    </section>
+  );
+}
