@@ -8,6 +8,7 @@ import {
 } from '../../../shared/imports';
 import { sizeText } from '../../lib/body-limit';
 import { AppError, badRequest } from '../../lib/errors';
+import { isBadText } from '../../lib/text-guard';
 
 /**
  * Reading an uploaded spreadsheet (DESIGN §14) into its header and its data rows, every cell a
@@ -39,10 +40,19 @@ export async function* limitBytes(
   max = MAX_IMPORT_BYTES,
 ): AsyncGenerator<Uint8Array> {
   let total = 0;
-  for await (const chunk of source) {
-    total += chunk.byteLength;
+  const iterator = source[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<Uint8Array>;
+    try {
+      next = await iterator.next();
+    } catch {
+      // The client went away (or its connection broke) before the whole file arrived.
+      throw badRequest('The upload was cut off before the whole file arrived; send it again.');
+    }
+    if (next.done) return;
+    total += next.value.byteLength;
     if (total > max) throw tooLarge();
-    yield chunk;
+    yield next.value;
   }
 }
 
@@ -322,7 +332,15 @@ export async function* xlsxRecords(source: AsyncIterable<Uint8Array>): AsyncGene
   // Handed on in slices, each row turned into text only when its turn comes.
   const SLICE = 1000;
   for (let start = 0; start < data.length; start += SLICE) {
-    yield data.slice(start, start + SLICE).map((row) => row.map(xlsxCellText));
+    yield data.slice(start, start + SLICE).map((row, index) =>
+      row.map((value) => {
+        const text = xlsxCellText(value);
+        // A workbook's XML may spell out a NUL or half a character, which no database stores.
+        if (typeof value === 'string' && isBadText(text))
+          throw badRequest(`Row ${start + index + 1} holds a character that is not valid text.`);
+        return text;
+      }),
+    );
   }
 }
 
