@@ -142,6 +142,18 @@ describe('reading a CSV upload', () => {
     );
   });
 
+  it('ends a batch early when its rows hold much text', async () => {
+    const long = 'x'.repeat(600_000);
+    const sheet = await readSpreadsheet(
+      'csv',
+      chunks(new TextEncoder().encode(`A\n${long}\n${long}\n${long}\n${long}\nb\n`), 65_536),
+      1000,
+    );
+    const sizes: number[] = [];
+    for await (const batch of sheet.batches) sizes.push(batch.length);
+    expect(sizes).toEqual([4, 1]);
+  });
+
   it('refuses a row with cells beyond the header, but not empty ones', async () => {
     expect((await readCsv('a,b\n1,2,,\n')).rows).toEqual([{ line: 2, cells: ['1', '2'] }]);
     expect((await refusal(readCsv('a,b\n1,2\n1,2,3\n'))).message).toMatch(/^Line 3 has more cells/);

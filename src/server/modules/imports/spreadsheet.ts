@@ -370,13 +370,16 @@ export function headerColumns(cells: readonly string[]): string[] {
   return columns;
 }
 
+/** The most text a batch holds, however few its rows: one statement writes it (4 s at most). */
+const BATCH_CHARS = 2_000_000;
+
 /**
  * The header and the data rows of a file's records. Row numbers are the records' positions (the
  * header is 1), as a spreadsheet numbers its rows; a cell holding a line break does not add one.
  * Fully blank rows are skipped but counted. Every row is padded with '' to the header's width;
  * a row with a non-empty cell beyond the header's last column is refused (400) rather than cut,
  * as its cells are likely shifted and the file is better fixed than read wrongly. More than
- * MAX_IMPORT_ROWS data rows is a 413.
+ * MAX_IMPORT_ROWS data rows is a 413. A batch ends at `batchSize` rows or BATCH_CHARS of text.
  */
 export async function readTable(records: AsyncIterable<string[][]>, batchSize: number): Promise<Sheet> {
   const iterator = records[Symbol.asyncIterator]();
@@ -392,6 +395,7 @@ export async function readTable(records: AsyncIterable<string[][]>, batchSize: n
     let line = 1;
     let count = 0;
     let batch: SheetRow[] = [];
+    let chars = 0;
     let group: string[][] | undefined = pending;
     while (group) {
       for (const cells of group) {
@@ -408,9 +412,11 @@ export async function readTable(records: AsyncIterable<string[][]>, batchSize: n
         }
         while (cells.length < width) cells.push('');
         batch.push({ line, cells });
-        if (batch.length >= batchSize) {
+        for (const cell of cells) chars += cell.length;
+        if (batch.length >= batchSize || chars >= BATCH_CHARS) {
           yield batch;
           batch = [];
+          chars = 0;
         }
       }
       const next = await iterator.next();
