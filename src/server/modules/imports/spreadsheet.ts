@@ -1,5 +1,5 @@
-import { Readable } from 'node:stream';
-import { readSheet } from 'read-excel-file/node';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import {
   type ImportFormat,
   MAX_IMPORT_BYTES,
@@ -13,8 +13,8 @@ import { isBadText } from '../../lib/text-guard';
 /**
  * Reading an uploaded spreadsheet (DESIGN §14) into its header and its data rows, every cell a
  * string. A CSV is read as it arrives, chunk by chunk, and its rows handed on in batches, so a
- * 50 MB file is never one string and never all in memory; an XLSX is read by read-excel-file
- * (the first sheet), whose rows arrive all at once.
+ * 50 MB file is never one string and never all in memory; an XLSX (a zip, read from its end) is
+ * taken whole and read by read-excel-file (the first sheet) in a worker thread.
  */
 
 /** One data row: its row in the file (the header being 1) and its cells, one per column. */
@@ -288,9 +288,9 @@ export async function* csvRecords(source: AsyncIterable<Uint8Array>): AsyncGener
 // XLSX
 
 /** A number cell's text exactly as the workbook stores it (read-excel-file's parseNumber). */
-class StoredNumber {
-  constructor(readonly text: string) {}
-}
+type StoredNumber = { storedNumber: string };
+const isStoredNumber = (value: unknown): value is StoredNumber =>
+  typeof value === 'object' && value !== null && typeof (value as StoredNumber).storedNumber === 'string';
 
 /** Up to 15 significant digits, as a spreadsheet shows a number: no float noise, no exponent. */
 const DECIMAL = new Intl.NumberFormat('en-US', { useGrouping: false, maximumSignificantDigits: 15 });
@@ -302,8 +302,8 @@ const DECIMAL = new Intl.NumberFormat('en-US', { useGrouping: false, maximumSign
  */
 export function xlsxCellText(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (value instanceof StoredNumber) {
-    const text = value.text.trim();
+  if (isStoredNumber(value)) {
+    const text = value.storedNumber.trim();
     if (/^-?\d+$/.test(text)) return text.replace(/^(-?)0+(?=\d)/, '$1');
     const number = Number(text);
     return Number.isFinite(number) ? DECIMAL.format(number) : text;
@@ -317,30 +317,113 @@ export function xlsxCellText(value: unknown): string {
 const NOT_XLSX =
   'The file is not a valid .xlsx workbook; save it again as an Excel workbook (.xlsx) or as CSV.';
 
-/** The first sheet's rows, every cell as text (xlsxCellText). */
-export async function* xlsxRecords(source: AsyncIterable<Uint8Array>): AsyncGenerator<string[][]> {
-  let data: unknown[][];
+/** Where the worker finds read-excel-file (its CommonJS entry: the worker runs as a script). */
+const XLSX_READER = createRequire(import.meta.url).resolve('read-excel-file/node');
+
+/**
+ * The worker that reads a workbook. read-excel-file parses the sheet's XML on the thread that
+ * calls it without a pause, and gathers its rows with a concat per chunk of XML, which grows with
+ * the square of the rows: 100,000 rows took 15 s of one core, during which the server answered
+ * no one. In a worker thread the server goes on answering, and a workbook that needs more memory
+ * than the worker may have ends the worker, not the server.
+ */
+const XLSX_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { readSheet } = require(workerData.reader);
+let data = [];
+let at = 0;
+// One slice per request from the server, so that each is copied in on a turn of its own.
+const send = () => {
+  if (at >= data.length) return parentPort.postMessage({ done: true });
+  parentPort.postMessage({ rows: data.slice(at, at + workerData.slice) });
+  at += workerData.slice;
+};
+parentPort.on('message', send);
+readSheet(Buffer.from(workerData.file), {
+  trim: false,
+  parseNumber: (text) => ({ storedNumber: text }),
+}).then(
+  (rows) => {
+    data = rows;
+    send();
+  },
+  (error) => parentPort.postMessage({ failed: String((error && error.name) || error) }),
+);
+`;
+
+/** The most heap a workbook's reading may take (its rows as values are the bulk of it). */
+const XLSX_WORKER_HEAP_MB = 1024;
+/**
+ * Rows per message from the worker. Each is copied in on the server's thread: a sheet handed
+ * over whole, or in slices sent all at once (taken in one turn), held it for seconds.
+ */
+const XLSX_SLICE = 2000;
+
+type WorkerMessage = { rows?: unknown[][]; done?: true; failed?: string };
+
+/**
+ * The first sheet's rows, read in a worker thread and handed over a slice at a time, when asked
+ * for (empty cells as null). A file that is not a workbook is a 400.
+ */
+async function* workbookRows(file: Uint8Array): AsyncGenerator<unknown[][]> {
+  const worker = new Worker(XLSX_WORKER, {
+    eval: true,
+    workerData: { reader: XLSX_READER, file, slice: XLSX_SLICE },
+    resourceLimits: { maxOldGenerationSizeMb: XLSX_WORKER_HEAP_MB },
+  });
+  const queue: (WorkerMessage | AppError)[] = [];
+  let wake: (() => void) | undefined;
+  const put = (item: WorkerMessage | AppError) => {
+    queue.push(item);
+    wake?.();
+  };
+  worker.on('message', put);
+  worker.on('error', (error: NodeJS.ErrnoException) =>
+    put(
+      error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+        ? badRequest('The workbook is too large to read once unpacked; save it as CSV and upload that.')
+        : badRequest(NOT_XLSX),
+    ),
+  );
+  worker.on('exit', () => put(badRequest(NOT_XLSX)));
   try {
-    data = (await readSheet(Readable.from(source, { objectMode: false }), {
-      trim: false,
-      parseNumber: (text: string) => new StoredNumber(text),
-    })) as unknown[][];
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw badRequest(NOT_XLSX);
+    for (;;) {
+      const item = queue.shift();
+      if (!item) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = undefined;
+        continue;
+      }
+      if (item instanceof AppError) throw item;
+      if (item.failed) throw badRequest(NOT_XLSX);
+      if (item.done) return;
+      if (item.rows) yield item.rows;
+      worker.postMessage('next');
+    }
+  } finally {
+    worker.removeAllListeners();
+    void worker.terminate();
   }
-  // Handed on in slices, each row turned into text only when its turn comes.
-  const SLICE = 1000;
-  for (let start = 0; start < data.length; start += SLICE) {
-    yield data.slice(start, start + SLICE).map((row, index) =>
-      row.map((value) => {
+}
+
+/** The first sheet's rows, every cell as text (xlsxCellText). The file is read whole first. */
+export async function* xlsxRecords(source: AsyncIterable<Uint8Array>): AsyncGenerator<string[][]> {
+  const parts: Uint8Array[] = [];
+  for await (const chunk of source) parts.push(chunk);
+  let line = 0;
+  for await (const rows of workbookRows(Buffer.concat(parts))) {
+    yield rows.map((row) => {
+      line++;
+      return row.map((value) => {
         const text = xlsxCellText(value);
         // A workbook's XML may spell out a NUL or half a character, which no database stores.
         if (typeof value === 'string' && isBadText(text))
-          throw badRequest(`Row ${start + index + 1} holds a character that is not valid text.`);
+          throw badRequest(`Row ${line} holds a character that is not valid text.`);
         return text;
-      }),
-    );
+      });
+    });
   }
 }
 
