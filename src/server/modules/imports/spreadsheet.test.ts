@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import writeExcelFile from 'write-excel-file/node';
 import { MAX_IMPORT_COLUMNS, MAX_IMPORT_ROWS } from '../../../shared/imports';
 import {
   CsvParser,
@@ -192,5 +193,28 @@ describe('xlsxCellText', () => {
     expect(xlsxCellText(false)).toBe('false');
     expect(xlsxCellText(null)).toBe('');
     expect(xlsxCellText(' text ')).toBe(' text ');
+  });
+});
+
+describe('reading an XLSX upload', () => {
+  it('refuses a workbook whose header names a column twice, and stops reading it', async () => {
+    const file = await writeExcelFile([
+      ['Name', ' name '],
+      ['Tea', 'x'],
+      ['Cup', 'y'],
+    ]).toBuffer();
+    expect(await refusal(readSpreadsheet('xlsx', chunks(file, 1000), 10))).toEqual({
+      status: 400,
+      message: 'Two columns are named "name"; give each column its own header.',
+    });
+  });
+
+  it('a workbook read halfway and closed stops its worker', async () => {
+    const rows = [['Name'], ...Array.from({ length: 5000 }, (_, i) => [`Product ${i}`])];
+    const sheet = await readSpreadsheet('xlsx', chunks(await writeExcelFile(rows).toBuffer(), 4096), 100);
+    const first = await sheet.batches.next();
+    expect(first.value).toHaveLength(100);
+    await sheet.batches.return(undefined);
+    expect(await sheet.batches.next()).toEqual({ done: true, value: undefined });
   });
 });

@@ -20,8 +20,11 @@ import { isBadText } from '../../lib/text-guard';
 /** One data row: its row in the file (the header being 1) and its cells, one per column. */
 export type SheetRow = { line: number; cells: string[] };
 
-/** A file read: its columns (header texts), then its data rows in batches, in file order. */
-export type Sheet = { columns: string[]; batches: AsyncGenerator<SheetRow[]> };
+/**
+ * A file read: its columns (header texts), then its data rows in batches, in file order.
+ * `close` stops reading (a workbook's worker ends); reading to the end or failing closes it too.
+ */
+export type Sheet = { columns: string[]; batches: AsyncGenerator<SheetRow[]>; close(): Promise<void> };
 
 /** The longest header text a mapping may name (ImportMappingInput). */
 const MAX_HEADER_LENGTH = 1000;
@@ -371,6 +374,8 @@ async function* workbookRows(file: Uint8Array): AsyncGenerator<unknown[][]> {
     workerData: { reader: XLSX_READER, file, slice: XLSX_SLICE },
     resourceLimits: { maxOldGenerationSizeMb: XLSX_WORKER_HEAP_MB },
   });
+  // A server stopping does not wait for a workbook's reading.
+  worker.unref();
   const queue: (WorkerMessage | AppError)[] = [];
   let wake: (() => void) | undefined;
   const put = (item: WorkerMessage | AppError) => {
@@ -466,48 +471,67 @@ const BATCH_CHARS = 2_000_000;
  */
 export async function readTable(records: AsyncIterable<string[][]>, batchSize: number): Promise<Sheet> {
   const iterator = records[Symbol.asyncIterator]();
-  let first = await iterator.next();
-  while (!first.done && first.value.length === 0) first = await iterator.next();
-  if (first.done) throw badRequest('The file is empty; it needs a header row and the rows below it.');
-  const [header = [], ...pending] = first.value;
-  if (isBlank(header)) throw badRequest('The file has no header row: its first row must name the columns.');
-  const columns = headerColumns(header);
+  const close = async () => {
+    await iterator.return?.();
+  };
+  let first: IteratorResult<string[][]>;
+  let columns: string[];
+  try {
+    first = await iterator.next();
+    while (!first.done && first.value.length === 0) first = await iterator.next();
+    if (first.done) throw badRequest('The file is empty; it needs a header row and the rows below it.');
+    const [header = []] = first.value;
+    if (isBlank(header)) throw badRequest('The file has no header row: its first row must name the columns.');
+    columns = headerColumns(header);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const pending = first.value.slice(1);
   const width = columns.length;
 
   async function* batches(): AsyncGenerator<SheetRow[]> {
-    let line = 1;
-    let count = 0;
-    let batch: SheetRow[] = [];
-    let chars = 0;
-    let group: string[][] | undefined = pending;
-    while (group) {
-      for (const cells of group) {
-        line++;
-        if (isBlank(cells)) continue;
-        if (++count > MAX_IMPORT_ROWS)
-          throw new AppError(413, `The file has more than ${MAX_IMPORT_ROWS.toLocaleString('en-US')} rows.`);
-        if (cells.length > width) {
-          if (cells.slice(width).some((cell) => cell.trim() !== ''))
-            throw badRequest(
-              `Line ${line} has more cells than the header has columns; give each of its columns a header.`,
+    try {
+      let line = 1;
+      let count = 0;
+      let batch: SheetRow[] = [];
+      let chars = 0;
+      let group: string[][] | undefined = pending;
+      while (group) {
+        for (const cells of group) {
+          line++;
+          if (isBlank(cells)) continue;
+          if (++count > MAX_IMPORT_ROWS)
+            throw new AppError(
+              413,
+              `The file has more than ${MAX_IMPORT_ROWS.toLocaleString('en-US')} rows.`,
             );
-          cells.length = width;
+          if (cells.length > width) {
+            if (cells.slice(width).some((cell) => cell.trim() !== ''))
+              throw badRequest(
+                `Line ${line} has more cells than the header has columns; give each of its columns a header.`,
+              );
+            cells.length = width;
+          }
+          while (cells.length < width) cells.push('');
+          batch.push({ line, cells });
+          for (const cell of cells) chars += cell.length;
+          if (batch.length >= batchSize || chars >= BATCH_CHARS) {
+            yield batch;
+            batch = [];
+            chars = 0;
+          }
         }
-        while (cells.length < width) cells.push('');
-        batch.push({ line, cells });
-        for (const cell of cells) chars += cell.length;
-        if (batch.length >= batchSize || chars >= BATCH_CHARS) {
-          yield batch;
-          batch = [];
-          chars = 0;
-        }
+        const next = await iterator.next();
+        group = next.done ? undefined : next.value;
       }
-      const next = await iterator.next();
-      group = next.done ? undefined : next.value;
+      if (batch.length > 0) yield batch;
+    } finally {
+      // Stopped early (a refusal, a failed write) or done: the reading ends with it.
+      await close();
     }
-    if (batch.length > 0) yield batch;
   }
-  return { columns, batches: batches() };
+  return { columns, batches: batches(), close };
 }
 
 /** Reads an uploaded file of the format: its header, then its rows in batches of `batchSize`. */
