@@ -124,7 +124,10 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
           mapping: guessMapping(sheet.columns),
         },
         { id: me.id, name: me.name, role: me.role },
-      );
+      ).catch(async (error) => {
+        await sheet.close();
+        throw error;
+      });
       // Batches are written on two connections while the next is read (PGlite takes them in
       // turn); a write's failure is kept for the loop, which stops at it.
       let rows = 0;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import writeExcelFile from 'write-excel-file/node';
 import { MAX_IMPORT_COLUMNS, MAX_IMPORT_ROWS } from '../../../shared/imports';
 import {
   CsvParser,
@@ -142,6 +143,18 @@ describe('reading a CSV upload', () => {
     );
   });
 
+  it('ends a batch early when its rows hold much text', async () => {
+    const long = 'x'.repeat(600_000);
+    const sheet = await readSpreadsheet(
+      'csv',
+      chunks(new TextEncoder().encode(`A\n${long}\n${long}\n${long}\n${long}\nb\n`), 65_536),
+      1000,
+    );
+    const sizes: number[] = [];
+    for await (const batch of sheet.batches) sizes.push(batch.length);
+    expect(sizes).toEqual([4, 1]);
+  });
+
   it('refuses a row with cells beyond the header, but not empty ones', async () => {
     expect((await readCsv('a,b\n1,2,,\n')).rows).toEqual([{ line: 2, cells: ['1', '2'] }]);
     expect((await refusal(readCsv('a,b\n1,2\n1,2,3\n'))).message).toMatch(/^Line 3 has more cells/);
@@ -180,5 +193,28 @@ describe('xlsxCellText', () => {
     expect(xlsxCellText(false)).toBe('false');
     expect(xlsxCellText(null)).toBe('');
     expect(xlsxCellText(' text ')).toBe(' text ');
+  });
+});
+
+describe('reading an XLSX upload', () => {
+  it('refuses a workbook whose header names a column twice, and stops reading it', async () => {
+    const file = await writeExcelFile([
+      ['Name', ' name '],
+      ['Tea', 'x'],
+      ['Cup', 'y'],
+    ]).toBuffer();
+    expect(await refusal(readSpreadsheet('xlsx', chunks(file, 1000), 10))).toEqual({
+      status: 400,
+      message: 'Two columns are named "name"; give each column its own header.',
+    });
+  });
+
+  it('a workbook read halfway and closed stops its worker', async () => {
+    const rows = [['Name'], ...Array.from({ length: 5000 }, (_, i) => [`Product ${i}`])];
+    const sheet = await readSpreadsheet('xlsx', chunks(await writeExcelFile(rows).toBuffer(), 4096), 100);
+    const first = await sheet.batches.next();
+    expect(first.value).toHaveLength(100);
+    await sheet.batches.return(undefined);
+    expect(await sheet.batches.next()).toEqual({ done: true, value: undefined });
   });
 });

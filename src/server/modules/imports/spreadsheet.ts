@@ -1,5 +1,5 @@
-import { Readable } from 'node:stream';
-import { readSheet } from 'read-excel-file/node';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import {
   type ImportFormat,
   MAX_IMPORT_BYTES,
@@ -8,19 +8,23 @@ import {
 } from '../../../shared/imports';
 import { sizeText } from '../../lib/body-limit';
 import { AppError, badRequest } from '../../lib/errors';
+import { isBadText } from '../../lib/text-guard';
 
 /**
  * Reading an uploaded spreadsheet (DESIGN §14) into its header and its data rows, every cell a
  * string. A CSV is read as it arrives, chunk by chunk, and its rows handed on in batches, so a
- * 50 MB file is never one string and never all in memory; an XLSX is read by read-excel-file
- * (the first sheet), whose rows arrive all at once.
+ * 50 MB file is never one string and never all in memory; an XLSX (a zip, read from its end) is
+ * taken whole and read by read-excel-file (the first sheet) in a worker thread.
  */
 
 /** One data row: its row in the file (the header being 1) and its cells, one per column. */
 export type SheetRow = { line: number; cells: string[] };
 
-/** A file read: its columns (header texts), then its data rows in batches, in file order. */
-export type Sheet = { columns: string[]; batches: AsyncGenerator<SheetRow[]> };
+/**
+ * A file read: its columns (header texts), then its data rows in batches, in file order.
+ * `close` stops reading (a workbook's worker ends); reading to the end or failing closes it too.
+ */
+export type Sheet = { columns: string[]; batches: AsyncGenerator<SheetRow[]>; close(): Promise<void> };
 
 /** The longest header text a mapping may name (ImportMappingInput). */
 const MAX_HEADER_LENGTH = 1000;
@@ -39,10 +43,19 @@ export async function* limitBytes(
   max = MAX_IMPORT_BYTES,
 ): AsyncGenerator<Uint8Array> {
   let total = 0;
-  for await (const chunk of source) {
-    total += chunk.byteLength;
+  const iterator = source[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<Uint8Array>;
+    try {
+      next = await iterator.next();
+    } catch {
+      // The client went away (or its connection broke) before the whole file arrived.
+      throw badRequest('The upload was cut off before the whole file arrived; send it again.');
+    }
+    if (next.done) return;
+    total += next.value.byteLength;
     if (total > max) throw tooLarge();
-    yield chunk;
+    yield next.value;
   }
 }
 
@@ -278,9 +291,9 @@ export async function* csvRecords(source: AsyncIterable<Uint8Array>): AsyncGener
 // XLSX
 
 /** A number cell's text exactly as the workbook stores it (read-excel-file's parseNumber). */
-class StoredNumber {
-  constructor(readonly text: string) {}
-}
+type StoredNumber = { storedNumber: string };
+const isStoredNumber = (value: unknown): value is StoredNumber =>
+  typeof value === 'object' && value !== null && typeof (value as StoredNumber).storedNumber === 'string';
 
 /** Up to 15 significant digits, as a spreadsheet shows a number: no float noise, no exponent. */
 const DECIMAL = new Intl.NumberFormat('en-US', { useGrouping: false, maximumSignificantDigits: 15 });
@@ -292,8 +305,8 @@ const DECIMAL = new Intl.NumberFormat('en-US', { useGrouping: false, maximumSign
  */
 export function xlsxCellText(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (value instanceof StoredNumber) {
-    const text = value.text.trim();
+  if (isStoredNumber(value)) {
+    const text = value.storedNumber.trim();
     if (/^-?\d+$/.test(text)) return text.replace(/^(-?)0+(?=\d)/, '$1');
     const number = Number(text);
     return Number.isFinite(number) ? DECIMAL.format(number) : text;
@@ -307,22 +320,115 @@ export function xlsxCellText(value: unknown): string {
 const NOT_XLSX =
   'The file is not a valid .xlsx workbook; save it again as an Excel workbook (.xlsx) or as CSV.';
 
-/** The first sheet's rows, every cell as text (xlsxCellText). */
-export async function* xlsxRecords(source: AsyncIterable<Uint8Array>): AsyncGenerator<string[][]> {
-  let data: unknown[][];
+/** Where the worker finds read-excel-file (its CommonJS entry: the worker runs as a script). */
+const XLSX_READER = createRequire(import.meta.url).resolve('read-excel-file/node');
+
+/**
+ * The worker that reads a workbook. read-excel-file parses the sheet's XML on the thread that
+ * calls it without a pause, and gathers its rows with a concat per chunk of XML, which grows with
+ * the square of the rows: 100,000 rows took 15 s of one core, during which the server answered
+ * no one. In a worker thread the server goes on answering, and a workbook that needs more memory
+ * than the worker may have ends the worker, not the server.
+ */
+const XLSX_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { readSheet } = require(workerData.reader);
+let data = [];
+let at = 0;
+// One slice per request from the server, so that each is copied in on a turn of its own.
+const send = () => {
+  if (at >= data.length) return parentPort.postMessage({ done: true });
+  parentPort.postMessage({ rows: data.slice(at, at + workerData.slice) });
+  at += workerData.slice;
+};
+parentPort.on('message', send);
+readSheet(Buffer.from(workerData.file), {
+  trim: false,
+  parseNumber: (text) => ({ storedNumber: text }),
+}).then(
+  (rows) => {
+    data = rows;
+    send();
+  },
+  (error) => parentPort.postMessage({ failed: String((error && error.name) || error) }),
+);
+`;
+
+/** The most heap a workbook's reading may take (its rows as values are the bulk of it). */
+const XLSX_WORKER_HEAP_MB = 1024;
+/**
+ * Rows per message from the worker. Each is copied in on the server's thread: a sheet handed
+ * over whole, or in slices sent all at once (taken in one turn), held it for seconds.
+ */
+const XLSX_SLICE = 2000;
+
+type WorkerMessage = { rows?: unknown[][]; done?: true; failed?: string };
+
+/**
+ * The first sheet's rows, read in a worker thread and handed over a slice at a time, when asked
+ * for (empty cells as null). A file that is not a workbook is a 400.
+ */
+async function* workbookRows(file: Uint8Array): AsyncGenerator<unknown[][]> {
+  const worker = new Worker(XLSX_WORKER, {
+    eval: true,
+    workerData: { reader: XLSX_READER, file, slice: XLSX_SLICE },
+    resourceLimits: { maxOldGenerationSizeMb: XLSX_WORKER_HEAP_MB },
+  });
+  // A server stopping does not wait for a workbook's reading.
+  worker.unref();
+  const queue: (WorkerMessage | AppError)[] = [];
+  let wake: (() => void) | undefined;
+  const put = (item: WorkerMessage | AppError) => {
+    queue.push(item);
+    wake?.();
+  };
+  worker.on('message', put);
+  worker.on('error', (error: NodeJS.ErrnoException) =>
+    put(
+      error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+        ? badRequest('The workbook is too large to read once unpacked; save it as CSV and upload that.')
+        : badRequest(NOT_XLSX),
+    ),
+  );
+  worker.on('exit', () => put(badRequest(NOT_XLSX)));
   try {
-    data = (await readSheet(Readable.from(source, { objectMode: false }), {
-      trim: false,
-      parseNumber: (text: string) => new StoredNumber(text),
-    })) as unknown[][];
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw badRequest(NOT_XLSX);
+    for (;;) {
+      const item = queue.shift();
+      if (!item) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = undefined;
+        continue;
+      }
+      if (item instanceof AppError) throw item;
+      if (item.failed) throw badRequest(NOT_XLSX);
+      if (item.done) return;
+      if (item.rows) yield item.rows;
+      worker.postMessage('next');
+    }
+  } finally {
+    worker.removeAllListeners();
+    void worker.terminate();
   }
-  // Handed on in slices, each row turned into text only when its turn comes.
-  const SLICE = 1000;
-  for (let start = 0; start < data.length; start += SLICE) {
-    yield data.slice(start, start + SLICE).map((row) => row.map(xlsxCellText));
+}
+
+/** The first sheet's rows, every cell as text (xlsxCellText). The file is read whole first. */
+export async function* xlsxRecords(source: AsyncIterable<Uint8Array>): AsyncGenerator<string[][]> {
+  const parts: Uint8Array[] = [];
+  for await (const chunk of source) parts.push(chunk);
+  let line = 0;
+  for await (const rows of workbookRows(Buffer.concat(parts))) {
+    yield rows.map((row) => {
+      line++;
+      return row.map((value) => {
+        const text = xlsxCellText(value);
+        // A workbook's XML may spell out a NUL or half a character, which no database stores.
+        if (typeof value === 'string' && isBadText(text))
+          throw badRequest(`Row ${line} holds a character that is not valid text.`);
+        return text;
+      });
+    });
   }
 }
 
@@ -352,55 +458,80 @@ export function headerColumns(cells: readonly string[]): string[] {
   return columns;
 }
 
+/** The most text a batch holds, however few its rows: one statement writes it (4 s at most). */
+const BATCH_CHARS = 2_000_000;
+
 /**
  * The header and the data rows of a file's records. Row numbers are the records' positions (the
  * header is 1), as a spreadsheet numbers its rows; a cell holding a line break does not add one.
  * Fully blank rows are skipped but counted. Every row is padded with '' to the header's width;
  * a row with a non-empty cell beyond the header's last column is refused (400) rather than cut,
  * as its cells are likely shifted and the file is better fixed than read wrongly. More than
- * MAX_IMPORT_ROWS data rows is a 413.
+ * MAX_IMPORT_ROWS data rows is a 413. A batch ends at `batchSize` rows or BATCH_CHARS of text.
  */
 export async function readTable(records: AsyncIterable<string[][]>, batchSize: number): Promise<Sheet> {
   const iterator = records[Symbol.asyncIterator]();
-  let first = await iterator.next();
-  while (!first.done && first.value.length === 0) first = await iterator.next();
-  if (first.done) throw badRequest('The file is empty; it needs a header row and the rows below it.');
-  const [header = [], ...pending] = first.value;
-  if (isBlank(header)) throw badRequest('The file has no header row: its first row must name the columns.');
-  const columns = headerColumns(header);
+  const close = async () => {
+    await iterator.return?.();
+  };
+  let first: IteratorResult<string[][]>;
+  let columns: string[];
+  try {
+    first = await iterator.next();
+    while (!first.done && first.value.length === 0) first = await iterator.next();
+    if (first.done) throw badRequest('The file is empty; it needs a header row and the rows below it.');
+    const [header = []] = first.value;
+    if (isBlank(header)) throw badRequest('The file has no header row: its first row must name the columns.');
+    columns = headerColumns(header);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const pending = first.value.slice(1);
   const width = columns.length;
 
   async function* batches(): AsyncGenerator<SheetRow[]> {
-    let line = 1;
-    let count = 0;
-    let batch: SheetRow[] = [];
-    let group: string[][] | undefined = pending;
-    while (group) {
-      for (const cells of group) {
-        line++;
-        if (isBlank(cells)) continue;
-        if (++count > MAX_IMPORT_ROWS)
-          throw new AppError(413, `The file has more than ${MAX_IMPORT_ROWS.toLocaleString('en-US')} rows.`);
-        if (cells.length > width) {
-          if (cells.slice(width).some((cell) => cell.trim() !== ''))
-            throw badRequest(
-              `Line ${line} has more cells than the header has columns; give each of its columns a header.`,
+    try {
+      let line = 1;
+      let count = 0;
+      let batch: SheetRow[] = [];
+      let chars = 0;
+      let group: string[][] | undefined = pending;
+      while (group) {
+        for (const cells of group) {
+          line++;
+          if (isBlank(cells)) continue;
+          if (++count > MAX_IMPORT_ROWS)
+            throw new AppError(
+              413,
+              `The file has more than ${MAX_IMPORT_ROWS.toLocaleString('en-US')} rows.`,
             );
-          cells.length = width;
+          if (cells.length > width) {
+            if (cells.slice(width).some((cell) => cell.trim() !== ''))
+              throw badRequest(
+                `Line ${line} has more cells than the header has columns; give each of its columns a header.`,
+              );
+            cells.length = width;
+          }
+          while (cells.length < width) cells.push('');
+          batch.push({ line, cells });
+          for (const cell of cells) chars += cell.length;
+          if (batch.length >= batchSize || chars >= BATCH_CHARS) {
+            yield batch;
+            batch = [];
+            chars = 0;
+          }
         }
-        while (cells.length < width) cells.push('');
-        batch.push({ line, cells });
-        if (batch.length >= batchSize) {
-          yield batch;
-          batch = [];
-        }
+        const next = await iterator.next();
+        group = next.done ? undefined : next.value;
       }
-      const next = await iterator.next();
-      group = next.done ? undefined : next.value;
+      if (batch.length > 0) yield batch;
+    } finally {
+      // Stopped early (a refusal, a failed write) or done: the reading ends with it.
+      await close();
     }
-    if (batch.length > 0) yield batch;
   }
-  return { columns, batches: batches() };
+  return { columns, batches: batches(), close };
 }
 
 /** Reads an uploaded file of the format: its header, then its rows in batches of `batchSize`. */
