@@ -356,6 +356,7 @@ class ApplyJob {
         });
     }
 
+    await this.openingNotes(tx);
     const refs = await this.references(tx, work, failed);
     const ready = work.filter((w) => !failed.has(w.line));
     const stocks = await this.lockProducts(tx, ready, failed);
@@ -403,6 +404,18 @@ class ApplyJob {
     const done = rows.length < BATCH_ROWS;
     if (done) await this.finish(tx);
     return { cursor: rows.at(-1)?.line ?? cursor, done, total: progress?.processed ?? 0 };
+  }
+
+  /**
+   * Names the opening movements of the products this transaction inserts (see
+   * src/server/db/functions/products_opening_movement.sql): the note `import <file>` and who
+   * imports. Transaction-local: gone at commit.
+   */
+  private async openingNotes(tx: Tx): Promise<void> {
+    await tx.execute(sql`
+      select set_config('ims.opening_note', ${this.note}, true),
+             set_config('ims.opening_user_id', ${this.actor.id}, true),
+             set_config('ims.opening_user_name', ${this.actor.name}, true)`);
   }
 
   /** The message of a row the database refused. */
@@ -514,9 +527,10 @@ class ApplyJob {
   }
 
   /**
-   * Writes rows: new products (stock 0) with one multi-row insert, matched products' fields with
-   * one multi-row update (a product named twice takes the later row's values), then every stock
-   * change as movements in one insert, each applied by the ledger's trigger. `stocks` holds the
+   * Writes rows: new products with their stock (and so their opening movement) in one multi-row
+   * insert, matched products' fields with one multi-row update (a product named twice takes the
+   * later row's values), then their stock changes as movements in one insert, each applied by the
+   * ledger's trigger. `stocks` holds the
    * locked products' stock and follows the movements, so a product named twice counts right.
    */
   private async write(tx: Tx, work: Work[], refs: Refs, stocks: Map<string, number>): Promise<void> {
@@ -548,10 +562,9 @@ class ApplyJob {
       const productId = w.productId as string;
       const stock = w.values.stock ?? null;
       if (w.kind === 'create') {
-        created.push({ id: productId, description: '', ...columns(w.values) });
         // `ignore` leaves the stock column unread: a new product then starts at 0.
         const quantity = mode === 'ignore' ? 0 : (stock ?? 0);
-        movements.push({ product_id: productId, kind: 'initial', quantity, reason: null });
+        created.push({ id: productId, description: '', ...columns(w.values), stock: quantity });
       } else {
         updated.set(productId, { ...updated.get(productId), id: productId, ...columns(w.values) });
         const current = stocks.get(productId) ?? 0;
@@ -567,15 +580,18 @@ class ApplyJob {
     }
 
     if (created.length > 0) {
+      // Inserted with their stock: the ledger's products_opening_movement writes each one's
+      // `initial` movement (noted and signed by the settings `openingNotes` made) in the same
+      // statement, so stock = Σ movements from the first moment.
       await tx.execute(sql`
         insert into products (id, name, description, price, stock, cost, reorder_point, reorder_quantity,
                               sku, barcode, category_id, supplier_id, tax_rate_id)
-        select id, name, description, price, 0, cost, reorder_point, reorder_quantity,
+        select id, name, description, price, stock, cost, reorder_point, reorder_quantity,
                sku, barcode, category_id, supplier_id, tax_rate_id
           from jsonb_to_recordset(${JSON.stringify(created)}::jsonb) as x(
-            id uuid, name text, description text, price numeric, cost numeric, reorder_point integer,
-            reorder_quantity integer, sku text, barcode text, category_id uuid, supplier_id uuid,
-            tax_rate_id uuid)`);
+            id uuid, name text, description text, price numeric, stock integer, cost numeric,
+            reorder_point integer, reorder_quantity integer, sku text, barcode text, category_id uuid,
+            supplier_id uuid, tax_rate_id uuid)`);
     }
     if (updated.size > 0) {
       const set = (column: string, type: string) =>
