@@ -5,6 +5,8 @@ import {
   type ImportResult,
   type ImportError as RowError,
 } from '../../../shared/imports';
+import { buildApp } from '../../app';
+import { openDatabase } from '../../db/connection';
 import { type Account, startApp, type TestApp, targets } from '../../test/harness';
 import { BATCH_ROWS } from './apply';
 import { createImport } from './imports.repository';
@@ -560,6 +562,32 @@ describe.each(targets)('catalogue import apply on $name', (target) => {
       ]);
     });
 
+    it('a product named by two rows takes both in file order: the later fields win, stock counts from the first', async () => {
+      const p = await existing(10);
+      const { id } = await checkedImport(
+        t,
+        admin,
+        [
+          { cells: { SKU: p.sku, Stock: '4', Price: '1' }, result: 'update', productId: p.id },
+          { cells: { SKU: p.sku, Stock: '6', Price: '2' }, result: 'update', productId: p.id },
+        ],
+        { columns: ['SKU', 'Stock', 'Price'] },
+      );
+      await applied(id);
+      expect(await productBySku(p.sku)).toMatchObject({ stock: 6, price: '2.00' });
+      // One transaction, one time: the stock after each movement tells their order.
+      const moves = await t.sql<{ kind: string; quantity: number; stock_after: number }>(
+        'select kind, quantity, stock_after from stock_movements where product_id = $1 order by at, stock_after desc',
+        [p.id],
+      );
+      expect(moves).toEqual([
+        { kind: 'initial', quantity: 10, stock_after: 10 },
+        { kind: 'count', quantity: 2, stock_after: 6 },
+        { kind: 'count', quantity: -6, stock_after: 4 },
+      ]);
+      expect(await ledgerMismatches()).toEqual([]);
+    });
+
     it('a product deleted after the check fails its row; the rest is applied', async () => {
       const gone = await existing(1);
       const kept = await existing(1);
@@ -761,6 +789,37 @@ describe.each(targets)('catalogue import apply on $name', (target) => {
       const product = await productBySku(sku);
       expect((await movementsOf(product?.id as string))[0]?.user_id).toBe(admin.id);
     });
+
+    it.runIf(target.url)(
+      'two servers on one database: of two sweeps at once only one takes a lapsed import',
+      async () => {
+        const other = await buildApp({ config: t.app.config, database: await openDatabase(t.app.config) });
+        await other.ready();
+        try {
+          const prefix = `TW${tag()}-`;
+          const total = BATCH_ROWS + 5;
+          const rows = Array.from({ length: total }, (_, i) => newRow(`${prefix}${i}`, { Stock: '1' }));
+          const { id } = await checkedImport(t, admin, rows);
+          await t.sql(
+            `update imports set status = 'applying', lease_until = now() - interval '1 second' where id = $1`,
+            [id],
+          );
+          await Promise.all([t.app.importApplier.sweep(), other.importApplier.sweep()]);
+          const runs = [t.app.importApplier.applying(id), other.importApplier.applying(id)].filter(Boolean);
+          expect(runs).toHaveLength(1);
+          await Promise.all(runs);
+          expect(await importOf(id)).toMatchObject({ status: 'applied', processed: total });
+          const [made] = await t.sql<{ n: number; stock: number }>(
+            'select count(*)::integer as n, sum(stock)::integer as stock from products where sku like $1',
+            [`${prefix}%`],
+          );
+          expect(made).toEqual({ n: total, stock: total });
+          expect(await auditOf(id)).toHaveLength(1);
+        } finally {
+          await other.close();
+        }
+      },
+    );
 
     it('stops writing when another server took the lease', async () => {
       const prefix = `ST${tag()}-`;
