@@ -15,6 +15,7 @@ import {
 import type { Role } from '../../../shared/roles';
 import type { Db, Tx } from '../../db/connection';
 import { isDatabaseUnavailable, pgCode, violatedConstraint } from '../../lib/errors';
+import { retryingDeadlocks } from '../../lib/idempotency';
 import { rowsOf } from '../../lib/sql';
 import { type Actor, recordAudit } from '../audit/audit.repository';
 
@@ -204,10 +205,13 @@ export class ImportApplier {
           await this.release(id, lease);
           return;
         }
-        const step = await this.db.transaction(async (tx) => {
-          const renewed = await this.renew(tx, id, lease);
-          return { ...(await job.batch(tx, cursor)), lease: renewed };
-        });
+        // A batch that lost a deadlock was undone whole, its lease renewal too: it runs again.
+        const step = await retryingDeadlocks(() =>
+          this.db.transaction(async (tx) => {
+            const renewed = await this.renew(tx, id, lease);
+            return { ...(await job.batch(tx, cursor)), lease: renewed };
+          }),
+        );
         lease = step.lease;
         cursor = step.cursor;
         if (step.done) {
@@ -307,11 +311,15 @@ class ApplyJob {
   constructor(private readonly record: ImportRecord) {
     if (!record.options) throw new ImportFailure('The import has not been checked.');
     this.options = record.options;
-    this.actor = record.options.appliedBy ?? {
-      id: record.created_by_id ?? '',
-      name: record.created_by_name,
-      role: 'admin' as Role,
-    };
+    // The apply route records who applies; an import put in `applying` otherwise is signed by
+    // the admin who uploaded it.
+    const actor =
+      record.options.appliedBy ??
+      (record.created_by_id
+        ? { id: record.created_by_id, name: record.created_by_name, role: 'admin' as Role }
+        : undefined);
+    if (!actor) throw new ImportFailure('The import names nobody who applies it.');
+    this.actor = actor;
     this.note = `import ${record.file_name}`;
     for (const field of IMPORT_FIELDS) {
       const header = record.mapping[field];
@@ -619,7 +627,7 @@ class ApplyJob {
     if (movements.length > 0) {
       await tx.execute(sql`
         insert into stock_movements (product_id, kind, quantity, reason, note, user_id, user_name)
-        select product_id, kind, quantity, reason, ${this.note}, ${this.actor.id || null}::uuid, ${this.actor.name}
+        select product_id, kind, quantity, reason, ${this.note}, ${this.actor.id}::uuid, ${this.actor.name}
           from jsonb_to_recordset(${JSON.stringify(movements)}::jsonb) as x(
             product_id uuid, kind text, quantity integer, reason text)`);
     }
