@@ -41,6 +41,7 @@ import { categoriesRoutes } from './modules/categories/categories.routes';
 import { customersRoutes } from './modules/customers/customers.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { ImportApplier } from './modules/imports/apply';
 import { importApplyRoutes } from './modules/imports/apply.routes';
 import { importCheckRoutes } from './modules/imports/check.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
@@ -164,6 +165,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     (config.redisUrl ? await RedisState.open(config.redisUrl, app.log) : new MemoryState());
   app.decorate('sharedState', sharedState);
   app.decorate('loginThrottle', new LoginThrottle(sharedState, { ...LOGIN_LIMITS, ...options.throttle }));
+  // Catalogue imports apply in the background: those a stopped server left are resumed once the
+  // app is ready; a stop lets the batch in flight finish before the database closes.
+  const importApplier = new ImportApplier(database.db, app.log, config.importLeaseSeconds ?? 30);
+  app.decorate('importApplier', importApplier);
+  app.addHook('onReady', async () => importApplier.start());
+  app.addHook('preClose', async () => importApplier.stop());
   app.decorateRequest('user', null);
   app.decorateRequest('claims', null);
   app.decorateRequest('signedInChecked', false);

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       trustProxy: false,
       redisUrl: undefined,
       production: false,
+      importLeaseSeconds: 30,
     });
   });
 
@@ -67,6 +68,7 @@ describe('loadConfig', () => {
       TZ: 'Europe/Paris',
       TRUST_PROXY: '10.0.0.0/8, 192.168.1.1',
       REDIS_URL: 'redis://cache.internal:6379/2',
+      IMPORT_LEASE: '45s',
     });
     expect(config).toEqual({
       port: 8080,
@@ -84,6 +86,7 @@ describe('loadConfig', () => {
       trustProxy: ['10.0.0.0/8', '192.168.1.1'],
       redisUrl: 'redis://cache.internal:6379/2',
       production: false,
+      importLeaseSeconds: 45,
     });
     expect(loadConfig({ DATABASE_URL: 'postgres://localhost/ims' }).databaseUrl).toBe(
       'postgres://localhost/ims',
@@ -129,6 +132,9 @@ describe('loadConfig', () => {
     ['ADMIN_PASSWORD', 'short'],
     ['JWT_SECRET', 'short'],
     ['JWT_SECRET', 's'.repeat(31)],
+    ['IMPORT_LEASE', 'soon'],
+    ['IMPORT_LEASE', '0s'],
+    ['IMPORT_LEASE', '2h'],
   ])('refuses %s=%s with a ConfigError naming the variable', (name, value) => {
     const error = configError({ [name]: value });
     expect(error.message).toMatch(new RegExp(`^Invalid ${name}: `));

@@ -98,6 +98,14 @@ const EnvSchema = z.object({
     blankToUndefined,
     z.string().trim().max(200, 'must be at most 200 characters').default(PRODUCT_NAME),
   ),
+  IMPORT_LEASE: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .default('30s')
+      .refine((text) => parseDuration(text) !== undefined, 'must look like 30s or 2m')
+      .refine((text) => (parseDuration(text) ?? 0) <= 3600, 'must be at most 1h'),
+  ),
   DATABASE_POOL_SIZE: optional(z.coerce.number().int().min(1).max(500)),
   TZ: optional(z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Paris')),
   NODE_ENV: optional(z.string()),
@@ -126,6 +134,11 @@ export interface Config {
   redisUrl?: string;
   /** NODE_ENV=production: the log stays JSON even at a terminal. */
   production?: boolean;
+  /**
+   * How long a server holds an import it applies without renewing (each batch renews it); past
+   * it, another server or the next start resumes the import. Unset: 30 s.
+   */
+  importLeaseSeconds?: number;
 }
 
 export class ConfigError extends Error {}
@@ -159,5 +172,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(e.TRUST_PROXY) as TrustProxy,
     redisUrl: e.REDIS_URL,
     production: e.NODE_ENV === 'production',
+    importLeaseSeconds: parseDuration(e.IMPORT_LEASE) as number,
   };
 }

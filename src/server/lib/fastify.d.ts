@@ -1,6 +1,7 @@
 import type { Permission, Role } from '../../shared/roles';
 import type { Config } from '../config';
 import type { Database, Db } from '../db/connection';
+import type { ImportApplier } from '../modules/imports/apply';
 import type { SharedState } from './shared-state';
 import type { LoginThrottle } from './throttle';
 import type { Tokens, VerifiedToken } from './tokens';
@@ -40,6 +41,8 @@ declare module 'fastify' {
     tokens: Tokens;
     sharedState: SharedState;
     loginThrottle: LoginThrottle;
+    /** Applies catalogue imports in the background (DESIGN §14). */
+    importApplier: ImportApplier;
     /** "METHOD /url" of every route with `userCheckedInStatement`. */
     routesCheckingUserInStatement: readonly string[];
   }

@@ -69,6 +69,24 @@ async function newCustomer(t: TestApp): Promise<string> {
   return row?.id as string;
 }
 
+/** A one-row import as a finished check leaves it (status checked, its row a create). */
+async function newCheckedImport(t: TestApp): Promise<string> {
+  const [admin] = await t.sql<{ id: string }>(`select id from users where role = 'admin' limit 1`);
+  const [row] = await t.sql<{ id: string }>(
+    `insert into imports (file_name, format, status, columns, rows, mapping, options, summary, created_by_id, created_by_name)
+     values ($1, 'csv', 'checked', '{Name}', 1, '{"name":"Name"}',
+             '{"matchBy":"name","createMissing":{"categories":false,"suppliers":false},"stock":"set"}',
+             '{"create":0,"update":0,"unchanged":0,"errors":1,"newCategories":[],"newSuppliers":[]}', $2, 'Perm admin')
+     returning id`,
+    [`perm-${tag()}.csv`, admin?.id],
+  );
+  await t.sql(
+    `insert into import_rows (import_id, line, cells, result, errors) values ($1, 2, '{x}', 'error', '[]')`,
+    [row?.id],
+  );
+  return row?.id as string;
+}
+
 /** A session opened by the caller when it may sell (so it is theirs to work), else by the test user. */
 async function newSession(t: TestApp, me: Account | undefined): Promise<string> {
   const opener = me && STAFF.includes(me.role) ? me : t.as.user;
@@ -744,6 +762,11 @@ const ROWS: Row[] = [
     call: 'GET /api/audit/actors',
     who: MANAGERS,
     request: async () => ({ method: 'GET', url: '/api/audit/actors' }),
+  },
+  {
+    call: 'POST /api/imports/:id/apply',
+    who: ADMIN,
+    request: async (t) => ({ method: 'POST', url: `/api/imports/${await newCheckedImport(t)}/apply` }),
   },
 ];
 

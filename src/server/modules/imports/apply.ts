@@ -1,0 +1,675 @@
+import { randomUUID } from 'node:crypto';
+import { type SQL, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AuditChange } from '../../../shared/audit';
+import {
+  IMPORT_FIELDS,
+  type ImportError,
+  type ImportField,
+  type ImportOptions,
+  type ImportSummary,
+  type ImportValues,
+  readImportRow,
+  requiredMessage,
+} from '../../../shared/imports';
+import type { Role } from '../../../shared/roles';
+import type { Db, Tx } from '../../db/connection';
+import { isDatabaseUnavailable, pgCode, violatedConstraint } from '../../lib/errors';
+import { retryingDeadlocks } from '../../lib/idempotency';
+import { rowsOf } from '../../lib/sql';
+import { type Actor, recordAudit } from '../audit/audit.repository';
+
+/**
+ * The catalogue import's apply (DESIGN §14), run in the background after `POST /imports/:id/apply`
+ * took the import (status `applying`). The file's rows are gone through in line order, BATCH_ROWS
+ * at a time, each batch one transaction that writes its `create` and `update` rows, marks them
+ * `applied_at`, adds the batch to `processed` and renews the lease: a server stopped at any point
+ * leaves every row written once or not at all, and the next one (or this one, after a restart)
+ * continues after the last batch that committed.
+ *
+ * The lease (imports.lease_until) is who applies an import: each batch first renews it with a
+ * conditional UPDATE naming the exact value its server last set, so a server whose lease another
+ * took (it stalled past the lease) writes nothing more, and two servers never apply one import at
+ * once. A server takes an import whose lease lapsed at start and then every lease period.
+ */
+
+/** Rows of the file gone through per transaction (about 0.1–0.3 s of work on PostgreSQL). */
+export const BATCH_ROWS = 500;
+
+/** Who applies the import: stored in imports.options as `appliedBy` so a resumed apply knows. */
+type StoredOptions = ImportOptions & { appliedBy?: Actor };
+
+/** A problem of the import as a whole: it ends `failed` with this sentence. */
+class ImportFailure extends Error {}
+/** Another server took the lease: this one stops without writing. */
+class LeaseLost extends Error {}
+
+type Claimed = { id: string; lease: string };
+
+type ImportRecord = {
+  id: string;
+  file_name: string;
+  columns: string[];
+  mapping: Record<string, string>;
+  options: StoredOptions | null;
+  summary: ImportSummary | null;
+  processed: number;
+  created_by_id: string | null;
+  created_by_name: string;
+};
+
+type FileRow = {
+  line: number;
+  cells: string[];
+  result: string | null;
+  product_id: string | null;
+  applied_at: string | null;
+};
+
+/** A row to write, read from its cells. */
+type Work = {
+  line: number;
+  kind: 'create' | 'update';
+  values: ImportValues;
+  /** The matched product (update), or the new product's id (create, chosen here). */
+  productId: string | null;
+};
+
+type Refs = {
+  categories: Map<string, string>;
+  suppliers: Map<string, string>;
+  taxRates: Map<string, string>;
+};
+
+const key = (name: string) => name.toLowerCase();
+
+/** The SQL error codes that mean one row cannot be written (not a fault of the import as a whole). */
+function isRowProblem(error: unknown): boolean {
+  const code = pgCode(error);
+  return (
+    code !== undefined &&
+    (code.startsWith('23') || code.startsWith('22') || code === 'IMS01' || code === 'IMS02')
+  );
+}
+
+export class ImportApplier {
+  /** Imports this process is applying, and the promise that ends with each. */
+  private readonly running = new Map<string, Promise<void>>();
+  private stopping = false;
+  private timer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: FastifyBaseLogger,
+    /** How long a lease lasts; renewed by every batch. */
+    readonly leaseSeconds: number,
+  ) {}
+
+  /** Resumes the imports whose lease lapsed, now and every lease period. */
+  start(): void {
+    this.stopping = false;
+    void this.sweep();
+    this.timer = setInterval(() => void this.sweep(), Math.max(1, this.leaseSeconds) * 1000);
+    this.timer.unref();
+  }
+
+  /** Stops after the batch in flight (which commits or rolls back whole) and hands the leases back. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.sweeping;
+    await Promise.allSettled([...this.running.values()]);
+  }
+
+  /** The apply of this import in this process, if it runs here (tests wait for it). */
+  applying(id: string): Promise<void> | undefined {
+    return this.running.get(id);
+  }
+
+  /**
+   * Takes an import for applying, in one conditional UPDATE: from `checked`, or from `failed` (an
+   * apply that failed as a whole resumes after its last committed batch; its written rows stay
+   * written). Answers how to start the apply (the caller reads the import first, so its answer
+   * says `applying`), or undefined when the import is in no such state (the caller says why).
+   */
+  async take(id: string, actor: Actor): Promise<(() => void) | undefined> {
+    const appliedBy = { id: actor.id, name: actor.name, role: actor.role };
+    const rows = rowsOf<{ lease: string }>(
+      await this.db.execute(sql`
+        update imports
+           set status = 'applying', failure = null,
+               options = coalesce(options, '{}'::jsonb) || jsonb_build_object('appliedBy', ${JSON.stringify(appliedBy)}::jsonb),
+               lease_until = now() + make_interval(secs => ${this.leaseSeconds})
+         where id = ${id} and status in ('checked', 'failed')
+        returning lease_until::text as lease`),
+    );
+    const lease = rows[0]?.lease;
+    if (lease === undefined) return undefined;
+    return () => this.begin({ id, lease });
+  }
+
+  /** Claims every import whose lease lapsed (another server stopped, or this one restarted) and applies it. */
+  sweep(): Promise<void> {
+    if (this.sweeping) return this.sweeping;
+    this.sweeping = (async () => {
+      try {
+        while (!this.stopping) {
+          const claimed = await this.claimLapsed();
+          if (!claimed) break;
+          this.log.info({ importId: claimed.id }, 'resuming an import whose apply had stopped');
+          this.begin(claimed);
+        }
+      } catch (error) {
+        this.log.warn({ err: error }, 'could not look for imports to resume');
+      } finally {
+        this.sweeping = undefined;
+      }
+    })();
+    return this.sweeping;
+  }
+
+  private async claimLapsed(): Promise<Claimed | undefined> {
+    const mine = [...this.running.keys()];
+    const rows = rowsOf<Claimed>(
+      await this.db.execute(sql`
+        update imports
+           set lease_until = now() + make_interval(secs => ${this.leaseSeconds})
+         where id = (select id from imports
+                      where status = 'applying' and (lease_until is null or lease_until < now())
+                        and not (id = any(${`{${mine.join(',')}}`}::uuid[]))
+                      order by lease_until nulls first
+                      limit 1
+                      for update skip locked)
+           and status = 'applying' and (lease_until is null or lease_until < now())
+        returning id, lease_until::text as lease`),
+    );
+    return rows[0];
+  }
+
+  private begin(claimed: Claimed): void {
+    const run = this.run(claimed).finally(() => this.running.delete(claimed.id));
+    this.running.set(claimed.id, run);
+  }
+
+  private async run({ id, lease: firstLease }: Claimed): Promise<void> {
+    let lease = firstLease;
+    try {
+      const record = await this.load(id);
+      if (!record) return;
+      const job = new ApplyJob(record);
+      let cursor = await this.resumeLine(id, record.processed);
+      for (;;) {
+        if (this.stopping) {
+          await this.release(id, lease);
+          return;
+        }
+        // A batch that lost a deadlock was undone whole, its lease renewal too: it runs again.
+        const step = await retryingDeadlocks(() =>
+          this.db.transaction(async (tx) => {
+            const renewed = await this.renew(tx, id, lease);
+            return { ...(await job.batch(tx, cursor)), lease: renewed };
+          }),
+        );
+        lease = step.lease;
+        cursor = step.cursor;
+        if (step.done) {
+          this.log.info({ importId: id, rows: step.total }, 'import applied');
+          return;
+        }
+        // Lets the requests that arrived meanwhile run before the next batch.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    } catch (error) {
+      if (error instanceof LeaseLost) {
+        this.log.warn({ importId: id }, 'another server took over this import');
+        return;
+      }
+      if (isDatabaseUnavailable(error) || isDatabaseUnavailable((error as { cause?: unknown }).cause)) {
+        // Nothing can be written now: the lease lapses and the import resumes once the database is back.
+        this.log.warn({ err: error, importId: id }, 'the database stopped answering during an import');
+        return;
+      }
+      const failure =
+        error instanceof ImportFailure ? error.message : 'The import stopped on an unexpected error.';
+      this.log.error({ err: error, importId: id }, 'import failed');
+      await this.db
+        .execute(sql`
+          update imports set status = 'failed', failure = ${failure}, lease_until = null
+           where id = ${id} and status = 'applying' and lease_until = ${lease}::timestamptz`)
+        .catch((cause) => this.log.error({ err: cause, importId: id }, 'could not mark the import failed'));
+    }
+  }
+
+  private async load(id: string): Promise<ImportRecord | undefined> {
+    const rows = rowsOf<ImportRecord>(
+      await this.db.execute(sql`
+        select id, file_name, columns, mapping, options, summary, processed, created_by_id, created_by_name
+          from imports where id = ${id}`),
+    );
+    return rows[0];
+  }
+
+  /** The line after which the apply continues: that of the last row already gone through. */
+  private async resumeLine(id: string, processed: number): Promise<number> {
+    if (processed <= 0) return 0;
+    const rows = rowsOf<{ line: number }>(
+      await this.db.execute(sql`
+        select line from import_rows where import_id = ${id}
+         order by line offset ${processed - 1} limit 1`),
+    );
+    return rows[0]?.line ?? Number.MAX_SAFE_INTEGER;
+  }
+
+  /** Renews the lease if it is still this server's; otherwise the batch writes nothing. */
+  private async renew(tx: Tx, id: string, lease: string): Promise<string> {
+    const rows = rowsOf<{ lease: string }>(
+      await tx.execute(sql`
+        update imports set lease_until = now() + make_interval(secs => ${this.leaseSeconds})
+         where id = ${id} and status = 'applying' and lease_until = ${lease}::timestamptz
+        returning lease_until::text as lease`),
+    );
+    const renewed = rows[0]?.lease;
+    if (renewed === undefined) throw new LeaseLost();
+    return renewed;
+  }
+
+  /** A server stopping cleanly lets its lease lapse at once, so the next start resumes the import. */
+  private async release(id: string, lease: string): Promise<void> {
+    await this.db
+      .execute(sql`
+        update imports set lease_until = now() - interval '1 second'
+         where id = ${id} and status = 'applying' and lease_until = ${lease}::timestamptz`)
+      .catch((error) => this.log.warn({ err: error, importId: id }, 'could not hand the import back'));
+  }
+}
+
+/** Column names of the products table, by import field. */
+const COLUMN: Record<Exclude<ImportField, 'stock'>, string> = {
+  name: 'name',
+  sku: 'sku',
+  barcode: 'barcode',
+  description: 'description',
+  category: 'category_id',
+  supplier: 'supplier_id',
+  price: 'price',
+  cost: 'cost',
+  reorderPoint: 'reorder_point',
+  reorderQuantity: 'reorder_quantity',
+  taxRate: 'tax_rate_id',
+};
+
+/** One import's apply: what every batch needs to know about it, read once. */
+class ApplyJob {
+  private readonly options: StoredOptions;
+  private readonly actor: Actor;
+  private readonly note: string;
+  private readonly columnOf: Partial<Record<ImportField, number>> = {};
+  private readonly headerOf: Partial<Record<ImportField, string>> = {};
+
+  constructor(private readonly record: ImportRecord) {
+    if (!record.options) throw new ImportFailure('The import has not been checked.');
+    this.options = record.options;
+    // The apply route records who applies; an import put in `applying` otherwise is signed by
+    // the admin who uploaded it.
+    const actor =
+      record.options.appliedBy ??
+      (record.created_by_id
+        ? { id: record.created_by_id, name: record.created_by_name, role: 'admin' as Role }
+        : undefined);
+    if (!actor) throw new ImportFailure('The import names nobody who applies it.');
+    this.actor = actor;
+    this.note = `import ${record.file_name}`;
+    for (const field of IMPORT_FIELDS) {
+      const header = record.mapping[field];
+      if (header === undefined) continue;
+      const index = record.columns.indexOf(header);
+      if (index < 0) throw new ImportFailure(`The file has no column “${header}”.`);
+      this.columnOf[field] = index;
+      this.headerOf[field] = header;
+    }
+  }
+
+  /** The next batch of rows after `cursor`, written in the caller's transaction. */
+  async batch(tx: Tx, cursor: number): Promise<{ cursor: number; done: boolean; total: number }> {
+    const rows = rowsOf<FileRow>(
+      await tx.execute(sql`
+        select line, cells, result, product_id, applied_at from import_rows
+         where import_id = ${this.record.id} and line > ${cursor}
+         order by line limit ${BATCH_ROWS}`),
+    );
+    const failed = new Map<number, ImportError[]>();
+    const work: Work[] = [];
+    for (const row of rows) {
+      if ((row.result !== 'create' && row.result !== 'update') || row.applied_at !== null) continue;
+      const kind = row.result;
+      // Cells a check accepted read the same with a decimal comma allowed: a comma in a number
+      // is accepted only where the check allowed it (a file split on ; or tabs).
+      const { values, errors } = readImportRow(row.cells, this.columnOf, this.record.columns, true);
+      if (kind === 'create') {
+        for (const field of ['name', 'price', 'category', 'supplier'] as const)
+          if (values[field] === undefined)
+            errors.push({ column: this.headerOf[field] ?? 'Row', message: requiredMessage(field) });
+      } else if (row.product_id === null) {
+        errors.push({ column: 'Row', message: 'The product was deleted after the check.' });
+      }
+      if (errors.length > 0) failed.set(row.line, errors);
+      else
+        work.push({
+          line: row.line,
+          kind,
+          values,
+          productId: kind === 'create' ? randomUUID() : row.product_id,
+        });
+    }
+
+    await this.openingNotes(tx);
+    const refs = await this.references(tx, work, failed);
+    const ready = work.filter((w) => !failed.has(w.line));
+    const stocks = await this.lockProducts(tx, ready, failed);
+    let written = ready.filter((w) => !failed.has(w.line));
+    try {
+      await tx.transaction((sp) => this.write(sp, written, refs, new Map(stocks)));
+    } catch (error) {
+      if (!isRowProblem(error)) throw error;
+      // One row cannot be written (a SKU taken since the check, say): each row on its own.
+      const one: Work[] = [];
+      let current = stocks;
+      for (const w of written) {
+        try {
+          const trial = new Map(current);
+          await tx.transaction((sp) => this.write(sp, [w], refs, trial));
+          current = trial;
+          one.push(w);
+        } catch (rowError) {
+          if (!isRowProblem(rowError)) throw rowError;
+          failed.set(w.line, [this.rowError(rowError)]);
+        }
+      }
+      written = one;
+    }
+
+    if (written.length > 0) {
+      const marks = written.map((w) => ({ line: w.line, product_id: w.productId }));
+      await tx.execute(sql`
+        update import_rows r set applied_at = now(), product_id = m.product_id
+          from jsonb_to_recordset(${JSON.stringify(marks)}::jsonb) as m(line integer, product_id uuid)
+         where r.import_id = ${this.record.id} and r.line = m.line`);
+    }
+    if (failed.size > 0) {
+      const marks = [...failed].map(([line, errors]) => ({ line, errors }));
+      await tx.execute(sql`
+        update import_rows r set result = 'error', errors = m.errors, changes = null
+          from jsonb_to_recordset(${JSON.stringify(marks)}::jsonb) as m(line integer, errors jsonb)
+         where r.import_id = ${this.record.id} and r.line = m.line`);
+    }
+    const [progress] = rowsOf<{ processed: number }>(
+      await tx.execute(sql`
+        update imports set processed = processed + ${rows.length} where id = ${this.record.id}
+        returning processed`),
+    );
+    const done = rows.length < BATCH_ROWS;
+    if (done) await this.finish(tx);
+    return { cursor: rows.at(-1)?.line ?? cursor, done, total: progress?.processed ?? 0 };
+  }
+
+  /**
+   * Names the opening movements of the products this transaction inserts (see
+   * src/server/db/functions/products_opening_movement.sql): the note `import <file>` and who
+   * imports. Transaction-local: gone at commit.
+   */
+  private async openingNotes(tx: Tx): Promise<void> {
+    await tx.execute(sql`
+      select set_config('ims.opening_note', ${this.note}, true),
+             set_config('ims.opening_user_id', ${this.actor.id}, true),
+             set_config('ims.opening_user_name', ${this.actor.name}, true)`);
+  }
+
+  /** The message of a row the database refused. */
+  private rowError(error: unknown): ImportError {
+    const constraint = violatedConstraint(error);
+    if (constraint === 'products_sku_lower_key')
+      return { column: this.headerOf.sku ?? 'Row', message: 'Another product already has this SKU.' };
+    if (constraint === 'products_barcode_lower_key')
+      return { column: this.headerOf.barcode ?? 'Row', message: 'Another product already has this barcode.' };
+    if (pgCode(error) === 'IMS02' || pgCode(error) === '23503')
+      return {
+        column: 'Row',
+        message: 'A product, category or supplier this row needs was deleted meanwhile.',
+      };
+    return { column: 'Row', message: 'This row could not be written: a value is out of the allowed range.' };
+  }
+
+  /**
+   * Category, supplier and tax rate ids by name (ignoring case) for the rows to write; missing
+   * categories and suppliers are created when the options say so, else the row fails.
+   */
+  private async references(tx: Tx, work: Work[], failed: Map<number, ImportError[]>): Promise<Refs> {
+    const wanted = (field: 'category' | 'supplier' | 'taxRate') => {
+      const names = new Map<string, string>();
+      for (const w of work) {
+        const name = w.values[field];
+        if (typeof name === 'string' && !names.has(key(name))) names.set(key(name), name);
+      }
+      return names;
+    };
+    const lookup = async (table: SQL, names: Map<string, string>) => {
+      const found = new Map<string, string>();
+      if (names.size === 0) return found;
+      const rows = rowsOf<{ id: string; key: string }>(
+        await tx.execute(sql`
+          select distinct on (lower(name)) id, lower(name) as key from ${table}
+           where lower(name) = any(${pgArray([...names.keys()])}::text[])
+           order by lower(name), created_at, id`),
+      );
+      for (const row of rows) found.set(row.key, row.id);
+      return found;
+    };
+    const categoryNames = wanted('category');
+    const supplierNames = wanted('supplier');
+    const taxNames = wanted('taxRate');
+    const refs: Refs = {
+      categories: await lookup(sql`categories`, categoryNames),
+      suppliers: await lookup(sql`suppliers`, supplierNames),
+      taxRates: await lookup(sql`tax_rates`, taxNames),
+    };
+    const missing = (names: Map<string, string>, found: Map<string, string>) =>
+      [...names].filter(([k]) => !found.has(k)).map(([, name]) => name);
+
+    const newCategories = missing(categoryNames, refs.categories);
+    if (newCategories.length > 0 && this.options.createMissing.categories) {
+      await tx.execute(sql`
+        insert into categories (name) select unnest(${pgArray(newCategories)}::text[])
+        on conflict ((lower(name))) do nothing`);
+      refs.categories = await lookup(sql`categories`, categoryNames);
+    }
+    const newSuppliers = missing(supplierNames, refs.suppliers);
+    if (newSuppliers.length > 0 && this.options.createMissing.suppliers) {
+      await tx.execute(sql`insert into suppliers (name) select unnest(${pgArray(newSuppliers)}::text[])`);
+      refs.suppliers = await lookup(sql`suppliers`, supplierNames);
+    }
+
+    for (const w of work) {
+      const errors: ImportError[] = [];
+      const check = (
+        field: 'category' | 'supplier' | 'taxRate',
+        found: Map<string, string>,
+        what: string,
+      ) => {
+        const name = w.values[field];
+        if (typeof name === 'string' && !found.has(key(name)))
+          errors.push({
+            column: this.headerOf[field] ?? 'Row',
+            message: `${what} “${name}” does not exist.`,
+          });
+      };
+      check('category', refs.categories, 'Category');
+      check('supplier', refs.suppliers, 'Supplier');
+      check('taxRate', refs.taxRates, 'Tax rate');
+      if (errors.length > 0) failed.set(w.line, errors);
+    }
+    return refs;
+  }
+
+  /**
+   * Locks the products the batch updates, in id order (the order every writer of stock takes its
+   * locks), and answers their stock; a product deleted since the check fails its row.
+   */
+  private async lockProducts(tx: Tx, work: Work[], failed: Map<number, ImportError[]>) {
+    const ids = [
+      ...new Set(work.filter((w) => w.kind === 'update').map((w) => w.productId as string)),
+    ].sort();
+    const stocks = new Map<string, number>();
+    if (ids.length === 0) return stocks;
+    const rows = rowsOf<{ id: string; stock: number }>(
+      await tx.execute(sql`
+        select id, stock from products where id = any(${pgArray(ids)}::uuid[])
+         order by id for update`),
+    );
+    for (const row of rows) stocks.set(row.id, row.stock);
+    for (const w of work)
+      if (w.kind === 'update' && !stocks.has(w.productId as string))
+        failed.set(w.line, [{ column: 'Row', message: 'The product was deleted after the check.' }]);
+    return stocks;
+  }
+
+  /**
+   * Writes rows: new products with their stock (and so their opening movement) in one multi-row
+   * insert, matched products' fields with one multi-row update (a product named twice takes the
+   * later row's values), then their stock changes as movements in one insert, each applied by the
+   * ledger's trigger. `stocks` holds the
+   * locked products' stock and follows the movements, so a product named twice counts right.
+   */
+  private async write(tx: Tx, work: Work[], refs: Refs, stocks: Map<string, number>): Promise<void> {
+    if (work.length === 0) return;
+    const mode = this.options.stock;
+    const id = (map: Map<string, string>, name: string | null | undefined) =>
+      name === null || name === undefined ? null : (map.get(key(name)) ?? null);
+    const columns = (values: ImportValues) => {
+      const out: Record<string, string | number | null> = {};
+      for (const field of IMPORT_FIELDS) {
+        if (field === 'stock') continue;
+        const value = values[field];
+        if (value === undefined) continue;
+        const column = COLUMN[field];
+        if (field === 'category') out[column] = id(refs.categories, values.category);
+        else if (field === 'supplier') out[column] = id(refs.suppliers, values.supplier);
+        else if (field === 'taxRate') out[column] = id(refs.taxRates, values.taxRate);
+        else if (field === 'price' || field === 'cost')
+          out[column] = value === null ? null : (value as number).toFixed(2);
+        else out[column] = value as string | number | null;
+      }
+      return out;
+    };
+
+    const created: Record<string, string | number | null>[] = [];
+    const updated = new Map<string, Record<string, string | number | null>>();
+    const movements: { product_id: string; kind: string; quantity: number; reason: string | null }[] = [];
+    for (const w of work) {
+      const productId = w.productId as string;
+      const stock = w.values.stock ?? null;
+      if (w.kind === 'create') {
+        // `ignore` leaves the stock column unread: a new product then starts at 0.
+        const quantity = mode === 'ignore' ? 0 : (stock ?? 0);
+        created.push({ id: productId, description: '', ...columns(w.values), stock: quantity });
+      } else {
+        updated.set(productId, { ...updated.get(productId), id: productId, ...columns(w.values) });
+        const current = stocks.get(productId) ?? 0;
+        if (stock === null || mode === 'ignore') continue;
+        if (mode === 'set' && stock !== current) {
+          movements.push({ product_id: productId, kind: 'count', quantity: stock - current, reason: null });
+          stocks.set(productId, stock);
+        } else if (mode === 'add' && stock > 0) {
+          movements.push({ product_id: productId, kind: 'adjustment', quantity: stock, reason: 'received' });
+          stocks.set(productId, current + stock);
+        }
+      }
+    }
+
+    if (created.length > 0) {
+      // Inserted with their stock: the ledger's products_opening_movement writes each one's
+      // `initial` movement (noted and signed by the settings `openingNotes` made) in the same
+      // statement, so stock = Σ movements from the first moment.
+      await tx.execute(sql`
+        insert into products (id, name, description, price, stock, cost, reorder_point, reorder_quantity,
+                              sku, barcode, category_id, supplier_id, tax_rate_id)
+        select id, name, description, price, stock, cost, reorder_point, reorder_quantity,
+               sku, barcode, category_id, supplier_id, tax_rate_id
+          from jsonb_to_recordset(${JSON.stringify(created)}::jsonb) as x(
+            id uuid, name text, description text, price numeric, stock integer, cost numeric,
+            reorder_point integer, reorder_quantity integer, sku text, barcode text, category_id uuid,
+            supplier_id uuid, tax_rate_id uuid)`);
+    }
+    if (updated.size > 0) {
+      const set = (column: string, type: string) =>
+        sql.raw(`${column} = case when v ? '${column}' then (v->>'${column}')::${type} else p.${column} end`);
+      await tx.execute(sql`
+        update products p set ${sql.join(
+          [
+            set('name', 'text'),
+            set('description', 'text'),
+            set('price', 'numeric'),
+            set('cost', 'numeric'),
+            set('reorder_point', 'integer'),
+            set('reorder_quantity', 'integer'),
+            set('sku', 'text'),
+            set('barcode', 'text'),
+            set('category_id', 'uuid'),
+            set('supplier_id', 'uuid'),
+            set('tax_rate_id', 'uuid'),
+          ],
+          sql`, `,
+        )}
+          from jsonb_array_elements(${JSON.stringify([...updated.values()])}::jsonb) as v
+         where p.id = (v->>'id')::uuid`);
+    }
+    if (movements.length > 0) {
+      await tx.execute(sql`
+        insert into stock_movements (product_id, kind, quantity, reason, note, user_id, user_name)
+        select product_id, kind, quantity, reason, ${this.note}, ${this.actor.id}::uuid, ${this.actor.name}
+          from jsonb_to_recordset(${JSON.stringify(movements)}::jsonb) as x(
+            product_id uuid, kind text, quantity integer, reason text)`);
+    }
+  }
+
+  /** Status `applied`, the summary as applied, and the import's one audit entry. */
+  private async finish(tx: Tx): Promise<void> {
+    const counts = rowsOf<{ result: string | null; count: number }>(
+      await tx.execute(sql`
+        select result, count(*)::integer as count from import_rows
+         where import_id = ${this.record.id} group by result`),
+    );
+    const of = (result: string) => counts.find((c) => c.result === result)?.count ?? 0;
+    const summary: ImportSummary = {
+      create: of('create'),
+      update: of('update'),
+      unchanged: of('unchanged'),
+      errors: of('error'),
+      newCategories: this.record.summary?.newCategories ?? [],
+      newSuppliers: this.record.summary?.newSuppliers ?? [],
+    };
+    await tx.execute(sql`
+      update imports set status = 'applied', applied_at = now(), lease_until = null,
+                         summary = ${JSON.stringify(summary)}::jsonb
+       where id = ${this.record.id}`);
+    const changes: AuditChange[] = [
+      { field: 'created', new: summary.create },
+      { field: 'updated', new: summary.update },
+      { field: 'unchanged', new: summary.unchanged },
+      { field: 'errors', new: summary.errors },
+      { field: 'stock', new: this.options.stock },
+    ];
+    await recordAudit(tx, {
+      actor: this.actor,
+      action: 'imported',
+      entity: { type: 'import', id: this.record.id, name: this.record.file_name },
+      changes,
+    });
+  }
+}
+
+/** A PostgreSQL array literal of texts (each quoted), for `= any($1::text[])`. */
+function pgArray(values: readonly string[]): string {
+  return `{${values.map((v) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
+}
