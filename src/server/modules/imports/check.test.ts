@@ -303,7 +303,7 @@ describe.each(targets)('import check on $name', (target) => {
       expect(rows[0]?.product?._id).toBe(one._id);
       expect(rows[0]?.changes).toEqual([{ field: 'name', from: name, to: name.toLowerCase() }]);
       expect(rows[1]?.errors).toEqual([
-        { column: 'Name', message: `2 products are named “${twin}”: match by SKU or barcode instead.` },
+        { column: 'Name', message: `Several products are named “${twin}”: match by SKU or barcode instead.` },
       ]);
     });
 
