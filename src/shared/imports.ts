@@ -303,7 +303,11 @@ const refName = (label: string) =>
     .string()
     .max(200, { error: `${label} must be at most 200 characters.` })
     .refine((value) => !value.includes('\0'), { error: `${label} must not hold a NUL character.` });
-const REF_NAME = { category: refName('Category'), supplier: refName('Supplier'), taxRate: refName('Tax rate') };
+const REF_NAME = {
+  category: refName('Category'),
+  supplier: refName('Supplier'),
+  taxRate: refName('Tax rate'),
+};
 const CODE = { sku: ProductInput.shape.sku, barcode: ProductInput.shape.barcode };
 
 function firstMessage(error: z.ZodError): string {
