@@ -310,6 +310,19 @@ const REF_NAME = {
 };
 const CODE = { sku: ProductInput.shape.sku, barcode: ProductInput.shape.barcode };
 
+const NUMBER_CELL = {
+  price: Money,
+  cost: UnitCost,
+  stock: Stock,
+  reorderPoint: ReorderPoint,
+  reorderQuantity: ReorderQuantity,
+};
+
+/** A number past what a double holds (1e400, ten thousand nines) is "too large", not "not a number". */
+function boundedNumber(number: number): number {
+  return Number.isFinite(number) || Number.isNaN(number) ? number : Math.sign(number) * Number.MAX_VALUE;
+}
+
 function firstMessage(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'This value is not valid.';
 }
@@ -333,36 +346,25 @@ export function readImportRow(
     if (index === undefined) continue;
     const column = headers[index] as string;
     const text = cellText(cells[index]);
-    const fail = (message: string) => errors.push({ column, message });
-    const numberOf = (schema: z.ZodType<number>, set: (value: number | null) => void) => {
-      if (text === '') return set(null);
-      // A number past what a double holds (1e400, ten thousand nines) is "too large", not "not a number".
-      const number = cellNumber(text, decimalComma);
-      const bounded =
-        Number.isFinite(number) || Number.isNaN(number) ? number : Math.sign(number) * Number.MAX_VALUE;
-      const parsed = schema.safeParse(bounded);
-      if (parsed.success) set(parsed.data);
-      else fail(firstMessage(parsed.error));
-    };
     switch (field) {
       case 'name': {
         if (text === '') break;
         const parsed = NAME.safeParse(text);
         if (parsed.success) values.name = parsed.data;
-        else fail(firstMessage(parsed.error));
+        else errors.push({ column, message: firstMessage(parsed.error) });
         break;
       }
       case 'description': {
         const parsed = DESCRIPTION.safeParse(text);
         if (parsed.success) values.description = parsed.data;
-        else fail(firstMessage(parsed.error));
+        else errors.push({ column, message: firstMessage(parsed.error) });
         break;
       }
       case 'sku':
       case 'barcode': {
         const parsed = CODE[field].safeParse(text);
         if (parsed.success) values[field] = parsed.data ?? null;
-        else fail(firstMessage(parsed.error));
+        else errors.push({ column, message: firstMessage(parsed.error) });
         break;
       }
       case 'category':
@@ -370,7 +372,7 @@ export function readImportRow(
         if (text === '') break;
         const parsed = REF_NAME[field].safeParse(text);
         if (parsed.success) values[field] = parsed.data;
-        else fail(firstMessage(parsed.error));
+        else errors.push({ column, message: firstMessage(parsed.error) });
         break;
       }
       case 'taxRate': {
@@ -378,25 +380,25 @@ export function readImportRow(
         else {
           const parsed = REF_NAME.taxRate.safeParse(text);
           if (parsed.success) values.taxRate = parsed.data;
-          else fail(firstMessage(parsed.error));
+          else errors.push({ column, message: firstMessage(parsed.error) });
         }
         break;
       }
       case 'price':
-        if (text !== '') numberOf(Money, (value) => (values.price = value ?? undefined));
-        break;
       case 'cost':
-        numberOf(UnitCost, (value) => (values.cost = value));
-        break;
       case 'stock':
-        numberOf(Stock, (value) => (values.stock = value));
-        break;
       case 'reorderPoint':
-        numberOf(ReorderPoint, (value) => (values.reorderPoint = value));
+      case 'reorderQuantity': {
+        // An empty price leaves it out (required only for a new product); the others are null.
+        if (text === '') {
+          if (field !== 'price') values[field] = null;
+          break;
+        }
+        const parsed = NUMBER_CELL[field].safeParse(boundedNumber(cellNumber(text, decimalComma)));
+        if (parsed.success) values[field] = parsed.data;
+        else errors.push({ column, message: firstMessage(parsed.error) });
         break;
-      case 'reorderQuantity':
-        numberOf(ReorderQuantity, (value) => (values.reorderQuantity = value));
-        break;
+      }
     }
   }
   return { values, errors };
