@@ -291,9 +291,8 @@ export type ImportValues = {
   taxRate?: string | null;
 };
 
+// Built once: a zod schema costs far more to build than to run, and an import reads 100,000 rows.
 const NAME = ProductInput.shape.name;
-// Each schema is built once: building one per cell cost more than reading the cell (an import
-// reads millions of cells).
 const DESCRIPTION = z
   .string()
   .trim()
@@ -304,12 +303,25 @@ const refName = (label: string) =>
     .string()
     .max(200, { error: `${label} must be at most 200 characters.` })
     .refine((value) => !value.includes('\0'), { error: `${label} must not hold a NUL character.` });
-const CODE = (label: string) => ProductInput.shape[label === 'SKU' ? 'sku' : 'barcode'];
 const REF_NAME = {
   category: refName('Category'),
   supplier: refName('Supplier'),
   taxRate: refName('Tax rate'),
 };
+const CODE = { sku: ProductInput.shape.sku, barcode: ProductInput.shape.barcode };
+
+const NUMBER_CELL = {
+  price: Money,
+  cost: UnitCost,
+  stock: Stock,
+  reorderPoint: ReorderPoint,
+  reorderQuantity: ReorderQuantity,
+};
+
+/** A number past what a double holds (1e400, ten thousand nines) is "too large", not "not a number". */
+function boundedNumber(number: number): number {
+  return Number.isFinite(number) || Number.isNaN(number) ? number : Math.sign(number) * Number.MAX_VALUE;
+}
 
 function firstMessage(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'This value is not valid.';
@@ -334,36 +346,25 @@ export function readImportRow(
     if (index === undefined) continue;
     const column = headers[index] as string;
     const text = cellText(cells[index]);
-    const fail = (message: string) => errors.push({ column, message });
-    const numberOf = (schema: z.ZodType<number>, set: (value: number | null) => void) => {
-      if (text === '') return set(null);
-      // A number past what a double holds (1e400, ten thousand nines) is "too large", not "not a number".
-      const number = cellNumber(text, decimalComma);
-      const bounded =
-        Number.isFinite(number) || Number.isNaN(number) ? number : Math.sign(number) * Number.MAX_VALUE;
-      const parsed = schema.safeParse(bounded);
-      if (parsed.success) set(parsed.data);
-      else fail(firstMessage(parsed.error));
-    };
     switch (field) {
       case 'name': {
         if (text === '') break;
         const parsed = NAME.safeParse(text);
         if (parsed.success) values.name = parsed.data;
-        else fail(firstMessage(parsed.error));
+        else errors.push({ column, message: firstMessage(parsed.error) });
         break;
       }
       case 'description': {
         const parsed = DESCRIPTION.safeParse(text);
         if (parsed.success) values.description = parsed.data;
-        else fail(firstMessage(parsed.error));
+        else errors.push({ column, message: firstMessage(parsed.error) });
         break;
       }
       case 'sku':
       case 'barcode': {
-        const parsed = CODE(field === 'sku' ? 'SKU' : 'Barcode').safeParse(text);
+        const parsed = CODE[field].safeParse(text);
         if (parsed.success) values[field] = parsed.data ?? null;
-        else fail(firstMessage(parsed.error));
+        else errors.push({ column, message: firstMessage(parsed.error) });
         break;
       }
       case 'category':
@@ -371,7 +372,7 @@ export function readImportRow(
         if (text === '') break;
         const parsed = REF_NAME[field].safeParse(text);
         if (parsed.success) values[field] = parsed.data;
-        else fail(firstMessage(parsed.error));
+        else errors.push({ column, message: firstMessage(parsed.error) });
         break;
       }
       case 'taxRate': {
@@ -379,25 +380,25 @@ export function readImportRow(
         else {
           const parsed = REF_NAME.taxRate.safeParse(text);
           if (parsed.success) values.taxRate = parsed.data;
-          else fail(firstMessage(parsed.error));
+          else errors.push({ column, message: firstMessage(parsed.error) });
         }
         break;
       }
       case 'price':
-        if (text !== '') numberOf(Money, (value) => (values.price = value ?? undefined));
-        break;
       case 'cost':
-        numberOf(UnitCost, (value) => (values.cost = value));
-        break;
       case 'stock':
-        numberOf(Stock, (value) => (values.stock = value));
-        break;
       case 'reorderPoint':
-        numberOf(ReorderPoint, (value) => (values.reorderPoint = value));
+      case 'reorderQuantity': {
+        // An empty price leaves it out (required only for a new product); the others are null.
+        if (text === '') {
+          if (field !== 'price') values[field] = null;
+          break;
+        }
+        const parsed = NUMBER_CELL[field].safeParse(boundedNumber(cellNumber(text, decimalComma)));
+        if (parsed.success) values[field] = parsed.data;
+        else errors.push({ column, message: firstMessage(parsed.error) });
         break;
-      case 'reorderQuantity':
-        numberOf(ReorderQuantity, (value) => (values.reorderQuantity = value));
-        break;
+      }
     }
   }
   return { values, errors };

@@ -303,7 +303,7 @@ describe.each(targets)('import check on $name', (target) => {
       expect(rows[0]?.product?._id).toBe(one._id);
       expect(rows[0]?.changes).toEqual([{ field: 'name', from: name, to: name.toLowerCase() }]);
       expect(rows[1]?.errors).toEqual([
-        { column: 'Name', message: `2 products are named “${twin}”: match by SKU or barcode instead.` },
+        { column: 'Name', message: `Several products are named “${twin}”: match by SKU or barcode instead.` },
       ]);
     });
 
@@ -746,6 +746,42 @@ describe.each(targets)('import check on $name', (target) => {
       ]);
       const again = await checked(id);
       expect(again).toMatchObject({ status: 'checked', failure: null });
+    });
+
+    it('checks an import without rows, and two checks at once end as one whole check', async () => {
+      const empty = await uploadCells([...HEADER], []);
+      expect((await checked(empty)).summary).toEqual({
+        create: 0,
+        update: 0,
+        unchanged: 0,
+        errors: 0,
+        newCategories: [],
+        newSuppliers: [],
+      });
+      const r = await refs();
+      const s = tag();
+      const rows = Array.from({ length: 30 }, (_, i) => ({
+        Name: `Both ${i}`,
+        SKU: `both-${s}-${i}`,
+        Price: '1',
+        Category: r.categoryName,
+        Supplier: r.supplierName,
+        Stock: 'x',
+      }));
+      const id = await upload(rows);
+      const [a, b] = await Promise.all([check(id, { stock: 'ignore' }), check(id, { stock: 'set' })]);
+      expect([a.status, b.status]).toEqual([200, 200]);
+      const [record] = await t.sql<{
+        options: { stock: string };
+        summary: { create: number; errors: number };
+      }>('select options, summary from imports where id = $1', [id]);
+      // Whichever ran last, its summary and every row agree with its options.
+      const results = await t.sql<{ result: string }>('select result from import_rows where import_id = $1', [
+        id,
+      ]);
+      const expected = record?.options.stock === 'ignore' ? 'create' : 'error';
+      expect(results.every((row) => row.result === expected)).toBe(true);
+      expect(record?.summary).toMatchObject(expected === 'create' ? { create: 30 } : { errors: 30 });
     });
 
     it('a second check replaces the first', async () => {
