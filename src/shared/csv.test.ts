@@ -11,6 +11,9 @@ describe('CSV (RFC 4180, no formulas)', () => {
     ['', '""'],
     ['naïve café ✓', '"naïve café ✓"'],
     ['12', '"12"'],
+    // A negative number as text is no formula: it comes back as it was (the import's failed rows).
+    ['-2', '"-2"'],
+    ['-0.50', '"-0.50"'],
   ])('quotes the text %j as %j', (value, expected) => {
     expect(csvCell(value)).toBe(expected);
   });

@@ -1,7 +1,7 @@
 /**
  * CSV as DESIGN §10 has it: RFC 4180 (quotes doubled, rows end with CRLF), plain numbers, and no
  * spreadsheet formulas: a text cell that starts with =, +, -, @, tab or CR gets a leading
- * apostrophe, so a spreadsheet shows it as text.
+ * apostrophe, so a spreadsheet shows it as text (but a negative number such as -2 stays bare).
  *
  * Every text cell is quoted, not only those holding a comma, quote or line break: a spreadsheet
  * set to split on `;` (or tabs) would otherwise cut `Ann;=cmd|' /C calc'!A0` into two cells, the
@@ -13,11 +13,15 @@ export type CsvValue = string | number | boolean | null | undefined;
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
+/** A negative number written as text (-2, -0.50): no formula, so it keeps its minus bare. */
+const NEGATIVE_NUMBER = /^-\d+(\.\d+)?$/;
+
 export function csvCell(value: CsvValue): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  const text = FORMULA_START.test(value) ? `'${value}` : value;
+  // A file's cells given back as text (the import's failed rows) keep "-2" as it was uploaded.
+  const text = FORMULA_START.test(value) && !NEGATIVE_NUMBER.test(value) ? `'${value}` : value;
   return `"${text.replaceAll('"', '""')}"`;
 }
 

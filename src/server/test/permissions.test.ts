@@ -10,7 +10,13 @@ import { parseCsv } from './parse-csv';
  */
 type Caller = 'no token' | 'forged token' | Role;
 /** `token` replaces the caller's own token (a sign-out must not revoke the shared test accounts). */
-type Request = { method: string; url: string; body?: unknown; token?: string };
+type Request = {
+  method: string;
+  url: string;
+  body?: unknown;
+  token?: string;
+  headers?: Record<string, string>;
+};
 type Row = {
   call: string;
   /** 'anyone' means no token is needed; otherwise the roles allowed. */
@@ -73,10 +79,10 @@ async function newCustomer(t: TestApp): Promise<string> {
 async function newCheckedImport(t: TestApp): Promise<string> {
   const [admin] = await t.sql<{ id: string }>(`select id from users where role = 'admin' limit 1`);
   const [row] = await t.sql<{ id: string }>(
-    `insert into imports (file_name, format, status, columns, rows, mapping, options, summary, created_by_id, created_by_name)
+    `insert into imports (file_name, format, status, columns, rows, mapping, options, summary, created_by_id, created_by_name, checked_at)
      values ($1, 'csv', 'checked', '{Name}', 1, '{"name":"Name"}',
              '{"matchBy":"name","createMissing":{"categories":false,"suppliers":false},"stock":"set"}',
-             '{"create":0,"update":0,"unchanged":0,"errors":1,"newCategories":[],"newSuppliers":[]}', $2, 'Perm admin')
+             '{"create":0,"update":0,"unchanged":0,"errors":1,"newCategories":[],"newSuppliers":[]}', $2, 'Perm admin', now())
      returning id`,
     [`perm-${tag()}.csv`, admin?.id],
   );
@@ -763,6 +769,44 @@ const ROWS: Row[] = [
     who: MANAGERS,
     request: async () => ({ method: 'GET', url: '/api/audit/actors' }),
   },
+  // DESIGN §14: the catalogue import is the admin's, every step of it.
+  {
+    call: 'POST /api/imports/products',
+    who: ADMIN,
+    request: async () => ({
+      method: 'POST',
+      url: `/api/imports/products?fileName=perm-${tag()}.csv`,
+      body: 'Name,Price\nPerm tea,2.50\n',
+      headers: { 'content-type': 'text/csv' },
+    }),
+  },
+  {
+    call: 'GET /api/imports/:id',
+    who: ADMIN,
+    request: async (t) => ({ method: 'GET', url: `/api/imports/${await newCheckedImport(t)}` }),
+  },
+  {
+    call: 'POST /api/imports/:id/check',
+    who: ADMIN,
+    request: async (t) => ({
+      method: 'POST',
+      url: `/api/imports/${await newCheckedImport(t)}/check`,
+      body: { mapping: { name: 'Name' }, matchBy: 'name' },
+    }),
+  },
+  {
+    call: 'GET /api/imports/:id/rows',
+    who: ADMIN,
+    request: async (t) => ({ method: 'GET', url: `/api/imports/${await newCheckedImport(t)}/rows` }),
+  },
+  {
+    call: 'GET /api/imports/:id/errors',
+    who: ADMIN,
+    request: async (t) => ({
+      method: 'GET',
+      url: `/api/imports/${await newCheckedImport(t)}/errors?format=csv`,
+    }),
+  },
   {
     call: 'POST /api/imports/:id/apply',
     who: ADMIN,
@@ -818,8 +862,8 @@ describe.each(targets)('permissions on $name', (target) => {
   it.each(CASES)('$label → $expect', async ({ row, caller, expect: want }) => {
     const me = caller === 'no token' || caller === 'forged token' ? undefined : t.as[caller];
     const token = caller === 'no token' ? undefined : caller === 'forged token' ? forged : me?.token;
-    const { method, url, body, token: own } = await row.request(t, me);
-    const res = await t.call(method, url, { token: own ?? token, body });
+    const { method, url, body, token: own, headers } = await row.request(t, me);
+    const res = await t.call(method, url, { token: own ?? token, body, headers });
     if (want === 'allowed') {
       expect(res.status, res.text).toBeGreaterThanOrEqual(200);
       expect(res.status, res.text).toBeLessThan(300);
