@@ -57,14 +57,16 @@ stories('the catalogue import', () => {
       await page.getByRole('link', { name: 'Import' }).click();
       await expectPath(page, '/admin-dashboard/products/import');
       await see(page.getByRole('heading', { name: 'Upload your products file' }));
-      await page.getByLabel('Products file').setInputFiles(file);
+      await page.getByLabel('Products file', { exact: true }).setInputFiles(file);
       await page.getByRole('button', { name: 'Upload and map columns' }).click();
 
       // The columns are matched by their headers; the preview shows the first rows.
       await see(page.getByRole('heading', { name: 'Match the columns' }));
-      await expect.poll(() => page.getByLabel('Name', { exact: true }).inputValue()).toBe('Item name');
-      expect(await page.getByLabel('Supplier', { exact: true }).inputValue()).toBe('Vendor');
-      expect(await page.getByLabel('Stock', { exact: true }).inputValue()).toBe('Qty');
+      const columns = page.getByRole('group', { name: 'Columns' });
+      await expect.poll(() => columns.getByLabel('Name', { exact: true }).inputValue()).toBe('Item name');
+      expect(await columns.getByLabel('Supplier', { exact: true }).inputValue()).toBe('Vendor');
+      expect(await columns.getByLabel('Price', { exact: true }).inputValue()).toBe('Retail price');
+      expect(await columns.getByLabel('Stock', { exact: true }).inputValue()).toBe('Qty');
       await see(page.getByText(`Pantry item ${tag} 1`, { exact: true }).first());
       await page.getByRole('button', { name: 'Check file' }).click();
 
@@ -110,7 +112,7 @@ stories('the catalogue import', () => {
       writeFileSync(fixedFile, fixed.map((row) => csvRow(row)).join(''));
       await page.getByRole('link', { name: /import another file/i }).click();
       await see(page.getByRole('heading', { name: 'Upload your products file' }));
-      await page.getByLabel('Products file').setInputFiles(fixedFile);
+      await page.getByLabel('Products file', { exact: true }).setInputFiles(fixedFile);
       await page.getByRole('button', { name: 'Upload and map columns' }).click();
       await see(page.getByRole('heading', { name: 'Match the columns' }));
       await page.getByRole('button', { name: 'Check file' }).click();
