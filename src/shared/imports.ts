@@ -241,6 +241,18 @@ export type ImportRowsQuery = z.input<typeof ImportRowsQuery>;
 export const ImportRowsResponse = Ok.extend({ rows: z.array(ImportRow) }).extend(PageInfo.shape);
 export type ImportRowsResponse = z.infer<typeof ImportRowsResponse>;
 
+/** `GET /api/imports`: one page of the imports, newest first (20 a page unless pageSize says). */
+export const ImportListQuery = PageQuery.pick({ page: true, pageSize: true });
+export type ImportListQuery = z.input<typeof ImportListQuery>;
+/**
+ * The imports, newest first, without the uploads cut off halfway (no rows). Each is an `Import`
+ * whose `preview` is [] here (the list stays small; `GET /api/imports/:id` has the first rows).
+ */
+export const ImportListResponse = Ok.extend({ imports: z.array(Import) })
+  .extend(PageInfo.shape)
+  .extend({ page: z.number().int(), pageSize: z.number().int(), pageCount: z.number().int() });
+export type ImportListResponse = z.infer<typeof ImportListResponse>;
+
 export const ImportErrorsQuery = z.object({
   format: z.literal('csv', { error: 'format must be csv.' }).default('csv'),
 });

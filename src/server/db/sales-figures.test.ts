@@ -200,8 +200,7 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
   }
 
   it('match the orders after a bulk insert of a whole demo store', async () => {
-    const database = { query: t.sql } as Parameters<typeof seedDemo>[0];
-    await seedDemo(database);
+    await seedDemo(t.app.database);
     const { kept, counted, mismatched } = await figures();
     expect(Number(counted?.orders)).toBeGreaterThan(1000);
     expect(kept).toEqual(counted);

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../test/harness';
-import { demoBarcode, seedDemo } from './seed';
+import { DEMO_PASSWORD, demoBarcode, seedDemo } from './seed';
+import { DEMO_NEW_LINES, DEMO_PRICE_LIST } from './seed-imports';
 
 /** The demo store's counter sales and customers add up like real ones (DESIGN §11). */
 describe('the demo store', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startApp({ name: 'pglite' });
-    await seedDemo({ query: t.sql } as Parameters<typeof seedDemo>[0]);
+    await seedDemo(t.app.database);
   });
   afterAll(() => t?.close());
 
@@ -137,5 +138,77 @@ describe('the demo store', () => {
     const products = await t.call('GET', '/api/products', { token: t.as.user.token });
     const inForce = new Set(products.body.products.map((p: { taxRate: { name: string } }) => p.taxRate.name));
     expect(inForce).toEqual(new Set(['Reduced 5%', 'Standard 8.875%', 'Zero 0%']));
+  });
+
+  it('has an applied import of a price list and a checked one waiting, written by the import itself (DESIGN §14)', async () => {
+    const [admin] = await t.sql<{ id: string }>(`select id from users where email = 'admin@demo.local'`);
+    const login = await t.call('POST', '/api/auth/login', {
+      body: { email: 'admin@demo.local', password: DEMO_PASSWORD },
+    });
+    const token = login.body.token ?? t.as.admin.token;
+    const list = await t.call('GET', '/api/imports', { token });
+    expect(list.status).toBe(200);
+    expect(
+      list.body.imports.map((i: { fileName: string; status: string }) => [i.fileName, i.status]),
+    ).toEqual([
+      [DEMO_NEW_LINES, 'checked'],
+      [DEMO_PRICE_LIST, 'applied'],
+    ]);
+    const [spring, priceList] = list.body.imports;
+    expect(spring).toMatchObject({ rows: 12, summary: { create: 12, update: 0, unchanged: 0, errors: 0 } });
+    expect(priceList).toMatchObject({
+      rows: 47,
+      processed: 47,
+      createdBy: { _id: admin?.id, name: 'Alex Admin' },
+      summary: { create: 5, update: 40, unchanged: 0, errors: 2 },
+    });
+    // A few days ago, and in order: uploaded, checked, applied.
+    const age = Date.now() - Date.parse(priceList.appliedAt);
+    expect(age).toBeGreaterThan(3 * 86_400_000);
+    expect(age).toBeLessThan(6 * 86_400_000);
+    expect(priceList.createdAt < priceList.checkedAt && priceList.checkedAt < priceList.appliedAt).toBe(true);
+
+    // The summary is its rows' results; the two errors are the price and the missing category.
+    const results = await t.sql<{ result: string; n: number }>(
+      'select result, count(*)::int as n from import_rows where import_id = $1 group by result order by result',
+      [priceList._id],
+    );
+    const of = (result: string) => results.find((r) => r.result === result)?.n ?? 0;
+    expect({
+      create: of('create'),
+      update: of('update'),
+      unchanged: of('unchanged'),
+      errors: of('error'),
+    }).toEqual({
+      create: priceList.summary.create,
+      update: priceList.summary.update,
+      unchanged: priceList.summary.unchanged,
+      errors: priceList.summary.errors,
+    });
+    const errors = await t.call('GET', `/api/imports/${priceList._id}/errors?format=csv`, { token });
+    expect(errors.text).toContain('n/a');
+    expect(errors.text).toContain('Pet Care');
+
+    // Its products: created or repriced, their stock the sum of their movements, deliveries noted.
+    const touched = await t.sql<{ id: string; stock: number; moved: number }>(
+      `select p.id, p.stock, (select coalesce(sum(m.quantity), 0)::int from stock_movements m where m.product_id = p.id) as moved
+         from products p where p.id in (select product_id from import_rows where import_id = $1 and result in ('create', 'update'))`,
+      [priceList._id],
+    );
+    expect(touched).toHaveLength(45);
+    expect(touched.filter((p) => p.stock !== p.moved)).toEqual([]);
+    const noted = await t.sql<{ kind: string; n: number }>(
+      'select kind, count(*)::int as n from stock_movements where note = $1 group by kind order by kind',
+      [`import ${DEMO_PRICE_LIST}`],
+    );
+    expect(noted).toEqual([
+      { kind: 'adjustment', n: 10 },
+      { kind: 'initial', n: 5 },
+    ]);
+    const audit = await t.sql<{ n: number }>(
+      `select count(*)::int as n from audit_log where entity_type = 'import' and entity_id = $1 and action = 'imported'`,
+      [priceList._id],
+    );
+    expect(audit[0]?.n).toBe(1);
   });
 });

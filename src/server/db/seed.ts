@@ -13,6 +13,7 @@ import { purchaseOrderNumber } from '../../shared/purchasing';
 import type { Role } from '../../shared/roles';
 import { hashPassword } from '../lib/passwords';
 import type { Database } from './connection';
+import { seedImports } from './seed-imports';
 import { seedTill } from './seed-till';
 
 /** A small deterministic random generator, so every demo database is the same. */
@@ -420,6 +421,7 @@ export async function seedDemo(
   await seedStockHistory(q, { products, orderIds, receipts, admin, random, now });
   const seller = userIds.find((u) => u.role === 'salesRep') ?? buyers[0];
   if (seller) await seedTill(database, { now, admin, seller, random });
+  if (admin) await seedImports(database, { now, admin });
 }
 
 /**

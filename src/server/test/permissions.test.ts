@@ -781,6 +781,11 @@ const ROWS: Row[] = [
     }),
   },
   {
+    call: 'GET /api/imports',
+    who: ADMIN,
+    request: async () => ({ method: 'GET', url: '/api/imports?page=1&pageSize=5' }),
+  },
+  {
     call: 'GET /api/imports/:id',
     who: ADMIN,
     request: async (t) => ({ method: 'GET', url: `/api/imports/${await newCheckedImport(t)}` }),

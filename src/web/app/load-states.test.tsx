@@ -40,7 +40,6 @@ function screensOf(table: RouteObject[]): Screen[] {
 const LOADS_NOTHING: Record<string, string> = {
   '/superAdmin-dashboard': 'two signposts',
   '/admin-dashboard/stock-check': 'runs the check on request',
-  '/admin-dashboard/products/import': 'the upload step asks nothing until a file is sent',
   '/admin-dashboard/refunds': 'a receipt is found when its number is scanned or typed',
   '/employee-dashboard/refunds': 'a receipt is found when its number is scanned or typed',
   '/salesRep-dashboard/refunds': 'a receipt is found when its number is scanned or typed',
@@ -320,6 +319,35 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
         checkedAt: null,
         appliedAt: null,
       },
+    }),
+  },
+  // The upload step's recent imports.
+  {
+    path: /^\/api\/imports$/,
+    answer: (query) => ({
+      imports: [
+        {
+          _id: 'x1',
+          fileName: `${SHOWN}.csv`,
+          format: 'csv',
+          status: 'applied',
+          rows: 1,
+          columns: ['Name'],
+          mapping: { name: 'Name' },
+          options: null,
+          summary: null,
+          processed: 1,
+          total: 1,
+          failure: null,
+          preview: [],
+          createdAt: at,
+          createdBy: { _id: 'u1', name: 'Test admin' },
+          checkedAt: at,
+          appliedAt: at,
+        },
+      ],
+      ...page(query, 1),
+      pageCount: 1,
     }),
   },
 ];

@@ -1,6 +1,6 @@
 import type { AuditQuery } from '../../shared/audit';
 import type { CustomerQuery } from '../../shared/customers';
-import type { ImportRowsQuery } from '../../shared/imports';
+import type { ImportListQuery, ImportRowsQuery } from '../../shared/imports';
 import type { OrderQuery } from '../../shared/orders';
 import type { ProductQuery } from '../../shared/products';
 import type { PurchaseOrderQuery } from '../../shared/purchasing';
@@ -60,4 +60,6 @@ export const queryKeys = {
   // A catalogue import (DESIGN §14); its checked rows sit under it, so a new check refreshes them.
   catalogueImport: (id: string) => ['imports', id] as const,
   importRows: (id: string, query: ImportRowsQuery) => ['imports', id, 'rows', query] as const,
+  /** The upload page's recent imports, a page at a time. */
+  importList: (query: ImportListQuery) => ['imports', 'list', query] as const,
 };

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNotNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNotNull, sql } from 'drizzle-orm';
 import {
   IMPORT_PREVIEW_ROWS,
   type Import,
@@ -93,6 +93,28 @@ export function importAnswer(record: ImportRecord, preview: string[][]): Import 
 export async function findImport(db: Db, id: string): Promise<Import | undefined> {
   const [record] = await db.select().from(imports).where(eq(imports.id, id));
   return record ? importAnswer(record, await importPreview(db, id, IMPORT_PREVIEW_ROWS)) : undefined;
+}
+
+/**
+ * One page of the imports, newest first (imports_created_idx), with how many there are; `preview`
+ * is [] in a list. Uploads cut off halfway (`rows` still 0, see startImport) are left out.
+ */
+export async function listImports(
+  db: Db,
+  window: { limit: number; offset: number },
+): Promise<{ imports: Import[]; total: number }> {
+  const finished = gt(imports.rows, 0);
+  const [records, [counted]] = await Promise.all([
+    db
+      .select()
+      .from(imports)
+      .where(finished)
+      .orderBy(desc(imports.createdAt), desc(imports.id))
+      .limit(window.limit)
+      .offset(window.offset),
+    db.select({ total: count() }).from(imports).where(finished),
+  ]);
+  return { imports: records.map((record) => importAnswer(record, [])), total: Number(counted?.total ?? 0) };
 }
 
 /** The first rows' cells, for the upload's preview. */

@@ -8,10 +8,13 @@ import {
   ImportErrorsQuery,
   ImportFileQuery,
   type ImportFormat,
+  ImportListQuery,
+  ImportListResponse,
   ImportResponse,
   MAX_IMPORT_BYTES,
   XLSX_MIME,
 } from '../../../shared/imports';
+import { DEFAULT_PAGE_SIZE } from '../../../shared/paging';
 import { currentUser } from '../../lib/auth';
 import { CSV_BATCH, sendCsv } from '../../lib/csv-stream';
 import { AppError, badRequest, conflict, isId, notFound } from '../../lib/errors';
@@ -22,6 +25,7 @@ import {
   finishImport,
   importChecked,
   importErrorRows,
+  listImports,
   startImport,
   UPLOAD_BATCH,
 } from './imports.repository';
@@ -158,6 +162,31 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
       const found = await findImport(app.db, id);
       if (!found) throw notFound('Import');
       return reply.code(201).send({ success: true as const, import: found });
+    },
+  );
+
+  app.get(
+    '/imports',
+    {
+      config: { permission: 'products:write' },
+      schema: {
+        tags: ['imports'],
+        summary: 'The imports, newest first, one page at a time',
+        description:
+          'Every import with its status, rows, progress and summary, newest first; an upload cut off halfway (no rows) is left out. 20 a page unless pageSize says otherwise. `preview` is [] here: one import answers its first rows.',
+        querystring: ImportListQuery,
+        response: { 200: ImportListResponse },
+      },
+    },
+    async (request) => {
+      const page = request.query.page ?? 1;
+      const pageSize = request.query.pageSize ?? DEFAULT_PAGE_SIZE;
+      const { imports, total } = await listImports(app.db, {
+        limit: pageSize,
+        offset: (page - 1) * pageSize,
+      });
+      const pageCount = Math.max(1, Math.ceil(total / pageSize));
+      return { success: true as const, imports, total, page, pageSize, pageCount };
     },
   );
 

@@ -1,6 +1,8 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   type ImportCheckInput,
+  type ImportListQuery,
+  ImportListResponse,
   ImportResponse,
   type ImportRowsQuery,
   ImportRowsResponse,
@@ -27,6 +29,22 @@ export const importQuery = (id: string) =>
     queryKey: queryKeys.catalogueImport(id),
     queryFn: ({ signal }) => api(path(id), { schema: ImportResponse, signal }),
     refetchInterval: (query) => (query.state.data?.import.status === 'applying' ? PROGRESS_POLL_MS : false),
+    staleTime: 0,
+  });
+
+/** How often the recent imports are asked again while one of them is being applied. */
+export const LIST_POLL_MS = 2_000;
+/** Recent imports shown per page on the upload step. */
+export const IMPORT_LIST_PAGE_SIZE = 10;
+
+/** The imports, newest first; asked again every 2 s while any of those shown is being applied. */
+export const importListQuery = (query: ImportListQuery) =>
+  queryOptions({
+    queryKey: queryKeys.importList(query),
+    queryFn: ({ signal }) => api(withQuery('/imports', query), { schema: ImportListResponse, signal }),
+    refetchInterval: (q) =>
+      q.state.data?.imports.some((item) => item.status === 'applying') ? LIST_POLL_MS : false,
+    placeholderData: keepPreviousData,
     staleTime: 0,
   });
 

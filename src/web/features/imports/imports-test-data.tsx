@@ -111,6 +111,24 @@ export const rowsAnswer =
     };
   };
 
+/** GET /api/imports: the imports given (newest first), one page of them, as the server pages. */
+export const listAnswer =
+  (items: readonly Import[]): Handler =>
+  ({ query }) => {
+    const page = Number(query.page ?? 1);
+    const pageSize = Number(query.pageSize ?? 20);
+    return {
+      body: {
+        success: true,
+        imports: items.slice((page - 1) * pageSize, page * pageSize),
+        total: items.length,
+        page,
+        pageSize,
+        pageCount: Math.max(1, Math.ceil(items.length / pageSize)),
+      },
+    };
+  };
+
 /**
  * A fake server holding one import that checks and applies as the real one answers: the check
  * gives SUMMARY and ROWS; the apply goes through `steps` of progress, one per GET, then ends.
@@ -165,7 +183,8 @@ export function importServer(start: Import, { steps = [2, 4] }: { steps?: number
 /** The import screen at `path`, signed in as an admin, beside a stand-in products list. */
 export function renderImport(path: string, handlers: Record<string, Handler>) {
   signIn(userOf('admin'));
-  const mock = mockFetch(handlers);
+  // The upload step lists the recent imports: none unless the test says otherwise.
+  const mock = mockFetch({ 'GET /api/imports': listAnswer([]), ...handlers });
   const router = createMemoryRouter(
     [
       { path: '/admin-dashboard/products/import', element: <ImportPage /> },
