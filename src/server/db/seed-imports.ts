@@ -44,8 +44,8 @@ type Existing = {
 
 /**
  * The demo's catalogue imports (DESIGN §14), written by the import's own code: upload
- * (createImport), the check, and the applier. Alex Admin applied Northwind's price list four days
- * ago: 40 products repriced by SKU (a few with a delivery added to their stock), 5 new lines, and
+ * (createImport), the check, and the applier. Alex Admin applied Northwind's price list as the demo
+ * opened: 40 products repriced by SKU (a few with a delivery added to their stock), 5 new lines, and
  * 2 rows refused (a price of "n/a" and a category the store lacks). Yesterday the spring's new
  * lines were uploaded and checked (12 new products), waiting to be applied.
  */
@@ -137,26 +137,8 @@ export async function seedImports(
   const [done] = await q<{ status: string }>('select status from imports where id = $1', [applied]);
   if (done?.status !== 'applied') throw new Error(`The demo import ended ${done?.status}`);
 
-  // Four days ago, checked two minutes later, applied a minute after, with its new products. Its
-  // stock movements and its audit entry keep the time they were written: both are append-only.
-  const uploadedAt = new Date(now.getTime() - 4 * DAY - 3 * 60 * MINUTE);
-  const checkedAt = new Date(uploadedAt.getTime() + 2 * MINUTE);
-  const appliedAt = new Date(checkedAt.getTime() + MINUTE);
-  await q('update imports set created_at = $2, checked_at = $3, applied_at = $4 where id = $1', [
-    applied,
-    uploadedAt.toISOString(),
-    checkedAt.toISOString(),
-    appliedAt.toISOString(),
-  ]);
-  await q(`update import_rows set applied_at = $2 where import_id = $1 and applied_at is not null`, [
-    applied,
-    appliedAt.toISOString(),
-  ]);
-  await q(
-    `update products set created_at = $2 where id in (
-       select product_id from import_rows where import_id = $1 and result = 'create')`,
-    [applied, appliedAt.toISOString()],
-  );
+  // It keeps the times it was written at, as its stock movements and audit entry do (both are
+  // append-only): the price list was applied as the demo opened.
 
   // Spring's new lines: uploaded and checked yesterday afternoon, not applied yet.
   const spring = [
