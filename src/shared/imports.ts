@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Money, Ok } from './common';
+import { MAX } from './limits';
 import { PageInfo, PageQuery } from './paging';
 import { PRODUCT_CSV_HEADER, ProductInput, ReorderPoint, ReorderQuantity, Stock } from './products';
 import { UnitCost } from './purchasing';
@@ -308,12 +309,12 @@ const NAME = ProductInput.shape.name;
 const DESCRIPTION = z
   .string()
   .trim()
-  .max(2000, { error: 'Must be at most 2000 characters.' })
+  .max(MAX.description, { error: `Must be at most ${MAX.description} characters.` })
   .refine((value) => !value.includes('\0'), { error: 'Must not hold a NUL character.' });
 const refName = (label: string) =>
   z
     .string()
-    .max(200, { error: `${label} must be at most 200 characters.` })
+    .max(MAX.name, { error: `${label} must be at most ${MAX.name} characters.` })
     .refine((value) => !value.includes('\0'), { error: `${label} must not hold a NUL character.` });
 const REF_NAME = {
   category: refName('Category'),

@@ -5,6 +5,7 @@ import {
   type ImportResult,
   type ImportError as RowError,
 } from '../../../shared/imports';
+import { PRODUCT_CSV_HEADER } from '../../../shared/products';
 import { buildApp } from '../../app';
 import { openDatabase } from '../../db/connection';
 import { type Account, startApp, type TestApp, targets } from '../../test/harness';
@@ -14,20 +15,7 @@ import { createImport } from './imports.repository';
 let sequence = 0;
 const tag = () => `${Date.now().toString(36)}${sequence++}`;
 
-const COLUMNS = [
-  'Name',
-  'SKU',
-  'Barcode',
-  'Description',
-  'Category',
-  'Supplier',
-  'Price',
-  'Cost',
-  'Stock',
-  'Reorder point',
-  'Reorder quantity',
-  'Tax rate',
-];
+const COLUMNS: string[] = [...PRODUCT_CSV_HEADER];
 type Cells = Partial<Record<(typeof COLUMNS)[number], string>>;
 
 type SimRow = {

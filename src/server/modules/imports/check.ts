@@ -14,6 +14,7 @@ import {
   readImportRow,
   requiredMessage,
 } from '../../../shared/imports';
+import { Stock } from '../../../shared/products';
 import { type Database, type Runner, runnerOf } from '../../db/connection';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 
@@ -27,9 +28,6 @@ import { badRequest, conflict, notFound } from '../../lib/errors';
 
 /** Rows read, checked and written per round trip. */
 export const CHECK_BATCH = 2000;
-
-/** The most stock a product holds (the column is an integer). */
-const MAX_STOCK = 2_147_483_647;
 
 type CheckOptions = { mapping: ImportMapping } & ImportOptions;
 
@@ -358,7 +356,7 @@ function checkRow(
   let stockTo: number | undefined;
   if (product && stockRead && values.stock !== null && values.stock !== undefined) {
     stockTo = options.stock === 'set' ? values.stock : product.stock + values.stock;
-    if (stockTo > MAX_STOCK) {
+    if (!Stock.safeParse(stockTo).success) {
       fail('stock', 'Stock would be too large.');
       stockTo = undefined;
     }
