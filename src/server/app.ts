@@ -45,6 +45,7 @@ import { ImportApplier } from './modules/imports/apply';
 import { importApplyRoutes } from './modules/imports/apply.routes';
 import { importCheckRoutes } from './modules/imports/check.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
+import { lotsRoutes } from './modules/lots/lots.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import { productsRoutes } from './modules/products/products.routes';
 import { purchasingRoutes } from './modules/purchasing/purchasing.routes';
@@ -321,6 +322,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(importsRoutes);
       await api.register(importCheckRoutes);
       await api.register(importApplyRoutes);
+      await api.register(lotsRoutes);
     },
     { prefix: '/api' },
   );

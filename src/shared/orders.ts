@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, Ok } from './common';
+import { OrderLot } from './lots';
 import { ExportFormat, PageInfo, PageQuery } from './paging';
 
 export const Quantity = z
@@ -47,6 +48,8 @@ export const Order = z.object({
   sale: z.object({ _id: z.string(), number: z.number().int() }).nullable(),
   /** The sale's customer, by the name they had then (_id null once deleted); null for none. */
   customer: z.object({ _id: z.string().nullable(), name: z.string() }).nullable(),
+  /** DESIGN §15: the lots the order took its units from (first-expiry-first-out); [] without lots. */
+  lots: z.array(OrderLot).optional(),
 });
 export type Order = z.infer<typeof Order>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Category } from './categories';
 import { Id, MAX, Money, Named, Ok, optionalText, requiredText } from './common';
+import { LotRef, Tracking } from './lots';
 import { ExportFormat, PageInfo, PageQuery } from './paging';
 import { UnitCost } from './purchasing';
 import { TaxRate, TaxRateRef } from './store';
@@ -33,6 +34,8 @@ export const Product = z.object({
   taxRate: TaxRate.nullable(),
   /** True when the product has no rate of its own and the store's default (or no tax, without one) applies. */
   taxRateDefault: z.boolean(),
+  /** DESIGN §15: 'lot': the stock lives in lots (GET /api/products/:id/lots), sold first-expiry-first-out. */
+  tracking: Tracking,
 });
 export type Product = z.infer<typeof Product>;
 
@@ -96,6 +99,13 @@ export const ProductInput = z.object({
   sku: ProductCode('SKU').optional(),
   barcode: ProductCode('Barcode').optional(),
   taxRate: TaxRateRef('Tax rate').optional().describe("A tax rate id; null: the store's default"),
+  /** DESIGN §15. Left out: a new product is 'none' and an edit keeps it. */
+  tracking: Tracking.optional(),
+  /**
+   * The lot the stock goes into when a lot-tracked product is created with stock, or when tracking
+   * is turned on over the stock there is (a new number with its expiry, or a known one).
+   */
+  lot: LotRef.optional(),
 });
 export type ProductInput = z.input<typeof ProductInput>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, MAX, Named, Ok, optionalText } from './common';
+import { ReceiveLots } from './lots';
 import { ExportFormat, PageInfo, PageQuery } from './paging';
 
 /**
@@ -126,9 +127,22 @@ export type PurchaseOrderListResponse = z.infer<typeof PurchaseOrderListResponse
 
 export const ReceiveInput = z.object({
   lines: z
-    .array(z.object({ line: Id.describe('Purchase order line id'), quantity: LineQuantity }), {
-      error: 'lines must be a list.',
-    })
+    .array(
+      z
+        .object({
+          line: Id.describe('Purchase order line id'),
+          quantity: LineQuantity,
+          /** DESIGN §15, required for a lot-tracked product: the lots received, adding up to quantity. */
+          lots: ReceiveLots.optional(),
+        })
+        .refine(
+          (line) =>
+            line.lots === undefined ||
+            line.lots.reduce((sum, lot) => sum + lot.quantity, 0) === line.quantity,
+          { error: "A line's lots must add up to its quantity.", path: ['lots'] },
+        ),
+      { error: 'lines must be a list.' },
+    )
     .min(1, { error: 'Receive at least one line.' })
     .max(MAX_PURCHASE_ORDER_LINES)
     .refine((lines) => new Set(lines.map((line) => line.line)).size === lines.length, {

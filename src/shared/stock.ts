@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX, Ok, optionalText } from './common';
+import { LotName, LotRef } from './lots';
 import { ExportFormat, PageInfo, PageQuery } from './paging';
 import { Product, Stock } from './products';
 
@@ -8,7 +9,15 @@ export const MOVEMENT_KINDS = ['initial', 'sale', 'return', 'receipt', 'adjustme
 export const MovementKind = z.enum(MOVEMENT_KINDS);
 export type MovementKind = z.infer<typeof MovementKind>;
 
-export const ADJUSTMENT_REASONS = ['received', 'damaged', 'lost', 'found', 'returned', 'correction'] as const;
+export const ADJUSTMENT_REASONS = [
+  'received',
+  'damaged',
+  'lost',
+  'found',
+  'returned',
+  'correction',
+  'expired',
+] as const;
 export const AdjustmentReason = z.enum(ADJUSTMENT_REASONS, {
   error: `reason must be one of ${ADJUSTMENT_REASONS.join(', ')}.`,
 });
@@ -27,12 +36,19 @@ export const AdjustInput = z.object({
     .refine((value) => value !== 0, { error: 'Quantity must not be 0.' }),
   reason: AdjustmentReason,
   note: Note,
+  /**
+   * DESIGN §15, required for a lot-tracked product: units added go into this lot (a new number
+   * with its expiry creates it); units taken come out of it (by _id or number).
+   */
+  lot: LotRef.optional(),
 });
 export type AdjustInput = z.input<typeof AdjustInput>;
 
 export const CountInput = z.object({
   counted: Stock.describe('The number of units found on the shelf'),
   note: Note,
+  /** DESIGN §15, required for a lot-tracked product: the one lot counted (`counted` = its units). */
+  lot: LotRef.optional(),
 });
 export type CountInput = z.input<typeof CountInput>;
 
@@ -51,6 +67,8 @@ export const Movement = z.object({
     .object({ _id: z.string(), sale: z.object({ _id: z.string(), number: z.number().int() }).optional() })
     .optional(),
   purchaseOrder: z.object({ _id: z.string(), number: z.string() }).optional(),
+  /** The lot the units came from or went to (DESIGN §15). */
+  lot: LotName.optional(),
 });
 export type Movement = z.infer<typeof Movement>;
 
@@ -79,6 +97,9 @@ export const StockMismatch = z.object({
   product: z.object({ _id: z.string(), name: z.string() }),
   stock: z.number().int(),
   ledger: z.number().int(),
+  /** Set when the mismatch is a lot's: its quantity (stock) against the sum of its movements (ledger), or, with no lot, the product's stock against the sum of its lots (lots). */
+  lot: LotName.optional(),
+  lots: z.number().int().optional(),
 });
 export const StockCheckResponse = Ok.extend({
   checked: z.number().int(),

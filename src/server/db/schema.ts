@@ -141,9 +141,12 @@ export const products = pgTable(
       .references(() => suppliers.id, { onDelete: 'restrict' }),
     /** null: the store's default rate applies (DESIGN §12). */
     taxRateId: uuid('tax_rate_id').references(() => taxRates.id, { onDelete: 'restrict' }),
+    /** DESIGN §15: 'lot': the stock lives in lots, sold first-expiry-first-out; 'none': it does not. */
+    tracking: text('tracking').notNull().default('none'),
     createdAt: createdAt(),
   },
   (t) => [
+    check('products_tracking_known', sql`${t.tracking} in ('none','lot')`),
     check('products_price_nonnegative', sql`${t.price} >= 0`),
     check('products_stock_nonnegative', sql`${t.stock} >= 0`),
     check('products_cost_nonnegative', sql`${t.cost} >= 0`),
@@ -704,6 +707,8 @@ export const stockMovements = pgTable(
     purchaseOrderId: uuid('purchase_order_id'),
     /** The refund at the counter that brought the units back or wrote them off (DESIGN §13). */
     refundId: uuid('refund_id'),
+    /** The lot the units came from or went to (DESIGN §15); null for a product without lots. */
+    lotId: uuid('lot_id'),
   },
   (t) => [
     check(
@@ -712,7 +717,7 @@ export const stockMovements = pgTable(
     ),
     check(
       'stock_movements_reason_known',
-      sql`${t.reason} is null or ${t.reason} in ('received','damaged','lost','found','returned','correction')`,
+      sql`${t.reason} is null or ${t.reason} in ('received','damaged','lost','found','returned','correction','expired')`,
     ),
     check('stock_movements_stock_after_nonnegative', sql`${t.stockAfter} >= 0`),
     // A product's history, newest first, is read in this order.
@@ -722,6 +727,37 @@ export const stockMovements = pgTable(
       t.id.desc().nullsFirst(),
     ),
     index('stock_movements_order_idx').on(t.orderId),
+    // A lot's history (its recall trace), oldest first.
+    index('stock_movements_lot_idx').on(t.lotId, t.at, t.id).where(sql`${t.lotId} is not null`),
+  ],
+);
+
+/**
+ * A lot of a lot-tracked product (DESIGN §15): its number (unique per product, ignoring case), its
+ * expiry (null: none, sold last) and its units. quantity = the sum of its movements ≥ 0, kept by
+ * stock_movements_apply only (lots_quantity_from_ledger refuses any other change); a product's
+ * stock = the sum of its lots. Lots are never deleted (their movements name them).
+ */
+export const lots = pgTable(
+  'lots',
+  {
+    id: id(),
+    /** No foreign key, like the movements': a deleted product's lots stay for their recall trace. */
+    productId: uuid('product_id').notNull(),
+    number: text('number').notNull(),
+    expiresOn: date('expires_on', { mode: 'string' }),
+    quantity: integer('quantity').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('lots_quantity_nonnegative', sql`${t.quantity} >= 0`),
+    uniqueIndex('lots_product_number_key').on(t.productId, sql`lower(${t.number})`),
+    // First-expiry-first-out: a product's lots in the order a sale takes them (no expiry last).
+    index('lots_product_expiry_idx').on(t.productId, t.expiresOn.asc().nullsLast(), t.createdAt, t.id),
+    // The expiring list: lots holding units, soonest first.
+    index('lots_expiring_idx')
+      .on(t.expiresOn, t.id)
+      .where(sql`${t.quantity} > 0 and ${t.expiresOn} is not null`),
   ],
 );
 

@@ -69,6 +69,15 @@ export function pgCode(error: unknown): string | undefined {
   });
 }
 
+/** The message a statement was refused with (the RAISE's text), looking through Drizzle's wrapper. */
+export function pgMessage(error: unknown): string | undefined {
+  return fromCauses(error, (current) => {
+    const code = (current as { code?: unknown }).code;
+    const message = (current as { message?: unknown }).message;
+    return typeof code === 'string' && typeof message === 'string' ? message : undefined;
+  });
+}
+
 /** The first value `pick` finds on the error or its causes (Drizzle wraps the driver's error). */
 function fromCauses<T>(error: unknown, pick: (current: object) => T | undefined): T | undefined {
   let current: unknown = error;
@@ -84,20 +93,27 @@ function fromCauses<T>(error: unknown, pick: (current: object) => T | undefined)
  * The ledgers' own refusals, raised inside a statement: IMS01 a movement that would take stock
  * below zero, IMS02 a movement for a product that does not exist (stock_movements_apply); IMS03
  * a store credit entry that would take a balance below zero, IMS04 one for a customer that does
- * not exist (store_credit_apply).
+ * not exist (store_credit_apply). Lots (DESIGN §15, stock_movements_apply), each sentence the
+ * trigger's own: IMS05 a sale of more than the unexpired lots hold ("Only N unexpired in stock"),
+ * IMS06 a movement of a lot-tracked product that names no lot where one must be named, IMS07 one
+ * that would take a lot below zero, IMS08 a lot that is not the product's.
  */
-export const LEDGER_ERRORS: Record<string, () => AppError> = {
+export const LEDGER_ERRORS: Record<string, (message: string) => AppError> = {
   IMS01: () => conflict('Not enough stock'),
   IMS02: () => notFound('Product'),
   IMS03: () => conflict('Not enough store credit.'),
   IMS04: () => notFound('Customer'),
+  IMS05: (message) => conflict(`${message}.`),
+  IMS06: (message) => badRequest(`${message}.`),
+  IMS07: (message) => conflict(`${message}.`),
+  IMS08: () => notFound('Lot'),
 };
 
 /** The AppError a failure stands for: itself, or a ledger refusal; undefined for a real fault. */
 export function businessError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
   const code = pgCode(error);
-  return code ? LEDGER_ERRORS[code]?.() : undefined;
+  return code ? LEDGER_ERRORS[code]?.(pgMessage(error) ?? '') : undefined;
 }
 
 /** What a unique index refusing a value means, by the index's name. */

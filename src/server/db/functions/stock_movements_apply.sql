@@ -1,26 +1,129 @@
--- The stock ledger (DESIGN §8, decision 0011): inserting a movement applies it, adding its
--- quantity to the product's stock in one conditional update that never goes below zero (refused
--- with IMS01 "Not enough stock", IMS02 when the product is gone), and records the stock right
--- after it in the movement.
--- Needs: products (id, stock), stock_movements (product_id, kind, quantity, stock_after).
+-- The stock ledger (DESIGN §8, decision 0011; lots: DESIGN §15, decision 0031): inserting a
+-- movement applies it, adding its quantity to the product's stock in one conditional update that
+-- never goes below zero (refused with IMS01 "Not enough stock", IMS02 when the product is gone),
+-- and records the stock right after it in the movement.
+-- Lots. A movement that names its lot (lot_id) also adds its quantity to that lot, never below
+-- zero (IMS07 "Not enough stock in lot N", IMS08 when the lot is not the product's). A movement of
+-- a lot-tracked product that names no lot has its lots chosen here, in the same statement:
+-- * a sale takes first-expiry-first-out: the lots unexpired today in the report time zone
+--   (report_settings; expiry on or after today, no expiry last), the earliest expiry first, as
+--   many as it needs; when they hold fewer units than it takes: IMS05 "Only N unexpired in stock";
+-- * a return with its order goes back to the lots that order took from (what each gave less what
+--   came back to it), the latest expiry first;
+-- * anything else is IMS06 "Name the lot …" (the API asks for it first: a 400).
+-- The first lot is this movement's own; each further lot is one more movement of the same kind,
+-- order, note and user (inserted here, one trigger level down, applied like any other), so that
+-- a lot = the sum of its movements and a product = the sum of its lots = the sum of its movements.
+-- The product's row is locked before its lots (as by every sale, which locks its products first),
+-- so two writers of one product's lots never wait on each other in a circle.
+-- Needs: products (id, stock, tracking), lots (id, product_id, number, expires_on, quantity,
+-- created_at), stock_movements (every column), report_settings.time_zone.
 -- Trigger: stock_movements_apply, BEFORE INSERT ON stock_movements FOR EACH ROW (migration 0010).
 CREATE OR REPLACE FUNCTION stock_movements_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   after integer;
+  tracked text;
+  picked record;
+  wanted integer;
+  part integer;
+  first boolean := true;
+  today date;
+  unexpired integer;
 BEGIN
   -- The opening movement of a product inserted with its stock (products_opening_movement, one
   -- trigger level down) records stock that is already there.
   IF NEW.kind = 'initial' AND pg_trigger_depth() > 1 THEN
     RETURN NEW;
   END IF;
+  -- A product without lots, or a movement naming its lot: one conditional update, as ever.
   UPDATE products SET stock = stock + NEW.quantity
   WHERE id = NEW.product_id AND stock + NEW.quantity >= 0
+    AND (NEW.lot_id IS NOT NULL OR tracking = 'none')
   RETURNING stock INTO after;
   IF NOT FOUND THEN
-    IF EXISTS (SELECT 1 FROM products WHERE id = NEW.product_id) THEN
+    SELECT tracking INTO tracked FROM products WHERE id = NEW.product_id FOR UPDATE;
+    IF NOT FOUND THEN
+      RAISE EXCEPTION 'Product not found' USING ERRCODE = 'IMS02';
+    END IF;
+    IF tracked = 'none' OR NEW.lot_id IS NOT NULL THEN
       RAISE EXCEPTION 'Not enough stock' USING ERRCODE = 'IMS01';
     END IF;
-    RAISE EXCEPTION 'Product not found' USING ERRCODE = 'IMS02';
+    IF NEW.kind = 'sale' AND NEW.quantity < 0 THEN
+      today := (now() AT TIME ZONE coalesce((SELECT time_zone FROM report_settings LIMIT 1), 'UTC'))::date;
+      wanted := -NEW.quantity;
+      SELECT coalesce(sum(quantity), 0) INTO unexpired FROM lots
+      WHERE product_id = NEW.product_id AND quantity > 0 AND (expires_on IS NULL OR expires_on >= today);
+      IF unexpired < wanted THEN
+        RAISE EXCEPTION 'Only % unexpired in stock', unexpired USING ERRCODE = 'IMS05';
+      END IF;
+      FOR picked IN
+        SELECT id, quantity FROM lots
+        WHERE product_id = NEW.product_id AND quantity > 0 AND (expires_on IS NULL OR expires_on >= today)
+        ORDER BY expires_on ASC NULLS LAST, created_at, id
+      LOOP
+        part := least(wanted, picked.quantity);
+        IF first THEN
+          NEW.lot_id := picked.id;
+          NEW.quantity := -part;
+          first := false;
+        ELSE
+          INSERT INTO stock_movements (at, product_id, kind, quantity, reason, note, user_id, user_name,
+                                       order_id, purchase_order_id, refund_id, lot_id)
+          VALUES (NEW.at, NEW.product_id, NEW.kind, -part, NEW.reason, NEW.note, NEW.user_id, NEW.user_name,
+                  NEW.order_id, NEW.purchase_order_id, NEW.refund_id, picked.id);
+        END IF;
+        wanted := wanted - part;
+        EXIT WHEN wanted = 0;
+      END LOOP;
+    ELSIF NEW.kind = 'return' AND NEW.quantity > 0 AND NEW.order_id IS NOT NULL THEN
+      wanted := NEW.quantity;
+      FOR picked IN
+        SELECT m.lot_id AS id, -sum(m.quantity)::integer AS open
+        FROM stock_movements m JOIN lots l ON l.id = m.lot_id
+        WHERE m.order_id = NEW.order_id AND m.product_id = NEW.product_id AND m.kind IN ('sale', 'return')
+        GROUP BY m.lot_id, l.expires_on, l.created_at
+        HAVING -sum(m.quantity) > 0
+        ORDER BY l.expires_on DESC NULLS FIRST, l.created_at DESC, m.lot_id
+      LOOP
+        part := least(wanted, picked.open);
+        IF first THEN
+          NEW.lot_id := picked.id;
+          NEW.quantity := part;
+          first := false;
+        ELSE
+          INSERT INTO stock_movements (at, product_id, kind, quantity, reason, note, user_id, user_name,
+                                       order_id, purchase_order_id, refund_id, lot_id)
+          VALUES (NEW.at, NEW.product_id, NEW.kind, part, NEW.reason, NEW.note, NEW.user_id, NEW.user_name,
+                  NEW.order_id, NEW.purchase_order_id, NEW.refund_id, picked.id);
+        END IF;
+        wanted := wanted - part;
+        EXIT WHEN wanted = 0;
+      END LOOP;
+      IF wanted > 0 THEN
+        RAISE EXCEPTION 'The order took % of these units from no lot: name the lot they go back to', wanted
+          USING ERRCODE = 'IMS06';
+      END IF;
+    ELSE
+      RAISE EXCEPTION 'Name the lot: this product is tracked by lot' USING ERRCODE = 'IMS06';
+    END IF;
+    UPDATE products SET stock = stock + NEW.quantity
+    WHERE id = NEW.product_id AND stock + NEW.quantity >= 0
+    RETURNING stock INTO after;
+    IF NOT FOUND THEN
+      RAISE EXCEPTION 'Not enough stock' USING ERRCODE = 'IMS01';
+    END IF;
+  END IF;
+  IF NEW.lot_id IS NOT NULL THEN
+    UPDATE lots SET quantity = quantity + NEW.quantity
+    WHERE id = NEW.lot_id AND product_id = NEW.product_id AND quantity + NEW.quantity >= 0
+    RETURNING number INTO picked;
+    IF NOT FOUND THEN
+      SELECT number INTO picked FROM lots WHERE id = NEW.lot_id AND product_id = NEW.product_id;
+      IF FOUND THEN
+        RAISE EXCEPTION 'Not enough stock in lot %', picked.number USING ERRCODE = 'IMS07';
+      END IF;
+      RAISE EXCEPTION 'Lot not found' USING ERRCODE = 'IMS08';
+    END IF;
   END IF;
   NEW.stock_after := after;
   RETURN NEW;

@@ -89,6 +89,7 @@ function productColumns(storeThreshold: number) {
     taxRateName: taxRates.name,
     taxRate: taxRates.rate,
     taxRateDefault: sql<boolean>`${products.taxRateId} is null`,
+    tracking: products.tracking,
   };
 }
 
@@ -120,6 +121,7 @@ type ProductRow = {
   taxRateName: string | null;
   taxRate: string | null;
   taxRateDefault: boolean;
+  tracking: string;
 };
 
 const toProduct = (row: ProductRow): Product => ({
@@ -141,6 +143,7 @@ const toProduct = (row: ProductRow): Product => ({
       ? null
       : { _id: row.taxRateId, name: row.taxRateName ?? '', rate: Number(row.taxRate) },
   taxRateDefault: row.taxRateDefault,
+  tracking: row.tracking === 'lot' ? 'lot' : 'none',
 });
 
 function selectProducts(db: Db, storeThreshold: number) {

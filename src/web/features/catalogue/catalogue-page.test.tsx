@@ -28,6 +28,7 @@ function product(id: string, name: string, stock: number, categoryId = 'c1', reo
     barcode: null,
     taxRate: null,
     taxRateDefault: true,
+    tracking: 'none',
     category: { _id: categoryId, name: category?.name ?? '' },
     supplier: { _id: 's1', name: 'Acme' },
   };

@@ -21,6 +21,7 @@ function product(overrides: Partial<Product> = {}): Product {
     barcode: null,
     taxRate: null,
     taxRateDefault: true,
+    tracking: 'none',
     category: { _id: 'c1', name: 'Stationery' },
     supplier: { _id: 's1', name: 'Acme' },
     ...overrides,

@@ -22,6 +22,7 @@ const pen: Product = {
   barcode: null,
   taxRate: null,
   taxRateDefault: true,
+  tracking: 'none',
   category: { _id: 'c1', name: 'Stationery' },
   supplier,
 };

@@ -32,6 +32,7 @@ const item = (id: string, name: string, price: number, stock: number, reorderPoi
   barcode: null,
   taxRate: null,
   taxRateDefault: true,
+  tracking: 'none',
   category: { _id: 'c1', name: 'Stationery' },
   supplier,
 });

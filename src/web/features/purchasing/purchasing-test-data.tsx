@@ -27,6 +27,7 @@ export function product(id: string, name: string, overrides: Partial<Product> = 
     barcode: null,
     taxRate: null,
     taxRateDefault: true,
+    tracking: 'none',
     category: { _id: 'c1', name: 'Stationery' },
     supplier: ACME,
     ...overrides,

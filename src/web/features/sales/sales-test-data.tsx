@@ -28,6 +28,7 @@ export function product(id: string, name: string, overrides: Partial<Product> = 
     barcode: null,
     taxRate: null,
     taxRateDefault: true,
+    tracking: 'none',
     category: { _id: 'c1', name: 'Snacks' },
     supplier: { _id: 's1', name: 'Acme' },
     ...overrides,

@@ -16,6 +16,7 @@ const REASON_LABEL: Record<AdjustmentReason, string> = {
   found: 'Found',
   returned: 'Returned',
   correction: 'Correction',
+  expired: 'Expired',
 };
 
 /** An adjustment reason as the admin chose it; any other reason (a return's own words) as it is. */

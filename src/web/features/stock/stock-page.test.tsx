@@ -22,6 +22,7 @@ const product: Product = {
   barcode: null,
   taxRate: null,
   taxRateDefault: true,
+  tracking: 'none',
   category: { _id: 'c1', name: 'Stationery' },
   supplier: { _id: 's1', name: 'Acme' },
 };
