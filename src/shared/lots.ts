@@ -157,3 +157,34 @@ export function addDays(day: string, days: number): string {
   date.setUTCDate(date.getUTCDate() + days);
   return date.toISOString().slice(0, 10);
 }
+
+/**
+ * The lots a sale of `quantity` units would take (DESIGN §15), as the ledger's trigger takes them:
+ * the lots unexpired on `today` holding units, earliest expiry first, no expiry last (then in the
+ * order given, which is the API's). `short` is how many units the unexpired lots lack (0: enough).
+ * For the screens only: the server decides at the sale.
+ */
+export function fefoPlan(
+  lots: readonly Lot[],
+  quantity: number,
+  today: string,
+): { takes: { lot: Lot; quantity: number }[]; unexpired: number; short: number } {
+  const sellable = lots
+    .map((lot, at) => ({ lot, at }))
+    .filter(({ lot }) => lot.quantity > 0 && (lot.expiresOn === null || lot.expiresOn >= today))
+    .sort((a, b) => {
+      const [x, y] = [a.lot.expiresOn, b.lot.expiresOn];
+      if (x !== y) return x === null ? 1 : y === null ? -1 : x < y ? -1 : 1;
+      return a.at - b.at;
+    });
+  const unexpired = sellable.reduce((sum, { lot }) => sum + lot.quantity, 0);
+  const takes: { lot: Lot; quantity: number }[] = [];
+  let wanted = Math.max(0, quantity);
+  for (const { lot } of sellable) {
+    if (wanted === 0) break;
+    const part = Math.min(wanted, lot.quantity);
+    takes.push({ lot, quantity: part });
+    wanted -= part;
+  }
+  return { takes, unexpired, short: wanted };
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id, MAX, Named, Ok, optionalText } from './common';
-import { ReceiveLots } from './lots';
+import { ReceiveLots, Tracking } from './lots';
 import { ExportFormat, PageInfo, PageQuery } from './paging';
 
 /**
@@ -67,7 +67,8 @@ export type PurchaseOrderInput = z.input<typeof PurchaseOrderInput>;
 
 export const PurchaseOrderLine = z.object({
   _id: z.string(),
-  product: Named,
+  /** tracking (DESIGN §15): 'lot' when receiving the line names its lots. */
+  product: Named.extend({ tracking: Tracking.optional() }),
   quantity: z.number().int(),
   received: z.number().int(),
   unitCost: z.number(),

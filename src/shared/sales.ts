@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checkRange, DateOnly, Id, Ok } from './common';
+import { OrderLot } from './lots';
 import { Quantity } from './orders';
 import { PageInfo, PageQuery } from './paging';
 import { PAYMENT_METHODS, PaymentsInput, RefundSummary, SALE_METHODS } from './till';
@@ -132,6 +133,8 @@ export const SaleLine = z.object({
   net: z.number(),
   returnedQuantity: z.number().int(),
   returnedTotal: z.number(),
+  /** DESIGN §15: the lots the line took its units from; [] for a product without lots. */
+  lots: z.array(OrderLot).optional(),
 });
 
 /** The store as it was at the sale (DESIGN §12), printed on the receipt. */
