@@ -211,4 +211,40 @@ describe('the demo store', () => {
     );
     expect(audit[0]?.n).toBe(1);
   });
+
+  it('sells prescription medicines by lot: some expiring soon, one expired on the shelf, one written off, every lot whole', async () => {
+    const lots = await t.sql<{
+      number: string;
+      quantity: number;
+      state: string;
+      ledger: number;
+      customers: number;
+    }>(
+      `select l.number, l.quantity,
+              case when l.expires_on < (now() at time zone (select time_zone from report_settings))::date then 'expired'
+                   when l.expires_on <= (now() at time zone (select time_zone from report_settings))::date + 30 then 'soon'
+                   else 'ok' end as state,
+              (select coalesce(sum(m.quantity), 0)::int from stock_movements m where m.lot_id = l.id) as ledger,
+              (select count(distinct o.customer_id)::int from stock_movements m join orders o on o.id = m.order_id
+               where m.lot_id = l.id) as customers
+       from lots l join products p on p.id = l.product_id
+       where p.tracking = 'lot' order by l.number`,
+    );
+    expect(lots.length).toBeGreaterThanOrEqual(10);
+    for (const lot of lots) expect(lot.quantity).toBe(lot.ledger);
+    const soon = lots.filter((lot) => lot.state === 'soon' && lot.quantity > 0);
+    expect(soon.length).toBeGreaterThanOrEqual(2);
+    expect(lots.find((lot) => lot.number === 'AMX2403A')).toMatchObject({ state: 'expired' });
+    expect(lots.find((lot) => lot.number === 'AMX2403A')?.quantity).toBeGreaterThan(0);
+    expect(lots.find((lot) => lot.number === 'OMP2311')).toMatchObject({ state: 'expired', quantity: 0 });
+    // Lots reached customers (the recall trace has names to give).
+    expect(lots.filter((lot) => lot.customers > 0).length).toBeGreaterThanOrEqual(5);
+    const [products] = await t.sql<{ bad: number; tracked: number }>(
+      `select count(*) filter (where p.stock <> (select coalesce(sum(quantity), 0) from lots where product_id = p.id)
+                                  or p.stock <> (select coalesce(sum(quantity), 0) from stock_movements where product_id = p.id))::int as bad,
+              count(*)::int as tracked
+       from products p where p.tracking = 'lot'`,
+    );
+    expect(products).toEqual({ bad: 0, tracked: 8 });
+  });
 });

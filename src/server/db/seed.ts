@@ -14,6 +14,7 @@ import type { Role } from '../../shared/roles';
 import { hashPassword } from '../lib/passwords';
 import type { Database } from './connection';
 import { seedImports } from './seed-imports';
+import { seedLots } from './seed-lots';
 import { seedTill } from './seed-till';
 
 /** A small deterministic random generator, so every demo database is the same. */
@@ -293,10 +294,32 @@ export async function seedDemo(
     });
     lineCount += lines.size;
   }
+  // The prescription medicines sold by lot (seed-lots.ts), with their own sequence of draws so the
+  // rest of the demo stays as it was; their sales are numbered below with these.
+  await seedLots(database, {
+    now,
+    admin: userIds.find((u) => u.role === 'admin'),
+    sellers: buyers,
+    customers,
+    random: seededRandom(20_261_128),
+    barcode: demoBarcode,
+  });
   // Receipt numbers follow the sales' times, as the counter gives them.
   baskets.sort((a, b) => a.when.getTime() - b.when.getTime());
+  const lotSales = await q<{ id: string; created_at: Date }>('select id, created_at from sales');
+  const timeline: Array<{ when: Date; basket?: Basket; saleId?: string }> = [
+    ...baskets.filter((basket) => basket.sale).map((basket) => ({ when: basket.when, basket })),
+    ...lotSales.map((sale) => ({ when: new Date(sale.created_at), saleId: sale.id })),
+  ].sort((a, b) => a.when.getTime() - b.when.getTime());
   let number = 0;
-  for (const basket of baskets) if (basket.sale) basket.sale.number = ++number;
+  for (const entry of timeline) {
+    number += 1;
+    if (entry.basket?.sale) entry.basket.sale.number = number;
+    if (entry.saleId) {
+      await q('update sales set number = $2 where id = $1', [entry.saleId, number]);
+      await q('update orders set sale_number = $2 where sale_id = $1', [entry.saleId, number]);
+    }
+  }
   if (number > 0) await q("select setval('sale_number_seq', $1)", [number]);
   await priceBaskets(q, baskets);
 
