@@ -32,6 +32,14 @@ import {
   loadData,
 } from './load-data';
 import {
+  checkLots,
+  type LotCheck,
+  type LotPlan,
+  type LotProducts,
+  lotProblems,
+  prepareLotProducts,
+} from './lots';
+import {
   checkStock,
   HOT_STOCK,
   orderPicker,
@@ -98,6 +106,24 @@ const REFUND_ROW = `refund of one line, steady ${REFUND_RATE} req/s`;
 const SALE_RATE = 50;
 const SALE_ROW = `${STEADY_SALE_LINES}-line sale, steady ${SALE_RATE} req/s`;
 const SALES_FLAT_OUT = `${FLAT_OUT_SALE_LINES}-line sales (${ORDER_CLIENTS} clients)`;
+/** DESIGN §15: the same 10-line sale over lot-tracked products, and FEFO sales flat out over small lots. */
+const LOT_SALE_ROW = `${STEADY_SALE_LINES}-line sale over lot-tracked products, steady ${SALE_RATE} req/s`;
+const LOT_SALES_FLAT_OUT = `${FLAT_OUT_SALE_LINES}-line sales over small lots (${ORDER_CLIENTS} clients)`;
+/**
+ * The steady run's lots: an expired one (never sold), a small one expiring in 10 days that the run
+ * sells out, so sales cross into the next, and a large one. The flat-out run's: an expired one and
+ * two small ones, which sell out.
+ */
+const LOT_STEADY_PLAN: LotPlan[] = [
+  { days: -1, units: 1000 },
+  { days: 10, units: 12 },
+  { days: 400, units: 1_000_000 },
+];
+const LOT_FLAT_PLAN: LotPlan[] = [
+  { days: -3, units: 25 },
+  { days: 20, units: 30 },
+  { days: 200, units: 30 },
+];
 /** Steady rate of the reorder suggestions (the issue's figure): a page that few people open. */
 const SUGGESTIONS_RATE = 20;
 /** Steady rate of each report, over the whole year of orders, like the suggestions. */
@@ -274,6 +300,9 @@ async function main(): Promise<void> {
   const saleProducts = await prepareSaleProducts(database, 100, 200);
   const salesRun = await prepareOrderProducts(database, 60);
   const barcodes = await sampleBarcodes(database, 1000);
+  // Lots: 200 lot-tracked products for the steady 10-line sales, ten with small lots flat out.
+  const lotSteady = await prepareLotProducts(database, 400, 200, LOT_STEADY_PLAN);
+  const lotFlat = await prepareLotProducts(database, 620, 10, LOT_FLAT_PLAN);
   await database.close();
 
   const logFile = join(tmpdir(), `ims-bench-server-${target}.log`);
@@ -494,6 +523,29 @@ async function main(): Promise<void> {
       headersFor: (i) => ({ authorization: `Bearer ${reps[i % reps.length]?.token}` }),
     });
     sessionReport = await closeBenchSession(server.url, rep.token, session);
+    // The same 10-line sale over lot-tracked products (DESIGN §15): each line's lots picked
+    // first-expiry-first-out inside the sale's statement; then sales flat out over small lots.
+    await runSteady(
+      {
+        name: LOT_SALE_ROW,
+        url: `${server.url}/api/sales`,
+        bodyFor: () => saleBody(lotSteady.ids, STEADY_SALE_LINES, true),
+        headersFor: (i) => ({ authorization: `Bearer ${reps[i % reps.length]?.token}` }),
+        connections: 16,
+        duration: SECONDS,
+        rate: SALE_RATE,
+      },
+      `p99 < ${TARGETS.saleP99} ms`,
+    );
+    await run({
+      name: LOT_SALES_FLAT_OUT,
+      url: `${server.url}/api/sales`,
+      method: 'POST',
+      connections: ORDER_CLIENTS,
+      duration: SECONDS,
+      makeBody: () => saleBody(lotFlat.ids, FLAT_OUT_SALE_LINES, false),
+      headersFor: (i) => ({ authorization: `Bearer ${reps[i % reps.length]?.token}` }),
+    });
     // A product's history, newest first, for the products with the most movements: the hot ones
     // of both order runs (their loaded sales and the thousands just placed).
     const busiest = [...directRun.hot, ...httpRun.hot];
@@ -650,6 +702,8 @@ async function main(): Promise<void> {
     ? await checkSession(database, sessionReport, tillSession)
     : undefined;
   const finalLedger = await checkLedger(database);
+  const lotSteadyCheck = await checkLots(database, lotSteady);
+  const lotFlatCheck = await checkLots(database, lotFlat);
   // What the import left: its new products (one opening movement each, of 0 too, as a product
   // created by hand) and the loaded products it repriced.
   const [importWritten] = await database.query<{
@@ -682,6 +736,10 @@ async function main(): Promise<void> {
     salesStock,
     salesWhole,
     sessionCheck,
+    lotSteady,
+    lotSteadyCheck,
+    lotFlat,
+    lotFlatCheck,
     barcodeFound,
     results,
     catalogue,
@@ -716,6 +774,10 @@ function report(r: {
   salesStock: StockCheck;
   salesWhole: SalesCheck;
   sessionCheck: SessionCheck | undefined;
+  lotSteady: LotProducts;
+  lotSteadyCheck: LotCheck;
+  lotFlat: LotProducts;
+  lotFlatCheck: LotCheck;
   barcodeFound: string;
   results: LoadResult[];
   catalogue: number[];
@@ -800,6 +862,12 @@ function report(r: {
       ? [`${iw.openings} opening movements for ${iw.created} imported products`]
       : []),
   ];
+  const lotSale = byName(LOT_SALE_ROW);
+  const lotFlat = byName(LOT_SALES_FLAT_OUT);
+  const lotProblemsFound = [
+    ...lotProblems(r.lotSteadyCheck, r.lotSteady).map((problem) => `steady lots: ${problem}`),
+    ...lotProblems(r.lotFlatCheck, r.lotFlat).map((problem) => `flat-out lots: ${problem}`),
+  ];
   const duringImport = r.results.find((x) => x.name === DASHBOARD_DURING_IMPORT);
   const afterImport = r.results.find((x) => x.name === DASHBOARD_AFTER_IMPORT);
 
@@ -836,6 +904,7 @@ function report(r: {
     `Stock check (GET /api/stock/check) over ${r.stockCheck.checked.toLocaleString('en-US')} products and ${r.finalLedger.movements.toLocaleString('en-US')} movements: ${r.stockCheck.ms.map((n) => n.toFixed(0)).join(', ')} ms (median ${checkMedian.toFixed(0)} ms), ${r.stockCheck.mismatches} mismatches. Ledger checked in SQL after the run: ${ledgerProblems(r.finalLedger).join('; ') || 'holds'}.`,
     `Purchasing: ${r.receipts.ms.length} purchase orders of ${RECEIVE_LINES} lines received in full, one request each, one after another: p50 ${receiveP50.toFixed(1)} ms, p99 ${receiveP99.toFixed(1)} ms, ${r.receipts.failures.length} not answered 200. Reorder suggestions over ${size.products.toLocaleString('en-US')} products with ${r.openLines.toLocaleString('en-US')} open purchase order lines on order: ${r.suggested.lines.toLocaleString('en-US')} products to reorder from ${r.suggested.suppliers} suppliers in each answer.`,
     `Sales: the steady run sold ${STEADY_SALE_LINES} lines a sale (${steadySale.statuses['201'] ?? 0} answered 201 of ${steadySale.requests}); flat out, ${salesFlat.statuses['201'] ?? 0} sales of ${FLAT_OUT_SALE_LINES} lines accepted and ${salesFlat.statuses['409'] ?? 0} refused whole for stock, over ${r.salesStock.products} products: ${r.salesStock.mismatches} where initial − sold ≠ final, ${r.salesStock.negative} below zero, ${r.salesStock.soldOut} sold out, ${r.salesStock.ledgerMismatches} whose stock ≠ the sum of their movements, ${r.salesStock.unrecordedSales} lines without their sale movement; ${r.salesWhole.sales} sales checked, ${r.salesWhole.partial} not whole; receipt numbers over every sale of the run: ${r.salesWhole.duplicateNumbers} given twice. Barcode lookup (GET /api/products/code/:code) found the scanned product: ${r.barcodeFound}.`,
+    `Lots (DESIGN §15): the steady run sold ${lotSale.statuses['201'] ?? 0} of ${lotSale.requests} sales of ${STEADY_SALE_LINES} lines over ${r.lotSteadyCheck.products} lot-tracked products (${r.lotSteadyCheck.lots} lots), ${r.lotSteadyCheck.acrossLots} of its lines across two lots; flat out, ${lotFlat.statuses['201'] ?? 0} sales accepted and ${lotFlat.statuses['409'] ?? 0} refused ('Only N unexpired in stock') over ${r.lotFlatCheck.products} products with two small lots and an expired one each: ${r.lotFlatCheck.acrossLots} lines across two lots, ${r.lotFlatCheck.expiredTaken} expired units sold (${r.lotFlatCheck.expiredLeft} of ${r.lotFlat.expiredUnits} left), ${r.lotFlatCheck.lotMismatches} lots ≠ the sum of their movements, ${r.lotFlatCheck.productMismatches} products ≠ the sum of their lots or movements, ${r.lotFlatCheck.unwholeOrders} orders whose lots do not add up.`,
     r.catalogue.length
       ? `Catalogue page interactive in Chromium (rows shown, search usable): ${r.catalogue.map((n) => n.toFixed(0)).join(', ')} ms (first is cold).`
       : `Catalogue page interactive in Chromium: not measured (${r.catalogueError}).`,
@@ -864,6 +933,8 @@ function report(r: {
     `| product by barcode at ${size.products.toLocaleString('en-US')} products p99 < ${TARGETS.barcodeP99} ms, at a steady ${STEADY_RATE} req/s | ${barcode.p99.toFixed(1)} ms | ${verdict(barcode.p99 < TARGETS.barcodeP99 && allOk(barcode, '200') && r.barcodeFound === 'yes')} |`,
     `| ${STEADY_SALE_LINES}-line sale p99 < ${TARGETS.saleP99} ms, at a steady ${SALE_RATE} req/s | ${steadySale.p99.toFixed(1)} ms | ${verdict(steadySale.p99 < TARGETS.saleP99 && allOk(steadySale, '201'))} |`,
     `| sales flat out (${salesFlat.rps.toFixed(0)} req/s): zero oversell, every sale whole, numbers unique | ${salesOversell} problems | ${verdict(salesOversell === 0 && r.salesStock.products === 20 && (salesFlat.statuses['201'] ?? 0) > 0)} |`,
+    `| ${STEADY_SALE_LINES}-line sale over lot-tracked products p99 < ${TARGETS.saleP99} ms, at a steady ${SALE_RATE} req/s | ${lotSale.p99.toFixed(1)} ms | ${verdict(lotSale.p99 < TARGETS.saleP99 && allOk(lotSale, '201'))} |`,
+    `| FEFO sales flat out over small lots (${lotFlat.rps.toFixed(0)} req/s): 0 oversell, no expired unit sold, lot = Σ movements, product = Σ lots = Σ movements | ${lotProblemsFound.length ? lotProblemsFound.join('; ') : '0 problems'} | ${verdict(lotProblemsFound.length === 0 && (lotFlat.statuses['201'] ?? 0) > 0 && (lotFlat.statuses['409'] ?? 0) > 0)} |`,
     `| refund of one line p99 < ${TARGETS.refundP99} ms, at a steady ${REFUND_RATE} req/s | ${refund.p99.toFixed(1)} ms | ${verdict(refund.p99 < TARGETS.refundP99 && allOk(refund, '201'))} |`,
     till
       ? `| sales flat out in one till session: its report adds up (${till.sales} sales, ${till.total} taken, expected cash ${till.expectedCash}) | ${till.differences.length + till.unpaid} differences${till.differences.length ? `: ${till.differences.join('; ')}` : ''} | ${verdict(till.differences.length === 0 && till.unpaid === 0 && till.sales > 0)} |`
@@ -898,7 +969,7 @@ function report(r: {
   log('');
   log(markdown);
   log(`Written to ${file}`);
-  return [...ledger, ...importProblems];
+  return [...ledger, ...importProblems, ...lotProblemsFound];
 }
 
 main().catch((error) => {
