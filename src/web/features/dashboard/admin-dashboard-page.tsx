@@ -109,7 +109,7 @@ function ReorderLink({ count }: { count: number }) {
   return (
     <Link
       to={REORDER_PATH}
-      className={`mt-4 flex items-center justify-between gap-3 rounded-lg border p-4 shadow-sm hover:bg-slate-50 sm:p-5 ${count > 0 ? 'border-amber-300 bg-amber-50' : 'border-slate-200 bg-white'}`}
+      className={`flex items-center justify-between gap-3 rounded-lg border p-4 shadow-sm hover:bg-slate-50 sm:p-5 ${count > 0 ? 'border-amber-300 bg-amber-50' : 'border-slate-200 bg-white'}`}
     >
       <span>
         <span className="block text-sm font-medium text-slate-600">To reorder</span>
@@ -137,7 +137,7 @@ function ExpiringLink({ soon }: { soon: NonNullable<DashboardResponse['expiringS
   return (
     <Link
       to={EXPIRING_PATH}
-      className={`mt-4 flex flex-wrap items-center justify-between gap-3 rounded-lg border p-4 shadow-sm hover:bg-slate-50 sm:p-5 ${urgent ? 'border-red-300 bg-red-50' : 'border-slate-200 bg-white'}`}
+      className={`flex flex-wrap items-center justify-between gap-3 rounded-lg border p-4 shadow-sm hover:bg-slate-50 sm:p-5 ${urgent ? 'border-red-300 bg-red-50' : 'border-slate-200 bg-white'}`}
     >
       <span>
         <span className="block text-sm font-medium text-slate-600">Expiring soon</span>
@@ -193,8 +193,11 @@ export function AdminDashboardPage() {
               />
             </dl>
             <TodayStrip today={figures.today} />
-            <ReorderLink count={figures.toReorder} />
-            {figures.expiringSoon ? <ExpiringLink soon={figures.expiringSoon} /> : null}
+            {/* What needs doing: side by side on a wide screen. */}
+            <div className={`mt-4 grid gap-4 ${figures.expiringSoon ? 'xl:grid-cols-2' : ''}`}>
+              <ReorderLink count={figures.toReorder} />
+              {figures.expiringSoon ? <ExpiringLink soon={figures.expiringSoon} /> : null}
+            </div>
             <div className="mt-6 grid gap-4 lg:grid-cols-3">
               <Card title="Out of Stock Products">
                 {figures.outOfStock.length === 0 ? (

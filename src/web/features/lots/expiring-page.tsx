@@ -100,7 +100,7 @@ function WindowChoice({ days, onDays }: { days: number; onDays: (days: number) =
       <form onSubmit={submit} noValidate className="flex flex-wrap items-start gap-x-4 gap-y-3">
         <fieldset>
           <legend className="mb-1 block text-sm font-medium text-slate-700">Expiring within</legend>
-          <div className="flex flex-wrap gap-1">
+          <div className="grid grid-cols-4 gap-1 sm:flex">
             {WINDOWS.map((window) => (
               <button
                 key={window}
@@ -110,7 +110,7 @@ function WindowChoice({ days, onDays }: { days: number; onDays: (days: number) =
                 className={buttonClass(
                   days === window ? 'primary' : 'secondary',
                   'md',
-                  days === window ? 'border border-indigo-600' : '',
+                  `whitespace-nowrap max-sm:px-2 ${days === window ? 'border border-indigo-600' : ''}`,
                 )}
               >
                 {window} days
@@ -119,7 +119,7 @@ function WindowChoice({ days, onDays }: { days: number; onDays: (days: number) =
           </div>
         </fieldset>
         <div className="flex items-start gap-2">
-          <div className="w-40">
+          <div className="w-48">
             <TextField
               label="Or days ahead (1–365)"
               type="number"
