@@ -68,6 +68,8 @@ const EMPTY_TEXTS = [
   'No sales in this range',
   'No sales yet.',
   'No sales match',
+  'Nothing expires in the next',
+  'This lot has no movements.',
 ];
 
 const SENTENCE = 'The database is resting.';
@@ -296,6 +298,47 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
       }),
     }),
   },
+  // Lots and expiry (DESIGN §15): the expiring list and a lot's recall trace.
+  {
+    path: /^\/api\/lots\/expiring$/,
+    answer: (query) => ({
+      lots: [
+        {
+          lot: { _id: 'x1', number: 'A12', expiresOn: '2025-05-20' },
+          product: { _id: 'x1', name: SHOWN },
+          quantity: 2,
+          value: 3,
+        },
+      ],
+      today: '2025-05-01',
+      quantity: 2,
+      value: 3,
+      ...page(query, 1),
+    }),
+  },
+  {
+    path: /^\/api\/lots\/x1\/trace$/,
+    answer: () => ({
+      lot: {
+        _id: 'x1',
+        number: 'A12',
+        expiresOn: '2025-05-20',
+        quantity: 2,
+        product: { _id: 'x1', name: SHOWN },
+      },
+      movements: [
+        {
+          _id: 'm1',
+          at,
+          kind: 'receipt',
+          quantity: 2,
+          reason: null,
+          note: '',
+          user: { _id: 'u1', name: 'Test admin' },
+        },
+      ],
+    }),
+  },
   // The catalogue import (DESIGN §14), just uploaded: its mapping step names the file.
   {
     path: /^\/api\/imports\/x1$/,
@@ -366,6 +409,7 @@ function dashboard() {
     outOfStock: [{ _id: 'x1', name: SHOWN, category: { name: 'Pens' } }],
     highestSaleProduct: { message: 'No sales yet' },
     toReorder: 0,
+    expiringSoon: { count: 0, value: 0 },
     lowStock: [],
   };
 }

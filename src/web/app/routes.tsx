@@ -58,6 +58,9 @@ const tillSessions = () =>
   import('../features/till/sessions-page').then((m) => ({ Component: m.SessionsPage }));
 const tillReport = () =>
   import('../features/till/session-report-page').then((m) => ({ Component: m.SessionReportPage }));
+const expiringLots = () =>
+  import('../features/lots/expiring-page').then((m) => ({ Component: m.ExpiringPage }));
+const lotTrace = () => import('../features/lots/lot-trace-page').then((m) => ({ Component: m.LotTracePage }));
 const storeSettings = () =>
   import('../features/store/store-settings-page').then((m) => ({ Component: m.StoreSettingsPage }));
 const taxRates = () =>
@@ -129,6 +132,8 @@ export const routes: RouteObject[] = [
           { path: 'products/import', lazy: productsImport },
           { path: 'products/import/:id', lazy: productsImport },
           { path: 'stock-check', lazy: stockCheck },
+          { path: 'lots/expiring', lazy: expiringLots },
+          { path: 'lots/:id', lazy: lotTrace },
           { path: 'categories', lazy: categories },
           { path: 'supplier', lazy: suppliers },
           { path: 'purchase-orders', lazy: purchaseOrders },

@@ -25,3 +25,8 @@ export function productsPath(list?: string | null): string {
   const query = new URLSearchParams(list ?? '').toString();
   return query ? `${PRODUCTS_PATH}?${query}` : PRODUCTS_PATH;
 }
+
+/** The lots expiring within a window (DESIGN §15); `days` is its window when not the default. */
+export const EXPIRING_PATH = '/admin-dashboard/lots/expiring';
+/** A lot's trace: every movement of its units, for a recall. */
+export const lotTracePath = (lotId: string) => `/admin-dashboard/lots/${encodeURIComponent(lotId)}`;

@@ -77,3 +77,9 @@ export const ROLE_LABEL: Record<Role, string> = {
   medicalRep: 'Medical Rep.',
   user: 'Employee',
 };
+
+/** The day `now` falls on in the reader's time zone, as YYYY-MM-DD (a lot's expiry is judged by it). */
+export function localDay(now: Date = new Date()): string {
+  const two = (value: number) => String(value).padStart(2, '0');
+  return `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}`;
+}

@@ -1,6 +1,7 @@
 import type { AuditQuery } from '../../shared/audit';
 import type { CustomerQuery } from '../../shared/customers';
 import type { ImportListQuery, ImportRowsQuery } from '../../shared/imports';
+import type { ExpiringQuery } from '../../shared/lots';
 import type { OrderQuery } from '../../shared/orders';
 import type { ProductQuery } from '../../shared/products';
 import type { PurchaseOrderQuery } from '../../shared/purchasing';
@@ -20,6 +21,8 @@ export const queryKeys = {
   productChoices: ['products', 'choices'] as const,
   product: (id: string) => ['products', 'one', id] as const,
   movements: (id: string, page: number) => ['products', 'movements', id, page] as const,
+  // A product's lots sit under the products: whatever changes the stock refreshes them.
+  productLots: (id: string) => ['products', 'lots', id] as const,
   categories: ['categories'] as const,
   suppliers: ['suppliers'] as const,
   users: ['users'] as const,
@@ -62,4 +65,8 @@ export const queryKeys = {
   importRows: (id: string, query: ImportRowsQuery) => ['imports', id, 'rows', query] as const,
   /** The upload page's recent imports, a page at a time. */
   importList: (query: ImportListQuery) => ['imports', 'list', query] as const,
+  // Lots and expiry (DESIGN §15): the expiring list a page at a time, and one lot's trace.
+  lots: ['lots'] as const,
+  expiringLots: (query: ExpiringQuery) => ['lots', 'expiring', query] as const,
+  lotTrace: (id: string) => ['lots', 'trace', id] as const,
 };

@@ -7,7 +7,7 @@ import { formatMoney } from '../../lib/format';
 import { mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
 import { AdminDashboardPage } from './admin-dashboard-page';
 
-const answer = (toReorder: number): DashboardResponse => ({
+const answer = (toReorder: number, extra: Partial<DashboardResponse> = {}): DashboardResponse => ({
   success: true,
   totalProducts: 1234,
   totalStock: 56789,
@@ -18,11 +18,12 @@ const answer = (toReorder: number): DashboardResponse => ({
   highestSaleProduct: { name: 'Blue Pen', category: 'Stationery', totalQuantity: 420 },
   toReorder,
   lowStock: [],
+  ...extra,
 });
 
-function renderDashboard(toReorder: number) {
+function renderDashboard(toReorder: number, extra: Partial<DashboardResponse> = {}) {
   signIn(userOf('admin'));
-  const mock = mockFetch({ 'GET /api/dashboard': () => ({ body: answer(toReorder) }) });
+  const mock = mockFetch({ 'GET /api/dashboard': () => ({ body: answer(toReorder, extra) }) });
   renderWithClient(
     <MemoryRouter>
       <AdminDashboardPage />
@@ -73,6 +74,41 @@ describe('admin dashboard', () => {
     expect(described(today, 'Sales today')).toEqual(['7']);
     expect(described(today, 'Revenue today')).toEqual([formatMoney(63.5)]);
     expect(described(today, 'Average basket')).toEqual([formatMoney(9.07)]);
+  });
+
+  it('shows the lots expiring soon and their value at cost, linking to the expiring list', async () => {
+    renderDashboard(0, { expiringSoon: { count: 4, value: 1234.5 } });
+    const link = await screen.findByRole('link', { name: /^Expiring soon/ });
+    expect(link.getAttribute('href')).toBe('/admin-dashboard/lots/expiring');
+    expect(link.textContent).toMatch(
+      /Expiring soon4 lots \$1,234\.50 at costwithin 30 days, expired ones included/,
+    );
+    expect(link.className).toContain('border-red-300');
+    // Reached from the keyboard like any link, after the reorder link.
+    const reorder = screen.getByRole('link', { name: /To reorder/ });
+    reorder.focus();
+    await userEvent.tab();
+    expect(document.activeElement).toBe(link);
+  });
+
+  it('says “1 lot” for one', async () => {
+    renderDashboard(0, { expiringSoon: { count: 1, value: 2 } });
+    expect((await screen.findByRole('link', { name: /^Expiring soon/ })).textContent).toContain(
+      '1 lot $2.00',
+    );
+  });
+
+  it('shows no expiring card while the server does not send the figure', async () => {
+    renderDashboard(0);
+    await screen.findByRole('link', { name: /To reorder/ });
+    expect(screen.queryByRole('link', { name: /Expiring soon/ })).toBeNull();
+  });
+
+  it('shows 0 lots without the warning colour', async () => {
+    renderDashboard(0, { expiringSoon: { count: 0, value: 0 } });
+    const link = await screen.findByRole('link', { name: /^Expiring soon/ });
+    expect(link.textContent).toContain('0 lots $0.00 at cost');
+    expect(link.className).not.toContain('border-red-300');
   });
 
   it('says when the dashboard cannot be loaded, and Try again loads it', async () => {

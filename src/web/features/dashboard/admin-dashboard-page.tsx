@@ -2,9 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { DashboardResponse } from '../../../shared/dashboard';
+import { EXPIRING_DAYS } from '../../../shared/lots';
 import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
-import { REORDER_PATH } from '../../lib/admin-paths';
+import { EXPIRING_PATH, REORDER_PATH } from '../../lib/admin-paths';
 import { api } from '../../lib/api';
 import { formatCount } from '../../lib/format';
 import { queryKeys } from '../../lib/query-keys';
@@ -108,7 +109,7 @@ function ReorderLink({ count }: { count: number }) {
   return (
     <Link
       to={REORDER_PATH}
-      className={`mt-4 flex items-center justify-between gap-3 rounded-lg border p-4 shadow-sm hover:bg-slate-50 sm:p-5 ${count > 0 ? 'border-amber-300 bg-amber-50' : 'border-slate-200 bg-white'}`}
+      className={`flex items-center justify-between gap-3 rounded-lg border p-4 shadow-sm hover:bg-slate-50 sm:p-5 ${count > 0 ? 'border-amber-300 bg-amber-50' : 'border-slate-200 bg-white'}`}
     >
       <span>
         <span className="block text-sm font-medium text-slate-600">To reorder</span>
@@ -120,6 +121,38 @@ function ReorderLink({ count }: { count: number }) {
       </span>
       <span className="text-sm font-medium text-indigo-700" aria-hidden="true">
         Reorder suggestions →
+      </span>
+    </Link>
+  );
+}
+
+/**
+ * The lots holding units that expire within EXPIRING_DAYS (30) days, expired ones included (DESIGN §15): how many
+ * and their value at cost, linking to the expiring list.
+ */
+function ExpiringLink({ soon }: { soon: NonNullable<DashboardResponse['expiringSoon']> }) {
+  const money = useMoney();
+  const lots = `${formatCount(soon.count)} ${soon.count === 1 ? 'lot' : 'lots'}`;
+  const urgent = soon.count > 0;
+  return (
+    <Link
+      to={EXPIRING_PATH}
+      className={`flex flex-wrap items-center justify-between gap-3 rounded-lg border p-4 shadow-sm hover:bg-slate-50 sm:p-5 ${urgent ? 'border-red-300 bg-red-50' : 'border-slate-200 bg-white'}`}
+    >
+      <span>
+        <span className="block text-sm font-medium text-slate-600">Expiring soon</span>
+        <span className={`text-2xl font-bold tabular-nums ${urgent ? 'text-red-800' : 'text-slate-900'}`}>
+          {lots}
+        </span>{' '}
+        <span className="text-sm text-slate-700">
+          <span className="tabular-nums">{money(soon.value)}</span> at cost
+        </span>
+        <span className="block text-xs text-slate-500">
+          within {EXPIRING_DAYS} days, expired ones included
+        </span>
+      </span>
+      <span className="text-sm font-medium text-indigo-700" aria-hidden="true">
+        Expiring lots →
       </span>
     </Link>
   );
@@ -160,7 +193,11 @@ export function AdminDashboardPage() {
               />
             </dl>
             <TodayStrip today={figures.today} />
-            <ReorderLink count={figures.toReorder} />
+            {/* What needs doing: side by side on a wide screen. */}
+            <div className={`mt-4 grid gap-4 ${figures.expiringSoon ? 'xl:grid-cols-2' : ''}`}>
+              <ReorderLink count={figures.toReorder} />
+              {figures.expiringSoon ? <ExpiringLink soon={figures.expiringSoon} /> : null}
+            </div>
             <div className="mt-6 grid gap-4 lg:grid-cols-3">
               <Card title="Out of Stock Products">
                 {figures.outOfStock.length === 0 ? (

@@ -2,6 +2,7 @@ import { type KeyboardEvent, type Ref, type RefObject, useRef } from 'react';
 import { centsNumber, type Discount, type PricedLine } from '../../../shared/money';
 import { PathIcon } from '../../components/icon';
 import { formatMoney } from '../../lib/format';
+import { LotPlanText, useLotPlan } from './cart-lots';
 import { type Cart, type CartLine, isAboveStock, quantityOf } from './cart-rules';
 import { SHORTCUT_KEYS } from './counter-shortcuts';
 import { DiscountEditor, discountLabel } from './discount-editor';
@@ -155,6 +156,8 @@ function CartRow({
   const { product } = line;
   const quantity = quantityOf(line.quantity);
   const above = isAboveStock(line);
+  // A lot-tracked product: the lots the line takes, and whether their unexpired units suffice.
+  const lots = useLotPlan(product, quantity);
   const problem =
     quantity === null
       ? 'Enter a quantity of at least 1.'
@@ -162,9 +165,11 @@ function CartRow({
         ? product.stock <= 0
           ? 'Out of stock.'
           : `Only ${product.stock} in stock.`
-        : discountTooLarge
-          ? "The discount is more than the line's amount."
-          : null;
+        : lots.state === 'ready' && lots.problem
+          ? lots.problem
+          : discountTooLarge
+            ? "The discount is more than the line's amount."
+            : null;
   const money = (value: number) => formatMoney(value, currency);
   // The line after its own discount; the sale's discount and the tax show in the totals.
   const shown = priced ? centsNumber(priced.gross - priced.lineDiscount) : null;
@@ -174,7 +179,7 @@ function CartRow({
       ref={rowRef}
       // Focusable by script only (focus lands here after a removal), not a tab stop (see CartLines).
       tabIndex={-1}
-      aria-label={`${product.name}, quantity ${line.quantity || 'none'}${problem ? `. ${problem}` : ''}`}
+      aria-label={`${product.name}, quantity ${line.quantity || 'none'}${lots.state === 'ready' && lots.label ? `, ${lots.label}` : ''}${problem ? `. ${problem}` : ''}`}
       data-above-stock={above || undefined}
       onKeyDown={onKeyDown}
       className={`grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-2 px-3 py-3 focus-visible:-outline-offset-2 sm:grid-cols-[minmax(0,1fr)_auto_6.5rem_auto] sm:px-4 ${
@@ -188,6 +193,7 @@ function CartRow({
           <span className="tabular-nums">{product.stock}</span> in stock
           {product.taxRate ? ` · ${product.taxRate.name}` : ''}
         </p>
+        <LotPlanText plan={lots} />
         {line.discount && priced && priced.lineDiscount > 0n ? (
           <p className="text-xs text-green-800">
             Discount {discountLabel(line.discount, currency)}:{' '}

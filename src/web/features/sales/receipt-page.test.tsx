@@ -50,6 +50,44 @@ function value(term: string) {
 }
 
 describe('the receipt', () => {
+  it('names the lots each line took (DESIGN §15): one with its expiry, several with their units', async () => {
+    const lot = (id: string, number: string, expiresOn: string | null) => ({ _id: id, number, expiresOn });
+    renderSales('/salesRep-dashboard/sales/sale1', {
+      'GET /api/sales/sale1': answer(
+        sale({
+          lines: [
+            saleLine('p1', 'Aspirin', 1, 2, {
+              order: { _id: 'o1' },
+              lots: [{ lot: lot('l1', 'A12', '2026-12-20'), quantity: 1 }],
+            }),
+            saleLine('p2', 'Syrup', 5, 1, {
+              order: { _id: 'o2' },
+              lots: [
+                { lot: lot('l2', 'S1', '2026-12-01'), quantity: 3 },
+                { lot: lot('l3', 'S2', null), quantity: 2 },
+              ],
+            }),
+            saleLine('p3', 'Plasters', 1, 1, {
+              order: { _id: 'o3' },
+              lots: [{ lot: lot('l4', 'P9', null), quantity: 1 }],
+            }),
+            // No lots: a product without them ([]), and a receipt from before lots (absent).
+            saleLine('p4', 'Crisps', 1, 0.5, { order: { _id: 'o4' }, lots: [] }),
+            saleLine('p5', 'Cola', 1, 0.5, { order: { _id: 'o5' } }),
+          ],
+        }),
+      ),
+    });
+    await screen.findByRole('heading', { name: 'Receipt S-000123', level: 1 });
+    expect(rows().map((cells) => cells[0])).toEqual([
+      'AspirinLot A12 · expires 2026-12-20',
+      'SyrupLots S1 (3), S2 (2)',
+      'PlastersLot P9 · no expiry',
+      'Crisps',
+      'Cola',
+    ]);
+  });
+
   it('shows the store, the number, the date, seller and customer, the lines, total, payment, tendered and change', async () => {
     const { calls } = renderSales('/salesRep-dashboard/sales/sale1', { 'GET /api/sales/sale1': answer() });
     expect(await screen.findByRole('heading', { name: 'Receipt S-000123', level: 1 })).toBeTruthy();

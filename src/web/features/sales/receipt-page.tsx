@@ -12,6 +12,7 @@ import {
 } from '../../../shared/till';
 import { buttonClass } from '../../components/button';
 import { LoadState } from '../../components/load-state';
+import { lotsLabel } from '../../components/lot-expiry';
 import { type Returnable, ReturnDialog } from '../../components/return-dialog';
 import { Table, Td, Th } from '../../components/table';
 import { refundsPath } from '../../lib/area-paths';
@@ -136,6 +137,9 @@ export function Receipt({ sale }: { sale: Sale }) {
             <tr key={line.order._id} className="break-inside-avoid">
               <td className={`${CELL} pr-2 break-words`}>
                 {line.product.name}
+                {line.lots && line.lots.length > 0 ? (
+                  <span className={`block text-xs print:text-[10px] ${quiet}`}>{lotsLabel(line.lots)}</span>
+                ) : null}
                 {line.discount > 0 ? (
                   <span className={`block text-xs print:text-[10px] ${quiet}`}>
                     Discount −{money(line.discount)}

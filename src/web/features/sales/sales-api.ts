@@ -5,6 +5,7 @@ import {
   CustomerListResponse,
   CustomerResponse,
 } from '../../../shared/customers';
+import { LotsResponse } from '../../../shared/lots';
 import { type Product, ProductListResponse, ProductResponse } from '../../../shared/products';
 import { type SaleInput, SaleListResponse, type SaleQuery, SaleResponse } from '../../../shared/sales';
 import type { StoreSettings } from '../../../shared/store';
@@ -73,6 +74,18 @@ export async function readProducts(ids: readonly string[]): Promise<{ products: 
   });
   return { products, gone };
 }
+
+/**
+ * A lot-tracked product's lots with their units (DESIGN §15), for the cart line's preview of which
+ * lots the sale takes. Cached a while: a sale refreshes them (it refreshes the products).
+ */
+export const productLotsQuery = (productId: string) =>
+  queryOptions({
+    queryKey: queryKeys.productLots(productId),
+    queryFn: ({ signal }) =>
+      api(`/products/${encodeURIComponent(productId)}/lots`, { schema: LotsResponse, signal }),
+    staleTime: 30_000,
+  });
 
 export const customerMatchesQuery = (search: string) => {
   const query = { search, page: 1, pageSize: MATCHES_SIZE };
