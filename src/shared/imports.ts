@@ -452,3 +452,10 @@ export function readImportRow(
 export function requiredMessage(field: 'name' | 'price' | 'category' | 'supplier'): string {
   return `${IMPORT_FIELD_HEADER[field]} is required for a new product.`;
 }
+
+/** The message of a row whose Expiry disagrees with the known lot it names: both days. */
+export function otherExpiry(number: string, known: string | null, expiry: string): string {
+  return known === null
+    ? `Lot ${number} does not expire: its Expiry must be empty, not ${expiry}.`
+    : `Lot ${number} expires on ${known}, not ${expiry}.`;
+}

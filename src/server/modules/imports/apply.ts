@@ -9,6 +9,7 @@ import {
   type ImportOptions,
   type ImportSummary,
   type ImportValues,
+  otherExpiry,
   readImportRow,
   requiredMessage,
 } from '../../../shared/imports';
@@ -587,7 +588,7 @@ class ApplyJob {
         failed.set(w.line, [
           {
             column: this.headerOf.expiry ?? 'Row',
-            message: `Lot ${known.number} expires on ${known.expires_on ?? 'no expiry'}, not ${expiry}.`,
+            message: otherExpiry(known.number, known.expires_on, expiry),
           },
         ]);
     }

@@ -11,6 +11,7 @@ import {
   type ImportRow,
   type ImportSummary,
   type ImportValues,
+  otherExpiry,
   readImportRow,
   requiredMessage,
 } from '../../../shared/imports';
@@ -370,7 +371,7 @@ function checkRow(
   const known =
     product && tracked && lot !== null ? catalogue.lots.get(product.id)?.get(lower(lot)) : undefined;
   if (known && expiry !== null && expiry !== known.expiresOn)
-    fail('expiry', `Lot ${known.number} expires on ${expiryText(known.expiresOn)}, not ${expiry}.`);
+    fail('expiry', otherExpiry(known.number, known.expiresOn, expiry));
 
   // Stock: for a new product the file's (empty: 0); for an update by the stock mode. A tracked
   // product's `set` counts the row's lot (a new lot holds 0), its `add` adds into it.
@@ -462,9 +463,6 @@ function checkRow(
     ? { line, result: 'update', errors, productId: product.id, changes }
     : { line, result: 'unchanged', errors, productId: product.id, changes: null };
 }
-
-/** How an expiry reads in a sentence (as lotForAdding says it). */
-const expiryText = (expiresOn: string | null) => (expiresOn === null ? 'no expiry' : expiresOn);
 
 /** A lot the apply will create, as the dry run shows it: "A17 (new, expires 2027-01-31)". */
 const newLotText = (number: string, expiry: string | null) =>
