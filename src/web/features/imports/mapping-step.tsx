@@ -121,8 +121,8 @@ export function MappingStep({
           columns not chosen are not imported.
         </p>
         <p className="text-sm text-slate-600">
-          A row with a Lot is a lot-tracked product: its stock goes into that lot, which expires on the
-          row's Expiry (YYYY-MM-DD; empty when it does not expire).
+          A row with a Lot is a lot-tracked product: its stock goes into that lot, which expires on the row's
+          Expiry (YYYY-MM-DD; empty when it does not expire).
         </p>
       </div>
 
