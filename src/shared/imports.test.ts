@@ -31,10 +31,26 @@ function row(cells: Partial<Record<(typeof PRODUCT_CSV_HEADER)[number], string>>
 }
 
 describe('guessMapping', () => {
-  it('maps the export header row to every field', () => {
-    expect(guessMapping(HEADERS)).toEqual(
+  it('maps the export header row to its twelve fields, and Lot and Expiry when the file has them', () => {
+    const twelve = IMPORT_FIELDS.filter((f) => f !== 'lot' && f !== 'expiry');
+    expect(guessMapping(HEADERS)).toEqual(Object.fromEntries(twelve.map((f) => [f, IMPORT_FIELD_HEADER[f]])));
+    expect(guessMapping([...HEADERS, 'Lot', 'Expiry'])).toEqual(
       Object.fromEntries(IMPORT_FIELDS.map((f) => [f, IMPORT_FIELD_HEADER[f]])),
     );
+  });
+
+  it('knows the lot’s and the expiry’s synonyms, in any case', () => {
+    const lots = ['Lot', 'Lot number', 'LOT_NO', 'Lot no.', 'Batch', 'batch number'];
+    const expiries = ['Expiry', 'Expires', 'Expiry date', 'EXP', 'Best before', 'use-by'];
+    for (const lot of lots) expect(guessMapping(['SKU', lot])).toEqual({ sku: 'SKU', lot });
+    for (const expiry of expiries) expect(guessMapping(['SKU', expiry])).toEqual({ sku: 'SKU', expiry });
+    expect(guessMapping(['Batch', 'Best before', 'Qty'])).toEqual({
+      lot: 'Batch',
+      expiry: 'Best before',
+      stock: 'Qty',
+    });
+    // The field's own header wins over a synonym, and a column serves one field.
+    expect(guessMapping(['Batch', 'Lot', 'Exp', 'Expiry'])).toEqual({ lot: 'Lot', expiry: 'Expiry' });
   });
 
   it('reads headers in any case, with spaces, underscores, hyphens or dots', () => {
@@ -213,6 +229,8 @@ describe('readImportRow', () => {
       'Min',
       'Order',
       'VAT',
+      'Batch',
+      'Use by',
     ];
     const columnOf = Object.fromEntries(IMPORT_FIELDS.map((field, i) => [field, i]));
     const { values, errors } = readImportRow(
@@ -229,6 +247,8 @@ describe('readImportRow', () => {
         '-3',
         '0',
         'v'.repeat(201),
+        'l'.repeat(65),
+        '2025-02-30',
       ],
       columnOf,
       headers,
@@ -248,7 +268,56 @@ describe('readImportRow', () => {
       { column: 'Min', message: 'Reorder point must be 0 or more.' },
       { column: 'Order', message: 'Reorder quantity must be at least 1.' },
       { column: 'VAT', message: 'Tax rate must be at most 200 characters.' },
+      { column: 'Batch', message: 'Lot number must be at most 64 characters.' },
+      { column: 'Use by', message: 'That date does not exist.' },
     ]);
+  });
+
+  describe('Lot and Expiry', () => {
+    const headers = ['Lot', 'Expiry'];
+    const columnOf = { lot: 0, expiry: 1 };
+    const read = (lot: string, expiry: string) => readImportRow([lot, expiry], columnOf, headers, true);
+
+    it('reads a lot number trimmed and an expiry day; empty cells are null', () => {
+      expect(read('  A-17 b ', '2027-01-31')).toEqual({
+        values: { lot: 'A-17 b', expiry: '2027-01-31' },
+        errors: [],
+      });
+      expect(read('', '')).toEqual({ values: { lot: null, expiry: null }, errors: [] });
+      // A number is a lot number like any other, kept as written.
+      expect(read('00123', '')).toEqual({ values: { lot: '00123', expiry: null }, errors: [] });
+      // The apostrophe an export puts before a leading - is dropped, as in every cell.
+      expect(read("'-7", '')).toEqual({ values: { lot: '-7', expiry: null }, errors: [] });
+      expect(read('L', '2024-02-29').values.expiry).toBe('2024-02-29');
+    });
+
+    it('refuses hostile cells with one clear sentence naming the column', () => {
+      const lot = (cell: string) => read(cell, '').errors;
+      const expiry = (cell: string) => read('A1', cell).errors;
+      expect(lot('x'.repeat(10_000))).toEqual([
+        { column: 'Lot', message: 'Lot number must be at most 64 characters.' },
+      ]);
+      expect(lot('a\0b')).toEqual([
+        { column: 'Lot', message: 'Lot number may hold only letters, digits, symbols and spaces.' },
+      ]);
+      expect(lot('é1')).toEqual([
+        { column: 'Lot', message: 'Lot number may hold only letters, digits, symbols and spaces.' },
+      ]);
+      const cases: [string, string][] = [
+        ['2025-02-30', 'That date does not exist.'],
+        ['2025-13-01', 'That date does not exist.'],
+        ['0000-01-01', 'Dates must be between 1900 and 9999.'],
+        ['1899-12-31', 'Dates must be between 1900 and 9999.'],
+        ['31/01/2027', 'Dates look like 2025-01-31.'],
+        ['45000', 'Dates look like 2025-01-31.'],
+        ['NaN', 'Dates look like 2025-01-31.'],
+        ['2027-01-31\0', 'Dates look like 2025-01-31.'],
+        ['9'.repeat(10_000), 'Dates look like 2025-01-31.'],
+        ['2027-01-31T00:00:00Z', 'Dates look like 2025-01-31.'],
+      ];
+      for (const [cell, message] of cases)
+        expect(expiry(cell), cell.slice(0, 20)).toEqual([{ column: 'Expiry', message }]);
+    });
   });
 
   it('refuses NaN, huge numbers, words and NUL in every kind of cell', () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { Money, Ok } from './common';
+import { DateOnly, Money, Ok } from './common';
 import { MAX } from './limits';
+import { LotNumber } from './lots';
 import { PageInfo, PageQuery } from './paging';
 import { PRODUCT_CSV_HEADER, ProductInput, ReorderPoint, ReorderQuantity, Stock } from './products';
 import { UnitCost } from './purchasing';
@@ -12,7 +13,10 @@ import { UnitCost } from './purchasing';
  * shared by the server's check and apply and by the screen's preview.
  */
 
-/** The product fields a column may be mapped to, in the products CSV's column order. */
+/**
+ * The product fields a column may be mapped to: the products CSV's twelve, in its column order,
+ * then the lot the row's stock goes into and that lot's expiry (DESIGN §15; not exported).
+ */
 export const IMPORT_FIELDS = [
   'name',
   'sku',
@@ -26,13 +30,20 @@ export const IMPORT_FIELDS = [
   'reorderPoint',
   'reorderQuantity',
   'taxRate',
+  'lot',
+  'expiry',
 ] as const;
 export type ImportField = (typeof IMPORT_FIELDS)[number];
 
-/** Each field's header in the products CSV (and in the sample file): `Reorder point`, … */
-export const IMPORT_FIELD_HEADER = Object.fromEntries(
-  IMPORT_FIELDS.map((field, index) => [field, PRODUCT_CSV_HEADER[index]]),
-) as Record<ImportField, (typeof PRODUCT_CSV_HEADER)[number]>;
+/** Each field's header in the products CSV (and in the sample file): `Reorder point`, …, `Lot`, `Expiry`. */
+export const IMPORT_FIELD_HEADER = {
+  ...(Object.fromEntries(PRODUCT_CSV_HEADER.map((header, index) => [IMPORT_FIELDS[index], header])) as Record<
+    Exclude<ImportField, 'lot' | 'expiry'>,
+    (typeof PRODUCT_CSV_HEADER)[number]
+  >),
+  lot: 'Lot',
+  expiry: 'Expiry',
+} as const satisfies Record<ImportField, string>;
 
 /** The largest file (bytes) and the most data rows an import takes (413 above). */
 export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
@@ -69,6 +80,8 @@ const HEADER_SYNONYMS: Record<ImportField, readonly string[]> = {
   reorderPoint: ['reorder level', 'min stock', 'minimum stock', 'low stock'],
   reorderQuantity: ['reorder qty', 'order quantity', 'reorder amount'],
   taxRate: ['tax', 'vat', 'vat rate', 'tax class', 'tax name'],
+  lot: ['lot number', 'lot no', 'batch', 'batch number', 'batch no'],
+  expiry: ['expires', 'expiry date', 'exp', 'best before', 'use by', 'expiration date'],
 };
 
 /** field → header text, for the fields the file has a column for. */
@@ -302,6 +315,10 @@ export type ImportValues = {
   reorderQuantity?: number | null;
   /** A tax rate's name; null: the store's default. */
   taxRate?: string | null;
+  /** The lot (number) the row's stock goes into (DESIGN §15); null: the cell is empty. */
+  lot?: string | null;
+  /** The lot's expiry, YYYY-MM-DD; null: the cell is empty (a new lot then does not expire). */
+  expiry?: string | null;
 };
 
 // Built once: a zod schema costs far more to build than to run, and an import reads 100,000 rows.
@@ -322,6 +339,9 @@ const REF_NAME = {
   taxRate: refName('Tax rate'),
 };
 const CODE = { sku: ProductInput.shape.sku, barcode: ProductInput.shape.barcode };
+
+/** An Expiry cell: a day as YYYY-MM-DD (the XLSX reader gives dates so); empty is read apart. */
+const EXPIRY = DateOnly;
 
 const NUMBER_CELL = {
   price: Money,
@@ -397,6 +417,17 @@ export function readImportRow(
         }
         break;
       }
+      case 'lot':
+      case 'expiry': {
+        if (text === '') {
+          values[field] = null;
+          break;
+        }
+        const parsed = (field === 'lot' ? LotNumber : EXPIRY).safeParse(text);
+        if (parsed.success) values[field] = parsed.data;
+        else errors.push({ column, message: firstMessage(parsed.error) });
+        break;
+      }
       case 'price':
       case 'cost':
       case 'stock':
@@ -420,4 +451,11 @@ export function readImportRow(
 /** The message of a required field left empty on a row that creates a product. */
 export function requiredMessage(field: 'name' | 'price' | 'category' | 'supplier'): string {
   return `${IMPORT_FIELD_HEADER[field]} is required for a new product.`;
+}
+
+/** The message of a row whose Expiry disagrees with the known lot it names: both days. */
+export function otherExpiry(number: string, known: string | null, expiry: string): string {
+  return known === null
+    ? `Lot ${number} does not expire: its Expiry must be empty, not ${expiry}.`
+    : `Lot ${number} expires on ${known}, not ${expiry}.`;
 }

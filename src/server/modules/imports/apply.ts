@@ -9,6 +9,7 @@ import {
   type ImportOptions,
   type ImportSummary,
   type ImportValues,
+  otherExpiry,
   readImportRow,
   requiredMessage,
 } from '../../../shared/imports';
@@ -88,7 +89,13 @@ function isRowProblem(error: unknown): boolean {
   const code = pgCode(error);
   return (
     code !== undefined &&
-    (code.startsWith('23') || code.startsWith('22') || code === 'IMS01' || code === 'IMS02')
+    (code.startsWith('23') ||
+      code.startsWith('22') ||
+      code === 'IMS01' ||
+      code === 'IMS02' ||
+      code === 'IMS06' ||
+      code === 'IMS07' ||
+      code === 'IMS08')
   );
 }
 
@@ -286,7 +293,7 @@ export class ImportApplier {
 }
 
 /** Column names of the products table, by import field. */
-const COLUMN: Record<Exclude<ImportField, 'stock'>, string> = {
+const COLUMN: Record<Exclude<ImportField, 'stock' | 'lot' | 'expiry'>, string> = {
   name: 'name',
   sku: 'sku',
   barcode: 'barcode',
@@ -433,6 +440,13 @@ class ApplyJob {
       return { column: this.headerOf.sku ?? 'Row', message: 'Another product already has this SKU.' };
     if (constraint === 'products_barcode_lower_key')
       return { column: this.headerOf.barcode ?? 'Row', message: 'Another product already has this barcode.' };
+    if (pgCode(error) === 'IMS06')
+      return { column: this.headerOf.lot ?? 'Row', message: 'Lot is required for a lot-tracked product.' };
+    if (pgCode(error) === 'IMS07' || pgCode(error) === 'IMS08')
+      return {
+        column: this.headerOf.lot ?? 'Row',
+        message: 'The lot changed after the check: check the file again.',
+      };
     if (pgCode(error) === 'IMS02' || pgCode(error) === '23503')
       return {
         column: 'Row',
@@ -522,16 +536,62 @@ class ApplyJob {
     ].sort();
     const stocks = new Map<string, number>();
     if (ids.length === 0) return stocks;
-    const rows = rowsOf<{ id: string; stock: number }>(
+    const rows = rowsOf<{ id: string; stock: number; tracking: string }>(
       await tx.execute(sql`
-        select id, stock from products where id = any(${pgArray(ids)}::uuid[])
+        select id, stock, tracking from products where id = any(${pgArray(ids)}::uuid[])
          order by id for update`),
     );
-    for (const row of rows) stocks.set(row.id, row.stock);
-    for (const w of work)
-      if (w.kind === 'update' && !stocks.has(w.productId as string))
+    const tracked = new Set<string>();
+    for (const row of rows) {
+      stocks.set(row.id, row.stock);
+      if (row.tracking === 'lot') tracked.add(row.id);
+    }
+    const mode = this.options.stock;
+    for (const w of work) {
+      if (w.kind !== 'update') continue;
+      const productId = w.productId as string;
+      const stock = stocks.get(productId);
+      if (stock === undefined) {
         failed.set(w.line, [{ column: 'Row', message: 'The product was deleted after the check.' }]);
+        continue;
+      }
+      // Tracking turned on or off since the check: the row says what it did not say then.
+      const lot = w.values.lot ?? null;
+      const column = this.headerOf.lot ?? 'Row';
+      if (!tracked.has(productId)) {
+        if (lot !== null) failed.set(w.line, [{ column, message: 'This product is not tracked by lot.' }]);
+        continue;
+      }
+      const count = w.values.stock ?? null;
+      const changes = count !== null && mode !== 'ignore' && (mode === 'add' ? count > 0 : count !== stock);
+      if (lot === null && changes)
+        failed.set(w.line, [{ column, message: 'Lot is required for a lot-tracked product.' }]);
+    }
+    if (tracked.size > 0) await this.checkLots(tx, work, tracked, failed);
     return stocks;
+  }
+
+  /**
+   * A lot a row names on a tracked product must still agree with the row's Expiry (another may
+   * have created it since the check); a row whose lot disagrees fails, naming both days.
+   */
+  private async checkLots(tx: Tx, work: Work[], tracked: Set<string>, failed: Map<number, ImportError[]>) {
+    const named = work.filter(
+      (w) => w.kind === 'update' && tracked.has(w.productId as string) && w.values.lot && !failed.has(w.line),
+    );
+    if (named.length === 0) return;
+    const lots = await lotsNamed(tx, named);
+    for (const w of named) {
+      const known = lots.get(lotKey(w.productId as string, w.values.lot as string));
+      const expiry = w.values.expiry ?? null;
+      if (known && expiry !== null && known.expires_on !== expiry)
+        failed.set(w.line, [
+          {
+            column: this.headerOf.expiry ?? 'Row',
+            message: otherExpiry(known.number, known.expires_on, expiry),
+          },
+        ]);
+    }
   }
 
   /**
@@ -544,12 +604,17 @@ class ApplyJob {
   private async write(tx: Tx, work: Work[], refs: Refs, stocks: Map<string, number>): Promise<void> {
     if (work.length === 0) return;
     const mode = this.options.stock;
+    // The lots the matched tracked products' rows name, as they are now (their products are locked).
+    const lots = await lotsNamed(
+      tx,
+      work.filter((w) => w.kind === 'update' && w.values.lot),
+    );
     const id = (map: Map<string, string>, name: string | null | undefined) =>
       name === null || name === undefined ? null : (map.get(key(name)) ?? null);
     const columns = (values: ImportValues) => {
       const out: Record<string, string | number | null> = {};
       for (const field of IMPORT_FIELDS) {
-        if (field === 'stock') continue;
+        if (field === 'stock' || field === 'lot' || field === 'expiry') continue;
         const value = values[field];
         if (value === undefined) continue;
         const column = COLUMN[field];
@@ -564,24 +629,78 @@ class ApplyJob {
     };
 
     const created: Record<string, string | number | null>[] = [];
+    const createdTracked: Record<string, string | number | null>[] = [];
     const updated = new Map<string, Record<string, string | number | null>>();
-    const movements: { product_id: string; kind: string; quantity: number; reason: string | null }[] = [];
+    /** Lots to create, by lotKey: each once, with the expiry its first row gives (null: none). */
+    const newLots = new Map<string, { product_id: string; number: string; expires_on: string | null }>();
+    const movements: {
+      product_id: string;
+      kind: string;
+      quantity: number;
+      reason: string | null;
+      /** The lot's lotKey when the movement names one. */
+      lot: string | null;
+    }[] = [];
+    /** A lot's units as the movements so far leave them (a new one holds 0). */
+    const lotUnits = (k: string) => lots.get(k)?.quantity ?? 0;
+    const intoLot = (productId: string, number: string, expiry: string | null) => {
+      const k = lotKey(productId, number);
+      if (!lots.has(k) && !newLots.has(k))
+        newLots.set(k, { product_id: productId, number, expires_on: expiry });
+      return k;
+    };
     for (const w of work) {
       const productId = w.productId as string;
       const stock = w.values.stock ?? null;
+      const lot = w.values.lot ?? null;
+      const expiry = w.values.expiry ?? null;
       if (w.kind === 'create') {
         // `ignore` leaves the stock column unread: a new product then starts at 0.
         const quantity = mode === 'ignore' ? 0 : (stock ?? 0);
-        created.push({ id: productId, description: '', ...columns(w.values), stock: quantity });
+        if (lot === null)
+          created.push({ id: productId, description: '', ...columns(w.values), stock: quantity });
+        else {
+          // Lot-tracked: inserted at 0, then its lot and the opening movement naming it.
+          createdTracked.push({ id: productId, description: '', ...columns(w.values), stock: 0 });
+          const k = intoLot(productId, lot, expiry);
+          movements.push({ product_id: productId, kind: 'initial', quantity, reason: null, lot: k });
+        }
       } else {
         updated.set(productId, { ...updated.get(productId), id: productId, ...columns(w.values) });
         const current = stocks.get(productId) ?? 0;
         if (stock === null || mode === 'ignore') continue;
-        if (mode === 'set' && stock !== current) {
-          movements.push({ product_id: productId, kind: 'count', quantity: stock - current, reason: null });
+        if (lot !== null) {
+          // A tracked product (lockProducts saw to it): `set` counts the lot, `add` adds into it.
+          const k = lotKey(productId, lot);
+          const before = lotUnits(k);
+          const quantity = mode === 'set' ? stock - before : stock;
+          if (quantity === 0 || (mode === 'add' && quantity < 0)) continue;
+          intoLot(productId, lot, expiry);
+          const kind = mode === 'set' ? 'count' : 'adjustment';
+          const reason = mode === 'set' ? null : 'received';
+          movements.push({ product_id: productId, kind, quantity, reason, lot: k });
+          lots.set(k, {
+            ...(lots.get(k) ?? { id: '', number: lot, expires_on: expiry }),
+            quantity: before + quantity,
+          });
+          stocks.set(productId, current + quantity);
+        } else if (mode === 'set' && stock !== current) {
+          movements.push({
+            product_id: productId,
+            kind: 'count',
+            quantity: stock - current,
+            reason: null,
+            lot: null,
+          });
           stocks.set(productId, stock);
         } else if (mode === 'add' && stock > 0) {
-          movements.push({ product_id: productId, kind: 'adjustment', quantity: stock, reason: 'received' });
+          movements.push({
+            product_id: productId,
+            kind: 'adjustment',
+            quantity: stock,
+            reason: 'received',
+            lot: null,
+          });
           stocks.set(productId, current + stock);
         }
       }
@@ -591,15 +710,32 @@ class ApplyJob {
       // Inserted with their stock: the ledger's products_opening_movement writes each one's
       // `initial` movement (noted and signed by the settings `openingNotes` made) in the same
       // statement, so stock = Σ movements from the first moment.
+      await this.insertProducts(tx, created, 'none');
+    }
+    if (createdTracked.length > 0) {
+      // Lot-tracked ones at 0 without the opening note, so products_opening_movement writes
+      // nothing for them: their one `initial` movement names their lot (below).
+      await tx.execute(sql`select set_config('ims.opening_note', '', true)`);
+      await this.insertProducts(tx, createdTracked, 'lot');
+      await this.openingNotes(tx);
+    }
+    const lotIds = new Map<string, string>();
+    for (const [k, lot] of lots) if (lot.id !== '') lotIds.set(k, lot.id);
+    if (newLots.size > 0) {
+      // The lots the check planned, each created once: the batch commits or rolls back with them
+      // (a retried or resumed batch starts over), and a number another writer created meanwhile
+      // is taken as it is (on conflict).
       await tx.execute(sql`
-        insert into products (id, name, description, price, stock, cost, reorder_point, reorder_quantity,
-                              sku, barcode, category_id, supplier_id, tax_rate_id)
-        select id, name, description, price, stock, cost, reorder_point, reorder_quantity,
-               sku, barcode, category_id, supplier_id, tax_rate_id
-          from jsonb_to_recordset(${JSON.stringify(created)}::jsonb) as x(
-            id uuid, name text, description text, price numeric, stock integer, cost numeric,
-            reorder_point integer, reorder_quantity integer, sku text, barcode text, category_id uuid,
-            supplier_id uuid, tax_rate_id uuid)`);
+        insert into lots (product_id, number, expires_on)
+        select product_id, number, expires_on
+          from jsonb_to_recordset(${JSON.stringify([...newLots.values()])}::jsonb) as x(
+            product_id uuid, number text, expires_on date)
+        on conflict (product_id, lower(number)) do nothing`);
+      const made = await lotsNamed(
+        tx,
+        [...newLots.values()].map((lot) => ({ productId: lot.product_id, values: { lot: lot.number } })),
+      );
+      for (const [k, lot] of made) lotIds.set(k, lot.id);
     }
     if (updated.size > 0) {
       const set = (column: string, type: string) =>
@@ -625,12 +761,34 @@ class ApplyJob {
          where p.id = (v->>'id')::uuid`);
     }
     if (movements.length > 0) {
+      // A movement naming its lot moves the product and the lot together (the ledger's trigger).
+      const rows = movements.map(({ lot, ...movement }) => ({
+        ...movement,
+        lot_id: lot === null ? null : (lotIds.get(lot) ?? null),
+      }));
       await tx.execute(sql`
-        insert into stock_movements (product_id, kind, quantity, reason, note, user_id, user_name)
-        select product_id, kind, quantity, reason, ${this.note}, ${this.actor.id}::uuid, ${this.actor.name}
-          from jsonb_to_recordset(${JSON.stringify(movements)}::jsonb) as x(
-            product_id uuid, kind text, quantity integer, reason text)`);
+        insert into stock_movements (product_id, kind, quantity, reason, note, user_id, user_name, lot_id)
+        select product_id, kind, quantity, reason, ${this.note}, ${this.actor.id}::uuid, ${this.actor.name}, lot_id
+          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
+            product_id uuid, kind text, quantity integer, reason text, lot_id uuid)`);
     }
+  }
+
+  /** New products in one multi-row insert, with their tracking. */
+  private async insertProducts(
+    tx: Tx,
+    products: Record<string, string | number | null>[],
+    tracking: 'none' | 'lot',
+  ): Promise<void> {
+    await tx.execute(sql`
+      insert into products (id, name, description, price, stock, cost, reorder_point, reorder_quantity,
+                            sku, barcode, category_id, supplier_id, tax_rate_id, tracking)
+      select id, name, description, price, stock, cost, reorder_point, reorder_quantity,
+             sku, barcode, category_id, supplier_id, tax_rate_id, ${tracking}
+        from jsonb_to_recordset(${JSON.stringify(products)}::jsonb) as x(
+          id uuid, name text, description text, price numeric, stock integer, cost numeric,
+          reorder_point integer, reorder_quantity integer, sku text, barcode text, category_id uuid,
+          supplier_id uuid, tax_rate_id uuid)`);
   }
 
   /** Status `applied`, the summary as applied, and the import's one audit entry. */
@@ -667,6 +825,33 @@ class ApplyJob {
       changes,
     });
   }
+}
+
+/** A lot by its product and number, ignoring case (as lots_product_number_key). */
+const lotKey = (productId: string, number: string) => `${productId} ${number.toLowerCase()}`;
+
+type LotRow = { id: string; number: string; expires_on: string | null; quantity: number };
+
+/** The lots these rows name on their products, by lotKey: one statement. */
+async function lotsNamed(
+  tx: Tx,
+  rows: { productId: string | null; values: Pick<ImportValues, 'lot'> }[],
+): Promise<Map<string, LotRow>> {
+  const found = new Map<string, LotRow>();
+  const pairs = rows.flatMap((row) =>
+    row.productId && row.values.lot ? [{ product_id: row.productId, key: row.values.lot.toLowerCase() }] : [],
+  );
+  if (pairs.length === 0) return found;
+  const lots = rowsOf<LotRow & { product_id: string }>(
+    await tx.execute(sql`
+      select l.id, l.product_id, l.number, l.expires_on::text as expires_on, l.quantity
+        from lots l
+        join (select distinct product_id, key
+                from jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) as x(product_id uuid, key text)) x
+          on l.product_id = x.product_id and lower(l.number) = x.key`),
+  );
+  for (const { product_id, ...lot } of lots) found.set(lotKey(product_id, lot.number), lot);
+  return found;
 }
 
 /** A PostgreSQL array literal of texts (each quoted), for `= any($1::text[])`. */

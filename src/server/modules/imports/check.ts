@@ -11,9 +11,11 @@ import {
   type ImportRow,
   type ImportSummary,
   type ImportValues,
+  otherExpiry,
   readImportRow,
   requiredMessage,
 } from '../../../shared/imports';
+import type { Tracking } from '../../../shared/lots';
 import { Stock } from '../../../shared/products';
 import { type Database, type Runner, runnerOf } from '../../db/connection';
 import { badRequest, conflict, notFound } from '../../lib/errors';
@@ -47,7 +49,12 @@ type Existing = {
   supplierName: string;
   /** The product's own rate; null when it follows the store's default. */
   taxRateName: string | null;
+  /** 'lot': its stock lives in lots (DESIGN §15). */
+  tracking: Tracking;
 };
+
+/** A lot of a matched lot-tracked product that a row names. */
+type KnownLot = { number: string; expiresOn: string | null; quantity: number };
 
 type Checked = {
   line: number;
@@ -163,7 +170,7 @@ class NameBook {
 
 const PRODUCT_COLUMNS = `p.id, p.name, p.sku, p.barcode, p.description, p.price::text as price,
   p.cost::text as cost, p.stock, p.reorder_point as "reorderPoint", p.reorder_quantity as "reorderQuantity",
-  c.name as "categoryName", s.name as "supplierName", t.name as "taxRateName"`;
+  c.name as "categoryName", s.name as "supplierName", t.name as "taxRateName", p.tracking`;
 
 /** Every product's keys (lower case) → its id: one read of the catalogue per check. */
 type ProductKeys = {
@@ -232,10 +239,12 @@ type Catalogue = {
   bySku: Map<string, Existing>;
   byBarcode: Map<string, Existing>;
   byName: Map<string, Existing[]>;
+  /** The lots the batch's rows name, by product id and lower-case number. */
+  lots: Map<string, Map<string, KnownLot>>;
 };
 
 function catalogueOf(products: Existing[]): Catalogue {
-  const catalogue: Catalogue = { bySku: new Map(), byBarcode: new Map(), byName: new Map() };
+  const catalogue: Catalogue = { bySku: new Map(), byBarcode: new Map(), byName: new Map(), lots: new Map() };
   for (const product of products) {
     if (product.sku !== null) catalogue.bySku.set(lower(product.sku), product);
     if (product.barcode !== null) catalogue.byBarcode.set(lower(product.barcode), product);
@@ -351,11 +360,41 @@ function checkRow(
     }
   }
 
-  // Stock: for a new product the file's (empty: 0); for an update by the stock mode.
+  // The lot (DESIGN §15): a Lot makes a new product lot-tracked; on an existing product it must
+  // be tracked, and a tracked product's stock changes only into or out of a named lot.
+  const lot = values.lot ?? null;
+  const expiry = values.expiry ?? null;
+  if (expiry !== null && lot === null && !failed('lot'))
+    fail('expiry', `An Expiry needs the Lot it belongs to on the same row.`);
+  const tracked = product?.tracking === 'lot';
+  if (product && !tracked && lot !== null) fail('lot', 'This product is not tracked by lot.');
+  const known =
+    product && tracked && lot !== null ? catalogue.lots.get(product.id)?.get(lower(lot)) : undefined;
+  if (known && expiry !== null && expiry !== known.expiresOn)
+    fail('expiry', otherExpiry(known.number, known.expiresOn, expiry));
+
+  // Stock: for a new product the file's (empty: 0); for an update by the stock mode. A tracked
+  // product's `set` counts the row's lot (a new lot holds 0), its `add` adds into it.
   const stockRead = options.stock !== 'ignore' && values.stock !== undefined;
   let stockTo: number | undefined;
+  let lotChange: ImportChange | undefined;
   if (product && stockRead && values.stock !== null && values.stock !== undefined) {
-    stockTo = options.stock === 'set' ? values.stock : product.stock + values.stock;
+    const add = options.stock === 'add';
+    if (tracked && lot !== null) {
+      const before = known?.quantity ?? 0;
+      const after = add ? before + values.stock : values.stock;
+      stockTo = product.stock - before + after;
+      if (after !== before)
+        lotChange = {
+          field: 'lot',
+          from: known ? `${known.number}: ${before}` : null,
+          to: `${known ? known.number : newLotText(lot, expiry)}: ${after}`,
+        };
+    } else {
+      stockTo = add ? product.stock + values.stock : values.stock;
+      if (tracked && stockTo !== product.stock && !failed('lot'))
+        fail('lot', `${IMPORT_FIELD_HEADER.lot} is required for a lot-tracked product.`);
+    }
     if (!Stock.safeParse(stockTo).success) {
       fail('stock', 'Stock would be too large.');
       stockTo = undefined;
@@ -367,6 +406,9 @@ function checkRow(
     // A new product needs a name, a price, a category and a supplier.
     for (const field of ['name', 'price', 'category', 'supplier'] as const)
       if (values[field] === undefined && !failed(field)) fail(field, requiredMessage(field));
+    // With a Lot it is created lot-tracked, its stock (empty: 0) in that lot.
+    if (lot !== null)
+      changes.push({ field: 'lot', from: null, to: `${newLotText(lot, expiry)}: ${values.stock ?? 0}` });
   } else if (product) {
     const change = (field: ImportField, from: ImportChange['from'], to: ImportChange['to']) =>
       changes.push({ field, from, to });
@@ -391,6 +433,7 @@ function checkRow(
       if (!same) change('cost', from, values.cost);
     }
     if (stockTo !== undefined && stockTo !== product.stock) change('stock', product.stock, stockTo);
+    if (lotChange) changes.push(lotChange);
     for (const field of ['reorderPoint', 'reorderQuantity'] as const) {
       const to = values[field];
       if (to !== undefined && to !== product[field]) change(field, product[field], to);
@@ -414,10 +457,45 @@ function checkRow(
   }
   for (const { book, name } of newNames)
     if (!book.created.has(lower(name))) book.created.set(lower(name), name);
-  if (!product) return { line, result: 'create', errors, productId: null, changes: null };
+  if (!product)
+    return { line, result: 'create', errors, productId: null, changes: changes.length > 0 ? changes : null };
   return changes.length > 0
     ? { line, result: 'update', errors, productId: product.id, changes }
     : { line, result: 'unchanged', errors, productId: product.id, changes: null };
+}
+
+/** A lot the apply will create, as the dry run shows it: "A17 (new, expires 2027-01-31)". */
+const newLotText = (number: string, expiry: string | null) =>
+  `${number} (new, ${expiry === null ? 'no expiry' : `expires ${expiry}`})`;
+
+/**
+ * The lots the batch's rows name on their matched lot-tracked products: one read a batch, and
+ * none for a file without a Lot column.
+ */
+async function namedLots(
+  runner: Runner,
+  catalogue: Catalogue,
+  reads: { values: ImportValues }[],
+): Promise<void> {
+  const numbers = new Set<string>();
+  for (const { values } of reads) if (values.lot) numbers.add(lower(values.lot));
+  if (numbers.size === 0) return;
+  const ids = new Set<string>();
+  for (const products of [catalogue.bySku.values(), catalogue.byBarcode.values()])
+    for (const product of products) if (product.tracking === 'lot') ids.add(product.id);
+  for (const named of catalogue.byName.values())
+    for (const product of named) if (product.tracking === 'lot') ids.add(product.id);
+  if (ids.size === 0) return;
+  const rows = await runner.query<KnownLot & { productId: string; key: string }>(
+    `select product_id as "productId", lower(number) as key, number, expires_on::text as "expiresOn", quantity
+       from lots where product_id = any($1::uuid[]) and lower(number) = any($2::text[])`,
+    [[...ids], [...numbers]],
+  );
+  for (const { productId, key, ...lot } of rows) {
+    const lots = catalogue.lots.get(productId) ?? new Map<string, KnownLot>();
+    lots.set(key, lot);
+    catalogue.lots.set(productId, lots);
+  }
 }
 
 /** Reads every tax rate: a store has a handful. */
@@ -453,6 +531,7 @@ async function checkBatch(
   await context.categories.load(runner, categories);
   await context.suppliers.load(runner, suppliers);
   const catalogue = catalogueOf(products);
+  if (columnOf.lot !== undefined) await namedLots(runner, catalogue, reads);
   const checked = rows.map((row, i) =>
     checkRow(context, catalogue, row.line, row.cells, reads[i] as (typeof reads)[number]),
   );

@@ -37,17 +37,22 @@ function cellsOf(line: string): string[] {
 }
 
 describe('the sample file', () => {
-  it('has exactly the import header, IMPORT_FIELD_HEADER in field order, then three full rows', () => {
+  it('has exactly the import header, IMPORT_FIELD_HEADER in field order, then four full rows, the last one into a lot', () => {
     const lines = sampleCsv().split('\r\n');
     expect(cellsOf(lines[0] ?? '')).toEqual(IMPORT_FIELDS.map((field) => IMPORT_FIELD_HEADER[field]));
     expect(lines.at(-1)).toBe('');
     const rows = lines.slice(1, -1);
-    expect(rows).toHaveLength(3);
+    expect(rows).toHaveLength(4);
     for (const row of rows) expect(cellsOf(row)).toHaveLength(IMPORT_FIELDS.length);
     // Believable: every row names a product with a price, and the SKUs differ.
     const skus = rows.map((row) => cellsOf(row)[1]);
-    expect(new Set(skus).size).toBe(3);
+    expect(new Set(skus).size).toBe(4);
     for (const row of rows) expect(Number(cellsOf(row)[6])).toBeGreaterThan(0);
+    // One lot-tracked product: its Lot and a real Expiry day, the others without either.
+    const lot = IMPORT_FIELDS.indexOf('lot');
+    const expiry = IMPORT_FIELDS.indexOf('expiry');
+    expect(rows.map((row) => cellsOf(row)[lot])).toEqual(['', '', '', 'GS-2406-117']);
+    expect(rows.map((row) => cellsOf(row)[expiry])).toEqual(['', '', '', '2027-06-30']);
   });
 
   it('is offered as a data address that decodes back to the same text, named as a CSV', () => {

@@ -86,7 +86,10 @@ export function formatBytes(bytes: number): string {
 
 type SampleRow = Record<ImportField, string | number | null>;
 
-/** Three products a small shop might sell; empty cells take the store's defaults. */
+/**
+ * Four products a small shop might sell; empty cells take the store's defaults. A row with a Lot
+ * is a lot-tracked product whose stock goes into that lot (DESIGN §15).
+ */
 const SAMPLE_ROWS: readonly SampleRow[] = [
   {
     name: 'Ballpoint pen, blue (pack of 10)',
@@ -101,6 +104,8 @@ const SAMPLE_ROWS: readonly SampleRow[] = [
     reorderPoint: 20,
     reorderQuantity: 100,
     taxRate: null,
+    lot: null,
+    expiry: null,
   },
   {
     name: 'A4 copy paper, 500 sheets',
@@ -115,6 +120,8 @@ const SAMPLE_ROWS: readonly SampleRow[] = [
     reorderPoint: 10,
     reorderQuantity: 40,
     taxRate: null,
+    lot: null,
+    expiry: null,
   },
   {
     name: 'Stapler, full strip',
@@ -129,10 +136,31 @@ const SAMPLE_ROWS: readonly SampleRow[] = [
     reorderPoint: null,
     reorderQuantity: null,
     taxRate: null,
+    lot: null,
+    expiry: null,
+  },
+  {
+    name: 'Glue stick, 40 g',
+    sku: 'GLU-40',
+    barcode: null,
+    description: 'Solvent-free; dries clear.',
+    category: 'Stationery',
+    supplier: 'Northwind Traders',
+    price: 2.49,
+    cost: 0.9,
+    stock: 60,
+    reorderPoint: 12,
+    reorderQuantity: 48,
+    taxRate: null,
+    lot: 'GS-2406-117',
+    expiry: '2027-06-30',
   },
 ];
 
-/** The sample file: the import's twelve columns under their export headers, and three rows. */
+/**
+ * The sample file: the import's fourteen columns under their headers (the products CSV's twelve,
+ * then Lot and Expiry) and four rows, the last one lot-tracked.
+ */
 export function sampleCsv(): string {
   const header = csvRow(IMPORT_FIELDS.map((field) => IMPORT_FIELD_HEADER[field]));
   return header + SAMPLE_ROWS.map((row) => csvRow(IMPORT_FIELDS.map((field) => row[field]))).join('');

@@ -1,7 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { CSV_MIME, IMPORT_FIELD_HEADER, IMPORT_FIELDS, XLSX_MIME } from '../../../shared/imports';
+import {
+  CSV_MIME,
+  guessMapping,
+  IMPORT_FIELD_HEADER,
+  IMPORT_FIELDS,
+  XLSX_MIME,
+} from '../../../shared/imports';
 import { atViewport } from '../../test/viewport';
 import {
   callsTo,
@@ -232,6 +238,50 @@ describe('the mapping', () => {
       },
     ]);
     expect(router.state.location.search).toBe('');
+  });
+
+  it('maps a Batch and a Best before column to Lot and Expiry, checks with them and shows the lot a row moves', async () => {
+    const columns = ['Item code', 'Qty', 'Batch', 'Best before'];
+    const { handlers, state } = importServer(
+      importOf({ columns, mapping: guessMapping(columns) as Record<string, string>, preview: [] }),
+    );
+    handlers[`GET /api/imports/${IMPORT_ID}/rows`] = rowsAnswer([
+      {
+        row: 2,
+        result: 'update',
+        product: { _id: 'p9', name: 'Aspirin 500 mg' },
+        changes: [
+          { field: 'stock', from: 14, to: 11 },
+          { field: 'lot', from: 'K1: 10', to: 'K1: 7' },
+        ],
+        errors: [],
+        cells: ['ASP-500', '7', 'K1', ''],
+      },
+      {
+        row: 3,
+        result: 'error',
+        errors: [{ column: 'Best before', message: 'Lot K2 expires on 2027-01-31, not 2027-02-01.' }],
+        cells: ['ASP-250', '3', 'K2', '2027-02-01'],
+      },
+    ]);
+    renderImport(IMPORT_PATH, handlers);
+    await screen.findByRole('heading', { name: 'Match the columns' });
+    expect(select('Lot').value).toBe('Batch');
+    expect(select('Expiry').value).toBe('Best before');
+    expect(screen.getByText(/A row with a Lot is a lot-tracked product/)).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Check file' }));
+    await screen.findByRole('heading', { name: 'Check the result' });
+    expect(state.checks[0]?.mapping).toEqual({
+      sku: 'Item code',
+      stock: 'Qty',
+      lot: 'Batch',
+      expiry: 'Best before',
+    });
+    await within(rowsTable()).findByRole('rowheader', { name: 'Line 2' });
+    const rows = within(rowsTable()).getAllByRole('row').slice(1);
+    expect(rows[0]?.textContent).toContain('Lot: K1: 10 → K1: 7');
+    expect(rows[0]?.textContent).toContain('Stock: 14 → 11');
+    expect(rows[1]?.textContent).toContain('Best before: Lot K2 expires on 2027-01-31, not 2027-02-01.');
   });
 
   it("shows the check's refusal as its sentence and keeps the choices", async () => {

@@ -30,8 +30,16 @@ const MATCH_BY: readonly { value: MatchBy; label: string }[] = [
 ];
 
 const STOCK_MODES: readonly { value: StockMode; label: string; explained: string }[] = [
-  { value: 'set', label: 'Set', explained: "The file's number becomes the stock, as after a count." },
-  { value: 'add', label: 'Add', explained: "The file's number is added to the stock, as for a delivery." },
+  {
+    value: 'set',
+    label: 'Set',
+    explained: "The file's number becomes the stock, as after a count (of the row's Lot when it has one).",
+  },
+  {
+    value: 'add',
+    label: 'Add',
+    explained: "The file's number is added to the stock (into the row's Lot), as for a delivery.",
+  },
   { value: 'ignore', label: 'Ignore', explained: 'Stock stays as it is; new products start at 0.' },
 ];
 
@@ -111,6 +119,10 @@ export function MappingStep({
           <span className="break-all">{item.fileName}</span>: {counted(item.rows, 'row')},{' '}
           {counted(item.columns.length, 'column')}. Each field takes its values from the column chosen for it;
           columns not chosen are not imported.
+        </p>
+        <p className="text-sm text-slate-600">
+          A row with a Lot is a lot-tracked product: its stock goes into that lot, which expires on the row's
+          Expiry (YYYY-MM-DD; empty when it does not expire).
         </p>
       </div>
 
