@@ -25,3 +25,6 @@ export function productsPath(list?: string | null): string {
   const query = new URLSearchParams(list ?? '').toString();
   return query ? `${PRODUCTS_PATH}?${query}` : PRODUCTS_PATH;
 }
+
+/** A lot's recall trace (DESIGN §15): who got its units. */
+export const lotPath = (lotId: string) => `/admin-dashboard/lots/${encodeURIComponent(lotId)}`;

@@ -1,0 +1,154 @@
+import { useQuery } from '@tanstack/react-query';
+import { DateOnly } from '../../../shared/common';
+import { expiryState, type Lot, LotNumber, type LotRef } from '../../../shared/lots';
+import { EXPIRY_WORDS, expiryLabel } from '../../components/expiry-badge';
+import { SelectField, TextField } from '../../components/form-field';
+import { LoadState } from '../../components/load-state';
+import { localDay } from '../../lib/local-day';
+import { lotsQuery } from './stock-api';
+
+/** The choice that names a lot not yet there (adding and counting only). */
+export const NEW_LOT = 'new';
+
+/** What the admin chose: a lot's id, NEW_LOT with its number and expiry, or '' (nothing yet). */
+export type LotDraft = { choice: string; number: string; expiresOn: string; noExpiry: boolean };
+export const NO_LOT: LotDraft = { choice: '', number: '', expiresOn: '', noExpiry: false };
+
+export type LotErrors = { lot?: string; lotNumber?: string; lotExpiresOn?: string };
+
+const units = (count: number) => `${count} ${count === 1 ? 'unit' : 'units'}`;
+
+/** One lot as a choice reads: "L-001 · Mar 3, 2027 · 12 units · Expires soon". */
+export function lotChoiceLabel(lot: Lot, today: string): string {
+  const state = EXPIRY_WORDS[expiryState(lot.expiresOn, today)];
+  return `${lot.number} · ${expiryLabel(lot.expiresOn)} · ${units(lot.quantity)} · ${state}`;
+}
+
+/**
+ * The lot the request names (DESIGN §15), or why it cannot be sent yet: an existing lot by its
+ * id; a new one by its number and expiry (null: it does not expire). `allowNew` false: units are
+ * taken, so only a lot there is will do (a new choice left from before counts as none).
+ */
+export function lotRefOf(draft: LotDraft, allowNew: boolean): { lot?: LotRef; errors: LotErrors } {
+  const choice = draft.choice === NEW_LOT && !allowNew ? '' : draft.choice;
+  if (choice === '')
+    return {
+      errors: { lot: allowNew ? 'Choose a lot, or a new one.' : 'Choose the lot the units come from.' },
+    };
+  if (choice !== NEW_LOT) return { lot: { _id: choice }, errors: {} };
+  const errors: LotErrors = {};
+  const number = LotNumber.safeParse(draft.number);
+  if (!number.success) errors.lotNumber = number.error.issues[0]?.message ?? 'Enter the lot number.';
+  let expiresOn: string | null = null;
+  if (!draft.noExpiry) {
+    const day = DateOnly.safeParse(draft.expiresOn);
+    if (draft.expiresOn.trim() === '')
+      errors.lotExpiresOn = 'Enter the expiry date, or tick Does not expire.';
+    else if (!day.success) errors.lotExpiresOn = day.error.issues[0]?.message ?? 'Enter a real date.';
+    else expiresOn = day.data;
+  }
+  if (!number.success || Object.keys(errors).length > 0) return { errors };
+  return { lot: { number: number.data, expiresOn }, errors };
+}
+
+/** The lot chosen among `lots`, when it is one there is. */
+export function chosenLot(draft: LotDraft, lots: readonly Lot[] | undefined): Lot | undefined {
+  return lots?.find((lot) => lot._id === draft.choice);
+}
+
+/**
+ * Choose the lot of a lot-tracked product (DESIGN §15): one of its lots, or (`allowNew`) a new
+ * one with its number and expiry. The lots come from the stock page's own list.
+ */
+export function LotChoice({
+  productId,
+  draft,
+  onChange,
+  allowNew,
+  errors,
+}: {
+  productId: string;
+  draft: LotDraft;
+  onChange: (draft: LotDraft, field: keyof LotErrors) => void;
+  allowNew: boolean;
+  errors: LotErrors;
+}) {
+  const lots = useQuery(lotsQuery(productId));
+  const today = localDay();
+  const choice = draft.choice === NEW_LOT && !allowNew ? '' : draft.choice;
+  return (
+    <LoadState query={lots} what="the lots" loading="Loading lots...">
+      {({ lots: list }) => (
+        <div className="space-y-3">
+          <SelectField
+            label="Lot"
+            required
+            value={choice}
+            hint={
+              allowNew
+                ? 'A lot the product has, or a new one with its number and expiry.'
+                : 'Units are taken from a lot the product has.'
+            }
+            error={errors.lot}
+            onChange={(event) => onChange({ ...draft, choice: event.target.value }, 'lot')}
+          >
+            <option value="">Choose a lot</option>
+            {list.map((lot) => (
+              <option key={lot._id} value={lot._id}>
+                {lotChoiceLabel(lot, today)}
+              </option>
+            ))}
+            {allowNew ? <option value={NEW_LOT}>New lot…</option> : null}
+          </SelectField>
+          {choice === NEW_LOT ? <NewLotFields draft={draft} onChange={onChange} errors={errors} /> : null}
+        </div>
+      )}
+    </LoadState>
+  );
+}
+
+/** A new lot's number and expiry, or "Does not expire" (shared by the stock dialogs). */
+export function NewLotFields({
+  draft,
+  onChange,
+  errors,
+}: {
+  draft: LotDraft;
+  onChange: (draft: LotDraft, field: keyof LotErrors) => void;
+  errors: LotErrors;
+}) {
+  return (
+    <fieldset className="grid gap-3 rounded-md border border-slate-200 p-3 sm:grid-cols-2">
+      <legend className="px-1 text-sm font-medium text-slate-700">New lot</legend>
+      <TextField
+        label="Lot number"
+        autoComplete="off"
+        spellCheck={false}
+        required
+        value={draft.number}
+        error={errors.lotNumber}
+        onChange={(event) => onChange({ ...draft, number: event.target.value }, 'lotNumber')}
+      />
+      <div className="space-y-2">
+        <TextField
+          label="Expires on"
+          type="date"
+          required={!draft.noExpiry}
+          disabled={draft.noExpiry}
+          value={draft.noExpiry ? '' : draft.expiresOn}
+          error={errors.lotExpiresOn}
+          onChange={(event) => onChange({ ...draft, expiresOn: event.target.value }, 'lotExpiresOn')}
+        />
+        <label className="flex items-center gap-2 text-sm text-slate-700">
+          <input
+            type="checkbox"
+            checked={draft.noExpiry}
+            onChange={(event) => onChange({ ...draft, noExpiry: event.target.checked }, 'lotExpiresOn')}
+            className="size-4 rounded border-slate-300"
+          />
+          Does not expire
+        </label>
+      </div>
+    </fieldset>
+  );
+}
