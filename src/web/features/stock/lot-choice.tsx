@@ -1,17 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
-import { DateOnly } from '../../../shared/common';
-import { expiryState, type Lot, LotNumber, type LotRef } from '../../../shared/lots';
+import { expiryState, type Lot, type LotRef } from '../../../shared/lots';
 import { EXPIRY_WORDS, expiryLabel } from '../../components/expiry-badge';
 import { SelectField, TextField } from '../../components/form-field';
 import { LoadState } from '../../components/load-state';
 import { localDay } from '../../lib/local-day';
+import { type NewLotDraft, newLotOf } from '../../lib/new-lot';
 import { lotsQuery } from './stock-api';
 
 /** The choice that names a lot not yet there (adding and counting only). */
 export const NEW_LOT = 'new';
 
 /** What the admin chose: a lot's id, NEW_LOT with its number and expiry, or '' (nothing yet). */
-export type LotDraft = { choice: string; number: string; expiresOn: string; noExpiry: boolean };
+export type LotDraft = NewLotDraft & { choice: string };
 export const NO_LOT: LotDraft = { choice: '', number: '', expiresOn: '', noExpiry: false };
 
 export type LotErrors = { lot?: string; lotNumber?: string; lotExpiresOn?: string };
@@ -36,19 +36,12 @@ export function lotRefOf(draft: LotDraft, allowNew: boolean): { lot?: LotRef; er
       errors: { lot: allowNew ? 'Choose a lot, or a new one.' : 'Choose the lot the units come from.' },
     };
   if (choice !== NEW_LOT) return { lot: { _id: choice }, errors: {} };
+  const made = newLotOf(draft);
+  if (made.lot) return { lot: made.lot, errors: {} };
   const errors: LotErrors = {};
-  const number = LotNumber.safeParse(draft.number);
-  if (!number.success) errors.lotNumber = number.error.issues[0]?.message ?? 'Enter the lot number.';
-  let expiresOn: string | null = null;
-  if (!draft.noExpiry) {
-    const day = DateOnly.safeParse(draft.expiresOn);
-    if (draft.expiresOn.trim() === '')
-      errors.lotExpiresOn = 'Enter the expiry date, or tick Does not expire.';
-    else if (!day.success) errors.lotExpiresOn = day.error.issues[0]?.message ?? 'Enter a real date.';
-    else expiresOn = day.data;
-  }
-  if (!number.success || Object.keys(errors).length > 0) return { errors };
-  return { lot: { number: number.data, expiresOn }, errors };
+  if (made.errors.number) errors.lotNumber = made.errors.number;
+  if (made.errors.expiresOn) errors.lotExpiresOn = made.errors.expiresOn;
+  return { errors };
 }
 
 /** The lot chosen among `lots`, when it is one there is. */
