@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { expiryState, type Lot, type LotRef } from '../../../shared/lots';
 import { EXPIRY_WORDS, expiryLabel } from '../../components/expiry-badge';
-import { SelectField, TextField } from '../../components/form-field';
+import { SelectField } from '../../components/form-field';
 import { LoadState } from '../../components/load-state';
+import { NewLotFields } from '../../components/new-lot-fields';
 import { localDay } from '../../lib/local-day';
 import { type NewLotDraft, newLotOf } from '../../lib/new-lot';
 import { lotsQuery } from './stock-api';
@@ -93,55 +94,18 @@ export function LotChoice({
             ))}
             {allowNew ? <option value={NEW_LOT}>New lot…</option> : null}
           </SelectField>
-          {choice === NEW_LOT ? <NewLotFields draft={draft} onChange={onChange} errors={errors} /> : null}
+          {choice === NEW_LOT ? (
+            <NewLotFields
+              legend="New lot"
+              draft={draft}
+              errors={{ number: errors.lotNumber, expiresOn: errors.lotExpiresOn }}
+              onChange={(lot, field) =>
+                onChange({ ...draft, ...lot }, field === 'number' ? 'lotNumber' : 'lotExpiresOn')
+              }
+            />
+          ) : null}
         </div>
       )}
     </LoadState>
-  );
-}
-
-/** A new lot's number and expiry, or "Does not expire" (shared by the stock dialogs). */
-export function NewLotFields({
-  draft,
-  onChange,
-  errors,
-}: {
-  draft: LotDraft;
-  onChange: (draft: LotDraft, field: keyof LotErrors) => void;
-  errors: LotErrors;
-}) {
-  return (
-    <fieldset className="grid gap-3 rounded-md border border-slate-200 p-3 sm:grid-cols-2">
-      <legend className="px-1 text-sm font-medium text-slate-700">New lot</legend>
-      <TextField
-        label="Lot number"
-        autoComplete="off"
-        spellCheck={false}
-        required
-        value={draft.number}
-        error={errors.lotNumber}
-        onChange={(event) => onChange({ ...draft, number: event.target.value }, 'lotNumber')}
-      />
-      <div className="space-y-2">
-        <TextField
-          label="Expires on"
-          type="date"
-          required={!draft.noExpiry}
-          disabled={draft.noExpiry}
-          value={draft.noExpiry ? '' : draft.expiresOn}
-          error={errors.lotExpiresOn}
-          onChange={(event) => onChange({ ...draft, expiresOn: event.target.value }, 'lotExpiresOn')}
-        />
-        <label className="flex items-center gap-2 text-sm text-slate-700">
-          <input
-            type="checkbox"
-            checked={draft.noExpiry}
-            onChange={(event) => onChange({ ...draft, noExpiry: event.target.checked }, 'lotExpiresOn')}
-            className="size-4 rounded border-slate-300"
-          />
-          Does not expire
-        </label>
-      </div>
-    </fieldset>
   );
 }
