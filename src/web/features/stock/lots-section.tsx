@@ -22,7 +22,7 @@ export function LotsSection({ product }: { product: Product }) {
         Lots
       </h2>
       <Table caption={`Lots of ${product.name}`}>
-        <thead>
+        <thead className="max-sm:sr-only">
           <tr>
             <Th>Lot</Th>
             <Th>Expires</Th>
@@ -47,10 +47,14 @@ export function LotsSection({ product }: { product: Product }) {
   );
 }
 
+/** On phones a lot is a small card (number and units, expiry and state), not four columns to scroll. */
+const STACKED_ROW =
+  'max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:gap-x-3 max-sm:gap-y-1 max-sm:px-3 max-sm:py-3';
+
 function LotRow({ lot, today }: { lot: Lot; today: string }) {
   return (
-    <tr className={lot.quantity === 0 ? 'text-slate-500' : undefined}>
-      <Td>
+    <tr className={STACKED_ROW}>
+      <Td className="whitespace-nowrap max-sm:col-start-1 max-sm:row-start-1 max-sm:p-0">
         <Link
           to={lotPath(lot._id)}
           title={`Who got units of lot ${lot.number}`}
@@ -59,15 +63,18 @@ function LotRow({ lot, today }: { lot: Lot; today: string }) {
           {lot.number}
         </Link>
       </Td>
-      <Td className="whitespace-nowrap">
+      <Td className="whitespace-nowrap max-sm:col-start-1 max-sm:row-start-2 max-sm:p-0 max-sm:text-xs">
         {lot.expiresOn === null ? (
           expiryLabel(null)
         ) : (
           <time dateTime={lot.expiresOn}>{expiryLabel(lot.expiresOn)}</time>
         )}
       </Td>
-      <Td className="text-right tabular-nums">{lot.quantity}</Td>
-      <Td>
+      <Td className="text-right tabular-nums max-sm:col-start-2 max-sm:row-start-1 max-sm:p-0">
+        {lot.quantity}
+        <span className="sm:hidden"> {lot.quantity === 1 ? 'unit' : 'units'}</span>
+      </Td>
+      <Td className="max-sm:col-start-2 max-sm:row-start-2 max-sm:p-0 max-sm:text-right">
         <ExpiryBadge expiresOn={lot.expiresOn} today={today} />
       </Td>
     </tr>

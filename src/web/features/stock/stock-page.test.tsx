@@ -572,10 +572,10 @@ describe('a lot-tracked product (DESIGN §15)', () => {
         .map((cell) => cell.textContent),
     );
     expect(rows).toEqual([
-      ['OLD-1', formatDate(addDays(today, -1)), '5', 'Expired'],
-      ['SOON-2', formatDate(addDays(today, 10)), '12', 'Expires soon'],
-      ['LATE-3', formatDate(addDays(today, 200)), '33', 'OK'],
-      ['KEEP-4', 'Does not expire', '0', 'OK'],
+      ['OLD-1', formatDate(addDays(today, -1)), '5 units', 'Expired'],
+      ['SOON-2', formatDate(addDays(today, 10)), '12 units', 'Expires soon'],
+      ['LATE-3', formatDate(addDays(today, 200)), '33 units', 'OK'],
+      ['KEEP-4', 'Does not expire', '0 units', 'OK'],
     ]);
     expect(
       bodyRows(table).map((row) => row.querySelector('[data-expiry]')?.getAttribute('data-expiry')),
@@ -695,7 +695,7 @@ describe('a lot-tracked product (DESIGN §15)', () => {
     // The lots and the stock are asked again: the lot now holds none.
     const table = await lotsTable();
     await waitFor(() =>
-      expect(within(bodyRows(table)[0] as HTMLElement).getAllByRole('cell')[2]?.textContent).toBe('0'),
+      expect(within(bodyRows(table)[0] as HTMLElement).getAllByRole('cell')[2]?.textContent).toBe('0 units'),
     );
   });
 
