@@ -21,7 +21,7 @@ export const queryKeys = {
   productChoices: ['products', 'choices'] as const,
   product: (id: string) => ['products', 'one', id] as const,
   movements: (id: string, page: number) => ['products', 'movements', id, page] as const,
-  // A product's lots sit under the products: whatever changes the stock refreshes them.
+  /** A product's lots (DESIGN §15), under the products: every stock change refreshes them. */
   productLots: (id: string) => ['products', 'lots', id] as const,
   categories: ['categories'] as const,
   suppliers: ['suppliers'] as const,

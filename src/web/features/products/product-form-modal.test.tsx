@@ -482,3 +482,206 @@ describe('the product form’s tax rate', () => {
     expect(await within(dialog).findByText('Choose an existing tax rate.')).toBeTruthy();
   });
 });
+
+describe('the product form’s stock tracking (DESIGN §15)', () => {
+  const pills: Product = { ...pen, _id: 'p1', name: 'Aspirin', stock: 30, tracking: 'lot' };
+
+  async function renderAdd(
+    reply: () => { status?: number; body: unknown } = () => ({
+      status: 201,
+      body: { success: true, product: pen },
+    }),
+  ) {
+    signIn(userOf('admin'));
+    const mock = mockFetch({ 'POST /api/products/add': reply });
+    const onClose = vi.fn();
+    renderWithClient(
+      <ProductFormModal product={null} categories={[category]} suppliers={[supplier]} onClose={onClose} />,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Add New Product' });
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'Aspirin');
+    await userEvent.type(within(dialog).getByLabelText('Price'), '4');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Category'), 'c1');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Supplier'), 's1');
+    const posts = () => mock.calls.filter((call) => call.method === 'POST').map((call) => call.body);
+    return { dialog, onClose, posts };
+  }
+
+  async function renderEditOf(
+    item: Product,
+    reply: () => { status?: number; body: unknown } = () => ({ body: { success: true, product: item } }),
+  ) {
+    signIn(userOf('admin'));
+    const mock = mockFetch({ 'PUT /api/products/p1': reply });
+    const onClose = vi.fn();
+    renderWithClient(
+      <ProductFormModal product={item} categories={[category]} suppliers={[supplier]} onClose={onClose} />,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Edit Product' });
+    await userEvent.selectOptions(within(dialog).getByLabelText('Category'), 'c1');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Supplier'), 's1');
+    return { dialog, onClose, puts: () => puts(mock.calls) };
+  }
+
+  const tracking = (dialog: HTMLElement) => within(dialog).getByRole('group', { name: 'Stock tracking' });
+  const byLot = (dialog: HTMLElement) =>
+    within(tracking(dialog)).getByLabelText('By lot — number and expiry');
+
+  it('offers None (chosen) and By lot; an untracked product is sent as none and asks no lot', async () => {
+    const { dialog, onClose, posts } = await renderAdd();
+    expect((within(tracking(dialog)).getByLabelText('None') as HTMLInputElement).checked).toBe(true);
+    await userEvent.type(within(dialog).getByLabelText('Stock'), '10');
+    expect(within(dialog).queryByLabelText('Lot number')).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(posts()[0]).toMatchObject({ tracking: 'none', stock: 10 });
+    expect(posts()[0]).not.toHaveProperty('lot');
+  });
+
+  it('a lot-tracked product with stock asks its opening lot, checks it with the other fields, and sends it', async () => {
+    const { dialog, onClose, posts } = await renderAdd();
+    await userEvent.type(within(dialog).getByLabelText('Stock'), '10');
+    await userEvent.click(byLot(dialog));
+    const lot = within(dialog).getByRole('group', { name: 'Opening lot' });
+    expect(within(lot).getByText('The 10 units in stock go into this lot.')).toBeTruthy();
+    await userEvent.clear(within(dialog).getByLabelText('Price'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
+    expect(await within(dialog).findByText('Enter a price.')).toBeTruthy();
+    expect(within(lot).getByText('Lot number is required.')).toBeTruthy();
+    expect(within(lot).getByText('Enter the expiry date, or tick Does not expire.')).toBeTruthy();
+    expect(within(lot).getByLabelText('Lot number').getAttribute('aria-invalid')).toBe('true');
+    expect(posts()).toEqual([]);
+
+    await userEvent.type(within(dialog).getByLabelText('Price'), '4');
+    await userEvent.type(within(lot).getByLabelText('Lot number'), 'ASP-2027-01');
+    expect(within(lot).queryByText('Lot number is required.')).toBeNull();
+    await userEvent.type(within(lot).getByLabelText('Expires on'), '2027-06-30');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(posts()).toEqual([
+      expect.objectContaining({
+        tracking: 'lot',
+        stock: 10,
+        lot: { number: 'ASP-2027-01', expiresOn: '2027-06-30' },
+      }),
+    ]);
+  });
+
+  it('by keyboard: By lot is chosen with Space, and a lot that does not expire is sent with no expiry', async () => {
+    const { dialog, onClose, posts } = await renderAdd();
+    await userEvent.type(within(dialog).getByLabelText('Stock'), '1');
+    byLot(dialog).focus();
+    await userEvent.keyboard(' ');
+    expect((byLot(dialog) as HTMLInputElement).checked).toBe(true);
+    const lot = within(dialog).getByRole('group', { name: 'Opening lot' });
+    expect(within(lot).getByText('The 1 unit in stock go into this lot.')).toBeTruthy();
+    await userEvent.tab();
+    expect(document.activeElement).toBe(within(lot).getByLabelText('Lot number'));
+    await userEvent.keyboard('BATCH 9');
+    await userEvent.tab();
+    await userEvent.tab();
+    expect(document.activeElement).toBe(within(lot).getByLabelText('Does not expire'));
+    await userEvent.keyboard(' ');
+    expect((within(lot).getByLabelText('Expires on') as HTMLInputElement).disabled).toBe(true);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(posts()[0]).toMatchObject({ tracking: 'lot', lot: { number: 'BATCH 9', expiresOn: null } });
+  });
+
+  it('a lot-tracked product without stock asks no lot', async () => {
+    const { dialog, onClose, posts } = await renderAdd();
+    await userEvent.type(within(dialog).getByLabelText('Stock'), '0');
+    await userEvent.click(byLot(dialog));
+    expect(within(dialog).queryByRole('group', { name: 'Opening lot' })).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(posts()[0]).toMatchObject({ tracking: 'lot', stock: 0 });
+    expect(posts()[0]).not.toHaveProperty('lot');
+  });
+
+  it('the server’s refusal of the lot is said beside its field, and a 409 sentence on the form', async () => {
+    let answer: { status: number; body: unknown } = {
+      status: 400,
+      body: {
+        success: false,
+        error: 'Dates look like 2025-01-31.',
+        details: [{ path: 'body.lot.expiresOn', message: 'Dates look like 2025-01-31.' }],
+      },
+    };
+    const { dialog, onClose } = await renderAdd(() => answer);
+    await userEvent.type(within(dialog).getByLabelText('Stock'), '5');
+    await userEvent.click(byLot(dialog));
+    const lot = within(dialog).getByRole('group', { name: 'Opening lot' });
+    await userEvent.type(within(lot).getByLabelText('Lot number'), 'L1');
+    await userEvent.type(within(lot).getByLabelText('Expires on'), '2027-01-31');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
+    await waitFor(() =>
+      expect(within(lot).getByLabelText('Expires on').getAttribute('aria-invalid')).toBe('true'),
+    );
+    expect(within(lot).getByText('Dates look like 2025-01-31.')).toBeTruthy();
+
+    answer = {
+      status: 409,
+      body: { success: false, error: 'Lot L1 expires on 2027-02-28, not 2027-01-31.' },
+    };
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'Lot L1 expires on 2027-02-28, not 2027-01-31.',
+    );
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it('editing a lot-tracked product keeps its stock read-only, pointing to the Stock page, and sends no lot', async () => {
+    const { dialog, onClose, puts: sent } = await renderEditOf(pills);
+    const stock = within(dialog).getByLabelText('Stock') as HTMLInputElement;
+    expect(stock.readOnly).toBe(true);
+    expect(stock.value).toBe('30');
+    expect(within(dialog).getByText('Stock changes on the Stock page, by lot.')).toBeTruthy();
+    expect((byLot(dialog) as HTMLInputElement).checked).toBe(true);
+    await userEvent.type(stock, '5');
+    expect(stock.value).toBe('30');
+    expect(within(dialog).queryByLabelText('Lot number')).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update Product' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(sent()[0]).toMatchObject({ tracking: 'lot', stock: 30, expectedStock: 30 });
+    expect(sent()[0]).not.toHaveProperty('lot');
+  });
+
+  it('turning tracking off says every lot must be at 0, and shows the server’s 409', async () => {
+    const { dialog, onClose } = await renderEditOf(pills, () => ({
+      status: 409,
+      body: {
+        success: false,
+        error: 'Tracking can be turned off only when every lot is at 0; 30 units are in lots.',
+      },
+    }));
+    await userEvent.click(within(tracking(dialog)).getByLabelText('None'));
+    expect(within(dialog).getByText('Tracking can be turned off once every lot is at 0.')).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update Product' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'Tracking can be turned off only when every lot is at 0; 30 units are in lots.',
+    );
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it('turning tracking on over the stock there is asks the lot those units go into', async () => {
+    const { dialog, onClose, puts: sent } = await renderEditOf(pen);
+    expect((within(dialog).getByLabelText('Stock') as HTMLInputElement).readOnly).toBe(false);
+    await userEvent.click(byLot(dialog));
+    const lot = within(dialog).getByRole('group', { name: 'Lot for the stock there is' });
+    expect(within(lot).getByText('The 47 units in stock go into this lot.')).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update Product' }));
+    expect(await within(lot).findByText('Lot number is required.')).toBeTruthy();
+    expect(sent()).toEqual([]);
+    await userEvent.type(within(lot).getByLabelText('Lot number'), 'OLD-STOCK');
+    await userEvent.click(within(lot).getByLabelText('Does not expire'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update Product' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(sent()[0]).toMatchObject({
+      tracking: 'lot',
+      stock: 47,
+      expectedStock: 47,
+      lot: { number: 'OLD-STOCK', expiresOn: null },
+    });
+  });
+});

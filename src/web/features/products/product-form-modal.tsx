@@ -1,15 +1,18 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { type BaseSyntheticEvent, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { Category } from '../../../shared/categories';
 import type { Named } from '../../../shared/common';
+import type { LotRef } from '../../../shared/lots';
 import { type Product, ProductInput } from '../../../shared/products';
 import { type TaxRate, taxRateLabel } from '../../../shared/store';
 import { buttonClass } from '../../components/button';
 import { FormError, SelectField, TextAreaField, TextField } from '../../components/form-field';
 import { Modal } from '../../components/modal';
+import { type NewLotErrors, NewLotFields } from '../../components/new-lot-fields';
 import { ApiRequestError, errorMessage } from '../../lib/api';
 import { applyServerFieldErrors } from '../../lib/form-errors';
+import { type NewLotDraft, newLotOf } from '../../lib/new-lot';
 import { notify } from '../../lib/notify';
 import { useStoreSettings, useTaxRates } from '../../lib/store-settings';
 import { useSaveProduct } from './products-api';
@@ -27,6 +30,7 @@ const FIELDS = [
   'sku',
   'barcode',
   'taxRate',
+  'tracking',
 ] as const;
 
 /** What an empty required number box asks for; the shared rule's "must be a number" is for junk. */
@@ -78,6 +82,21 @@ export function takenCode(error: unknown): 'sku' | 'barcode' | null {
   return match[1].toLowerCase() === 'sku' ? 'sku' : 'barcode';
 }
 
+const NO_LOT: NewLotDraft = { number: '', expiresOn: '', noExpiry: false };
+
+/** The server's sentences about the lot (details at `lot.number`, `lot.expiresOn`), by field. */
+function lotFieldErrors(error: unknown): NewLotErrors {
+  const found: NewLotErrors = {};
+  if (!(error instanceof ApiRequestError)) return found;
+  for (const detail of error.details) {
+    const [head, field] = detail.path.split(/[./]/).filter(Boolean).slice(-2);
+    if (head !== 'lot') continue;
+    if (field === 'number') found.number ??= detail.message;
+    if (field === 'expiresOn') found.expiresOn ??= detail.message;
+  }
+  return found;
+}
+
 /** What a scanner or a keyboard types into a code field, untouched by the phone's keyboard. */
 const CODE_INPUT = {
   autoComplete: 'off',
@@ -106,6 +125,7 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
     handleSubmit,
     setError,
     setValue,
+    watch,
     formState: { errors },
   } = useForm({
     resolver,
@@ -123,6 +143,7 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
           sku: product.sku ?? '',
           barcode: product.barcode ?? '',
           taxRate: product.taxRateDefault ? null : (product.taxRate?._id ?? null),
+          tracking: product.tracking,
         }
       : {
           name: '',
@@ -135,11 +156,26 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
           sku: '',
           barcode: '',
           taxRate: null,
+          tracking: 'none' as const,
         },
   });
+  // DESIGN §15: a lot-tracked product's stock lives in lots. Stock that becomes lot-tracked here
+  // (a new product's opening stock, or the stock there is when tracking is turned on) names its lot.
+  const tracking = watch('tracking');
+  const stock = watch('stock');
+  const lotTracked = product?.tracking === 'lot';
+  const needsLot = tracking === 'lot' && !lotTracked && Number.isFinite(stock) && stock > 0;
+  const [lotDraft, setLotDraft] = useState<NewLotDraft>(NO_LOT);
+  const [lotErrors, setLotErrors] = useState<NewLotErrors>({});
 
-  const send = (expected: number | undefined) =>
-    handleSubmit((input) =>
+  /** The form's lot, checked with the rest: its faults are shown with the other fields' at once. */
+  const send = (expected: number | undefined) => (event?: BaseSyntheticEvent) => {
+    const named = needsLot ? newLotOf(lotDraft) : null;
+    setLotErrors(named?.errors ?? {});
+    return handleSubmit((checked) => {
+      if (named && !named.lot) return;
+      const lot: LotRef | undefined = named?.lot;
+      const input = { ...checked, lot };
       save.mutate(
         { id: product?._id ?? null, input: editing ? { ...input, expectedStock: expected } : input },
         {
@@ -149,13 +185,15 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
           },
           onError: (error) => {
             applyServerFieldErrors(error, FIELDS, setError);
+            setLotErrors(lotFieldErrors(error));
             // A code another product has: said next to its field, which takes the focus.
             const code = takenCode(error);
             if (code) setError(code, { type: 'server', message: errorMessage(error) }, { shouldFocus: true });
           },
         },
-      ),
-    );
+      );
+    })(event);
+  };
   const submit = send(expectedStock);
 
   /** Take the stock as it is now and let the admin save again. */
@@ -196,6 +234,8 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
             inputMode="numeric"
             min={0}
             step={1}
+            readOnly={lotTracked}
+            hint={lotTracked ? 'Stock changes on the Stock page, by lot.' : undefined}
             error={errors.stock?.message}
             {...register('stock', { valueAsNumber: true })}
           />
@@ -244,6 +284,42 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
             {...register('barcode')}
           />
         </div>
+        <fieldset className="space-y-2" aria-describedby="tracking-hint">
+          <legend className="text-sm font-medium text-slate-700">Stock tracking</legend>
+          <div className="flex flex-wrap gap-x-6 gap-y-2">
+            <label className="flex items-center gap-2 text-sm text-slate-800">
+              <input type="radio" value="none" className="size-4" {...register('tracking')} />
+              None
+            </label>
+            <label className="flex items-center gap-2 text-sm text-slate-800">
+              <input type="radio" value="lot" className="size-4" {...register('tracking')} />
+              By lot — number and expiry
+            </label>
+          </div>
+          {errors.tracking?.message ? (
+            <p id="tracking-hint" className="text-sm text-red-600">
+              {errors.tracking.message}
+            </p>
+          ) : (
+            <p id="tracking-hint" className="text-xs text-slate-500">
+              {lotTracked && tracking === 'none'
+                ? 'Tracking can be turned off once every lot is at 0.'
+                : 'By lot: units added name their lot and expiry, and sales take the earliest expiry first.'}
+            </p>
+          )}
+        </fieldset>
+        {needsLot ? (
+          <NewLotFields
+            legend={editing ? 'Lot for the stock there is' : 'Opening lot'}
+            hint={`The ${stock} ${stock === 1 ? 'unit' : 'units'} in stock go into this lot.`}
+            draft={lotDraft}
+            errors={lotErrors}
+            onChange={(draft, field) => {
+              setLotDraft(draft);
+              setLotErrors(({ [field]: _gone, ...rest }) => rest);
+            }}
+          />
+        ) : null}
         <TaxRateSelect
           rates={taxRates.data?.taxRates}
           own={product && !product.taxRateDefault ? product.taxRate : null}

@@ -1,4 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { LotsResponse } from '../../../shared/lots';
 import { ProductResponse } from '../../../shared/products';
 import {
   type AdjustInput,
@@ -18,6 +19,18 @@ export const productQuery = (id: string) =>
   queryOptions({
     queryKey: queryKeys.product(id),
     queryFn: ({ signal }) => api(`/products/${encodeURIComponent(id)}`, { schema: ProductResponse, signal }),
+  });
+
+/**
+ * A lot-tracked product's lots with their units (DESIGN §15). Asked again each time the screen
+ * opens, as the movements are: every sale changes them.
+ */
+export const lotsQuery = (id: string) =>
+  queryOptions({
+    queryKey: queryKeys.productLots(id),
+    queryFn: ({ signal }) =>
+      api(`/products/${encodeURIComponent(id)}/lots`, { schema: LotsResponse, signal }),
+    staleTime: 0,
   });
 
 /**

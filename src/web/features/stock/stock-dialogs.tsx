@@ -1,4 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
+import type { Lot } from '../../../shared/lots';
 import type { Product } from '../../../shared/products';
 import { ADJUSTMENT_REASONS, AdjustInput, type AdjustmentReason, CountInput } from '../../../shared/stock';
 import { buttonClass } from '../../components/button';
@@ -7,7 +9,8 @@ import { Modal } from '../../components/modal';
 import { errorMessage } from '../../lib/api';
 import { idempotencyKeys } from '../../lib/idempotency';
 import { notify } from '../../lib/notify';
-import { useStockChange } from './stock-api';
+import { chosenLot, LotChoice, type LotDraft, type LotErrors, lotRefOf, NEW_LOT, NO_LOT } from './lot-choice';
+import { lotsQuery, useStockChange } from './stock-api';
 
 const REASON_LABEL: Record<AdjustmentReason, string> = {
   received: 'Received',
@@ -54,6 +57,13 @@ export function AdjustDialog({ product, onClose }: { product: Product; onClose: 
   const [note, setNote] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const after = stockAfterAdjusting(quantity, product.stock);
+  // DESIGN §15: a lot-tracked product's units go into a lot (a new one may be named) or come out
+  // of one it has; an expired write-off takes them out.
+  const tracked = product.tracking === 'lot';
+  const [lotDraft, setLotDraft] = useState<LotDraft>(NO_LOT);
+  const lots = useQuery({ ...lotsQuery(product._id), enabled: tracked });
+  const allowNew = !(Number(quantity) < 0) && reason !== 'expired';
+  const lot = chosenLot(lotDraft, lots.data?.lots);
 
   // A message about what was sent (the server's "Not enough stock", a field's own rule) no longer
   // holds once the field changes; it comes back on the next save if it still applies.
@@ -64,14 +74,16 @@ export function AdjustDialog({ product, onClose }: { product: Product; onClose: 
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    const named = tracked ? lotRefOf(lotDraft, allowNew) : { errors: {} };
     const parsed = AdjustInput.safeParse({
       quantity: quantity.trim() === '' ? Number.NaN : Number(quantity),
       reason: reason || undefined,
       note,
+      lot: named.lot,
     });
-    if (!parsed.success) {
-      const found: Record<string, string> = {};
-      for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
+    if (!parsed.success || Object.keys(named.errors).length > 0) {
+      const found: Record<string, string> = { ...named.errors };
+      for (const issue of parsed.error?.issues ?? []) found[String(issue.path[0])] ??= issue.message;
       if (found.reason) found.reason = 'Choose a reason.';
       setErrors(found);
       return;
@@ -118,6 +130,7 @@ export function AdjustDialog({ product, onClose }: { product: Product; onClose: 
             <>
               Stock {product.stock} → <span className="font-semibold tabular-nums">{after}</span>
               {after < 0 ? ' (more than there is)' : ''}
+              {lot ? <LotAfter lot={lot} change={after - product.stock} /> : null}
             </>
           )}
         </p>
@@ -138,6 +151,18 @@ export function AdjustDialog({ product, onClose }: { product: Product; onClose: 
             </option>
           ))}
         </SelectField>
+        {tracked ? (
+          <LotChoice
+            productId={product._id}
+            draft={lotDraft}
+            allowNew={allowNew}
+            errors={errors as LotErrors}
+            onChange={(draft, field) => {
+              setLotDraft(draft);
+              edited(field);
+            }}
+          />
+        ) : null}
         <TextField
           label="Note"
           value={note}
@@ -160,19 +185,29 @@ export function CountDialog({ product, onClose }: { product: Product; onClose: (
   const [counted, setCounted] = useState('');
   const [note, setNote] = useState('');
   const [error, setError] = useState<string | undefined>();
-  const difference = countDifference(counted, product.stock);
+  // DESIGN §15: a count of a lot-tracked product counts one lot, one it has or a new one.
+  const tracked = product.tracking === 'lot';
+  const [lotDraft, setLotDraft] = useState<LotDraft>(NO_LOT);
+  const [lotErrors, setLotErrors] = useState<LotErrors>({});
+  const lots = useQuery({ ...lotsQuery(product._id), enabled: tracked });
+  const lot = chosenLot(lotDraft, lots.data?.lots);
+  const newLot = tracked && lotDraft.choice === NEW_LOT;
+  /** What the count is compared with: the stock, the lot's units (0 for a new lot), or nothing yet. */
+  const before = !tracked ? product.stock : lot ? lot.quantity : newLot ? 0 : null;
+  const difference = before === null ? null : countDifference(counted, before);
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    const named = tracked ? lotRefOf(lotDraft, true) : { errors: {} };
     const parsed = CountInput.safeParse({
       counted: counted.trim() === '' ? Number.NaN : Number(counted),
       note,
+      lot: named.lot,
     });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Enter the number of units counted.');
-      return;
-    }
-    setError(undefined);
+    setLotErrors(named.errors);
+    if (!parsed.success) setError(parsed.error.issues[0]?.message ?? 'Enter the number of units counted.');
+    else setError(undefined);
+    if (!parsed.success || Object.keys(named.errors).length > 0) return;
     change.mutate(
       { input: parsed.data, key: keys.keyFor(parsed.data) },
       {
@@ -189,6 +224,19 @@ export function CountDialog({ product, onClose }: { product: Product; onClose: (
   return (
     <Modal title={`Count stock: ${product.name}`} onClose={() => !change.isPending && onClose()}>
       <form noValidate onSubmit={submit} className="space-y-4">
+        {tracked ? (
+          <LotChoice
+            productId={product._id}
+            draft={lotDraft}
+            allowNew
+            errors={lotErrors}
+            onChange={(draft, field) => {
+              setLotDraft(draft);
+              if (change.error) change.reset();
+              setLotErrors(({ [field]: _gone, ...rest }) => rest);
+            }}
+          />
+        ) : null}
         <TextField
           label="Counted quantity"
           type="number"
@@ -196,6 +244,7 @@ export function CountDialog({ product, onClose }: { product: Product; onClose: (
           min={0}
           step={1}
           required
+          hint={tracked ? 'The units of the chosen lot on the shelf.' : undefined}
           value={counted}
           onChange={(event) => {
             setCounted(event.target.value);
@@ -206,22 +255,69 @@ export function CountDialog({ product, onClose }: { product: Product; onClose: (
           error={error}
         />
         <p role="status" className="text-sm text-slate-700">
-          {difference === null ? (
-            <>
-              In stock now: <span className="font-semibold tabular-nums">{product.stock}</span>
-            </>
-          ) : (
-            <>
-              Counted {counted.trim()}, stock {product.stock}:{' '}
-              <span className="font-semibold tabular-nums">{signed(difference)}</span>
-            </>
-          )}
+          <CountStatus
+            counted={counted.trim()}
+            difference={difference}
+            stock={product.stock}
+            tracked={tracked}
+            lot={lot}
+            newLot={newLot}
+          />
         </p>
         <TextField label="Note" value={note} onChange={(event) => setNote(event.target.value)} />
         <FormError>{change.error ? errorMessage(change.error) : null}</FormError>
         <DialogButtons pending={change.isPending} onClose={onClose} label="Save count" />
       </form>
     </Modal>
+  );
+}
+
+/** What the count dialog says it would record, before it is saved. */
+function CountStatus({
+  counted,
+  difference,
+  stock,
+  tracked,
+  lot,
+  newLot,
+}: {
+  counted: string;
+  difference: number | null;
+  stock: number;
+  tracked: boolean;
+  lot: Lot | undefined;
+  newLot: boolean;
+}) {
+  const where = lot ? `lot ${lot.number}` : newLot ? 'the new lot' : null;
+  if (difference !== null)
+    return (
+      <>
+        Counted {counted}, {tracked ? `${where} holds ${lot?.quantity ?? 0}` : `stock ${stock}`}:{' '}
+        <span className="font-semibold tabular-nums">{signed(difference)}</span>
+      </>
+    );
+  if (tracked && where)
+    return (
+      <>
+        In {where} now: <span className="font-semibold tabular-nums">{lot?.quantity ?? 0}</span>
+      </>
+    );
+  return (
+    <>
+      In stock now: <span className="font-semibold tabular-nums">{stock}</span>
+      {tracked ? ', across its lots. Choose the lot you counted.' : null}
+    </>
+  );
+}
+
+/** What an adjustment would leave in the chosen lot. */
+function LotAfter({ lot, change }: { lot: Lot; change: number }) {
+  const after = lot.quantity + change;
+  return (
+    <>
+      ; lot {lot.number} {lot.quantity} → <span className="font-semibold tabular-nums">{after}</span>
+      {after < 0 ? ' (more than it holds)' : ''}
+    </>
   );
 }
 

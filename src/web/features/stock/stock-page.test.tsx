@@ -2,8 +2,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import { addDays, type Lot } from '../../../shared/lots';
 import type { Product } from '../../../shared/products';
-import type { Movement } from '../../../shared/stock';
+import type { AdjustInput, CountInput, Movement } from '../../../shared/stock';
+import { ExpiryBadge } from '../../components/expiry-badge';
+import { formatDate } from '../../lib/format';
+import { localDay } from '../../lib/local-day';
 import { type FetchCall, mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
 import { countDifference, reasonLabel, signed, stockAfterAdjusting } from './stock-dialogs';
 import { StockPage } from './stock-page';
@@ -467,5 +471,378 @@ describe('Adjust', () => {
     await waitFor(() => expect(stockShown()).toBe('62'));
     const table = await movementsTable();
     await waitFor(() => expect(bodyRows(table)[0]?.textContent).toMatch(/Adjustment.*\+12.*62.*Received/));
+  });
+});
+
+describe('a lot-tracked product (DESIGN §15)', () => {
+  const today = localDay();
+  const tracked: Product = { ...product, tracking: 'lot' };
+  const lotOf = (id: string, number: string, expiresOn: string | null, quantity: number): Lot => ({
+    _id: id,
+    number,
+    expiresOn,
+    quantity,
+  });
+  /** Expired yesterday, expiring in 10 days, in 200 days, and one that does not expire. */
+  const lots = () => [
+    lotOf('lot-old', 'OLD-1', addDays(today, -1), 5),
+    lotOf('lot-soon', 'SOON-2', addDays(today, 10), 12),
+    lotOf('lot-late', 'LATE-3', addDays(today, 200), 33),
+    lotOf('lot-none', 'KEEP-4', null, 0),
+  ];
+
+  /**
+   * The stock page of a tracked product on a fake server that moves its lots with its stock, as
+   * the ledger's trigger does: a named lot by id, or a new number with its expiry.
+   */
+  function renderTracked(
+    movements: Movement[] = [movement(1)],
+    overrides: Record<string, Handler> = {},
+    start: Lot[] = lots(),
+  ) {
+    const held = { lots: start };
+    const stockOf = () => held.lots.reduce((sum, lot) => sum + lot.quantity, 0);
+    const lotFor = (ref: { _id?: string; number?: string; expiresOn?: string | null }) => {
+      const found = held.lots.find((lot) => lot._id === ref._id || lot.number === ref.number);
+      if (found) return found;
+      const made = lotOf(`lot-${held.lots.length + 1}`, ref.number ?? '', ref.expiresOn ?? null, 0);
+      held.lots.push(made);
+      return made;
+    };
+    const answer = (lot: Lot, quantity: number, fields: Partial<Movement>) => {
+      lot.quantity += quantity;
+      const { quantity: _units, ...name } = lot;
+      const added = movement(200, {
+        quantity,
+        stockAfter: stockOf(),
+        order: undefined,
+        lot: name,
+        ...fields,
+      });
+      return { body: { success: true, product: { ...tracked, stock: stockOf() }, movement: added } };
+    };
+    const result = renderStock(movements, {
+      overrides: {
+        'GET /api/products/p1': () => ({
+          body: { success: true, product: { ...tracked, stock: stockOf() } },
+        }),
+        'GET /api/products/p1/lots': () => ({
+          body: { success: true, lots: held.lots.map((lot) => ({ ...lot })) },
+        }),
+        'POST /api/products/p1/adjust': ({ body }) => {
+          const input = body as AdjustInput;
+          if (!input.lot) return { status: 400, body: { success: false, error: 'Name the lot.' } };
+          const lot = lotFor(input.lot);
+          if (lot.quantity + input.quantity < 0)
+            return {
+              status: 409,
+              body: { success: false, error: `Lot ${lot.number} holds only ${lot.quantity}.` },
+            };
+          return answer(lot, input.quantity, { kind: 'adjustment', reason: input.reason });
+        },
+        'POST /api/products/p1/count': ({ body }) => {
+          const input = body as CountInput;
+          if (!input.lot) return { status: 400, body: { success: false, error: 'Name the lot.' } };
+          const lot = lotFor(input.lot);
+          return answer(lot, input.counted - lot.quantity, { kind: 'count' });
+        },
+        ...overrides,
+      },
+    });
+    return { ...result, held };
+  }
+
+  const lotsTable = () => screen.findByRole('table', { name: 'Lots of Blue Pen' });
+  const choices = (select: HTMLElement) =>
+    Array.from((select as HTMLSelectElement).options, (option) => option.textContent);
+
+  it('lists its lots with number, expiry, units and state in words and colour; each number opens its trace', async () => {
+    renderTracked();
+    expect(await screen.findByRole('heading', { name: 'Lots', level: 2 })).toBeTruthy();
+    const table = await lotsTable();
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Lot', 'Expires', 'Units', 'State']);
+    await waitFor(() => expect(bodyRows(table)).toHaveLength(4));
+    const rows = bodyRows(table).map((row) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    );
+    expect(rows).toEqual([
+      ['OLD-1', formatDate(addDays(today, -1)), '5 units', 'Expired'],
+      ['SOON-2', formatDate(addDays(today, 10)), '12 units', 'Expires soon'],
+      ['LATE-3', formatDate(addDays(today, 200)), '33 units', 'OK'],
+      ['KEEP-4', 'Does not expire', '0 units', 'OK'],
+    ]);
+    expect(
+      bodyRows(table).map((row) => row.querySelector('[data-expiry]')?.getAttribute('data-expiry')),
+    ).toEqual(['expired', 'soon', 'ok', 'ok']);
+    expect(within(table).getByText('Expired').className).toMatch(/red/);
+    expect(within(table).getByText('Expires soon').className).toMatch(/amber/);
+    expect(within(table).getByRole('link', { name: 'SOON-2' }).getAttribute('href')).toBe(
+      '/admin-dashboard/lots/lot-soon',
+    );
+  });
+
+  it('says “No lots yet.” for a tracked product without lots', async () => {
+    renderTracked([], {}, []);
+    const table = await lotsTable();
+    expect(await within(table).findByText('No lots yet.')).toBeTruthy();
+  });
+
+  it('says it is loading the lots, then why they could not be loaded, and tries again on request', async () => {
+    let release: () => void = () => {};
+    const waiting = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let failures = 1;
+    renderTracked([movement(1)], {
+      'GET /api/products/p1/lots': async () => {
+        await waiting;
+        if (failures-- > 0)
+          return { status: 503, body: { success: false, error: 'The database is resting.' } };
+        return { body: { success: true, lots: lots() } };
+      },
+    });
+    const table = await lotsTable();
+    expect(within(table).getByRole('status').textContent).toBe('Loading lots...');
+    release();
+    expect((await within(table).findByRole('alert')).textContent).toBe(
+      'The lots could not be loaded: The database is resting.',
+    );
+    expect(within(table).queryByText('No lots yet.')).toBeNull();
+    await userEvent.click(within(table).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(bodyRows(table)).toHaveLength(4));
+  });
+
+  it('shows each movement’s lot, linked to its trace, in a Lot column', async () => {
+    renderTracked([
+      movement(2, {
+        quantity: -2,
+        stockAfter: 48,
+        lot: { _id: 'lot-soon', number: 'SOON-2', expiresOn: addDays(today, 10) },
+      }),
+      movement(1, {
+        kind: 'receipt',
+        quantity: 4,
+        order: undefined,
+        lot: { _id: 'lot-none', number: 'KEEP-4', expiresOn: null },
+      }),
+    ]);
+    const table = await movementsTable();
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Date', 'Kind', 'Change', 'Stock after', 'Lot', 'Who', 'Order', 'Reason', 'Note']);
+    await waitFor(() => expect(bodyRows(table)).toHaveLength(2));
+    const [first, second] = bodyRows(table) as [HTMLElement, HTMLElement];
+    expect(within(first).getByRole('link', { name: 'SOON-2' }).getAttribute('href')).toBe(
+      '/admin-dashboard/lots/lot-soon',
+    );
+    expect(first.textContent).toContain(`Expires ${formatDate(addDays(today, 10))}`);
+    expect(second.textContent).toContain('KEEP-4');
+    expect(second.textContent).toContain('Does not expire');
+  });
+
+  it('an untracked product asks for no lots and shows no Lots section or Lot column', async () => {
+    const { calls } = renderStock([movement(1)]);
+    const table = await movementsTable();
+    await waitFor(() => expect(bodyRows(table)[0]?.textContent).toContain('Rita Rep'));
+    expect(within(table).queryByRole('columnheader', { name: 'Lot' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Lots' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Adjust' }));
+    expect(within(screen.getByRole('dialog')).queryByLabelText('Lot')).toBeNull();
+    expect(calls.some((call) => call.path.endsWith('/lots'))).toBe(false);
+  });
+
+  it('an expired write-off chooses one of its lots (no new one), shows what it leaves there and sends it by id', async () => {
+    const { calls, held } = renderTracked();
+    await lotsTable();
+    await userEvent.click(screen.getByRole('button', { name: 'Adjust' }));
+    const dialog = screen.getByRole('dialog', { name: 'Adjust stock: Blue Pen' });
+    await userEvent.type(within(dialog).getByLabelText('Quantity'), '-5');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Reason'), 'expired');
+    const lot = await within(dialog).findByLabelText('Lot');
+    expect(choices(lot)).toEqual([
+      'Choose a lot',
+      `OLD-1 · ${formatDate(addDays(today, -1))} · 5 units · Expired`,
+      `SOON-2 · ${formatDate(addDays(today, 10))} · 12 units · Expires soon`,
+      `LATE-3 · ${formatDate(addDays(today, 200))} · 33 units · OK`,
+      'KEEP-4 · Does not expire · 0 units · OK',
+    ]);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save adjustment' }));
+    expect(within(dialog).getByText('Choose the lot the units come from.')).toBeTruthy();
+    expect(lot.getAttribute('aria-invalid')).toBe('true');
+    expect(posts(calls)).toHaveLength(0);
+
+    await userEvent.selectOptions(lot, 'lot-old');
+    expect(within(dialog).queryByText('Choose the lot the units come from.')).toBeNull();
+    expect(within(dialog).getByRole('status').textContent).toBe('Stock 50 → 45; lot OLD-1 5 → 0');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save adjustment' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(posts(calls)[0]?.body).toEqual({
+      quantity: -5,
+      reason: 'expired',
+      note: '',
+      lot: { _id: 'lot-old' },
+    });
+    expect(held.lots[0]?.quantity).toBe(0);
+    expect(screen.getByText('Stock is now 45.')).toBeTruthy();
+    // The lots and the stock are asked again: the lot now holds none.
+    const table = await lotsTable();
+    await waitFor(() =>
+      expect(within(bodyRows(table)[0] as HTMLElement).getAllByRole('cell')[2]?.textContent).toBe('0 units'),
+    );
+  });
+
+  it('taking more than a lot holds says so before saving, and shows the server’s 409 sentence', async () => {
+    renderTracked();
+    await lotsTable();
+    await userEvent.click(screen.getByRole('button', { name: 'Adjust' }));
+    const dialog = screen.getByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('Quantity'), '-13');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Reason'), 'damaged');
+    await userEvent.selectOptions(await within(dialog).findByLabelText('Lot'), 'lot-soon');
+    expect(within(dialog).getByRole('status').textContent).toBe(
+      'Stock 50 → 37; lot SOON-2 12 → -1 (more than it holds)',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save adjustment' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Lot SOON-2 holds only 12.');
+  });
+
+  it('adding units may open a new lot: number and expiry are asked and sent, and checked first', async () => {
+    const { calls, held } = renderTracked();
+    await lotsTable();
+    await userEvent.click(screen.getByRole('button', { name: 'Adjust' }));
+    const dialog = screen.getByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('Quantity'), '20');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Reason'), 'received');
+    const lot = await within(dialog).findByLabelText('Lot');
+    expect(choices(lot).at(-1)).toBe('New lot…');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save adjustment' }));
+    expect(within(dialog).getByText('Choose a lot, or a new one.')).toBeTruthy();
+
+    await userEvent.selectOptions(lot, 'New lot…');
+    const group = within(dialog).getByRole('group', { name: 'New lot' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save adjustment' }));
+    expect(within(group).getByText('Lot number is required.')).toBeTruthy();
+    expect(within(group).getByText('Enter the expiry date, or tick Does not expire.')).toBeTruthy();
+    expect(posts(calls)).toHaveLength(0);
+
+    await userEvent.type(within(group).getByLabelText('Lot number'), '  NEW-5 ');
+    await userEvent.type(within(group).getByLabelText('Expires on'), '2031-02-28');
+    expect(within(group).queryByText('Lot number is required.')).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save adjustment' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(posts(calls)[0]?.body).toEqual({
+      quantity: 20,
+      reason: 'received',
+      note: '',
+      lot: { number: 'NEW-5', expiresOn: '2031-02-28' },
+    });
+    expect(held.lots.at(-1)).toMatchObject({ number: 'NEW-5', expiresOn: '2031-02-28', quantity: 20 });
+    const table = await lotsTable();
+    await waitFor(() => expect(within(table).getByRole('link', { name: 'NEW-5' })).toBeTruthy());
+  });
+
+  it('a negative quantity offers no new lot, and a new lot chosen before counts as none', async () => {
+    const { calls } = renderTracked();
+    await lotsTable();
+    await userEvent.click(screen.getByRole('button', { name: 'Adjust' }));
+    const dialog = screen.getByRole('dialog');
+    const quantity = within(dialog).getByLabelText('Quantity');
+    await userEvent.type(quantity, '3');
+    await userEvent.selectOptions(await within(dialog).findByLabelText('Lot'), 'New lot…');
+    expect(within(dialog).getByRole('group', { name: 'New lot' })).toBeTruthy();
+    await userEvent.clear(quantity);
+    await userEvent.type(quantity, '-3');
+    expect(choices(within(dialog).getByLabelText('Lot'))).not.toContain('New lot…');
+    expect(within(dialog).queryByRole('group', { name: 'New lot' })).toBeNull();
+    expect((within(dialog).getByLabelText('Lot') as HTMLSelectElement).value).toBe('');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Reason'), 'lost');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save adjustment' }));
+    expect(within(dialog).getByText('Choose the lot the units come from.')).toBeTruthy();
+    expect(posts(calls)).toHaveLength(0);
+  });
+
+  it('a count counts one lot: the difference is against that lot, and the lot is sent by id', async () => {
+    const { calls, held } = renderTracked();
+    await lotsTable();
+    await userEvent.click(screen.getByRole('button', { name: 'Count' }));
+    const dialog = screen.getByRole('dialog', { name: 'Count stock: Blue Pen' });
+    const lot = await within(dialog).findByLabelText('Lot');
+    expect(within(dialog).getByRole('status').textContent).toBe(
+      'In stock now: 50, across its lots. Choose the lot you counted.',
+    );
+    await userEvent.type(within(dialog).getByLabelText('Counted quantity'), '10');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save count' }));
+    expect(within(dialog).getByText('Choose a lot, or a new one.')).toBeTruthy();
+    expect(posts(calls)).toHaveLength(0);
+
+    await userEvent.selectOptions(lot, 'lot-soon');
+    expect(within(dialog).getByRole('status').textContent).toBe('Counted 10, lot SOON-2 holds 12: −2');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save count' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(posts(calls)[0]?.body).toEqual({ counted: 10, note: '', lot: { _id: 'lot-soon' } });
+    expect(held.lots[1]?.quantity).toBe(10);
+    expect(screen.getByText('Count saved: stock is now 48.')).toBeTruthy();
+  });
+
+  it('by keyboard alone, a count finds units of a new lot that does not expire', async () => {
+    const { calls } = renderTracked();
+    await lotsTable();
+    screen.getByRole('button', { name: 'Count' }).focus();
+    await userEvent.keyboard('{Enter}');
+    const dialog = screen.getByRole('dialog');
+    const lot = await within(dialog).findByLabelText('Lot');
+    // A select answers the keyboard in a browser; this DOM does not, so the choice is set as a key would.
+    lot.focus();
+    await userEvent.selectOptions(lot, 'New lot…');
+    await userEvent.tab();
+    expect(document.activeElement).toBe(within(dialog).getByLabelText('Lot number'));
+    await userEvent.keyboard('BOX 7');
+    await userEvent.tab();
+    expect(document.activeElement).toBe(within(dialog).getByLabelText('Expires on'));
+    await userEvent.tab();
+    expect(document.activeElement).toBe(within(dialog).getByLabelText('Does not expire'));
+    await userEvent.keyboard(' ');
+    expect((within(dialog).getByLabelText('Expires on') as HTMLInputElement).disabled).toBe(true);
+    await userEvent.tab();
+    expect(document.activeElement).toBe(within(dialog).getByLabelText('Counted quantity'));
+    await userEvent.keyboard('6');
+    expect(within(dialog).getByRole('status').textContent).toBe('Counted 6, the new lot holds 0: +6');
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(posts(calls)[0]?.body).toEqual({
+      counted: 6,
+      note: '',
+      lot: { number: 'BOX 7', expiresOn: null },
+    });
+  });
+});
+
+describe('the expiry badge', () => {
+  it('is expired before today, expires soon from today to 30 days on, and OK after or without expiry', () => {
+    const today = '2026-03-01';
+    renderWithClient(
+      <ul>
+        {['2026-02-28', '2026-03-01', '2026-03-31', '2026-04-01', null].map((day) => (
+          <li key={String(day)}>
+            <ExpiryBadge expiresOn={day} today={today} />
+          </li>
+        ))}
+      </ul>,
+    );
+    expect(screen.getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'Expired',
+      'Expires soon',
+      'Expires soon',
+      'OK',
+      'OK',
+    ]);
   });
 });

@@ -5,17 +5,19 @@ import { saleNumberLabel } from '../../../shared/sales';
 import type { Movement, MovementKind } from '../../../shared/stock';
 import { buttonClass } from '../../components/button';
 import { DownloadCsvButton } from '../../components/download-csv';
+import { expiryLabel } from '../../components/expiry-badge';
 import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { StockBadge } from '../../components/stock-badge';
 import { Table, Td, Th } from '../../components/table';
-import { productsPath, purchaseOrderPath } from '../../lib/admin-paths';
+import { lotTracePath, productsPath, purchaseOrderPath } from '../../lib/admin-paths';
 import { salePath } from '../../lib/area-paths';
 import { formatDateTime } from '../../lib/format';
 import { useListAddress } from '../../lib/list-address';
 import { isPastEnd, serverPage } from '../../lib/paging';
 import { usePageInRange } from '../../lib/use-paged-list';
+import { LotsSection } from './lots-section';
 import { MOVEMENTS_PAGE_SIZE, movementsQuery, productQuery } from './stock-api';
 import { AdjustDialog, CountDialog, reasonLabel, signed } from './stock-dialogs';
 
@@ -63,61 +65,82 @@ export function StockPage() {
           if (movements.isError) void movements.refetch();
         }}
       >
-        {({ product: current }) => (
-          <>
-            <section
-              aria-label="Current stock"
-              className="mb-6 flex flex-wrap items-center gap-x-4 gap-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200"
-            >
-              <p className="flex items-center gap-2 text-sm text-slate-600">
-                In stock: <StockBadge stock={current.stock} reorderPoint={current.reorderPoint} />
-              </p>
-              <p className="text-sm text-slate-500">Low at {current.reorderPoint} or fewer</p>
-              <div className="flex gap-2 sm:ml-auto">
-                <button type="button" className={buttonClass('primary')} onClick={() => setDialog('adjust')}>
-                  Adjust
-                </button>
-                <button type="button" className={buttonClass('secondary')} onClick={() => setDialog('count')}>
-                  Count
-                </button>
-              </div>
-            </section>
-            <Table
-              caption={`Stock movements of ${current.name}, newest first`}
-              busy={movements.isPlaceholderData}
-            >
-              <thead className="max-sm:sr-only">
-                <tr>
-                  <Th>Date</Th>
-                  <Th>Kind</Th>
-                  <Th className="text-right">Change</Th>
-                  <Th className="text-right">Stock after</Th>
-                  {/* Who and Order before the free text, which wraps: on a laptop they were past the edge. */}
-                  <Th>Who</Th>
-                  <Th>Order</Th>
-                  <Th>Reason</Th>
-                  <Th>Note</Th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                <LoadState
-                  query={movements}
-                  what="the movements"
-                  loading="Loading movements..."
-                  colSpan={8}
-                  waiting={isPastEnd(list)}
-                  isEmpty={() => list.total === 0}
-                  empty="No movements yet."
-                >
-                  {() => list.rows.map((movement) => <MovementRow key={movement._id} movement={movement} />)}
-                </LoadState>
-              </tbody>
-            </Table>
-            <Pager page={list} label="Stock movements" onPage={setPage} />
-            {dialog === 'adjust' ? <AdjustDialog product={current} onClose={() => setDialog(null)} /> : null}
-            {dialog === 'count' ? <CountDialog product={current} onClose={() => setDialog(null)} /> : null}
-          </>
-        )}
+        {({ product: current }) => {
+          // A lot column where lots are (DESIGN §15); an untracked product's table is as it was.
+          const showLots = current.tracking === 'lot' || list.rows.some((movement) => movement.lot);
+          const columns = showLots ? 9 : 8;
+          return (
+            <>
+              <section
+                aria-label="Current stock"
+                className="mb-6 flex flex-wrap items-center gap-x-4 gap-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200"
+              >
+                <p className="flex items-center gap-2 text-sm text-slate-600">
+                  In stock: <StockBadge stock={current.stock} reorderPoint={current.reorderPoint} />
+                </p>
+                <p className="text-sm text-slate-500">Low at {current.reorderPoint} or fewer</p>
+                <div className="flex gap-2 sm:ml-auto">
+                  <button
+                    type="button"
+                    className={buttonClass('primary')}
+                    onClick={() => setDialog('adjust')}
+                  >
+                    Adjust
+                  </button>
+                  <button
+                    type="button"
+                    className={buttonClass('secondary')}
+                    onClick={() => setDialog('count')}
+                  >
+                    Count
+                  </button>
+                </div>
+              </section>
+              {current.tracking === 'lot' ? <LotsSection product={current} /> : null}
+              <Table
+                caption={`Stock movements of ${current.name}, newest first`}
+                busy={movements.isPlaceholderData}
+              >
+                <thead className="max-sm:sr-only">
+                  <tr>
+                    <Th>Date</Th>
+                    <Th>Kind</Th>
+                    <Th className="text-right">Change</Th>
+                    <Th className="text-right">Stock after</Th>
+                    {showLots ? <Th>Lot</Th> : null}
+                    {/* Who and Order before the free text, which wraps: on a laptop they were past the edge. */}
+                    <Th>Who</Th>
+                    <Th>Order</Th>
+                    <Th>Reason</Th>
+                    <Th>Note</Th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  <LoadState
+                    query={movements}
+                    what="the movements"
+                    loading="Loading movements..."
+                    colSpan={columns}
+                    waiting={isPastEnd(list)}
+                    isEmpty={() => list.total === 0}
+                    empty="No movements yet."
+                  >
+                    {() =>
+                      list.rows.map((movement) => (
+                        <MovementRow key={movement._id} movement={movement} showLot={showLots} />
+                      ))
+                    }
+                  </LoadState>
+                </tbody>
+              </Table>
+              <Pager page={list} label="Stock movements" onPage={setPage} />
+              {dialog === 'adjust' ? (
+                <AdjustDialog product={current} onClose={() => setDialog(null)} />
+              ) : null}
+              {dialog === 'count' ? <CountDialog product={current} onClose={() => setDialog(null)} /> : null}
+            </>
+          );
+        }}
       </LoadState>
     </>
   );
@@ -137,7 +160,7 @@ function changeTone(quantity: number): string {
   return quantity > 0 ? 'text-emerald-700' : 'text-slate-600';
 }
 
-function MovementRow({ movement }: { movement: Movement }) {
+function MovementRow({ movement, showLot }: { movement: Movement; showLot: boolean }) {
   const reason = movement.reason ? reasonLabel(movement.reason) : '';
   return (
     <tr className={`align-top hover:bg-slate-50 ${STACKED_ROW}`}>
@@ -166,6 +189,13 @@ function MovementRow({ movement }: { movement: Movement }) {
           {movement.stockAfter}
         </span>
       </Td>
+      {showLot ? (
+        <Td
+          className={`max-sm:col-span-2 max-sm:text-xs max-sm:empty:hidden sm:whitespace-nowrap ${STACKED_CELL}`}
+        >
+          {movement.lot ? <MovementLot lot={movement.lot} /> : null}
+        </Td>
+      ) : null}
       <Td className={`max-sm:col-start-1 max-sm:text-xs sm:whitespace-nowrap ${STACKED_CELL}`}>
         {movement.user?.name ?? 'System'}
       </Td>
@@ -177,6 +207,21 @@ function MovementRow({ movement }: { movement: Movement }) {
         {movement.note}
       </Td>
     </tr>
+  );
+}
+
+/** The lot a movement's units came from or went to, linked to its recall trace, with its expiry. */
+function MovementLot({ lot }: { lot: NonNullable<Movement['lot']> }) {
+  return (
+    <>
+      <span className="sm:hidden">Lot </span>
+      <Link to={lotTracePath(lot._id)} className="text-indigo-700 hover:underline">
+        {lot.number}
+      </Link>
+      <span className="block text-xs text-slate-500 max-sm:inline max-sm:before:content-['_·_']">
+        {lot.expiresOn === null ? expiryLabel(null) : `Expires ${expiryLabel(lot.expiresOn)}`}
+      </span>
+    </>
   );
 }
 
