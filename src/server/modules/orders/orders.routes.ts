@@ -14,6 +14,7 @@ import {
 } from '../../../shared/orders';
 import { pageWindow } from '../../../shared/paging';
 import { ReturnInput } from '../../../shared/stock';
+import { runnerOf } from '../../db/connection';
 import { currentUser } from '../../lib/auth';
 import { costFor, csvColumnsFor } from '../../lib/costs';
 import { CSV_BATCH, checkMayExport, sendCsv } from '../../lib/csv-stream';
@@ -22,7 +23,8 @@ import { answerOnce } from '../../lib/idempotency';
 import { jsonBatchFor, sendJsonList } from '../../lib/json-stream';
 import { zonedClock } from '../../lib/zoned-time';
 import { recordAudit } from '../audit/audit.repository';
-import { sellContext } from '../sales/sell';
+import { orderLots } from '../lots/lots.repository';
+import { sellContext, unexpiredShortSentence } from '../sales/sell';
 import {
   type OrderCursor,
   orderCsvBatch,
@@ -54,10 +56,13 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!isId(productId)) throw notFound('Product');
       return answerOnce(request, reply, async (tx) => {
         const placed = await placeOrder(sellContext(request), tx, { productId, quantity });
-        if (!placed.order)
-          throw placed.refused.reason === 'productMissing'
-            ? notFound('Product')
-            : conflict('Not enough stock');
+        if (!placed.order) {
+          const { refused } = placed;
+          if (refused.reason === 'productMissing') throw notFound('Product');
+          // A lot-tracked product short of unexpired units: the trigger's own sentence (IMS05).
+          if (refused.reason === 'unexpiredShort') throw conflict(unexpiredShortSentence(refused.unexpired));
+          throw conflict('Not enough stock');
+        }
         const order = costFor(placed.callerRole, placed.order, 'unitCost');
         return { status: 201, body: { success: true as const, order } };
       });
@@ -92,7 +97,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
               ? 'Every unit of this order was already returned.'
               : `Only ${returned.tooMany} of this order can still be returned.`,
           );
-        const order = toOrder(returned.order);
+        const order = toOrder(returned.order, (await orderLots(runnerOf(tx), [id])).get(id) ?? []);
         await recordAudit(tx, {
           actor: me,
           action: 'returned',
@@ -152,7 +157,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
       const shown = (order: Order) => costFor(me.role, order, 'unitCost');
       const window = pageWindow(request.query);
       if (window) {
-        const { orders, total } = await orderPage(app.db, filter, window);
+        const { orders, total } = await orderPage(app.database, filter, window);
         return {
           success: true as const,
           orders: orders.map(shown),
@@ -166,7 +171,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
       return sendJsonList<OrderCursor>(
         reply,
         '{"success":true,"orders":[',
-        (after) => orderJsonBatch(app.db, filter, after, jsonBatchFor(app.database), shown),
+        (after) => orderJsonBatch(app.database, filter, after, jsonBatchFor(app.database), shown),
         async (total) => `],"total":${total}}`,
       );
     },

@@ -8,7 +8,7 @@ import { currentUser } from '../../lib/auth';
 import { type AppError, badRequest, conflict, forbidden, isId, notFound } from '../../lib/errors';
 import { answerOnce } from '../../lib/idempotency';
 import { findSale, salePage, salesSellerFilter } from './sales.repository';
-import { type SaleRefusal, type SellPayment, sellCart, sellContext } from './sell';
+import { type SaleRefusal, type SellPayment, sellCart, sellContext, unexpiredShortSentence } from './sell';
 
 /** The one sentence a refused sale answers. */
 export function refusal(refused: SaleRefusal): AppError {
@@ -21,6 +21,8 @@ export function refusal(refused: SaleRefusal): AppError {
           ? `${refused.product} is out of stock.`
           : `Not enough stock of ${refused.product}: ${refused.stock} left.`,
       );
+    case 'unexpiredShort':
+      return conflict(unexpiredShortSentence(refused.unexpired));
     case 'customerMissing':
       return notFound('Customer');
     case 'tenderedShort':
