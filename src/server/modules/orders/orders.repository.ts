@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { CsvValue } from '../../../shared/csv';
-import { centsNumber, centsText, refundDue, toCents } from '../../../shared/money';
 import type { OrderLot } from '../../../shared/lots';
+import { centsNumber, centsText, refundDue, toCents } from '../../../shared/money';
 import { ORDER_CSV_HEADER, type Order, type OrderQuery } from '../../../shared/orders';
 import type { Role } from '../../../shared/roles';
 import { saleNumberLabel } from '../../../shared/sales';

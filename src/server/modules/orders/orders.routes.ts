@@ -44,7 +44,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['orders'],
         summary: 'Place an order',
         description:
-          'total, price and stock may be sent but are ignored: the server reads the price itself. A one-line sale paid other, priced and taxed as at the counter (DESIGN §12: the product’s tax rate, else the store’s default).',
+          'total, price and stock may be sent but are ignored: the server reads the price itself. A one-line sale paid other, priced and taxed as at the counter (DESIGN §12: the product’s tax rate, else the store’s default). A lot-tracked product is taken first-expiry-first-out from its unexpired lots (DESIGN §15; 409 "Only N unexpired in stock." when they fall short) and the order names them in lots ([] without lots).',
         body: OrderInput,
         response: { 201: OrderResponse },
       },
@@ -77,7 +77,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['orders'],
         summary: 'Take back part or all of an order',
         description:
-          'The units go back to stock (a return movement); the order’s returnedQuantity grows and its status becomes returned when all came back. The money given back is pro rata and cents exact: a return that brings the units returned to Q gives back round(totalPrice × Q / quantity) − returnedTotal (answered as refunded), so a whole return gives back totalPrice; the tax likewise. 409 when more than what remains is asked. Accepts an Idempotency-Key.',
+          'The units go back to stock (a return movement; for a lot-tracked product, to the lots the order took them from, latest expiry first); the order’s returnedQuantity grows and its status becomes returned when all came back. The money given back is pro rata and cents exact: a return that brings the units returned to Q gives back round(totalPrice × Q / quantity) − returnedTotal (answered as refunded), so a whole return gives back totalPrice; the tax likewise. 409 when more than what remains is asked. Accepts an Idempotency-Key.',
         params: IdParams,
         body: ReturnInput,
         response: { 200: ReturnResponse },
@@ -132,7 +132,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['orders'],
         summary: 'Orders, newest first',
         description:
-          'An admin asking with its own id gets every order, with another id that user’s orders; others only their own. format=csv answers every matching order as CSV (streamed).',
+          'An admin asking with its own id gets every order, with another id that user’s orders; others only their own. Each order names the lots it took its units from (lots, [] without lots). format=csv answers every matching order as CSV (streamed).',
         params: UserIdParams,
         querystring: OrderQuery,
         response: { 200: OrderListResponse },

@@ -285,7 +285,11 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
   // units is refused whatever it asks (and, unexpired ≤ stock, never among the short lines below).
   const expiredShort = rows.find((row) => row.tracking === 'lot' && (row.unexpired ?? 0) < row.quantity);
   if (expiredShort)
-    return { reason: 'unexpiredShort', product: expiredShort.name ?? '', unexpired: expiredShort.unexpired ?? 0 };
+    return {
+      reason: 'unexpiredShort',
+      product: expiredShort.name ?? '',
+      unexpired: expiredShort.unexpired ?? 0,
+    };
   const shortLines = rows.filter((row) => (row.stock ?? 0) < row.quantity);
   const refused = shortLines.find((row) => !merged[rows.indexOf(row)]?.overrideStock);
   if (refused) return { reason: 'shortOfStock', product: refused.name ?? '', stock: refused.stock ?? 0 };
