@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from './db/connection';
+import type { Database } from './db/connection';
 import { users } from './db/schema';
 import { hashPassword } from './lib/passwords';
-import { freshPostgres, targets } from './test/harness';
-import { startServer } from './test/process';
+import { targets } from './test/harness';
+import { serverDatabase, signInTo, startServer } from './test/process';
 
 const STOCK = 40;
 const BURST = 64;
@@ -106,27 +103,16 @@ async function seed(database: Database): Promise<{ productId: string; email: str
   return { productId: product?.id as string, email };
 }
 
-const dirs: string[] = [];
-const drops: Array<() => Promise<void>> = [];
+const disposals: Array<() => Promise<void>> = [];
 afterAll(async () => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  for (const drop of drops) await drop();
+  for (const dispose of disposals) await dispose();
 });
 
 describe.each(targets)('graceful stop on $name', (target) => {
   it('SIGTERM during an order burst answers every request it had read, exits 0 and loses no order', async () => {
-    let databaseEnv: Record<string, string>;
-    if (target.url) {
-      const fresh = await freshPostgres(target.url);
-      drops.push(fresh.drop);
-      databaseEnv = { DATABASE_URL: fresh.url };
-    } else {
-      const dataDir = mkdtempSync(join(tmpdir(), 'ims-stop-'));
-      dirs.push(dataDir);
-      databaseEnv = { DATA_DIR: dataDir };
-    }
-    const open = () =>
-      openDatabase({ databaseUrl: databaseEnv.DATABASE_URL, dataDir: databaseEnv.DATA_DIR ?? '' });
+    const database = await serverDatabase(target);
+    disposals.push(database.dispose);
+    const { open } = database;
 
     // The embedded database belongs to one process at a time: seed it before the server opens it.
     const before = await open();
@@ -134,7 +120,7 @@ describe.each(targets)('graceful stop on $name', (target) => {
     await before.close();
 
     const server = await startServer({
-      ...databaseEnv,
+      ...database.env,
       ADMIN_EMAIL: 'owner@graceful-stop.test',
       ADMIN_PASSWORD: 'owner password',
     });
@@ -144,13 +130,7 @@ describe.each(targets)('graceful stop on $name', (target) => {
       return code;
     });
     try {
-      const login = await fetch(`${server.base}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email, password: PASSWORD }),
-      });
-      expect(login.status).toBe(200);
-      const { token } = (await login.json()) as { token: string };
+      const token = await signInTo(server, email, PASSWORD);
       const order = { productId, quantity: 1 };
 
       // An idle keep-alive connection: the stop must close it rather than wait for it.

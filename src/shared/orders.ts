@@ -49,7 +49,7 @@ export const Order = z.object({
   /** The sale's customer, by the name they had then (_id null once deleted); null for none. */
   customer: z.object({ _id: z.string().nullable(), name: z.string() }).nullable(),
   /** DESIGN §15: the lots the order took its units from (first-expiry-first-out); [] without lots. */
-  lots: z.array(OrderLot).optional(),
+  lots: z.array(OrderLot),
 });
 export type Order = z.infer<typeof Order>;
 

@@ -134,7 +134,7 @@ export const SaleLine = z.object({
   returnedQuantity: z.number().int(),
   returnedTotal: z.number(),
   /** DESIGN §15: the lots the line took its units from; [] for a product without lots. */
-  lots: z.array(OrderLot).optional(),
+  lots: z.array(OrderLot),
 });
 
 /** The store as it was at the sale (DESIGN §12), printed on the receipt. */

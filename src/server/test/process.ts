@@ -1,6 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Database, openDatabase } from '../db/connection';
+import { freshPostgres, type Target } from './harness';
 
 /** The server's entry point, run through tsx so tests need no build. */
 const ENTRY = join(import.meta.dirname, '..', 'main.ts');
@@ -89,4 +93,39 @@ export async function startServer(env: Record<string, string>, timeoutMs = 60_00
   const running = spawnServer({ PORT: String(await freePort()), ...env });
   await waitForHealth(running, timeoutMs);
   return running;
+}
+
+/**
+ * A database for real server processes of `target`, made before any server opens it: a fresh
+ * PostgreSQL database, or the embedded one in a new temporary directory (which belongs to one
+ * process at a time: seed it, close it, then start the server; stop the server before reading it).
+ * `env` is what the server is started with; `dispose` drops or deletes it.
+ */
+export async function serverDatabase(target: Target): Promise<{
+  env: Record<string, string>;
+  open: () => Promise<Database>;
+  dispose: () => Promise<void>;
+}> {
+  const fresh = target.url ? await freshPostgres(target.url) : undefined;
+  const dataDir = fresh ? undefined : mkdtempSync(join(tmpdir(), 'ims-process-'));
+  const env: Record<string, string> = fresh ? { DATABASE_URL: fresh.url } : { DATA_DIR: dataDir ?? '' };
+  return {
+    env,
+    open: () => openDatabase({ databaseUrl: fresh?.url, dataDir: dataDir ?? '' }),
+    dispose: async () => {
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+      await fresh?.drop();
+    },
+  };
+}
+
+/** Signs in to a running server and answers the token (throws unless it answers 200). */
+export async function signInTo(server: ServerProcess, email: string, password: string): Promise<string> {
+  const res = await fetch(`${server.base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (res.status !== 200) throw new Error(`sign-in answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { token: string }).token;
 }

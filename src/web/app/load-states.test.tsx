@@ -218,6 +218,7 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
           returnedQuantity: 0,
           sale: null,
           customer: null,
+          lots: [],
         },
       ],
       ...page(query, 1),

@@ -24,6 +24,7 @@ function order(overrides: Partial<Order> = {}): Order {
     returnedQuantity: 0,
     sale: null,
     customer: null,
+    lots: [],
     ...overrides,
   };
 }

@@ -1,19 +1,22 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { CsvValue } from '../../../shared/csv';
+import type { OrderLot } from '../../../shared/lots';
 import { centsNumber, centsText, refundDue, toCents } from '../../../shared/money';
 import { ORDER_CSV_HEADER, type Order, type OrderQuery } from '../../../shared/orders';
 import type { Role } from '../../../shared/roles';
 import { saleNumberLabel } from '../../../shared/sales';
-import { type Database, type Db, statementOf, type Tx } from '../../db/connection';
+import { type Database, type Db, type Runner, statementOf, type Tx } from '../../db/connection';
 import { orders, orderTotals, products, stockMovements } from '../../db/schema';
 import { type CsvBatch, type CsvWriter, exactTime, nextNewest, olderThan } from '../../lib/csv-stream';
 import type { JsonBatch } from '../../lib/json-stream';
 import { matchesSearch } from '../../lib/search';
 import type { ZonedClock } from '../../lib/zoned-time';
+import { orderLots } from '../lots/lots.repository';
 import type { PlacedRow } from '../sales/sales.repository';
 import { type SaleRefusal, type SellContext, sellCart } from '../sales/sell';
 
-export const toOrder = (row: OrderRow): Order => ({
+/** An order as answered, with the lots it took its units from (orderLots; [] without lots). */
+export const toOrder = (row: OrderRow, lots: OrderLot[]): Order => ({
   _id: row.id,
   user: { _id: row.userId, name: row.userName, address: row.userAddress },
   product: { _id: row.productId, name: row.productName, category: { name: row.categoryName } },
@@ -34,7 +37,17 @@ export const toOrder = (row: OrderRow): Order => ({
   returnedQuantity: row.returnedQuantity,
   sale: row.saleId === null ? null : { _id: row.saleId, number: Number(row.saleNumber) },
   customer: row.customerName === null ? null : { _id: row.customerId, name: row.customerName },
+  lots,
 });
+
+/** Orders as answered, with their lots read in one statement (orderLots). */
+export async function withLots(runner: Runner, rows: readonly OrderRow[]): Promise<Order[]> {
+  const lots = await orderLots(
+    runner,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toOrder(row, lots.get(row.id) ?? []));
+}
 
 export type OrderRow = typeof orders.$inferSelect;
 
@@ -90,7 +103,7 @@ export async function placeOrder(
   if ('reason' in sold) return { order: undefined, refused: sold };
   const [row] = sold.orders;
   if (!row) throw new Error('a one-line sale has its order');
-  return { order: toOrder(fromRaw(row)), callerRole: sold.sellerRole };
+  return { order: toOrder(fromRaw(row), sold.lots.get(row.id) ?? []), callerRole: sold.sellerRole };
 }
 
 /** An order's figures as taking units back reads them, under its row lock (money as exact text). */
@@ -230,30 +243,34 @@ function orderFilter(query: OrderFilter) {
   return { where, order, ascending };
 }
 
-/** One page of orders, newest first unless asked otherwise; every user's when userId is undefined. */
+/**
+ * One page of orders, newest first unless asked otherwise; every user's when userId is undefined;
+ * each with its lots (one statement for the page).
+ */
 export async function orderPage(
-  db: Db,
+  database: Database,
   query: OrderFilter,
   window: { limit: number; offset: number },
 ): Promise<{ orders: Order[]; total: number }> {
   const { where, order } = orderFilter(query);
-  const rows = await db
+  const rows = await database.db
     .select()
     .from(orders)
     .where(where)
     .orderBy(...order)
     .limit(window.limit)
     .offset(window.offset);
-  return { orders: rows.map(toOrder), total: await countOrders(db, where) };
+  return { orders: await withLots(database, rows), total: await countOrders(database.db, where) };
 }
 
 /**
  * One batch of the unpaged orders list after `after`, in the list's order, read by keyset on
- * (order_date, id) like the CSV (the cursor keeps the date's microseconds). The route streams the
+ * (order_date, id) like the CSV (the cursor keeps the date's microseconds), with the batch's lots
+ * in one more statement. The route streams the
  * batches (sendJsonList); `shown` turns each order into what the caller may see.
  */
 export async function orderJsonBatch(
-  db: Db,
+  database: Database,
   query: OrderFilter,
   after: OrderCursor | undefined,
   size: number,
@@ -265,14 +282,18 @@ export async function orderJsonBatch(
       ? sql`(${orders.orderDate}, ${orders.id}) > (${after.at}::timestamptz, ${after.id}::uuid)`
       : olderThan(orders.orderDate, orders.id, after)
     : undefined;
-  const rows = await db
+  const rows = await database.db
     .select({ order: orders, at: exactTime(orders.orderDate) })
     .from(orders)
     .where(and(where, past))
     .orderBy(...order)
     .limit(size);
+  const answered = await withLots(
+    database,
+    rows.map((row) => row.order),
+  );
   return {
-    items: rows.map((row) => JSON.stringify(shown(toOrder(row.order)))),
+    items: answered.map((order) => JSON.stringify(shown(order))),
     next: nextNewest(rows, size, (row) => ({ at: row.at, id: row.order.id })),
   };
 }

@@ -14,6 +14,7 @@ import {
 } from '../../../shared/orders';
 import { pageWindow } from '../../../shared/paging';
 import { ReturnInput } from '../../../shared/stock';
+import { runnerOf } from '../../db/connection';
 import { currentUser } from '../../lib/auth';
 import { costFor, csvColumnsFor } from '../../lib/costs';
 import { CSV_BATCH, checkMayExport, sendCsv } from '../../lib/csv-stream';
@@ -22,7 +23,8 @@ import { answerOnce } from '../../lib/idempotency';
 import { jsonBatchFor, sendJsonList } from '../../lib/json-stream';
 import { zonedClock } from '../../lib/zoned-time';
 import { recordAudit } from '../audit/audit.repository';
-import { sellContext } from '../sales/sell';
+import { orderLots } from '../lots/lots.repository';
+import { sellContext, unexpiredShortSentence } from '../sales/sell';
 import {
   type OrderCursor,
   orderCsvBatch,
@@ -42,7 +44,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['orders'],
         summary: 'Place an order',
         description:
-          'total, price and stock may be sent but are ignored: the server reads the price itself. A one-line sale paid other, priced and taxed as at the counter (DESIGN §12: the product’s tax rate, else the store’s default).',
+          'total, price and stock may be sent but are ignored: the server reads the price itself. A one-line sale paid other, priced and taxed as at the counter (DESIGN §12: the product’s tax rate, else the store’s default). A lot-tracked product is taken first-expiry-first-out from its unexpired lots (DESIGN §15; 409 "Only N unexpired in stock." when they fall short) and the order names them in lots ([] without lots).',
         body: OrderInput,
         response: { 201: OrderResponse },
       },
@@ -54,10 +56,13 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!isId(productId)) throw notFound('Product');
       return answerOnce(request, reply, async (tx) => {
         const placed = await placeOrder(sellContext(request), tx, { productId, quantity });
-        if (!placed.order)
-          throw placed.refused.reason === 'productMissing'
-            ? notFound('Product')
-            : conflict('Not enough stock');
+        if (!placed.order) {
+          const { refused } = placed;
+          if (refused.reason === 'productMissing') throw notFound('Product');
+          // A lot-tracked product short of unexpired units: the trigger's own sentence (IMS05).
+          if (refused.reason === 'unexpiredShort') throw conflict(unexpiredShortSentence(refused.unexpired));
+          throw conflict('Not enough stock');
+        }
         const order = costFor(placed.callerRole, placed.order, 'unitCost');
         return { status: 201, body: { success: true as const, order } };
       });
@@ -72,7 +77,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['orders'],
         summary: 'Take back part or all of an order',
         description:
-          'The units go back to stock (a return movement); the order’s returnedQuantity grows and its status becomes returned when all came back. The money given back is pro rata and cents exact: a return that brings the units returned to Q gives back round(totalPrice × Q / quantity) − returnedTotal (answered as refunded), so a whole return gives back totalPrice; the tax likewise. 409 when more than what remains is asked. Accepts an Idempotency-Key.',
+          'The units go back to stock (a return movement; for a lot-tracked product, to the lots the order took them from, latest expiry first); the order’s returnedQuantity grows and its status becomes returned when all came back. The money given back is pro rata and cents exact: a return that brings the units returned to Q gives back round(totalPrice × Q / quantity) − returnedTotal (answered as refunded), so a whole return gives back totalPrice; the tax likewise. 409 when more than what remains is asked. Accepts an Idempotency-Key.',
         params: IdParams,
         body: ReturnInput,
         response: { 200: ReturnResponse },
@@ -92,7 +97,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
               ? 'Every unit of this order was already returned.'
               : `Only ${returned.tooMany} of this order can still be returned.`,
           );
-        const order = toOrder(returned.order);
+        const order = toOrder(returned.order, (await orderLots(runnerOf(tx), [id])).get(id) ?? []);
         await recordAudit(tx, {
           actor: me,
           action: 'returned',
@@ -127,7 +132,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['orders'],
         summary: 'Orders, newest first',
         description:
-          'An admin asking with its own id gets every order, with another id that user’s orders; others only their own. format=csv answers every matching order as CSV (streamed).',
+          'An admin asking with its own id gets every order, with another id that user’s orders; others only their own. Each order names the lots it took its units from (lots, [] without lots). format=csv answers every matching order as CSV (streamed).',
         params: UserIdParams,
         querystring: OrderQuery,
         response: { 200: OrderListResponse },
@@ -152,7 +157,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
       const shown = (order: Order) => costFor(me.role, order, 'unitCost');
       const window = pageWindow(request.query);
       if (window) {
-        const { orders, total } = await orderPage(app.db, filter, window);
+        const { orders, total } = await orderPage(app.database, filter, window);
         return {
           success: true as const,
           orders: orders.map(shown),
@@ -166,7 +171,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
       return sendJsonList<OrderCursor>(
         reply,
         '{"success":true,"orders":[',
-        (after) => orderJsonBatch(app.db, filter, after, jsonBatchFor(app.database), shown),
+        (after) => orderJsonBatch(app.database, filter, after, jsonBatchFor(app.database), shown),
         async (total) => `],"total":${total}}`,
       );
     },

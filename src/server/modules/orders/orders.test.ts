@@ -39,6 +39,7 @@ describe.each(targets)('orders on $name', (target) => {
         returnedQuantity: 0,
         sale: { _id: expect.any(String), number: expect.any(Number) },
         customer: null,
+        lots: [],
       },
     });
     // The sale's receipt has the one line, sold by the rep, paid "other".

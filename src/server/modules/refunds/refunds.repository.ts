@@ -67,8 +67,9 @@ function mergeLines(lines: RefundRequest['lines']): Map<string, number> {
  *   refunding every unit gives back exactly what was paid.
  * Then the refund (its number from the sequence) and its lines with the orders' rate snapshots,
  * the stock movements in product id order, as sales take products (a `return` of each line's
- * units, then with restock false a `damaged` adjustment of the same units, each naming the
- * refund), and for store credit the customer's entry (the ledger's trigger raises the balance).
+ * units, which the ledger's trigger sends back to the lots its order took from for a lot-tracked
+ * product, then with restock false a `damaged` adjustment of the same units from where they went
+ * back, each naming the refund), and for store credit the customer's entry (the ledger's trigger raises the balance).
  *
  * The session is taken FOR NO KEY UPDATE: it excludes closing (an update), cash movements and
  * other refunds of the session, but not the foreign-key check of a sale written into the session,
@@ -177,30 +178,41 @@ export async function refundSale(tx: Tx, request: RefundRequest): Promise<Refund
     .filter((line) => line.order.productId !== null)
     .sort((a, b) => compareText(a.order.productId ?? '', b.order.productId ?? ''));
   const note = request.reason ? `Refund ${label}: ${request.reason}` : `Refund ${label}`;
-  const movements = byProduct.flatMap((line) => {
-    const common = {
-      productId: line.order.productId as string,
-      userId: request.actor.id,
-      userName: request.actor.name,
-      orderId: line.order.id,
-      refundId: refund.id,
-      // Each row its own moment, so a product's history reads the return before the write-off.
-      at: sql`clock_timestamp()`,
-    };
-    const back = { ...common, kind: 'return', quantity: line.quantity, reason: 'returned', note };
-    if (request.restock) return [back];
-    return [
-      back,
-      {
-        ...common,
-        kind: 'adjustment',
-        quantity: -line.quantity,
-        reason: 'damaged',
-        note: `Refund ${label}: written off`,
-      },
-    ];
-  });
-  if (movements.length > 0) await tx.insert(stockMovements).values(movements);
+  const backs = byProduct.map((line) => ({
+    productId: line.order.productId as string,
+    userId: request.actor.id,
+    userName: request.actor.name,
+    orderId: line.order.id,
+    refundId: refund.id,
+    // Each row its own moment, so a product's history reads the return before the write-off.
+    at: sql`clock_timestamp()`,
+    kind: 'return',
+    quantity: line.quantity,
+    reason: 'returned',
+    note,
+  }));
+  if (backs.length > 0) await tx.insert(stockMovements).values(backs);
+  // Written off from where the units just went back: for a lot-tracked product, the lots its
+  // order took from, which the ledger's trigger chose for the return (one write-off per lot); for
+  // another, the product. One statement, in product id order, through the movements' order index.
+  if (!request.restock && backs.length > 0)
+    await run.query(
+      `insert into stock_movements (at, product_id, kind, quantity, reason, note, user_id, user_name,
+                                    order_id, refund_id, lot_id)
+       select clock_timestamp(), m.product_id, 'adjustment', -sum(m.quantity)::int, 'damaged', $3, $4::uuid, $5,
+              m.order_id, m.refund_id, m.lot_id
+       from stock_movements m
+       where m.order_id = any($1::uuid[]) and m.refund_id = $2::uuid and m.kind = 'return'
+       group by m.product_id, m.order_id, m.refund_id, m.lot_id
+       order by m.product_id, m.order_id, m.lot_id`,
+      [
+        backs.map((back) => back.orderId),
+        refund.id,
+        `Refund ${label}: written off`,
+        request.actor.id,
+        request.actor.name,
+      ],
+    );
 
   if (request.method === 'storeCredit' && sale.customer_id !== null && total > 0n) {
     await tx.insert(storeCreditEntries).values({

@@ -1,3 +1,4 @@
+import type { OrderLot, Tracking } from '../../../shared/lots';
 import { centsNumber, toCents } from '../../../shared/money';
 import { searchWords } from '../../../shared/paging';
 import { can, type Role } from '../../../shared/roles';
@@ -12,6 +13,7 @@ import type { SaleMethod } from '../../../shared/till';
 import type { Runner } from '../../db/connection';
 import { type SignedInRunner, signedInStatement } from '../../lib/auth';
 import { likePattern } from '../../lib/search';
+import { orderLots } from '../lots/lots.repository';
 
 /**
  * The store's settings as a sale reads them (DESIGN §12): the one row, or, while there is none,
@@ -42,6 +44,11 @@ export function storeSettingsSql(nameParam: string): string {
  * lands in a closed session. Locks are taken in one order, products, then the customer, then the
  * session, so two sales of one customer never wait on each other in a circle.
  *
+ * A lot-tracked product (DESIGN §15, decision 0031) also answers its unexpired units, its expired
+ * lots locked after the product as every writer of lots locks them, so the sale is refused before
+ * anything is written when they fall short; the ledger's trigger then picks the lots themselves.
+ * An untracked cart reads nothing more.
+ *
  * $1 product ids, $2 quantities (merged, see mergeLines), $3 customer id or null, $4 the store's
  * name while it has no settings, $5 the till session's id or null.
  */
@@ -55,9 +62,22 @@ const READ_CART = signedInStatement('sales_read_cart', {
      -- Each line's product by its primary key (lateral: a plan made for any number of lines
      -- still reads one product per line, never the catalogue), locked in product id order.
      select lines.*, p.id is not null as found, p.name, p.stock, p.price::text as price,
-            p.cost::text as cost, p.category_name, r.name as rate_name, r.rate::text as rate
+            p.cost::text as cost, p.category_name, r.name as rate_name, r.rate::text as rate, p.tracking,
+            -- A lot-tracked product's unexpired units, as the ledger's trigger judges them (DESIGN
+            -- §15): its stock (locked, so current) less its lots that expired before today in the
+            -- report zone, read FOR SHARE after the product's lock, so current too. Read only for a
+            -- tracked product (a CASE runs its subquery only when taken).
+            case when p.tracking = 'lot' then p.stock - (
+              select coalesce(sum(x.quantity), 0)::int from (
+                select l.quantity from lots l
+                where l.product_id = p.id and l.quantity > 0
+                  and l.expires_on < (now() at time zone coalesce(
+                        (select time_zone from report_settings limit 1), 'UTC'))::date
+                for share of l
+              ) x
+            ) end as unexpired
      from lines left join lateral (
-       select p.id, p.name, p.stock, p.price, p.cost, p.tax_rate_id, c.name as category_name
+       select p.id, p.name, p.stock, p.price, p.cost, p.tax_rate_id, p.tracking, c.name as category_name
        from products p join categories c on c.id = p.category_id
        where p.id = lines.product_id
        for update of p
@@ -74,7 +94,7 @@ const READ_CART = signedInStatement('sales_read_cart', {
      for share
    )`,
   select: `select l.n, l.product_id, l.found, l.name, l.stock, l.quantity, l.price, l.cost, l.category_name,
-          l.rate_name, l.rate, store.name as store_name, store.address as store_address,
+          l.rate_name, l.rate, l.tracking, l.unexpired, store.name as store_name, store.address as store_address,
           store.phone as store_phone, store.tax_number as store_tax_number,
           store.receipt_footer as store_receipt_footer, store.currency as store_currency,
           store.prices_include_tax as store_prices_include_tax,
@@ -101,6 +121,10 @@ export type CartRow = {
   category_name: string | null;
   rate_name: string | null;
   rate: string | null;
+  /** The product's tracking (null when it is missing). */
+  tracking: Tracking | null;
+  /** A lot-tracked product's units in lots unexpired today; null for an untracked one. */
+  unexpired: number | null;
   store_name: string;
   store_address: string;
   store_phone: string;
@@ -406,12 +430,14 @@ function onePayment(row: SaleRow): Sale['payments'] {
  * A receipt from what the database holds (DESIGN §12): each line's gross, discount, tax, rate,
  * total, net and money given back, and the taxes by rate (one per rate snapshot on its lines,
  * 0 % too, in the order the lines first name them; base = the lines' net). Lines sold before
- * taxes name no rate and are not listed.
+ * taxes name no rate and are not listed. `lots`: the lots each line's order took (orderLots); a
+ * line of a product without lots has none.
  */
 export function receiptOf(
   sale: SaleRow,
   store: ReceiptStore,
   lines: readonly ReceiptLineRow[],
+  lots: ReadonlyMap<string, OrderLot[]>,
   extras: ReceiptExtras = {},
 ): Sale {
   const taxes = new Map<string, { name: string; rate: number; base: bigint; tax: bigint }>();
@@ -439,6 +465,7 @@ export function receiptOf(
       net: centsNumber(total - tax),
       returnedQuantity: line.returned_quantity,
       returnedTotal: Number(line.returned_total),
+      lots: lots.get(line.id) ?? [],
     };
   });
   return {
@@ -513,7 +540,7 @@ export async function findSale(
      from orders where sale_id = $1::uuid order by sale_line`,
     [id],
   );
-  const [payments, refunds] = await Promise.all([
+  const [payments, refunds, lots] = await Promise.all([
     runner.query<{ method: PaymentMethod; amount: string; tendered: string | null }>(
       `select method, amount::text as amount, tendered::text as tendered
        from sale_payments where sale_id = $1::uuid order by n`,
@@ -530,8 +557,12 @@ export async function findSale(
        where sale_id = $1::uuid order by created_at, number`,
       [id],
     ),
+    orderLots(
+      runner,
+      lines.map((line) => line.id),
+    ),
   ]);
-  return receiptOf(sale, receiptStore(sale.store, storeName), lines, {
+  return receiptOf(sale, receiptStore(sale.store, storeName), lines, lots, {
     payments: payments.map((payment) => ({
       method: payment.method,
       amount: Number(payment.amount),

@@ -61,6 +61,7 @@ describe.each(targets)('sales on $name', (target) => {
       net: total,
       returnedQuantity: 0,
       returnedTotal: 0,
+      lots: [],
     });
     expect(sale).toEqual({
       _id: expect.any(String),

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { OrderLot } from '../../../shared/lots';
 import {
   type CartLine,
   centsNumber,
@@ -28,6 +29,7 @@ import { verifyPassword } from '../../lib/passwords';
 import type { LoginThrottle } from '../../lib/throttle';
 import { tooManyAttempts } from '../../lib/throttle';
 import { recordAudit } from '../audit/audit.repository';
+import { orderLots } from '../lots/lots.repository';
 import { adjustStock } from '../stock/stock.repository';
 import {
   type CartRow,
@@ -93,6 +95,8 @@ export const OVERRIDE_NEEDS_APPROVAL = "Selling more than the stock needs a mana
 export type SaleRefusal =
   | { reason: 'productMissing' }
   | { reason: 'shortOfStock'; product: string; stock: number }
+  /** A lot-tracked product's unexpired units fall short (DESIGN §15); never overridden. */
+  | { reason: 'unexpiredShort'; product: string; unexpired: number }
   | { reason: 'customerMissing' }
   | { reason: 'tenderedShort'; total: string }
   | { reason: 'paymentsShort'; missing: string; total: string }
@@ -136,7 +140,17 @@ function sumOf(
   return payments.reduce((sum, payment) => sum + (pick(payment) ?? 0n), 0n);
 }
 
-export type Sold = { sale: Sale; orders: PlacedRow[]; sellerRole: Role };
+/** A written sale: its receipt, its orders, the lots each order took (none without lots) and the seller's role. */
+export type Sold = { sale: Sale; orders: PlacedRow[]; lots: Map<string, OrderLot[]>; sellerRole: Role };
+
+/**
+ * The one sentence for a sale short of unexpired units (DESIGN §15): the ledger's trigger's own
+ * (IMS05, LEDGER_ERRORS), so a sale refused by the cart's read and one refused by the trigger (a
+ * race the read cannot see) answer alike, whichever route sold.
+ */
+export function unexpiredShortSentence(unexpired: number): string {
+  return `Only ${unexpired} unexpired in stock.`;
+}
 
 /** What a sale needs of its caller: the signed-in check, the store's name, and the throttle for approvals. */
 export type SellContext = {
@@ -267,6 +281,15 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
     tendered: payment.tendered === null ? null : centsText(payment.tendered),
   }));
 
+  // Expired units are never sold, nor found at the counter: a lot-tracked line short of unexpired
+  // units is refused whatever it asks (and, unexpired ≤ stock, never among the short lines below).
+  const expiredShort = rows.find((row) => row.tracking === 'lot' && (row.unexpired ?? 0) < row.quantity);
+  if (expiredShort)
+    return {
+      reason: 'unexpiredShort',
+      product: expiredShort.name ?? '',
+      unexpired: expiredShort.unexpired ?? 0,
+    };
   const shortLines = rows.filter((row) => (row.stock ?? 0) < row.quantity);
   const refused = shortLines.find((row) => !merged[rows.indexOf(row)]?.overrideStock);
   if (refused) return { reason: 'shortOfStock', product: refused.name ?? '', stock: refused.stock ?? 0 };
@@ -323,6 +346,15 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
   });
   const placed = orders[0];
   if (!placed?.sale_id) throw new AppError(500, 'A sale that passed its checks was not written.');
+  // The lots the trigger picked: one statement more only when the cart holds a tracked product.
+  const tracked = new Set(rows.filter((row) => row.tracking === 'lot').map((row) => row.product_id));
+  const lots =
+    tracked.size === 0
+      ? new Map<string, OrderLot[]>()
+      : await orderLots(
+          runnerOf(tx),
+          orders.filter((order) => tracked.has(order.product_id ?? '')).map((order) => order.id),
+        );
   const sale = receiptOf(
     {
       id: placed.sale_id,
@@ -350,6 +382,7 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
       tax_rate: order.tax_rate === null ? null : String(order.tax_rate),
       returned_total: String(order.returned_total),
     })),
+    lots,
     {
       payments: payments.map((payment) => ({
         method: payment.method,
@@ -390,7 +423,7 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
         { field: 'found', new: row.quantity - (row.stock ?? 0) },
       ],
     });
-  return { sale, orders, sellerRole: seller.role };
+  return { sale, orders, lots, sellerRole: seller.role };
 }
 
 function writeLine(row: CartRow, priced: PricedCart, at: number): WriteLine {

@@ -76,6 +76,7 @@ function renderCatalogue(initial: Product[]) {
             returnedQuantity: 0,
             sale: null,
             customer: null,
+            lots: [],
           },
         },
       };

@@ -50,6 +50,7 @@ const placed = {
       returnedQuantity: 0,
       sale: null,
       customer: null,
+      lots: [],
     },
   },
 };

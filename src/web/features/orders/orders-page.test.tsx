@@ -30,6 +30,7 @@ function order(index: number, buyer: string): Order {
     returnedQuantity: 0,
     sale: null,
     customer: null,
+    lots: [],
   };
 }
 

@@ -26,6 +26,7 @@ function returnedOrder(returnedQuantity: number) {
     returnedQuantity,
     sale: { _id: 'sale1', number: 123 },
     customer: null,
+    lots: [],
   };
 }
 

@@ -72,6 +72,7 @@ export function saleLine(
     net: gross,
     returnedQuantity: 0,
     returnedTotal: 0,
+    lots: [],
     ...overrides,
   };
 }
