@@ -366,6 +366,7 @@ function dashboard() {
     outOfStock: [{ _id: 'x1', name: SHOWN, category: { name: 'Pens' } }],
     highestSaleProduct: { message: 'No sales yet' },
     toReorder: 0,
+    expiringSoon: { count: 0, value: 0 },
     lowStock: [],
   };
 }
