@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, EXPIRING_CSV_HEADER, ExpiringResponse, TraceResponse } from '../../../shared/lots';
 import { PurchaseOrderResponse } from '../../../shared/purchasing';
+import type { Runner } from '../../db/connection';
 import { startApp, type TestApp, targets } from '../../test/harness';
 import { parseCsv } from '../../test/parse-csv';
+import { type ExpiringCursor, expiringCsvBatch } from './lots.repository';
 
 /**
  * Lots by route (DESIGN §15): receiving a purchase order into lots, the expiring list (JSON and
@@ -448,6 +450,23 @@ describe.each(targets)('the expiring list with TZ=Pacific/Kiritimati on $name', 
     ]);
     const thirty = parseCsv((await get('format=csv')).text);
     expect(thirty.map((r) => r[1])).toEqual(['Lot', 'A-OLD', 'A-NOW', 'B-1', 'B-30']);
+  });
+
+  it('the expiring CSV reads batch after batch by expiry and id: every lot once, in order', async () => {
+    const run = { query: t.sql, run: () => Promise.reject(new Error('not used')) } as unknown as Runner;
+    const whole = (await expiringCsvBatch(run, today, 365, undefined, 1000)).rows;
+    const walked: unknown[][] = [];
+    let after: ExpiringCursor | undefined;
+    let batches = 0;
+    do {
+      const batch = await expiringCsvBatch(run, today, 365, after, 2);
+      walked.push(...batch.rows);
+      after = batch.next;
+      batches++;
+    } while (after !== undefined);
+    expect(whole.map((r) => r[1])).toEqual(['A-OLD', 'A-NOW', 'B-1', 'B-30', 'A-31', 'C-200', 'A-365']);
+    expect(walked).toEqual(whole);
+    expect(batches).toBe(4);
   });
 
   it.each([
