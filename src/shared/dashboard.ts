@@ -24,7 +24,7 @@ export const DashboardResponse = Ok.extend({
   /** Products whose stock and what is on order are at or below their reorder point. */
   toReorder: z.number().int(),
   /** DESIGN §15: lots holding units that expire within 30 days (expired ones too), value at cost. */
-  expiringSoon: z.object({ count: z.number().int(), value: z.number() }).optional(),
+  expiringSoon: z.object({ count: z.number().int(), value: z.number() }),
   lowStock: z.array(
     z.object({ _id: z.string(), name: z.string(), stock: z.number().int(), category: CategoryName }),
   ),

@@ -75,6 +75,17 @@ async function newCustomer(t: TestApp): Promise<string> {
   return row?.id as string;
 }
 
+/** An empty lot of a lot-tracked product (its units would come by the ledger). */
+async function newLot(t: TestApp): Promise<string> {
+  const { id } = await t.product({ stock: 0 });
+  await t.sql(`update products set tracking = 'lot' where id = $1`, [id]);
+  const [row] = await t.sql<{ id: string }>(
+    `insert into lots (product_id, number, expires_on) values ($1, $2, null) returning id`,
+    [id, `P${tag()}`],
+  );
+  return row?.id as string;
+}
+
 /** A one-row import as a finished check leaves it (status checked, its row a create). */
 async function newCheckedImport(t: TestApp): Promise<string> {
   const [admin] = await t.sql<{ id: string }>(`select id from users where role = 'admin' limit 1`);
@@ -580,6 +591,22 @@ const ROWS: Row[] = [
       url: '/api/reorder-suggestions/draft',
       body: { supplier: await newSupplier(t) },
     }),
+  },
+  // DESIGN §15: lots.
+  {
+    call: 'GET /api/lots/expiring',
+    who: ADMIN,
+    request: async () => ({ method: 'GET', url: '/api/lots/expiring?days=30' }),
+  },
+  {
+    call: 'GET /api/lots/expiring (format=csv)',
+    who: ADMIN,
+    request: async () => ({ method: 'GET', url: '/api/lots/expiring?format=csv' }),
+  },
+  {
+    call: 'GET /api/lots/:id/trace',
+    who: ADMIN,
+    request: async (t) => ({ method: 'GET', url: `/api/lots/${await newLot(t)}/trace` }),
   },
   // DESIGN §10: reports.
   ...[

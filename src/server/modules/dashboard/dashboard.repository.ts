@@ -1,3 +1,4 @@
+import { EXPIRING_DAYS } from '../../../shared/lots';
 import { type SignedInRunner, signedInStatement } from '../../lib/auth';
 import { atOrBelowReorderPoint, productOf, toReorder } from '../products/low-stock';
 
@@ -26,7 +27,9 @@ const listed = (where: string, fields: string) => `
  * product_stock, which triggers keep (migrations 0003, 0005, 0008, 0011, 0013, 0020); low stock and
  * reordering as low-stock.ts says. Today's sales and revenue are its sales_days row (8 slots, by
  * primary key): a day is counted there in report_settings' zone, which the server sets to its TZ at
- * every start. $1 the store's time zone, $2 the store's low-stock threshold.
+ * every start. The lots expiring soon (DESIGN §15: holding units, expiring on or before today + 30
+ * days, expired ones too) are a range of the partial index lots_expiring_idx, each lot's cost one
+ * probe of the products' primary key. $1 the store's time zone, $2 the store's low-stock threshold.
  */
 const DASHBOARD = signedInStatement('dashboard_answer', {
   select: `select case when exists (select 1 from signed_in_user) then json_build_object(
@@ -46,6 +49,11 @@ const DASHBOARD = signedInStatement('dashboard_answer', {
                join products p on p.id = s.product_id join categories c on c.id = p.category_id),
               json_build_object('message', 'No sales yet.')),
             'toReorder', (select count(*) from ${toReorder('$2::int')} r),
+            'expiringSoon', (
+              select json_build_object('count', count(*), 'value', coalesce(sum(l.quantity * coalesce(p.cost, 0)), 0))
+              from lots l join products p on p.id = l.product_id
+              where l.quantity > 0 and l.expires_on is not null
+                and l.expires_on <= (now() at time zone $1::text)::date + ${EXPIRING_DAYS}),
             'lowStock', (
               select coalesce(json_agg(json_build_object('_id', p.id, 'name', p.name, 'stock', l.stock,
                                                          'category', json_build_object('name', c.name))

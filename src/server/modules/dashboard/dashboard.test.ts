@@ -74,6 +74,7 @@ describe.each(targets)('dashboard of an empty store on $name', (target) => {
       outOfStock: [],
       highestSaleProduct: { message: expect.stringMatching(/\S/) },
       toReorder: 0,
+      expiringSoon: { count: 0, value: 0 },
       lowStock: [],
     });
   });
@@ -126,6 +127,7 @@ describe.each(targets)('dashboard of a stocked store on $name', (target) => {
     const res = await t.call('GET', '/api/dashboard', { token: t.as.admin.token });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual([
+      'expiringSoon',
       'highestSaleProduct',
       'lowStock',
       'ordersToday',
@@ -291,6 +293,46 @@ describe.each(targets)('the dashboard’s day with TZ=Pacific/Kiritimati on $nam
     expect(body.revenue).toBe(10.2);
     expect(DashboardResponse.strict().parse(body)).toEqual(body);
     expect(await t.sql(SALES_DRIFT)).toEqual([]);
+  });
+
+  it('GET /api/dashboard counts the lots holding units that expire within 30 days of the store’s today (expired ones too), value at cost', async () => {
+    const before = (await dashboard()).expiringSoon;
+    // The store's today, in Kiritimati (UTC+14): most of the time not the UTC one.
+    const [{ today = '' } = {}] = await t.sql<{ today: string }>(
+      `select (now() at time zone 'Pacific/Kiritimati')::date::text as today`,
+    );
+    const day = (days: number) => {
+      const date = new Date(`${today}T00:00:00Z`);
+      date.setUTCDate(date.getUTCDate() + days);
+      return date.toISOString().slice(0, 10);
+    };
+    /** A lot-tracked product at `cost` whose lots get their units by the ledger. */
+    const tracked = async (cost: string | null, lots: [string, string | null, number][]) => {
+      const { id } = await t.product({ stock: 0 });
+      await t.sql(`update products set tracking = 'lot', cost = $2 where id = $1`, [id, cost]);
+      for (const [number, expiresOn, quantity] of lots) {
+        const [lot] = await t.sql<{ id: string }>(
+          'insert into lots (product_id, number, expires_on) values ($1, $2, $3) returning id',
+          [id, number, expiresOn],
+        );
+        if (quantity > 0)
+          await t.sql(
+            `insert into stock_movements (product_id, kind, quantity, lot_id) values ($1, 'receipt', $2, $3)`,
+            [id, quantity, lot?.id],
+          );
+      }
+    };
+    await tracked('2.50', [
+      ['EXPIRED', day(-400), 3], // expired long ago: 7.50
+      ['TODAY', day(0), 2], // 5.00
+      ['LAST', day(30), 1], // the last day counted: 2.50
+      ['LATER', day(31), 50], // a day too late
+      ['NEVER', null, 40], // does not expire
+      ['EMPTY', day(1), 0], // holds nothing
+    ]);
+    await tracked(null, [['NOCOST', day(5), 7]]); // no cost yet: counted, worth 0
+    const after = (await dashboard()).expiringSoon;
+    expect(after).toEqual({ count: before.count + 4, value: Number((before.value + 15).toFixed(2)) });
   });
 
   it('GET /api/dashboard counts a one-line sale once, as a catalogue order recorded as a sale is', async () => {

@@ -1,5 +1,7 @@
-import type { Lot, LotRef, OrderLot } from '../../../shared/lots';
+import type { ExpiringLot, Lot, LotRef, OrderLot, TraceMovement, TraceResponse } from '../../../shared/lots';
+import { purchaseOrderNumber } from '../../../shared/purchasing';
 import type { Runner } from '../../db/connection';
+import type { CsvBatch } from '../../lib/csv-stream';
 import { badRequest, conflict, isId, notFound } from '../../lib/errors';
 
 /**
@@ -112,4 +114,162 @@ export async function orderLots(run: Runner, orderIds: readonly string[]): Promi
     found.set(row.order_id, lots);
   }
   return found;
+}
+
+/** Today in the report time zone (report_settings), as the ledger's trigger judges expiry. */
+const TODAY = `(now() at time zone coalesce((select time_zone from report_settings limit 1), 'UTC'))::date`;
+
+/**
+ * The lots holding units that expire on or before `today` + `days` (SQL expressions), expired ones
+ * too, with their product and value at its cost (0 while it has none): the rows of the expiring
+ * list and its CSV. A deleted product's lots are stock of nothing and stay out. The conditions are
+ * those of lots_expiring_idx, whose order (expires_on, id) the list reads.
+ */
+const expiring = (today: string, days: string) => `
+  select l.id, l.number, l.expires_on::text as expires_on, l.quantity,
+         p.id as product_id, p.name as product_name, l.quantity * coalesce(p.cost, 0) as value
+  from lots l join products p on p.id = l.product_id
+  where l.quantity > 0 and l.expires_on is not null and l.expires_on <= ${today} + ${days}`;
+
+type ExpiringRow = LotRow & { product_id: string; product_name: string; value: string };
+
+const toExpiring = (row: ExpiringRow): ExpiringLot => ({
+  lot: { _id: row.id, number: row.number, expiresOn: row.expires_on },
+  product: { _id: row.product_id, name: row.product_name },
+  quantity: row.quantity,
+  value: Number(row.value),
+});
+
+/** Today in the report time zone, as YYYY-MM-DD. */
+export async function reportToday(run: Runner): Promise<string> {
+  const [row] = await run.query<{ today: string }>(`select ${TODAY}::text as today`);
+  return row?.today as string;
+}
+
+/**
+ * One page of the lots expiring within `days` of today (DESIGN §15), with today and the totals
+ * over every page, in one statement: today, the totals and the page read the same lots.
+ */
+export async function expiringPage(
+  run: Runner,
+  days: number,
+  window: { limit: number; offset: number },
+): Promise<{ lots: ExpiringLot[]; today: string; total: number; quantity: number; value: number }> {
+  const rows = await run.query<
+    Partial<ExpiringRow> & { today: string; total: number; units: string; worth: string }
+  >(
+    `with day as (select ${TODAY} as today),
+     expiring as (${expiring('(select today from day)', '$1::int')}),
+     totals as (select count(*)::int as total, coalesce(sum(quantity), 0)::text as units,
+                       coalesce(sum(value), 0)::text as worth from expiring)
+     select day.today::text as today, totals.total, totals.units, totals.worth, page.*
+     from day cross join totals
+     left join lateral (select * from expiring order by expires_on, id limit $2 offset $3) page on true
+     order by page.expires_on, page.id`,
+    [days, window.limit, window.offset],
+  );
+  const first = rows[0] as (typeof rows)[number];
+  return {
+    lots: rows.filter((row) => row.id != null).map((row) => toExpiring(row as ExpiringRow)),
+    today: first.today,
+    total: first.total,
+    quantity: Number(first.units),
+    value: Number(first.worth),
+  };
+}
+
+/** Where an expiring list's CSV stopped: the last lot's expiry and id (the list's order). */
+export type ExpiringCursor = { expiresOn: string; id: string };
+
+/** One batch of the expiring list's CSV (EXPIRING_CSV_HEADER) after `after`, for `today`. */
+export async function expiringCsvBatch(
+  run: Runner,
+  today: string,
+  days: number,
+  after: ExpiringCursor | undefined,
+  size: number,
+): Promise<CsvBatch<ExpiringCursor>> {
+  const rows = await run.query<ExpiringRow>(
+    `${expiring('$1::date', '$2::int')} and ($3::date is null or (l.expires_on, l.id) > ($3::date, $4::uuid))
+     order by l.expires_on, l.id limit $5`,
+    [today, days, after?.expiresOn ?? null, after?.id ?? null, size],
+  );
+  const last = rows.at(-1);
+  return {
+    rows: rows.map((row) => [row.product_name, row.number, row.expires_on, row.quantity, Number(row.value)]),
+    next: last && rows.length === size ? { expiresOn: last.expires_on as string, id: last.id } : undefined,
+  };
+}
+
+/**
+ * A lot with its product and every movement naming it, oldest first (DESIGN §15: who got units
+ * of a recalled lot), through stock_movements_lot_idx; each with its order, the sale and the
+ * customer from that order's snapshot, its purchase order and its user. Undefined when there is
+ * no such lot. A deleted product is named as its orders kept it.
+ */
+export async function lotTrace(
+  run: Runner,
+  id: string,
+): Promise<{ lot: TraceResponse['lot']; movements: TraceMovement[] } | undefined> {
+  if (!isId(id)) return undefined;
+  const [lot] = await run.query<LotRow & { product_id: string; product_name: string }>(
+    `select l.id, l.number, l.expires_on::text as expires_on, l.quantity, l.product_id,
+            coalesce(p.name, (select o.product_name from stock_movements m join orders o on o.id = m.order_id
+                              where m.lot_id = l.id limit 1), 'Deleted product') as product_name
+     from lots l left join products p on p.id = l.product_id
+     where l.id = $1::uuid`,
+    [id],
+  );
+  if (!lot) return undefined;
+  const rows = await run.query<{
+    id: string;
+    at: Date | string;
+    kind: string;
+    quantity: number;
+    reason: string | null;
+    note: string;
+    order_id: string | null;
+    sale_id: string | null;
+    sale_number: string | number | null;
+    customer_id: string | null;
+    customer_name: string | null;
+    purchase_order_id: string | null;
+    purchase_order_number: string | number | null;
+    user_id: string | null;
+    user_name: string | null;
+  }>(
+    `select m.id, m.at, m.kind, m.quantity, m.reason, m.note, m.order_id,
+            o.sale_id, o.sale_number, o.customer_id, o.customer_name,
+            m.purchase_order_id, po.number as purchase_order_number, m.user_id, m.user_name
+     from stock_movements m
+     left join orders o on o.id = m.order_id
+     left join purchase_orders po on po.id = m.purchase_order_id
+     where m.lot_id = $1::uuid
+     order by m.at, m.id`,
+    [id],
+  );
+  return {
+    lot: { ...toLot(lot), product: { _id: lot.product_id, name: lot.product_name } },
+    movements: rows.map((row) => ({
+      _id: row.id,
+      at: new Date(row.at).toISOString(),
+      kind: row.kind,
+      quantity: row.quantity,
+      reason: row.reason,
+      note: row.note,
+      ...(row.order_id === null ? {} : { order: { _id: row.order_id } }),
+      ...(row.sale_id === null ? {} : { sale: { _id: row.sale_id, number: Number(row.sale_number) } }),
+      ...(row.customer_name === null ? {} : { customer: { _id: row.customer_id, name: row.customer_name } }),
+      ...(row.purchase_order_id === null
+        ? {}
+        : {
+            purchaseOrder: {
+              _id: row.purchase_order_id,
+              number: purchaseOrderNumber(Number(row.purchase_order_number)),
+            },
+          }),
+      // A movement without a user was made by the system (an opening stock written by SQL).
+      user: { _id: row.user_id, name: row.user_name ?? 'System' },
+    })),
+  };
 }

@@ -1,18 +1,20 @@
 import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AuditChange } from '../../../shared/audit';
+import type { Tracking } from '../../../shared/lots';
 import {
   type PurchaseOrder,
   type PurchaseOrderStatus,
   type PurchaseOrderSummary,
   purchaseOrderNumber,
 } from '../../../shared/purchasing';
-import type { Db, Tx } from '../../db/connection';
+import { type Db, runnerOf, type Tx } from '../../db/connection';
 import { products, purchaseOrderLines, purchaseOrders, stockMovements, suppliers } from '../../db/schema';
 import { type CsvBatch, exactTime, type NewestCursor, nextNewest, olderThan } from '../../lib/csv-stream';
 import { badRequest, conflict, isId, notFound } from '../../lib/errors';
 import { rowsOf } from '../../lib/sql';
 import type { ZonedClock } from '../../lib/zoned-time';
 import { type Actor, recordAudit } from '../audit/audit.repository';
+import { lotForAdding } from '../lots/lots.repository';
 import { productOf, SUGGESTED_QUANTITY, toReorder } from '../products/low-stock';
 
 export type PurchaseOrderValues = {
@@ -85,6 +87,7 @@ export async function findPurchaseOrder(db: Db, id: string): Promise<PurchaseOrd
       id: purchaseOrderLines.id,
       productId: products.id,
       productName: products.name,
+      tracking: products.tracking,
       quantity: purchaseOrderLines.quantity,
       received: purchaseOrderLines.received,
       unitCost: purchaseOrderLines.unitCost,
@@ -101,7 +104,7 @@ export async function findPurchaseOrder(db: Db, id: string): Promise<PurchaseOrd
     note: order.note,
     lines: lines.map((line) => ({
       _id: line.id,
-      product: { _id: line.productId, name: line.productName },
+      product: { _id: line.productId, name: line.productName, tracking: line.tracking as Tracking },
       quantity: line.quantity,
       received: line.received,
       unitCost: Number(line.unitCost),
@@ -363,13 +366,16 @@ export async function cancelPurchaseOrder(tx: Tx, id: string, actor: Actor): Pro
  *    on hand at its cost and the units received at theirs, rounded to the cent (a product
  *    without a cost takes the new one).
  * 4. Each line's units arrive by a `receipt` movement naming the purchase order, which the
- *    ledger's trigger applies to the stock.
+ *    ledger's trigger applies to the stock. A lot-tracked product's line names its lots (DESIGN
+ *    §15; 400 without, and 400 when an untracked product's line names some): each lot is found or
+ *    created (lotForAdding: a known number with another expiry is a 409) and gets its own
+ *    movement naming it, which the trigger adds to the lot with the product.
  * 5. The status becomes received when every line is whole, else partially received.
  */
 export async function receivePurchaseOrder(
   tx: Tx,
   id: string,
-  lines: Array<{ line: string; quantity: number }>,
+  lines: ReceiptLine[],
   actor: Actor,
 ): Promise<void> {
   const order = await lockPurchaseOrder(tx, id);
@@ -383,12 +389,20 @@ export async function receivePurchaseOrder(
   // lines' triggers then change product_stock.on_order without waiting in the opposite order.
   const lineIds = lines.map((line) => line.line);
   const named = await tx
-    .select({ productId: purchaseOrderLines.productId })
+    .select({ lineId: purchaseOrderLines.id, productId: purchaseOrderLines.productId })
     .from(purchaseOrderLines)
     .where(and(eq(purchaseOrderLines.purchaseOrderId, id), inArray(purchaseOrderLines.id, lineIds)));
   const productIds = [...new Set(named.map((row) => row.productId))].sort();
-  if (productIds.length > 0)
-    await tx.execute(sql`select id from ${products} where id in ${productIds} order by id for update`);
+  const locked =
+    productIds.length > 0
+      ? rowsOf<{ id: string; name: string; tracking: Tracking }>(
+          await tx.execute(
+            sql`select id, name, tracking from ${products} where id in ${productIds} order by id for update`,
+          ),
+        )
+      : [];
+  const productOfLine = new Map(named.map((row) => [row.lineId, row.productId]));
+  const lotsOf = checkLots(lines, productOfLine, new Map(locked.map((row) => [row.id, row])));
   const took = rowsOf<{ line_id: string; product_id: string; quantity: number; unit_cost: string }>(
     await tx.execute(sql`
       update ${purchaseOrderLines} l set received = l.received + w.quantity
@@ -404,17 +418,31 @@ export async function receivePurchaseOrder(
           from jsonb_to_recordset(${JSON.stringify(took)}::jsonb) as t(product_id uuid, quantity int, unit_cost numeric)
           group by product_id) r
     where p.id = r.product_id`);
-  await tx.insert(stockMovements).values(
-    took.map((row) => ({
+  const run = runnerOf(tx);
+  const movements: Array<typeof stockMovements.$inferInsert> = [];
+  for (const row of took) {
+    const receipt = {
       productId: row.product_id,
       kind: 'receipt',
-      quantity: row.quantity,
       note: `Received on ${order.name}`,
       userId: actor.id,
       userName: actor.name,
       purchaseOrderId: id,
-    })),
-  );
+    };
+    const received = lotsOf.get(row.line_id);
+    if (!received) {
+      movements.push({ ...receipt, quantity: row.quantity });
+      continue;
+    }
+    for (const lot of received) {
+      const { _id } = await lotForAdding(run, row.product_id, {
+        number: lot.number,
+        expiresOn: lot.expiresOn,
+      });
+      movements.push({ ...receipt, quantity: lot.quantity, lotId: _id });
+    }
+  }
+  await tx.insert(stockMovements).values(movements);
   const [after] = rowsOf<{ status: PurchaseOrderStatus }>(
     await tx.execute(sql`
       update ${purchaseOrders} set
@@ -440,6 +468,41 @@ export async function receivePurchaseOrder(
       { field: 'lines received', new: took.length },
     ],
   });
+}
+
+/** One line of a receipt: its purchase order line, the units received, and their lots (DESIGN §15). */
+export type ReceiptLine = {
+  line: string;
+  quantity: number;
+  lots?: Array<{ number: string; expiresOn: string | null; quantity: number }>;
+};
+
+/**
+ * The lots of each line of a lot-tracked product, by line id, once every line names lots exactly
+ * when its product is tracked (400 otherwise, naming the product). A line not on the purchase
+ * order is left to refuseReceipt. The shared schema has checked that a line's lots add up to it.
+ */
+function checkLots(
+  lines: ReceiptLine[],
+  productOfLine: Map<string, string>,
+  productsById: Map<string, { name: string; tracking: Tracking }>,
+): Map<string, NonNullable<ReceiptLine['lots']>> {
+  const lotsOf = new Map<string, NonNullable<ReceiptLine['lots']>>();
+  for (const line of lines) {
+    const productId = productOfLine.get(line.line);
+    const product = productId === undefined ? undefined : productsById.get(productId);
+    if (!product) continue;
+    if (product.tracking === 'lot') {
+      if (!line.lots)
+        throw badRequest(
+          `${product.name} is tracked by lot: give the lots received with their numbers, expiries and quantities.`,
+        );
+      lotsOf.set(line.line, line.lots);
+    } else if (line.lots) {
+      throw badRequest(`${product.name} is not tracked by lot, so its line takes no lots.`);
+    }
+  }
+  return lotsOf;
 }
 
 /** Says why a receipt was refused: a line not on the order (400) or more than is open (409). */

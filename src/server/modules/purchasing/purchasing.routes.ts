@@ -176,7 +176,7 @@ export const purchasingRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['purchasing'],
         summary: 'Receive goods: stock grows by receipt movements, the cost becomes the weighted average',
-        description: `All lines or none. 409 when a line would receive more than is open, or the purchase order is not ordered or partly received. ${KEYED}`,
+        description: `All lines or none. A lot-tracked product's line names its lots (number, expiry, quantity), adding up to its quantity: a new number creates the lot, a known one must agree on its expiry (409 otherwise); 400 when such a line names none or another product's line names some. 409 when a line would receive more than is open, or the purchase order is not ordered or partly received. ${KEYED}`,
         params: IdParams,
         body: ReceiveInput,
         response: { 200: PurchaseOrderResponse },

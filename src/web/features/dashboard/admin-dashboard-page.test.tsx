@@ -17,6 +17,7 @@ const answer = (toReorder: number, extra: Partial<DashboardResponse> = {}): Dash
   outOfStock: [],
   highestSaleProduct: { name: 'Blue Pen', category: 'Stationery', totalQuantity: 420 },
   toReorder,
+  expiringSoon: { count: 0, value: 0 },
   lowStock: [],
   ...extra,
 });
