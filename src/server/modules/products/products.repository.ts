@@ -661,8 +661,10 @@ export async function updateProduct(
     const moving = !wasTracked && tracked ? (target ?? before.stock) : 0;
     if (moving > 0 && lot === undefined)
       throw badRequest(`Name the lot the ${moving} units in stock go into.`);
+    // Each at its own moment, so the ledger lists them in the order they happened.
     const move = (quantity: number, note: string, lotId?: string) =>
       tx.insert(stockMovements).values({
+        at: sql`clock_timestamp()`,
         productId: id,
         kind: 'count',
         quantity,
