@@ -188,6 +188,26 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
     });
   });
 
+  it('every product answer says it is lot-tracked: one product, a page, a search and a scanned code', async () => {
+    const word = `Trackword${tag()}`;
+    const sku = `SKU-${tag()}`;
+    const res = await create({
+      name: `${word} drops`,
+      sku,
+      tracking: 'lot',
+      stock: 1,
+      lot: { number: 'A', expiresOn: null },
+    });
+    const id = res.body.product._id as string;
+    const answers = [
+      (await t.call('GET', `/api/products/${id}`, { token: admin })).body.product,
+      (await t.call('GET', `/api/products?search=${word}&page=1&pageSize=5`, { token: admin })).body
+        .products[0],
+      (await t.call('GET', `/api/products/code/${sku}`, { token: t.as.salesRep.token })).body.product,
+    ];
+    for (const product of answers) expect(product).toMatchObject({ _id: id, tracking: 'lot' });
+  });
+
   describe('PUT /api/products/:id with tracking', () => {
     it('turning tracking on moves the stock there is into the lot named, in one transaction', async () => {
       const res = await create({ stock: 7 });
