@@ -560,7 +560,7 @@ async function auditedProduct(tx: Tx, id: string, lock = false) {
 const LOT_NOT_TRACKED = 'Name a lot only for a product tracked by lot.';
 
 /** A lot-tracked product's stock moves through its lots, never through the product form. */
-export const STOCK_THROUGH_LOTS = "Change a lot-tracked product's stock through its lots.";
+const STOCK_THROUGH_LOTS = "Change a lot-tracked product's stock through its lots.";
 
 /**
  * Adds a product. Its stock arrives by its opening movement, which names who created it and, for a
