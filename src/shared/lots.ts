@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateOnly, Id, MAX, Named, Ok } from './common';
+import { DateOnly, MAX, Named, Ok } from './common';
 import { ExportFormat, PageInfo, PageQuery } from './paging';
 
 /**
@@ -25,6 +25,12 @@ export const LotNumber = z
 /** An expiry day (YYYY-MM-DD), or null for a lot that does not expire (sold last). */
 export const ExpiresOn = DateOnly.nullable();
 
+/** A lot's id as a request names it (Id, with its sentences). */
+const LotId = z
+  .string({ error: 'Lot _id must be text.' })
+  .min(1, { error: 'Lot _id must not be empty.' })
+  .max(100, { error: 'Lot _id must be at most 100 characters.' });
+
 /**
  * A lot named where units are added or taken by hand (DESIGN §15): by its id, or by its number
  * (ignoring case). Adding units: a new number creates the lot with `expiresOn` (required then,
@@ -34,7 +40,7 @@ export const ExpiresOn = DateOnly.nullable();
 export const LotRef = z
   .object(
     {
-      _id: Id.optional(),
+      _id: LotId.optional(),
       number: LotNumber.optional(),
       expiresOn: ExpiresOn.optional(),
     },

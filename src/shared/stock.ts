@@ -77,7 +77,7 @@ export type MovementResponse = z.infer<typeof MovementResponse>;
 
 export const MovementQuery = PageQuery.pick({ page: true, pageSize: true }).extend({ format: ExportFormat });
 
-/** The columns of a product's movements CSV, in order. */
+/** The columns of a product's movements CSV, in order; the lot's (DESIGN §15) empty for none. */
 export const MOVEMENT_CSV_HEADER = [
   'time',
   'kind',
@@ -88,6 +88,8 @@ export const MOVEMENT_CSV_HEADER = [
   'who',
   'order id',
   'purchase order',
+  'lot',
+  'lot expires',
 ] as const;
 export type MovementQuery = z.input<typeof MovementQuery>;
 export const MovementListResponse = Ok.extend({ movements: z.array(Movement) }).extend(PageInfo.shape);

@@ -495,6 +495,12 @@ const ROWS: Row[] = [
     who: ADMIN,
     request: async (t) => ({ method: 'GET', url: `/api/products/${(await t.product()).id}/movements` }),
   },
+  // DESIGN §15: a product's lots, read by every role that reads the product.
+  {
+    call: 'GET /api/products/:id/lots',
+    who: ALL,
+    request: async (t) => ({ method: 'GET', url: `/api/products/${(await t.product()).id}/lots` }),
+  },
   {
     call: 'GET /api/stock/check',
     who: ADMIN,

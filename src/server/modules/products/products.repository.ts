@@ -1,8 +1,9 @@
 import { and, asc, count, desc, eq, or, type SQL, sql } from 'drizzle-orm';
+import type { LotRef, Tracking } from '../../../shared/lots';
 import { searchWords } from '../../../shared/paging';
 import type { Product, ProductQuery } from '../../../shared/products';
 import type { Role } from '../../../shared/roles';
-import { type Database, type Db, statementOf } from '../../db/connection';
+import { type Database, type Db, runnerOf, statementOf } from '../../db/connection';
 import {
   categories,
   productStock,
@@ -14,7 +15,7 @@ import {
 } from '../../db/schema';
 import { type SignedInRunner, signedInStatement } from '../../lib/auth';
 import type { CsvBatch } from '../../lib/csv-stream';
-import { conflict, isId } from '../../lib/errors';
+import { badRequest, conflict, isId } from '../../lib/errors';
 import type { JsonBatch } from '../../lib/json-stream';
 import { matchesSearch } from '../../lib/search';
 import { rowsOf } from '../../lib/sql';
@@ -26,6 +27,7 @@ import {
   recordAudit,
   type Tx,
 } from '../audit/audit.repository';
+import { lotForAdding } from '../lots/lots.repository';
 import { firstPurchaseOrderWith } from '../purchasing/purchasing.repository';
 
 /**
@@ -45,6 +47,8 @@ export type ProductValues = {
   sku?: string | null;
   barcode?: string | null;
   taxRateId?: string | null;
+  /** DESIGN §15; undefined: a new product is 'none', an edit keeps it. */
+  tracking?: Tracking;
 };
 
 /**
@@ -399,7 +403,7 @@ export async function productPage(
              m.cost::text as cost, m.sku, m.barcode,
              c.id as "categoryId", c.name as "categoryName", s.id as "supplierId", s.name as "supplierName",
              tr.id as "taxRateId", tr.name as "taxRateName", tr.rate::text as "taxRate",
-             m.tax_rate_id is null as "taxRateDefault",
+             m.tax_rate_id is null as "taxRateDefault", m.tracking,
              (select count(*)::int from m) as total
       from m join ${categories} c on c.id = m.category_id join ${suppliers} s on s.id = m.supplier_id
         left join ${storeSettings} ss on ss.id = 1
@@ -468,7 +472,7 @@ const PRODUCT_BY_CODE = signedInStatement('products_by_code', {
           p.cost::text as cost, p.sku, p.barcode, c.id as "categoryId", c.name as "categoryName",
           s.id as "supplierId", s.name as "supplierName",
           tr.id as "taxRateId", tr.name as "taxRateName", tr.rate::text as "taxRate",
-          p.tax_rate_id is null as "taxRateDefault",
+          p.tax_rate_id is null as "taxRateDefault", p.tracking,
           (select role from signed_in_user) as "callerRole"
    from products p
    join categories c on c.id = p.category_id
@@ -541,6 +545,8 @@ async function auditedProduct(tx: Tx, id: string, lock = false) {
       supplier: suppliers.name,
       /** The product's own rate by name; null: the store's default. */
       taxRate: taxRates.name,
+      /** 'lot' for a lot-tracked product, null (left out of a creation's entry) for none. */
+      tracking: sql<string | null>`nullif(${products.tracking}, 'none')`,
     })
     .from(products)
     .innerJoin(categories, eq(categories.id, products.categoryId))
@@ -551,28 +557,50 @@ async function auditedProduct(tx: Tx, id: string, lock = false) {
   return row;
 }
 
-export async function insertProduct(db: Db, values: ProductValues, actor: Actor): Promise<string> {
+const LOT_NOT_TRACKED = 'Name a lot only for a product tracked by lot.';
+
+/** A lot-tracked product's stock moves through its lots, never through the product form. */
+const STOCK_THROUGH_LOTS = "Change a lot-tracked product's stock through its lots.";
+
+/**
+ * Adds a product. Its stock arrives by its opening movement, which names who created it and, for a
+ * lot-tracked product (DESIGN §15), the lot it goes into (a new number with its expiry, created
+ * here). The product is written untracked and then marked tracked, so that the opening movement
+ * of one created without stock, which names no lot, is applied as any other.
+ */
+export async function insertProduct(
+  db: Db,
+  values: ProductValues,
+  actor: Actor,
+  lot?: LotRef,
+): Promise<string> {
+  const tracked = values.tracking === 'lot';
+  if (lot !== undefined && !tracked) throw badRequest(LOT_NOT_TRACKED);
+  if (tracked && values.stock > 0 && lot === undefined)
+    throw badRequest('Name the lot the opening stock goes into.');
   return db.transaction(async (tx) => {
-    // The stock arrives by the product's opening movement, which names who created it.
     const [row] = await tx
       .insert(products)
-      .values({ ...columnValues(values), stock: 0 })
+      .values({ ...columnValues(values), stock: 0, tracking: 'none' })
       .returning({ id: products.id });
     const id = (row as { id: string }).id;
+    const opening = lot === undefined ? undefined : await lotForAdding(runnerOf(tx), id, lot);
     await tx.insert(stockMovements).values({
       productId: id,
       kind: 'initial',
       quantity: values.stock,
       userId: actor.id,
       userName: actor.name,
+      lotId: opening?._id ?? null,
     });
+    if (tracked) await tx.update(products).set({ tracking: 'lot' }).where(eq(products.id, id));
     const created = await auditedProduct(tx, id);
     if (!created) throw new Error('a product just inserted is missing');
     await recordAudit(tx, {
       actor,
       action: 'created',
       entity: { type: 'product', id, name: created.name },
-      changes: createdFields(created),
+      changes: [...createdFields(created), ...(opening ? [{ field: 'lot', new: opening.number }] : [])],
     });
     return id;
   });
@@ -596,35 +624,63 @@ export function stockFromEdit(
   return sent;
 }
 
+const TRACKING_ON = 'Lot tracking turned on';
+
 /**
  * Changes a product; the entry holds each changed field, old → new. A new stock is a `count`
- * movement (stockFromEdit decides whether there is one).
+ * movement (stockFromEdit decides whether there is one). Lots (DESIGN §15): a lot-tracked
+ * product's stock is not changed here (409); turning tracking off needs every lot empty (409);
+ * turning it on moves the units there are into the lot named (400 without one when there are
+ * any): a count out while the product is untracked, then one in naming the lot, so that the lot
+ * is the sum of its movements and the product the sum of its lots and of its movements.
  */
 export async function updateProduct(
   db: Db,
   id: string,
-  values: ProductValues & { expectedStock?: number },
+  values: ProductValues & { expectedStock?: number; lot?: LotRef },
   actor: Actor,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     const before = await auditedProduct(tx, id, true);
     if (!before) return false;
-    const { stock, expectedStock, ...rest } = values;
+    const { stock, expectedStock, lot, ...rest } = values;
+    const wasTracked = before.tracking === 'lot';
+    const tracked = rest.tracking === undefined ? wasTracked : rest.tracking === 'lot';
+    if (lot !== undefined && !tracked) throw badRequest(LOT_NOT_TRACKED);
+    if (lot !== undefined && wasTracked)
+      throw badRequest('Name a lot only when creating a product or turning lot tracking on.');
     const target = stockFromEdit(before.stock, stock, expectedStock);
-    await tx.update(products).set(columnValues(rest)).where(eq(products.id, id));
-    if (target !== undefined) {
-      await tx.insert(stockMovements).values({
+    if (wasTracked && target !== undefined) throw conflict(STOCK_THROUGH_LOTS);
+    if (wasTracked && !tracked) {
+      const [full] = await runnerOf(tx).query(
+        'select 1 from lots where product_id = $1::uuid and quantity > 0 limit 1',
+        [id],
+      );
+      if (full) throw conflict('Lot tracking can be turned off only when every lot is empty.');
+    }
+    const moving = !wasTracked && tracked ? (target ?? before.stock) : 0;
+    if (moving > 0 && lot === undefined)
+      throw badRequest(`Name the lot the ${moving} units in stock go into.`);
+    // Each at its own moment, so the ledger lists them in the order they happened.
+    const move = (quantity: number, note: string, lotId?: string) =>
+      tx.insert(stockMovements).values({
+        at: sql`clock_timestamp()`,
         productId: id,
         kind: 'count',
-        quantity: target - before.stock,
-        note: 'Stock set in the product form',
+        quantity,
+        note,
         userId: actor.id,
         userName: actor.name,
+        lotId: lotId ?? null,
       });
-    }
+    if (target !== undefined) await move(target - before.stock, 'Stock set in the product form');
+    if (moving > 0) await move(-moving, TRACKING_ON);
+    await tx.update(products).set(columnValues(rest)).where(eq(products.id, id));
+    const into = lot === undefined ? undefined : await lotForAdding(runnerOf(tx), id, lot);
+    if (into && moving > 0) await move(moving, TRACKING_ON, into._id);
     const after = await auditedProduct(tx, id);
     if (!after) throw new Error('a product locked for update is missing');
-    const changes = changedFields(before, after);
+    const changes = [...changedFields(before, after), ...(into ? [{ field: 'lot', new: into.number }] : [])];
     if (changes.length > 0) {
       await recordAudit(tx, {
         actor,

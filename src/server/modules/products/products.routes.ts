@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams, Message } from '../../../shared/common';
 import type { CsvValue } from '../../../shared/csv';
+import type { LotRef, Tracking } from '../../../shared/lots';
 import { pageWindow } from '../../../shared/paging';
 import {
   PRODUCT_CSV_HEADER,
@@ -49,6 +50,8 @@ type ProductBody = {
   barcode?: string | null;
   /** A tax rate id; null: the store's default; left out: a new product has the default, an edit keeps its rate. */
   taxRate?: string | null;
+  tracking?: Tracking;
+  lot?: LotRef;
 };
 
 /** Checks that the category, supplier and tax rate exist and turns the body into column values. */
@@ -65,7 +68,7 @@ async function productValues(db: Db, body: ProductBody): Promise<ProductValues> 
   if (missing.category) throw badRequest('Choose an existing category.');
   if (missing.supplier) throw badRequest('Choose an existing supplier.');
   if (missing.taxRate) throw badRequest('Choose an existing tax rate.');
-  const { category, supplier, taxRate, expectedStock: _expected, ...rest } = body;
+  const { category, supplier, taxRate, expectedStock: _expected, lot: _lot, ...rest } = body;
   return {
     ...rest,
     categoryId: category,
@@ -199,10 +202,17 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/products/add',
     {
       config: { permission: 'products:write' },
-      schema: { tags: ['products'], body: ProductInput, response: { 201: ProductResponse } },
+      schema: {
+        tags: ['products'],
+        description:
+          'A lot-tracked product (tracking lot, DESIGN §15) created with stock names the lot it goes into (400 without one); a lot for a product not tracked by lot is a 400.',
+        body: ProductInput,
+        response: { 201: ProductResponse },
+      },
     },
     async (request, reply) => {
-      const id = await insertProduct(app.db, await productValues(app.db, request.body), currentUser(request));
+      const values = await productValues(app.db, request.body);
+      const id = await insertProduct(app.db, values, currentUser(request), request.body.lot);
       const product = await findProduct(app.db, id, app.config.lowStockThreshold);
       if (!product) throw notFound('Product');
       return reply.code(201).send({ success: true as const, product });
@@ -216,7 +226,7 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['products'],
         description:
-          'With expectedStock (the stock the form showed): an unchanged stock is left alone, and a changed one is refused with 409 when the stock moved meanwhile. A new stock is recorded as a count movement.',
+          "With expectedStock (the stock the form showed): an unchanged stock is left alone, and a changed one is refused with 409 when the stock moved meanwhile. A new stock is recorded as a count movement. Lots (DESIGN §15): a lot-tracked product's stock changes only through its lots (409); turning tracking on with stock there names the lot it goes into (400 without one); turning it off needs every lot empty (409).",
         params: IdParams,
         body: ProductUpdateInput,
         response: { 200: ProductResponse },
@@ -226,7 +236,7 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       if (!isId(id)) throw notFound('Product');
       const values = await productValues(app.db, request.body);
-      const edit = { ...values, expectedStock: request.body.expectedStock };
+      const edit = { ...values, expectedStock: request.body.expectedStock, lot: request.body.lot };
       if (!(await updateProduct(app.db, id, edit, currentUser(request)))) throw notFound('Product');
       const product = await findProduct(app.db, id, app.config.lowStockThreshold);
       if (!product) throw notFound('Product');

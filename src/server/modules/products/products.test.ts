@@ -46,6 +46,7 @@ describe.each(targets)('products on $name', (target) => {
       supplier: { _id: supplier, name: 'Acme' },
       taxRate: null,
       taxRateDefault: true,
+      tracking: 'none',
     });
   });
 

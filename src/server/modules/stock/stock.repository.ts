@@ -1,23 +1,28 @@
 import { and, count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import type { Lot, LotName, LotRef } from '../../../shared/lots';
 import { purchaseOrderNumber } from '../../../shared/purchasing';
 import type { AdjustmentReason, Movement, MovementKind } from '../../../shared/stock';
-import type { Db, Tx } from '../../db/connection';
-import { orders, products, purchaseOrders, stockMovements } from '../../db/schema';
+import { type Db, runnerOf, type Tx } from '../../db/connection';
+import { lots, orders, products, purchaseOrders, stockMovements } from '../../db/schema';
 import { type CsvBatch, exactTime, type NewestCursor, nextNewest, olderThan } from '../../lib/csv-stream';
+import { badRequest, notFound } from '../../lib/errors';
 import { rowsOf } from '../../lib/sql';
 import type { ZonedClock } from '../../lib/zoned-time';
+import { lotForAdding, lotForTaking } from '../lots/lots.repository';
 
 export type MovementRow = typeof stockMovements.$inferSelect;
 
 /**
- * A receipt's row carries its purchase order's number, a sale's row its sale and receipt number
- * (see movementPage).
+ * A receipt's row carries its purchase order's number, a sale's row its sale and receipt number,
+ * a row naming a lot that lot's number and expiry (see movementPage).
  */
 export const toMovement = (
   row: MovementRow & {
     purchaseOrderNumber?: number | null;
     saleId?: string | null;
     saleNumber?: number | null;
+    lotNumber?: string | null;
+    lotExpiresOn?: string | null;
   },
 ): Movement => ({
   _id: row.id,
@@ -41,7 +46,13 @@ export const toMovement = (
   ...(row.purchaseOrderId && row.purchaseOrderNumber
     ? { purchaseOrder: { _id: row.purchaseOrderId, number: purchaseOrderNumber(row.purchaseOrderNumber) } }
     : {}),
+  ...(row.lotId && row.lotNumber
+    ? { lot: { _id: row.lotId, number: row.lotNumber, expiresOn: row.lotExpiresOn ?? null } }
+    : {}),
 });
+
+/** The lot columns toMovement reads, joined from the lot a movement names. */
+const lotColumns = { lotNumber: lots.number, lotExpiresOn: lots.expiresOn };
 
 export type MovementInput = {
   productId: string;
@@ -49,6 +60,8 @@ export type MovementInput = {
   reason?: AdjustmentReason;
   note: string;
   actor: { id: string; name: string };
+  /** The lot the units go into or come out of (a lot-tracked product's). */
+  lotId?: string;
 };
 
 /**
@@ -66,6 +79,7 @@ async function appendMovement(tx: Tx, kind: MovementKind, input: MovementInput):
       note: input.note,
       userId: input.actor.id,
       userName: input.actor.name,
+      lotId: input.lotId ?? null,
     })
     .returning();
   return row as MovementRow;
@@ -77,21 +91,69 @@ export function adjustStock(tx: Tx, input: MovementInput & { reason: AdjustmentR
 }
 
 /**
+ * The product's row, locked as the ledger's trigger locks it (before its lots, decision 0031), so
+ * that its tracking and stock, and its lots' units, hold until the movement is written.
+ */
+async function lockProduct(tx: Tx, productId: string) {
+  const [product] = await tx
+    .select({ stock: products.stock, tracking: products.tracking })
+    .from(products)
+    .where(eq(products.id, productId))
+    .for('no key update');
+  if (!product) throw notFound('Product');
+  return product;
+}
+
+/** A lot-tracked product's movement names its lot; another product's names none (DESIGN §15). */
+function checkLotNamed(tracking: string, lot: LotRef | undefined): LotRef | undefined {
+  if (tracking === 'lot' && lot === undefined)
+    throw badRequest('Name the lot: this product is tracked by lot.');
+  if (tracking !== 'lot' && lot !== undefined)
+    throw badRequest('This product is not tracked by lot, so name no lot.');
+  return lot;
+}
+
+/** A movement made by hand, with the lot it names (for its answer). */
+export type HandMovement = { row: MovementRow; lot?: Lot };
+
+/**
+ * An adjustment made by hand (DESIGN §8, §15): of a lot-tracked product, units added go into the
+ * lot named (a new number with its expiry creates it, a known one must agree on its expiry) and
+ * units taken come out of it (never below 0 in the lot: the trigger's IMS07, a 409).
+ */
+export async function adjustProduct(
+  tx: Tx,
+  input: MovementInput & { reason: AdjustmentReason; lot?: LotRef },
+): Promise<HandMovement> {
+  const product = await lockProduct(tx, input.productId);
+  const ref = checkLotNamed(product.tracking, input.lot);
+  const lot = ref
+    ? await (input.quantity > 0 ? lotForAdding : lotForTaking)(runnerOf(tx), input.productId, ref)
+    : undefined;
+  const row = await adjustStock(tx, { ...input, lotId: lot?._id });
+  return { row, lot };
+}
+
+/**
  * A count: the stock becomes what was counted, as a movement of the difference (zero too). The
- * product's row is locked first, so no sale slips between reading the stock and setting it.
- * Undefined when the product does not exist.
+ * product's row is locked first, so no sale slips between reading the stock and setting it. A
+ * lot-tracked product's count counts one lot (`counted` = that lot's units; a new number with its
+ * expiry creates it), its lots read after the product's row is locked.
  */
 export async function countStock(
   tx: Tx,
-  input: Omit<MovementInput, 'quantity'> & { counted: number },
-): Promise<MovementRow | undefined> {
-  const [product] = await tx
-    .select({ stock: products.stock })
-    .from(products)
-    .where(eq(products.id, input.productId))
-    .for('update');
-  if (!product) return undefined;
-  return appendMovement(tx, 'count', { ...input, quantity: input.counted - product.stock });
+  input: Omit<MovementInput, 'quantity'> & { counted: number; lot?: LotRef },
+): Promise<HandMovement> {
+  const product = await lockProduct(tx, input.productId);
+  const ref = checkLotNamed(product.tracking, input.lot);
+  const lot = ref ? await lotForAdding(runnerOf(tx), input.productId, ref) : undefined;
+  const before = lot ? lot.quantity : product.stock;
+  const row = await appendMovement(tx, 'count', {
+    ...input,
+    quantity: input.counted - before,
+    lotId: lot?._id,
+  });
+  return { row, lot };
 }
 
 /** A product's movements, newest first, and how many it has; an order's names its sale (by primary key). */
@@ -107,10 +169,12 @@ export async function movementPage(
         purchaseOrderNumber: purchaseOrders.number,
         saleId: orders.saleId,
         saleNumber: orders.saleNumber,
+        ...lotColumns,
       })
       .from(stockMovements)
       .leftJoin(purchaseOrders, eq(purchaseOrders.id, stockMovements.purchaseOrderId))
       .leftJoin(orders, eq(orders.id, stockMovements.orderId))
+      .leftJoin(lots, eq(lots.id, stockMovements.lotId))
       .where(eq(stockMovements.productId, productId))
       .orderBy(desc(stockMovements.at), desc(stockMovements.id))
       .limit(window.limit)
@@ -132,10 +196,12 @@ export async function movementCsvBatch(
     .select({
       ...getTableColumns(stockMovements),
       purchaseOrderNumber: purchaseOrders.number,
+      ...lotColumns,
       cursorAt: exactTime(stockMovements.at),
     })
     .from(stockMovements)
     .leftJoin(purchaseOrders, eq(purchaseOrders.id, stockMovements.purchaseOrderId))
+    .leftJoin(lots, eq(lots.id, stockMovements.lotId))
     .where(
       and(eq(stockMovements.productId, productId), olderThan(stockMovements.at, stockMovements.id, after)),
     )
@@ -152,34 +218,62 @@ export async function movementCsvBatch(
       row.userName,
       row.orderId,
       row.purchaseOrderNumber ? purchaseOrderNumber(row.purchaseOrderNumber) : null,
+      row.lotNumber,
+      row.lotExpiresOn,
     ]),
     next: nextNewest(rows, size, (row) => ({ at: row.cursorAt, id: row.id })),
   };
 }
 
+/** A stock check's finding (StockMismatch): a product's, or with `lot` one of its lots'. */
+export type StockCheckRow = {
+  productId: string;
+  name: string;
+  stock: number;
+  ledger: number;
+  /** A lot-tracked product's: the sum of its lots. */
+  lots: number | null;
+  lot: LotName | null;
+};
+
 /**
- * Every product whose stock differs from the sum of its movements. The triggers of migration
- * 0010 make this impossible; the check proves it, and would show a database changed behind them.
+ * Every product whose stock differs from the sum of its movements or, lot-tracked, from the sum of
+ * its lots, and every lot whose units differ from the sum of the movements naming it (DESIGN §8,
+ * §15). The triggers make this impossible; the check proves it, and would show a database changed
+ * behind them. One pass over the movements, grouped by product and lot, serves both sums.
  */
-export async function stockCheck(db: Db): Promise<{
-  checked: number;
-  mismatches: Array<{ id: string; name: string; stock: number; ledger: number }>;
-}> {
+export async function stockCheck(db: Db): Promise<{ checked: number; mismatches: StockCheckRow[] }> {
   const result = await db.execute(sql`
-    with ledger as (
-      select product_id, sum(quantity)::bigint as total from ${stockMovements} group by product_id
-    ), compared as (
-      select p.id, p.name, p.stock, coalesce(l.total, 0) as ledger
-      from ${products} p left join ledger l on l.product_id = p.id
+    with moved as materialized (
+      select product_id, lot_id, sum(quantity)::bigint as total
+      from ${stockMovements} group by product_id, lot_id
+    ), ledger as (
+      select product_id, sum(total)::bigint as total from moved group by product_id
+    ), lot_ledger as (
+      select lot_id, sum(total)::bigint as total from moved where lot_id is not null group by lot_id
+    ), in_lots as (
+      select product_id, sum(quantity)::bigint as total from ${lots} group by product_id
+    ), compared as materialized (
+      select p.id, p.name, p.stock, coalesce(l.total, 0) as ledger,
+             case when p.tracking = 'lot' then coalesce(s.total, 0) end as lots
+      from ${products} p
+      left join ledger l on l.product_id = p.id
+      left join in_lots s on s.product_id = p.id
+    ), found as (
+      select id as "productId", name, stock, ledger, lots, null::json as lot
+      from compared where stock <> ledger or stock <> coalesce(lots, stock)
+      union all
+      select l.product_id, coalesce(p.name, 'Deleted product'), l.quantity, coalesce(m.total, 0), null,
+             json_build_object('_id', l.id, 'number', l.number, 'expiresOn', l.expires_on::text)
+      from ${lots} l
+      left join lot_ledger m on m.lot_id = l.id
+      left join ${products} p on p.id = l.product_id
+      where l.quantity <> coalesce(m.total, 0)
     )
-    select count(*)::int as checked,
-           coalesce(json_agg(json_build_object('id', id, 'name', name, 'stock', stock, 'ledger', ledger)
-                             order by lower(name), id) filter (where stock <> ledger), '[]'::json) as mismatches
-    from compared`);
-  const [row] = rowsOf<{
-    checked: number;
-    mismatches: Array<{ id: string; name: string; stock: number; ledger: number }> | string;
-  }>(result);
+    select (select count(*)::int from compared) as checked,
+           (select coalesce(json_agg(found order by lower(name), "productId", lot->>'number' nulls first), '[]'::json)
+            from found) as mismatches`);
+  const [row] = rowsOf<{ checked: number; mismatches: StockCheckRow[] | string }>(result);
   const mismatches =
     typeof row?.mismatches === 'string' ? JSON.parse(row.mismatches) : (row?.mismatches ?? []);
   return { checked: row?.checked ?? 0, mismatches };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AuditChange } from '../../../shared/audit';
 import { IdParams } from '../../../shared/common';
+import { LotsResponse } from '../../../shared/lots';
 import { pageWindow } from '../../../shared/paging';
 import {
   AdjustInput,
@@ -19,11 +20,12 @@ import type { AuthUser } from '../../lib/fastify';
 import { type Answer, answerOnce } from '../../lib/idempotency';
 import { zonedClock } from '../../lib/zoned-time';
 import { recordAudit } from '../audit/audit.repository';
+import { productLots } from '../lots/lots.repository';
 import { findProduct } from '../products/products.repository';
 import {
-  adjustStock,
+  adjustProduct,
   countStock,
-  type MovementRow,
+  type HandMovement,
   movementCsvBatch,
   movementPage,
   stockCheck,
@@ -31,11 +33,14 @@ import {
 } from './stock.repository';
 
 export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
-  /** The answer to a movement made by hand, with its audit entry: stock before → after, and why. */
+  /**
+   * The answer to a movement made by hand, with its audit entry: stock before → after, the lot
+   * it names, and why.
+   */
   const movementAnswer = async (
     tx: Tx,
     me: AuthUser,
-    movement: MovementRow,
+    { row: movement, lot }: HandMovement,
     action: 'stockAdjusted' | 'stockCounted',
     why: AuditChange[],
   ): Promise<Answer> => {
@@ -47,11 +52,13 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
       entity: { type: 'product', id: product._id, name: product.name },
       changes: [
         { field: 'stock', old: movement.stockAfter - movement.quantity, new: movement.stockAfter },
+        ...(lot ? [{ field: 'lot', new: lot.number }] : []),
         ...why,
         ...(movement.note ? [{ field: 'note', new: movement.note }] : []),
       ],
     });
-    return { status: 200, body: { success: true as const, product, movement: toMovement(movement) } };
+    const named = toMovement({ ...movement, lotNumber: lot?.number, lotExpiresOn: lot?.expiresOn });
+    return { status: 200, body: { success: true as const, product, movement: named } };
   };
 
   app.post(
@@ -61,7 +68,8 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['stock'],
         summary: 'Adjust a product’s stock by a signed quantity, with a reason',
-        description: '409 "Not enough stock" when it would go below 0. Accepts an Idempotency-Key.',
+        description:
+          '409 "Not enough stock" when it would go below 0. A lot-tracked product names its lot (DESIGN §15): units added go into it (a new number with its expiry creates it), units taken come out of it (409 below 0 in the lot); 400 without one, or with one for a product not tracked by lot. Accepts an Idempotency-Key.',
         params: IdParams,
         body: AdjustInput,
         response: { 200: MovementResponse },
@@ -72,8 +80,8 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       if (!isId(id)) throw notFound('Product');
       return answerOnce(request, reply, async (tx) => {
-        const { quantity, reason, note } = request.body;
-        const movement = await adjustStock(tx, { productId: id, quantity, reason, note, actor: me });
+        const { quantity, reason, note, lot } = request.body;
+        const movement = await adjustProduct(tx, { productId: id, quantity, reason, note, lot, actor: me });
         return movementAnswer(tx, me, movement, 'stockAdjusted', [{ field: 'reason', new: reason }]);
       });
     },
@@ -87,7 +95,7 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['stock'],
         summary: 'Record a stock count: the stock becomes what was counted',
         description:
-          'The movement is counted − stock before; a zero difference is recorded too. Accepts an Idempotency-Key.',
+          "The movement is counted − stock before; a zero difference is recorded too. A lot-tracked product counts one lot (DESIGN §15): `counted` is that lot's units, and a new number with its expiry creates it. Accepts an Idempotency-Key.",
         params: IdParams,
         body: CountInput,
         response: { 200: MovementResponse },
@@ -98,9 +106,8 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       if (!isId(id)) throw notFound('Product');
       return answerOnce(request, reply, async (tx) => {
-        const { counted, note } = request.body;
-        const movement = await countStock(tx, { productId: id, counted, note, actor: me });
-        if (!movement) throw notFound('Product');
+        const { counted, note, lot } = request.body;
+        const movement = await countStock(tx, { productId: id, counted, note, lot, actor: me });
         return movementAnswer(tx, me, movement, 'stockCounted', []);
       });
     },
@@ -139,12 +146,39 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
+    '/products/:id/lots',
+    {
+      config: { permission: 'products:read' },
+      schema: {
+        tags: ['stock'],
+        summary: 'A product’s lots with their units, in the order a sale takes them',
+        description:
+          'Earliest expiry first, no expiry last; empty lots too (DESIGN §15). A product not tracked by lot has none, or only empty ones.',
+        params: IdParams,
+        response: { 200: LotsResponse },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      if (!isId(id)) throw notFound('Product');
+      const [known, lots] = await Promise.all([
+        app.database.query('select 1 from products where id = $1::uuid', [id]),
+        productLots(app.database, id),
+      ]);
+      if (known.length === 0) throw notFound('Product');
+      return { success: true as const, lots };
+    },
+  );
+
+  app.get(
     '/stock/check',
     {
       config: { permission: 'products:write' },
       schema: {
         tags: ['stock'],
-        summary: 'Check every product’s stock against the sum of its movements',
+        summary: 'Check every product’s stock against the sum of its movements, and every lot',
+        description:
+          'A mismatch with `lot` is a lot whose units (stock) differ from the sum of the movements naming it (ledger); one with `lots` is a lot-tracked product, whose stock must also equal the sum of its lots (DESIGN §15).',
         response: { 200: StockCheckResponse },
       },
     },
@@ -153,10 +187,12 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
       return {
         success: true as const,
         checked,
-        mismatches: mismatches.map(({ id, name, stock, ledger }) => ({
-          product: { _id: id, name },
+        mismatches: mismatches.map(({ productId, name, stock, ledger, lots, lot }) => ({
+          product: { _id: productId, name },
           stock,
           ledger,
+          ...(lots !== null && { lots }),
+          ...(lot !== null && { lot }),
         })),
       };
     },
