@@ -149,6 +149,13 @@ export const TraceResponse = Ok.extend({
 });
 export type TraceResponse = z.infer<typeof TraceResponse>;
 
+/** Why a known lot refuses units said to expire otherwise (a 409): its expiry and the one given. */
+export function lotExpiryConflict(number: string, known: string | null, given: string | null): string {
+  if (known === null) return `Lot ${number} has no expiry, not ${given}.`;
+  if (given === null) return `Lot ${number} expires on ${known}; it was given no expiry.`;
+  return `Lot ${number} expires on ${known}, not ${given}.`;
+}
+
 /** How a lot stands on `today`: expired (before today), soon (within `soonDays`), or ok. */
 export type ExpiryState = 'expired' | 'soon' | 'ok';
 export function expiryState(expiresOn: string | null, today: string, soonDays = EXPIRING_DAYS): ExpiryState {

@@ -1,10 +1,17 @@
 import { type ExpiryState, expiryState } from '../../shared/lots';
+import { formatDate } from '../lib/format';
 
-const STATE_WORDS: Record<ExpiryState, string> = {
+/** The words say what the colour says, so colour is never all that tells. */
+export const EXPIRY_WORDS: Record<ExpiryState, string> = {
   expired: 'Expired',
   soon: 'Expires soon',
   ok: 'In date',
 };
+
+/** A lot's expiry day as the screens write it: "Mar 3, 2027", or "Does not expire". */
+export function expiryLabel(expiresOn: string | null): string {
+  return expiresOn === null ? 'Does not expire' : formatDate(expiresOn);
+}
 
 const STATE_STYLE: Record<ExpiryState, string> = {
   expired: 'bg-red-100 text-red-800 ring-red-600/30',
@@ -23,20 +30,20 @@ export function ExpiryBadge({ expiresOn, today }: { expiresOn: string | null; to
       data-state={state}
       className={`inline-flex items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ring-inset print:ring-0 ${STATE_STYLE[state]}`}
     >
-      {STATE_WORDS[state]}
+      {EXPIRY_WORDS[state]}
     </span>
   );
 }
 
-/** The expiry day and its state side by side ("2026-12-20 Expires soon"). */
+/** The expiry day and its state side by side ("Dec 20, 2026 Expires soon"). */
 export function Expiry({ expiresOn, today }: { expiresOn: string | null; today: string }) {
   return (
     <span className="inline-flex flex-wrap items-center gap-x-2 gap-y-1">
       {expiresOn === null ? (
-        <span className="text-slate-600">No expiry</span>
+        <span className="text-slate-600">{expiryLabel(expiresOn)}</span>
       ) : (
         <time dateTime={expiresOn} className="tabular-nums">
-          {expiresOn}
+          {expiryLabel(expiresOn)}
         </time>
       )}
       <ExpiryBadge expiresOn={expiresOn} today={today} />

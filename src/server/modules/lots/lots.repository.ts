@@ -1,4 +1,12 @@
-import type { ExpiringLot, Lot, LotRef, OrderLot, TraceMovement, TraceResponse } from '../../../shared/lots';
+import {
+  type ExpiringLot,
+  type Lot,
+  type LotRef,
+  lotExpiryConflict,
+  type OrderLot,
+  type TraceMovement,
+  type TraceResponse,
+} from '../../../shared/lots';
 import { purchaseOrderNumber } from '../../../shared/purchasing';
 import type { Runner } from '../../db/connection';
 import type { CsvBatch } from '../../lib/csv-stream';
@@ -24,9 +32,6 @@ export const toLot = (row: LotRow): Lot => ({
   quantity: row.quantity,
 });
 
-/** How an expiry reads in a sentence. */
-const expiryText = (expiresOn: string | null) => (expiresOn === null ? 'no expiry' : expiresOn);
-
 /**
  * The lot units are added to (DESIGN §15): by `_id` (the product's own, else 404), or by number,
  * ignoring case: a known number must agree on its expiry when one is given (409 naming both), a
@@ -38,9 +43,7 @@ export async function lotForAdding(run: Runner, productId: string, ref: LotRef):
   const known = await findLot(run, productId, ref);
   if (known) {
     if (ref.expiresOn !== undefined && ref.expiresOn !== known.expiresOn)
-      throw conflict(
-        `Lot ${known.number} expires on ${expiryText(known.expiresOn)}, not ${expiryText(ref.expiresOn)}.`,
-      );
+      throw conflict(lotExpiryConflict(known.number, known.expiresOn, ref.expiresOn));
     return known;
   }
   if (ref.number === undefined) throw notFound('Lot');
@@ -54,9 +57,7 @@ export async function lotForAdding(run: Runner, productId: string, ref: LotRef):
   const created = await findLot(run, productId, { number: ref.number });
   if (!created) throw notFound('Lot');
   if (created.expiresOn !== ref.expiresOn)
-    throw conflict(
-      `Lot ${created.number} expires on ${expiryText(created.expiresOn)}, not ${expiryText(ref.expiresOn)}.`,
-    );
+    throw conflict(lotExpiryConflict(created.number, created.expiresOn, ref.expiresOn));
   return created;
 }
 

@@ -211,7 +211,7 @@ describe.each(targets)('receiving by lot on $name', (target) => {
       },
     ]);
     expect(none.status, none.text).toBe(409);
-    expect(none.body.error).toBe('Lot INS-1 expires on 2030-06-30, not no expiry.');
+    expect(none.body.error).toBe('Lot INS-1 expires on 2030-06-30; it was given no expiry.');
     // The over-receipt rule stays: 5 ordered, 6 received is a 409 even with good lots.
     const over = await h.receive(order.id, [
       {

@@ -342,7 +342,7 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
       expect((await adjust(id, { quantity: 4, reason: 'found' })).status).toBe(200);
       const res = await edit(id, { tracking: 'lot', lot: { number: 'k1', expiresOn: '2030-01-01' } });
       refused(res, 409);
-      expect(res.body.error).toBe('Lot K1 expires on no expiry, not 2030-01-01.');
+      expect(res.body.error).toBe('Lot K1 has no expiry, not 2030-01-01.');
       expect(await stockOf(id)).toBe(4);
       await holds(id);
       expect((await edit(id, { tracking: 'lot', lot: { number: 'k1' } })).status).toBe(200);
@@ -389,7 +389,7 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
         lot: { number: 'FRESH', expiresOn: null },
       });
       refused(other, 409);
-      expect(other.body.error).toBe(`Lot FRESH expires on ${expiresOn}, not no expiry.`);
+      expect(other.body.error).toBe(`Lot FRESH expires on ${expiresOn}; it was given no expiry.`);
       const noExpiry = await adjust(id, { quantity: 1, reason: 'found', lot: { number: 'NEWER' } });
       refused(noExpiry);
       expect(await quantities(id)).toEqual([

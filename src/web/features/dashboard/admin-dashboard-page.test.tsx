@@ -99,12 +99,6 @@ describe('admin dashboard', () => {
     );
   });
 
-  it('shows no expiring card while the server does not send the figure', async () => {
-    renderDashboard(0);
-    await screen.findByRole('link', { name: /To reorder/ });
-    expect(screen.queryByRole('link', { name: /Expiring soon/ })).toBeNull();
-  });
-
   it('shows 0 lots without the warning colour', async () => {
     renderDashboard(0, { expiringSoon: { count: 0, value: 0 } });
     const link = await screen.findByRole('link', { name: /^Expiring soon/ });

@@ -130,7 +130,7 @@ function ReorderLink({ count }: { count: number }) {
  * The lots holding units that expire within EXPIRING_DAYS (30) days, expired ones included (DESIGN §15): how many
  * and their value at cost, linking to the expiring list.
  */
-function ExpiringLink({ soon }: { soon: NonNullable<DashboardResponse['expiringSoon']> }) {
+function ExpiringLink({ soon }: { soon: DashboardResponse['expiringSoon'] }) {
   const money = useMoney();
   const lots = `${formatCount(soon.count)} ${soon.count === 1 ? 'lot' : 'lots'}`;
   const urgent = soon.count > 0;
@@ -194,9 +194,9 @@ export function AdminDashboardPage() {
             </dl>
             <TodayStrip today={figures.today} />
             {/* What needs doing: side by side on a wide screen. */}
-            <div className={`mt-4 grid gap-4 ${figures.expiringSoon ? 'xl:grid-cols-2' : ''}`}>
+            <div className="mt-4 grid gap-4 xl:grid-cols-2">
               <ReorderLink count={figures.toReorder} />
-              {figures.expiringSoon ? <ExpiringLink soon={figures.expiringSoon} /> : null}
+              <ExpiringLink soon={figures.expiringSoon} />
             </div>
             <div className="mt-6 grid gap-4 lg:grid-cols-3">
               <Card title="Out of Stock Products">

@@ -51,7 +51,7 @@ describe('the expiring lots list', () => {
     expect(
       within(expired).getByRole('link', { name: 'Lot OLD-1 of Aspirin 500: its trace' }).getAttribute('href'),
     ).toBe('/admin-dashboard/lots/l1');
-    expect(expired.textContent).toContain('2026-11-20');
+    expect(expired.textContent).toContain('Nov 20, 2026');
     // The state in words and by colour.
     const expiredState = within(expired).getByText('Expired');
     expect(expiredState.getAttribute('data-state')).toBe('expired');
@@ -59,7 +59,7 @@ describe('the expiring lots list', () => {
     expect(expired.textContent).toMatch(/3.*\$4\.50$/);
     const soonState = within(soon).getByText('Expires soon');
     expect(soonState.className).toContain('bg-amber-100');
-    expect(soon.textContent).toMatch(/2026-12-03.*12.*\$60\.00$/);
+    expect(soon.textContent).toMatch(/Dec 3, 2026.*12.*\$60\.00$/);
 
     const totals = screen.getByRole('region', { name: 'Totals' });
     expect(totals.textContent).toContain(

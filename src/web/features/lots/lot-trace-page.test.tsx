@@ -73,7 +73,7 @@ describe("a lot's recall trace", () => {
     ).toBe('/admin-dashboard/products/p1/stock');
     expect(term('Lot')?.textContent).toBe('A12');
     // The last day of a lot is still in date, late in the evening too.
-    expect(term('Expires')?.textContent).toBe('2026-12-20Expires soon');
+    expect(term('Expires')?.textContent).toBe('Dec 20, 2026Expires soon');
     expect(term('Units now')?.textContent).toBe('7');
   });
 
@@ -82,7 +82,7 @@ describe("a lot's recall trace", () => {
     vi.setSystemTime(new Date(2026, 11, 21, 0, 30));
     renderLots('/admin-dashboard/lots/lot1', { 'GET /api/lots/lot1/trace': () => ({ body: trace() }) });
     const expires = await screen.findByText('Expires', { selector: 'dt' });
-    expect(expires.nextElementSibling?.textContent).toBe('2026-12-20Expired');
+    expect(expires.nextElementSibling?.textContent).toBe('Dec 20, 2026Expired');
     expect(within(expires.nextElementSibling as HTMLElement).getByText('Expired').className).toContain(
       'bg-red-100',
     );
@@ -94,7 +94,7 @@ describe("a lot's recall trace", () => {
       'GET /api/lots/lot1/trace': () => ({ body: trace({ lot }) }),
     });
     const expires = await screen.findByText('Expires', { selector: 'dt' });
-    expect(expires.nextElementSibling?.textContent).toBe('No expiryIn date');
+    expect(expires.nextElementSibling?.textContent).toBe('Does not expireIn date');
   });
 
   it('lists every movement oldest first with its receipt, customer, purchase order and who', async () => {

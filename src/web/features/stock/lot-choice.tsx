@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { expiryState, type Lot, type LotRef } from '../../../shared/lots';
-import { EXPIRY_WORDS, expiryLabel } from '../../components/expiry-badge';
 import { SelectField } from '../../components/form-field';
 import { LoadState } from '../../components/load-state';
+import { EXPIRY_WORDS, expiryLabel } from '../../components/lot-expiry';
 import { NewLotFields } from '../../components/new-lot-fields';
-import { localDay } from '../../lib/local-day';
+import { localDay } from '../../lib/format';
 import { type NewLotDraft, newLotOf } from '../../lib/new-lot';
 import { lotsQuery } from './stock-api';
 

@@ -2,11 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { Lot } from '../../../shared/lots';
 import type { Product } from '../../../shared/products';
-import { ExpiryBadge, expiryLabel } from '../../components/expiry-badge';
 import { LoadState } from '../../components/load-state';
+import { ExpiryBadge, expiryLabel } from '../../components/lot-expiry';
 import { Table, Td, Th } from '../../components/table';
 import { lotTracePath } from '../../lib/admin-paths';
-import { localDay } from '../../lib/local-day';
+import { localDay } from '../../lib/format';
 import { lotsQuery } from './stock-api';
 
 /**

@@ -5,9 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { addDays, type Lot } from '../../../shared/lots';
 import type { Product } from '../../../shared/products';
 import type { AdjustInput, CountInput, Movement } from '../../../shared/stock';
-import { ExpiryBadge } from '../../components/expiry-badge';
-import { formatDate } from '../../lib/format';
-import { localDay } from '../../lib/local-day';
+import { ExpiryBadge } from '../../components/lot-expiry';
+import { formatDate, localDay } from '../../lib/format';
 import { type FetchCall, mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
 import { countDifference, reasonLabel, signed, stockAfterAdjusting } from './stock-dialogs';
 import { StockPage } from './stock-page';
@@ -574,11 +573,11 @@ describe('a lot-tracked product (DESIGN §15)', () => {
     expect(rows).toEqual([
       ['OLD-1', formatDate(addDays(today, -1)), '5 units', 'Expired'],
       ['SOON-2', formatDate(addDays(today, 10)), '12 units', 'Expires soon'],
-      ['LATE-3', formatDate(addDays(today, 200)), '33 units', 'OK'],
-      ['KEEP-4', 'Does not expire', '0 units', 'OK'],
+      ['LATE-3', formatDate(addDays(today, 200)), '33 units', 'In date'],
+      ['KEEP-4', 'Does not expire', '0 units', 'In date'],
     ]);
     expect(
-      bodyRows(table).map((row) => row.querySelector('[data-expiry]')?.getAttribute('data-expiry')),
+      bodyRows(table).map((row) => row.querySelector('[data-state]')?.getAttribute('data-state')),
     ).toEqual(['expired', 'soon', 'ok', 'ok']);
     expect(within(table).getByText('Expired').className).toMatch(/red/);
     expect(within(table).getByText('Expires soon').className).toMatch(/amber/);
@@ -671,8 +670,8 @@ describe('a lot-tracked product (DESIGN §15)', () => {
       'Choose a lot',
       `OLD-1 · ${formatDate(addDays(today, -1))} · 5 units · Expired`,
       `SOON-2 · ${formatDate(addDays(today, 10))} · 12 units · Expires soon`,
-      `LATE-3 · ${formatDate(addDays(today, 200))} · 33 units · OK`,
-      'KEEP-4 · Does not expire · 0 units · OK',
+      `LATE-3 · ${formatDate(addDays(today, 200))} · 33 units · In date`,
+      'KEEP-4 · Does not expire · 0 units · In date',
     ]);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save adjustment' }));
     expect(within(dialog).getByText('Choose the lot the units come from.')).toBeTruthy();
@@ -841,8 +840,8 @@ describe('the expiry badge', () => {
       'Expired',
       'Expires soon',
       'Expires soon',
-      'OK',
-      'OK',
+      'In date',
+      'In date',
     ]);
   });
 });
