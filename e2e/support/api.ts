@@ -121,6 +121,8 @@ export class ApiSession {
     barcode?: string;
     /** A tax rate's id; absent: the store's default. */
     taxRate?: string;
+    /** DESIGN §15: 'lot' keeps the stock in lots. */
+    tracking?: 'none' | 'lot';
   }) {
     const answer = await call(this.baseUrl, 'POST', '/products/add', ProductResponse, {
       token: this.token,
