@@ -271,6 +271,9 @@ describe.each(targets)('security on $name', (target) => {
       '/api/settings/store',
       '/api/tax-rates',
       '/api/tax-rates/{id}',
+      '/api/products/{id}/lots',
+      '/api/lots/expiring',
+      '/api/lots/{id}/trace',
     ])
       expect(Object.keys(res.body.paths)).toContain(path);
     // Request bodies come from the shared schemas.
@@ -281,6 +284,7 @@ describe.each(targets)('security on $name', (target) => {
       'category',
       'cost',
       'description',
+      'lot',
       'name',
       'price',
       'reorderPoint',
@@ -289,6 +293,7 @@ describe.each(targets)('security on $name', (target) => {
       'stock',
       'supplier',
       'taxRate',
+      'tracking',
     ]);
   });
 
