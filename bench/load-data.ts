@@ -165,7 +165,10 @@ export interface LedgerCheck {
   mismatches: number;
   /** Products without exactly one opening movement. */
   withoutOneInitial: number;
-  /** Orders without exactly one sale movement of their quantity. */
+  /**
+   * Orders without their sale movements: one of their quantity, or, for a lot-tracked product
+   * (DESIGN §15), one per lot it took from, adding up to it.
+   */
   ordersWithoutSale: number;
   /** Movements whose stock_after is below zero. */
   negative: number;
@@ -180,7 +183,7 @@ export async function checkLedger(database: Database): Promise<LedgerCheck> {
        select product_id, sum(quantity)::bigint as total, count(*) filter (where kind = 'initial') as initial
        from stock_movements group by product_id
      ), sales as (
-       select order_id, count(*) as n, sum(quantity) as quantity
+       select order_id, count(*) as n, count(distinct lot_id) as lots, sum(quantity) as quantity
        from stock_movements where kind = 'sale' group by order_id
      )
      select (select count(*)::int from products) as products,
@@ -193,7 +196,7 @@ export async function checkLedger(database: Database): Promise<LedgerCheck> {
             (select count(*)::int from products p left join ledger l on l.product_id = p.id
               where coalesce(l.initial, 0) <> 1) as "withoutOneInitial",
             (select count(*)::int from orders o left join sales s on s.order_id = o.id
-              where s.n is distinct from 1 or s.quantity <> -o.quantity) as "ordersWithoutSale",
+              where s.n is null or s.quantity <> -o.quantity or (s.n > 1 and s.lots <> s.n)) as "ordersWithoutSale",
             (select count(*)::int from stock_movements where stock_after < 0) as negative,
             (select count(*)::int from pg_trigger
               where tgname in ('stock_movements_apply', 'products_opening_movement', 'products_stock_from_ledger')
