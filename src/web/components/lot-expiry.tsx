@@ -55,12 +55,12 @@ type LotPart = { lot: { number: string; expiresOn: string | null }; quantity: nu
 
 /**
  * The lots a line takes or took, in a few words: one lot with its expiry ("Lot A12 · expires
- * 2026-12-20"), several with their units ("Lots A12 (3), B7 (2)"); empty when there are none.
+ * Dec 20, 2026"), several with their units ("Lots A12 (3), B7 (2)"); empty when there are none.
  */
 export function lotsLabel(parts: readonly LotPart[]): string {
   const [only] = parts;
   if (!only) return '';
   if (parts.length === 1)
-    return `Lot ${only.lot.number} · ${only.lot.expiresOn === null ? 'no expiry' : `expires ${only.lot.expiresOn}`}`;
+    return `Lot ${only.lot.number} · ${only.lot.expiresOn === null ? 'no expiry' : `expires ${formatDate(only.lot.expiresOn)}`}`;
   return `Lots ${parts.map((part) => `${part.lot.number} (${part.quantity})`).join(', ')}`;
 }

@@ -11,7 +11,7 @@ export type LotPlan =
   | { state: 'none' }
   | { state: 'loading' }
   | { state: 'failed'; message: string; retry: () => void }
-  /** `label` names the lots ("Lot A12 · expires 2026-12-20"); `problem` says when they fall short. */
+  /** `label` names the lots ("Lot A12 · expires Dec 20, 2026"); `problem` says when they fall short. */
   | { state: 'ready'; label: string; problem: string | null };
 
 /**

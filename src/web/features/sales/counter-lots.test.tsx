@@ -60,9 +60,9 @@ describe('the counter shows which lots a line of a lot-tracked product takes', (
   it('names the soonest unexpired lot and its expiry, then several lots with their units, asking once', async () => {
     const { user, calls } = openCounter();
     await scan(user, '111', 'Aspirin 500');
-    expect(await within(line('Aspirin 500')).findByText('Lot A12 · expires 2026-12-20')).toBeTruthy();
+    expect(await within(line('Aspirin 500')).findByText('Lot A12 · expires Dec 20, 2026')).toBeTruthy();
     expect(line('Aspirin 500').getAttribute('aria-label')).toBe(
-      'Aspirin 500, quantity 1, Lot A12 · expires 2026-12-20',
+      'Aspirin 500, quantity 1, Lot A12 · expires Dec 20, 2026',
     );
 
     await setQuantity(user, 'Aspirin 500', '5');
@@ -79,7 +79,7 @@ describe('the counter shows which lots a line of a lot-tracked product takes', (
   it('says when the unexpired units are fewer than the quantity, on the line and to a screen reader', async () => {
     const { user } = openCounter();
     await scan(user, '111', 'Aspirin 500');
-    await within(line('Aspirin 500')).findByText('Lot A12 · expires 2026-12-20');
+    await within(line('Aspirin 500')).findByText('Lot A12 · expires Dec 20, 2026');
     // 20 in stock, but 10 of them expired: 7 can be sold.
     await setQuantity(user, 'Aspirin 500', '8');
     const warning = await within(line('Aspirin 500')).findByText('Only 7 unexpired in stock.');
@@ -111,7 +111,7 @@ describe('the counter shows which lots a line of a lot-tracked product takes', (
       ]),
     });
     await scan(user, '111', 'Aspirin 500');
-    expect(await within(line('Aspirin 500')).findByText('Lot TODAY · expires 2026-11-28')).toBeTruthy();
+    expect(await within(line('Aspirin 500')).findByText('Lot TODAY · expires Nov 28, 2026')).toBeTruthy();
   });
 
   it('asks nothing about lots for a product without them, and says nothing of lots on its line', async () => {
@@ -144,7 +144,7 @@ describe('the counter shows which lots a line of a lot-tracked product takes', (
     await user.keyboard('{Enter}');
     expect(await within(line('Aspirin 500')).findByText('Finding its lots...')).toBeTruthy();
     answer?.();
-    expect(await within(line('Aspirin 500')).findByText('Lot A12 · expires 2026-12-20')).toBeTruthy();
+    expect(await within(line('Aspirin 500')).findByText('Lot A12 · expires Dec 20, 2026')).toBeTruthy();
   });
 
   it('keeps the sale in the browser: after a reload the line shows its lots again', async () => {

@@ -81,7 +81,7 @@ describe('the receipt', () => {
     });
     await screen.findByRole('heading', { name: 'Receipt S-000123', level: 1 });
     expect(rows().map((cells) => cells[0])).toEqual([
-      'AspirinLot A12 · expires 2026-12-20',
+      'AspirinLot A12 · expires Dec 20, 2026',
       'SyrupLots S1 (3), S2 (2)',
       'PlastersLot P9 · no expiry',
       'Crisps',
