@@ -17,7 +17,7 @@
 -- The product's row is locked before its lots (as by every sale, which locks its products first),
 -- so two writers of one product's lots never wait on each other in a circle.
 -- Needs: products (id, stock, tracking), lots (id, product_id, number, expires_on, quantity,
--- created_at), stock_movements (every column), report_settings.time_zone.
+-- created_at), stock_movements (every column), report_settings.time_zone (through store_today()).
 -- Trigger: stock_movements_apply, BEFORE INSERT ON stock_movements FOR EACH ROW (migration 0010).
 CREATE OR REPLACE FUNCTION stock_movements_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
@@ -49,7 +49,7 @@ BEGIN
       RAISE EXCEPTION 'Not enough stock' USING ERRCODE = 'IMS01';
     END IF;
     IF NEW.kind = 'sale' AND NEW.quantity < 0 THEN
-      today := (now() AT TIME ZONE coalesce((SELECT time_zone FROM report_settings LIMIT 1), 'UTC'))::date;
+      today := store_today();
       wanted := -NEW.quantity;
       SELECT coalesce(sum(quantity), 0) INTO unexpired FROM lots
       WHERE product_id = NEW.product_id AND quantity > 0 AND (expires_on IS NULL OR expires_on >= today);

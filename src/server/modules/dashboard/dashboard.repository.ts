@@ -28,7 +28,7 @@ const listed = (where: string, fields: string) => `
  * reordering as low-stock.ts says. Today's sales and revenue are its sales_days row (8 slots, by
  * primary key): a day is counted there in report_settings' zone, which the server sets to its TZ at
  * every start. The lots expiring soon (DESIGN §15: holding units, expiring on or before today + 30
- * days, expired ones too) are a range of the partial index lots_expiring_idx, each lot's cost one
+ * days, today as store_today() says, expired ones too) are a range of the partial index lots_expiring_idx, each lot's cost one
  * probe of the products' primary key. $1 the store's time zone, $2 the store's low-stock threshold.
  */
 const DASHBOARD = signedInStatement('dashboard_answer', {
@@ -53,7 +53,7 @@ const DASHBOARD = signedInStatement('dashboard_answer', {
               select json_build_object('count', count(*), 'value', coalesce(sum(l.quantity * coalesce(p.cost, 0)), 0))
               from lots l join products p on p.id = l.product_id
               where l.quantity > 0 and l.expires_on is not null
-                and l.expires_on <= (now() at time zone $1::text)::date + ${EXPIRING_DAYS}),
+                and l.expires_on <= store_today() + ${EXPIRING_DAYS}),
             'lowStock', (
               select coalesce(json_agg(json_build_object('_id', p.id, 'name', p.name, 'stock', l.stock,
                                                          'category', json_build_object('name', c.name))

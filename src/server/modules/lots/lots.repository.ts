@@ -117,9 +117,6 @@ export async function orderLots(run: Runner, orderIds: readonly string[]): Promi
   return found;
 }
 
-/** Today in the report time zone (report_settings), as the ledger's trigger judges expiry. */
-const TODAY = `(now() at time zone coalesce((select time_zone from report_settings limit 1), 'UTC'))::date`;
-
 /**
  * The lots holding units that expire on or before `today` + `days` (SQL expressions), expired ones
  * too, with their product and value at its cost (0 while it has none): the rows of the expiring
@@ -143,7 +140,7 @@ const toExpiring = (row: ExpiringRow): ExpiringLot => ({
 
 /** Today in the report time zone, as YYYY-MM-DD. */
 export async function reportToday(run: Runner): Promise<string> {
-  const [row] = await run.query<{ today: string }>(`select ${TODAY}::text as today`);
+  const [row] = await run.query<{ today: string }>(`select store_today()::text as today`);
   return row?.today as string;
 }
 
@@ -159,7 +156,7 @@ export async function expiringPage(
   const rows = await run.query<
     Partial<ExpiringRow> & { today: string; total: number; units: string; worth: string }
   >(
-    `with day as (select ${TODAY} as today),
+    `with day as (select store_today() as today),
      expiring as (${expiring('(select today from day)', '$1::int')}),
      totals as (select count(*)::int as total, coalesce(sum(quantity), 0)::text as units,
                        coalesce(sum(value), 0)::text as worth from expiring)

@@ -71,8 +71,7 @@ const READ_CART = signedInStatement('sales_read_cart', {
               select coalesce(sum(x.quantity), 0)::int from (
                 select l.quantity from lots l
                 where l.product_id = p.id and l.quantity > 0
-                  and l.expires_on < (now() at time zone coalesce(
-                        (select time_zone from report_settings limit 1), 'UTC'))::date
+                  and l.expires_on < store_today()
                 for share of l
               ) x
             ) end as unexpired
