@@ -6,7 +6,7 @@ import { FormError, TextField } from '../../components/form-field';
 import { ApiRequestError, errorMessage } from '../../lib/api';
 import { SEARCH_DELAY_MS, useDebouncedValue } from '../../lib/use-paged-list';
 import { customerMatchesQuery, useAddCustomer, useExistingCustomer } from './sales-api';
-import { SearchCombobox } from './search-combobox';
+import { SearchCombobox } from '../../components/search-combobox';
 
 /**
  * The sale's customer, optional: found by name, phone or email, or added on the spot with a name

@@ -7,7 +7,7 @@ import { useCurrency } from '../../lib/store-settings';
 import { SEARCH_DELAY_MS, useDebouncedValue } from '../../lib/use-paged-list';
 import { codeMatch } from './cart-rules';
 import { lookUpCode, lookUpProducts, productMatchesQuery } from './sales-api';
-import { SearchCombobox } from './search-combobox';
+import { SearchCombobox } from '../../components/search-combobox';
 
 type Feedback = { kind: 'added' | 'error'; text: string; id: number };
 

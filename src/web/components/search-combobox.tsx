@@ -1,10 +1,11 @@
 import { type KeyboardEvent, type ReactNode, type Ref, useId, useState } from 'react';
-import { SEARCH_MAX_LENGTH } from '../../lib/use-paged-list';
+import { SEARCH_MAX_LENGTH } from '../lib/use-paged-list';
 
 /**
  * A search box whose matches drop down as a listbox (the ARIA combobox pattern): arrow keys move
  * through the matches, Enter goes to `onEnter` with the highlighted one, Escape closes, a click
- * picks. `matches` are those of the text in the box (empty while they load).
+ * picks. `matches` are those of the text in the box (empty while they load). The counter's product
+ * and customer searches and the purchase order's product picker are this one control.
  */
 export function SearchCombobox<T>({
   label,
@@ -17,6 +18,7 @@ export function SearchCombobox<T>({
   onPick,
   onEnter,
   status,
+  listLabel = `Matches for ${label.toLowerCase()}`,
   hint,
   inputRef,
   keyShortcuts,
@@ -34,6 +36,8 @@ export function SearchCombobox<T>({
   onEnter: (highlighted: T | undefined) => void;
   /** What the search found, for screen readers (the caller shows what the eye needs). */
   status: string;
+  /** The listbox's name. */
+  listLabel?: string;
   hint?: ReactNode;
   inputRef?: Ref<HTMLInputElement>;
   /** The keys that bring focus here, as aria-keyshortcuts writes them. */
@@ -60,9 +64,10 @@ export function SearchCombobox<T>({
       if (matches.length === 0) return;
       const step = event.key === 'ArrowDown' ? 1 : -1;
       setActive((now) => (Math.min(now, matches.length - 1) + step + matches.length) % matches.length);
-    } else if (event.key === 'Enter' && !event.ctrlKey && !event.metaKey) {
-      // Enter in the box adds; it never submits a form around it. (Ctrl+Enter is the page's.)
+    } else if (event.key === 'Enter') {
+      // Enter in the box picks; it never submits a form around it. (Ctrl+Enter is the page's.)
       event.preventDefault();
+      if (event.ctrlKey || event.metaKey) return;
       onEnter(current);
       setActive(0);
     } else if (event.key === 'Escape' && shown) {
@@ -116,7 +121,7 @@ export function SearchCombobox<T>({
       <div
         id={listId}
         role="listbox"
-        aria-label={`Matches for ${label.toLowerCase()}`}
+        aria-label={listLabel}
         hidden={!shown}
         className="absolute z-20 mt-1 max-h-72 w-full overflow-y-auto rounded-md bg-white py-1 text-sm shadow-lg ring-1 ring-slate-200"
       >
