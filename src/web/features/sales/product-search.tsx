@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { type Ref, useRef, useState } from 'react';
 import type { Product } from '../../../shared/products';
+import { SearchCombobox } from '../../components/search-combobox';
 import { errorMessage } from '../../lib/api';
 import { formatMoney } from '../../lib/format';
 import { useCurrency } from '../../lib/store-settings';
 import { SEARCH_DELAY_MS, useDebouncedValue } from '../../lib/use-paged-list';
 import { codeMatch } from './cart-rules';
 import { lookUpCode, lookUpProducts, productMatchesQuery } from './sales-api';
-import { SearchCombobox } from '../../components/search-combobox';
 
 type Feedback = { kind: 'added' | 'error'; text: string; id: number };
 
