@@ -1,5 +1,6 @@
 import { type KeyboardEvent, type ReactNode, type Ref, useId, useState } from 'react';
 import { SEARCH_MAX_LENGTH } from '../lib/use-paged-list';
+import { BoxLabel } from './form-field';
 
 /**
  * A search box whose matches drop down as a listbox (the ARIA combobox pattern): arrow keys move
@@ -7,13 +8,12 @@ import { SEARCH_MAX_LENGTH } from '../lib/use-paged-list';
  * picks. `matches` are those of the text in the box (empty while they load). The counter's product
  * and customer searches and the purchase order's product picker are this one control.
  */
-export function SearchCombobox<T>({
+export function SearchCombobox<T extends { _id: string }>({
   label,
   placeholder,
   text,
   onText,
   matches,
-  matchKey,
   renderMatch,
   onPick,
   onEnter,
@@ -29,7 +29,6 @@ export function SearchCombobox<T>({
   text: string;
   onText: (text: string) => void;
   matches: readonly T[];
-  matchKey: (match: T) => string;
   renderMatch: (match: T) => ReactNode;
   onPick: (match: T) => void;
   /** Enter in the box: the highlighted match when the list is shown, else undefined. */
@@ -50,7 +49,7 @@ export function SearchCombobox<T>({
   const [active, setActive] = useState(0);
   const shown = open && text.trim() !== '' && matches.length > 0;
   const current = shown ? matches[Math.min(active, matches.length - 1)] : undefined;
-  const optionId = (match: T) => `${id}-${matchKey(match)}`;
+  const optionId = (match: T) => `${id}-${match._id}`;
 
   function pick(match: T) {
     onPick(match);
@@ -79,9 +78,7 @@ export function SearchCombobox<T>({
 
   return (
     <div className="relative w-full">
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700">
-        {label}
-      </label>
+      <BoxLabel htmlFor={id}>{label}</BoxLabel>
       <input
         id={id}
         ref={inputRef}
@@ -115,9 +112,6 @@ export function SearchCombobox<T>({
           {hint}
         </p>
       ) : null}
-      <p role="status" className="sr-only">
-        {status}
-      </p>
       <div
         id={listId}
         role="listbox"
@@ -129,7 +123,7 @@ export function SearchCombobox<T>({
           // Keyboard use goes through the combobox (aria-activedescendant); the mouse picks here.
           // biome-ignore lint/a11y/useKeyWithClickEvents: the input above handles the keys
           <div
-            key={matchKey(match)}
+            key={match._id}
             id={optionId(match)}
             role="option"
             aria-selected={match === current}
@@ -142,6 +136,9 @@ export function SearchCombobox<T>({
           </div>
         ))}
       </div>
+      <p role="status" className="sr-only">
+        {status}
+      </p>
     </div>
   );
 }

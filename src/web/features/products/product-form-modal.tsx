@@ -8,7 +8,7 @@ import { type Product, ProductInput } from '../../../shared/products';
 import { type TaxRate, taxRateLabel } from '../../../shared/store';
 import { buttonClass } from '../../components/button';
 import { FormDialog } from '../../components/form-dialog';
-import { SelectField, TextAreaField, TextField } from '../../components/form-field';
+import { NamedOptions, SelectField, TextAreaField, TextField } from '../../components/form-field';
 import { type NewLotErrors, NewLotFields } from '../../components/new-lot-fields';
 import { ApiRequestError, errorMessage } from '../../lib/api';
 import { applyServerFieldErrors, fieldProps } from '../../lib/form-errors';
@@ -96,6 +96,10 @@ function lotFieldErrors(error: unknown): NewLotErrors {
   }
   return found;
 }
+
+/** A number box for money (cents at most) and one for a count of units, never below zero. */
+const MONEY_BOX = { type: 'number', inputMode: 'decimal', min: 0, step: '0.01' } as const;
+const COUNT_BOX = { type: 'number', inputMode: 'numeric', min: 0, step: 1 } as const;
 
 /** What a scanner or a keyboard types into a code field, untouched by the phone's keyboard. */
 const CODE_INPUT = {
@@ -224,50 +228,16 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
       <TextField label="Name" autoComplete="off" {...field('name')} />
       <TextAreaField label="Description" {...field('description')} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField
-          label="Price"
-          type="number"
-          inputMode="decimal"
-          min={0}
-          step="0.01"
-          {...field('price', { valueAsNumber: true })}
-        />
+        <TextField label="Price" {...MONEY_BOX} {...field('price', { valueAsNumber: true })} />
         <TextField
           label="Stock"
-          type="number"
-          inputMode="numeric"
-          min={0}
-          step={1}
+          {...COUNT_BOX}
           readOnly={lotTracked}
           hint={lotTracked ? 'Stock changes on the Stock page, by lot.' : undefined}
           {...field('stock', { valueAsNumber: true })}
         />
-        <SelectField
-          label="Category"
-          error={errors.category?.message && 'Choose a category.'}
-          hint={categories.length === 0 ? 'Add a category first, on the Categories page.' : undefined}
-          {...register('category')}
-        >
-          <option value="">Select category</option>
-          {categories.map((category) => (
-            <option key={category._id} value={category._id}>
-              {category.name}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
-          label="Supplier"
-          error={errors.supplier?.message && 'Choose a supplier.'}
-          hint={suppliers.length === 0 ? 'Add a supplier first, on the Suppliers page.' : undefined}
-          {...register('supplier')}
-        >
-          <option value="">Select supplier</option>
-          {suppliers.map((supplier) => (
-            <option key={supplier._id} value={supplier._id}>
-              {supplier.name}
-            </option>
-          ))}
-        </SelectField>
+        <RecordSelect noun="category" page="Categories" items={categories} {...field('category')} />
+        <RecordSelect noun="supplier" page="Suppliers" items={suppliers} {...field('supplier')} />
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField label="SKU" {...CODE_INPUT} hint="Your own product code. Empty: none." {...field('sku')} />
@@ -327,19 +297,13 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
         <legend className="mb-2 text-sm font-medium text-slate-700">Restocking</legend>
         <TextField
           label="Cost"
-          type="number"
-          inputMode="decimal"
-          min={0}
-          step="0.01"
+          {...MONEY_BOX}
           hint="What one unit costs to buy. Receiving averages it."
           {...field('cost', optionalNumber)}
         />
         <TextField
           label="Reorder point"
-          type="number"
-          inputMode="numeric"
-          min={0}
-          step={1}
+          {...COUNT_BOX}
           placeholder={product?.reorderPointFromStore ? String(product.reorderPoint) : undefined}
           hint={
             product?.reorderPointFromStore
@@ -350,10 +314,8 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
         />
         <TextField
           label="Reorder quantity"
-          type="number"
-          inputMode="numeric"
+          {...COUNT_BOX}
           min={1}
-          step={1}
           hint="Empty: twice the reorder point, less stock and what is on order."
           {...field('reorderQuantity', optionalNumber)}
         />
@@ -387,6 +349,29 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
         </div>
       ) : null}
     </FormDialog>
+  );
+}
+
+type RecordSelectProps = Omit<Parameters<typeof SelectField>[0], 'label' | 'children' | 'hint'> & {
+  /** What is chosen, as the sentences say it: "category". */
+  noun: string;
+  /** The page where one is added: "Categories". */
+  page: string;
+  items: readonly Named[];
+};
+
+/** A product's category or supplier: a required choice, and where to add one when there is none. */
+function RecordSelect({ noun, page, items, error, ...field }: RecordSelectProps) {
+  return (
+    <SelectField
+      label={noun.charAt(0).toUpperCase() + noun.slice(1)}
+      error={error && `Choose a ${noun}.`}
+      hint={items.length === 0 ? `Add a ${noun} first, on the ${page} page.` : undefined}
+      {...field}
+    >
+      <option value="">{`Select ${noun}`}</option>
+      <NamedOptions items={items} />
+    </SelectField>
   );
 }
 

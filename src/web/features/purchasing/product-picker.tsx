@@ -48,7 +48,6 @@ export function ProductPicker({
         text={text}
         onText={setText}
         matches={products}
-        matchKey={(product) => product._id}
         renderMatch={(product) => (
           <>
             <span className="block font-medium text-slate-900">

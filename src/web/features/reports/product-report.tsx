@@ -5,10 +5,10 @@ import {
   type ProductReportSort,
 } from '../../../shared/reports';
 import { ReportSection } from '../../components/report-section';
-import { Table, Td, Th } from '../../components/table';
+import { Table, Td } from '../../components/table';
 import { useCurrency } from '../../lib/store-settings';
 import { formatRange, formatValue, rangeFile } from './report-format';
-import { Choice, NUMBER, RowHeader, RowsChart } from './report-parts';
+import { Choice, NUMBER, ReportHead, RowHeader, RowsChart } from './report-parts';
 import type { DateRange } from './report-range';
 import { productReportQuery, reportPaths } from './reports-api';
 
@@ -59,16 +59,7 @@ export function ProductReport({
             points={answer.products.map((row) => ({ label: row.product.name, value: row[answer.sort] }))}
           />
           <Table caption={`Top products by ${answer.sort}, ${formatRange(answer)}`}>
-            <thead>
-              <tr>
-                <Th className="w-12 text-right">Rank</Th>
-                <Th>Product</Th>
-                <Th>Category</Th>
-                <Th className="text-right">Units</Th>
-                <Th className="text-right">Revenue</Th>
-                <Th className="text-right">Margin</Th>
-              </tr>
-            </thead>
+            <ReportHead ranked words={['Product', 'Category']} figures={['Units', 'Revenue', 'Margin']} />
             <tbody className="divide-y divide-slate-100">
               {answer.products.map((row, index) => (
                 <tr key={row.product._id} className="hover:bg-slate-50">

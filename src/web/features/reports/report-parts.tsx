@@ -98,11 +98,23 @@ export function RowsChart({
   );
 }
 
-/** A report table's head: the row's name and other words, then the figures, on the right. */
-export function ReportHead({ words, figures }: { words: string[]; figures: string[] }) {
+/**
+ * A report table's head: the rank when the rows are ranked, the row's name and other words, then
+ * the figures, on the right.
+ */
+export function ReportHead({
+  ranked = false,
+  words,
+  figures,
+}: {
+  ranked?: boolean;
+  words: string[];
+  figures: string[];
+}) {
   return (
     <thead>
       <tr>
+        {ranked ? <Th className="w-12 text-right">Rank</Th> : null}
         {words.map((word) => (
           <Th key={word}>{word}</Th>
         ))}

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { REPORT_GROUPS, type ReportGroup, type SalesReportResponse } from '../../../shared/reports';
-import { SelectField } from '../../components/form-field';
+import { Options, SelectField } from '../../components/form-field';
 import { ReportSection } from '../../components/report-section';
 import { Table, Td } from '../../components/table';
 import { useCurrency } from '../../lib/store-settings';
@@ -137,11 +137,7 @@ export function SalesReport({
               value={group}
               onChange={(event) => onGroup(event.target.value as ReportGroup)}
             >
-              {REPORT_GROUPS.map((one) => (
-                <option key={one} value={one}>
-                  {GROUP_LABEL[one]}
-                </option>
-              ))}
+              <Options values={REPORT_GROUPS} labels={GROUP_LABEL} />
             </SelectField>
           </div>
         </>

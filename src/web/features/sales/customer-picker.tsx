@@ -115,7 +115,6 @@ function CustomerSearch({
         text={text}
         onText={setText}
         matches={matches}
-        matchKey={(customer) => customer._id}
         renderMatch={(customer) => (
           <>
             <span className="block font-medium text-slate-900">{customer.name}</span>

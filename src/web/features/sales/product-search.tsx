@@ -102,7 +102,6 @@ export function ProductSearch({
           setFeedback(null);
         }}
         matches={matches}
-        matchKey={(product) => product._id}
         renderMatch={(product) => (
           <>
             <span className="block font-medium text-slate-900">{product.name}</span>

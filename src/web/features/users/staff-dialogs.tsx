@@ -7,7 +7,7 @@ import { Role } from '../../../shared/roles';
 import type { User } from '../../../shared/users';
 import { buttonClass } from '../../components/button';
 import { FormDialog } from '../../components/form-dialog';
-import { SelectField, TextField } from '../../components/form-field';
+import { Options, SelectField, TextField } from '../../components/form-field';
 import { Modal } from '../../components/modal';
 import { errorMessage } from '../../lib/api';
 import { applyServerFieldErrors, fieldProps } from '../../lib/form-errors';
@@ -57,11 +57,7 @@ export function EditUserDialog({
     >
       <TextField label="Name" autoComplete="off" {...field('name')} />
       <SelectField label="Role" {...field('role')}>
-        {roles.map((role) => (
-          <option key={role} value={role}>
-            {ROLE_LABEL[role]}
-          </option>
-        ))}
+        <Options values={roles} labels={ROLE_LABEL} />
       </SelectField>
       <p className="text-sm text-slate-500">Email: {user.email}</p>
     </FormDialog>

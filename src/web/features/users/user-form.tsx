@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import type { Role } from '../../../shared/roles';
 import { UserInput } from '../../../shared/users';
 import { buttonClass } from '../../components/button';
-import { FormError, SelectField, TextField } from '../../components/form-field';
+import { FormError, Options, SelectField, TextField } from '../../components/form-field';
 import { errorMessage } from '../../lib/api';
 import { applyServerFieldErrors, fieldProps } from '../../lib/form-errors';
 import { ROLE_LABEL } from '../../lib/format';
@@ -57,11 +57,7 @@ export function UserForm({ roles }: { roles: readonly Role[] }) {
         <TextField label="Address" autoComplete="off" {...field('address')} />
         <SelectField label="Role" {...field('role')}>
           <option value="">Select Role</option>
-          {roles.map((role) => (
-            <option key={role} value={role}>
-              {ROLE_LABEL[role]}
-            </option>
-          ))}
+          <Options values={roles} labels={ROLE_LABEL} />
         </SelectField>
         <div className="empty:hidden sm:col-span-full">
           <FormError>{add.isError ? errorMessage(add.error) : null}</FormError>
