@@ -1,4 +1,5 @@
 import type { FormEventHandler, ReactNode } from 'react';
+import { errorMessage } from '../lib/api';
 import { buttonClass } from './button';
 import { FormError } from './form-field';
 import { Modal } from './modal';
@@ -12,8 +13,8 @@ export function FormDialog({
   title,
   onClose,
   onSubmit,
-  pending,
-  error,
+  saving,
+  showError = true,
   remedy,
   submitLabel,
   pendingLabel = 'Saving...',
@@ -23,10 +24,10 @@ export function FormDialog({
   title: string;
   onClose: () => void;
   onSubmit: FormEventHandler<HTMLFormElement>;
-  /** The save is running. */
-  pending: boolean;
-  /** The form-level failure (the server's sentence); nothing shown when empty. */
-  error?: ReactNode;
+  /** The save (a mutation): while it runs the dialog waits; when it fails its sentence is shown. */
+  saving: { isPending: boolean; error: unknown };
+  /** False while the form says the failure its own way (next to a field, or as a choice). */
+  showError?: boolean;
   /** What the failure offers to do instead, under its sentence (open the record it collides with). */
   remedy?: ReactNode;
   submitLabel: string;
@@ -34,11 +35,12 @@ export function FormDialog({
   size?: 'sm' | 'md' | 'lg';
   children: ReactNode;
 }) {
+  const pending = saving.isPending;
   return (
     <Modal title={title} onClose={() => !pending && onClose()} size={size}>
       <form noValidate onSubmit={onSubmit} className="space-y-4">
         {children}
-        <FormError>{error}</FormError>
+        <FormError>{showError && saving.error ? errorMessage(saving.error) : null}</FormError>
         {remedy}
         <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
           <button type="button" className={buttonClass('secondary')} onClick={onClose} disabled={pending}>

@@ -5,7 +5,7 @@ import { type Customer, CustomerInput } from '../../../shared/customers';
 import { buttonClass } from '../../components/button';
 import { FormDialog } from '../../components/form-dialog';
 import { TextAreaField, TextField } from '../../components/form-field';
-import { ApiRequestError, errorMessage } from '../../lib/api';
+import { ApiRequestError } from '../../lib/api';
 import { customerPath } from '../../lib/area-paths';
 import { applyServerFieldErrors, fieldProps } from '../../lib/form-errors';
 import { notify } from '../../lib/notify';
@@ -64,8 +64,7 @@ export function CustomerFormModal({
       title={editing ? 'Edit Customer' : 'Add Customer'}
       onClose={onClose}
       onSubmit={submit}
-      pending={save.isPending}
-      error={save.isError ? errorMessage(save.error) : null}
+      saving={save}
       remedy={
         duplicate ? (
           <Link

@@ -220,8 +220,8 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
       title={editing ? 'Edit Product' : 'Add New Product'}
       onClose={onClose}
       onSubmit={submit}
-      pending={save.isPending}
-      error={stale === null && save.isError && !taken ? errorMessage(save.error) : null}
+      saving={save}
+      showError={stale === null && !taken}
       submitLabel={editing ? 'Update Product' : 'Add Product'}
       size="lg"
     >

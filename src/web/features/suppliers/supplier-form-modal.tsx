@@ -3,7 +3,6 @@ import { useForm } from 'react-hook-form';
 import { type Supplier, SupplierInput } from '../../../shared/suppliers';
 import { FormDialog } from '../../components/form-dialog';
 import { TextField } from '../../components/form-field';
-import { errorMessage } from '../../lib/api';
 import { applyServerFieldErrors, fieldProps } from '../../lib/form-errors';
 import { notify } from '../../lib/notify';
 import { useSaveSupplier } from './suppliers-api';
@@ -43,8 +42,7 @@ export function SupplierFormModal({ supplier, onClose }: { supplier: Supplier | 
       title={editing ? 'Edit Supplier' : 'Add New Supplier'}
       onClose={onClose}
       onSubmit={submit}
-      pending={save.isPending}
-      error={save.isError ? errorMessage(save.error) : null}
+      saving={save}
       submitLabel={editing ? 'Save Changes' : 'Add Supplier'}
     >
       <TextField label="Name" autoComplete="off" {...field('name')} />

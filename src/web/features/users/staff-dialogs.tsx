@@ -9,7 +9,6 @@ import { buttonClass } from '../../components/button';
 import { FormDialog } from '../../components/form-dialog';
 import { Options, SelectField, TextField } from '../../components/form-field';
 import { Modal } from '../../components/modal';
-import { errorMessage } from '../../lib/api';
 import { applyServerFieldErrors, fieldProps } from '../../lib/form-errors';
 import { ROLE_LABEL } from '../../lib/format';
 import { notify } from '../../lib/notify';
@@ -51,8 +50,7 @@ export function EditUserDialog({
       title={`Edit ${user.name}`}
       onClose={onClose}
       onSubmit={submit}
-      pending={change.isPending}
-      error={change.error ? errorMessage(change.error) : null}
+      saving={change}
       submitLabel="Save"
     >
       <TextField label="Name" autoComplete="off" {...field('name')} />
