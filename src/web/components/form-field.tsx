@@ -113,6 +113,39 @@ export function SelectField({
   );
 }
 
+/** The label over a box that stands alone (a search, a combobox). */
+export function BoxLabel({ htmlFor, children }: { htmlFor: string; children: ReactNode }) {
+  return (
+    <label htmlFor={htmlFor} className="mb-1 block text-sm font-medium text-slate-700">
+      {children}
+    </label>
+  );
+}
+
+/** A select's options: each value, written as its label says. */
+export function Options<T extends string>({
+  values,
+  labels,
+}: {
+  values: readonly T[];
+  labels: Record<T, string>;
+}) {
+  return values.map((value) => (
+    <option key={value} value={value}>
+      {labels[value]}
+    </option>
+  ));
+}
+
+/** A select's options for records: each one's name, its id the value. */
+export function NamedOptions({ items }: { items: readonly { _id: string; name: string }[] }) {
+  return items.map((item) => (
+    <option key={item._id} value={item._id}>
+      {item.name}
+    </option>
+  ));
+}
+
 /** The search box above a list; the list follows what is typed. */
 export function SearchField({
   label = 'Search',
@@ -130,9 +163,7 @@ export function SearchField({
   const id = useId();
   return (
     <div className="w-full sm:w-72">
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700">
-        {label}
-      </label>
+      <BoxLabel htmlFor={id}>{label}</BoxLabel>
       <input
         id={id}
         type="search"

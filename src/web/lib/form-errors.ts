@@ -1,3 +1,11 @@
+import {
+  type FieldError,
+  type FieldPath,
+  type FieldValues,
+  get,
+  type RegisterOptions,
+  type UseFormReturn,
+} from 'react-hook-form';
 import { ApiRequestError } from './api';
 
 /**
@@ -16,4 +24,16 @@ export function applyServerFieldErrors<F extends string>(
       setError(field as F, { type: 'server', message: detail.message });
     }
   }
+}
+
+/**
+ * A form's field binder: `field('email')` is what a TextField needs of the form, the registration
+ * and the field's message, so each field is written once with its label and its kind.
+ */
+export function fieldProps<T extends FieldValues>({ register, formState }: UseFormReturn<T>) {
+  const { errors } = formState;
+  return <N extends FieldPath<T>>(name: N, options?: RegisterOptions<T, N>) => ({
+    ...register(name, options),
+    error: (get(errors, name) as FieldError | undefined)?.message,
+  });
 }

@@ -3,11 +3,11 @@ import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { type Customer, CustomerInput } from '../../../shared/customers';
 import { buttonClass } from '../../components/button';
-import { FormError, TextAreaField, TextField } from '../../components/form-field';
-import { Modal } from '../../components/modal';
-import { ApiRequestError, errorMessage } from '../../lib/api';
+import { FormDialog } from '../../components/form-dialog';
+import { TextAreaField, TextField } from '../../components/form-field';
+import { ApiRequestError } from '../../lib/api';
 import { customerPath } from '../../lib/area-paths';
-import { applyServerFieldErrors } from '../../lib/form-errors';
+import { applyServerFieldErrors, fieldProps } from '../../lib/form-errors';
 import { notify } from '../../lib/notify';
 import { useSignedInUser } from '../../lib/signed-in';
 import { useSaveCustomer } from './customers-api';
@@ -33,12 +33,7 @@ export function CustomerFormModal({
   const save = useSaveCustomer();
   const duplicate =
     save.error instanceof ApiRequestError && save.error.status === 409 ? save.error.existing : undefined;
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useForm({
+  const form = useForm({
     resolver: zodResolver(CustomerInput),
     defaultValues: {
       name: customer?.name ?? '',
@@ -48,8 +43,9 @@ export function CustomerFormModal({
       note: customer?.note ?? '',
     },
   });
+  const field = fieldProps(form);
 
-  const submit = handleSubmit((input) =>
+  const submit = form.handleSubmit((input) =>
     save.mutate(
       { id: customer?._id ?? null, input },
       {
@@ -58,45 +54,19 @@ export function CustomerFormModal({
           onSaved?.(answer.customer);
           onClose();
         },
-        onError: (error) => applyServerFieldErrors(error, FIELDS, setError),
+        onError: (error) => applyServerFieldErrors(error, FIELDS, form.setError),
       },
     ),
   );
 
   return (
-    <Modal title={editing ? 'Edit Customer' : 'Add Customer'} onClose={() => !save.isPending && onClose()}>
-      <form noValidate onSubmit={submit} className="space-y-4">
-        <TextField label="Name" autoComplete="off" error={errors.name?.message} {...register('name')} />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            label="Phone"
-            type="tel"
-            autoComplete="off"
-            error={errors.phone?.message}
-            {...register('phone')}
-          />
-          <TextField
-            label="Email"
-            type="email"
-            autoComplete="off"
-            error={errors.email?.message}
-            {...register('email')}
-          />
-        </div>
-        <TextField
-          label="Address"
-          autoComplete="off"
-          error={errors.address?.message}
-          {...register('address')}
-        />
-        <TextAreaField
-          label="Note"
-          hint="For the staff only: preferences, delivery details."
-          error={errors.note?.message}
-          {...register('note')}
-        />
-        <FormError>{save.isError ? errorMessage(save.error) : null}</FormError>
-        {duplicate ? (
+    <FormDialog
+      title={editing ? 'Edit Customer' : 'Add Customer'}
+      onClose={onClose}
+      onSubmit={submit}
+      saving={save}
+      remedy={
+        duplicate ? (
           <Link
             to={customerPath(me.role, duplicate._id)}
             onClick={onClose}
@@ -104,21 +74,21 @@ export function CustomerFormModal({
           >
             {editing ? `Open ${duplicate.name}` : `Use ${duplicate.name}`}
           </Link>
-        ) : null}
-        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-          <button
-            type="button"
-            className={buttonClass('secondary')}
-            onClick={onClose}
-            disabled={save.isPending}
-          >
-            Cancel
-          </button>
-          <button type="submit" className={buttonClass('primary')} disabled={save.isPending}>
-            {save.isPending ? 'Saving...' : editing ? 'Save Changes' : 'Add Customer'}
-          </button>
-        </div>
-      </form>
-    </Modal>
+        ) : null
+      }
+      submitLabel={editing ? 'Save Changes' : 'Add Customer'}
+    >
+      <TextField label="Name" autoComplete="off" {...field('name')} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField label="Phone" type="tel" autoComplete="off" {...field('phone')} />
+        <TextField label="Email" type="email" autoComplete="off" {...field('email')} />
+      </div>
+      <TextField label="Address" autoComplete="off" {...field('address')} />
+      <TextAreaField
+        label="Note"
+        hint="For the staff only: preferences, delivery details."
+        {...field('note')}
+      />
+    </FormDialog>
   );
 }

@@ -7,11 +7,11 @@ import type { LotRef } from '../../../shared/lots';
 import { type Product, ProductInput } from '../../../shared/products';
 import { type TaxRate, taxRateLabel } from '../../../shared/store';
 import { buttonClass } from '../../components/button';
-import { FormError, SelectField, TextAreaField, TextField } from '../../components/form-field';
-import { Modal } from '../../components/modal';
+import { FormDialog } from '../../components/form-dialog';
+import { NamedOptions, SelectField, TextAreaField, TextField } from '../../components/form-field';
 import { type NewLotErrors, NewLotFields } from '../../components/new-lot-fields';
 import { ApiRequestError, errorMessage } from '../../lib/api';
-import { applyServerFieldErrors } from '../../lib/form-errors';
+import { applyServerFieldErrors, fieldProps } from '../../lib/form-errors';
 import { type NewLotDraft, newLotOf } from '../../lib/new-lot';
 import { notify } from '../../lib/notify';
 import { useStoreSettings, useTaxRates } from '../../lib/store-settings';
@@ -97,6 +97,10 @@ function lotFieldErrors(error: unknown): NewLotErrors {
   return found;
 }
 
+/** A number box for money (cents at most) and one for a count of units, never below zero. */
+const MONEY_BOX = { type: 'number', inputMode: 'decimal', min: 0, step: '0.01' } as const;
+const COUNT_BOX = { type: 'number', inputMode: 'numeric', min: 0, step: 1 } as const;
+
 /** What a scanner or a keyboard types into a code field, untouched by the phone's keyboard. */
 const CODE_INPUT = {
   autoComplete: 'off',
@@ -120,14 +124,7 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
   const mine = save.variables?.input.stock;
   const taxRates = useTaxRates();
   const store = useStoreSettings();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    setValue,
-    watch,
-    formState: { errors },
-  } = useForm({
+  const form = useForm({
     resolver,
     defaultValues: product
       ? {
@@ -159,6 +156,15 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
           tracking: 'none' as const,
         },
   });
+  const {
+    register,
+    handleSubmit,
+    setError,
+    setValue,
+    watch,
+    formState: { errors },
+  } = form;
+  const field = fieldProps(form);
   // DESIGN §15: a lot-tracked product's stock lives in lots. Stock that becomes lot-tracked here
   // (a new product's opening stock, or the stock there is when tracking is turned on) names its lot.
   const tracking = watch('tracking');
@@ -210,206 +216,162 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
   }
 
   return (
-    <Modal
+    <FormDialog
       title={editing ? 'Edit Product' : 'Add New Product'}
-      onClose={() => !save.isPending && onClose()}
+      onClose={onClose}
+      onSubmit={submit}
+      saving={save}
+      showError={stale === null && !taken}
+      submitLabel={editing ? 'Update Product' : 'Add Product'}
       size="lg"
     >
-      <form noValidate onSubmit={submit} className="space-y-4">
-        <TextField label="Name" autoComplete="off" error={errors.name?.message} {...register('name')} />
-        <TextAreaField label="Description" error={errors.description?.message} {...register('description')} />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            label="Price"
-            type="number"
-            inputMode="decimal"
-            min={0}
-            step="0.01"
-            error={errors.price?.message}
-            {...register('price', { valueAsNumber: true })}
-          />
-          <TextField
-            label="Stock"
-            type="number"
-            inputMode="numeric"
-            min={0}
-            step={1}
-            readOnly={lotTracked}
-            hint={lotTracked ? 'Stock changes on the Stock page, by lot.' : undefined}
-            error={errors.stock?.message}
-            {...register('stock', { valueAsNumber: true })}
-          />
-          <SelectField
-            label="Category"
-            error={errors.category?.message && 'Choose a category.'}
-            hint={categories.length === 0 ? 'Add a category first, on the Categories page.' : undefined}
-            {...register('category')}
-          >
-            <option value="">Select category</option>
-            {categories.map((category) => (
-              <option key={category._id} value={category._id}>
-                {category.name}
-              </option>
-            ))}
-          </SelectField>
-          <SelectField
-            label="Supplier"
-            error={errors.supplier?.message && 'Choose a supplier.'}
-            hint={suppliers.length === 0 ? 'Add a supplier first, on the Suppliers page.' : undefined}
-            {...register('supplier')}
-          >
-            <option value="">Select supplier</option>
-            {suppliers.map((supplier) => (
-              <option key={supplier._id} value={supplier._id}>
-                {supplier.name}
-              </option>
-            ))}
-          </SelectField>
-        </div>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            label="SKU"
-            {...CODE_INPUT}
-            hint="Your own product code. Empty: none."
-            error={errors.sku?.message}
-            {...register('sku')}
-          />
-          <TextField
-            label="Barcode"
-            {...CODE_INPUT}
-            hint="Scan it here or type it. Empty: none."
-            error={errors.barcode?.message}
-            // A scanner ends the code with Enter, which would otherwise save the form half filled.
-            onKeyDown={(event) => event.key === 'Enter' && event.preventDefault()}
-            {...register('barcode')}
-          />
-        </div>
-        <fieldset className="space-y-2" aria-describedby="tracking-hint">
-          <legend className="text-sm font-medium text-slate-700">Stock tracking</legend>
-          <div className="flex flex-wrap gap-x-6 gap-y-2">
-            <label className="flex items-center gap-2 text-sm text-slate-800">
-              <input type="radio" value="none" className="size-4" {...register('tracking')} />
-              None
-            </label>
-            <label className="flex items-center gap-2 text-sm text-slate-800">
-              <input type="radio" value="lot" className="size-4" {...register('tracking')} />
-              By lot — number and expiry
-            </label>
-          </div>
-          {errors.tracking?.message ? (
-            <p id="tracking-hint" className="text-sm text-red-600">
-              {errors.tracking.message}
-            </p>
-          ) : (
-            <p id="tracking-hint" className="text-xs text-slate-500">
-              {lotTracked && tracking === 'none'
-                ? 'Tracking can be turned off once every lot is at 0.'
-                : 'By lot: units added name their lot and expiry, and sales take the earliest expiry first.'}
-            </p>
-          )}
-        </fieldset>
-        {needsLot ? (
-          <NewLotFields
-            legend={editing ? 'Lot for the stock there is' : 'Opening lot'}
-            hint={`The ${stock} ${stock === 1 ? 'unit' : 'units'} in stock go into this lot.`}
-            draft={lotDraft}
-            errors={lotErrors}
-            onChange={(draft, field) => {
-              setLotDraft(draft);
-              setLotErrors(({ [field]: _gone, ...rest }) => rest);
-            }}
-          />
-        ) : null}
-        <TaxRateSelect
-          rates={taxRates.data?.taxRates}
-          own={product && !product.taxRateDefault ? product.taxRate : null}
-          storeDefault={store.data?.store.defaultTaxRate}
-          error={errors.taxRate?.message}
-          {...register('taxRate', rateOrDefault)}
+      <TextField label="Name" autoComplete="off" {...field('name')} />
+      <TextAreaField label="Description" {...field('description')} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField label="Price" {...MONEY_BOX} {...field('price', { valueAsNumber: true })} />
+        <TextField
+          label="Stock"
+          {...COUNT_BOX}
+          readOnly={lotTracked}
+          hint={lotTracked ? 'Stock changes on the Stock page, by lot.' : undefined}
+          {...field('stock', { valueAsNumber: true })}
         />
-        <fieldset className="grid gap-4 sm:grid-cols-3">
-          <legend className="mb-2 text-sm font-medium text-slate-700">Restocking</legend>
-          <TextField
-            label="Cost"
-            type="number"
-            inputMode="decimal"
-            min={0}
-            step="0.01"
-            hint="What one unit costs to buy. Receiving averages it."
-            error={errors.cost?.message}
-            {...register('cost', optionalNumber)}
-          />
-          <TextField
-            label="Reorder point"
-            type="number"
-            inputMode="numeric"
-            min={0}
-            step={1}
-            placeholder={product?.reorderPointFromStore ? String(product.reorderPoint) : undefined}
-            hint={
-              product?.reorderPointFromStore
-                ? `Empty: the store's default (${product.reorderPoint}).`
-                : "Empty: the store's default."
-            }
-            error={errors.reorderPoint?.message}
-            {...register('reorderPoint', optionalNumber)}
-          />
-          <TextField
-            label="Reorder quantity"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            step={1}
-            hint="Empty: twice the reorder point, less stock and what is on order."
-            error={errors.reorderQuantity?.message}
-            {...register('reorderQuantity', optionalNumber)}
-          />
-        </fieldset>
-        {stale !== null ? (
-          <div
-            role="alert"
-            className="space-y-3 rounded-md bg-amber-50 p-3 text-sm text-amber-950 ring-1 ring-amber-200"
-          >
-            <p>
-              {errorMessage(save.error)}. The stock is now <strong>{stale}</strong>
-              {mine === undefined ? '.' : `; you entered ${mine}.`} Nothing was saved: choose which stands.
-            </p>
-            {/* Neither choice is the default: both are an admin's deliberate decision. */}
-            <div className="flex flex-wrap gap-2">
-              <button
-                type="button"
-                className={buttonClass('secondary', 'sm')}
-                onClick={() => keepCurrent(stale)}
-              >
-                Keep {stale}
-              </button>
-              <button
-                type="button"
-                className={buttonClass('secondary', 'sm')}
-                onClick={() => chooseMine(stale)}
-              >
-                Use my value
-              </button>
-            </div>
-          </div>
-        ) : (
-          <FormError>{save.isError && !taken ? errorMessage(save.error) : null}</FormError>
-        )}
-        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-          <button
-            type="button"
-            className={buttonClass('secondary')}
-            onClick={onClose}
-            disabled={save.isPending}
-          >
-            Cancel
-          </button>
-          <button type="submit" className={buttonClass('primary')} disabled={save.isPending}>
-            {save.isPending ? 'Saving...' : editing ? 'Update Product' : 'Add Product'}
-          </button>
+        <RecordSelect noun="category" page="Categories" items={categories} {...field('category')} />
+        <RecordSelect noun="supplier" page="Suppliers" items={suppliers} {...field('supplier')} />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField label="SKU" {...CODE_INPUT} hint="Your own product code. Empty: none." {...field('sku')} />
+        <TextField
+          label="Barcode"
+          {...CODE_INPUT}
+          hint="Scan it here or type it. Empty: none."
+          error={errors.barcode?.message}
+          // A scanner ends the code with Enter, which would otherwise save the form half filled.
+          onKeyDown={(event) => event.key === 'Enter' && event.preventDefault()}
+          {...register('barcode')}
+        />
+      </div>
+      <fieldset className="space-y-2" aria-describedby="tracking-hint">
+        <legend className="text-sm font-medium text-slate-700">Stock tracking</legend>
+        <div className="flex flex-wrap gap-x-6 gap-y-2">
+          <label className="flex items-center gap-2 text-sm text-slate-800">
+            <input type="radio" value="none" className="size-4" {...register('tracking')} />
+            None
+          </label>
+          <label className="flex items-center gap-2 text-sm text-slate-800">
+            <input type="radio" value="lot" className="size-4" {...register('tracking')} />
+            By lot — number and expiry
+          </label>
         </div>
-      </form>
-    </Modal>
+        {errors.tracking?.message ? (
+          <p id="tracking-hint" className="text-sm text-red-600">
+            {errors.tracking.message}
+          </p>
+        ) : (
+          <p id="tracking-hint" className="text-xs text-slate-500">
+            {lotTracked && tracking === 'none'
+              ? 'Tracking can be turned off once every lot is at 0.'
+              : 'By lot: units added name their lot and expiry, and sales take the earliest expiry first.'}
+          </p>
+        )}
+      </fieldset>
+      {needsLot ? (
+        <NewLotFields
+          legend={editing ? 'Lot for the stock there is' : 'Opening lot'}
+          hint={`The ${stock} ${stock === 1 ? 'unit' : 'units'} in stock go into this lot.`}
+          draft={lotDraft}
+          errors={lotErrors}
+          onChange={(draft, field) => {
+            setLotDraft(draft);
+            setLotErrors(({ [field]: _gone, ...rest }) => rest);
+          }}
+        />
+      ) : null}
+      <TaxRateSelect
+        rates={taxRates.data?.taxRates}
+        own={product && !product.taxRateDefault ? product.taxRate : null}
+        storeDefault={store.data?.store.defaultTaxRate}
+        {...field('taxRate', rateOrDefault)}
+      />
+      <fieldset className="grid gap-4 sm:grid-cols-3">
+        <legend className="mb-2 text-sm font-medium text-slate-700">Restocking</legend>
+        <TextField
+          label="Cost"
+          {...MONEY_BOX}
+          hint="What one unit costs to buy. Receiving averages it."
+          {...field('cost', optionalNumber)}
+        />
+        <TextField
+          label="Reorder point"
+          {...COUNT_BOX}
+          placeholder={product?.reorderPointFromStore ? String(product.reorderPoint) : undefined}
+          hint={
+            product?.reorderPointFromStore
+              ? `Empty: the store's default (${product.reorderPoint}).`
+              : "Empty: the store's default."
+          }
+          {...field('reorderPoint', optionalNumber)}
+        />
+        <TextField
+          label="Reorder quantity"
+          {...COUNT_BOX}
+          min={1}
+          hint="Empty: twice the reorder point, less stock and what is on order."
+          {...field('reorderQuantity', optionalNumber)}
+        />
+      </fieldset>
+      {stale !== null ? (
+        <div
+          role="alert"
+          className="space-y-3 rounded-md bg-amber-50 p-3 text-sm text-amber-950 ring-1 ring-amber-200"
+        >
+          <p>
+            {errorMessage(save.error)}. The stock is now <strong>{stale}</strong>
+            {mine === undefined ? '.' : `; you entered ${mine}.`} Nothing was saved: choose which stands.
+          </p>
+          {/* Neither choice is the default: both are an admin's deliberate decision. */}
+          <div className="flex flex-wrap gap-2">
+            <button
+              type="button"
+              className={buttonClass('secondary', 'sm')}
+              onClick={() => keepCurrent(stale)}
+            >
+              Keep {stale}
+            </button>
+            <button
+              type="button"
+              className={buttonClass('secondary', 'sm')}
+              onClick={() => chooseMine(stale)}
+            >
+              Use my value
+            </button>
+          </div>
+        </div>
+      ) : null}
+    </FormDialog>
+  );
+}
+
+type RecordSelectProps = Omit<Parameters<typeof SelectField>[0], 'label' | 'children' | 'hint'> & {
+  /** What is chosen, as the sentences say it: "category". */
+  noun: string;
+  /** The page where one is added: "Categories". */
+  page: string;
+  items: readonly Named[];
+};
+
+/** A product's category or supplier: a required choice, and where to add one when there is none. */
+function RecordSelect({ noun, page, items, error, ...field }: RecordSelectProps) {
+  return (
+    <SelectField
+      label={noun.charAt(0).toUpperCase() + noun.slice(1)}
+      error={error && `Choose a ${noun}.`}
+      hint={items.length === 0 ? `Add a ${noun} first, on the ${page} page.` : undefined}
+      {...field}
+    >
+      <option value="">{`Select ${noun}`}</option>
+      <NamedOptions items={items} />
+    </SelectField>
   );
 }
 

@@ -8,6 +8,7 @@ import { buttonClass } from '../../components/button';
 import { FormError, TextField } from '../../components/form-field';
 import { Icon } from '../../components/icon';
 import { ApiRequestError, api, errorMessage } from '../../lib/api';
+import { fieldProps } from '../../lib/form-errors';
 import { homePathFor } from '../../lib/role-home';
 import { updateSession } from '../../lib/session';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -34,15 +35,12 @@ export function ChangePasswordPage() {
   useDocumentTitle('Choose a new password');
   const session = useSession();
   const queryClient = useQueryClient();
-  const {
-    register,
-    handleSubmit,
-    setFocus,
-    formState: { errors },
-  } = useForm<NewPasswordForm>({
+  const form = useForm<NewPasswordForm>({
     resolver: zodResolver(NewPasswordForm),
     defaultValues: { currentPassword: '', password: '', confirm: '' },
   });
+  const { handleSubmit, setFocus } = form;
+  const field = fieldProps(form);
   const save = useMutation({
     mutationFn: ({ user, form }: { user: NonNullable<typeof session>['user']; form: NewPasswordForm }) =>
       api(`/users/${encodeURIComponent(user._id)}`, {
@@ -99,23 +97,20 @@ export function ChangePasswordPage() {
             type="password"
             autoComplete="current-password"
             autoFocus
-            error={errors.currentPassword?.message}
-            {...register('currentPassword')}
+            {...field('currentPassword')}
           />
           <TextField
             label="New password"
             type="password"
             autoComplete="new-password"
             hint="At least 8 characters, not the temporary one."
-            error={errors.password?.message}
-            {...register('password')}
+            {...field('password')}
           />
           <TextField
             label="Confirm new password"
             type="password"
             autoComplete="new-password"
-            error={errors.confirm?.message}
-            {...register('confirm')}
+            {...field('confirm')}
           />
           <FormError>{failure ? errorMessage(save.error) : null}</FormError>
           <button type="submit" disabled={save.isPending} className={buttonClass('primary', 'md', 'w-full')}>

@@ -12,7 +12,7 @@ import { FormError, TextField } from '../../components/form-field';
 import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { ApiRequestError, api, errorMessage } from '../../lib/api';
-import { applyServerFieldErrors } from '../../lib/form-errors';
+import { applyServerFieldErrors, fieldProps } from '../../lib/form-errors';
 import { ROLE_LABEL } from '../../lib/format';
 import { notify } from '../../lib/notify';
 import { queryKeys } from '../../lib/query-keys';
@@ -74,15 +74,9 @@ export function ProfilePage() {
     meta: { inlineErrors: true },
   });
 
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    setFocus,
-    watch,
-    formState: { errors },
-  } = useForm({ resolver: zodResolver(ProfileInput), defaultValues: formValues(me) });
+  const form = useForm({ resolver: zodResolver(ProfileInput), defaultValues: formValues(me) });
+  const { handleSubmit, reset, setError, setFocus, watch } = form;
+  const field = fieldProps(form);
 
   const loaded = profile.data?.user;
   const storedEmail = loaded?.email ?? me.email;
@@ -151,27 +145,19 @@ export function ProfilePage() {
           {() => null}
         </LoadState>
         <form noValidate onSubmit={submit} className="space-y-4">
-          <TextField
-            label="Name"
-            readOnly={!editing}
-            autoComplete="name"
-            error={errors.name?.message}
-            {...register('name')}
-          />
+          <TextField label="Name" readOnly={!editing} autoComplete="name" {...field('name')} />
           <TextField
             label="Email"
             type="email"
             readOnly={!editing}
             autoComplete="email"
-            error={errors.email?.message}
-            {...register('email')}
+            {...field('email')}
           />
           <TextField
             label="Address"
             readOnly={!editing}
             autoComplete="street-address"
-            error={errors.address?.message}
-            {...register('address')}
+            {...field('address')}
           />
           {editing ? (
             <>
@@ -181,8 +167,7 @@ export function ProfilePage() {
                 autoComplete="new-password"
                 placeholder="Enter new password (optional)"
                 hint="Leave empty to keep your current password."
-                error={errors.password?.message}
-                {...register('password')}
+                {...field('password')}
               />
               <TextField
                 label="Current password"
@@ -194,8 +179,7 @@ export function ProfilePage() {
                     ? 'Needed to save a new password or email.'
                     : 'Needed only to change your password or email.'
                 }
-                error={errors.currentPassword?.message}
-                {...register('currentPassword')}
+                {...field('currentPassword')}
               />
             </>
           ) : (

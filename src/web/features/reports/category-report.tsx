@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { Table, Td, Th } from '../../components/table';
+import { ReportSection } from '../../components/report-section';
+import { Table, Td } from '../../components/table';
 import { useCurrency } from '../../lib/store-settings';
-import { ReportChart } from './report-chart';
-import { formatRange, formatShare, formatValue } from './report-format';
-import { ChartCard, NUMBER, ReportState, RowHeader, SectionHeader } from './report-parts';
+import { formatRange, formatShare, formatValue, rangeFile } from './report-format';
+import { NUMBER, ReportHead, RowHeader, RowsChart } from './report-parts';
 import type { DateRange } from './report-range';
 import { categoryReportQuery, reportPaths } from './reports-api';
 
@@ -12,60 +12,38 @@ export function CategoryReport({ range }: { range: DateRange }) {
   const currency = useCurrency();
   const query = useQuery(categoryReportQuery(range));
   return (
-    <>
-      <SectionHeader
-        title="Sales by category"
-        covers={formatRange(range)}
-        csv={{
-          path: reportPaths.categories(range),
-          filename: `categories-${range.from}-to-${range.to}.csv`,
-        }}
-      />
-      <ReportState
-        query={query}
-        what="the category report"
-        isEmpty={(answer) => answer.categories.length === 0}
-        empty="No sales in this range."
-      >
-        {(answer) => (
-          <>
-            <ChartCard title="Revenue by category">
-              <ReportChart
-                layout="rows"
-                title={`Revenue by category, ${formatRange(answer)}`}
-                valueName="Revenue"
-                kind="money"
-                points={answer.categories.map((category) => ({
-                  label: category.name,
-                  value: category.revenue,
-                }))}
-              />
-            </ChartCard>
-            <Table caption={`Sales by category, ${formatRange(answer)}`}>
-              <thead>
-                <tr>
-                  <Th>Category</Th>
-                  <Th className="text-right">Units</Th>
-                  <Th className="text-right">Revenue</Th>
-                  <Th className="text-right">Margin</Th>
-                  <Th className="text-right">Share of revenue</Th>
+    <ReportSection
+      title="Sales by category"
+      covers={formatRange(range)}
+      csv={{ path: reportPaths.categories(range), filename: rangeFile('categories', range) }}
+      query={query}
+      what="the category report"
+      isEmpty={(answer) => answer.categories.length === 0}
+      empty="No sales in this range."
+    >
+      {(answer) => (
+        <>
+          <RowsChart
+            title="Revenue by category"
+            covers={formatRange(answer)}
+            points={answer.categories.map(({ name, revenue }) => ({ label: name, value: revenue }))}
+          />
+          <Table caption={`Sales by category, ${formatRange(answer)}`}>
+            <ReportHead words={['Category']} figures={['Units', 'Revenue', 'Margin', 'Share of revenue']} />
+            <tbody className="divide-y divide-slate-100">
+              {answer.categories.map((category) => (
+                <tr key={category.name} className="hover:bg-slate-50">
+                  <RowHeader>{category.name}</RowHeader>
+                  <Td className={NUMBER}>{formatValue(category.units, 'count')}</Td>
+                  <Td className={NUMBER}>{formatValue(category.revenue, 'money', currency)}</Td>
+                  <Td className={NUMBER}>{formatValue(category.margin, 'money', currency)}</Td>
+                  <Td className={NUMBER}>{formatShare(category.share)}</Td>
                 </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {answer.categories.map((category) => (
-                  <tr key={category.name} className="hover:bg-slate-50">
-                    <RowHeader>{category.name}</RowHeader>
-                    <Td className={NUMBER}>{formatValue(category.units, 'count')}</Td>
-                    <Td className={NUMBER}>{formatValue(category.revenue, 'money', currency)}</Td>
-                    <Td className={NUMBER}>{formatValue(category.margin, 'money', currency)}</Td>
-                    <Td className={NUMBER}>{formatShare(category.share)}</Td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-          </>
-        )}
-      </ReportState>
-    </>
+              ))}
+            </tbody>
+          </Table>
+        </>
+      )}
+    </ReportSection>
   );
 }

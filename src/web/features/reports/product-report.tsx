@@ -4,11 +4,11 @@ import {
   PRODUCT_REPORT_SORTS,
   type ProductReportSort,
 } from '../../../shared/reports';
-import { Table, Td, Th } from '../../components/table';
+import { ReportSection } from '../../components/report-section';
+import { Table, Td } from '../../components/table';
 import { useCurrency } from '../../lib/store-settings';
-import { ReportChart } from './report-chart';
-import { formatRange, formatValue } from './report-format';
-import { ChartCard, Choice, NUMBER, ReportState, RowHeader, SectionHeader } from './report-parts';
+import { formatRange, formatValue, rangeFile } from './report-format';
+import { Choice, NUMBER, ReportHead, RowHeader, RowsChart } from './report-parts';
 import type { DateRange } from './report-range';
 import { productReportQuery, reportPaths } from './reports-api';
 
@@ -31,15 +31,11 @@ export function ProductReport({
   const currency = useCurrency();
   const query = useQuery(productReportQuery(range, sort));
   return (
-    <>
-      <SectionHeader
-        title={`Top ${DEFAULT_PRODUCT_REPORT_LIMIT} products`}
-        covers={formatRange(range)}
-        csv={{
-          path: reportPaths.products(range, sort),
-          filename: `products-by-${sort}-${range.from}-to-${range.to}.csv`,
-        }}
-      >
+    <ReportSection
+      title={`Top ${DEFAULT_PRODUCT_REPORT_LIMIT} products`}
+      covers={formatRange(range)}
+      csv={{ path: reportPaths.products(range, sort), filename: rangeFile(`products-by-${sort}`, range) }}
+      controls={
         <Choice
           legend="Best by"
           options={PRODUCT_REPORT_SORTS}
@@ -47,54 +43,38 @@ export function ProductReport({
           value={sort}
           onChange={onSort}
         />
-      </SectionHeader>
-      <ReportState
-        query={query}
-        what="the top products"
-        isEmpty={(answer) => answer.products.length === 0}
-        empty="No sales in this range."
-      >
-        {(answer) => (
-          <>
-            <ChartCard title={`${SORT_LABEL[answer.sort]} by product`}>
-              <ReportChart
-                layout="rows"
-                title={`${SORT_LABEL[answer.sort]} by product, ${formatRange(answer)}`}
-                valueName={SORT_LABEL[answer.sort]}
-                kind={answer.sort === 'units' ? 'count' : 'money'}
-                points={answer.products.map((row) => ({
-                  label: row.product.name,
-                  value: row[answer.sort],
-                }))}
-              />
-            </ChartCard>
-            <Table caption={`Top products by ${answer.sort}, ${formatRange(answer)}`}>
-              <thead>
-                <tr>
-                  <Th className="w-12 text-right">Rank</Th>
-                  <Th>Product</Th>
-                  <Th>Category</Th>
-                  <Th className="text-right">Units</Th>
-                  <Th className="text-right">Revenue</Th>
-                  <Th className="text-right">Margin</Th>
+      }
+      query={query}
+      what="the top products"
+      isEmpty={(answer) => answer.products.length === 0}
+      empty="No sales in this range."
+    >
+      {(answer) => (
+        <>
+          <RowsChart
+            title={`${SORT_LABEL[answer.sort]} by product`}
+            covers={formatRange(answer)}
+            valueName={SORT_LABEL[answer.sort]}
+            kind={answer.sort === 'units' ? 'count' : 'money'}
+            points={answer.products.map((row) => ({ label: row.product.name, value: row[answer.sort] }))}
+          />
+          <Table caption={`Top products by ${answer.sort}, ${formatRange(answer)}`}>
+            <ReportHead ranked words={['Product', 'Category']} figures={['Units', 'Revenue', 'Margin']} />
+            <tbody className="divide-y divide-slate-100">
+              {answer.products.map((row, index) => (
+                <tr key={row.product._id} className="hover:bg-slate-50">
+                  <Td className={`${NUMBER} text-slate-500`}>{index + 1}</Td>
+                  <RowHeader className="min-w-40">{row.product.name}</RowHeader>
+                  <Td className="whitespace-nowrap text-slate-600">{row.category.name}</Td>
+                  <Td className={NUMBER}>{formatValue(row.units, 'count')}</Td>
+                  <Td className={NUMBER}>{formatValue(row.revenue, 'money', currency)}</Td>
+                  <Td className={NUMBER}>{formatValue(row.margin, 'money', currency)}</Td>
                 </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {answer.products.map((row, index) => (
-                  <tr key={row.product._id} className="hover:bg-slate-50">
-                    <Td className={`${NUMBER} text-slate-500`}>{index + 1}</Td>
-                    <RowHeader className="min-w-40">{row.product.name}</RowHeader>
-                    <Td className="whitespace-nowrap text-slate-600">{row.category.name}</Td>
-                    <Td className={NUMBER}>{formatValue(row.units, 'count')}</Td>
-                    <Td className={NUMBER}>{formatValue(row.revenue, 'money', currency)}</Td>
-                    <Td className={NUMBER}>{formatValue(row.margin, 'money', currency)}</Td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-          </>
-        )}
-      </ReportState>
-    </>
+              ))}
+            </tbody>
+          </Table>
+        </>
+      )}
+    </ReportSection>
   );
 }

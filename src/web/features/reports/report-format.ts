@@ -68,3 +68,8 @@ export function formatValue(value: number, kind: ValueKind, currency = 'USD'): s
 export function formatTick(value: number, kind: ValueKind, currency = 'USD'): string {
   return kind === 'money' ? compactMoney(currency).format(value) : COMPACT_COUNT.format(value);
 }
+
+/** A report's CSV file name: "customers-2025-05-01-to-2025-05-31.csv". */
+export function rangeFile(name: string, range: { from: string; to: string }): string {
+  return `${name}-${range.from}-to-${range.to}.csv`;
+}

@@ -1,65 +1,9 @@
-import type { UseQueryResult } from '@tanstack/react-query';
 import { type ReactNode, useId } from 'react';
-import { DownloadCsvButton } from '../../components/download-csv';
-import { LoadState } from '../../components/load-state';
+import { Th } from '../../components/table';
+import { type ChartPoint, ReportChart } from './report-chart';
+import type { ValueKind } from './report-format';
 
-/** The pieces every report section is made of: its header, its states, its switches and tiles. */
-
-/** The section's title, what it covers, and its Download CSV. */
-export function SectionHeader({
-  title,
-  covers,
-  csv,
-  children,
-}: {
-  title: string;
-  /** The range shown, or what the report is about when no range applies. */
-  covers: ReactNode;
-  csv?: { path: string; filename: string };
-  /** The section's own switches (metric, grouping, order). */
-  children?: ReactNode;
-}) {
-  return (
-    <div className="mb-4 space-y-3">
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div className="min-w-0">
-          <h2 className="text-lg font-semibold text-slate-900">{title}</h2>
-          <p className="text-sm text-slate-600">{covers}</p>
-        </div>
-        {csv ? <DownloadCsvButton path={csv.path} filename={csv.filename} /> : null}
-      </div>
-      {children ? <div className="flex flex-wrap items-end gap-x-6 gap-y-3">{children}</div> : null}
-    </div>
-  );
-}
-
-/**
- * A report's answer in its states (LoadState: loading, failed with Try again, empty). The figures
- * of the range shown before stay, dimmed, while another range loads.
- */
-export function ReportState<T>({
-  query,
-  what,
-  isEmpty,
-  empty,
-  children,
-}: {
-  query: UseQueryResult<T>;
-  /** "the sales report": said while loading and when it fails. */
-  what: string;
-  isEmpty: (answer: T) => boolean;
-  empty: ReactNode;
-  children: (answer: T) => ReactNode;
-}) {
-  const busy = query.isPlaceholderData;
-  return (
-    <div aria-busy={busy || undefined} className={`transition-opacity ${busy ? 'opacity-60 delay-200' : ''}`}>
-      <LoadState query={query} what={what} loading={`Loading ${what}...`} isEmpty={isEmpty} empty={empty}>
-        {children}
-      </LoadState>
-    </div>
-  );
-}
+/** The pieces report sections are made of (ReportSection frames them): switches, tiles, charts. */
 
 /** A small set of exclusive choices as one row of buttons (radio buttons underneath: arrow keys move). */
 export function Choice<T extends string>({
@@ -121,6 +65,66 @@ export function ChartCard({ title, children }: { title: string; children: ReactN
       <figcaption className="mb-2 text-sm font-semibold text-slate-700">{title}</figcaption>
       {children}
     </figure>
+  );
+}
+
+/**
+ * One figure by row (customer, category, product) as bars, titled; the chart's own title adds
+ * what it covers: "Revenue by category, May 1, 2025 – May 31, 2025".
+ */
+export function RowsChart({
+  title,
+  covers,
+  valueName = 'Revenue',
+  kind = 'money',
+  points,
+}: {
+  title: string;
+  covers: string;
+  valueName?: string;
+  kind?: ValueKind;
+  points: ChartPoint[];
+}) {
+  return (
+    <ChartCard title={title}>
+      <ReportChart
+        layout="rows"
+        title={`${title}, ${covers}`}
+        valueName={valueName}
+        kind={kind}
+        points={points}
+      />
+    </ChartCard>
+  );
+}
+
+/**
+ * A report table's head: the rank when the rows are ranked, the row's name and other words, then
+ * the figures, on the right.
+ */
+export function ReportHead({
+  ranked = false,
+  words,
+  figures,
+}: {
+  ranked?: boolean;
+  words: string[];
+  figures: string[];
+}) {
+  return (
+    <thead>
+      <tr>
+        {ranked ? <Th className="w-12 text-right">Rank</Th> : null}
+        {words.map((word) => (
+          <Th key={word}>{word}</Th>
+        ))}
+        {figures.map((figure) => (
+          <Th key={figure} className="text-right">
+            {figure}
+          </Th>
+        ))}
+      </tr>
+    </thead>
   );
 }
 

@@ -1,11 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
 import { REPORT_GROUPS, type ReportGroup, type SalesReportResponse } from '../../../shared/reports';
-import { SelectField } from '../../components/form-field';
-import { Table, Td, Th } from '../../components/table';
+import { Options, SelectField } from '../../components/form-field';
+import { ReportSection } from '../../components/report-section';
+import { Table, Td } from '../../components/table';
 import { useCurrency } from '../../lib/store-settings';
 import { ReportChart } from './report-chart';
-import { formatRange, formatValue, periodLabel, periodTick, type ValueKind } from './report-format';
-import { ChartCard, Choice, NUMBER, ReportState, RowHeader, SectionHeader, Tiles } from './report-parts';
+import {
+  formatRange,
+  formatValue,
+  periodLabel,
+  periodTick,
+  rangeFile,
+  type ValueKind,
+} from './report-format';
+import { ChartCard, Choice, NUMBER, ReportHead, RowHeader, Tiles } from './report-parts';
 import { type DateRange, GROUP_LABEL, SALES_METRICS, type SalesMetric } from './report-range';
 import { reportPaths, salesReportQuery } from './reports-api';
 
@@ -53,18 +61,10 @@ function SalesFigures({ answer, metric }: { answer: SalesReportResponse; metric:
         />
       </ChartCard>
       <Table caption={`Sales ${PER[groupBy]}, ${formatRange(answer)}`}>
-        <thead>
-          <tr>
-            <Th>Period</Th>
-            <Th className="text-right">Orders</Th>
-            <Th className="text-right">Units</Th>
-            <Th className="text-right">Revenue</Th>
-            <Th className="text-right">Cost</Th>
-            <Th className="text-right">Margin</Th>
-            <Th className="text-right">Discounts</Th>
-            <Th className="text-right">Tax</Th>
-          </tr>
-        </thead>
+        <ReportHead
+          words={['Period']}
+          figures={['Orders', 'Units', 'Revenue', 'Cost', 'Margin', 'Discounts', 'Tax']}
+        />
         <tbody className="divide-y divide-slate-100">
           {answer.periods.map((period) => (
             <tr key={period.start} className="hover:bg-slate-50">
@@ -118,44 +118,36 @@ export function SalesReport({
 }) {
   const query = useQuery(salesReportQuery(range, group));
   return (
-    <>
-      <SectionHeader
-        title="Sales over time"
-        covers={`${formatRange(range)}, ${PER[group]}`}
-        csv={{
-          path: reportPaths.sales(range, group),
-          filename: `sales-by-${group}-${range.from}-to-${range.to}.csv`,
-        }}
-      >
-        <Choice
-          legend="Show"
-          options={SALES_METRICS}
-          labels={METRIC_LABEL}
-          value={metric}
-          onChange={onMetric}
-        />
-        <div className="w-36">
-          <SelectField
-            label="Group by"
-            value={group}
-            onChange={(event) => onGroup(event.target.value as ReportGroup)}
-          >
-            {REPORT_GROUPS.map((one) => (
-              <option key={one} value={one}>
-                {GROUP_LABEL[one]}
-              </option>
-            ))}
-          </SelectField>
-        </div>
-      </SectionHeader>
-      <ReportState
-        query={query}
-        what="the sales report"
-        isEmpty={({ totals }) => totals.orders === 0 && totals.units === 0 && totals.revenue === 0}
-        empty="No sales in this range."
-      >
-        {(answer) => <SalesFigures answer={answer} metric={metric} />}
-      </ReportState>
-    </>
+    <ReportSection
+      title="Sales over time"
+      covers={`${formatRange(range)}, ${PER[group]}`}
+      csv={{ path: reportPaths.sales(range, group), filename: rangeFile(`sales-by-${group}`, range) }}
+      controls={
+        <>
+          <Choice
+            legend="Show"
+            options={SALES_METRICS}
+            labels={METRIC_LABEL}
+            value={metric}
+            onChange={onMetric}
+          />
+          <div className="w-36">
+            <SelectField
+              label="Group by"
+              value={group}
+              onChange={(event) => onGroup(event.target.value as ReportGroup)}
+            >
+              <Options values={REPORT_GROUPS} labels={GROUP_LABEL} />
+            </SelectField>
+          </div>
+        </>
+      }
+      query={query}
+      what="the sales report"
+      isEmpty={({ totals }) => totals.orders === 0 && totals.units === 0 && totals.revenue === 0}
+      empty="No sales in this range."
+    >
+      {(answer) => <SalesFigures answer={answer} metric={metric} />}
+    </ReportSection>
   );
 }

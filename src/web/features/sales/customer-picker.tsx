@@ -3,10 +3,10 @@ import { type FormEvent, type Ref, useEffect, useRef, useState } from 'react';
 import { type Customer, CustomerInput } from '../../../shared/customers';
 import { buttonClass } from '../../components/button';
 import { FormError, TextField } from '../../components/form-field';
+import { SearchCombobox } from '../../components/search-combobox';
 import { ApiRequestError, errorMessage } from '../../lib/api';
 import { SEARCH_DELAY_MS, useDebouncedValue } from '../../lib/use-paged-list';
 import { customerMatchesQuery, useAddCustomer, useExistingCustomer } from './sales-api';
-import { SearchCombobox } from './search-combobox';
 
 /**
  * The sale's customer, optional: found by name, phone or email, or added on the spot with a name
@@ -115,7 +115,6 @@ function CustomerSearch({
         text={text}
         onText={setText}
         matches={matches}
-        matchKey={(customer) => customer._id}
         renderMatch={(customer) => (
           <>
             <span className="block font-medium text-slate-900">{customer.name}</span>

@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { type Ref, useRef, useState } from 'react';
 import type { Product } from '../../../shared/products';
+import { SearchCombobox } from '../../components/search-combobox';
 import { errorMessage } from '../../lib/api';
 import { formatMoney } from '../../lib/format';
 import { useCurrency } from '../../lib/store-settings';
 import { SEARCH_DELAY_MS, useDebouncedValue } from '../../lib/use-paged-list';
 import { codeMatch } from './cart-rules';
 import { lookUpCode, lookUpProducts, productMatchesQuery } from './sales-api';
-import { SearchCombobox } from './search-combobox';
 
 type Feedback = { kind: 'added' | 'error'; text: string; id: number };
 
@@ -102,7 +102,6 @@ export function ProductSearch({
           setFeedback(null);
         }}
         matches={matches}
-        matchKey={(product) => product._id}
         renderMatch={(product) => (
           <>
             <span className="block font-medium text-slate-900">{product.name}</span>

@@ -12,7 +12,7 @@ import { FormError, SelectField, TextAreaField, TextField } from '../../componen
 import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { errorMessage } from '../../lib/api';
-import { applyServerFieldErrors } from '../../lib/form-errors';
+import { applyServerFieldErrors, fieldProps } from '../../lib/form-errors';
 import { formatMoney } from '../../lib/format';
 import { notify } from '../../lib/notify';
 import { useSaveStoreSettings, useStoreSettings, useTaxRates } from './store-api';
@@ -81,6 +81,7 @@ function StoreSettingsForm({
   ratesFailed: string | null;
 }) {
   const save = useSaveStoreSettings();
+  const form = useForm({ resolver: zodResolver(StoreSettingsInput), defaultValues: defaultsOf(settings) });
   const {
     register,
     handleSubmit,
@@ -88,7 +89,8 @@ function StoreSettingsForm({
     setError,
     watch,
     formState: { errors, isDirty },
-  } = useForm({ resolver: zodResolver(StoreSettingsInput), defaultValues: defaultsOf(settings) });
+  } = form;
+  const field = fieldProps(form);
 
   // The current default is a choice even before (or without) the list of rates.
   const choices = [...(rates ?? [])];
@@ -126,33 +128,24 @@ function StoreSettingsForm({
           label="Store name"
           autoComplete="organization"
           maxLength={STORE_MAX.name}
-          error={errors.name?.message}
-          {...register('name')}
+          {...field('name')}
         />
-        <TextAreaField label="Address" rows={2} error={errors.address?.message} {...register('address')} />
+        <TextAreaField label="Address" rows={2} {...field('address')} />
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            label="Phone"
-            type="tel"
-            autoComplete="tel"
-            error={errors.phone?.message}
-            {...register('phone')}
-          />
+          <TextField label="Phone" type="tel" autoComplete="tel" {...field('phone')} />
           <TextField
             label="Tax number"
             autoComplete="off"
             maxLength={STORE_MAX.taxNumber}
             hint="Your VAT, GST or sales tax registration, as receipts show it."
-            error={errors.taxNumber?.message}
-            {...register('taxNumber')}
+            {...field('taxNumber')}
           />
         </div>
         <TextAreaField
           label="Receipt footer"
           rows={3}
           hint={`Printed at the end of every receipt; up to ${STORE_MAX.receiptFooter} characters.`}
-          error={errors.receiptFooter?.message}
-          {...register('receiptFooter')}
+          {...field('receiptFooter')}
         />
       </section>
 
@@ -175,8 +168,7 @@ function StoreSettingsForm({
                 ? `An ISO 4217 code. Every screen writes money like ${example}.`
                 : 'An ISO 4217 code, such as USD, EUR or GBP.'
             }
-            error={errors.currency?.message}
-            {...register('currency', {
+            {...field('currency', {
               setValueAs: (value: unknown) =>
                 typeof value === 'string' ? value.trim().toUpperCase() : value,
             })}
@@ -189,8 +181,7 @@ function StoreSettingsForm({
             max={100}
             step="0.01"
             hint="The most a salesperson may give without a manager's approval. Admins are not limited."
-            error={errors.maxDiscountPercent?.message}
-            {...register('maxDiscountPercent', { valueAsNumber: true })}
+            {...field('maxDiscountPercent', { valueAsNumber: true })}
           />
           <SelectField
             label="Default tax rate"
@@ -199,8 +190,7 @@ function StoreSettingsForm({
                 ? `The tax rates could not be loaded: ${ratesFailed}`
                 : 'The rate of every product without its own. Add rates on the Tax rates page.'
             }
-            error={errors.defaultTaxRate?.message}
-            {...register('defaultTaxRate', rateOrNone)}
+            {...field('defaultTaxRate', rateOrNone)}
           >
             <option value="">No tax</option>
             {choices.map((rate) => (

@@ -1,11 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { type Supplier, SupplierInput } from '../../../shared/suppliers';
-import { buttonClass } from '../../components/button';
-import { FormError, TextField } from '../../components/form-field';
-import { Modal } from '../../components/modal';
-import { errorMessage } from '../../lib/api';
-import { applyServerFieldErrors } from '../../lib/form-errors';
+import { FormDialog } from '../../components/form-dialog';
+import { TextField } from '../../components/form-field';
+import { applyServerFieldErrors, fieldProps } from '../../lib/form-errors';
 import { notify } from '../../lib/notify';
 import { useSaveSupplier } from './suppliers-api';
 
@@ -15,12 +13,7 @@ const FIELDS = ['name', 'email', 'phone', 'address'] as const;
 export function SupplierFormModal({ supplier, onClose }: { supplier: Supplier | null; onClose: () => void }) {
   const editing = supplier !== null;
   const save = useSaveSupplier();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useForm({
+  const form = useForm({
     resolver: zodResolver(SupplierInput),
     defaultValues: {
       name: supplier?.name ?? '',
@@ -29,8 +22,9 @@ export function SupplierFormModal({ supplier, onClose }: { supplier: Supplier | 
       address: supplier?.address ?? '',
     },
   });
+  const field = fieldProps(form);
 
-  const submit = handleSubmit((input) =>
+  const submit = form.handleSubmit((input) =>
     save.mutate(
       { id: supplier?._id ?? null, input },
       {
@@ -38,53 +32,23 @@ export function SupplierFormModal({ supplier, onClose }: { supplier: Supplier | 
           notify.success(editing ? 'Supplier updated.' : 'Supplier added.');
           onClose();
         },
-        onError: (error) => applyServerFieldErrors(error, FIELDS, setError),
+        onError: (error) => applyServerFieldErrors(error, FIELDS, form.setError),
       },
     ),
   );
 
   return (
-    <Modal
+    <FormDialog
       title={editing ? 'Edit Supplier' : 'Add New Supplier'}
-      onClose={() => !save.isPending && onClose()}
+      onClose={onClose}
+      onSubmit={submit}
+      saving={save}
+      submitLabel={editing ? 'Save Changes' : 'Add Supplier'}
     >
-      <form noValidate onSubmit={submit} className="space-y-4">
-        <TextField label="Name" autoComplete="off" error={errors.name?.message} {...register('name')} />
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="off"
-          error={errors.email?.message}
-          {...register('email')}
-        />
-        <TextField
-          label="Phone"
-          type="tel"
-          autoComplete="off"
-          error={errors.phone?.message}
-          {...register('phone')}
-        />
-        <TextField
-          label="Address"
-          autoComplete="off"
-          error={errors.address?.message}
-          {...register('address')}
-        />
-        <FormError>{save.isError ? errorMessage(save.error) : null}</FormError>
-        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-          <button
-            type="button"
-            className={buttonClass('secondary')}
-            onClick={onClose}
-            disabled={save.isPending}
-          >
-            Cancel
-          </button>
-          <button type="submit" className={buttonClass('primary')} disabled={save.isPending}>
-            {save.isPending ? 'Saving...' : editing ? 'Save Changes' : 'Add Supplier'}
-          </button>
-        </div>
-      </form>
-    </Modal>
+      <TextField label="Name" autoComplete="off" {...field('name')} />
+      <TextField label="Email" type="email" autoComplete="off" {...field('email')} />
+      <TextField label="Phone" type="tel" autoComplete="off" {...field('phone')} />
+      <TextField label="Address" autoComplete="off" {...field('address')} />
+    </FormDialog>
   );
 }

@@ -6,10 +6,10 @@ import { MAX, requiredText } from '../../../shared/common';
 import { Role } from '../../../shared/roles';
 import type { User } from '../../../shared/users';
 import { buttonClass } from '../../components/button';
-import { FormError, SelectField, TextField } from '../../components/form-field';
+import { FormDialog } from '../../components/form-dialog';
+import { Options, SelectField, TextField } from '../../components/form-field';
 import { Modal } from '../../components/modal';
-import { errorMessage } from '../../lib/api';
-import { applyServerFieldErrors } from '../../lib/form-errors';
+import { applyServerFieldErrors, fieldProps } from '../../lib/form-errors';
 import { ROLE_LABEL } from '../../lib/format';
 import { notify } from '../../lib/notify';
 import { useChangeUser } from './users-api';
@@ -28,60 +28,37 @@ export function EditUserDialog({
   onClose: () => void;
 }) {
   const change = useChangeUser();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useForm<EditForm>({
+  const form = useForm<EditForm>({
     resolver: zodResolver(EditForm),
     defaultValues: { name: user.name, role: user.role },
   });
-  const submit = handleSubmit((form) =>
+  const field = fieldProps(form);
+  const submit = form.handleSubmit((input) =>
     change.mutate(
-      { id: user._id, change: form },
+      { id: user._id, change: input },
       {
         onSuccess: ({ user: saved }) => {
           notify.success(`User ${saved.name} updated.`);
           onClose();
         },
-        onError: (error) => applyServerFieldErrors(error, ['name', 'role'] as const, setError),
+        onError: (error) => applyServerFieldErrors(error, ['name', 'role'] as const, form.setError),
       },
     ),
   );
   return (
-    <Modal
+    <FormDialog
       title={`Edit ${user.name}`}
-      onClose={() => {
-        if (!change.isPending) onClose();
-      }}
+      onClose={onClose}
+      onSubmit={submit}
+      saving={change}
+      submitLabel="Save"
     >
-      <form noValidate onSubmit={submit} className="space-y-4">
-        <TextField label="Name" autoComplete="off" error={errors.name?.message} {...register('name')} />
-        <SelectField label="Role" error={errors.role?.message} {...register('role')}>
-          {roles.map((role) => (
-            <option key={role} value={role}>
-              {ROLE_LABEL[role]}
-            </option>
-          ))}
-        </SelectField>
-        <p className="text-sm text-slate-500">Email: {user.email}</p>
-        <FormError>{change.error ? errorMessage(change.error) : null}</FormError>
-        <div className="flex justify-end gap-2 pt-2">
-          <button
-            type="button"
-            className={buttonClass('secondary')}
-            onClick={onClose}
-            disabled={change.isPending}
-          >
-            Cancel
-          </button>
-          <button type="submit" className={buttonClass('primary')} disabled={change.isPending}>
-            {change.isPending ? 'Saving...' : 'Save'}
-          </button>
-        </div>
-      </form>
-    </Modal>
+      <TextField label="Name" autoComplete="off" {...field('name')} />
+      <SelectField label="Role" {...field('role')}>
+        <Options values={roles} labels={ROLE_LABEL} />
+      </SelectField>
+      <p className="text-sm text-slate-500">Email: {user.email}</p>
+    </FormDialog>
   );
 }
 

@@ -3,9 +3,9 @@ import { useForm } from 'react-hook-form';
 import type { Role } from '../../../shared/roles';
 import { UserInput } from '../../../shared/users';
 import { buttonClass } from '../../components/button';
-import { FormError, SelectField, TextField } from '../../components/form-field';
+import { FormError, Options, SelectField, TextField } from '../../components/form-field';
 import { errorMessage } from '../../lib/api';
-import { applyServerFieldErrors } from '../../lib/form-errors';
+import { applyServerFieldErrors, fieldProps } from '../../lib/form-errors';
 import { ROLE_LABEL } from '../../lib/format';
 import { notify } from '../../lib/notify';
 import { useAddUser } from './users-api';
@@ -15,24 +15,19 @@ const FIELDS = ['name', 'email', 'password', 'address', 'role'] as const;
 /** 'Add New User', offering only the roles the signed-in user may create. */
 export function UserForm({ roles }: { roles: readonly Role[] }) {
   const add = useAddUser();
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors },
-  } = useForm({
+  const form = useForm({
     resolver: zodResolver(UserInput),
     defaultValues: { name: '', email: '', password: '', address: '' },
   });
+  const field = fieldProps(form);
 
-  const submit = handleSubmit((input) =>
+  const submit = form.handleSubmit((input) =>
     add.mutate(input, {
       onSuccess: ({ user }) => {
         notify.success(`User ${user.name} added.`);
-        reset();
+        form.reset();
       },
-      onError: (error) => applyServerFieldErrors(error, FIELDS, setError),
+      onError: (error) => applyServerFieldErrors(error, FIELDS, form.setError),
     }),
   );
 
@@ -50,35 +45,19 @@ export function UserForm({ roles }: { roles: readonly Role[] }) {
         onSubmit={submit}
         className="grid items-start gap-4 sm:grid-cols-2 xl:grid-cols-3 min-[1680px]:grid-cols-1"
       >
-        <TextField label="Name" autoComplete="off" error={errors.name?.message} {...register('name')} />
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="off"
-          error={errors.email?.message}
-          {...register('email')}
-        />
+        <TextField label="Name" autoComplete="off" {...field('name')} />
+        <TextField label="Email" type="email" autoComplete="off" {...field('email')} />
         <TextField
           label="Password"
           type="password"
           autoComplete="new-password"
           hint="At least 8 characters."
-          error={errors.password?.message}
-          {...register('password')}
+          {...field('password')}
         />
-        <TextField
-          label="Address"
-          autoComplete="off"
-          error={errors.address?.message}
-          {...register('address')}
-        />
-        <SelectField label="Role" error={errors.role?.message} {...register('role')}>
+        <TextField label="Address" autoComplete="off" {...field('address')} />
+        <SelectField label="Role" {...field('role')}>
           <option value="">Select Role</option>
-          {roles.map((role) => (
-            <option key={role} value={role}>
-              {ROLE_LABEL[role]}
-            </option>
-          ))}
+          <Options values={roles} labels={ROLE_LABEL} />
         </SelectField>
         <div className="empty:hidden sm:col-span-full">
           <FormError>{add.isError ? errorMessage(add.error) : null}</FormError>

@@ -1,22 +1,24 @@
 import { type KeyboardEvent, type ReactNode, type Ref, useId, useState } from 'react';
-import { SEARCH_MAX_LENGTH } from '../../lib/use-paged-list';
+import { SEARCH_MAX_LENGTH } from '../lib/use-paged-list';
+import { BoxLabel } from './form-field';
 
 /**
  * A search box whose matches drop down as a listbox (the ARIA combobox pattern): arrow keys move
  * through the matches, Enter goes to `onEnter` with the highlighted one, Escape closes, a click
- * picks. `matches` are those of the text in the box (empty while they load).
+ * picks. `matches` are those of the text in the box (empty while they load). The counter's product
+ * and customer searches and the purchase order's product picker are this one control.
  */
-export function SearchCombobox<T>({
+export function SearchCombobox<T extends { _id: string }>({
   label,
   placeholder,
   text,
   onText,
   matches,
-  matchKey,
   renderMatch,
   onPick,
   onEnter,
   status,
+  listLabel = `Matches for ${label.toLowerCase()}`,
   hint,
   inputRef,
   keyShortcuts,
@@ -27,13 +29,14 @@ export function SearchCombobox<T>({
   text: string;
   onText: (text: string) => void;
   matches: readonly T[];
-  matchKey: (match: T) => string;
   renderMatch: (match: T) => ReactNode;
   onPick: (match: T) => void;
   /** Enter in the box: the highlighted match when the list is shown, else undefined. */
   onEnter: (highlighted: T | undefined) => void;
   /** What the search found, for screen readers (the caller shows what the eye needs). */
   status: string;
+  /** The listbox's name. */
+  listLabel?: string;
   hint?: ReactNode;
   inputRef?: Ref<HTMLInputElement>;
   /** The keys that bring focus here, as aria-keyshortcuts writes them. */
@@ -46,7 +49,7 @@ export function SearchCombobox<T>({
   const [active, setActive] = useState(0);
   const shown = open && text.trim() !== '' && matches.length > 0;
   const current = shown ? matches[Math.min(active, matches.length - 1)] : undefined;
-  const optionId = (match: T) => `${id}-${matchKey(match)}`;
+  const optionId = (match: T) => `${id}-${match._id}`;
 
   function pick(match: T) {
     onPick(match);
@@ -60,9 +63,10 @@ export function SearchCombobox<T>({
       if (matches.length === 0) return;
       const step = event.key === 'ArrowDown' ? 1 : -1;
       setActive((now) => (Math.min(now, matches.length - 1) + step + matches.length) % matches.length);
-    } else if (event.key === 'Enter' && !event.ctrlKey && !event.metaKey) {
-      // Enter in the box adds; it never submits a form around it. (Ctrl+Enter is the page's.)
+    } else if (event.key === 'Enter') {
+      // Enter in the box picks; it never submits a form around it. (Ctrl+Enter is the page's.)
       event.preventDefault();
+      if (event.ctrlKey || event.metaKey) return;
       onEnter(current);
       setActive(0);
     } else if (event.key === 'Escape' && shown) {
@@ -74,9 +78,7 @@ export function SearchCombobox<T>({
 
   return (
     <div className="relative w-full">
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700">
-        {label}
-      </label>
+      <BoxLabel htmlFor={id}>{label}</BoxLabel>
       <input
         id={id}
         ref={inputRef}
@@ -110,13 +112,10 @@ export function SearchCombobox<T>({
           {hint}
         </p>
       ) : null}
-      <p role="status" className="sr-only">
-        {status}
-      </p>
       <div
         id={listId}
         role="listbox"
-        aria-label={`Matches for ${label.toLowerCase()}`}
+        aria-label={listLabel}
         hidden={!shown}
         className="absolute z-20 mt-1 max-h-72 w-full overflow-y-auto rounded-md bg-white py-1 text-sm shadow-lg ring-1 ring-slate-200"
       >
@@ -124,7 +123,7 @@ export function SearchCombobox<T>({
           // Keyboard use goes through the combobox (aria-activedescendant); the mouse picks here.
           // biome-ignore lint/a11y/useKeyWithClickEvents: the input above handles the keys
           <div
-            key={matchKey(match)}
+            key={match._id}
             id={optionId(match)}
             role="option"
             aria-selected={match === current}
@@ -137,6 +136,9 @@ export function SearchCombobox<T>({
           </div>
         ))}
       </div>
+      <p role="status" className="sr-only">
+        {status}
+      </p>
     </div>
   );
 }
