@@ -7,12 +7,11 @@
 -- Needs: report_settings.low_stock_threshold, product_stock (reorder_point, reorder_at),
 -- product_totals (slot), the products table (locked); counter_slot().
 CREATE OR REPLACE FUNCTION low_stock_use_threshold(threshold integer) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+  kept integer;
 BEGIN
-  IF EXISTS (SELECT 1 FROM report_settings WHERE low_stock_threshold = threshold) THEN
-    RETURN false;
-  END IF;
-  PERFORM 1 FROM report_settings FOR UPDATE;
-  IF EXISTS (SELECT 1 FROM report_settings WHERE low_stock_threshold = threshold) THEN
+  SELECT low_stock_threshold INTO kept FROM report_settings FOR UPDATE;
+  IF kept = threshold THEN
     RETURN false;
   END IF;
   LOCK TABLE products IN SHARE MODE;
