@@ -18,6 +18,7 @@ import { PRODUCT_NAME } from '../shared/product';
 import type { Config } from './config';
 import type { Database } from './db/connection';
 import { ensureStoreSettings, tokenSecret } from './db/first-run';
+import { setLowStockThreshold } from './db/low-stock-threshold';
 import { setReportTimeZone } from './db/report-time-zone';
 import { authenticate, guardSignedInCheck } from './lib/auth';
 import { bodyLimitOf, MAX_BODY, MAX_JSON_DEPTH, nestsDeeperThan, sizeText } from './lib/body-limit';
@@ -161,6 +162,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await ensureStoreSettings(database.db, config.storeName);
   if (await setReportTimeZone(database, config.timeZone))
     app.log.info(`reports now count days in ${config.timeZone}: every day was recounted from the orders`);
+  if (await setLowStockThreshold(database, config.lowStockThreshold))
+    app.log.info(`products without their own reorder point now reorder at ${config.lowStockThreshold}`);
   const sharedState =
     options.sharedState ??
     (config.redisUrl ? await RedisState.open(config.redisUrl, app.log) : new MemoryState());

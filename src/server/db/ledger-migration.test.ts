@@ -7,6 +7,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../lib/project-root';
+import { databaseFunctions } from './connection';
 
 const MIGRATIONS = join(projectRoot(), 'migrations');
 
@@ -49,6 +50,8 @@ describe('a database from before the stock ledger', () => {
       );
 
       await migrate(db, { migrationsFolder: MIGRATIONS });
+      // Then every function's current body, as each start applies them (decision 0026).
+      for (const { text } of databaseFunctions()) await client.exec(text);
 
       const openings = (
         await client.query<{ stock: number; quantity: number; stock_after: number; kind: string }>(

@@ -107,13 +107,23 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
        where k.orders is distinct from c.orders`,
     );
     expect(quarters).toEqual([]);
-    // Stock and name per product, for lists in stock order.
+    // Stock and name per product, for lists in stock order, and the copies the dashboard and the
+    // reorder suggestions read (the reorder point in force on the store's threshold, 5).
     const stockRows = await t.sql(
       `select coalesce(p.id, s.product_id) as id from products p full join product_stock s on s.product_id = p.id
-       where p.id is null or s.product_id is null or s.stock <> p.stock or s.name_key <> lower(p.name)
-          or s.reorder_point is distinct from p.reorder_point`,
+       where p.id is null or s.product_id is null
+          or (s.stock, s.name_key, s.name, s.reorder_point, s.reorder_at, s.category_id, s.supplier_id, s.cost,
+              s.reorder_quantity)
+             is distinct from (p.stock, lower(p.name), p.name, p.reorder_point, coalesce(p.reorder_point, 5),
+                               p.category_id, p.supplier_id, p.cost, p.reorder_quantity)`,
     );
     expect(stockRows).toEqual([]);
+    // The products to reorder, counted in product_totals' slots.
+    const [toReorder] = await t.sql<{ kept: number; counted: number }>(
+      `select (select sum(to_reorder)::int from product_totals) as kept,
+              (select count(*)::int from product_stock where stock + on_order <= reorder_at) as counted`,
+    );
+    expect(toReorder?.kept).toBe(toReorder?.counted);
     // On order per product, kept by triggers, equals a recount of the open purchase order lines.
     const onOrder = await t.sql(
       `select s.product_id from product_stock s

@@ -170,7 +170,9 @@ export const products = pgTable(
 /**
  * Every product's stock and lower-case name, in its own narrow table so that lists in stock order
  * (the dashboard's out-of-stock and low-stock cards, products sorted by stock) read an index
- * without products.stock being indexed. Kept by triggers on products (migration 0008).
+ * without products.stock being indexed. Kept by triggers on products (migration 0008). It also
+ * carries what the dashboard and the reorder suggestions read of a product (migration 0027,
+ * decision 0032), so that they read this table alone.
  */
 export const productStock = pgTable(
   'product_stock',
@@ -180,22 +182,37 @@ export const productStock = pgTable(
       .references(() => products.id, { onDelete: 'cascade' }),
     stock: integer('stock').notNull(),
     nameKey: text('name_key').notNull(),
-    /** The product's own reorder point (null: the store's), for finding low stock by index. */
+    /** The product's own reorder point (null: the store's). */
     reorderPoint: integer('reorder_point'),
     /**
      * Units on order: ordered − received over its lines on ordered and partly received purchase
      * orders (DESIGN §9). Kept by triggers on purchase orders and their lines (migration 0012).
      */
     onOrder: integer('on_order').notNull().default(0),
+    /**
+     * The reorder point in force: the product's own, or the store's low-stock threshold as
+     * report_settings holds it (the server sets it at every start; decision 0032).
+     */
+    reorderAt: integer('reorder_at').notNull(),
+    /** Copies of the product's, for the dashboard's cards and the reorder suggestions. */
+    name: text('name').notNull(),
+    categoryId: uuid('category_id').notNull(),
+    supplierId: uuid('supplier_id').notNull(),
+    cost: numeric('cost', { precision: 12, scale: 2 }),
+    reorderQuantity: integer('reorder_quantity'),
   },
   (t) => [
-    // Migration 0012 builds both with INCLUDE (reorder_point, on_order), which this schema cannot
-    // say, so that low stock and what to reorder are read from the indexes alone.
+    // Migration 0012 builds it with INCLUDE (reorder_point, on_order), which this schema cannot say.
     index('product_stock_order_idx').on(t.stock, t.nameKey, t.productId),
-    // Products at or below their own reorder point, in stock order.
-    index('product_stock_own_low_idx')
+    // Products at or below their reorder point in force (low stock and out of stock), in stock order.
+    index('product_stock_low_idx')
       .on(t.stock, t.nameKey, t.productId)
-      .where(sql`${t.reorderPoint} is not null and ${t.stock} <= ${t.reorderPoint}`),
+      .where(sql`${t.stock} <= ${t.reorderAt}`),
+    // Products to reorder (stock + on order ≤ the reorder point in force), by supplier and name.
+    // Migration 0027 builds it with INCLUDE of what the suggestions read, which this schema cannot say.
+    index('product_stock_to_reorder_idx')
+      .on(t.supplierId, t.nameKey, t.productId)
+      .where(sql`${t.stock} + ${t.onOrder} <= ${t.reorderAt}`),
   ],
 );
 
@@ -417,13 +434,16 @@ export const productSales = pgTable(
 /**
  * The time zone whose days the kept daily figures below count in (one row). At start-up the
  * server sets it to its TZ and, when that changed it, recounts every day from the orders
- * (sales_days_use_time_zone, migration 0013).
+ * (sales_days_use_time_zone, migration 0013). Likewise the store's low-stock threshold, the
+ * reorder point of products without their own, which product_stock.reorder_at and the count of
+ * products to reorder are kept in (low_stock_use_threshold, migration 0027).
  */
 export const reportSettings = pgTable(
   'report_settings',
   {
     only: boolean('only').primaryKey().default(true),
     timeZone: text('time_zone').notNull(),
+    lowStockThreshold: integer('low_stock_threshold').notNull().default(5),
   },
   (t) => [check('report_settings_one_row', sql`${t.only}`)],
 );
@@ -610,11 +630,16 @@ export const salesTwoMonthProducts = pgTable(
   ],
 );
 
-/** Product count and total stock, striped like order_totals; kept by a trigger on products (migration 0005). */
+/**
+ * Product count and total stock, striped like order_totals; kept by a trigger on products
+ * (migration 0005). to_reorder counts the products to reorder (stock + on order ≤ the reorder
+ * point in force), kept by a trigger on product_stock (migration 0027, decision 0032).
+ */
 export const productTotals = pgTable('product_totals', {
   slot: smallint('slot').primaryKey(),
   products: integer('products').notNull().default(0),
   stock: bigint('stock', { mode: 'number' }).notNull().default(0),
+  toReorder: integer('to_reorder').notNull().default(0),
 });
 
 /**

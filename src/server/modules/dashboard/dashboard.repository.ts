@@ -1,35 +1,37 @@
 import { EXPIRING_DAYS } from '../../../shared/lots';
 import { type SignedInRunner, signedInStatement } from '../../lib/auth';
-import { atOrBelowReorderPoint, productOf, toReorder } from '../products/low-stock';
+import { AT_OR_BELOW_REORDER_POINT } from '../products/low-stock';
 
 /** The longest list a dashboard card shows; the rest are on the Products screen. */
 const CARD_LIMIT = 100;
 
 /**
- * Products whose stock matches `where`, in stock then name order (product_stock's index), as a
- * JSON array of `fields` (a json_build_object argument list over p, l and c).
+ * Products at or below their reorder point whose stock matches `where`, in stock then name order,
+ * as a JSON array of `fields` (a json_build_object argument list over l, a row of
+ * AT_OR_BELOW_REORDER_POINT, and c, its category): a range of product_stock_low_idx, which carries
+ * the name and category, so no product is read.
  */
 const listed = (where: string, fields: string) => `
-  (select coalesce(json_agg(json_build_object(${fields}) order by l.n), '[]'::json)
-   from (select s.product_id, s.stock, row_number() over (order by s.stock, s.name_key, s.product_id) as n
-         from product_stock s where ${where}
-         order by s.stock, s.name_key, s.product_id limit ${CARD_LIMIT}) l
-   join products p on p.id = l.product_id
-   join categories c on c.id = p.category_id)`;
+  (select coalesce(json_agg(json_build_object(${fields}) order by l.stock, l.name_key, l.product_id), '[]'::json)
+   from (select * from ${AT_OR_BELOW_REORDER_POINT} low where ${where}
+         order by low.stock, low.name_key, low.product_id limit ${CARD_LIMIT}) l
+   join categories c on c.id = l.category_id)`;
 
 /**
  * The whole dashboard answer (DashboardResponse) as JSON text, built by the database in one
- * prepared statement: one round trip, no planning, and nothing for the server to parse, check
- * and serialize again. It checks the signed-in user too (signedInStatement): the figures are only
- * built for a caller in `signed_in_user`.
+ * prepared statement: one round trip, no parameter but the caller's (so PostgreSQL plans it once
+ * per connection), and nothing for the server to parse, check and serialize again. It checks the
+ * signed-in user too (signedInStatement): the figures are only built for a caller in
+ * `signed_in_user`.
  *
  * The figures come from product_totals, product_sales, order_totals, sales_days and
- * product_stock, which triggers keep (migrations 0003, 0005, 0008, 0011, 0013, 0020); low stock and
- * reordering as low-stock.ts says. Today's sales and revenue are its sales_days row (8 slots, by
- * primary key): a day is counted there in report_settings' zone, which the server sets to its TZ at
- * every start. The lots expiring soon (DESIGN §15: holding units, expiring on or before today + 30
- * days, today as store_today() says, expired ones too) are a range of the partial index lots_expiring_idx, each lot's cost one
- * probe of the products' primary key. $1 the store's time zone, $2 the store's low-stock threshold.
+ * product_stock, which triggers keep (migrations 0003, 0005, 0008, 0011, 0013, 0020, 0027): the
+ * products to reorder are a count kept in product_totals' slots (decision 0032); low stock as
+ * low-stock.ts says. Today's sales and revenue are its sales_days row for store_today() (8 slots,
+ * by primary key): a day is counted there in report_settings' zone, which the server sets to its
+ * TZ at every start. The lots expiring soon (DESIGN §15: holding units, expiring on or before
+ * today + 30 days, today as store_today() says, expired ones too) are a range of the partial
+ * index lots_expiring_idx, each lot's cost one probe of the products' primary key.
  */
 const DASHBOARD = signedInStatement('dashboard_answer', {
   select: `select case when exists (select 1 from signed_in_user) then json_build_object(
@@ -41,37 +43,27 @@ const DASHBOARD = signedInStatement('dashboard_answer', {
             'today', json_build_object(
               'sales', today.sales, 'revenue', today.revenue,
               'averageBasket', case when today.sales > 0 then round(today.revenue / today.sales, 2) else 0 end),
-            'outOfStock', ${listed('s.stock = 0', `'_id', p.id, 'name', p.name, 'category', json_build_object('name', c.name)`)},
+            'outOfStock', ${listed('low.stock = 0', `'_id', l.product_id, 'name', l.name, 'category', json_build_object('name', c.name)`)},
             'highestSaleProduct', coalesce(
               (select json_build_object('name', p.name, 'category', c.name, 'totalQuantity', s.units)
                from (select product_id, units from product_sales where units > 0
                      order by units desc, product_id limit 1) s
                join products p on p.id = s.product_id join categories c on c.id = p.category_id),
               json_build_object('message', 'No sales yet.')),
-            'toReorder', (select count(*) from ${toReorder('$2::int')} r),
+            'toReorder', (select coalesce(sum(to_reorder), 0) from product_totals),
             'expiringSoon', (
               select json_build_object('count', count(*), 'value', coalesce(sum(l.quantity * coalesce(p.cost, 0)), 0))
               from lots l join products p on p.id = l.product_id
               where l.quantity > 0 and l.expires_on is not null
                 and l.expires_on <= store_today() + ${EXPIRING_DAYS}),
-            'lowStock', (
-              select coalesce(json_agg(json_build_object('_id', p.id, 'name', p.name, 'stock', l.stock,
-                                                         'category', json_build_object('name', c.name))
-                                       order by l.stock, l.name_key, l.product_id), '[]'::json)
-              from (select * from ${atOrBelowReorderPoint('$2::int')} low where low.stock > 0
-                    order by low.stock, low.name_key, low.product_id limit ${CARD_LIMIT}) l
-              ${productOf('l', 'id, name, category_id')}
-              join categories c on c.id = p.category_id)
+            'lowStock', ${listed('low.stock > 0', `'_id', l.product_id, 'name', l.name, 'stock', l.stock, 'category', json_build_object('name', c.name)`)}
           )::text end as "body"
           from (select coalesce(sum(sales), 0) as sales, coalesce(sum(revenue), 0) as revenue
-                from sales_days where day = (now() at time zone $1::text)::date) today`,
+                from sales_days where day = store_today()) today`,
 });
 
 /** The dashboard as JSON text, for the runner's signed-in admin (the runner throws 401/403). */
-export async function dashboardJson(
-  run: SignedInRunner,
-  options: { lowStockThreshold: number; timeZone: string },
-): Promise<string> {
-  const [row] = await run<{ body: string }>(DASHBOARD, [options.timeZone, options.lowStockThreshold]);
+export async function dashboardJson(run: SignedInRunner): Promise<string> {
+  const [row] = await run<{ body: string }>(DASHBOARD, []);
   return row?.body as string;
 }

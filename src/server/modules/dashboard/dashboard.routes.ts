@@ -17,11 +17,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const body = await dashboardJson(signedInRunner(request), {
-        lowStockThreshold: app.config.lowStockThreshold,
-        timeZone: app.config.timeZone,
-      });
-      return sendJsonText(reply, body);
+      return sendJsonText(reply, await dashboardJson(signedInRunner(request)));
     },
   );
 };

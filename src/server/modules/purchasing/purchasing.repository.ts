@@ -15,7 +15,7 @@ import { rowsOf } from '../../lib/sql';
 import type { ZonedClock } from '../../lib/zoned-time';
 import { type Actor, recordAudit } from '../audit/audit.repository';
 import { lotForAdding } from '../lots/lots.repository';
-import { productOf, SUGGESTED_QUANTITY, toReorder } from '../products/low-stock';
+import { SUGGESTED_QUANTITY, TO_REORDER } from '../products/low-stock';
 
 export type PurchaseOrderValues = {
   supplier: string;
@@ -544,24 +544,19 @@ async function refuseReceipt(
 
 /**
  * Every product to reorder, grouped by supplier, as the JSON text of ReorderSuggestionsResponse
- * built by the database (at 100,000 products thousands of lines; see low-stock.ts).
- * `threshold` is the store's low-stock threshold.
+ * built by the database (at 100,000 products thousands of lines; see low-stock.ts): a range of
+ * product_stock_to_reorder_idx, which carries every figure of a line, in supplier order.
  */
-export async function reorderSuggestionsJson(db: Db, threshold: number): Promise<string> {
+export async function reorderSuggestionsJson(db: Db): Promise<string> {
   const result = await db.execute(sql`
-    with wanted as (
-      select r.product_id, r.stock, r.on_order, r.reorder_point, ${sql.raw(SUGGESTED_QUANTITY)} as suggested,
-             p.name, p.cost, p.supplier_id
-      from ${sql.raw(toReorder(`${Math.trunc(threshold)}`))} r
-      ${sql.raw(productOf('r', 'name, cost, supplier_id, reorder_quantity'))}
-    ), by_supplier as (
-      select supplier_id,
+    with by_supplier as (
+      select r.supplier_id,
              json_agg(json_build_object(
-               'product', json_build_object('_id', product_id, 'name', name),
-               'stock', stock, 'onOrder', on_order, 'reorderPoint', reorder_point,
-               'suggested', suggested, 'unitCost', coalesce(cost, 0))
-               order by lower(name), product_id) as lines
-      from wanted group by supplier_id
+               'product', json_build_object('_id', r.product_id, 'name', r.name),
+               'stock', r.stock, 'onOrder', r.on_order, 'reorderPoint', r.reorder_point,
+               'suggested', ${sql.raw(SUGGESTED_QUANTITY)}, 'unitCost', coalesce(r.cost, 0))
+               order by r.name_key, r.product_id) as lines
+      from ${sql.raw(TO_REORDER)} r group by r.supplier_id
     )
     select json_build_object('success', true, 'suppliers', coalesce(json_agg(
              json_build_object('supplier', json_build_object('_id', s.id, 'name', s.name),
@@ -598,19 +593,18 @@ export type ExistingDraft = {
  */
 export async function draftFromSuggestions(
   tx: Tx,
-  options: { threshold: number; supplier?: string; quantities?: Record<string, number> },
+  options: { supplier?: string; quantities?: Record<string, number> },
   actor: Actor,
 ): Promise<{ ids: string[]; existingDrafts: ExistingDraft[] }> {
   if (options.supplier !== undefined && !isId(options.supplier))
     throw badRequest('Choose an existing supplier.');
   const rows = rowsOf<{ product_id: string; supplier_id: string; suggested: number; cost: string | null }>(
     await tx.execute(sql`
-      select r.product_id, p.supplier_id, ${sql.raw(SUGGESTED_QUANTITY)} as suggested, p.cost
-      from ${sql.raw(toReorder(`${Math.trunc(options.threshold)}`))} r
-      ${sql.raw(productOf('r', 'name, cost, supplier_id, reorder_quantity'))}
-      join ${suppliers} s on s.id = p.supplier_id
-      ${options.supplier ? sql`where p.supplier_id = ${options.supplier}` : sql``}
-      order by lower(s.name), s.id, lower(p.name), r.product_id`),
+      select r.product_id, r.supplier_id, ${sql.raw(SUGGESTED_QUANTITY)} as suggested, r.cost
+      from ${sql.raw(TO_REORDER)} r
+      join ${suppliers} s on s.id = r.supplier_id
+      ${options.supplier ? sql`where r.supplier_id = ${options.supplier}` : sql``}
+      order by lower(s.name), s.id, r.name_key, r.product_id`),
   );
   const bySupplier = new Map<string, PurchaseOrderValues['lines']>();
   for (const row of rows) {

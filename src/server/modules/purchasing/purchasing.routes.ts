@@ -200,8 +200,7 @@ export const purchasingRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ReorderSuggestionsResponse },
       },
     },
-    async (_request, reply) =>
-      sendJsonText(reply, await reorderSuggestionsJson(app.db, app.config.lowStockThreshold)),
+    async (_request, reply) => sendJsonText(reply, await reorderSuggestionsJson(app.db)),
   );
 
   app.post(
@@ -222,7 +221,7 @@ export const purchasingRoutes: FastifyPluginAsyncZod = async (app) => {
         if (supplier !== undefined && !(await supplierExists(tx, supplier))) throw notFound('Supplier');
         const { ids, existingDrafts } = await draftFromSuggestions(
           tx,
-          { threshold: app.config.lowStockThreshold, supplier, quantities },
+          { supplier, quantities },
           currentUser(request),
         );
         const purchaseOrders = [];

@@ -7,6 +7,7 @@ import {
   ReorderSuggestionsResponse,
 } from '../../../shared/purchasing';
 import { MovementListResponse } from '../../../shared/stock';
+import { setLowStockThreshold } from '../../db/low-stock-threshold';
 import { startApp, type TestApp, targets } from '../../test/harness';
 
 let sequence = 0;
@@ -616,6 +617,129 @@ describe.each(targets)('purchasing on $name', (target) => {
       );
       expect(bKept?.on_order).toBe(7);
       expect(await onOrderDrift()).toEqual([]);
+    });
+
+    it("product_stock's copies and the kept count of products to reorder equal a recount after sales, receipts, edits, deletes and a new threshold", async () => {
+      /**
+       * Products whose product_stock row is not a copy of the product (the reorder point in force
+       * with `threshold`), and the kept count beside a recount from products and open lines.
+       */
+      const drift = async (threshold: number) => {
+        const rows = await t.sql<{ id: string }>(
+          `select p.id from products p join product_stock s on s.product_id = p.id
+           where (s.stock, s.name, s.name_key, s.reorder_point, s.reorder_at, s.category_id, s.supplier_id,
+                  s.cost, s.reorder_quantity)
+                 is distinct from (p.stock, p.name, lower(p.name), p.reorder_point, coalesce(p.reorder_point, $1),
+                                   p.category_id, p.supplier_id, p.cost, p.reorder_quantity)`,
+          [threshold],
+        );
+        const [counts] = await t.sql<{ kept: number; recounted: number }>(
+          `select (select sum(to_reorder)::int from product_totals) as kept,
+                  (select count(*)::int from products p
+                   left join (select l.product_id, sum(l.quantity - l.received) as units
+                              from purchase_order_lines l join purchase_orders o on o.id = l.purchase_order_id
+                              where o.status in ('ordered', 'partially_received') group by l.product_id) l
+                     on l.product_id = p.id
+                   where p.stock + coalesce(l.units, 0) <= coalesce(p.reorder_point, $1)) as recounted`,
+          [threshold],
+        );
+        const dashboard = DashboardResponse.parse(
+          (await t.call('GET', '/api/dashboard', { token: admin })).body,
+        );
+        return { rows, kept: counts?.kept, dashboard: dashboard.toReorder, recounted: counts?.recounted };
+      };
+      const holds = async (threshold: number) => {
+        const found = await drift(threshold);
+        expect(found.rows).toEqual([]);
+        expect(found.kept).toBe(found.recounted);
+        expect(found.dashboard).toBe(found.recounted);
+        return found.recounted as number;
+      };
+      const sell = (productId: string, quantity: number) =>
+        t.call('POST', '/api/order/add', { token: t.as.salesRep.token, body: { productId, quantity } });
+
+      const start = await holds(5);
+      const supplier = await newSupplier();
+      const onStore = await item({ supplier, stock: 7 });
+      const own = await item({ supplier, stock: 12, reorderPoint: 10, cost: '2.00' });
+      const shared = await item({ supplier, stock: 40, reorderPoint: 30 });
+      const other = await item({ supplier, stock: 6, reorderPoint: 2 });
+      expect(await holds(5)).toBe(start);
+
+      // Sales across the line, some racing for one product.
+      expect((await sell(onStore.id, 2)).status).toBe(201);
+      expect((await sell(own.id, 2)).status).toBe(201);
+      const raced = await Promise.all([
+        ...Array.from({ length: 6 }, () => sell(shared.id, 2)),
+        sell(other.id, 1),
+        sell(own.id, 1),
+      ]);
+      expect(raced.map((res) => res.status)).toEqual(Array(8).fill(201));
+      expect(await holds(5)).toBe(start + 3);
+
+      // On order takes a product out; receiving and cancelling move it.
+      const order = await ordered(supplier, [
+        [own.id, 5, 1.5],
+        [shared.id, 3, 1],
+      ]);
+      expect(await holds(5)).toBe(start + 1);
+      expect(
+        (
+          await post(`/api/purchase-orders/${order._id}/receive`, {
+            lines: [{ line: order.lines[0]?._id, quantity: 2 }],
+          })
+        ).status,
+      ).toBe(200);
+      expect(await holds(5)).toBe(start + 1);
+      expect((await post(`/api/purchase-orders/${order._id}/cancel`)).status).toBe(200);
+      expect(await holds(5)).toBe(start + 2);
+
+      // Edits: a reorder point of its own and back to the store's, a new name, cost, category.
+      const edit = async (id: string, changes: Record<string, unknown>) => {
+        const [row] = await t.sql<{ name: string; category_id: string; stock: number }>(
+          'select name, category_id, stock from products where id = $1',
+          [id],
+        );
+        const res = await t.call('PUT', `/api/products/${id}`, {
+          token: admin,
+          body: {
+            name: row?.name,
+            description: '',
+            price: 5,
+            stock: row?.stock,
+            category: row?.category_id,
+            supplier,
+            ...changes,
+          },
+        });
+        expect(res.status, res.text).toBe(200);
+      };
+      await edit(other.id, { reorderPoint: 20, name: `Renamed ${tag()}`, cost: 3.5 });
+      await edit(onStore.id, { reorderPoint: 1, reorderQuantity: 12, category: own.categoryId });
+      expect(await holds(5)).toBe(start + 2);
+      await edit(onStore.id, { reorderPoint: null });
+      expect(await holds(5)).toBe(start + 3);
+
+      // A product deleted while it is to reorder leaves the count.
+      const gone = await item({ supplier, stock: 1 });
+      expect(await holds(5)).toBe(start + 4);
+      expect((await t.call('DELETE', `/api/products/${gone.id}`, { token: admin })).status).toBe(200);
+      expect(await holds(5)).toBe(start + 3);
+
+      // A new threshold (as a server started with another LOW_STOCK_THRESHOLD sets it), once.
+      const between = await item({ supplier, stock: 7 });
+      expect(await holds(5)).toBe(start + 3);
+      try {
+        expect(await setLowStockThreshold(t.app.database, 8)).toBe(true);
+        expect(await setLowStockThreshold(t.app.database, 8)).toBe(false);
+        const moved = await holds(8);
+        expect(moved).toBeGreaterThan(start + 3);
+        expect((await sell(between.id, 1)).status).toBe(201);
+        expect(await holds(8)).toBe(moved);
+      } finally {
+        await setLowStockThreshold(t.app.database, 5);
+      }
+      expect(await holds(5)).toBe(start + 3);
     });
 
     it('the dashboard counts the products to reorder', async () => {

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Lot, LotName, LotRef } from '../../../shared/lots';
 import { purchaseOrderNumber } from '../../../shared/purchasing';
 import type { AdjustmentReason, Movement, MovementKind } from '../../../shared/stock';
@@ -175,10 +175,22 @@ export async function movementPage(
       .leftJoin(purchaseOrders, eq(purchaseOrders.id, stockMovements.purchaseOrderId))
       .leftJoin(orders, eq(orders.id, stockMovements.orderId))
       .leftJoin(lots, eq(lots.id, stockMovements.lotId))
-      .where(eq(stockMovements.productId, productId))
-      .orderBy(desc(stockMovements.at), desc(stockMovements.id))
-      .limit(window.limit)
-      .offset(window.offset),
+      // The page's movements first (a range of stock_movements_product_at_idx), then their orders,
+      // purchase orders and lots: joined before the limit, a busy product's whole history was
+      // (hundreds of order lookups per page, when the planner expects a product's few).
+      .where(
+        inArray(
+          stockMovements.id,
+          db
+            .select({ id: stockMovements.id })
+            .from(stockMovements)
+            .where(eq(stockMovements.productId, productId))
+            .orderBy(desc(stockMovements.at), desc(stockMovements.id))
+            .limit(window.limit)
+            .offset(window.offset),
+        ),
+      )
+      .orderBy(desc(stockMovements.at), desc(stockMovements.id)),
     db.select({ n: count() }).from(stockMovements).where(eq(stockMovements.productId, productId)),
   ]);
   return { movements: rows.map(toMovement), total: counted?.n ?? 0 };
