@@ -617,9 +617,8 @@ async function main(): Promise<void> {
           tokenVersion: me?.tokenVersion ?? 0,
           roles: PERMISSIONS['dashboard:read'],
         });
-        const dashboardOptions = { lowStockThreshold: config.lowStockThreshold, timeZone: config.timeZone };
         const dashboardStatement = async () => {
-          await dashboardJson(asAdminInSql, dashboardOptions);
+          await dashboardJson(asAdminInSql);
           return 200;
         };
         await settle(made.options.databaseUrl);
@@ -649,7 +648,7 @@ async function main(): Promise<void> {
           await paced(
             { name: SUGGESTIONS_ALONE, rate: SUGGESTIONS_RATE, duration: SECONDS, connections: 8 },
             async () => {
-              await reorderSuggestionsJson(direct.db, config.lowStockThreshold);
+              await reorderSuggestionsJson(direct.db);
               return 200;
             },
           ),

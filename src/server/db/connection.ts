@@ -79,6 +79,12 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** PostgreSQL statement time limit; 0 for none (bulk loads). */
   statementTimeoutMs?: number;
+  /**
+   * PGlite in memory only: a data directory dumped by migratedPgliteImage() to start from instead
+   * of an empty cluster. Migrations and functions still run on it (nothing to do when it is
+   * current), so an image of older migrations is brought up to date like any database.
+   */
+  image?: Blob;
 }
 
 const MIGRATIONS = join(projectRoot(), 'migrations');
@@ -133,14 +139,31 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         options.poolSize ?? defaultPoolSize(),
         options.statementTimeoutMs ?? 4000,
       )
-    : openPglite(options.dataDir);
+    : openPglite(options.dataDir, options.image);
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
+/**
+ * A migrated, empty in-memory database's data directory as an image (about 40 MB, uncompressed).
+ * Starting PGlite from it skips creating the cluster and running every migration: about 0.5 s
+ * instead of 2 s, which the tests pay for each database they open.
+ */
+export async function migratedPgliteImage(): Promise<Blob> {
+  const database = await openPglite('memory://');
+  try {
+    return await database.dump();
+  } finally {
+    await database.close();
+  }
+}
+
+async function openPglite(dataDir: string, image?: Blob): Promise<Database & { dump: () => Promise<Blob> }> {
   const inMemory = dataDir === 'memory://';
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  if (image && !inMemory) throw new Error('a PGlite image starts an in-memory database only');
   const extensions = { pg_trgm };
-  const client = inMemory ? new PGlite({ extensions }) : new PGlite(dataDir, { extensions });
+  const client = inMemory
+    ? new PGlite({ extensions, ...(image ? { loadDataDir: image } : {}) })
+    : new PGlite(dataDir, { extensions });
   await client.waitReady;
   const db = drizzlePglite({ client, schema, casing: 'snake_case' });
   await migratePglite(db, { migrationsFolder: MIGRATIONS });
@@ -167,6 +190,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     close: async () => {
       if (!client.closed) await client.close();
     },
+    dump: () => client.dumpDataDir('none'),
   };
 }
 

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import type { Role } from '../../shared/roles';
 import { buildApp } from '../app';
 import type { Config } from '../config';
-import { type Database, openDatabase } from '../db/connection';
+import { type Database, migratedPgliteImage, openDatabase } from '../db/connection';
 import { users } from '../db/schema';
 import { hashPassword } from '../lib/passwords';
 import type { LoginLimits } from '../lib/throttle';
@@ -82,12 +83,29 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
-/** A throwaway PostgreSQL database on the server of TEST_DATABASE_URL, dropped by the returned function. */
-export async function freshPostgres(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * The migrated empty PGlite database every test database of this process starts from, made once
+ * (the server project runs its files in a few long-lived workers; see vitest.config.ts).
+ */
+let pgliteImage: Promise<Blob> | undefined;
+function testImage(target: Target, config: Config): Promise<Blob> | undefined {
+  if (target.url || config.dataDir !== 'memory://') return undefined;
+  pgliteImage ??= migratedPgliteImage();
+  return pgliteImage;
+}
+
+/**
+ * A throwaway PostgreSQL database on the server of TEST_DATABASE_URL, dropped by the returned
+ * function: empty, or a copy of `template` (a database no one is connected to).
+ */
+export async function freshPostgres(
+  baseUrl: string,
+  template?: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `ims_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
@@ -102,13 +120,18 @@ export async function freshPostgres(baseUrl: string): Promise<{ url: string; dro
   };
 }
 
+/** A PostgreSQL database for a test, copied from the run's migrated template (global-setup.ts). */
+function testPostgres(target: Target) {
+  return target.url ? freshPostgres(target.url, inject('postgresTemplate')) : undefined;
+}
+
 /** An empty, migrated database of the target (no users), and how to get rid of it. */
 export async function openTestDatabase(
   target: Target,
 ): Promise<{ database: Database; config: Config; dispose: () => Promise<void> }> {
-  const pgDb = target.url ? await freshPostgres(target.url) : undefined;
+  const pgDb = await testPostgres(target);
   const config = testConfig({ databaseUrl: pgDb?.url });
-  const database = await openDatabase(config);
+  const database = await openDatabase({ ...config, image: await testImage(target, config) });
   return {
     database,
     config,
@@ -127,9 +150,13 @@ export async function startApp(
   target: Target,
   options: { config?: Partial<Config>; throttle?: Partial<LoginLimits>; poolSize?: number } = {},
 ): Promise<TestApp> {
-  const pgDb = target.url ? await freshPostgres(target.url) : undefined;
+  const pgDb = await testPostgres(target);
   const config = testConfig({ databaseUrl: pgDb?.url, ...options.config });
-  const database = await openDatabase({ ...config, poolSize: options.poolSize });
+  const database = await openDatabase({
+    ...config,
+    poolSize: options.poolSize,
+    image: await testImage(target, config),
+  });
   const app = await buildApp({
     config,
     database,
