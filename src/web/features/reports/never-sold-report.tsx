@@ -1,14 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Pager } from '../../components/pager';
 import { ReportSection } from '../../components/report-section';
-import { Table, Td } from '../../components/table';
-import { formatCount } from '../../lib/format';
+import { Td } from '../../components/table';
 import { serverPage } from '../../lib/paging';
 import { usePageInRange } from '../../lib/use-paged-list';
 import { formatRange, rangeFile } from './report-format';
-import { NUMBER, ReportHead, RowHeader } from './report-parts';
+import { Figures, RowHeader, RowsTable } from './report-parts';
 import type { DateRange } from './report-range';
-import { NEVER_SOLD_PAGE_SIZE, neverSoldQuery, reportPaths } from './reports-api';
+import { NEVER_SOLD_PAGE_SIZE, neverSoldQuery, reportPaths, reportWords } from './reports-api';
 
 /** Today's products that sold nothing in the range, by name, a page at a time. */
 export function NeverSoldReport({
@@ -28,28 +27,29 @@ export function NeverSoldReport({
   usePageInRange(asked, page.pageCount, query.isSuccess && !query.isPlaceholderData, onPage);
   return (
     <ReportSection
-      title="Products never sold"
+      {...reportWords.neverSold}
       covers={formatRange(range)}
       csv={{ path: reportPaths.neverSold(range, asked), filename: rangeFile('never-sold', range) }}
       query={query}
-      what="the products never sold"
       isEmpty={(answer) => answer.total === 0}
-      empty="Every product sold in this range."
     >
       {(answer) => (
         <>
-          <Table caption={`Products never sold, ${formatRange(answer)}, by name`}>
-            <ReportHead words={['Product', 'Category']} figures={['In stock']} />
-            <tbody className="divide-y divide-slate-100">
-              {answer.products.map((product) => (
-                <tr key={product._id} className="hover:bg-slate-50">
-                  <RowHeader className="min-w-40">{product.name}</RowHeader>
-                  <Td className="whitespace-nowrap text-slate-600">{product.category.name}</Td>
-                  <Td className={NUMBER}>{formatCount(product.stock)}</Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
+          <RowsTable
+            caption={`Products never sold, ${formatRange(answer)}, by name`}
+            words={['Product', 'Category']}
+            figures={['In stock']}
+            rows={answer.products}
+            rowKey={(product) => product._id}
+          >
+            {(product) => (
+              <>
+                <RowHeader className="min-w-40">{product.name}</RowHeader>
+                <Td className="whitespace-nowrap text-slate-600">{product.category.name}</Td>
+                <Figures counts={[product.stock]} />
+              </>
+            )}
+          </RowsTable>
           <Pager page={page} label="Products never sold" onPage={onPage} />
         </>
       )}

@@ -1,25 +1,63 @@
+import type { UseQueryResult } from '@tanstack/react-query';
 import { type ReactNode, useId } from 'react';
-import { Th } from '../../components/table';
+import { ReportSection } from '../../components/report-section';
+import { Table, Td, Th } from '../../components/table';
+import { useCurrency } from '../../lib/store-settings';
 import { type ChartPoint, ReportChart } from './report-chart';
-import type { ValueKind } from './report-format';
+import { formatRange, formatValue, rangeFile, type ValueKind } from './report-format';
+import type { DateRange } from './report-range';
+import { reportPaths, reportWords } from './reports-api';
 
-/** The pieces report sections are made of (ReportSection frames them): switches, tiles, charts. */
+/** The pieces report sections are made of (ReportSection frames them): switches, tiles, charts, tables. */
 
-/** A small set of exclusive choices as one row of buttons (radio buttons underneath: arrow keys move). */
+/**
+ * The section of a report asked for a range alone, by its name: its words (reportWords), the range
+ * it covers, and its CSV, asked at the report's path (reportPaths) and named after the report and
+ * the range. It is empty when the answer has no rows.
+ */
+export function RangeReport<T>({
+  report,
+  range,
+  query,
+  rows,
+  children,
+}: {
+  report: 'categories' | 'staff' | 'customers' | 'tax';
+  range: DateRange;
+  query: UseQueryResult<T>;
+  rows: (answer: T) => unknown[];
+  children: (answer: T) => ReactNode;
+}) {
+  return (
+    <ReportSection
+      {...reportWords[report]}
+      covers={formatRange(range)}
+      csv={{ path: reportPaths[report](range), filename: rangeFile(report, range) }}
+      query={query}
+      isEmpty={(answer) => rows(answer).length === 0}
+    >
+      {children}
+    </ReportSection>
+  );
+}
+
+/**
+ * A small set of exclusive choices as one row of buttons (radio buttons underneath: arrow keys
+ * move), in the order `labels` names them.
+ */
 export function Choice<T extends string>({
   legend,
-  options,
   labels,
   value,
   onChange,
 }: {
   legend: string;
-  options: readonly T[];
   labels: Record<T, string>;
   value: T;
   onChange: (value: T) => void;
 }) {
   const name = useId();
+  const options = Object.keys(labels) as T[];
   return (
     <fieldset className="min-w-0">
       <legend className="mb-1 text-sm font-medium text-slate-700">{legend}</legend>
@@ -128,6 +166,48 @@ export function ReportHead({
   );
 }
 
+/**
+ * A report's rows as a table: its caption, its head (ReportHead), then a row for each, its cells
+ * from `children` (the row's name first, a RowHeader); `total`, the figures of a Total row below.
+ */
+export function RowsTable<R>({
+  caption,
+  ranked,
+  words,
+  figures,
+  rows,
+  rowKey,
+  total,
+  children,
+}: Parameters<typeof ReportHead>[0] & {
+  caption: string;
+  rows: R[];
+  rowKey: (row: R, index: number) => string;
+  total?: ReactNode;
+  children: (row: R, index: number) => ReactNode;
+}) {
+  return (
+    <Table caption={caption}>
+      <ReportHead ranked={ranked} words={words} figures={figures} />
+      <tbody className="divide-y divide-slate-100">
+        {rows.map((row, index) => (
+          <tr key={rowKey(row, index)} className="hover:bg-slate-50">
+            {children(row, index)}
+          </tr>
+        ))}
+      </tbody>
+      {total ? (
+        <tfoot className="border-t-2 border-slate-200 bg-slate-50 font-semibold">
+          <tr>
+            <RowHeader>Total</RowHeader>
+            {total}
+          </tr>
+        </tfoot>
+      ) : null}
+    </Table>
+  );
+}
+
 /** A row's name: the header of its row (th scope="row"). */
 export function RowHeader({ children, className = '' }: { children: ReactNode; className?: string }) {
   return (
@@ -142,3 +222,18 @@ export function RowHeader({ children, className = '' }: { children: ReactNode; c
 
 /** Figures line up on the right, digits of equal width. */
 export const NUMBER = 'whitespace-nowrap text-right tabular-nums';
+
+/** A row's figures, a cell each: its counts, then its money in the store's currency. */
+export function Figures({ counts = [], money = [] }: { counts?: number[]; money?: number[] }) {
+  const currency = useCurrency();
+  const figures = [
+    ...counts.map((count) => formatValue(count, 'count')),
+    ...money.map((amount) => formatValue(amount, 'money', currency)),
+  ];
+  return figures.map((figure, index) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: a row's figures stand in the order of its head
+    <Td key={index} className={NUMBER}>
+      {figure}
+    </Td>
+  ));
+}

@@ -37,6 +37,35 @@ export const reportPaths = {
   stock: () => '/reports/stock',
 };
 
+const NO_SALES = 'No sales in this range.';
+
+/**
+ * Each report's fixed words, by the same names as its path: the section's title, what the report
+ * is called while it loads and when it fails, and what it says when there is nothing to show.
+ */
+export const reportWords = {
+  sales: { title: 'Sales over time', what: 'the sales report', empty: NO_SALES },
+  products: {
+    title: `Top ${DEFAULT_PRODUCT_REPORT_LIMIT} products`,
+    what: 'the top products',
+    empty: NO_SALES,
+  },
+  neverSold: {
+    title: 'Products never sold',
+    what: 'the products never sold',
+    empty: 'Every product sold in this range.',
+  },
+  categories: { title: 'Sales by category', what: 'the category report', empty: NO_SALES },
+  staff: { title: 'Sales by staff member', what: 'the staff report', empty: NO_SALES },
+  customers: {
+    title: 'Top customers',
+    what: 'the customers report',
+    empty: 'No sales to customers in this range.',
+  },
+  tax: { title: 'Tax by rate', what: 'the tax report', empty: NO_SALES },
+  stock: { title: 'Stock value by category', what: 'the stock value', empty: 'No products in stock.' },
+} satisfies Record<keyof typeof reportPaths, { title: string; what: string; empty: string }>;
+
 // Only this screen reads reports, so their keys live here. Every sale changes them: they are
 // asked again whenever the screen opens, and the figures shown stay (dimmed) while a new range
 // or grouping loads.

@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import { REPORT_GROUPS, type ReportGroup, type SalesReportResponse } from '../../../shared/reports';
 import { Options, SelectField } from '../../components/form-field';
 import { ReportSection } from '../../components/report-section';
-import { Table, Td } from '../../components/table';
 import { useCurrency } from '../../lib/store-settings';
 import { ReportChart } from './report-chart';
 import {
@@ -13,9 +12,9 @@ import {
   rangeFile,
   type ValueKind,
 } from './report-format';
-import { ChartCard, Choice, NUMBER, ReportHead, RowHeader, Tiles } from './report-parts';
-import { type DateRange, GROUP_LABEL, SALES_METRICS, type SalesMetric } from './report-range';
-import { reportPaths, salesReportQuery } from './reports-api';
+import { ChartCard, Choice, Figures, RowHeader, RowsTable, Tiles } from './report-parts';
+import { type DateRange, GROUP_LABEL, type SalesMetric } from './report-range';
+import { reportPaths, reportWords, salesReportQuery } from './reports-api';
 
 export const METRIC_LABEL: Record<SalesMetric, string> = {
   revenue: 'Revenue',
@@ -30,6 +29,12 @@ const METRIC_KIND: Record<SalesMetric, ValueKind> = {
   margin: 'money',
 };
 const PER: Record<ReportGroup, string> = { day: 'per day', week: 'per week', month: 'per month' };
+
+/** A period's figures, or the range's totals, in the order of the table's head. */
+function PeriodFigures({ period }: { period: SalesReportResponse['totals'] }) {
+  const { orders, units, revenue, cost, margin, discount, tax } = period;
+  return <Figures counts={[orders, units]} money={[revenue, cost, margin, discount, tax]} />;
+}
 
 function SalesFigures({ answer, metric }: { answer: SalesReportResponse; metric: SalesMetric }) {
   const currency = useCurrency();
@@ -60,40 +65,23 @@ function SalesFigures({ answer, metric }: { answer: SalesReportResponse; metric:
           }))}
         />
       </ChartCard>
-      <Table caption={`Sales ${PER[groupBy]}, ${formatRange(answer)}`}>
-        <ReportHead
-          words={['Period']}
-          figures={['Orders', 'Units', 'Revenue', 'Cost', 'Margin', 'Discounts', 'Tax']}
-        />
-        <tbody className="divide-y divide-slate-100">
-          {answer.periods.map((period) => (
-            <tr key={period.start} className="hover:bg-slate-50">
-              <RowHeader className="whitespace-nowrap">
-                <time dateTime={period.start}>{periodLabel(period.start, groupBy)}</time>
-              </RowHeader>
-              <Td className={NUMBER}>{count(period.orders)}</Td>
-              <Td className={NUMBER}>{count(period.units)}</Td>
-              <Td className={NUMBER}>{money(period.revenue)}</Td>
-              <Td className={NUMBER}>{money(period.cost)}</Td>
-              <Td className={NUMBER}>{money(period.margin)}</Td>
-              <Td className={NUMBER}>{money(period.discount)}</Td>
-              <Td className={NUMBER}>{money(period.tax)}</Td>
-            </tr>
-          ))}
-        </tbody>
-        <tfoot className="border-t-2 border-slate-200 bg-slate-50 font-semibold">
-          <tr>
-            <RowHeader>Total</RowHeader>
-            <Td className={NUMBER}>{count(totals.orders)}</Td>
-            <Td className={NUMBER}>{count(totals.units)}</Td>
-            <Td className={NUMBER}>{money(totals.revenue)}</Td>
-            <Td className={NUMBER}>{money(totals.cost)}</Td>
-            <Td className={NUMBER}>{money(totals.margin)}</Td>
-            <Td className={NUMBER}>{money(totals.discount)}</Td>
-            <Td className={NUMBER}>{money(totals.tax)}</Td>
-          </tr>
-        </tfoot>
-      </Table>
+      <RowsTable
+        caption={`Sales ${PER[groupBy]}, ${formatRange(answer)}`}
+        words={['Period']}
+        figures={['Orders', 'Units', 'Revenue', 'Cost', 'Margin', 'Discounts', 'Tax']}
+        rows={answer.periods}
+        rowKey={(period) => period.start}
+        total={<PeriodFigures period={totals} />}
+      >
+        {(period) => (
+          <>
+            <RowHeader className="whitespace-nowrap">
+              <time dateTime={period.start}>{periodLabel(period.start, groupBy)}</time>
+            </RowHeader>
+            <PeriodFigures period={period} />
+          </>
+        )}
+      </RowsTable>
     </>
   );
 }
@@ -119,18 +107,12 @@ export function SalesReport({
   const query = useQuery(salesReportQuery(range, group));
   return (
     <ReportSection
-      title="Sales over time"
+      {...reportWords.sales}
       covers={`${formatRange(range)}, ${PER[group]}`}
       csv={{ path: reportPaths.sales(range, group), filename: rangeFile(`sales-by-${group}`, range) }}
       controls={
         <>
-          <Choice
-            legend="Show"
-            options={SALES_METRICS}
-            labels={METRIC_LABEL}
-            value={metric}
-            onChange={onMetric}
-          />
+          <Choice legend="Show" labels={METRIC_LABEL} value={metric} onChange={onMetric} />
           <div className="w-36">
             <SelectField
               label="Group by"
@@ -143,9 +125,7 @@ export function SalesReport({
         </>
       }
       query={query}
-      what="the sales report"
       isEmpty={({ totals }) => totals.orders === 0 && totals.units === 0 && totals.revenue === 0}
-      empty="No sales in this range."
     >
       {(answer) => <SalesFigures answer={answer} metric={metric} />}
     </ReportSection>
