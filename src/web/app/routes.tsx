@@ -108,8 +108,8 @@ function area(path: string, roles: readonly Role[], pages: Page[], client: Query
   };
 }
 
-const staffPages: Page[] = [
-  { index: true, lazy: catalogue, prefetch: prefetchCatalogue },
+/** The orders, customers, sales, refunds and till pages: the staff's and the admin's alike. */
+const storePages: Page[] = [
   { path: 'orders', lazy: orders },
   { path: 'customers', lazy: customers },
   { path: 'customers/:id', lazy: customer },
@@ -120,6 +120,11 @@ const staffPages: Page[] = [
   { path: 'refunds/:id', lazy: refundReceipt },
   { path: 'till/sessions', lazy: tillSessions },
   { path: 'till/sessions/:id', lazy: tillReport },
+];
+
+const staffPages: Page[] = [
+  { index: true, lazy: catalogue, prefetch: prefetchCatalogue },
+  ...storePages,
   { path: 'profile', lazy: profile },
 ];
 
@@ -168,16 +173,7 @@ export function appRoutes(client: QueryClient): RouteObject[] {
             { path: 'purchase-orders/:id/print', lazy: purchaseOrderPrint },
             { path: 'reorder', lazy: reorder },
             { path: 'reports', lazy: reports },
-            { path: 'orders', lazy: orders },
-            { path: 'customers', lazy: customers },
-            { path: 'customers/:id', lazy: customer },
-            { path: 'sales', lazy: sales },
-            { path: 'sales/new', lazy: counter },
-            { path: 'sales/:id', lazy: receipt },
-            { path: 'refunds', lazy: refunds },
-            { path: 'refunds/:id', lazy: refundReceipt },
-            { path: 'till/sessions', lazy: tillSessions },
-            { path: 'till/sessions/:id', lazy: tillReport },
+            ...storePages,
             { path: 'users', lazy: users },
             { path: 'store', lazy: storeSettings },
             { path: 'tax-rates', lazy: taxRates },
