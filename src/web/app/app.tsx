@@ -5,11 +5,11 @@ import { onUnauthorized } from '../lib/api';
 import { notify } from '../lib/notify';
 import { createQueryClient } from '../lib/query-client';
 import { clearSession, getSession } from '../lib/session';
-import { routes } from './routes';
+import { appRoutes } from './routes';
 
 const queryClient = createQueryClient();
 /** Created when the app's code arrives (app/start.tsx), at the address of that moment. */
-export const router = createBrowserRouter(routes);
+export const router = createBrowserRouter(appRoutes(queryClient));
 
 // Any 401 means the token is gone or expired: forget it and ask for a new login.
 onUnauthorized(() => {

@@ -8,12 +8,15 @@ import { createQueryClient } from '../lib/query-client';
 import { clearSession, getSession } from '../lib/session';
 import { mockFetch, signIn, userOf } from '../test/helpers';
 import { guardDecision, HOME_PATH, MENUS, rootRedirect } from './navigation';
-import { routes } from './routes';
+import { appRoutes } from './routes';
 
 function renderAt(entries: string[]) {
-  const router = createMemoryRouter(routes, { initialEntries: entries, initialIndex: entries.length - 1 });
   const client = createQueryClient();
   client.setDefaultOptions({ queries: { retry: false } });
+  const router = createMemoryRouter(appRoutes(client), {
+    initialEntries: entries,
+    initialIndex: entries.length - 1,
+  });
   render(
     <QueryClientProvider client={client}>
       <RouterProvider router={router} />

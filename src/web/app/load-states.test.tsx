@@ -8,9 +8,10 @@ import { refund } from '../features/refunds/refunds-test-data';
 import { period, salesAnswer } from '../features/reports/reports-test-data';
 import { customer, sale, saleLine, product as saleProduct } from '../features/sales/sales-test-data';
 import { openSession, report as tillReport } from '../features/till/till-test-data';
+import { createQueryClient } from '../lib/query-client';
 import { renderWithClient, signIn, userOf } from '../test/helpers';
 import { RequireRole } from './guard';
-import { routes } from './routes';
+import { appRoutes } from './routes';
 
 /**
  * Every screen of the route table, with the server failing every call, shows the failure (the
@@ -449,7 +450,7 @@ function failures(): HTMLElement[] {
     .filter((alert) => /could not be loaded: /.test(alert.textContent ?? ''));
 }
 
-const all = screensOf(routes);
+const all = screensOf(appRoutes(createQueryClient()));
 
 describe('every screen of the route table', () => {
   it('is found: the areas and their pages, the ones that load nothing among them', () => {
@@ -471,10 +472,15 @@ describe.each(all.filter((one) => LOADS_NOTHING[one.path] === undefined))(
       signIn(userOf(role));
       const { calls, recover } = server(role);
       // The store's settings and rates load with the screen, so their failure is seen too.
-      renderWithClient(<RouterProvider router={createMemoryRouter(routes, { initialEntries: [path] })} />, {
-        store: null,
-        taxRates: null,
-      });
+      renderWithClient(
+        (client) => (
+          <RouterProvider router={createMemoryRouter(appRoutes(client), { initialEntries: [path] })} />
+        ),
+        {
+          store: null,
+          taxRates: null,
+        },
+      );
 
       await waitFor(() => expect(failures().length).toBeGreaterThan(0), { timeout: 3_000 });
       for (const alert of failures()) {
@@ -514,7 +520,9 @@ describe.each(all.filter((one) => LOADS_NOTHING[one.path] !== undefined))('$path
     signIn(userOf(role));
     const { calls } = server(role);
     // The store's settings are loaded already, as after any earlier screen (renderWithClient).
-    renderWithClient(<RouterProvider router={createMemoryRouter(routes, { initialEntries: [path] })} />);
+    renderWithClient((client) => (
+      <RouterProvider router={createMemoryRouter(appRoutes(client), { initialEntries: [path] })} />
+    ));
     await screen.findByRole('heading', { level: 1 }, { timeout: 3_000 });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(calls.filter((call) => !READS_ONLY(path).includes(call))).toEqual([]);

@@ -1,9 +1,13 @@
+import type { QueryClient } from '@tanstack/react-query';
 import type { RouteObject } from 'react-router';
 import type { Role } from '../../shared/roles';
 import { LogoutPage } from '../features/auth/logout-page';
 import { UnauthorizedPage } from '../features/auth/unauthorized-page';
+import { prefetchCatalogue } from '../features/catalogue/catalogue-api';
+import { getSession } from '../lib/session';
 import { CrashPage, FullPageLoading, NotFoundPage } from './error-pages';
 import { RequireRole, RootRedirect } from './guard';
+import { guardDecision } from './navigation';
 
 // Every screen but the tiny ones is its own chunk, so the login page downloads only what it needs.
 const landing = () => import('../features/landing/landing-page').then((m) => ({ Component: m.LandingPage }));
@@ -66,8 +70,27 @@ const storeSettings = () =>
 const taxRates = () =>
   import('../features/store/tax-rates-page').then((m) => ({ Component: m.TaxRatesPage }));
 
-/** A role area: the guard, then the shell, then its pages (a crash keeps the sidebar). */
-function area(path: string, roles: readonly Role[], pages: RouteObject[]): RouteObject {
+/**
+ * A page whose data starts loading with its code (STYLE: query factories): `prefetch` asks for what
+ * the page shows at the address, into the app's query cache, and the page finds it there.
+ */
+type Page = RouteObject & { prefetch?: (client: QueryClient, url: URL) => void };
+
+/**
+ * A role area: the guard, then the shell, then its pages (a crash keeps the sidebar). A page's
+ * prefetch runs as its loader, beside its code, only for a user the guard lets in.
+ */
+function area(path: string, roles: readonly Role[], pages: Page[], client: QueryClient): RouteObject {
+  const withData = pages.map(({ prefetch, ...page }): RouteObject => {
+    if (!prefetch) return page;
+    return {
+      ...page,
+      loader: ({ request }) => {
+        if (guardDecision(getSession(), roles).allow) prefetch(client, new URL(request.url));
+        return null;
+      },
+    } as RouteObject;
+  });
   return {
     path,
     element: <RequireRole roles={roles} />,
@@ -77,7 +100,7 @@ function area(path: string, roles: readonly Role[], pages: RouteObject[]): Route
         children: [
           {
             errorElement: <CrashPage inShell />,
-            children: [...pages, { path: '*', element: <NotFoundPage inShell /> }],
+            children: [...withData, { path: '*', element: <NotFoundPage inShell /> }],
           },
         ],
       },
@@ -85,8 +108,8 @@ function area(path: string, roles: readonly Role[], pages: RouteObject[]): Route
   };
 }
 
-const staffPages: RouteObject[] = [
-  { index: true, lazy: catalogue },
+/** The orders, customers, sales, refunds and till pages: the staff's and the admin's alike. */
+const storePages: Page[] = [
   { path: 'orders', lazy: orders },
   { path: 'customers', lazy: customers },
   { path: 'customers/:id', lazy: customer },
@@ -97,72 +120,73 @@ const staffPages: RouteObject[] = [
   { path: 'refunds/:id', lazy: refundReceipt },
   { path: 'till/sessions', lazy: tillSessions },
   { path: 'till/sessions/:id', lazy: tillReport },
+];
+
+const staffPages: Page[] = [
+  { index: true, lazy: catalogue, prefetch: prefetchCatalogue },
+  ...storePages,
   { path: 'profile', lazy: profile },
 ];
 
-export const routes: RouteObject[] = [
-  {
-    errorElement: <CrashPage />,
-    HydrateFallback: FullPageLoading,
-    children: [
-      { index: true, element: <RootRedirect /> },
-      { path: 'home', lazy: landing },
-      { path: 'retail', lazy: landing },
-      { path: 'login', lazy: login },
-      { path: 'logout', element: <LogoutPage /> },
-      { path: 'change-password', lazy: changePassword },
-      { path: 'unauthorized', element: <UnauthorizedPage /> },
-      area(
-        'superAdmin-dashboard',
-        ['superAdmin'],
-        [
-          { index: true, lazy: superDashboard },
-          { path: 'users', lazy: users },
-          { path: 'activity', lazy: activity },
-          { path: 'profile', lazy: profile },
-        ],
-      ),
-      area(
-        'admin-dashboard',
-        ['admin'],
-        [
-          { index: true, lazy: adminDashboard },
-          { path: 'products', lazy: products },
-          { path: 'products/:id/stock', lazy: stock },
-          { path: 'products/import', lazy: productsImport },
-          { path: 'products/import/:id', lazy: productsImport },
-          { path: 'stock-check', lazy: stockCheck },
-          { path: 'lots/expiring', lazy: expiringLots },
-          { path: 'lots/:id', lazy: lotTrace },
-          { path: 'categories', lazy: categories },
-          { path: 'supplier', lazy: suppliers },
-          { path: 'purchase-orders', lazy: purchaseOrders },
-          { path: 'purchase-orders/new', lazy: purchaseOrder },
-          { path: 'purchase-orders/:id', lazy: purchaseOrder },
-          { path: 'purchase-orders/:id/print', lazy: purchaseOrderPrint },
-          { path: 'reorder', lazy: reorder },
-          { path: 'reports', lazy: reports },
-          { path: 'orders', lazy: orders },
-          { path: 'customers', lazy: customers },
-          { path: 'customers/:id', lazy: customer },
-          { path: 'sales', lazy: sales },
-          { path: 'sales/new', lazy: counter },
-          { path: 'sales/:id', lazy: receipt },
-          { path: 'refunds', lazy: refunds },
-          { path: 'refunds/:id', lazy: refundReceipt },
-          { path: 'till/sessions', lazy: tillSessions },
-          { path: 'till/sessions/:id', lazy: tillReport },
-          { path: 'users', lazy: users },
-          { path: 'store', lazy: storeSettings },
-          { path: 'tax-rates', lazy: taxRates },
-          { path: 'activity', lazy: activity },
-          { path: 'profile', lazy: profile },
-        ],
-      ),
-      area('employee-dashboard', ['user'], staffPages),
-      area('salesRep-dashboard', ['salesRep'], staffPages),
-      area('medicalRep-dashboard', ['medicalRep'], staffPages),
-      { path: '*', element: <NotFoundPage /> },
-    ],
-  },
-];
+/** The app's routes; pages that prefetch load their data into `client`, the app's query client. */
+export function appRoutes(client: QueryClient): RouteObject[] {
+  return [
+    {
+      errorElement: <CrashPage />,
+      HydrateFallback: FullPageLoading,
+      children: [
+        { index: true, element: <RootRedirect /> },
+        { path: 'home', lazy: landing },
+        { path: 'retail', lazy: landing },
+        { path: 'login', lazy: login },
+        { path: 'logout', element: <LogoutPage /> },
+        { path: 'change-password', lazy: changePassword },
+        { path: 'unauthorized', element: <UnauthorizedPage /> },
+        area(
+          'superAdmin-dashboard',
+          ['superAdmin'],
+          [
+            { index: true, lazy: superDashboard },
+            { path: 'users', lazy: users },
+            { path: 'activity', lazy: activity },
+            { path: 'profile', lazy: profile },
+          ],
+          client,
+        ),
+        area(
+          'admin-dashboard',
+          ['admin'],
+          [
+            { index: true, lazy: adminDashboard },
+            { path: 'products', lazy: products },
+            { path: 'products/:id/stock', lazy: stock },
+            { path: 'products/import', lazy: productsImport },
+            { path: 'products/import/:id', lazy: productsImport },
+            { path: 'stock-check', lazy: stockCheck },
+            { path: 'lots/expiring', lazy: expiringLots },
+            { path: 'lots/:id', lazy: lotTrace },
+            { path: 'categories', lazy: categories },
+            { path: 'supplier', lazy: suppliers },
+            { path: 'purchase-orders', lazy: purchaseOrders },
+            { path: 'purchase-orders/new', lazy: purchaseOrder },
+            { path: 'purchase-orders/:id', lazy: purchaseOrder },
+            { path: 'purchase-orders/:id/print', lazy: purchaseOrderPrint },
+            { path: 'reorder', lazy: reorder },
+            { path: 'reports', lazy: reports },
+            ...storePages,
+            { path: 'users', lazy: users },
+            { path: 'store', lazy: storeSettings },
+            { path: 'tax-rates', lazy: taxRates },
+            { path: 'activity', lazy: activity },
+            { path: 'profile', lazy: profile },
+          ],
+          client,
+        ),
+        area('employee-dashboard', ['user'], staffPages, client),
+        area('salesRep-dashboard', ['salesRep'], staffPages, client),
+        area('medicalRep-dashboard', ['medicalRep'], staffPages, client),
+        { path: '*', element: <NotFoundPage /> },
+      ],
+    },
+  ];
+}

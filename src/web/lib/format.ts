@@ -32,10 +32,23 @@ export function formatCount(value: number): string {
 /** A day alone ("2026-11-25"): a calendar day, the same in every time zone. */
 const DAY_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
-const DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
-const CALENDAR_DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
-const DATE_TIME = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-const DATE_TIME_SECONDS = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium' });
+const DATE_STYLES = {
+  date: { dateStyle: 'medium' },
+  calendarDate: { dateStyle: 'medium', timeZone: 'UTC' },
+  dateTime: { dateStyle: 'medium', timeStyle: 'short' },
+  dateTimeSeconds: { dateStyle: 'medium', timeStyle: 'medium' },
+} satisfies Record<string, Intl.DateTimeFormatOptions>;
+
+const DATE_FORMATS = new Map<keyof typeof DATE_STYLES, Intl.DateTimeFormat>();
+/** Made when first used: each takes milliseconds to build, and many screens write no date. */
+function dateFormat(style: keyof typeof DATE_STYLES): Intl.DateTimeFormat {
+  let format = DATE_FORMATS.get(style);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', DATE_STYLES[style]);
+    DATE_FORMATS.set(style, format);
+  }
+  return format;
+}
 
 /** One style whatever the reader's locale, with plain spaces (ICU puts a narrow one before AM/PM). */
 function plain(text: string): string {
@@ -47,9 +60,9 @@ function plain(text: string): string {
  * alone ("2026-11-25") as that day. The raw text when it is not a date.
  */
 export function formatDate(value: string): string {
-  if (DAY_ONLY.test(value)) return plain(CALENDAR_DATE.format(new Date(`${value}T00:00:00Z`)));
+  if (DAY_ONLY.test(value)) return plain(dateFormat('calendarDate').format(new Date(`${value}T00:00:00Z`)));
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : plain(DATE.format(date));
+  return Number.isNaN(date.getTime()) ? value : plain(dateFormat('date').format(date));
 }
 
 /**
@@ -59,7 +72,7 @@ export function formatDate(value: string): string {
 export function formatDateTime(value: string, options: { seconds?: boolean } = {}): string {
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return value;
-  return plain((options.seconds ? DATE_TIME_SECONDS : DATE_TIME).format(date));
+  return plain(dateFormat(options.seconds ? 'dateTimeSeconds' : 'dateTime').format(date));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ProductChoicesResponse } from '../../shared/products';
 import { api } from './api';
 import { queryKeys } from './query-keys';
@@ -8,9 +8,11 @@ import { queryKeys } from './query-keys';
  * every page of products. It sits under the products key, so a change to categories, suppliers or
  * products refreshes it too.
  */
+export const productChoicesQuery = queryOptions({
+  queryKey: queryKeys.productChoices,
+  queryFn: ({ signal }) => api('/products/choices', { schema: ProductChoicesResponse, signal }),
+});
+
 export function useProductChoices() {
-  return useQuery({
-    queryKey: queryKeys.productChoices,
-    queryFn: ({ signal }) => api('/products/choices', { schema: ProductChoicesResponse, signal }),
-  });
+  return useQuery(productChoicesQuery);
 }

@@ -131,9 +131,10 @@ export function signIn(user: User, token = 'test-token') {
  * Renders inside a fresh query client, with the notification area. The store's settings and tax
  * rates are already loaded, as in the app after its first screen (a fresh store: USD, no rates),
  * so a screen's own calls are the only ones made; give others, or null to let the screen load them.
+ * `ui` may be a function of the client, for a router whose routes load into it (appRoutes).
  */
 export function renderWithClient(
-  ui: ReactNode,
+  ui: ReactNode | ((client: QueryClient) => ReactNode),
   {
     store = storeOf(),
     taxRates = [],
@@ -154,7 +155,7 @@ export function renderWithClient(
     client,
     ...render(
       <QueryClientProvider client={client}>
-        {ui}
+        {typeof ui === 'function' ? ui(client) : ui}
         <Notifications />
       </QueryClientProvider>,
     ),

@@ -3,16 +3,17 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import { routes } from '../../app/routes';
+import { appRoutes } from '../../app/routes';
 import { createQueryClient } from '../../lib/query-client';
 import { getSession } from '../../lib/session';
 import { mockFetch, userOf } from '../../test/helpers';
 import { LoginForm } from './login-form';
 
 function renderLogin() {
-  const router = createMemoryRouter(routes, { initialEntries: ['/login'] });
+  const client = createQueryClient();
+  const router = createMemoryRouter(appRoutes(client), { initialEntries: ['/login'] });
   render(
-    <QueryClientProvider client={createQueryClient()}>
+    <QueryClientProvider client={client}>
       <RouterProvider router={router} />
     </QueryClientProvider>,
   );
@@ -31,9 +32,10 @@ describe('Login', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Inventory MS' })).toBeTruthy();
     await waitFor(() => expect(document.title).toBe('Login · Inventory MS'));
     cleanup();
-    const router = createMemoryRouter(routes, { initialEntries: ['/home'] });
+    const client = createQueryClient();
+    const router = createMemoryRouter(appRoutes(client), { initialEntries: ['/home'] });
     render(
-      <QueryClientProvider client={createQueryClient()}>
+      <QueryClientProvider client={client}>
         <RouterProvider router={router} />
       </QueryClientProvider>,
     );

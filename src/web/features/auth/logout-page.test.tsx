@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { routes } from '../../app/routes';
+import { appRoutes } from '../../app/routes';
 import { Notifications } from '../../components/notifications';
 import { onUnauthorized, SIGN_OUT_WAIT_MS } from '../../lib/api';
 import { createQueryClient } from '../../lib/query-client';
@@ -12,8 +12,8 @@ import { mockFetch, signIn, userOf } from '../../test/helpers';
 const me = userOf('salesRep', { _id: 'u1' });
 
 function renderLogout(state?: SignedOutState) {
-  const router = createMemoryRouter(routes, { initialEntries: [{ pathname: '/logout', state }] });
   const client = createQueryClient();
+  const router = createMemoryRouter(appRoutes(client), { initialEntries: [{ pathname: '/logout', state }] });
   client.setQueryData(['users', 'u1'], { success: true, user: me });
   render(
     <QueryClientProvider client={client}>

@@ -23,7 +23,7 @@ import { shortId } from '../../lib/format';
 import { isPastEnd, serverPage } from '../../lib/paging';
 import { useProductChoices } from '../../lib/product-choices';
 import { SEARCH_MAX_LENGTH, usePagedList, usePageInRange } from '../../lib/use-paged-list';
-import { useCataloguePage } from './catalogue-api';
+import { catalogueQueryAt, useCataloguePage } from './catalogue-api';
 import { OrderModal } from './order-modal';
 
 /**
@@ -69,11 +69,8 @@ export function CataloguePage() {
   const paging = usePagedList<'category'>();
   const categoryId = paging.params.get('category') ?? '';
   const asked = { page: paging.page, pageSize: paging.pageSize };
-  const list = useCataloguePage({
-    search: paging.search || undefined,
-    category: categoryId || undefined,
-    ...asked,
-  });
+  // The address says which page to show; the route has asked for it already (prefetchCatalogue).
+  const list = useCataloguePage(catalogueQueryAt(paging.params));
   const choices = useProductChoices();
   const [ordering, setOrdering] = useState<Product | null>(null);
 

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { guardDecision, rootRedirect } from '../../app/navigation';
-import { routes } from '../../app/routes';
+import { appRoutes } from '../../app/routes';
 import { createQueryClient } from '../../lib/query-client';
 import { getSession } from '../../lib/session';
 import { mockFetch, signIn, userOf } from '../../test/helpers';
@@ -20,9 +20,9 @@ const emptyCatalogue = () => ({
 });
 
 function renderAt(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
   const client = createQueryClient();
   client.setDefaultOptions({ queries: { retry: false } });
+  const router = createMemoryRouter(appRoutes(client), { initialEntries: [path] });
   render(
     <QueryClientProvider client={client}>
       <RouterProvider router={router} />

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, MemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import { routes } from '../../app/routes';
+import { appRoutes } from '../../app/routes';
 import { getSession } from '../../lib/session';
 import { SignedInContext } from '../../lib/signed-in';
 import { type FetchCall, mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
@@ -41,8 +41,12 @@ function renderProfileInApp(logout: Handler) {
     'GET /api/users/u1': () => ({ body: { success: true, user: me } }),
     'POST /api/auth/logout': logout,
   });
-  const router = createMemoryRouter(routes, { initialEntries: ['/salesRep-dashboard/profile'] });
-  renderWithClient(<RouterProvider router={router} />);
+  // The router is made with the test's query client, which renderWithClient creates.
+  let router!: ReturnType<typeof createMemoryRouter>;
+  renderWithClient((client) => {
+    router = createMemoryRouter(appRoutes(client), { initialEntries: ['/salesRep-dashboard/profile'] });
+    return <RouterProvider router={router} />;
+  });
   return { ...mock, router };
 }
 
