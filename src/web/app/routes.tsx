@@ -128,6 +128,38 @@ const staffPages: Page[] = [
   { path: 'profile', lazy: profile },
 ];
 
+const superAdminPages: Page[] = [
+  { index: true, lazy: superDashboard },
+  { path: 'users', lazy: users },
+  { path: 'activity', lazy: activity },
+  { path: 'profile', lazy: profile },
+];
+
+const adminPages: Page[] = [
+  { index: true, lazy: adminDashboard },
+  { path: 'products', lazy: products },
+  { path: 'products/:id/stock', lazy: stock },
+  { path: 'products/import', lazy: productsImport },
+  { path: 'products/import/:id', lazy: productsImport },
+  { path: 'stock-check', lazy: stockCheck },
+  { path: 'lots/expiring', lazy: expiringLots },
+  { path: 'lots/:id', lazy: lotTrace },
+  { path: 'categories', lazy: categories },
+  { path: 'supplier', lazy: suppliers },
+  { path: 'purchase-orders', lazy: purchaseOrders },
+  { path: 'purchase-orders/new', lazy: purchaseOrder },
+  { path: 'purchase-orders/:id', lazy: purchaseOrder },
+  { path: 'purchase-orders/:id/print', lazy: purchaseOrderPrint },
+  { path: 'reorder', lazy: reorder },
+  { path: 'reports', lazy: reports },
+  ...storePages,
+  { path: 'users', lazy: users },
+  { path: 'store', lazy: storeSettings },
+  { path: 'tax-rates', lazy: taxRates },
+  { path: 'activity', lazy: activity },
+  { path: 'profile', lazy: profile },
+];
+
 /** The app's routes; pages that prefetch load their data into `client`, the app's query client. */
 export function appRoutes(client: QueryClient): RouteObject[] {
   return [
@@ -142,46 +174,8 @@ export function appRoutes(client: QueryClient): RouteObject[] {
         { path: 'logout', element: <LogoutPage /> },
         { path: 'change-password', lazy: changePassword },
         { path: 'unauthorized', element: <UnauthorizedPage /> },
-        area(
-          'superAdmin-dashboard',
-          ['superAdmin'],
-          [
-            { index: true, lazy: superDashboard },
-            { path: 'users', lazy: users },
-            { path: 'activity', lazy: activity },
-            { path: 'profile', lazy: profile },
-          ],
-          client,
-        ),
-        area(
-          'admin-dashboard',
-          ['admin'],
-          [
-            { index: true, lazy: adminDashboard },
-            { path: 'products', lazy: products },
-            { path: 'products/:id/stock', lazy: stock },
-            { path: 'products/import', lazy: productsImport },
-            { path: 'products/import/:id', lazy: productsImport },
-            { path: 'stock-check', lazy: stockCheck },
-            { path: 'lots/expiring', lazy: expiringLots },
-            { path: 'lots/:id', lazy: lotTrace },
-            { path: 'categories', lazy: categories },
-            { path: 'supplier', lazy: suppliers },
-            { path: 'purchase-orders', lazy: purchaseOrders },
-            { path: 'purchase-orders/new', lazy: purchaseOrder },
-            { path: 'purchase-orders/:id', lazy: purchaseOrder },
-            { path: 'purchase-orders/:id/print', lazy: purchaseOrderPrint },
-            { path: 'reorder', lazy: reorder },
-            { path: 'reports', lazy: reports },
-            ...storePages,
-            { path: 'users', lazy: users },
-            { path: 'store', lazy: storeSettings },
-            { path: 'tax-rates', lazy: taxRates },
-            { path: 'activity', lazy: activity },
-            { path: 'profile', lazy: profile },
-          ],
-          client,
-        ),
+        area('superAdmin-dashboard', ['superAdmin'], superAdminPages, client),
+        area('admin-dashboard', ['admin'], adminPages, client),
         area('employee-dashboard', ['user'], staffPages, client),
         area('salesRep-dashboard', ['salesRep'], staffPages, client),
         area('medicalRep-dashboard', ['medicalRep'], staffPages, client),
