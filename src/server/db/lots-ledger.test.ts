@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { businessError } from '../lib/errors';
 import { startApp, type TestApp, targets } from '../test/harness';
+import { lotLedgerOf } from '../test/lot-ledger';
 
 /**
  * The ledger's lots (DESIGN §15, stock_movements_apply.sql) at the level of SQL, below every route:
@@ -66,15 +67,8 @@ describe.each(targets)('lots in the stock ledger on $name', (target) => {
   }
   /** Every lot's quantity against its movements, every tracked product's stock against its lots. */
   async function ledgerHolds(productId: string) {
-    const [row] = await t.sql<{ stock: number; lots: number; ledger: number; bad: number }>(
-      `select p.stock, (select coalesce(sum(quantity), 0)::int from lots where product_id = p.id) as lots,
-              (select coalesce(sum(quantity), 0)::int from stock_movements where product_id = p.id) as ledger,
-              (select count(*)::int from lots l where l.product_id = p.id and l.quantity <>
-                 (select coalesce(sum(quantity), 0) from stock_movements m where m.lot_id = l.id)) as bad
-       from products p where p.id = $1`,
-      [productId],
-    );
-    expect(row).toEqual({ stock: row?.lots, lots: row?.ledger, ledger: row?.stock, bad: 0 });
+    const row = await lotLedgerOf(t.sql, productId);
+    expect(row).toMatchObject({ stock: row?.lots, lots: row?.ledger, ledger: row?.stock, bad: 0 });
   }
 
   it('a sale naming no lot takes the earliest unexpired lots first, one movement per lot', async () => {

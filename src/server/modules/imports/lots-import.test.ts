@@ -7,6 +7,7 @@ import {
   ImportRowsResponse,
 } from '../../../shared/imports';
 import { startApp, type TestApp, targets } from '../../test/harness';
+import { lotLedgerOf } from '../../test/lot-ledger';
 import { BATCH_ROWS } from './apply';
 import { createImport } from './imports.repository';
 
@@ -125,15 +126,7 @@ describe.each(targets)('a catalogue import with lots on $name', (target) => {
     );
   /** lot = Σ its movements, product = Σ lots = Σ movements (lot-tracked), product = Σ movements (all). */
   async function ledgerHolds(productId: string) {
-    const [row] = await t.sql<{ stock: number; lots: number; ledger: number; bad: number; tracking: string }>(
-      `select p.stock, p.tracking,
-              (select coalesce(sum(quantity), 0)::int from lots where product_id = p.id) as lots,
-              (select coalesce(sum(quantity), 0)::int from stock_movements where product_id = p.id) as ledger,
-              (select count(*)::int from lots l where l.product_id = p.id and l.quantity <>
-                 (select coalesce(sum(quantity), 0) from stock_movements m where m.lot_id = l.id)) as bad
-         from products p where p.id = $1`,
-      [productId],
-    );
+    const row = await lotLedgerOf(t.sql, productId);
     expect(row?.ledger).toBe(row?.stock);
     expect(row?.bad).toBe(0);
     if (row?.tracking === 'lot') expect(row.lots).toBe(row.stock);

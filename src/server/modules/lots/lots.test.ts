@@ -3,6 +3,7 @@ import { addDays, EXPIRING_CSV_HEADER, ExpiringResponse, TraceResponse } from '.
 import { PurchaseOrderResponse } from '../../../shared/purchasing';
 import type { Runner } from '../../db/connection';
 import { startApp, type TestApp, targets } from '../../test/harness';
+import { lotLedgerOf } from '../../test/lot-ledger';
 import { parseCsv } from '../../test/parse-csv';
 import { type ExpiringCursor, expiringCsvBatch } from './lots.repository';
 
@@ -75,15 +76,8 @@ function helpers(t: () => TestApp) {
 
 /** Every lot equals its movements, every tracked product's stock its lots and its movements. */
 async function ledgerHolds(t: TestApp, productId: string) {
-  const [row] = await t.sql<{ stock: number; lots: number; ledger: number; bad: number }>(
-    `select p.stock, (select coalesce(sum(quantity), 0)::int from lots where product_id = p.id) as lots,
-            (select coalesce(sum(quantity), 0)::int from stock_movements where product_id = p.id) as ledger,
-            (select count(*)::int from lots l where l.product_id = p.id and l.quantity <>
-               (select coalesce(sum(quantity), 0) from stock_movements m where m.lot_id = l.id)) as bad
-     from products p where p.id = $1`,
-    [productId],
-  );
-  expect(row).toEqual({ stock: row?.lots, lots: row?.ledger, ledger: row?.stock, bad: 0 });
+  const row = await lotLedgerOf(t.sql, productId);
+  expect(row).toMatchObject({ stock: row?.lots, lots: row?.ledger, ledger: row?.stock, bad: 0 });
 }
 
 describe.each(targets)('receiving by lot on $name', (target) => {

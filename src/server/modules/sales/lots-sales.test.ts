@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { businessError } from '../../lib/errors';
 import { type Account, startApp, type TestApp, targets } from '../../test/harness';
+import { lotLedgerOf } from '../../test/lot-ledger';
 
 type LotSpec = { number: string; expiresOn: string | null; quantity: number };
 
@@ -59,16 +60,14 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
     );
   /** Every lot = Σ its movements ≥ 0, and the product = Σ its lots = Σ its movements. */
   async function ledgerHolds(productId: string) {
-    const [row] = await t.sql<{ stock: number; lots: number; ledger: number; bad: number; negative: number }>(
-      `select p.stock, (select coalesce(sum(quantity), 0)::int from lots where product_id = p.id) as lots,
-              (select coalesce(sum(quantity), 0)::int from stock_movements where product_id = p.id) as ledger,
-              (select count(*)::int from lots l where l.product_id = p.id and l.quantity <>
-                 (select coalesce(sum(quantity), 0) from stock_movements m where m.lot_id = l.id)) as bad,
-              (select count(*)::int from lots l where l.product_id = p.id and l.quantity < 0) as negative
-       from products p where p.id = $1`,
-      [productId],
-    );
-    expect(row).toEqual({ stock: row?.lots, lots: row?.ledger, ledger: row?.stock, bad: 0, negative: 0 });
+    const row = await lotLedgerOf(t.sql, productId);
+    expect(row).toMatchObject({
+      stock: row?.lots,
+      lots: row?.ledger,
+      ledger: row?.stock,
+      bad: 0,
+      negative: 0,
+    });
     return row?.stock;
   }
   /** An order's movements of a kind, by lot number. */

@@ -8,6 +8,7 @@ import {
   StockCheckResponse,
 } from '../../../shared/stock';
 import { startApp, type TestApp, targets } from '../../test/harness';
+import { lotLedgerOf } from '../../test/lot-ledger';
 import { parseCsv } from '../../test/parse-csv';
 
 let sequence = 0;
@@ -103,15 +104,7 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
     );
   /** Every lot = the sum of its movements; the product = the sum of its lots (when tracked) = the sum of its movements. */
   async function holds(id: string) {
-    const [row] = await t.sql<{ stock: number; tracking: string; lots: number; ledger: number; bad: number }>(
-      `select p.stock, p.tracking,
-              (select coalesce(sum(quantity), 0)::int from lots where product_id = p.id) as lots,
-              (select coalesce(sum(quantity), 0)::int from stock_movements where product_id = p.id) as ledger,
-              (select count(*)::int from lots l where l.product_id = p.id and l.quantity <>
-                 (select coalesce(sum(quantity), 0) from stock_movements m where m.lot_id = l.id)) as bad
-       from products p where p.id = $1`,
-      [id],
-    );
+    const row = await lotLedgerOf(t.sql, id);
     expect(row?.bad, 'lots differing from their movements').toBe(0);
     expect(row?.ledger, 'stock against the sum of movements').toBe(row?.stock);
     if (row?.tracking === 'lot') expect(row?.lots, 'stock against the sum of lots').toBe(row?.stock);

@@ -140,7 +140,7 @@ export function RowsChart({
  * A report table's head: the rank when the rows are ranked, the row's name and other words, then
  * the figures, on the right.
  */
-export function ReportHead({
+function ReportHead({
   ranked = false,
   words,
   figures,
