@@ -21,6 +21,7 @@ const RACES = [
   'src/server/modules/orders/orders.test.ts',
   'src/server/test/instances.test.ts',
   'src/server/graceful-stop.test.ts',
+  'src/server/db/data-lock.test.ts',
 ];
 
 const SERVER = {

@@ -12,6 +12,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { projectRoot } from '../lib/project-root';
+import { lockDataFolder } from './data-lock';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -158,16 +159,24 @@ export async function migratedPgliteImage(): Promise<Blob> {
 
 async function openPglite(dataDir: string, image?: Blob): Promise<Database & { dump: () => Promise<Blob> }> {
   const inMemory = dataDir === 'memory://';
-  if (!inMemory) mkdirSync(dataDir, { recursive: true });
   if (image && !inMemory) throw new Error('a PGlite image starts an in-memory database only');
+  if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  // One server a folder: a second one would write over the first's pages (data-lock.ts).
+  const unlock = inMemory ? () => {} : lockDataFolder(dataDir);
   const extensions = { pg_trgm };
   const client = inMemory
     ? new PGlite({ extensions, ...(image ? { loadDataDir: image } : {}) })
     : new PGlite(dataDir, { extensions });
-  await client.waitReady;
   const db = drizzlePglite({ client, schema, casing: 'snake_case' });
-  await migratePglite(db, { migrationsFolder: MIGRATIONS });
-  await client.transaction((tx) => applyFunctions((text) => tx.exec(text)));
+  try {
+    await client.waitReady;
+    await migratePglite(db, { migrationsFolder: MIGRATIONS });
+    await client.transaction((tx) => applyFunctions((text) => tx.exec(text)));
+  } catch (error) {
+    if (!client.closed) await client.close().catch(() => {});
+    unlock();
+    throw error;
+  }
   const runner: Runner = {
     query: async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows,
     run: async <T>(statement: Statement, params: unknown[]) =>
@@ -188,7 +197,11 @@ async function openPglite(dataDir: string, image?: Blob): Promise<Database & { d
       return true;
     },
     close: async () => {
-      if (!client.closed) await client.close();
+      try {
+        if (!client.closed) await client.close();
+      } finally {
+        unlock();
+      }
     },
     dump: () => client.dumpDataDir('none'),
   };
