@@ -84,7 +84,7 @@ function create(path: string): boolean {
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
+    throw new Error(`Could not lock the data folder (${path}): ${(error as Error).message}`);
   } finally {
     remove(own);
   }
