@@ -291,6 +291,38 @@ describe.each(targets)('a catalogue import from upload to the fixed errors file 
       expect(codes).toEqual({ kept: `BKP${k}`, cleared: null });
     });
 
+    it('the errors file gives a “-” cell back as uploaded, so the fixed file still clears', async () => {
+      const k = tag();
+      const product = await t.product({ name: `Worded ${k}` });
+      await t.sql(`update products set sku = $2, description = 'Stored words' where id = $1`, [
+        product.id,
+        `WD${k}`,
+      ]);
+      const header = ['SKU', 'Description', 'Price'];
+      const text = [header, [`WD${k}`, '-', 'cheap']].map((row) => `${row.join(',')}\r\n`).join('');
+      const uploaded = await upload(text, `worded-${k}.csv`);
+      const checked = await check(uploaded._id, { mapping: uploaded.mapping, matchBy: 'sku', stock: 'set' });
+      expect(checked.summary).toMatchObject({ errors: 1 });
+      const errorsFile = await t.call('GET', `/api/imports/${uploaded._id}/errors?format=csv`, {
+        token: admin(),
+      });
+      expect(errorsFile.text.split('\r\n')[1]).toBe(`"WD${k}","-","cheap","Price: Price must be a number."`);
+      const fixed = parseCsv(errorsFile.text).map((row, i) =>
+        i === 0 ? row.slice(0, 3) : [row[0], row[1], '4'],
+      );
+      const again = await upload(
+        fixed
+          .map((row) => `${row.map((cell) => (cell === '-' ? cell : `"${cell}"`)).join(',')}\r\n`)
+          .join(''),
+        `worded-${k}-errors.csv`,
+      );
+      await check(again._id, { mapping: again.mapping, matchBy: 'sku', stock: 'set' });
+      expect((await rowsOf(again._id))[0]?.changes).toEqual([
+        { field: 'description', from: 'Stored words', to: '' },
+        { field: 'price', from: 9.99, to: 4 },
+      ]);
+    });
+
     it('round trip without SKUs: the export of products that have none imports back unchanged, creating nothing', async () => {
       const k = tag();
       const ids: string[] = [];
