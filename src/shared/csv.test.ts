@@ -36,6 +36,15 @@ describe('CSV (RFC 4180, no formulas)', () => {
     expect(csvRow(['Ann;=cmd', 2])).toBe('"Ann;=cmd",2\r\n');
   });
 
+  it('writes a lone minus given as bare without the apostrophe, and any other bare text as a text', () => {
+    expect(csvCell('-')).toBe(`"'-"`);
+    expect(csvCell({ bare: '-' })).toBe('"-"');
+    expect(csvCell({ bare: ' - ' })).toBe('" - "');
+    expect(csvCell({ bare: '-1+2' })).toBe(`"'-1+2"`);
+    expect(csvCell({ bare: '=cmd' })).toBe(`"'=cmd"`);
+    expect(csvCell({ bare: 'plain' })).toBe('"plain"');
+  });
+
   it('writes numbers plainly, negative ones too, and empty for null, undefined and NaN', () => {
     expect(csvRow([-3.5, 0, 12, 0.1, null, undefined, Number.NaN, true])).toBe('-3.5,0,12,0.1,,,,true\r\n');
   });

@@ -9,7 +9,15 @@
  * separator. Numbers and booleans stay bare, so a spreadsheet reads them as numbers (a negative
  * margin stays -3.5, not '-3.5); they cannot hold a separator. An empty cell (null) stays empty.
  */
-export type CsvValue = string | number | boolean | null | undefined;
+export type CsvValue = string | number | boolean | null | undefined | CsvBare;
+
+/**
+ * A text written without the formula apostrophe, for a text that is no formula: the import's
+ * clearing cell, a lone `-` (DESIGN §22), which the import's errors file gives back as uploaded so
+ * the fixed file still clears. Any other text is written as every text is.
+ */
+export type CsvBare = { readonly bare: string };
+const LONE_MINUS = /^\s*-\s*$/;
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -20,6 +28,7 @@ export function csvCell(value: CsvValue): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'object') return LONE_MINUS.test(value.bare) ? `"${value.bare}"` : csvCell(value.bare);
   // A file's cells given back as text (the import's failed rows) keep "-2" as it was uploaded.
   const text = FORMULA_START.test(value) && !NEGATIVE_NUMBER.test(value) ? `'${value}` : value;
   return `"${text.replaceAll('"', '""')}"`;

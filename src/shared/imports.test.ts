@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   cellNumber,
   cellText,
+  clearMessage,
   guessMapping,
   IMPORT_FIELD_HEADER,
   IMPORT_FIELDS,
@@ -189,18 +190,58 @@ describe('readImportRow', () => {
     });
   });
 
-  it('reads empty cells: required fields absent, the nullable ones null, the description empty', () => {
+  it('leaves blank cells out, so they keep what is stored', () => {
     const { values, errors } = readImportRow(row({}), COLUMNS, HEADERS, false);
     expect(errors).toEqual([]);
-    expect(values).toEqual({
-      sku: null,
-      barcode: null,
-      description: '',
-      cost: null,
-      stock: null,
-      reorderPoint: null,
-      reorderQuantity: null,
-      taxRate: null,
+    expect(values).toEqual({});
+    expect(
+      readImportRow(row({ Description: '  ', Cost: ' ', 'Tax rate': '\t' }), COLUMNS, HEADERS, false),
+    ).toEqual({
+      values: {},
+      errors: [],
+    });
+  });
+
+  it('reads the clearing cell “-” as cleared: null, the description empty', () => {
+    const clear = Object.fromEntries(HEADERS.map((header) => [header, ' - ']));
+    const optional = readImportRow(
+      row({ ...clear, Name: 'Kept', Category: 'Pain', Supplier: 'Acme', Price: '1', Stock: '2' }),
+      COLUMNS,
+      HEADERS,
+      false,
+    );
+    expect(optional).toEqual({
+      values: {
+        name: 'Kept',
+        sku: null,
+        barcode: null,
+        description: '',
+        category: 'Pain',
+        supplier: 'Acme',
+        price: 1,
+        cost: null,
+        stock: 2,
+        reorderPoint: null,
+        reorderQuantity: null,
+        taxRate: null,
+      },
+      errors: [],
+    });
+    // The fields every product has cannot be cleared.
+    expect(readImportRow(row(clear), COLUMNS, HEADERS, false).errors).toEqual(
+      (['Name', 'Category', 'Supplier', 'Price', 'Stock'] as const).map((column) => ({
+        column,
+        message: `${column} cannot be cleared: leave the cell empty to keep it.`,
+      })),
+    );
+    expect(clearMessage('price')).toBe('Price cannot be cleared: leave the cell empty to keep it.');
+    // The text “-”, as an export writes it ('-), is a text, not the clearing cell.
+    expect(readImportRow(row({ Description: "'-", SKU: "'-" }), COLUMNS, HEADERS, false)).toEqual({
+      values: { description: '-', sku: '-' },
+      errors: [],
+    });
+    expect(readImportRow(row({ Description: '--' }), COLUMNS, HEADERS, false).values).toEqual({
+      description: '--',
     });
   });
 
@@ -278,16 +319,18 @@ describe('readImportRow', () => {
     const columnOf = { lot: 0, expiry: 1 };
     const read = (lot: string, expiry: string) => readImportRow([lot, expiry], columnOf, headers, true);
 
-    it('reads a lot number trimmed and an expiry day; empty cells are null', () => {
+    it('reads a lot number trimmed and an expiry day; empty cells are left out', () => {
       expect(read('  A-17 b ', '2027-01-31')).toEqual({
         values: { lot: 'A-17 b', expiry: '2027-01-31' },
         errors: [],
       });
-      expect(read('', '')).toEqual({ values: { lot: null, expiry: null }, errors: [] });
+      expect(read('', '')).toEqual({ values: {}, errors: [] });
+      // They describe the row's stock, not a stored field: the clearing cell is as blank.
+      expect(read('-', '-')).toEqual({ values: {}, errors: [] });
       // A number is a lot number like any other, kept as written.
-      expect(read('00123', '')).toEqual({ values: { lot: '00123', expiry: null }, errors: [] });
+      expect(read('00123', '')).toEqual({ values: { lot: '00123' }, errors: [] });
       // The apostrophe an export puts before a leading - is dropped, as in every cell.
-      expect(read("'-7", '')).toEqual({ values: { lot: '-7', expiry: null }, errors: [] });
+      expect(read("'-7", '')).toEqual({ values: { lot: '-7' }, errors: [] });
       expect(read('L', '2024-02-29').values.expiry).toBe('2024-02-29');
     });
 

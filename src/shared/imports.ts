@@ -298,27 +298,64 @@ export function cellNumber(text: string, decimalComma: boolean): number {
   return Number(plain) + 0;
 }
 
-/** What one row says about its product, each mapped field read and checked (null: empty). */
+/**
+ * The generic format's clearing cell (DESIGN §22): a cell holding exactly `-` clears its field,
+ * since a blank cell keeps what is stored. Read before the export's apostrophe is dropped, so the
+ * text "-" (which an export writes as `'-`) stays a text.
+ */
+export const CLEAR_CELL = '-';
+
+/** Whether a cell as uploaded is the clearing cell. */
+export function isClearCell(raw: string | undefined): boolean {
+  return (raw ?? '').trim() === CLEAR_CELL;
+}
+
+/**
+ * What one row says about its product, each mapped field read and checked. A field left out
+ * (its cell blank or its column unmapped) keeps what is stored, or takes its default on a new
+ * product; a cleared field (the cell `-`) is null, or '' for the description.
+ */
 export type ImportValues = {
   name?: string;
+  /** null: cleared (no SKU). */
   sku?: string | null;
   barcode?: string | null;
+  /** '': cleared. */
   description?: string;
   category?: string;
   supplier?: string;
   price?: number;
+  /** null: cleared (the cost is not known). */
   cost?: number | null;
-  /** null: the cell is empty (0 for a new product; an existing one keeps its stock). */
-  stock?: number | null;
-  /** null: the store's default. */
+  /** Left out: an existing product keeps its stock, a new one starts at 0. */
+  stock?: number;
+  /** null: cleared (the store's default). */
   reorderPoint?: number | null;
+  /** null: cleared (the quantity is computed). */
   reorderQuantity?: number | null;
-  /** A tax rate's name; null: the store's default. */
+  /** A tax rate's name; null: cleared (the store's default). */
   taxRate?: string | null;
-  /** The lot (number) the row's stock goes into (DESIGN §15); null: the cell is empty. */
-  lot?: string | null;
-  /** The lot's expiry, YYYY-MM-DD; null: the cell is empty (a new lot then does not expire). */
-  expiry?: string | null;
+  /** The lot (number) the row's stock goes into (DESIGN §15); left out: none. */
+  lot?: string;
+  /** The lot's expiry, YYYY-MM-DD; left out: a new lot does not expire. */
+  expiry?: string;
+};
+
+/** The fields every product has (a stock too): the clearing cell is an error on them. */
+const NOT_CLEARABLE: ReadonlySet<ImportField> = new Set(['name', 'category', 'supplier', 'price', 'stock']);
+
+/**
+ * What a cleared field reads as: null, or '' for the description. Lot and Expiry describe the
+ * row's stock, not a stored field, so `-` there is as blank.
+ */
+const CLEARED: Partial<Record<ImportField, null | ''>> = {
+  sku: null,
+  barcode: null,
+  description: '',
+  cost: null,
+  reorderPoint: null,
+  reorderQuantity: null,
+  taxRate: null,
 };
 
 // Built once: a zod schema costs far more to build than to run, and an import reads 100,000 rows.
@@ -362,9 +399,11 @@ function firstMessage(error: z.ZodError): string {
 
 /**
  * Reads one row: each mapped field's cell checked by the same schemas as the product form, so a
- * cell gets the message the API gives. `columnOf` maps a field to its column's index. Required
- * fields (name, price, category, supplier) left empty are not errors here: whether they are
- * needed depends on the row creating a product, which the check decides.
+ * cell gets the message the API gives. `columnOf` maps a field to its column's index. A blank
+ * cell is left out of `values` (it keeps what is stored); the clearing cell `-` clears an
+ * optional field and is an error on the fields every product has. Required fields left blank are
+ * not errors here: whether they are needed depends on the row creating a product, which the
+ * check decides.
  */
 export function readImportRow(
   cells: readonly string[],
@@ -378,10 +417,16 @@ export function readImportRow(
     const index = columnOf[field];
     if (index === undefined) continue;
     const column = headers[index] as string;
-    const text = cellText(cells[index]);
+    const raw = cells[index];
+    if (isClearCell(raw)) {
+      if (NOT_CLEARABLE.has(field)) errors.push({ column, message: clearMessage(field) });
+      else if (field in CLEARED) (values as Record<string, null | ''>)[field] = CLEARED[field] as null | '';
+      continue;
+    }
+    const text = cellText(raw);
+    if (text === '') continue;
     switch (field) {
       case 'name': {
-        if (text === '') break;
         const parsed = NAME.safeParse(text);
         if (parsed.success) values.name = parsed.data;
         else errors.push({ column, message: firstMessage(parsed.error) });
@@ -401,28 +446,15 @@ export function readImportRow(
         break;
       }
       case 'category':
-      case 'supplier': {
-        if (text === '') break;
+      case 'supplier':
+      case 'taxRate': {
         const parsed = REF_NAME[field].safeParse(text);
         if (parsed.success) values[field] = parsed.data;
         else errors.push({ column, message: firstMessage(parsed.error) });
         break;
       }
-      case 'taxRate': {
-        if (text === '') values.taxRate = null;
-        else {
-          const parsed = REF_NAME.taxRate.safeParse(text);
-          if (parsed.success) values.taxRate = parsed.data;
-          else errors.push({ column, message: firstMessage(parsed.error) });
-        }
-        break;
-      }
       case 'lot':
       case 'expiry': {
-        if (text === '') {
-          values[field] = null;
-          break;
-        }
         const parsed = (field === 'lot' ? LotNumber : EXPIRY).safeParse(text);
         if (parsed.success) values[field] = parsed.data;
         else errors.push({ column, message: firstMessage(parsed.error) });
@@ -433,11 +465,6 @@ export function readImportRow(
       case 'stock':
       case 'reorderPoint':
       case 'reorderQuantity': {
-        // An empty price leaves it out (required only for a new product); the others are null.
-        if (text === '') {
-          if (field !== 'price') values[field] = null;
-          break;
-        }
         const parsed = NUMBER_CELL[field].safeParse(boundedNumber(cellNumber(text, decimalComma)));
         if (parsed.success) values[field] = parsed.data;
         else errors.push({ column, message: firstMessage(parsed.error) });
@@ -446,6 +473,11 @@ export function readImportRow(
     }
   }
   return { values, errors };
+}
+
+/** The message of the clearing cell on a field every product has. */
+export function clearMessage(field: ImportField): string {
+  return `${IMPORT_FIELD_HEADER[field]} cannot be cleared: leave the cell empty to keep it.`;
 }
 
 /** The message of a required field left empty on a row that creates a product. */

@@ -327,10 +327,10 @@ describe.each(targets)('catalogue import apply on $name', (target) => {
       const rows = await rowsOf(id);
       expect(rows[1]).toMatchObject({ result: 'error', applied_at: null, product_id: null });
       expect(rows[1]?.errors).toEqual([
-        { column: 'Category', message: expect.stringMatching(/^Category “Nowhere .*” does not exist\.$/) },
+        { column: 'Category', message: expect.stringMatching(/^No category named “Nowhere .*”\.$/) },
       ]);
       expect(rows[2]?.errors).toEqual([
-        { column: 'Supplier', message: expect.stringMatching(/does not exist\.$/) },
+        { column: 'Supplier', message: expect.stringMatching(/^No supplier named “Nobody .*”\.$/) },
       ]);
       expect((await importOf(id))?.summary).toMatchObject({ create: 1, errors: 2 });
     });
@@ -341,7 +341,7 @@ describe.each(targets)('catalogue import apply on $name', (target) => {
       await applied(id);
       expect(await productBySku(sku)).toBeUndefined();
       expect((await rowsOf(id))[0]?.errors).toEqual([
-        { column: 'Tax rate', message: expect.stringMatching(/^Tax rate “Gone .*” does not exist\.$/) },
+        { column: 'Tax rate', message: expect.stringMatching(/^No tax rate named “Gone .*”\.$/) },
       ]);
     });
 
@@ -413,8 +413,9 @@ describe.each(targets)('catalogue import apply on $name', (target) => {
       return { id, sku };
     };
 
-    it('updates the mapped fields; stock set writes a count movement of the difference noted with the file', async () => {
+    it('updates the mapped fields, “-” clearing; stock set writes a count movement of the difference noted with the file', async () => {
       const p = await existing(10);
+      await t.sql('update products set cost = 3, reorder_point = 2 where id = $1', [p.id]);
       const [rate] = await t.sql<{ name: string }>(
         'insert into tax_rates (name, rate) values ($1, 5) returning name',
         [`Rate ${tag()}`],
@@ -431,9 +432,9 @@ describe.each(targets)('catalogue import apply on $name', (target) => {
               Category: category,
               Supplier: supplier,
               Price: '5.25',
-              Cost: '',
+              Cost: '-',
               Stock: '4',
-              'Reorder point': '',
+              'Reorder point': '-',
               'Reorder quantity': '6',
               'Tax rate': rate?.name,
             },
@@ -473,20 +474,77 @@ describe.each(targets)('catalogue import apply on $name', (target) => {
       expect(await ledgerMismatches()).toEqual([]);
     });
 
-    it('leaves fields whose cell is empty or whose column is not mapped, and a stock equal to the file without a movement', async () => {
+    it('leaves fields whose cell is blank or whose column is not mapped, and a stock equal to the file without a movement', async () => {
       const p = await existing(7);
-      const columns = ['SKU', 'Price', 'Stock', 'Name'];
+      const q = await existing(7);
+      for (const { id } of [p, q])
+        await t.sql(
+          `update products set description = 'Kept words', cost = 3, reorder_point = 2, reorder_quantity = 5,
+                  barcode = $2, tax_rate_id = (select id from tax_rates order by name limit 1)
+            where id = $1`,
+          [id, `KB-${tag()}`],
+        );
+      // Every column of the export mapped, all blank but SKU, price and stock.
+      const all = await checkedImport(t, admin, [
+        { cells: { SKU: p.sku, Price: '8', Stock: '7' }, result: 'update', productId: p.id },
+      ]);
+      const few = await checkedImport(
+        t,
+        admin,
+        [{ cells: { SKU: q.sku, Price: '8', Stock: '7', Name: '' }, result: 'update', productId: q.id }],
+        { columns: ['SKU', 'Price', 'Stock', 'Name'] },
+      );
+      const before = [await productBySku(p.sku), await productBySku(q.sku)];
+      await applied(all.id);
+      await applied(few.id);
+      expect([await productBySku(p.sku), await productBySku(q.sku)]).toEqual(
+        before.map((product) => ({ ...product, price: '8.00' })),
+      );
+      expect(await movementsOf(p.id)).toHaveLength(1);
+      expect(await movementsOf(q.id)).toHaveLength(1);
+    });
+
+    it('judges a row again at apply: only its own changes are written, and one already made is no longer one', async () => {
+      const p = await existing(5);
+      const q = await existing(5);
       const { id } = await checkedImport(
         t,
         admin,
-        [{ cells: { SKU: p.sku, Price: '8', Stock: '7', Name: '' }, result: 'update', productId: p.id }],
-        { columns },
+        [
+          {
+            cells: { SKU: p.sku, Price: '6', Description: 'From the file' },
+            result: 'update',
+            productId: p.id,
+          },
+          { cells: { SKU: q.sku, Price: '7' }, result: 'update', productId: q.id },
+        ],
+        { columns: ['SKU', 'Price', 'Description'] },
       );
-      const before = await productBySku(p.sku);
+      // After the check, someone edits p's name and sets q's price to the file's.
+      await t.sql(`update products set name = 'Renamed meanwhile' where id = $1`, [p.id]);
+      await t.sql('update products set price = 7 where id = $1', [q.id]);
       await applied(id);
-      const after = await productBySku(p.sku);
-      expect(after).toEqual({ ...before, price: '8.00' });
-      expect(await movementsOf(p.id)).toHaveLength(1);
+      expect(await productBySku(p.sku)).toMatchObject({
+        name: 'Renamed meanwhile',
+        price: '6.00',
+        description: 'From the file',
+      });
+      const rows = await t.sql<{ result: string; changes: unknown; applied_at: Date | null }>(
+        'select result, changes, applied_at from import_rows where import_id = $1 order by line',
+        [id],
+      );
+      expect(rows.map((row) => [row.result, row.changes, row.applied_at !== null])).toEqual([
+        [
+          'update',
+          [
+            { field: 'description', from: '', to: 'From the file' },
+            { field: 'price', from: 4, to: 6 },
+          ],
+          true,
+        ],
+        ['unchanged', null, false],
+      ]);
+      expect((await importOf(id))?.summary).toMatchObject({ update: 1, unchanged: 1, errors: 0 });
     });
 
     it('stock add writes a received adjustment; an empty stock cell changes nothing', async () => {

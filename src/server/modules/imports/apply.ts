@@ -1,24 +1,36 @@
 import { randomUUID } from 'node:crypto';
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuditChange } from '../../../shared/audit';
 import {
   IMPORT_FIELDS,
+  type ImportChange,
   type ImportError,
   type ImportField,
   type ImportOptions,
+  type ImportResult,
   type ImportSummary,
-  type ImportValues,
-  otherExpiry,
   readImportRow,
-  requiredMessage,
 } from '../../../shared/imports';
 import type { Role } from '../../../shared/roles';
-import type { Db, Tx } from '../../db/connection';
+import { type Db, runnerOf, type Tx } from '../../db/connection';
 import { isDatabaseUnavailable, pgCode, violatedConstraint } from '../../lib/errors';
 import { retryingDeadlocks } from '../../lib/idempotency';
 import { rowsOf } from '../../lib/sql';
 import { type Actor, recordAudit } from '../audit/audit.repository';
+import {
+  afterWrite,
+  type ColumnOf,
+  columnIndexes,
+  type Judge,
+  judgeRow,
+  lotsNamed,
+  NameBook,
+  type ProductFields,
+  productsByIds,
+  type RowWrite,
+  taxRatesByName,
+} from './judge';
 
 /**
  * The catalogue import's apply (DESIGN §14), run in the background after `POST /imports/:id/apply`
@@ -62,24 +74,20 @@ type ImportRecord = {
 type FileRow = {
   line: number;
   cells: string[];
-  result: string | null;
+  result: ImportResult | null;
   product_id: string | null;
   applied_at: string | null;
 };
 
-/** A row to write, read from its cells. */
+/** A row to write, as judgeRow judged it now. */
 type Work = {
   line: number;
   kind: 'create' | 'update';
-  values: ImportValues;
   /** The matched product (update), or the new product's id (create, chosen here). */
-  productId: string | null;
-};
-
-type Refs = {
-  categories: Map<string, string>;
-  suppliers: Map<string, string>;
-  taxRates: Map<string, string>;
+  productId: string;
+  write: RowWrite;
+  /** The changes as judged now, kept on the row in place of the check's. */
+  changes: ImportChange[] | null;
 };
 
 const key = (name: string) => name.toLowerCase();
@@ -292,8 +300,8 @@ export class ImportApplier {
   }
 }
 
-/** Column names of the products table, by import field. */
-const COLUMN: Record<Exclude<ImportField, 'stock' | 'lot' | 'expiry'>, string> = {
+/** Column names of the products table, by the fields a row writes. */
+const COLUMN: Record<keyof ProductFields, string> = {
   name: 'name',
   sku: 'sku',
   barcode: 'barcode',
@@ -307,12 +315,19 @@ const COLUMN: Record<Exclude<ImportField, 'stock' | 'lot' | 'expiry'>, string> =
   taxRate: 'tax_rate_id',
 };
 
+/** The ids of the categories, suppliers and tax rates the batch's rows name, by lower-case name. */
+type Refs = {
+  categories: Map<string, string>;
+  suppliers: Map<string, string>;
+  taxRates: Map<string, string>;
+};
+
 /** One import's apply: what every batch needs to know about it, read once. */
 class ApplyJob {
   private readonly options: StoredOptions;
   private readonly actor: Actor;
   private readonly note: string;
-  private readonly columnOf: Partial<Record<ImportField, number>> = {};
+  private readonly columnOf: ColumnOf;
   private readonly headerOf: Partial<Record<ImportField, string>> = {};
 
   constructor(private readonly record: ImportRecord) {
@@ -331,63 +346,102 @@ class ApplyJob {
     for (const field of IMPORT_FIELDS) {
       const header = record.mapping[field];
       if (header === undefined) continue;
-      const index = record.columns.indexOf(header);
-      if (index < 0) throw new ImportFailure(`The file has no column “${header}”.`);
-      this.columnOf[field] = index;
+      if (!record.columns.includes(header)) throw new ImportFailure(`The file has no column “${header}”.`);
       this.headerOf[field] = header;
     }
+    this.columnOf = columnIndexes(record.mapping, record.columns, this.options.stock);
   }
 
-  /** The next batch of rows after `cursor`, written in the caller's transaction. */
+  /**
+   * The next batch of rows after `cursor`, written in the caller's transaction: each `create` and
+   * `update` row not yet written is judged again by judgeRow (judge.ts says what that means when
+   * its product changed since the check) and written as judged.
+   */
   async batch(tx: Tx, cursor: number): Promise<{ cursor: number; done: boolean; total: number }> {
+    const runner = runnerOf(tx);
     const rows = rowsOf<FileRow>(
       await tx.execute(sql`
         select line, cells, result, product_id, applied_at from import_rows
          where import_id = ${this.record.id} and line > ${cursor}
          order by line limit ${BATCH_ROWS}`),
     );
-    const failed = new Map<number, ImportError[]>();
-    const work: Work[] = [];
-    for (const row of rows) {
-      if ((row.result !== 'create' && row.result !== 'update') || row.applied_at !== null) continue;
+    const pending = rows.flatMap((row) => {
       const kind = row.result;
+      if ((kind !== 'create' && kind !== 'update') || row.applied_at !== null) return [];
       // Cells a check accepted read the same with a decimal comma allowed: a comma in a number
       // is accepted only where the check allowed it (a file split on ; or tabs).
-      const { values, errors } = readImportRow(row.cells, this.columnOf, this.record.columns, true);
-      if (kind === 'create') {
-        for (const field of ['name', 'price', 'category', 'supplier'] as const)
-          if (values[field] === undefined)
-            errors.push({ column: this.headerOf[field] ?? 'Row', message: requiredMessage(field) });
-      } else if (row.product_id === null) {
-        errors.push({ column: 'Row', message: 'The product was deleted after the check.' });
+      return [{ row, kind, read: readImportRow(row.cells, this.columnOf, this.record.columns, true) }];
+    });
+
+    await this.openingNotes(tx);
+    const products = new Map(
+      (
+        await productsByIds(
+          runner,
+          pending.flatMap(({ kind, row }) => (kind === 'update' && row.product_id ? [row.product_id] : [])),
+          true,
+        )
+      ).map((product) => [product.id, product]),
+    );
+    const judge: Judge = {
+      options: this.options,
+      headers: this.record.columns,
+      columnOf: this.columnOf,
+      // Read anew for every batch: an earlier batch may have created some.
+      categories: new NameBook('categories'),
+      suppliers: new NameBook('suppliers'),
+      taxRates: await taxRatesByName(runner),
+    };
+    const named = (field: 'category' | 'supplier') =>
+      pending.flatMap(({ read }) => (read.values[field] ? [read.values[field]] : []));
+    await judge.categories.load(runner, named('category'));
+    await judge.suppliers.load(runner, named('supplier'));
+    const lots = await lotsNamed(
+      runner,
+      [...products.values()].filter((p) => p.tracking === 'lot').map((p) => p.id),
+      pending.flatMap(({ read }) => (read.values.lot ? [read.values.lot] : [])),
+    );
+
+    const failed = new Map<number, ImportError[]>();
+    const unchanged: number[] = [];
+    const work: Work[] = [];
+    for (const { row, kind, read } of pending) {
+      const product = kind === 'update' && row.product_id ? products.get(row.product_id) : undefined;
+      if (kind === 'update' && !product) {
+        failed.set(row.line, [{ column: 'Row', message: 'The product was deleted after the check.' }]);
+        continue;
       }
-      if (errors.length > 0) failed.set(row.line, errors);
-      else
+      const judged = judgeRow(
+        judge,
+        { line: row.line, ...read },
+        { product, known: true, errors: [] },
+        product ? lots.get(product.id) : undefined,
+      );
+      if (judged.result === 'error') failed.set(row.line, judged.errors);
+      else if (judged.write === null) unchanged.push(row.line);
+      else {
         work.push({
           line: row.line,
           kind,
-          values,
-          productId: kind === 'create' ? randomUUID() : row.product_id,
+          productId: product?.id ?? randomUUID(),
+          write: judged.write,
+          changes: judged.changes,
         });
+        if (product) products.set(product.id, afterWrite(product, lots, judged.write));
+      }
     }
 
-    await this.openingNotes(tx);
-    const refs = await this.references(tx, work, failed);
-    const ready = work.filter((w) => !failed.has(w.line));
-    const stocks = await this.lockProducts(tx, ready, failed);
-    let written = ready.filter((w) => !failed.has(w.line));
+    const refs = await this.references(tx, judge, work);
+    let written = work;
     try {
-      await tx.transaction((sp) => this.write(sp, written, refs, new Map(stocks)));
+      await tx.transaction((sp) => this.write(sp, written, refs));
     } catch (error) {
       if (!isRowProblem(error)) throw error;
       // One row cannot be written (a SKU taken since the check, say): each row on its own.
       const one: Work[] = [];
-      let current = stocks;
-      for (const w of written) {
+      for (const w of work) {
         try {
-          const trial = new Map(current);
-          await tx.transaction((sp) => this.write(sp, [w], refs, trial));
-          current = trial;
+          await tx.transaction((sp) => this.write(sp, [w], refs));
           one.push(w);
         } catch (rowError) {
           if (!isRowProblem(rowError)) throw rowError;
@@ -397,20 +451,35 @@ class ApplyJob {
       written = one;
     }
 
-    if (written.length > 0) {
-      const marks = written.map((w) => ({ line: w.line, product_id: w.productId }));
+    // Each row as the apply found it: written with its changes, unchanged by now, or failed.
+    const marks = [
+      ...written.map((w) => ({
+        line: w.line,
+        result: w.kind,
+        product_id: w.productId,
+        changes: w.changes,
+        errors: [],
+        applied: true,
+      })),
+      ...unchanged.map((line) => ({ line, result: 'unchanged', changes: null, errors: [], applied: false })),
+      ...[...failed].map(([line, errors]) => ({
+        line,
+        result: 'error',
+        product_id: null,
+        changes: null,
+        errors,
+        applied: false,
+      })),
+    ];
+    if (marks.length > 0)
       await tx.execute(sql`
-        update import_rows r set applied_at = now(), product_id = m.product_id
-          from jsonb_to_recordset(${JSON.stringify(marks)}::jsonb) as m(line integer, product_id uuid)
+        update import_rows r
+           set result = m.result, changes = m.changes, errors = m.errors,
+               product_id = case when m.result = 'unchanged' then r.product_id else m.product_id end,
+               applied_at = case when m.applied then now() else r.applied_at end
+          from jsonb_to_recordset(${JSON.stringify(marks)}::jsonb)
+            as m(line integer, result text, product_id uuid, changes jsonb, errors jsonb, applied boolean)
          where r.import_id = ${this.record.id} and r.line = m.line`);
-    }
-    if (failed.size > 0) {
-      const marks = [...failed].map(([line, errors]) => ({ line, errors }));
-      await tx.execute(sql`
-        update import_rows r set result = 'error', errors = m.errors, changes = null
-          from jsonb_to_recordset(${JSON.stringify(marks)}::jsonb) as m(line integer, errors jsonb)
-         where r.import_id = ${this.record.id} and r.line = m.line`);
-    }
     const [progress] = rowsOf<{ processed: number }>(
       await tx.execute(sql`
         update imports set processed = processed + ${rows.length} where id = ${this.record.id}
@@ -456,174 +525,66 @@ class ApplyJob {
   }
 
   /**
-   * Category, supplier and tax rate ids by name (ignoring case) for the rows to write; missing
-   * categories and suppliers are created when the options say so, else the row fails.
+   * The ids of the categories, suppliers and tax rates the rows write, by name (ignoring case);
+   * the missing categories and suppliers the judged rows planned (createMissing) are created here.
    */
-  private async references(tx: Tx, work: Work[], failed: Map<number, ImportError[]>): Promise<Refs> {
-    const wanted = (field: 'category' | 'supplier' | 'taxRate') => {
-      const names = new Map<string, string>();
+  private async references(tx: Tx, judge: Judge, work: Work[]): Promise<Refs> {
+    const refs: Refs = { categories: new Map(), suppliers: new Map(), taxRates: new Map() };
+    for (const rate of judge.taxRates.values()) refs.taxRates.set(key(rate.name), rate.id);
+    const fill = async (
+      field: 'category' | 'supplier',
+      book: NameBook,
+      table: 'categories' | 'suppliers',
+    ) => {
+      const ids = field === 'category' ? refs.categories : refs.suppliers;
       for (const w of work) {
-        const name = w.values[field];
-        if (typeof name === 'string' && !names.has(key(name))) names.set(key(name), name);
+        const name = w.write.fields[field];
+        const id = name === undefined ? undefined : book.get(name)?.id;
+        if (name !== undefined && id !== undefined) ids.set(key(name), id);
       }
-      return names;
-    };
-    const lookup = async (table: SQL, names: Map<string, string>) => {
-      const found = new Map<string, string>();
-      if (names.size === 0) return found;
-      const rows = rowsOf<{ id: string; key: string }>(
+      const missing = [...book.created.values()];
+      if (missing.length === 0) return;
+      // Categories are unique by name (ignoring case): one another writer made meanwhile is taken.
+      await tx.execute(
+        table === 'categories'
+          ? sql`insert into categories (name) select unnest(${pgArray(missing)}::text[])
+                on conflict ((lower(name))) do nothing`
+          : sql`insert into suppliers (name) select unnest(${pgArray(missing)}::text[])`,
+      );
+      const made = rowsOf<{ id: string; key: string }>(
         await tx.execute(sql`
-          select distinct on (lower(name)) id, lower(name) as key from ${table}
-           where lower(name) = any(${pgArray([...names.keys()])}::text[])
+          select distinct on (lower(name)) id, lower(name) as key from ${sql.raw(table)}
+           where lower(name) = any(${pgArray(missing.map(key))}::text[])
            order by lower(name), created_at, id`),
       );
-      for (const row of rows) found.set(row.key, row.id);
-      return found;
+      for (const row of made) ids.set(row.key, row.id);
     };
-    const categoryNames = wanted('category');
-    const supplierNames = wanted('supplier');
-    const taxNames = wanted('taxRate');
-    const refs: Refs = {
-      categories: await lookup(sql`categories`, categoryNames),
-      suppliers: await lookup(sql`suppliers`, supplierNames),
-      taxRates: await lookup(sql`tax_rates`, taxNames),
-    };
-    const missing = (names: Map<string, string>, found: Map<string, string>) =>
-      [...names].filter(([k]) => !found.has(k)).map(([, name]) => name);
-
-    const newCategories = missing(categoryNames, refs.categories);
-    if (newCategories.length > 0 && this.options.createMissing.categories) {
-      await tx.execute(sql`
-        insert into categories (name) select unnest(${pgArray(newCategories)}::text[])
-        on conflict ((lower(name))) do nothing`);
-      refs.categories = await lookup(sql`categories`, categoryNames);
-    }
-    const newSuppliers = missing(supplierNames, refs.suppliers);
-    if (newSuppliers.length > 0 && this.options.createMissing.suppliers) {
-      await tx.execute(sql`insert into suppliers (name) select unnest(${pgArray(newSuppliers)}::text[])`);
-      refs.suppliers = await lookup(sql`suppliers`, supplierNames);
-    }
-
-    for (const w of work) {
-      const errors: ImportError[] = [];
-      const check = (
-        field: 'category' | 'supplier' | 'taxRate',
-        found: Map<string, string>,
-        what: string,
-      ) => {
-        const name = w.values[field];
-        if (typeof name === 'string' && !found.has(key(name)))
-          errors.push({
-            column: this.headerOf[field] ?? 'Row',
-            message: `${what} “${name}” does not exist.`,
-          });
-      };
-      check('category', refs.categories, 'Category');
-      check('supplier', refs.suppliers, 'Supplier');
-      check('taxRate', refs.taxRates, 'Tax rate');
-      if (errors.length > 0) failed.set(w.line, errors);
-    }
+    await fill('category', judge.categories, 'categories');
+    await fill('supplier', judge.suppliers, 'suppliers');
     return refs;
   }
 
   /**
-   * Locks the products the batch updates, in id order (the order every writer of stock takes its
-   * locks), and answers their stock; a product deleted since the check fails its row.
+   * Writes rows as judged: new products with their stock (and so their opening movement) in one
+   * multi-row insert, matched products' changed fields with one multi-row update (a product named
+   * twice takes the later row's values), then the stock the rows move as movements in one insert,
+   * each applied by the ledger's trigger.
    */
-  private async lockProducts(tx: Tx, work: Work[], failed: Map<number, ImportError[]>) {
-    const ids = [
-      ...new Set(work.filter((w) => w.kind === 'update').map((w) => w.productId as string)),
-    ].sort();
-    const stocks = new Map<string, number>();
-    if (ids.length === 0) return stocks;
-    const rows = rowsOf<{ id: string; stock: number; tracking: string }>(
-      await tx.execute(sql`
-        select id, stock, tracking from products where id = any(${pgArray(ids)}::uuid[])
-         order by id for update`),
-    );
-    const tracked = new Set<string>();
-    for (const row of rows) {
-      stocks.set(row.id, row.stock);
-      if (row.tracking === 'lot') tracked.add(row.id);
-    }
-    const mode = this.options.stock;
-    for (const w of work) {
-      if (w.kind !== 'update') continue;
-      const productId = w.productId as string;
-      const stock = stocks.get(productId);
-      if (stock === undefined) {
-        failed.set(w.line, [{ column: 'Row', message: 'The product was deleted after the check.' }]);
-        continue;
-      }
-      // Tracking turned on or off since the check: the row says what it did not say then.
-      const lot = w.values.lot ?? null;
-      const column = this.headerOf.lot ?? 'Row';
-      if (!tracked.has(productId)) {
-        if (lot !== null) failed.set(w.line, [{ column, message: 'This product is not tracked by lot.' }]);
-        continue;
-      }
-      const count = w.values.stock ?? null;
-      const changes = count !== null && mode !== 'ignore' && (mode === 'add' ? count > 0 : count !== stock);
-      if (lot === null && changes)
-        failed.set(w.line, [{ column, message: 'Lot is required for a lot-tracked product.' }]);
-    }
-    if (tracked.size > 0) await this.checkLots(tx, work, tracked, failed);
-    return stocks;
-  }
-
-  /**
-   * A lot a row names on a tracked product must still agree with the row's Expiry (another may
-   * have created it since the check); a row whose lot disagrees fails, naming both days.
-   */
-  private async checkLots(tx: Tx, work: Work[], tracked: Set<string>, failed: Map<number, ImportError[]>) {
-    const named = work.filter(
-      (w) => w.kind === 'update' && tracked.has(w.productId as string) && w.values.lot && !failed.has(w.line),
-    );
-    if (named.length === 0) return;
-    const lots = await lotsNamed(tx, named);
-    for (const w of named) {
-      const known = lots.get(lotKey(w.productId as string, w.values.lot as string));
-      const expiry = w.values.expiry ?? null;
-      if (known && expiry !== null && known.expires_on !== expiry)
-        failed.set(w.line, [
-          {
-            column: this.headerOf.expiry ?? 'Row',
-            message: otherExpiry(known.number, known.expires_on, expiry),
-          },
-        ]);
-    }
-  }
-
-  /**
-   * Writes rows: new products with their stock (and so their opening movement) in one multi-row
-   * insert, matched products' fields with one multi-row update (a product named twice takes the
-   * later row's values), then their stock changes as movements in one insert, each applied by the
-   * ledger's trigger. `stocks` holds the
-   * locked products' stock and follows the movements, so a product named twice counts right.
-   */
-  private async write(tx: Tx, work: Work[], refs: Refs, stocks: Map<string, number>): Promise<void> {
+  private async write(tx: Tx, work: Work[], refs: Refs): Promise<void> {
     if (work.length === 0) return;
     const mode = this.options.stock;
-    // The lots the matched tracked products' rows name, as they are now (their products are locked).
-    const lots = await lotsNamed(
-      tx,
-      work.filter((w) => w.kind === 'update' && w.values.lot),
-    );
-    const id = (map: Map<string, string>, name: string | null | undefined) =>
-      name === null || name === undefined ? null : (map.get(key(name)) ?? null);
-    const columns = (values: ImportValues) => {
+    const columns = (fields: ProductFields) => {
       const out: Record<string, string | number | null> = {};
-      for (const field of IMPORT_FIELDS) {
-        if (field === 'stock' || field === 'lot' || field === 'expiry') continue;
-        const value = values[field];
+      for (const field of Object.keys(fields) as (keyof ProductFields)[]) {
+        const value = fields[field];
         if (value === undefined) continue;
         const column = COLUMN[field];
-        if (field === 'category') out[column] = id(refs.categories, values.category);
-        else if (field === 'supplier') out[column] = id(refs.suppliers, values.supplier);
-        else if (field === 'taxRate') out[column] = id(refs.taxRates, values.taxRate);
-        else if (field === 'price' || field === 'cost')
-          out[column] = value === null ? null : (value as number).toFixed(2);
-        else out[column] = value as string | number | null;
+        if (value === null) out[column] = null;
+        else if (field === 'category') out[column] = refs.categories.get(key(value as string)) ?? null;
+        else if (field === 'supplier') out[column] = refs.suppliers.get(key(value as string)) ?? null;
+        else if (field === 'taxRate') out[column] = refs.taxRates.get(key(value as string)) ?? null;
+        else if (field === 'price' || field === 'cost') out[column] = (value as number).toFixed(2);
+        else out[column] = value as string | number;
       }
       return out;
     };
@@ -631,8 +592,8 @@ class ApplyJob {
     const created: Record<string, string | number | null>[] = [];
     const createdTracked: Record<string, string | number | null>[] = [];
     const updated = new Map<string, Record<string, string | number | null>>();
-    /** Lots to create, by lotKey: each once, with the expiry its first row gives (null: none). */
-    const newLots = new Map<string, { product_id: string; number: string; expires_on: string | null }>();
+    /** Lots the movements go into, by lotKey: created when missing, with the expiry the first row gives. */
+    const intoLots = new Map<string, { product_id: string; number: string; expires_on: string | null }>();
     const movements: {
       product_id: string;
       kind: string;
@@ -641,68 +602,30 @@ class ApplyJob {
       /** The lot's lotKey when the movement names one. */
       lot: string | null;
     }[] = [];
-    /** A lot's units as the movements so far leave them (a new one holds 0). */
-    const lotUnits = (k: string) => lots.get(k)?.quantity ?? 0;
-    const intoLot = (productId: string, number: string, expiry: string | null) => {
-      const k = lotKey(productId, number);
-      if (!lots.has(k) && !newLots.has(k))
-        newLots.set(k, { product_id: productId, number, expires_on: expiry });
-      return k;
-    };
     for (const w of work) {
-      const productId = w.productId as string;
-      const stock = w.values.stock ?? null;
-      const lot = w.values.lot ?? null;
-      const expiry = w.values.expiry ?? null;
+      const { fields, stock } = w.write;
+      const lot = stock?.lot ?? null;
+      const k = lot === null ? null : lotKey(w.productId, lot.number);
+      if (lot !== null && k !== null && !intoLots.has(k))
+        intoLots.set(k, { product_id: w.productId, number: lot.number, expires_on: lot.expiry });
       if (w.kind === 'create') {
-        // `ignore` leaves the stock column unread: a new product then starts at 0.
-        const quantity = mode === 'ignore' ? 0 : (stock ?? 0);
-        if (lot === null)
-          created.push({ id: productId, description: '', ...columns(w.values), stock: quantity });
+        const quantity = stock?.quantity ?? 0;
+        if (lot === null) created.push({ id: w.productId, ...columns(fields), stock: quantity });
         else {
           // Lot-tracked: inserted at 0, then its lot and the opening movement naming it.
-          createdTracked.push({ id: productId, description: '', ...columns(w.values), stock: 0 });
-          const k = intoLot(productId, lot, expiry);
-          movements.push({ product_id: productId, kind: 'initial', quantity, reason: null, lot: k });
+          createdTracked.push({ id: w.productId, ...columns(fields), stock: 0 });
+          movements.push({ product_id: w.productId, kind: 'initial', quantity, reason: null, lot: k });
         }
       } else {
-        updated.set(productId, { ...updated.get(productId), id: productId, ...columns(w.values) });
-        const current = stocks.get(productId) ?? 0;
-        if (stock === null || mode === 'ignore') continue;
-        if (lot !== null) {
-          // A tracked product (lockProducts saw to it): `set` counts the lot, `add` adds into it.
-          const k = lotKey(productId, lot);
-          const before = lotUnits(k);
-          const quantity = mode === 'set' ? stock - before : stock;
-          if (quantity === 0 || (mode === 'add' && quantity < 0)) continue;
-          intoLot(productId, lot, expiry);
-          const kind = mode === 'set' ? 'count' : 'adjustment';
-          const reason = mode === 'set' ? null : 'received';
-          movements.push({ product_id: productId, kind, quantity, reason, lot: k });
-          lots.set(k, {
-            ...(lots.get(k) ?? { id: '', number: lot, expires_on: expiry }),
-            quantity: before + quantity,
-          });
-          stocks.set(productId, current + quantity);
-        } else if (mode === 'set' && stock !== current) {
+        updated.set(w.productId, { ...updated.get(w.productId), id: w.productId, ...columns(fields) });
+        if (stock)
           movements.push({
-            product_id: productId,
-            kind: 'count',
-            quantity: stock - current,
-            reason: null,
-            lot: null,
+            product_id: w.productId,
+            kind: mode === 'add' ? 'adjustment' : 'count',
+            quantity: stock.quantity,
+            reason: mode === 'add' ? 'received' : null,
+            lot: k,
           });
-          stocks.set(productId, stock);
-        } else if (mode === 'add' && stock > 0) {
-          movements.push({
-            product_id: productId,
-            kind: 'adjustment',
-            quantity: stock,
-            reason: 'received',
-            lot: null,
-          });
-          stocks.set(productId, current + stock);
-        }
       }
     }
 
@@ -720,22 +643,24 @@ class ApplyJob {
       await this.openingNotes(tx);
     }
     const lotIds = new Map<string, string>();
-    for (const [k, lot] of lots) if (lot.id !== '') lotIds.set(k, lot.id);
-    if (newLots.size > 0) {
-      // The lots the check planned, each created once: the batch commits or rolls back with them
-      // (a retried or resumed batch starts over), and a number another writer created meanwhile
-      // is taken as it is (on conflict).
+    if (intoLots.size > 0) {
+      // The lots the rows name, a missing one created once: the batch commits or rolls back with
+      // them (a retried or resumed batch starts over), and a number another writer created
+      // meanwhile is taken as it is (on conflict).
+      const wanted = [...intoLots.values()];
       await tx.execute(sql`
         insert into lots (product_id, number, expires_on)
         select product_id, number, expires_on
-          from jsonb_to_recordset(${JSON.stringify([...newLots.values()])}::jsonb) as x(
+          from jsonb_to_recordset(${JSON.stringify(wanted)}::jsonb) as x(
             product_id uuid, number text, expires_on date)
         on conflict (product_id, lower(number)) do nothing`);
-      const made = await lotsNamed(
-        tx,
-        [...newLots.values()].map((lot) => ({ productId: lot.product_id, values: { lot: lot.number } })),
+      const found = await lotsNamed(
+        runnerOf(tx),
+        wanted.map((lot) => lot.product_id),
+        wanted.map((lot) => lot.number),
       );
-      for (const [k, lot] of made) lotIds.set(k, lot.id);
+      for (const [productId, lots] of found)
+        for (const lot of lots.values()) lotIds.set(lotKey(productId, lot.number), lot.id);
     }
     if (updated.size > 0) {
       const set = (column: string, type: string) =>
@@ -829,30 +754,6 @@ class ApplyJob {
 
 /** A lot by its product and number, ignoring case (as lots_product_number_key). */
 const lotKey = (productId: string, number: string) => `${productId} ${number.toLowerCase()}`;
-
-type LotRow = { id: string; number: string; expires_on: string | null; quantity: number };
-
-/** The lots these rows name on their products, by lotKey: one statement. */
-async function lotsNamed(
-  tx: Tx,
-  rows: { productId: string | null; values: Pick<ImportValues, 'lot'> }[],
-): Promise<Map<string, LotRow>> {
-  const found = new Map<string, LotRow>();
-  const pairs = rows.flatMap((row) =>
-    row.productId && row.values.lot ? [{ product_id: row.productId, key: row.values.lot.toLowerCase() }] : [],
-  );
-  if (pairs.length === 0) return found;
-  const lots = rowsOf<LotRow & { product_id: string }>(
-    await tx.execute(sql`
-      select l.id, l.product_id, l.number, l.expires_on::text as expires_on, l.quantity
-        from lots l
-        join (select distinct product_id, key
-                from jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) as x(product_id uuid, key text)) x
-          on l.product_id = x.product_id and lower(l.number) = x.key`),
-  );
-  for (const { product_id, ...lot } of lots) found.set(lotKey(product_id, lot.number), lot);
-  return found;
-}
 
 /** A PostgreSQL array literal of texts (each quoted), for `= any($1::text[])`. */
 function pgArray(values: readonly string[]): string {

@@ -251,7 +251,7 @@ describe.each(targets)('import check on $name', (target) => {
       expect(await counts()).toEqual(before);
     });
 
-    it('matches by SKU and by barcode ignoring case; an empty match cell creates', async () => {
+    it('matches by SKU and by barcode ignoring case; a row without one whose name no product has creates', async () => {
       const r = await refs();
       const code = `Ab-${tag()}`;
       const p = await product({
@@ -264,7 +264,7 @@ describe.each(targets)('import check on $name', (target) => {
       const base = { Category: r.categoryName, Supplier: r.supplierName, Price: '1', Name: 'Coded' };
       const id = await upload([
         { ...base, SKU: code.toUpperCase(), Barcode: `B${code}` },
-        { ...base, SKU: '', Barcode: '' },
+        { ...base, Name: `Uncoded ${tag()}`, SKU: '', Barcode: '' },
       ]);
       const bySku = await rowsOf((await checked(id, { matchBy: 'sku' }))._id);
       expect(bySku.map((row) => [row.result, row.product?._id])).toEqual([
@@ -307,6 +307,102 @@ describe.each(targets)('import check on $name', (target) => {
       ]);
     });
 
+    it('matching by SKU or barcode, a row without one is matched by its name when exactly one product has it', async () => {
+      const r = await refs();
+      const s = tag();
+      const loose = await product({
+        name: `Loose ${s}`,
+        description: 'Stored',
+        category: r.category,
+        supplier: r.supplier,
+        price: 2,
+      });
+      const coded = await product({
+        name: `Coded ${s}`,
+        sku: `cd-${s}`,
+        barcode: `bc-${s}`,
+        category: r.category,
+        supplier: r.supplier,
+        price: 2,
+      });
+      for (let i = 0; i < 3; i++)
+        await product({
+          name: i === 1 ? `TRIPLE ${s}` : `Triple ${s}`,
+          category: r.category,
+          supplier: r.supplier,
+        });
+      const base = { Category: r.categoryName, Supplier: r.supplierName };
+      const id = await upload([
+        // Trimmed and any case; the blank description keeps the stored one.
+        { ...base, Name: `  loose ${s} `, Price: '2.5' },
+        { ...base, Name: `Triple ${s}`, Price: '1' },
+        { ...base, Name: `Nobody ${s}`, Price: '1' },
+        // A product with a SKU is found by its name too; `-` in the SKU clears it.
+        { ...base, Name: `Coded ${s}`, SKU: '-', Price: '2' },
+      ]);
+      await checked(id);
+      const rows = await rowsOf(id);
+      expect(rows.map((row) => [row.result, row.product?._id, row.changes ?? row.errors])).toEqual([
+        // Matched ignoring case, the file's spelling is a change, as when matching by name.
+        [
+          'update',
+          loose._id,
+          [
+            { field: 'name', from: `Loose ${s}`, to: `loose ${s}` },
+            { field: 'price', from: 2, to: 2.5 },
+          ],
+        ],
+        [
+          'error',
+          undefined,
+          [{ column: 'Name', message: `3 products are named “Triple ${s}”: give this row a SKU.` }],
+        ],
+        ['create', undefined, []],
+        ['update', coded._id, [{ field: 'sku', from: `cd-${s}`, to: null }]],
+      ]);
+
+      // By barcode: a row without a barcode is matched by its name, whatever its SKU.
+      const id2 = await upload([{ Name: `Coded ${s}`, SKU: `cd-${s}`, Price: '3' }]);
+      await checked(id2, {
+        matchBy: 'barcode',
+        mapping: { name: 'Name', sku: 'SKU', barcode: 'Barcode', price: 'Price' },
+      });
+      expect((await rowsOf(id2)).map((row) => [row.result, row.product?._id, row.changes])).toEqual([
+        ['update', coded._id, [{ field: 'price', from: 2, to: 3 }]],
+      ]);
+      const id3 = await upload([{ Name: `Triple ${s}`, Price: '3' }]);
+      await checked(id3, {
+        matchBy: 'barcode',
+        mapping: { name: 'Name', barcode: 'Barcode', price: 'Price' },
+      });
+      expect((await rowsOf(id3))[0]?.errors).toEqual([
+        { column: 'Name', message: `3 products are named “Triple ${s}”: give this row a barcode.` },
+      ]);
+    });
+
+    it('refuses two rows that match one product, one by its SKU and one by its name, on both', async () => {
+      const r = await refs();
+      const s = tag();
+      await product({ name: `Twice ${s}`, sku: `tw-${s}`, category: r.category, supplier: r.supplier });
+      const id = await upload([
+        { Name: `Twice ${s}`, SKU: `TW-${s}`, Price: '3' },
+        {
+          Name: `Other ${s}`,
+          SKU: `ot-${s}`,
+          Price: '1',
+          Category: r.categoryName,
+          Supplier: r.supplierName,
+        },
+        { Name: `twice ${s}`, Price: '4' },
+      ]);
+      await checked(id);
+      expect((await rowsOf(id)).map((row) => [row.result, row.errors])).toEqual([
+        ['error', [{ column: 'SKU', message: 'The same product is also on line 4.' }]],
+        ['create', []],
+        ['error', [{ column: 'Name', message: 'The same product is also on line 2.' }]],
+      ]);
+    });
+
     it('marks the same SKU, barcode (ignoring case) or, matching by name, name on two rows as errors on both', async () => {
       const r = await refs();
       const base = { Category: r.categoryName, Supplier: r.supplierName, Price: '1' };
@@ -338,9 +434,20 @@ describe.each(targets)('import check on $name', (target) => {
         [{ column: 'Name', message: 'The same name is also on line 3.' }],
         [{ column: 'Name', message: 'The same name is also on line 2.' }],
       ]);
-      // Matching by SKU, two rows may share a name.
-      await checked(byName, { matchBy: 'sku' });
-      expect((await rowsOf(byName)).map((row) => row.result)).toEqual(['create', 'create']);
+      // Matching by SKU, two rows with SKUs may share a name; two without, matched by it, may not.
+      const withSkus = await upload([
+        { ...base, Name: `Same ${s}`, SKU: `one-${s}` },
+        { ...base, Name: `same ${s}`, SKU: `two-${s}` },
+        { ...base, Name: `Same ${s}` },
+        { ...base, Name: ` SAME ${s} `, SKU: '-' },
+      ]);
+      await checked(withSkus, { matchBy: 'sku' });
+      expect((await rowsOf(withSkus)).map((row) => [row.result, row.errors])).toEqual([
+        ['create', []],
+        ['create', []],
+        ['error', [{ column: 'Name', message: 'The same name without a SKU is also on line 5.' }]],
+        ['error', [{ column: 'Name', message: 'The same name without a SKU is also on line 4.' }]],
+      ]);
     });
 
     it('refuses a SKU or barcode another product already has', async () => {
@@ -435,7 +542,7 @@ describe.each(targets)('import check on $name', (target) => {
       ]);
     });
 
-    it('finds tax rates by name ignoring case; empty follows the store’s default', async () => {
+    it('finds tax rates by name ignoring case; blank keeps the product’s, “-” returns it to the store’s default', async () => {
       const r = await refs();
       const s = tag();
       const rate = await taxRate(`Reduced ${s}`, 5);
@@ -471,7 +578,9 @@ describe.each(targets)('import check on $name', (target) => {
         product: { _id: own._id },
       });
       expect(await one({ SKU: `def-${s}`, 'Tax rate': '' })).toMatchObject({ result: 'unchanged' });
-      expect(await one({ SKU: `own-${s}`, 'Tax rate': '' })).toMatchObject({
+      expect(await one({ SKU: `def-${s}`, 'Tax rate': '-' })).toMatchObject({ result: 'unchanged' });
+      expect(await one({ SKU: `own-${s}`, 'Tax rate': '' })).toMatchObject({ result: 'unchanged' });
+      expect(await one({ SKU: `own-${s}`, 'Tax rate': '-' })).toMatchObject({
         result: 'update',
         changes: [{ field: 'taxRate', from: `Reduced ${s}`, to: null }],
       });
@@ -580,13 +689,13 @@ describe.each(targets)('import check on $name', (target) => {
         {
           ...same,
           Name: 'Full v2',
-          Description: '',
+          Description: '-',
           Category: other.categoryName.toLowerCase(),
           Supplier: other.supplierName,
           Price: '10.11',
-          Cost: '',
-          'Reorder point': '',
-          'Reorder quantity': '',
+          Cost: '-',
+          'Reorder point': ' - ',
+          'Reorder quantity': '-',
         },
       ]);
       await checked(id2);
@@ -605,25 +714,44 @@ describe.each(targets)('import check on $name', (target) => {
       const id3 = await upload([{ SKU: `full-${s}`, Price: '12' }]);
       await checked(id3, { mapping: { sku: 'SKU', price: 'Price' } });
       expect((await rowsOf(id3))[0]?.changes).toEqual([{ field: 'price', from: 10.1, to: 12 }]);
+
+      // Every column mapped, every cell but SKU and price blank: the same.
+      const id4 = await upload([{ SKU: `full-${s}`, Price: '12' }]);
+      await checked(id4);
+      expect((await rowsOf(id4))[0]?.changes).toEqual([{ field: 'price', from: 10.1, to: 12 }]);
+
+      // The fields every product has cannot be cleared; an error says so.
+      const id5 = await upload([
+        { SKU: `full-${s}`, Name: '-', Category: '-', Supplier: '-', Price: '-', Stock: '-' },
+      ]);
+      await checked(id5);
+      expect((await rowsOf(id5))[0]?.errors).toEqual(
+        (['Name', 'Category', 'Supplier', 'Price', 'Stock'] as const).map((column) => ({
+          column,
+          message: `${column} cannot be cleared: leave the cell empty to keep it.`,
+        })),
+      );
     });
 
     // A NUL cannot be stored in import_rows (PostgreSQL text refuses it), so it never reaches a
     // check; readImportRow's own tests cover it.
     it('reads values that are not values as row errors, never a 500', async () => {
       const r = await refs();
-      const base = { Category: r.categoryName, Supplier: r.supplierName, Name: 'Odd', Price: '1' };
-      const id = await upload([
-        { ...base, Price: 'NaN' },
-        { ...base, Price: '-4' },
-        { ...base, Price: '1.005' },
-        { ...base, Price: '1e400' },
-        { ...base, Stock: '1e12' },
-        { ...base, Description: 'd'.repeat(10_000) },
-        { ...base, Category: 'c'.repeat(10_000) },
-        { ...base, SKU: 's'.repeat(10_000) },
-        { ...base, Cost: '-0.5' },
-        { ...base, 'Reorder quantity': '0' },
-      ]);
+      const base = { Category: r.categoryName, Supplier: r.supplierName, Price: '1' };
+      const id = await upload(
+        [
+          { Price: 'NaN' },
+          { Price: '-4' },
+          { Price: '1.005' },
+          { Price: '1e400' },
+          { Stock: '1e12' },
+          { Description: 'd'.repeat(10_000) },
+          { Category: 'c'.repeat(10_000) },
+          { SKU: 's'.repeat(10_000) },
+          { Cost: '-0.5' },
+          { 'Reorder quantity': '0' },
+        ].map((cells, i) => ({ ...base, Name: `Odd ${i}`, ...cells })),
+      );
       await checked(id);
       expect((await rowsOf(id)).map((row) => row.errors)).toEqual([
         [{ column: 'Price', message: 'Price must be a number.' }],

@@ -11,72 +11,41 @@ import {
   type ImportRow,
   type ImportSummary,
   type ImportValues,
-  otherExpiry,
+  isClearCell,
   readImportRow,
-  requiredMessage,
 } from '../../../shared/imports';
-import type { Tracking } from '../../../shared/lots';
-import { Stock } from '../../../shared/products';
 import { type Database, type Runner, runnerOf } from '../../db/connection';
 import { badRequest, conflict, notFound } from '../../lib/errors';
+import {
+  type ColumnOf,
+  columnIndexes,
+  type Existing,
+  type Judge,
+  type Judged,
+  judgeRow,
+  type LotBook,
+  lotsNamed,
+  lower,
+  type Match,
+  NameBook,
+  productsByIds,
+  quoted,
+  taxRatesByName,
+} from './judge';
 
 /**
  * The catalogue import's dry run (DESIGN §14): every row read with the product schemas, matched
  * to an existing product, checked against the catalogue and the rest of the file, and its result
  * (create, update with its changes, unchanged, error) kept on the row for the screen and the
- * apply. It writes nothing but the import's own two tables (see imports.repository.ts for what
- * it leaves there).
+ * apply. Matching is the check's; judging the matched row is judgeRow's, which the apply runs
+ * again (judge.ts). It writes nothing but the import's own two tables (see imports.repository.ts
+ * for what it leaves there).
  */
 
 /** Rows read, checked and written per round trip. */
 export const CHECK_BATCH = 2000;
 
 type CheckOptions = { mapping: ImportMapping } & ImportOptions;
-
-/** A product as the check compares it: its own values, not the store defaults in force. */
-type Existing = {
-  id: string;
-  name: string;
-  sku: string | null;
-  barcode: string | null;
-  description: string;
-  price: string;
-  cost: string | null;
-  stock: number;
-  reorderPoint: number | null;
-  reorderQuantity: number | null;
-  categoryName: string;
-  supplierName: string;
-  /** The product's own rate; null when it follows the store's default. */
-  taxRateName: string | null;
-  /** 'lot': its stock lives in lots (DESIGN §15). */
-  tracking: Tracking;
-};
-
-/** A lot of a matched lot-tracked product that a row names. */
-type KnownLot = { number: string; expiresOn: string | null; quantity: number };
-
-type Checked = {
-  line: number;
-  result: ImportResult;
-  errors: ImportError[];
-  productId: string | null;
-  changes: ImportChange[] | null;
-};
-
-const lower = (text: string) => text.toLowerCase();
-const cents = (value: number | string) => Math.round(Number(value) * 100);
-const quoted = (text: string) => `“${text}”`;
-
-/** The header a field is mapped to, by its index in the file's columns. */
-function columnIndexes(mapping: ImportMapping, columns: readonly string[]) {
-  const columnOf: Partial<Record<ImportField, number>> = {};
-  for (const field of IMPORT_FIELDS) {
-    const header = mapping[field];
-    if (header !== undefined) columnOf[field] = columns.indexOf(header);
-  }
-  return columnOf;
-}
 
 /**
  * Refuses (400) a mapping the file cannot serve: a header it does not have, two fields on one
@@ -106,78 +75,20 @@ function linesText(lines: readonly number[]): string {
   return lines.length === 1 ? `line ${shown}` : `lines ${shown}${more}`;
 }
 
+/** A key cell as rows are matched by it: trimmed, lower case; '' when blank or the clearing cell. */
+const keyOf = (raw: string | null | undefined) => (isClearCell(raw ?? '') ? '' : lower(cellText(raw ?? '')));
+
+type KeyField = 'sku' | 'barcode' | 'name';
+
 /** The lines on which each key (lower case) appears, for keys on more than one line. */
 type Duplicates = Map<string, number[]>;
-
-/**
- * One pass over the file's key cells (SKU, barcode, and the name when matching by it): the keys
- * on two or more lines. Done first so the first of two rows is marked too, whichever batch holds it.
- */
-async function fileDuplicates(
-  runner: Runner,
-  importId: string,
-  columnOf: Partial<Record<ImportField, number>>,
-  fields: readonly ImportField[],
-): Promise<Map<ImportField, Duplicates>> {
-  const found = new Map<ImportField, Duplicates>();
-  const mapped = fields.filter((field) => columnOf[field] !== undefined);
-  if (mapped.length === 0) return found;
-  // Only the key cells travel: SQL arrays count from 1.
-  const select = mapped.map((field, i) => `cells[${(columnOf[field] as number) + 1}] as k${i}`).join(', ');
-  const rows = await runner.query<Record<string, string | null> & { line: number }>(
-    `select line, ${select} from import_rows where import_id = $1 order by line`,
-    [importId],
-  );
-  mapped.forEach((field, i) => {
-    const seen = new Map<string, number[]>();
-    for (const row of rows) {
-      const key = lower(cellText(row[`k${i}`] ?? ''));
-      if (key === '') continue;
-      const lines = seen.get(key);
-      if (lines) lines.push(row.line);
-      else seen.set(key, [row.line]);
-    }
-    for (const [key, lines] of seen) if (lines.length < 2) seen.delete(key);
-    found.set(field, seen);
-  });
-  return found;
-}
-
-/** Categories or suppliers by lower-case name, read as the batches name them. */
-class NameBook {
-  private readonly known = new Map<string, { name: string; count: number } | null>();
-  /** Names missing from the store, lower → first spelling, from rows without errors. */
-  readonly created = new Map<string, string>();
-
-  constructor(private readonly table: 'categories' | 'suppliers') {}
-
-  async load(runner: Runner, names: Iterable<string>): Promise<void> {
-    const wanted = [...new Set([...names].map(lower))].filter((key) => !this.known.has(key));
-    if (wanted.length === 0) return;
-    const rows = await runner.query<{ key: string; name: string; count: number }>(
-      `select lower(name) as key, min(name) as name, count(*)::int as count
-         from ${this.table} where lower(name) = any($1::text[]) group by lower(name)`,
-      [wanted],
-    );
-    for (const key of wanted) this.known.set(key, null);
-    for (const row of rows) this.known.set(row.key, { name: row.name, count: row.count });
-  }
-
-  get(name: string) {
-    return this.known.get(lower(name)) ?? null;
-  }
-}
-
-const PRODUCT_COLUMNS = `p.id, p.name, p.sku, p.barcode, p.description, p.price::text as price,
-  p.cost::text as cost, p.stock, p.reorder_point as "reorderPoint", p.reorder_quantity as "reorderQuantity",
-  c.name as "categoryName", s.name as "supplierName", t.name as "taxRateName", p.tracking`;
 
 /** Every product's keys (lower case) → its id: one read of the catalogue per check. */
 type ProductKeys = {
   bySku: Map<string, string>;
   byBarcode: Map<string, string>;
-  /** Only when matching by name; up to two ids a name (two are enough to know it is several). */
-  byName: Map<string, string[]>;
+  /** Only when some row is matched by its name: a product of that name, and how many there are. */
+  byName: Map<string, { id: string; count: number }>;
 };
 
 /**
@@ -200,308 +111,193 @@ async function productKeys(runner: Runner, withNames: boolean): Promise<ProductK
     if (row.sku !== null) keys.bySku.set(row.sku, row.id);
     if (row.barcode !== null) keys.byBarcode.set(row.barcode, row.id);
     if (row.name === null) continue;
-    const ids = keys.byName.get(row.name);
-    if (!ids) keys.byName.set(row.name, [row.id]);
-    else if (ids.length < 2) ids.push(row.id);
+    const named = keys.byName.get(row.name);
+    if (named) named.count++;
+    else keys.byName.set(row.name, { id: row.id, count: 1 });
   }
   return keys;
 }
 
-/** The products with these ids, as the check compares them. */
-async function productsByIds(runner: Runner, ids: string[]): Promise<Existing[]> {
-  if (ids.length === 0) return [];
-  return runner.query<Existing>(
-    `select ${PRODUCT_COLUMNS}
-       from products p
-       join categories c on c.id = p.category_id
-       join suppliers s on s.id = p.supplier_id
-       left join tax_rates t on t.id = p.tax_rate_id
-      where p.id = any($1::uuid[])`,
-    [ids],
+/**
+ * One pass over the file's key cells (SKU, barcode, name) before any batch, so the first of two
+ * rows is marked too, whichever batch holds it: the keys on two or more lines (the name only
+ * among the rows matched by it), then the catalogue's keys, then the products two rows match (a
+ * row without SKU matched by its name, another by that product's SKU).
+ */
+async function fileKeys(
+  runner: Runner,
+  importId: string,
+  columnOf: ColumnOf,
+  matchBy: ImportOptions['matchBy'],
+): Promise<{ duplicates: Map<KeyField, Duplicates>; sameProduct: Map<number, number[]>; keys: ProductKeys }> {
+  const fields = (['sku', 'barcode', 'name'] as const).filter((field) => columnOf[field] !== undefined);
+  // Only the key cells travel: SQL arrays count from 1.
+  const select = fields.map((field) => `cells[${(columnOf[field] as number) + 1}] as ${field}`).join(', ');
+  const rows =
+    fields.length === 0
+      ? []
+      : (
+          await runner.query<Partial<Record<KeyField, string | null>> & { line: number }>(
+            `select line, ${select} from import_rows where import_id = $1 order by line`,
+            [importId],
+          )
+        ).map((row) => ({
+          line: row.line,
+          sku: keyOf(row.sku),
+          barcode: keyOf(row.barcode),
+          name: keyOf(row.name),
+          // Matched by its name: matching by name, or the row lacks the key it is matched by.
+          byName: matchBy === 'name' || keyOf(row[matchBy]) === '',
+        }));
+
+  const duplicates = new Map<KeyField, Duplicates>();
+  for (const field of fields) {
+    const seen: Duplicates = new Map();
+    for (const row of rows) {
+      const key = row[field];
+      if (key === '' || (field === 'name' && !row.byName)) continue;
+      const lines = seen.get(key);
+      if (lines) lines.push(row.line);
+      else seen.set(key, [row.line]);
+    }
+    for (const [key, lines] of seen) if (lines.length < 2) seen.delete(key);
+    duplicates.set(field, seen);
+  }
+
+  const keys = await productKeys(
+    runner,
+    rows.some((row) => row.byName),
   );
+  const sameProduct = new Map<number, number[]>();
+  if (matchBy !== 'name') {
+    const linesOf = new Map<string, number[]>();
+    const byKey = matchBy === 'sku' ? keys.bySku : keys.byBarcode;
+    for (const row of rows) {
+      const field = row.byName ? 'name' : matchBy;
+      // A row already refused as a duplicate is not counted again.
+      if (duplicates.get(field)?.has(row[field])) continue;
+      const named = row.byName ? keys.byName.get(row.name) : undefined;
+      const id = row.byName ? (named?.count === 1 ? named.id : undefined) : byKey.get(row[field]);
+      if (id === undefined) continue;
+      const lines = linesOf.get(id);
+      if (lines) lines.push(row.line);
+      else linesOf.set(id, [row.line]);
+    }
+    for (const lines of linesOf.values())
+      if (lines.length > 1)
+        for (const line of lines)
+          sameProduct.set(
+            line,
+            lines.filter((other) => other !== line),
+          );
+  }
+  return { duplicates, sameProduct, keys };
 }
 
 /** What a check needs across batches. */
-type Context = {
-  options: CheckOptions;
-  headers: readonly string[];
-  columnOf: Partial<Record<ImportField, number>>;
-  duplicates: Map<ImportField, Duplicates>;
-  categories: NameBook;
-  suppliers: NameBook;
-  /** Tax rates by lower-case name → name as stored. */
-  taxRates: Map<string, string>;
+type Context = Judge & {
+  duplicates: Map<KeyField, Duplicates>;
+  sameProduct: Map<number, number[]>;
   keys: ProductKeys;
 };
 
-/** One batch's products, by key. */
+/** One batch's products, by id and by key, and the lots its rows name. */
 type Catalogue = {
+  byId: Map<string, Existing>;
   bySku: Map<string, Existing>;
   byBarcode: Map<string, Existing>;
-  byName: Map<string, Existing[]>;
-  /** The lots the batch's rows name, by product id and lower-case number. */
-  lots: Map<string, Map<string, KnownLot>>;
+  lots: LotBook;
 };
 
 function catalogueOf(products: Existing[]): Catalogue {
-  const catalogue: Catalogue = { bySku: new Map(), byBarcode: new Map(), byName: new Map(), lots: new Map() };
+  const catalogue: Catalogue = { byId: new Map(), bySku: new Map(), byBarcode: new Map(), lots: new Map() };
   for (const product of products) {
+    catalogue.byId.set(product.id, product);
     if (product.sku !== null) catalogue.bySku.set(lower(product.sku), product);
     if (product.barcode !== null) catalogue.byBarcode.set(lower(product.barcode), product);
-    const key = lower(product.name);
-    const named = catalogue.byName.get(key);
-    if (named) named.push(product);
-    else catalogue.byName.set(key, [product]);
   }
   return catalogue;
 }
 
-const DUPLICATE_LABEL: Partial<Record<ImportField, string>> = {
-  sku: 'SKU',
-  barcode: 'barcode',
-  name: 'name',
-};
+const KEY_LABEL: Record<KeyField, string> = { sku: 'SKU', barcode: 'barcode', name: 'name' };
 
-/** Checks one row; `read` is what readImportRow made of its cells. */
-function checkRow(
+/**
+ * The product a row updates: by its SKU or barcode (`matchBy`), or by its name when matching by
+ * name or when the row has no SKU (barcode) at all, if exactly one product has that name.
+ */
+function matchRow(
   context: Context,
   catalogue: Catalogue,
   line: number,
   cells: readonly string[],
   read: { values: ImportValues; errors: ImportError[] },
-): Checked {
-  const { options, headers, columnOf } = context;
+): Match {
+  const { options, headers, columnOf, keys } = context;
+  const { matchBy } = options;
   const { values } = read;
-  const errors = [...read.errors];
+  const errors: ImportError[] = [];
   const columnFor = (field: ImportField) => {
     const index = columnOf[field];
     return index === undefined ? 'Row' : (headers[index] as string);
   };
-  const fail = (field: ImportField, message: string) => errors.push({ column: columnFor(field), message });
   const failed = (field: ImportField) =>
     columnOf[field] !== undefined && read.errors.some((error) => error.column === columnFor(field));
+  const byName =
+    matchBy === 'name' || (!failed(matchBy) && (values[matchBy] === undefined || values[matchBy] === null));
+  const label = KEY_LABEL[matchBy];
 
   // Duplicates inside the file, named by the other lines.
-  for (const field of [
-    'sku',
-    'barcode',
-    ...(options.matchBy === 'name' ? (['name'] as const) : []),
-  ] as const) {
+  for (const field of ['sku', 'barcode', 'name'] as const) {
     const index = columnOf[field];
     if (index === undefined) continue;
-    const lines = context.duplicates.get(field)?.get(lower(cellText(cells[index])));
-    if (!lines) continue;
+    const lines = context.duplicates.get(field)?.get(keyOf(cells[index]));
+    // Names count only among the rows matched by them.
+    if (!lines || (field === 'name' && !byName)) continue;
+    const what = field === 'name' && matchBy !== 'name' ? `name without a ${label}` : KEY_LABEL[field];
     const others = lines.filter((other) => other !== line);
-    fail(field, `The same ${DUPLICATE_LABEL[field]} is also on ${linesText(others)}.`);
+    errors.push({ column: columnFor(field), message: `The same ${what} is also on ${linesText(others)}.` });
   }
+  const same = context.sameProduct.get(line);
+  if (same)
+    errors.push({
+      column: columnFor(byName ? 'name' : matchBy),
+      message: `The same product is also on ${linesText(same)}.`,
+    });
 
-  // The product this row updates, if any.
   let product: Existing | undefined;
-  let matched = !failed(options.matchBy);
-  if (matched) {
-    if (options.matchBy === 'name') {
-      const named = values.name === undefined ? [] : (catalogue.byName.get(lower(values.name)) ?? []);
-      if (named.length > 1) {
-        fail(
-          'name',
-          `Several products are named ${quoted(values.name as string)}: match by SKU or barcode instead.`,
-        );
-        matched = false;
-      } else product = named[0];
-    } else {
-      const key = values[options.matchBy];
-      if (key) product = (options.matchBy === 'sku' ? catalogue.bySku : catalogue.byBarcode).get(lower(key));
-    }
+  let known = !failed(byName ? 'name' : matchBy);
+  if (known && byName) {
+    const named = values.name === undefined ? undefined : keys.byName.get(lower(values.name));
+    if (named && named.count > 1) {
+      const name = quoted(values.name as string);
+      errors.push({
+        column: columnFor('name'),
+        message:
+          matchBy === 'name'
+            ? `Several products are named ${name}: match by SKU or barcode instead.`
+            : `${named.count} products are named ${name}: give this row a ${label}.`,
+      });
+      known = false;
+    } else if (named) product = catalogue.byId.get(named.id);
+  } else if (known) {
+    const key = values[matchBy] as string;
+    product = (matchBy === 'sku' ? catalogue.bySku : catalogue.byBarcode).get(lower(key));
   }
 
   // A code another existing product holds.
-  if (matched) {
+  if (known) {
     for (const field of ['sku', 'barcode'] as const) {
       const code = values[field];
       if (!code) continue;
       const holder = (field === 'sku' ? catalogue.bySku : catalogue.byBarcode).get(lower(code));
       if (holder && holder.id !== product?.id)
-        fail(field, `Another product already has this ${field === 'sku' ? 'SKU' : 'barcode'}.`);
+        errors.push({
+          column: columnFor(field),
+          message: `Another product already has this ${field === 'sku' ? 'SKU' : 'barcode'}.`,
+        });
     }
   }
-
-  // Category and supplier by name; tax rate by name.
-  const newNames: { book: NameBook; name: string }[] = [];
-  const refName = (field: 'category' | 'supplier'): string | undefined => {
-    const name = values[field];
-    if (name === undefined) return undefined;
-    const book = field === 'category' ? context.categories : context.suppliers;
-    const found = book.get(name);
-    if (found && found.count > 1) {
-      fail(
-        field,
-        `${found.count} ${field === 'category' ? 'categories' : 'suppliers'} are named ${quoted(name)}: rename all but one first.`,
-      );
-      return undefined;
-    }
-    if (found) return found.name;
-    const createMissing =
-      field === 'category' ? options.createMissing.categories : options.createMissing.suppliers;
-    if (!createMissing) {
-      fail(field, `No ${field} named ${quoted(name)}.`);
-      return undefined;
-    }
-    newNames.push({ book, name });
-    return book.created.get(lower(name)) ?? name;
-  };
-  const category = refName('category');
-  const supplier = refName('supplier');
-  let taxRate: string | null | undefined;
-  if (values.taxRate !== undefined) {
-    if (values.taxRate === null) taxRate = null;
-    else {
-      taxRate = context.taxRates.get(lower(values.taxRate));
-      if (taxRate === undefined) fail('taxRate', `No tax rate named ${quoted(values.taxRate)}.`);
-    }
-  }
-
-  // The lot (DESIGN §15): a Lot makes a new product lot-tracked; on an existing product it must
-  // be tracked, and a tracked product's stock changes only into or out of a named lot.
-  const lot = values.lot ?? null;
-  const expiry = values.expiry ?? null;
-  if (expiry !== null && lot === null && !failed('lot'))
-    fail('expiry', `An Expiry needs the Lot it belongs to on the same row.`);
-  const tracked = product?.tracking === 'lot';
-  if (product && !tracked && lot !== null) fail('lot', 'This product is not tracked by lot.');
-  const known =
-    product && tracked && lot !== null ? catalogue.lots.get(product.id)?.get(lower(lot)) : undefined;
-  if (known && expiry !== null && expiry !== known.expiresOn)
-    fail('expiry', otherExpiry(known.number, known.expiresOn, expiry));
-
-  // Stock: for a new product the file's (empty: 0); for an update by the stock mode. A tracked
-  // product's `set` counts the row's lot (a new lot holds 0), its `add` adds into it.
-  const stockRead = options.stock !== 'ignore' && values.stock !== undefined;
-  let stockTo: number | undefined;
-  let lotChange: ImportChange | undefined;
-  if (product && stockRead && values.stock !== null && values.stock !== undefined) {
-    const add = options.stock === 'add';
-    if (tracked && lot !== null) {
-      const before = known?.quantity ?? 0;
-      const after = add ? before + values.stock : values.stock;
-      stockTo = product.stock - before + after;
-      if (after !== before)
-        lotChange = {
-          field: 'lot',
-          from: known ? `${known.number}: ${before}` : null,
-          to: `${known ? known.number : newLotText(lot, expiry)}: ${after}`,
-        };
-    } else {
-      stockTo = add ? product.stock + values.stock : values.stock;
-      if (tracked && stockTo !== product.stock && !failed('lot'))
-        fail('lot', `${IMPORT_FIELD_HEADER.lot} is required for a lot-tracked product.`);
-    }
-    if (!Stock.safeParse(stockTo).success) {
-      fail('stock', 'Stock would be too large.');
-      stockTo = undefined;
-    }
-  }
-
-  const changes: ImportChange[] = [];
-  if (!product && matched) {
-    // A new product needs a name, a price, a category and a supplier.
-    for (const field of ['name', 'price', 'category', 'supplier'] as const)
-      if (values[field] === undefined && !failed(field)) fail(field, requiredMessage(field));
-    // With a Lot it is created lot-tracked, its stock (empty: 0) in that lot.
-    if (lot !== null)
-      changes.push({ field: 'lot', from: null, to: `${newLotText(lot, expiry)}: ${values.stock ?? 0}` });
-  } else if (product) {
-    const change = (field: ImportField, from: ImportChange['from'], to: ImportChange['to']) =>
-      changes.push({ field, from, to });
-    const text = (field: 'name' | 'sku' | 'barcode' | 'description') => {
-      const to = values[field];
-      if (to !== undefined && to !== product[field]) change(field, product[field], to);
-    };
-    text('name');
-    text('sku');
-    text('barcode');
-    text('description');
-    if (category !== undefined && lower(category) !== lower(product.categoryName))
-      change('category', product.categoryName, category);
-    if (supplier !== undefined && lower(supplier) !== lower(product.supplierName))
-      change('supplier', product.supplierName, supplier);
-    if (values.price !== undefined && cents(values.price) !== cents(product.price))
-      change('price', Number(product.price), values.price);
-    if (values.cost !== undefined) {
-      const from = product.cost === null ? null : Number(product.cost);
-      const same =
-        from === null || values.cost === null ? from === values.cost : cents(from) === cents(values.cost);
-      if (!same) change('cost', from, values.cost);
-    }
-    if (stockTo !== undefined && stockTo !== product.stock) change('stock', product.stock, stockTo);
-    if (lotChange) changes.push(lotChange);
-    for (const field of ['reorderPoint', 'reorderQuantity'] as const) {
-      const to = values[field];
-      if (to !== undefined && to !== product[field]) change(field, product[field], to);
-    }
-    if (
-      taxRate !== undefined &&
-      (taxRate === null ? null : lower(taxRate)) !==
-        (product.taxRateName === null ? null : lower(product.taxRateName))
-    )
-      change('taxRate', product.taxRateName, taxRate);
-  }
-
-  if (errors.length > 0) {
-    // Left to right as the file's columns go; the row's own problems last.
-    const place = (column: string) => {
-      const index = headers.indexOf(column);
-      return index < 0 ? headers.length : index;
-    };
-    errors.sort((a, b) => place(a.column) - place(b.column));
-    return { line, result: 'error', errors, productId: null, changes: null };
-  }
-  for (const { book, name } of newNames)
-    if (!book.created.has(lower(name))) book.created.set(lower(name), name);
-  if (!product)
-    return { line, result: 'create', errors, productId: null, changes: changes.length > 0 ? changes : null };
-  return changes.length > 0
-    ? { line, result: 'update', errors, productId: product.id, changes }
-    : { line, result: 'unchanged', errors, productId: product.id, changes: null };
-}
-
-/** A lot the apply will create, as the dry run shows it: "A17 (new, expires 2027-01-31)". */
-const newLotText = (number: string, expiry: string | null) =>
-  `${number} (new, ${expiry === null ? 'no expiry' : `expires ${expiry}`})`;
-
-/**
- * The lots the batch's rows name on their matched lot-tracked products: one read a batch, and
- * none for a file without a Lot column.
- */
-async function namedLots(
-  runner: Runner,
-  catalogue: Catalogue,
-  reads: { values: ImportValues }[],
-): Promise<void> {
-  const numbers = new Set<string>();
-  for (const { values } of reads) if (values.lot) numbers.add(lower(values.lot));
-  if (numbers.size === 0) return;
-  const ids = new Set<string>();
-  for (const products of [catalogue.bySku.values(), catalogue.byBarcode.values()])
-    for (const product of products) if (product.tracking === 'lot') ids.add(product.id);
-  for (const named of catalogue.byName.values())
-    for (const product of named) if (product.tracking === 'lot') ids.add(product.id);
-  if (ids.size === 0) return;
-  const rows = await runner.query<KnownLot & { productId: string; key: string }>(
-    `select product_id as "productId", lower(number) as key, number, expires_on::text as "expiresOn", quantity
-       from lots where product_id = any($1::uuid[]) and lower(number) = any($2::text[])`,
-    [[...ids], [...numbers]],
-  );
-  for (const { productId, key, ...lot } of rows) {
-    const lots = catalogue.lots.get(productId) ?? new Map<string, KnownLot>();
-    lots.set(key, lot);
-    catalogue.lots.set(productId, lots);
-  }
-}
-
-/** Reads every tax rate: a store has a handful. */
-async function taxRatesByName(runner: Runner): Promise<Map<string, string>> {
-  const rows = await runner.query<{ name: string }>('select name from tax_rates');
-  return new Map(rows.map((row) => [lower(row.name), row.name]));
+  return { product, known, errors };
 }
 
 /** Checks one batch of rows and writes their results; answers them. */
@@ -510,31 +306,41 @@ async function checkBatch(
   importId: string,
   context: Context,
   rows: { line: number; cells: string[] }[],
-): Promise<Checked[]> {
-  const { columnOf, headers, options } = context;
+): Promise<Judged[]> {
+  const { columnOf, headers, options, keys } = context;
   const reads = rows.map((row) => readImportRow(row.cells, columnOf, headers, true));
   const ids = new Set<string>();
   const categories: string[] = [];
   const suppliers: string[] = [];
-  const { keys } = context;
   const want = (id: string | undefined) => id !== undefined && ids.add(id);
   for (const { values } of reads) {
     if (values.sku) want(keys.bySku.get(lower(values.sku)));
     if (values.barcode) want(keys.byBarcode.get(lower(values.barcode)));
-    if (options.matchBy === 'name' && values.name)
-      for (const id of keys.byName.get(lower(values.name)) ?? []) want(id);
+    if (values.name && (options.matchBy === 'name' || !values[options.matchBy])) {
+      const named = keys.byName.get(lower(values.name));
+      if (named?.count === 1) want(named.id);
+    }
     if (values.category) categories.push(values.category);
     if (values.supplier) suppliers.push(values.supplier);
   }
   // One connection holds the transaction: its statements go one after another.
-  const products = await productsByIds(runner, [...ids]);
+  const catalogue = catalogueOf(await productsByIds(runner, ids, false));
   await context.categories.load(runner, categories);
   await context.suppliers.load(runner, suppliers);
-  const catalogue = catalogueOf(products);
-  if (columnOf.lot !== undefined) await namedLots(runner, catalogue, reads);
-  const checked = rows.map((row, i) =>
-    checkRow(context, catalogue, row.line, row.cells, reads[i] as (typeof reads)[number]),
-  );
+  if (columnOf.lot !== undefined) {
+    const tracked = [...catalogue.byId.values()].filter((p) => p.tracking === 'lot').map((p) => p.id);
+    catalogue.lots = await lotsNamed(
+      runner,
+      tracked,
+      reads.flatMap(({ values }) => (values.lot ? [values.lot] : [])),
+    );
+  }
+  const checked = rows.map((row, i) => {
+    const read = reads[i] as (typeof reads)[number];
+    const match = matchRow(context, catalogue, row.line, row.cells, read);
+    const lots = match.product ? catalogue.lots.get(match.product.id) : undefined;
+    return judgeRow(context, { line: row.line, ...read }, match, lots);
+  });
   await runner.query(
     `update import_rows r
         set result = v.result, errors = v.errors, product_id = v.product_id, changes = v.changes
@@ -557,7 +363,7 @@ async function checkBatch(
   return checked;
 }
 
-const byName = (a: string, b: string) => a.localeCompare(b);
+const alphabetical = (a: string, b: string) => a.localeCompare(b);
 
 /**
  * Checks import `importId` with these options: every row's result replaces the last check's, and
@@ -588,26 +394,16 @@ export async function checkImport(
       throw conflict('This import has been applied: upload the file again to check it anew.');
     const headers = record.columns;
     checkMapping(input.mapping, headers, input.matchBy);
-    const columnOf = columnIndexes(input.mapping, headers);
-    // The stock column is not read at all when the stock is left alone.
-    if (input.stock === 'ignore') delete columnOf.stock;
-
+    const columnOf = columnIndexes(input.mapping, headers, input.stock);
+    const { mapping, ...options } = input;
     const context: Context = {
-      options: input,
+      options,
       headers,
       columnOf,
-      duplicates: await fileDuplicates(
-        runner,
-        importId,
-        columnOf,
-        ['sku', 'barcode', 'name'].filter(
-          (field) => field !== 'name' || input.matchBy === 'name',
-        ) as ImportField[],
-      ),
+      ...(await fileKeys(runner, importId, columnOf, input.matchBy)),
       categories: new NameBook('categories'),
       suppliers: new NameBook('suppliers'),
       taxRates: await taxRatesByName(runner),
-      keys: await productKeys(runner, input.matchBy === 'name'),
     };
     const counts: Record<ImportResult, number> = { create: 0, update: 0, unchanged: 0, error: 0 };
     let after = 0;
@@ -626,10 +422,9 @@ export async function checkImport(
       update: counts.update,
       unchanged: counts.unchanged,
       errors: counts.error,
-      newCategories: [...context.categories.created.values()].sort(byName),
-      newSuppliers: [...context.suppliers.created.values()].sort(byName),
+      newCategories: [...context.categories.created.values()].sort(alphabetical),
+      newSuppliers: [...context.suppliers.created.values()].sort(alphabetical),
     };
-    const { mapping, ...options } = input;
     await runner.query(
       `update imports set mapping = $2::jsonb, options = $3::jsonb, summary = $4::jsonb,
               checked_at = now(), status = 'checked', failure = null

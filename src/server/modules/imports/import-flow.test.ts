@@ -138,6 +138,225 @@ describe.each(targets)('a catalogue import from upload to the fixed errors file 
     expect(audit[0]?.n).toBe(2);
   });
 
+  describe('one reading of a row: the apply does what the check said (DESIGN §22)', () => {
+    const rowsOf = async (id: string) =>
+      ImportRowsResponse.parse(
+        (await t.call('GET', `/api/imports/${id}/rows?pageSize=100`, { token: admin() })).body,
+      ).rows;
+    const productOf = async (id: string) =>
+      (
+        await t.sql<{ name: string; description: string; price: string; cost: string | null; stock: number }>(
+          'select name, description, price, cost, stock from products where id = $1',
+          [id],
+        )
+      )[0];
+    const movementsOf = async (id: string) =>
+      (await t.sql('select id from stock_movements where product_id = $1', [id])).length;
+
+    it('stock ignore never reads the stock column: a negative or garbage stock cell does not stop the price and description updates', async () => {
+      const k = tag();
+      const made = [];
+      for (let i = 1; i <= 3; i++) {
+        const product = await t.product({ name: `Ignored ${k} ${i}`, stock: 4, price: 2 });
+        await t.sql(`update products set sku = $2, description = 'Old words' where id = $1`, [
+          product.id,
+          `IG${k}-${i}`,
+        ]);
+        made.push(product.id);
+      }
+      const header = ['SKU', 'Description', 'Price', 'Stock'];
+      const text = [
+        header,
+        [`IG${k}-1`, 'New words', '2.75', '-3'],
+        [`IG${k}-2`, 'New words', '3', 'lots'],
+        [`IG${k}-3`, 'New words', '3.25', '1e400'],
+      ]
+        .map((row) => csvRow(row))
+        .join('');
+      const uploaded = await upload(text, `ignore-${k}.csv`);
+      const checked = await check(uploaded._id, {
+        mapping: uploaded.mapping,
+        matchBy: 'sku',
+        stock: 'ignore',
+      });
+      expect(checked.summary).toMatchObject({ create: 0, update: 3, unchanged: 0, errors: 0 });
+      const promised = (await rowsOf(uploaded._id)).map((row) => [row.result, row.changes, row.errors]);
+      expect(promised).toEqual([
+        [
+          'update',
+          [
+            { field: 'description', from: 'Old words', to: 'New words' },
+            { field: 'price', from: 2, to: 2.75 },
+          ],
+          [],
+        ],
+        [
+          'update',
+          [
+            { field: 'description', from: 'Old words', to: 'New words' },
+            { field: 'price', from: 2, to: 3 },
+          ],
+          [],
+        ],
+        [
+          'update',
+          [
+            { field: 'description', from: 'Old words', to: 'New words' },
+            { field: 'price', from: 2, to: 3.25 },
+          ],
+          [],
+        ],
+      ]);
+
+      const done = await applied(uploaded._id);
+      expect(done.summary).toMatchObject({ create: 0, update: 3, unchanged: 0, errors: 0 });
+      expect((await rowsOf(uploaded._id)).map((row) => [row.result, row.changes, row.errors])).toEqual(
+        promised,
+      );
+      expect(await Promise.all(made.map(productOf))).toEqual([
+        { name: `Ignored ${k} 1`, description: 'New words', price: '2.75', cost: null, stock: 4 },
+        { name: `Ignored ${k} 2`, description: 'New words', price: '3.00', cost: null, stock: 4 },
+        { name: `Ignored ${k} 3`, description: 'New words', price: '3.25', cost: null, stock: 4 },
+      ]);
+      for (const id of made) expect(await movementsOf(id)).toBe(1);
+    });
+
+    it('a blank cell keeps what is stored, a cell holding “-” clears it, and the apply writes exactly that', async () => {
+      const k = tag();
+      const [kept, cleared, priced] = [
+        await t.product({ name: `Kept ${k}` }),
+        await t.product({ name: `Cleared ${k}` }),
+        await t.product({ name: `Priced ${k}` }),
+      ];
+      for (const [product, sku] of [
+        [kept, `KP${k}`],
+        [cleared, `CL${k}`],
+        [priced, `PR${k}`],
+      ] as const)
+        await t.sql(
+          `update products set sku = $2, description = 'Stored words', cost = 1.50, barcode = $3 where id = $1`,
+          [product.id, sku, `B${sku}`],
+        );
+      const header = ['Name', 'SKU', 'Barcode', 'Description', 'Price', 'Cost', 'Stock'];
+      // As a spreadsheet saves it: a `-` cell bare (csvRow would write it as the text '-).
+      const text = [
+        header,
+        ['', `KP${k}`, '', '', '12', '', ''],
+        [`Cleared ${k}`, `CL${k}`, '-', '-', '9.99', '-', ''],
+        ['', `PR${k}`, '', 'New words', '-', '', ''],
+      ]
+        .map((row) => `${row.join(',')}\r\n`)
+        .join('');
+      const uploaded = await upload(text, `blanks-${k}.csv`);
+      const checked = await check(uploaded._id, { mapping: uploaded.mapping, matchBy: 'sku', stock: 'set' });
+      expect(checked.summary).toMatchObject({ create: 0, update: 2, unchanged: 0, errors: 1 });
+      expect((await rowsOf(uploaded._id)).map((row) => [row.result, row.changes, row.errors])).toEqual([
+        ['update', [{ field: 'price', from: 9.99, to: 12 }], []],
+        [
+          'update',
+          [
+            { field: 'barcode', from: `BCL${k}`, to: null },
+            { field: 'description', from: 'Stored words', to: '' },
+            { field: 'cost', from: 1.5, to: null },
+          ],
+          [],
+        ],
+        [
+          'error',
+          undefined,
+          [{ column: 'Price', message: 'Price cannot be cleared: leave the cell empty to keep it.' }],
+        ],
+      ]);
+      await applied(uploaded._id);
+      expect(await productOf(kept.id)).toEqual({
+        name: `Kept ${k}`,
+        description: 'Stored words',
+        price: '12.00',
+        cost: '1.50',
+        stock: 10,
+      });
+      expect(await productOf(cleared.id)).toEqual({
+        name: `Cleared ${k}`,
+        description: '',
+        price: '9.99',
+        cost: null,
+        stock: 10,
+      });
+      // The row with an error is not written at all.
+      expect(await productOf(priced.id)).toMatchObject({ description: 'Stored words', price: '9.99' });
+      const [codes] = await t.sql<{ kept: string | null; cleared: string | null }>(
+        'select (select barcode from products where id = $1) as kept, (select barcode from products where id = $2) as cleared',
+        [kept.id, cleared.id],
+      );
+      expect(codes).toEqual({ kept: `BKP${k}`, cleared: null });
+    });
+
+    it('the errors file gives a “-” cell back as uploaded, so the fixed file still clears', async () => {
+      const k = tag();
+      const product = await t.product({ name: `Worded ${k}` });
+      await t.sql(`update products set sku = $2, description = 'Stored words' where id = $1`, [
+        product.id,
+        `WD${k}`,
+      ]);
+      const header = ['SKU', 'Description', 'Price'];
+      const text = [header, [`WD${k}`, '-', 'cheap']].map((row) => `${row.join(',')}\r\n`).join('');
+      const uploaded = await upload(text, `worded-${k}.csv`);
+      const checked = await check(uploaded._id, { mapping: uploaded.mapping, matchBy: 'sku', stock: 'set' });
+      expect(checked.summary).toMatchObject({ errors: 1 });
+      const errorsFile = await t.call('GET', `/api/imports/${uploaded._id}/errors?format=csv`, {
+        token: admin(),
+      });
+      expect(errorsFile.text.split('\r\n')[1]).toBe(`"WD${k}","-","cheap","Price: Price must be a number."`);
+      const fixed = parseCsv(errorsFile.text).map((row, i) =>
+        i === 0 ? row.slice(0, 3) : [row[0], row[1], '4'],
+      );
+      const again = await upload(
+        fixed
+          .map((row) => `${row.map((cell) => (cell === '-' ? cell : `"${cell}"`)).join(',')}\r\n`)
+          .join(''),
+        `worded-${k}-errors.csv`,
+      );
+      await check(again._id, { mapping: again.mapping, matchBy: 'sku', stock: 'set' });
+      expect((await rowsOf(again._id))[0]?.changes).toEqual([
+        { field: 'description', from: 'Stored words', to: '' },
+        { field: 'price', from: 9.99, to: 4 },
+      ]);
+    });
+
+    it('round trip without SKUs: the export of products that have none imports back unchanged, creating nothing', async () => {
+      const k = tag();
+      const ids: string[] = [];
+      for (let i = 1; i <= 3; i++) {
+        const product = await t.product({ name: `Loose ${k} ${i}`, stock: i, price: i });
+        await t.sql(`update products set description = 'Sold loose' where id = $1`, [product.id]);
+        ids.push(product.id);
+      }
+      const exported = await t.call(
+        'GET',
+        `/api/products?format=csv&search=${encodeURIComponent(`Loose ${k}`)}`,
+        {
+          token: admin(),
+        },
+      );
+      expect(exported.status).toBe(200);
+      const [header, ...lines] = parseCsv(exported.text.replace(/^\uFEFF/, ''));
+      expect(lines.map((cells) => cells[(header as string[]).indexOf('SKU')])).toEqual(['', '', '']);
+      const before = await t.sql<{ n: number }>('select count(*)::int as n from products');
+      const uploaded = await upload(exported.text, `loose-${k}.csv`);
+      const checked = await check(uploaded._id, { mapping: uploaded.mapping, matchBy: 'sku', stock: 'set' });
+      expect(checked.summary).toMatchObject({ create: 0, update: 0, unchanged: 3, errors: 0 });
+      expect((await rowsOf(uploaded._id)).map((row) => row.product?._id)).toEqual(ids);
+      const done = await applied(uploaded._id);
+      expect(done.summary).toMatchObject({ create: 0, update: 0, unchanged: 3, errors: 0 });
+      const after = await t.sql<{ n: number }>('select count(*)::int as n from products');
+      expect(after[0]?.n).toBe(before[0]?.n);
+      const named = await t.sql<{ n: number }>('select count(*)::int as n from products where name like $1', [
+        `Loose ${k} %`,
+      ]);
+      expect(named[0]?.n).toBe(3);
+    });
+  });
+
   it('round trip: the products export imported again is every row unchanged', async () => {
     const k = tag();
     for (let i = 1; i <= 3; i++) {

@@ -11,6 +11,7 @@ import {
   ImportListQuery,
   ImportListResponse,
   ImportResponse,
+  isClearCell,
   MAX_IMPORT_BYTES,
   XLSX_MIME,
 } from '../../../shared/imports';
@@ -236,7 +237,8 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
           const last = rows.at(-1);
           return {
             rows: rows.map((row) => [
-              ...row.cells,
+              // A clearing cell (`-`) comes back bare, so the fixed file clears what this one did.
+              ...row.cells.map((cell) => (isClearCell(cell) ? { bare: cell } : cell)),
               row.errors.map((error) => `${error.column}: ${error.message}`).join('; '),
             ]),
             next: last && rows.length === CSV_BATCH ? last.line : undefined,

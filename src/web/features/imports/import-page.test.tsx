@@ -269,6 +269,10 @@ describe('the mapping', () => {
     expect(select('Lot').value).toBe('Batch');
     expect(select('Expiry').value).toBe('Best before');
     expect(screen.getByText(/A row with a Lot is a lot-tracked product/)).toBeTruthy();
+    expect(screen.getByText(/An empty cell keeps what the product already has/).textContent).toMatch(
+      /a cell holding only - clears it\.$/,
+    );
+    expect(screen.getByText(/a row without one is found by its name/)).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Check file' }));
     await screen.findByRole('heading', { name: 'Check the result' });
     expect(state.checks[0]?.mapping).toEqual({

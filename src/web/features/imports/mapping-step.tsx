@@ -124,6 +124,10 @@ export function MappingStep({
           A row with a Lot is a lot-tracked product: its stock goes into that lot, which expires on the row's
           Expiry (YYYY-MM-DD; empty when it does not expire).
         </p>
+        <p className="text-sm text-slate-600">
+          An empty cell keeps what the product already has (a new product takes the default); a cell holding
+          only <code className="font-mono">-</code> clears it.
+        </p>
       </div>
 
       <fieldset className="space-y-3">
@@ -201,7 +205,8 @@ export function MappingStep({
         <fieldset className="space-y-2">
           <legend className="text-sm font-semibold text-slate-900">Find existing products by</legend>
           <p id={`${ids}-match-hint`} className="text-xs text-slate-500">
-            A row that finds no product creates one.
+            A row that finds no product creates one. By SKU or barcode, a row without one is found by its name
+            when exactly one product has it.
           </p>
           {MATCH_BY.map((choice) => (
             <label key={choice.value} className="flex items-center gap-2 text-sm text-slate-800">
