@@ -19,6 +19,7 @@ import type { Tracking } from '../../../shared/lots';
 import { Stock } from '../../../shared/products';
 import { type Database, type Runner, runnerOf } from '../../db/connection';
 import { badRequest, conflict, notFound } from '../../lib/errors';
+import { previewCells, previewCellsSql } from './imports.repository';
 
 /**
  * The catalogue import's dry run (DESIGN §14): every row read with the product schemas, matched
@@ -640,7 +641,7 @@ export async function checkImport(
   });
 }
 
-/** The rows of a checked import, in line order, with the products they matched. */
+/** The rows of a checked import, in line order, with the products they matched (cells cut short). */
 export async function checkedRows(
   database: Database,
   importId: string,
@@ -658,7 +659,7 @@ export async function checkedRows(
       productId: string | null;
       productName: string | null;
     }>(
-      `select r.line, r.result, r.cells, r.errors, r.changes, p.id as "productId", p.name as "productName"
+      `select r.line, r.result, ${previewCellsSql('r.cells')} as cells, r.errors, r.changes, p.id as "productId", p.name as "productName"
          from import_rows r left join products p on p.id = r.product_id
         where r.import_id = $1 ${filter}
         order by r.line limit $3 offset $4`,
@@ -676,7 +677,7 @@ export async function checkedRows(
       ...(row.productId !== null && { product: { _id: row.productId, name: row.productName as string } }),
       ...(row.changes !== null && { changes: row.changes }),
       errors: row.errors ?? [],
-      cells: row.cells,
+      cells: previewCells(row.cells),
     })),
     total: count?.total ?? 0,
   };
