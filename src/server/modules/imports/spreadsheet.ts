@@ -347,6 +347,14 @@ export class Turns {
     private readonly waited: string,
   ) {}
 
+  /** Whether a turn is taken, and how many wait for theirs. */
+  get held(): boolean {
+    return this.taken;
+  }
+  get queued(): number {
+    return this.queue.length;
+  }
+
   async take(): Promise<() => void> {
     if (this.taken) {
       if (this.queue.length >= this.waiting) throw new AppError(503, this.busy);
@@ -383,7 +391,7 @@ export class Turns {
  */
 const WORKBOOK_WAITING = 3;
 const WORKBOOK_WAIT_MS = 60_000;
-const workbookTurns = new Turns(
+export const workbookTurns = new Turns(
   WORKBOOK_WAITING,
   WORKBOOK_WAIT_MS,
   `Another workbook is being read and ${WORKBOOK_WAITING} more are waiting; upload this one again in a minute.`,

@@ -17,6 +17,7 @@ import {
 import { type Answer, startApp, type TestApp, targets } from '../../test/harness';
 import { parseCsv } from '../../test/parse-csv';
 import { spacesPart, textCell, workbookFile } from '../../test/zip-files';
+import { workbookTurns } from './spreadsheet';
 
 const TWELVE =
   'Name,SKU,Barcode,Description,Category,Supplier,Price,Cost,Stock,Reorder point,Reorder quantity,Tax rate';
@@ -457,7 +458,11 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
     const held = new PassThrough();
     const first = xlsx(held);
     held.write(file.subarray(0, 100));
-    await sleep(100);
+    const until = async (ready: () => boolean) => {
+      for (let i = 0; i < 500 && !ready(); i++) await sleep(10);
+      expect(ready()).toBe(true);
+    };
+    await until(() => workbookTurns.held);
     let answered = 0;
     const waiting = [1, 2, 3].map(() =>
       xlsx(file).then((res) => {
@@ -465,18 +470,21 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
         return res;
       }),
     );
-    await sleep(200);
+    await until(() => workbookTurns.queued === 3);
     const refused = await xlsx(file);
     expect(refused.status).toBe(503);
     expect(refused.body).toEqual({
       success: false,
       error: 'Another workbook is being read and 3 more are waiting; upload this one again in a minute.',
     });
+    // The server answers meanwhile; the three wait for the first.
     expect((await t.call('GET', '/api/health')).status).toBe(200);
+    await sleep(50);
     expect(answered).toBe(0);
     held.end(file.subarray(100));
     expect((await first).status).toBe(201);
     for (const res of await Promise.all(waiting)) expect(res.status).toBe(201);
+    expect(workbookTurns.held).toBe(false);
   });
 
   it('a 45 MB quoted cell of 15 million line breaks, and 40 million empty cells on a row, are refused while read', async () => {
