@@ -6,8 +6,10 @@ import {
   guessMapping,
   IMPORT_FIELD_HEADER,
   IMPORT_FIELDS,
+  IMPORT_PREVIEW_CHARS,
   ImportCheckInput,
   type ImportField,
+  previewText,
   readImportRow,
   requiredMessage,
 } from './imports';
@@ -84,6 +86,19 @@ describe('guessMapping', () => {
 
   it('takes the first of two columns with the same header', () => {
     expect(guessMapping(['Price', 'price'])).toEqual({ price: 'Price' });
+  });
+});
+
+describe('previewText', () => {
+  it('keeps a cell of 200 characters, cuts a longer one with an ellipsis, never between the halves of a character', () => {
+    const full = 'x'.repeat(IMPORT_PREVIEW_CHARS);
+    expect(previewText(full)).toBe(full);
+    expect(previewText('')).toBe('');
+    expect(previewText(`${full}y`)).toBe(`${full}…`);
+    // An emoji (two UTF-16 halves) across the cut is left out whole; one before it is kept.
+    const before = 'x'.repeat(IMPORT_PREVIEW_CHARS - 1);
+    expect(previewText(`${before}😀zz`)).toBe(`${before}…`);
+    expect(previewText(`${before.slice(1)}😀zz`)).toBe(`${before.slice(1)}😀…`);
   });
 });
 
@@ -434,7 +449,7 @@ describe('ImportCheckInput', () => {
     );
     expect(message({ mapping: { name: 5 } })).toBe('A mapping names a column by its header text.');
     expect(message({ mapping: { name: '' } })).toBe('A mapping names a column by its header text.');
-    expect(message({ mapping: { name: 'x'.repeat(1001) } })).toBe('A header has at most 1000 characters.');
+    expect(message({ mapping: { name: 'x'.repeat(201) } })).toBe('A header has at most 200 characters.');
     expect(message({ mapping: {}, matchBy: 'id' })).toBe('matchBy must be one of sku, barcode, name.');
     expect(message({ mapping: {}, stock: 'zap' })).toBe('stock must be one of set, add, ignore.');
     expect(message({ mapping: {}, createMissing: { categories: 'yes' } })).toBe(

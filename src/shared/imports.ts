@@ -50,8 +50,34 @@ export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
 export const MAX_IMPORT_ROWS = 200_000;
 /** The most columns a file's header may have. */
 export const MAX_IMPORT_COLUMNS = 200;
+/**
+ * The longest header: a column is named by its header (in the mapping and in every answer), so it
+ * is never cut, and one longer is refused (400). 200 columns of it stay a small answer.
+ */
+export const MAX_IMPORT_HEADER_CHARS = 200;
+/**
+ * The most characters a cell may hold and the most cells a row may have, refused (400) while the
+ * file is read, before the cell or the row is made: no product field takes more than 2,000
+ * characters, and a row past its header's 200 columns is only trailing empty cells.
+ */
+export const MAX_IMPORT_CELL_CHARS = 10_000;
+export const MAX_IMPORT_ROW_CELLS = 500;
 /** How many of the first rows the upload answers, for the mapping's preview. */
 export const IMPORT_PREVIEW_ROWS = 5;
+/** The most characters of a cell an answer echoes (previewText). */
+export const IMPORT_PREVIEW_CHARS = 200;
+
+/**
+ * A cell as an answer (the preview, a checked row) echoes it: its first IMPORT_PREVIEW_CHARS
+ * characters then "…" when longer, never half a character. The stored cell and the errors file
+ * keep it whole.
+ */
+export function previewText(text: string): string {
+  if (text.length <= IMPORT_PREVIEW_CHARS) return text;
+  const last = text.charCodeAt(IMPORT_PREVIEW_CHARS - 1);
+  const end = last >= 0xd800 && last <= 0xdbff ? IMPORT_PREVIEW_CHARS - 1 : IMPORT_PREVIEW_CHARS;
+  return `${text.slice(0, end)}…`;
+}
 
 export const CSV_MIME = 'text/csv';
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -122,7 +148,7 @@ export type StockMode = z.infer<typeof StockMode>;
 const HeaderText = z
   .string({ error: 'A mapping names a column by its header text.' })
   .min(1, { error: 'A mapping names a column by its header text.' })
-  .max(1000, { error: 'A header has at most 1000 characters.' });
+  .max(MAX_IMPORT_HEADER_CHARS, { error: `A header has at most ${MAX_IMPORT_HEADER_CHARS} characters.` });
 
 export const ImportMappingInput = z.strictObject(
   Object.fromEntries(IMPORT_FIELDS.map((field) => [field, HeaderText.optional()])) as Record<
@@ -215,7 +241,7 @@ export const Import = z.object({
   total: z.number().int(),
   /** Why an apply failed as a whole; null otherwise. */
   failure: z.string().nullable(),
-  /** The first rows' cells as uploaded (IMPORT_PREVIEW_ROWS), for the mapping's preview. */
+  /** The first rows' cells as uploaded (IMPORT_PREVIEW_ROWS), each cut short (previewText). */
   preview: z.array(z.array(z.string())),
   createdAt: z.string(),
   createdBy: z.object({ _id: z.string().nullable(), name: z.string() }),
@@ -243,7 +269,7 @@ export const ImportRow = z.object({
   product: z.object({ _id: z.string(), name: z.string() }).optional(),
   changes: z.array(ImportChange).optional(),
   errors: z.array(ImportError),
-  /** The cells as uploaded, in `columns` order. */
+  /** The cells as uploaded, in `columns` order, each cut short (previewText). */
   cells: z.array(z.string()),
 });
 export type ImportRow = z.infer<typeof ImportRow>;

@@ -16,6 +16,7 @@ import {
 } from '../../../shared/imports';
 import { type Database, type Runner, runnerOf } from '../../db/connection';
 import { badRequest, conflict, notFound } from '../../lib/errors';
+import { previewCells, previewCellsSql } from './imports.repository';
 import {
   type ColumnOf,
   columnIndexes,
@@ -435,7 +436,7 @@ export async function checkImport(
   });
 }
 
-/** The rows of a checked import, in line order, with the products they matched. */
+/** The rows of a checked import, in line order, with the products they matched (cells cut short). */
 export async function checkedRows(
   database: Database,
   importId: string,
@@ -453,7 +454,7 @@ export async function checkedRows(
       productId: string | null;
       productName: string | null;
     }>(
-      `select r.line, r.result, r.cells, r.errors, r.changes, p.id as "productId", p.name as "productName"
+      `select r.line, r.result, ${previewCellsSql('r.cells')} as cells, r.errors, r.changes, p.id as "productId", p.name as "productName"
          from import_rows r left join products p on p.id = r.product_id
         where r.import_id = $1 ${filter}
         order by r.line limit $3 offset $4`,
@@ -471,7 +472,7 @@ export async function checkedRows(
       ...(row.productId !== null && { product: { _id: row.productId, name: row.productName as string } }),
       ...(row.changes !== null && { changes: row.changes }),
       errors: row.errors ?? [],
-      cells: row.cells,
+      cells: previewCells(row.cells),
     })),
     total: count?.total ?? 0,
   };

@@ -1,10 +1,12 @@
 import { and, count, desc, eq, gt, isNotNull, sql } from 'drizzle-orm';
 import {
+  IMPORT_PREVIEW_CHARS,
   IMPORT_PREVIEW_ROWS,
   type Import,
   type ImportError,
   type ImportFormat,
   type ImportMapping,
+  previewText,
 } from '../../../shared/imports';
 import type { Db } from '../../db/connection';
 import { importRows, imports } from '../../db/schema';
@@ -117,15 +119,26 @@ export async function listImports(
   return { imports: records.map((record) => importAnswer(record, [])), total: Number(counted?.total ?? 0) };
 }
 
-/** The first rows' cells, for the upload's preview. */
+/**
+ * The SQL of a row's cells (the text[] `cells`) as an answer echoes them: each cut in the database
+ * one character past previewText's length, so no more than that leaves it and previewCells still
+ * sees which are longer.
+ */
+export const previewCellsSql = (cells: string) =>
+  `array(select left(c, ${IMPORT_PREVIEW_CHARS + 1}) from unnest(${cells}) with ordinality as u(c, i) order by i)`;
+
+/** Cells read with previewCellsSql, cut as answers echo them. */
+export const previewCells = (cells: readonly string[]) => cells.map(previewText);
+
+/** The first rows' cells, each cut short, for the upload's preview. */
 export async function importPreview(db: Db, id: string, limit: number): Promise<string[][]> {
   const rows = await db
-    .select({ cells: importRows.cells })
+    .select({ cells: sql<string[]>`${sql.raw(previewCellsSql('import_rows.cells'))}` })
     .from(importRows)
     .where(eq(importRows.importId, id))
     .orderBy(sql`${importRows.line}`)
     .limit(limit);
-  return rows.map((row) => row.cells);
+  return rows.map((row) => previewCells(row.cells));
 }
 
 // ---------------------------------------------------------------------------------------------

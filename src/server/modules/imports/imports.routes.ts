@@ -5,6 +5,7 @@ import {
   CSV_MIME,
   ERROR_COLUMN,
   guessMapping,
+  IMPORT_PREVIEW_CHARS,
   ImportErrorsQuery,
   ImportFileQuery,
   type ImportFormat,
@@ -13,6 +14,8 @@ import {
   ImportResponse,
   isClearCell,
   MAX_IMPORT_BYTES,
+  MAX_IMPORT_CELL_CHARS,
+  MAX_IMPORT_ROW_CELLS,
   XLSX_MIME,
 } from '../../../shared/imports';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/paging';
@@ -31,6 +34,7 @@ import {
   UPLOAD_BATCH,
 } from './imports.repository';
 import { readSpreadsheet, tooLarge } from './spreadsheet';
+import { UNPACKED_MAX } from './workbook';
 
 /**
  * An upload's body as it arrives, unread. Held in a private field, so that the app's check of a
@@ -106,7 +110,7 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['imports'],
         summary: 'Upload a file of products to import',
-        description: `The body is the file: CSV (${CSV_MIME}; UTF-8 with or without BOM; comma, semicolon or tab, found by itself) or XLSX (${XLSX_MIME}; the first sheet), up to 50 MB and 200,000 rows (413 above). The first row names the columns. Answers the import with the mapping guessed from the headers and the first rows.`,
+        description: `The body is the file: CSV (${CSV_MIME}; UTF-8 with or without BOM; comma, semicolon or tab, found by itself) or XLSX (${XLSX_MIME}; the first sheet), up to 50 MB and 200,000 rows (413 above). The first row names the columns (200 at most, each header 200 characters at most). A cell over ${MAX_IMPORT_CELL_CHARS.toLocaleString('en-US')} characters or a row over ${MAX_IMPORT_ROW_CELLS} cells is a 400 naming where; a workbook whose parts read unpack past ${UNPACKED_MAX / 2 ** 20} MB is a 413. Workbooks are read one at a time: three more wait their turn (a minute at most), another is a 503. Answers the import with the mapping guessed from the headers and its first rows, each cell cut to ${IMPORT_PREVIEW_CHARS} characters.`,
         querystring: ImportFileQuery,
         response: { 201: ImportResponse },
       },

@@ -1,20 +1,26 @@
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import {
   type ImportFormat,
   MAX_IMPORT_BYTES,
+  MAX_IMPORT_CELL_CHARS,
   MAX_IMPORT_COLUMNS,
+  MAX_IMPORT_HEADER_CHARS,
+  MAX_IMPORT_ROW_CELLS,
   MAX_IMPORT_ROWS,
 } from '../../../shared/imports';
 import { sizeText } from '../../lib/body-limit';
 import { AppError, badRequest } from '../../lib/errors';
-import { isBadText } from '../../lib/text-guard';
+import { workbookRecords } from './workbook';
+import { NOT_XLSX } from './zip';
+
+export { xlsxCellText } from './workbook';
 
 /**
  * Reading an uploaded spreadsheet (DESIGN §14) into its header and its data rows, every cell a
  * string. A CSV is read as it arrives, chunk by chunk, and its rows handed on in batches, so a
  * 50 MB file is never one string and never all in memory; an XLSX (a zip, read from its end) is
- * taken whole and read by read-excel-file (the first sheet) in a worker thread.
+ * taken whole, one workbook at a time, and its first sheet read as its rows are asked for
+ * (workbook.ts). Both refuse a cell over MAX_IMPORT_CELL_CHARS and a row over MAX_IMPORT_ROW_CELLS
+ * while they read it, before it is made (decision 0035).
  */
 
 /** One data row: its row in the file (the header being 1) and its cells, one per column. */
@@ -22,12 +28,9 @@ export type SheetRow = { line: number; cells: string[] };
 
 /**
  * A file read: its columns (header texts), then its data rows in batches, in file order.
- * `close` stops reading (a workbook's worker ends); reading to the end or failing closes it too.
+ * `close` stops reading (a workbook's turn ends); reading to the end or failing closes it too.
  */
 export type Sheet = { columns: string[]; batches: AsyncGenerator<SheetRow[]>; close(): Promise<void> };
-
-/** The longest header text a mapping may name (ImportMappingInput). */
-const MAX_HEADER_LENGTH = 1000;
 
 /** The 413 the app answers for a body above a route's limit, in the same words. */
 export function tooLarge(): AppError {
@@ -91,6 +94,8 @@ enum State {
 export class CsvParser {
   /** The physical line being read (1-based), for messages. */
   private line = 1;
+  /** The physical line where the record being read started. */
+  private recordLine = 1;
   /** The physical line where the open quoted field started. */
   private quoteLine = 0;
   private state = State.FieldStart;
@@ -103,10 +108,17 @@ export class CsvParser {
     private readonly onRecord: (cells: string[]) => void,
   ) {}
 
+  /**
+   * Reads a piece. A cell passing MAX_IMPORT_CELL_CHARS is refused at the character that passes
+   * it, a row passing MAX_IMPORT_ROW_CELLS at the delimiter that opens one cell too many: neither
+   * is made.
+   */
   push(text: string): void {
     const delimiter = this.delimiter;
     let start = 0;
     let state = this.state;
+    // Where the open field would pass the most a cell may hold (Unquoted and Quoted only).
+    let passAt = MAX_IMPORT_CELL_CHARS - this.field.length;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c === 0)
@@ -123,42 +135,47 @@ export class CsvParser {
           state = State.Quoted;
           this.quoteLine = this.line;
           start = i + 1;
+          passAt = start + MAX_IMPORT_CELL_CHARS;
           continue;
         }
         start = i;
+        passAt = start + MAX_IMPORT_CELL_CHARS;
         state = State.Unquoted;
       }
       if (state === State.Unquoted) {
         if (c === delimiter) {
-          this.endField(text, start, i);
+          this.nextField(text, start, i);
           state = State.FieldStart;
         } else if (c === CR || c === LF) {
           this.endField(text, start, i);
-          this.endRecord();
-          this.line++;
-          state = c === CR ? State.AfterCr : State.FieldStart;
-        }
+          state = this.endLine(c);
+        } else if (i >= passAt) throw this.tooLong(this.line);
       } else if (state === State.Quoted) {
         if (c === QUOTE) {
           this.field += text.slice(start, i);
           state = State.QuoteInQuoted;
-        } else if (c === LF || (c === CR && text.charCodeAt(i + 1) !== LF)) this.line++;
+        } else {
+          if (c === LF || (c === CR && text.charCodeAt(i + 1) !== LF)) this.line++;
+          if (i >= passAt) throw this.tooLong(this.quoteLine);
+        }
       } else if (c === QUOTE) {
         // A doubled quote inside a quoted field: one quote of text, and the field goes on.
+        if (this.field.length >= MAX_IMPORT_CELL_CHARS) throw this.tooLong(this.quoteLine);
         this.field += '"';
         state = State.Quoted;
         start = i + 1;
+        passAt = start + MAX_IMPORT_CELL_CHARS - this.field.length;
       } else if (c === delimiter) {
-        this.endField(text, i, i);
+        this.nextField(text, i, i);
         state = State.FieldStart;
       } else if (c === CR || c === LF) {
         this.endField(text, i, i);
-        this.endRecord();
-        this.line++;
-        state = c === CR ? State.AfterCr : State.FieldStart;
+        state = this.endLine(c);
       } else {
         // Text after a closing quote is kept, as if the field went on unquoted.
         start = i;
+        passAt = start + MAX_IMPORT_CELL_CHARS - this.field.length;
+        if (i >= passAt) throw this.tooLong(this.quoteLine);
         state = State.Unquoted;
       }
     }
@@ -186,10 +203,34 @@ export class CsvParser {
     this.field = '';
   }
 
+  /** A field ended by a delimiter: another follows, which the row must have room for. */
+  private nextField(text: string, start: number, end: number): void {
+    this.endField(text, start, end);
+    if (this.cells.length >= MAX_IMPORT_ROW_CELLS)
+      throw badRequest(
+        `Line ${this.recordLine} has more than ${MAX_IMPORT_ROW_CELLS} cells; a row may have ${MAX_IMPORT_ROW_CELLS} at most.`,
+      );
+  }
+
+  /** The record ends at a line break (`c`); answers the state after it. */
+  private endLine(c: number): State {
+    this.endRecord();
+    this.line++;
+    this.recordLine = this.line;
+    return c === CR ? State.AfterCr : State.FieldStart;
+  }
+
   private endRecord(): void {
     const cells = this.cells;
     this.cells = [];
     this.onRecord(cells);
+  }
+
+  private tooLong(line: number): AppError {
+    const most = MAX_IMPORT_CELL_CHARS.toLocaleString('en-US');
+    return badRequest(
+      `Line ${line}, column ${this.cells.length + 1} holds more than ${most} characters; a cell may hold ${most} at most.`,
+    );
   }
 }
 
@@ -219,7 +260,7 @@ export function sniffDelimiter(sample: string, complete: boolean): number {
       parser.push(sample);
       if (complete) parser.end();
     } catch {
-      // A sample cut inside a quoted cell: the records before it still count.
+      // A sample cut inside a quoted cell, or refused: the records before it still count.
     }
     const [width = 1, ...rest] = widths;
     if (width < 2) continue;
@@ -290,145 +331,91 @@ export async function* csvRecords(source: AsyncIterable<Uint8Array>): AsyncGener
 // ---------------------------------------------------------------------------------------------
 // XLSX
 
-/** A number cell's text exactly as the workbook stores it (read-excel-file's parseNumber). */
-type StoredNumber = { storedNumber: string };
-const isStoredNumber = (value: unknown): value is StoredNumber =>
-  typeof value === 'object' && value !== null && typeof (value as StoredNumber).storedNumber === 'string';
-
-/** Up to 15 significant digits, as a spreadsheet shows a number: no float noise, no exponent. */
-const DECIMAL = new Intl.NumberFormat('en-US', { useGrouping: false, maximumSignificantDigits: 15 });
-
 /**
- * A workbook cell as text: an integer exactly as stored (a 13-digit barcode stays whole), another
- * number in plain decimals without float noise (12.5, not 12.500000000000002), a date as
- * YYYY-MM-DD, a boolean as true or false, an empty cell as ''.
+ * One at a time, and at most `waiting` more waiting their turn in order, each for `waitMs` at
+ * most: one more is a 503 (`busy`), and so is one that waited too long (`waited`). `take`
+ * answers the function that ends the turn (called twice, it ends it once).
  */
-export function xlsxCellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (isStoredNumber(value)) {
-    const text = value.storedNumber.trim();
-    if (/^-?\d+$/.test(text)) return text.replace(/^(-?)0+(?=\d)/, '$1');
-    const number = Number(text);
-    return Number.isFinite(number) ? DECIMAL.format(number) : text;
+export class Turns {
+  private taken = false;
+  private readonly queue: (() => void)[] = [];
+
+  constructor(
+    private readonly waiting: number,
+    private readonly waitMs: number,
+    private readonly busy: string,
+    private readonly waited: string,
+  ) {}
+
+  /** Whether a turn is taken, and how many wait for theirs. */
+  get held(): boolean {
+    return this.taken;
   }
-  if (typeof value === 'number') return Number.isFinite(value) ? DECIMAL.format(value) : '';
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : value.toISOString().slice(0, 10);
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  return String(value);
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  async take(): Promise<() => void> {
+    if (this.taken) {
+      if (this.queue.length >= this.waiting) throw new AppError(503, this.busy);
+      await new Promise<void>((resolve, reject) => {
+        const turn = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          this.queue.splice(this.queue.indexOf(turn), 1);
+          reject(new AppError(503, this.waited));
+        }, this.waitMs);
+        timer.unref();
+        this.queue.push(turn);
+      });
+    }
+    // A turn handed over from the one before stays taken.
+    this.taken = true;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      const next = this.queue.shift();
+      if (next) next();
+      else this.taken = false;
+    };
+  }
 }
 
-const NOT_XLSX =
-  'The file is not a valid .xlsx workbook; save it again as an Excel workbook (.xlsx) or as CSV.';
-
-/** Where the worker finds read-excel-file (its CommonJS entry: the worker runs as a script). */
-const XLSX_READER = createRequire(import.meta.url).resolve('read-excel-file/node');
-
 /**
- * The worker that reads a workbook. read-excel-file parses the sheet's XML on the thread that
- * calls it without a pause, and gathers its rows with a concat per chunk of XML, which grows with
- * the square of the rows: 100,000 rows took 15 s of one core, during which the server answered
- * no one. In a worker thread the server goes on answering, and a workbook that needs more memory
- * than the worker may have ends the worker, not the server.
+ * Workbooks are read one at a time (their bytes received, unpacked and read, their rows written),
+ * so that however many are sent at once, one 50 MB file and one bounded reading are in memory;
+ * three more wait their turn, each a minute at most, before a 503 asks to send it again.
  */
-const XLSX_WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { readSheet } = require(workerData.reader);
-let data = [];
-let at = 0;
-// One slice per request from the server, so that each is copied in on a turn of its own.
-const send = () => {
-  if (at >= data.length) return parentPort.postMessage({ done: true });
-  parentPort.postMessage({ rows: data.slice(at, at + workerData.slice) });
-  at += workerData.slice;
-};
-parentPort.on('message', send);
-readSheet(Buffer.from(workerData.file), {
-  trim: false,
-  parseNumber: (text) => ({ storedNumber: text }),
-}).then(
-  (rows) => {
-    data = rows;
-    send();
-  },
-  (error) => parentPort.postMessage({ failed: String((error && error.name) || error) }),
+const WORKBOOK_WAITING = 3;
+const WORKBOOK_WAIT_MS = 60_000;
+export const workbookTurns = new Turns(
+  WORKBOOK_WAITING,
+  WORKBOOK_WAIT_MS,
+  `Another workbook is being read and ${WORKBOOK_WAITING} more are waiting; upload this one again in a minute.`,
+  'This workbook waited a minute for another to be read; upload it again shortly.',
 );
-`;
-
-/** The most heap a workbook's reading may take (its rows as values are the bulk of it). */
-const XLSX_WORKER_HEAP_MB = 1024;
-/**
- * Rows per message from the worker. Each is copied in on the server's thread: a sheet handed
- * over whole, or in slices sent all at once (taken in one turn), held it for seconds.
- */
-const XLSX_SLICE = 2000;
-
-type WorkerMessage = { rows?: unknown[][]; done?: true; failed?: string };
 
 /**
- * The first sheet's rows, read in a worker thread and handed over a slice at a time, when asked
- * for (empty cells as null). A file that is not a workbook is a 400.
+ * The first sheet's rows, every cell as text (xlsxCellText), in its turn: the file is received
+ * whole first (its directory is at its end), then read as its rows are asked for.
  */
-async function* workbookRows(file: Uint8Array): AsyncGenerator<unknown[][]> {
-  const worker = new Worker(XLSX_WORKER, {
-    eval: true,
-    workerData: { reader: XLSX_READER, file, slice: XLSX_SLICE },
-    resourceLimits: { maxOldGenerationSizeMb: XLSX_WORKER_HEAP_MB },
-  });
-  // A server stopping does not wait for a workbook's reading.
-  worker.unref();
-  const queue: (WorkerMessage | AppError)[] = [];
-  let wake: (() => void) | undefined;
-  const put = (item: WorkerMessage | AppError) => {
-    queue.push(item);
-    wake?.();
-  };
-  worker.on('message', put);
-  worker.on('error', (error: NodeJS.ErrnoException) =>
-    put(
-      error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-        ? badRequest('The workbook is too large to read once unpacked; save it as CSV and upload that.')
-        : badRequest(NOT_XLSX),
-    ),
-  );
-  worker.on('exit', () => put(badRequest(NOT_XLSX)));
+export async function* xlsxRecords(source: AsyncIterable<Uint8Array>): AsyncGenerator<string[][]> {
+  const done = await workbookTurns.take();
   try {
-    for (;;) {
-      const item = queue.shift();
-      if (!item) {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-        wake = undefined;
-        continue;
-      }
-      if (item instanceof AppError) throw item;
-      if (item.failed) throw badRequest(NOT_XLSX);
-      if (item.done) return;
-      if (item.rows) yield item.rows;
-      worker.postMessage('next');
+    const parts: Uint8Array[] = [];
+    for await (const chunk of source) parts.push(chunk);
+    const file = Buffer.concat(parts);
+    try {
+      yield* workbookRecords(file);
+    } catch (error) {
+      // Whatever else a malformed archive trips on is a file that cannot be read, not a 500.
+      throw error instanceof AppError ? error : badRequest(NOT_XLSX);
     }
   } finally {
-    worker.removeAllListeners();
-    void worker.terminate();
-  }
-}
-
-/** The first sheet's rows, every cell as text (xlsxCellText). The file is read whole first. */
-export async function* xlsxRecords(source: AsyncIterable<Uint8Array>): AsyncGenerator<string[][]> {
-  const parts: Uint8Array[] = [];
-  for await (const chunk of source) parts.push(chunk);
-  let line = 0;
-  for await (const rows of workbookRows(Buffer.concat(parts))) {
-    yield rows.map((row) => {
-      line++;
-      return row.map((value) => {
-        const text = xlsxCellText(value);
-        // A workbook's XML may spell out a NUL or half a character, which no database stores.
-        if (typeof value === 'string' && isBadText(text))
-          throw badRequest(`Row ${line} holds a character that is not valid text.`);
-        return text;
-      });
-    });
+    done();
   }
 }
 
@@ -448,8 +435,10 @@ export function headerColumns(cells: readonly string[]): string[] {
   const columns = cells.map((cell, index) => cell.trim() || `Column ${index + 1}`);
   const seen = new Set<string>();
   for (const [index, column] of columns.entries()) {
-    if (column.length > MAX_HEADER_LENGTH)
-      throw badRequest(`The header of column ${index + 1} is longer than ${MAX_HEADER_LENGTH} characters.`);
+    if (column.length > MAX_IMPORT_HEADER_CHARS)
+      throw badRequest(
+        `The header of column ${index + 1} is longer than ${MAX_IMPORT_HEADER_CHARS} characters.`,
+      );
     const key = column.toLowerCase();
     if (seen.has(key))
       throw badRequest(`Two columns are named "${column}"; give each column its own header.`);

@@ -1,19 +1,23 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import writeExcelFile from 'write-excel-file/node';
 import {
   CSV_MIME,
   cellText,
+  IMPORT_PREVIEW_CHARS,
   ImportResponse,
   MAX_IMPORT_BYTES,
+  MAX_IMPORT_CELL_CHARS,
   MAX_IMPORT_ROWS,
   XLSX_MIME,
 } from '../../../shared/imports';
-import { startApp, type TestApp, targets } from '../../test/harness';
+import { type Answer, startApp, type TestApp, targets } from '../../test/harness';
 import { parseCsv } from '../../test/parse-csv';
+import { spacesPart, textCell, workbookFile } from '../../test/zip-files';
+import { workbookTurns } from './spreadsheet';
 
 const TWELVE =
   'Name,SKU,Barcode,Description,Category,Supplier,Price,Cost,Stock,Reorder point,Reorder quantity,Tax rate';
@@ -135,7 +139,7 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
       ['Name\nTe\u0000a\n', /^Line 2 holds a NUL character/],
       ['Name,Price\nTea,1,extra\n', /^Line 2 has more cells than the header has columns/],
       [`${Array.from({ length: 201 }, (_, i) => `c${i}`).join(',')}\nx\n`, /^The file has 201 columns/],
-      [`${'x'.repeat(1001)}\ny\n`, /^The header of column 1 is longer than 1000 characters\.$/],
+      [`a,${'x'.repeat(201)}\ny\n`, /^The header of column 2 is longer than 200 characters\.$/],
     ];
     for (const [body, message] of cases) {
       const res = await upload(body);
@@ -352,6 +356,191 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
     expect(reread.map((row) => row.cells.slice(0, 4).map(cellText))).toEqual(
       original.map((row) => row.cells.map(cellText)),
     );
+  });
+
+  /**
+   * Sends a hostile upload and asks GET /api/health every few milliseconds until it is answered,
+   * then once more with a product list: every one answered 200 and soon. Answers the upload's
+   * answer and how much the process grew meanwhile (its peak resident memory, in MB).
+   */
+  async function whileAnswering(send: () => Promise<Answer>): Promise<{ res: Answer; grew: number }> {
+    const base = process.memoryUsage.rss();
+    let peak = base;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage.rss());
+    }, 5);
+    let settled = false;
+    const sent = send().finally(() => {
+      settled = true;
+    });
+    let slowest = 0;
+    try {
+      while (!settled) {
+        const started = performance.now();
+        const health = await t.call('GET', '/api/health');
+        expect(health.status).toBe(200);
+        slowest = Math.max(slowest, performance.now() - started);
+        await sleep(5);
+      }
+      const res = await sent;
+      peak = Math.max(peak, process.memoryUsage.rss());
+      expect((await t.call('GET', '/api/health')).status).toBe(200);
+      expect((await t.call('GET', '/api/products', { token: t.as.admin.token })).status).toBe(200);
+      // Loose (a busy machine): a server busy reading would hold them for seconds.
+      expect(slowest).toBeLessThan(1500);
+      return { res, grew: (peak - base) / 2 ** 20 };
+    } finally {
+      clearInterval(sampler);
+    }
+  }
+
+  const xlsx = (body: Buffer | Readable) => upload(body, { type: XLSX_MIME, fileName: 'shop.xlsx' });
+  const HEADER_ROW = `<row r="1">${textCell('A1', 'Name')}</row>`;
+
+  it('a 1.8 kB workbook with a cell at ZZZZZZZ2 is a 400 naming the cell, and the server goes on answering', async () => {
+    const before = await importCount();
+    const file = workbookFile(`${HEADER_ROW}<row r="2">${textCell('ZZZZZZZ2', 'x')}</row>`);
+    expect(file.length).toBeLessThan(2000);
+    const { res } = await whileAnswering(() => xlsx(file));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      success: false,
+      error: 'Cell ZZZZZZZ2 is past column XFD, the last a sheet can have, so the workbook cannot be read.',
+    });
+    expect(await importCount()).toBe(before);
+  });
+
+  it('a zip bomb (four 800 MB entries, or a sheet inflating past what it declares) is refused without unpacking it', async () => {
+    const honest = workbookFile(HEADER_ROW, {
+      sharedStrings: ['<t>x</t>'],
+      parts: [
+        spacesPart('xl/worksheets/sheet1.xml', 800),
+        spacesPart('xl/sharedStrings.xml', 800),
+        spacesPart('xl/worksheets/sheet2.xml', 800),
+        spacesPart('xl/media/image1.png', 800),
+      ],
+    });
+    expect(honest.length).toBeGreaterThan(3_000_000);
+    const first = await whileAnswering(() => xlsx(honest));
+    expect(first.res.status).toBe(413);
+    expect(first.res.body.error).toBe(
+      "The workbook's shared strings unpack to more than the 100 MB an import reads; save the sheet as CSV and upload that.",
+    );
+    expect(first.grew).toBeLessThan(100);
+
+    const lying = workbookFile(HEADER_ROW, { parts: [spacesPart('xl/worksheets/sheet1.xml', 800, 2000)] });
+    const second = await whileAnswering(() => xlsx(lying));
+    expect(second.res.status).toBe(400);
+    expect(second.res.body.error).toBe(
+      'The workbook is damaged: its sheet unpacks to more than its zip directory says; save it again and upload it.',
+    );
+    expect(second.grew).toBeLessThan(100);
+  });
+
+  it('three workbooks with a row at 900,000,000 sent at once are each refused, one after the other', async () => {
+    const file = workbookFile(`${HEADER_ROW}<row r="900000000"><c r="A900000000"><v>1</v></c></row>`);
+    const { res, grew } = await whileAnswering(async () => {
+      const answers = await Promise.all([xlsx(file), xlsx(file), xlsx(file)]);
+      for (const answer of answers) {
+        expect(answer.status).toBe(400);
+        expect(answer.body.error).toBe(
+          'Row 900000000 is past row 1,048,576, the last a sheet can have, so the workbook cannot be read.',
+        );
+      }
+      return answers[0] as Answer;
+    });
+    expect(res.status).toBe(400);
+    expect(grew).toBeLessThan(100);
+  });
+
+  it('reads one workbook at a time: three more wait their turn, one more is a 503', async () => {
+    const file = workbookFile(`${HEADER_ROW}<row r="2">${textCell('A2', 'Tea')}</row>`);
+    const held = new PassThrough();
+    const first = xlsx(held);
+    held.write(file.subarray(0, 100));
+    const until = async (ready: () => boolean) => {
+      for (let i = 0; i < 500 && !ready(); i++) await sleep(10);
+      expect(ready()).toBe(true);
+    };
+    await until(() => workbookTurns.held);
+    let answered = 0;
+    const waiting = [1, 2, 3].map(() =>
+      xlsx(file).then((res) => {
+        answered++;
+        return res;
+      }),
+    );
+    await until(() => workbookTurns.queued === 3);
+    const refused = await xlsx(file);
+    expect(refused.status).toBe(503);
+    expect(refused.body).toEqual({
+      success: false,
+      error: 'Another workbook is being read and 3 more are waiting; upload this one again in a minute.',
+    });
+    // The server answers meanwhile; the three wait for the first.
+    expect((await t.call('GET', '/api/health')).status).toBe(200);
+    await sleep(50);
+    expect(answered).toBe(0);
+    held.end(file.subarray(100));
+    expect((await first).status).toBe(201);
+    for (const res of await Promise.all(waiting)) expect(res.status).toBe(201);
+    expect(workbookTurns.held).toBe(false);
+  });
+
+  it('a 45 MB quoted cell of 15 million line breaks, and 40 million empty cells on a row, are refused while read', async () => {
+    const before = await importCount();
+    const breaks = Buffer.alloc(45_000_000, 'a\n');
+    breaks.write('Name,Note\nTea,"');
+    breaks.write('"\n', breaks.length - 2);
+    const cell = await whileAnswering(() => upload(breaks));
+    expect(cell.res.status).toBe(400);
+    expect(cell.res.body.error).toBe(
+      'Line 2, column 2 holds more than 10,000 characters; a cell may hold 10,000 at most.',
+    );
+    expect(cell.grew).toBeLessThan(250);
+
+    const empty = Buffer.alloc(40_000_000, ',');
+    empty.write('Name\nTea');
+    const row = await whileAnswering(() => upload(empty));
+    expect(row.res.status).toBe(400);
+    expect(row.res.body.error).toBe('Line 2 has more than 500 cells; a row may have 500 at most.');
+    expect(row.grew).toBeLessThan(250);
+    expect(await importCount()).toBe(before);
+  }, 60_000);
+
+  it('echoes a file cut short: the preview, GET /api/imports/:id and the rows of a check; the errors file keeps every cell whole', async () => {
+    const long = `${'é'.repeat(MAX_IMPORT_CELL_CHARS - 1)}☕`;
+    const cut = `${'é'.repeat(IMPORT_PREVIEW_CHARS)}…`;
+    const made = await upload(`Name,Description\nTea,${long}\nCup,short\n`);
+    expect(made.status).toBe(201);
+    expect(made.body.import.preview).toEqual([
+      ['Tea', cut],
+      ['Cup', 'short'],
+    ]);
+    expect(made.text.length).toBeLessThan(3000);
+    const id = made.body.import._id;
+    expect(await storedRows(id)).toEqual([
+      { line: 2, cells: ['Tea', long] },
+      { line: 3, cells: ['Cup', 'short'] },
+    ]);
+    const found = await t.call('GET', `/api/imports/${id}`, { token: t.as.admin.token });
+    expect(found.body.import.preview).toEqual(made.body.import.preview);
+
+    const checked = await t.call('POST', `/api/imports/${id}/check`, {
+      token: t.as.admin.token,
+      body: { mapping: { name: 'Name', description: 'Description' }, matchBy: 'name' },
+    });
+    expect(checked.status).toBe(200);
+    const rows = await t.call('GET', `/api/imports/${id}/rows`, { token: t.as.admin.token });
+    expect(rows.status).toBe(200);
+    expect(rows.body.rows.map((row: { cells: string[] }) => row.cells)).toEqual([
+      ['Tea', cut],
+      ['Cup', 'short'],
+    ]);
+    expect(rows.text.length).toBeLessThan(3000);
+    // The description is too long for a product: the errors file hands it back whole, to fix.
+    const errors = await t.call('GET', `/api/imports/${id}/errors?format=csv`, { token: t.as.admin.token });
+    expect(parseCsv(errors.text)[1]?.slice(0, 2)).toEqual(['Tea', long]);
   });
 
   describe('over a real connection', () => {
