@@ -2,6 +2,9 @@
 
 export const GENERIC_ERROR = 'error occurred. Please try again.';
 
+/** No answer at all (the network is down, the server stopped): status 0. */
+export const UNREACHABLE = 'The server cannot be reached. Check your connection and try again.';
+
 /**
  * What a failure without our error body says (a proxy's HTML page, an empty body): one sentence
  * that names the status, so a cashier can tell a 502 from a 504 on the phone to support.

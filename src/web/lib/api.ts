@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { LogoutInput } from '../../shared/auth';
 import { ApiError, Message } from '../../shared/common';
-import { ApiRequestError, GENERIC_ERROR, unreadableFailure } from './api-error';
+import { ApiRequestError, GENERIC_ERROR, UNREACHABLE, unreadableFailure } from './api-error';
+import { notify } from './notify';
 import { getToken } from './session';
 
 export { ApiRequestError, GENERIC_ERROR };
@@ -62,8 +63,9 @@ export async function api<S extends z.ZodType>(
     });
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-    throw new ApiRequestError('The server cannot be reached. Check your connection and try again.', 0);
+    throw new ApiRequestError(UNREACHABLE, 0);
   }
+  answered();
 
   const payload: unknown = await response.json().catch(() => null);
 
@@ -89,14 +91,20 @@ export async function apiFile(path: string): Promise<Blob> {
   try {
     response = await fetch(`/api${path}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
   } catch {
-    throw new ApiRequestError('The server cannot be reached. Check your connection and try again.', 0);
+    throw new ApiRequestError(UNREACHABLE, 0);
   }
+  answered();
   if (!response.ok) {
     const payload: unknown = await response.json().catch(() => null);
     if (response.status === 401) unauthorizedHandler?.();
     throw failureOf(response.status, payload);
   }
   return response.blob();
+}
+
+/** The server answered (whatever it said): a notice that it cannot be reached is no longer true. */
+function answered(): void {
+  notify.withdraw(UNREACHABLE);
 }
 
 /**
