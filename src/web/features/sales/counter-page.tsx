@@ -184,22 +184,25 @@ function Counter({ user, session }: { user: User; session: string }) {
       });
   }, []);
 
-  const restored = useRef(draft.lines);
+  // A submit that got no answer is sent again as it was (its key, its total): the server may have
+  // made that sale, and only the same request is answered with it rather than made twice.
+  const restored = useRef(draft.unanswered ? [] : draft.lines);
   useEffect(() => void refresh(restored.current), [refresh]);
 
   /**
    * Everything the counter prices with, read again: the store's settings and its cart's products
    * (each with its price and the tax rate in force, the store's default included). Cheap: one
-   * call and one per line; a failed read keeps what the counter had.
+   * call and one per line; a failed read keeps what the counter had. Not while a submit waits for
+   * its retry (see `restored`): if the server never had it, the retry's refusal reads them.
    */
   const cartNow = useRef(cart);
   useEffect(() => {
     cartNow.current = cart;
   }, [cart]);
-  const reread = useCallback(
-    () => Promise.all([rereadStoreSettings(queryClient), refresh(cartNow.current)]).then(() => undefined),
-    [queryClient, refresh],
-  );
+  const reread = useCallback(async () => {
+    if (keys.unanswered()) return;
+    await Promise.all([rereadStoreSettings(queryClient), refresh(cartNow.current)]);
+  }, [keys, queryClient, refresh]);
   useRereadWhileOpen(reread);
 
   const currency = store?.currency ?? 'USD';

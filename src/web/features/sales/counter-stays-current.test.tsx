@@ -254,6 +254,35 @@ describe('the counter re-reads the store while it is open', () => {
 });
 
 describe('a sale completed after the server could not be reached', () => {
+  it('is sent again as it was, with its key and its total, though the store changed meanwhile; the server then says the total moved', async () => {
+    const shop: Shop = { pricesIncludeTax: false, products: new Map([[soup._id, soup]]) };
+    const { user, calls } = openCounter(shop);
+    await scan(user, '222', 'Tomato Soup');
+    await waitFor(() => expect(grandTotal()).toBe('$4.65'));
+    shop.down = true;
+    await user.click(completeButton());
+    const payment = screen.getByRole('form', { name: 'Payment' });
+    expect((await within(payment).findByRole('alert')).textContent).toMatch(/^The server cannot be reached/);
+
+    // Back online, the admin has switched; the counter comes into view again but keeps the sale
+    // as it was sent: the server may have made it, and only the same request is answered with it.
+    shop.down = false;
+    shop.pricesIncludeTax = true;
+    windowFocused();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(grandTotal()).toBe('$4.65');
+    await user.click(completeButton());
+    expect((await within(payment).findByRole('alert')).textContent).toMatch(/^The total is now \$4\.36/);
+    const [lost, retry] = callsOf(calls, 'POST', '/api/sales');
+    expect(retry?.body).toEqual(lost?.body);
+    expect(retry?.headers['Idempotency-Key']).toBe(lost?.headers['Idempotency-Key']);
+    // That answer was the server's: now the counter reads the store and completes at the new total.
+    await waitFor(() => expect(grandTotal()).toBe('$4.36'));
+    await user.click(completeButton());
+    expect(await screen.findByText('Sale S-000774 completed')).toBeTruthy();
+    expect(callsOf(calls, 'POST', '/api/sales').at(-1)?.body).toMatchObject({ total: 4.36 });
+  });
+
   it('leaves no “cannot be reached” beside “Sale S-000774 completed”', async () => {
     const shop: Shop = {
       pricesIncludeTax: false,
