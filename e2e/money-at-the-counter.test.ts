@@ -1,10 +1,11 @@
 import { expect } from 'vitest';
 import { centsNumber, isCartProblem, priceCart } from '../src/shared/money';
-import { SaleResponse, saleNumberLabel } from '../src/shared/sales';
+import { ProductResponse } from '../src/shared/products';
+import { SaleListResponse, SaleResponse, saleNumberLabel } from '../src/shared/sales';
 import { taxRateLabel } from '../src/shared/store';
 import { formatMoney } from '../src/web/lib/format';
 import { type ApiSession, newAdmin, unique } from './support/api';
-import { expectPath, see, termValue, textOf, throughTill } from './support/page';
+import { alertMessage, eventually, expectPath, see, termValue, textOf, throughTill } from './support/page';
 import { HOME, stories, storyTest } from './support/story';
 
 /** A call with a session's token; the answer's body, parsed by `schema` when given. */
@@ -155,4 +156,117 @@ stories('money at the counter', () => {
         );
     },
   );
+
+  storyTest(
+    'an admin switches “prices include tax” while a clerk’s counter is open in another browser: the counter shows the new total before the sale, and when the switch comes just before Complete sale the server refuses the old total, the counter shows the new one, and each sale recorded is what the screen showed, cash and change right',
+    async ({ story }) => {
+      const { page, baseUrl } = story;
+      const tag = unique();
+      const { account: manager, session: admin } = await newAdmin(baseUrl, `Paula Owner ${tag}`);
+      const clerk = await admin.addUser('salesRep', `Sid Seller ${tag}`);
+      await send(admin, 'PUT', '/settings/store', { pricesIncludeTax: false });
+      const city = await send<{ taxRate: { _id: string } }>(admin, 'POST', '/tax-rates', {
+        name: `City ${tag}`,
+        rate: 6.75,
+      });
+      const category = await admin.addCategory(`Larder ${tag}`);
+      const supplier = await admin.addSupplier(`Larder Supply ${tag}`);
+      const made = (name: string, price: number, barcode: string) =>
+        admin.addProduct({
+          name: `${name} ${tag}`,
+          price,
+          stock: 10,
+          barcode,
+          category: category._id,
+          supplier: supplier._id,
+          taxRate: city.taxRate._id,
+        });
+      const cheddar = await made('Cheddar', 7.74, `43${tag}01`);
+      const soup = await made('Tomato Soup', 4.36, `43${tag}02`);
+
+      // The clerk's counter is open with the cheddar: 7.74 + 6.75 % tax = 8.26.
+      await story.signIn(clerk);
+      await page.goto(`${HOME.salesRep}/sales/new`);
+      await throughTill(page);
+      const cart = page.getByRole('list', { name: 'Cart' });
+      const scan = async (product: { name: string; barcode: string | null }) => {
+        await page.getByRole('combobox', { name: 'Scan or search a product' }).fill(product.barcode ?? '');
+        await page.keyboard.press('Enter');
+        await see(cart.getByRole('listitem', { name: new RegExp(`^${product.name},`) }));
+      };
+      await scan(cheddar);
+      await eventually(() => termValue(page, 'Total')).toBe('$8.26');
+
+      // In another browser the owner ticks "Prices include tax" on the store's settings.
+      const owner = await story.otherPerson();
+      await owner.signIn(manager);
+      await owner.page.goto(`${HOME.admin}/store`);
+      const included = owner.page.getByLabel('Prices include tax');
+      await included.check();
+      await owner.page.getByRole('button', { name: 'Save settings' }).click();
+      await see(owner.page.getByText('Store settings saved.'));
+
+      // The counter, left open as it was (no reload, no focus back: headless windows never lose
+      // it), reads the store again within half a minute and shows the new total before any sale.
+      await expect.poll(() => termValue(page, 'Total'), { timeout: 40_000, interval: 100 }).toBe('$7.74');
+      await page.getByLabel('Cash tendered').fill('10');
+      await eventually(() => textOf(page.getByRole('status', { name: 'Change' }))).toBe('$2.26');
+      await page.getByRole('button', { name: 'Complete sale' }).click();
+      const done = page.getByText(/^Sale S-\d{6} completed$/);
+      await see(done);
+      const first = /S-(\d{6})/.exec(await textOf(done))?.[1];
+      const firstSale = await saleNumbered(admin, Number(first));
+      expect(firstSale).toMatchObject({
+        total: 7.74,
+        tax: 0.49,
+        change: 2.26,
+        payments: [{ method: 'cash', amount: 7.74, tendered: 10 }],
+      });
+
+      // The soup at $4.36 on the screen; the owner unticks the box just before the clerk completes.
+      await scan(soup);
+      await eventually(() => termValue(page, 'Total')).toBe('$4.36');
+      await page.getByLabel('Cash tendered').fill('5');
+      await eventually(() => textOf(page.getByRole('status', { name: 'Change' }))).toBe('$0.64');
+      await send(admin, 'PUT', '/settings/store', { pricesIncludeTax: false });
+      story.expectHttpError(409, '/api/sales');
+      await page.getByRole('button', { name: 'Complete sale' }).click();
+      await see(
+        alertMessage(
+          page,
+          'The total is now $4.65, not $4.36 (prices or tax changed): check it with the customer and complete the sale again.',
+        ),
+      );
+      // Nothing was taken: the screen shows the new total and the change from it, then completes.
+      await eventually(() => termValue(page, 'Total')).toBe('$4.65');
+      await eventually(() => textOf(page.getByRole('status', { name: 'Change' }))).toBe('$0.35');
+      expect((await productNow(admin, soup._id)).stock).toBe(10);
+      await page.getByRole('button', { name: 'Complete sale' }).click();
+      const second = page.getByText(/^Sale S-\d{6} completed$/);
+      await eventually(async () => /S-(\d{6})/.exec(await textOf(second))?.[1]).not.toBe(first);
+      const secondSale = await saleNumbered(admin, Number(/S-(\d{6})/.exec(await textOf(second))?.[1]));
+      expect(secondSale).toMatchObject({
+        total: 4.65,
+        tax: 0.29,
+        change: 0.35,
+        payments: [{ method: 'cash', amount: 4.65, tendered: 5 }],
+      });
+      // One receipt number after the other: the refusal drew none.
+      expect(secondSale.number).toBe(firstSale.number + 1);
+      expect((await productNow(admin, soup._id)).stock).toBe(9);
+    },
+  );
 });
+
+/** The sale with this receipt number, as the API answers it. */
+async function saleNumbered(session: ApiSession, number: number) {
+  const list = await send(session, 'GET', `/sales?search=${number}`, undefined, SaleListResponse);
+  const found = list.sales.find((one) => one.number === number);
+  if (!found) throw new Error(`No sale S-${number}`);
+  return (await send(session, 'GET', `/sales/${found._id}`, undefined, SaleResponse)).sale;
+}
+
+/** A product as the API answers it now (its stock). */
+async function productNow(session: ApiSession, id: string) {
+  return (await send(session, 'GET', `/products/${id}`, undefined, ProductResponse)).product;
+}

@@ -82,7 +82,10 @@ export type LotName = z.infer<typeof LotName>;
 export const Lot = LotName.extend({ quantity: z.number().int() });
 export type Lot = z.infer<typeof Lot>;
 
-export const LotsResponse = Ok.extend({ lots: z.array(Lot) });
+/** Today in the store's time zone (store_today()), the day a lot's expiry is judged by on every screen. */
+const StoreToday = z.string().describe("Today in the store's time zone, as expiry is judged (YYYY-MM-DD)");
+
+export const LotsResponse = Ok.extend({ lots: z.array(Lot), today: StoreToday });
 export type LotsResponse = z.infer<typeof LotsResponse>;
 
 /** The lots an order (or a receipt's line) took its units from, and how many from each. */
@@ -115,8 +118,7 @@ export type ExpiringLot = z.infer<typeof ExpiringLot>;
 
 export const ExpiringResponse = Ok.extend({
   lots: z.array(ExpiringLot),
-  /** Today in the store's time zone, as the list judged expiry. */
-  today: z.string(),
+  today: StoreToday,
   /** Over every page: the units and their value at cost. */
   quantity: z.number().int(),
   value: z.number(),
@@ -144,6 +146,7 @@ export type TraceMovement = z.infer<typeof TraceMovement>;
 
 export const TraceResponse = Ok.extend({
   lot: Lot.extend({ product: Named }),
+  today: StoreToday,
   /** Oldest first. */
   movements: z.array(TraceMovement),
 });

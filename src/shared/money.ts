@@ -212,3 +212,29 @@ export function linesOverLimit(priced: PricedCart, maxPercent: number): number[]
 export function refundDue(paid: bigint, quantity: number, returnedAfter: number, givenBack: bigint): bigint {
   return divideRounded(paid * BigInt(returnedAfter), BigInt(quantity)) - givenBack;
 }
+
+/**
+ * The one way the app writes money: grouped, two decimals, the sign before the symbol
+ * ("$1,334.16", "-$5.00"), on every screen and in the server's sentences. `currency` is the store's
+ * (USD until the store chooses another).
+ */
+export function formatMoney(value: number, currency = 'USD'): string {
+  return moneyFormat(currency).format(value);
+}
+
+const MONEY_FORMATS = new Map<string, Intl.NumberFormat>();
+function moneyFormat(currency: string): Intl.NumberFormat {
+  let format = MONEY_FORMATS.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+      // -0 and a rounded-away minus read $0.00.
+      signDisplay: 'negative',
+    });
+    MONEY_FORMATS.set(currency, format);
+  }
+  return format;
+}

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { checkRange, DateOnly, Id, Ok } from './common';
 import { OrderLot } from './lots';
+import { formatMoney } from './money';
 import { Quantity } from './orders';
 import { PageInfo, PageQuery } from './paging';
-import { PAYMENT_METHODS, PaymentsInput, RefundSummary, SALE_METHODS } from './till';
+import { Cash, PAYMENT_METHODS, PaymentsInput, RefundSummary, SALE_METHODS } from './till';
 import { Pin } from './users';
 
 export { PAYMENT_LABEL, PAYMENT_METHODS, type PaymentMethod } from './till';
@@ -102,6 +103,11 @@ export const SaleInput = z
       .optional(),
     payments: PaymentsInput.optional(),
     session: Id.optional().describe('The open till session whose drawer takes the cash'),
+    /**
+     * The total the screen showed: when the server's computation gives another (a price, a rate
+     * or the store's settings changed), the sale is refused with TOTAL_CHANGED and nothing is taken.
+     */
+    total: Cash('The total').optional(),
   })
   .refine((sale) => (sale.payment === undefined) !== (sale.payments === undefined), {
     error: 'A sale is paid by payment or by payments, one of the two.',
@@ -222,4 +228,12 @@ export type SaleListResponse = z.infer<typeof SaleListResponse>;
 /** How a receipt number is shown: S-000123. */
 export function saleNumberLabel(number: number): string {
   return `S-${String(number).padStart(6, '0')}`;
+}
+
+/**
+ * A sale refused because its total moved (TOTAL_CHANGED): what it is now and what the screen
+ * showed, in the store's currency, and what the cashier does next.
+ */
+export function totalChangedSentence(now: number, shown: number, currency: string): string {
+  return `The total is now ${formatMoney(now, currency)}, not ${formatMoney(shown, currency)} (prices or tax changed): check it with the customer and complete the sale again.`;
 }

@@ -1,28 +1,49 @@
+import type { ErrorCode } from '../../shared/common';
+
 /** The record a refusal names, so a screen can offer it (a duplicate's original, say). */
 export type Existing = { _id: string; name: string };
 
+/**
+ * What a refusal says besides its sentence, each field in the body only when given (see ApiError
+ * in src/shared/common.ts): its stable `code`, the record it names, and for TOTAL_CHANGED the total.
+ */
+export type RefusalFacts = { code?: ErrorCode; existing?: Existing; total?: number };
+
 /** A business failure with the status and the one sentence the client sees. */
 export class AppError extends Error {
+  readonly code: ErrorCode | undefined;
+  readonly existing: Existing | undefined;
+  readonly total: number | undefined;
+
   constructor(
     readonly status: number,
     message: string,
-    readonly existing?: Existing,
+    facts: RefusalFacts = {},
   ) {
     super(message);
     this.name = 'AppError';
+    this.code = facts.code;
+    this.existing = facts.existing;
+    this.total = facts.total;
   }
 }
 
-/** The answer's body for a business failure: the sentence, and the record it names if any. */
-export function appErrorBody(error: AppError): { success: false; error: string; existing?: Existing } {
-  return error.existing
-    ? { success: false, error: error.message, existing: error.existing }
-    : { success: false, error: error.message };
+/** The answer's body for a business failure: the sentence, and its code and facts when it has them. */
+export function appErrorBody(error: AppError): { success: false; error: string } & RefusalFacts {
+  const { code, existing, total } = error;
+  return {
+    success: false,
+    error: error.message,
+    ...(code === undefined ? {} : { code }),
+    ...(existing === undefined ? {} : { existing }),
+    ...(total === undefined ? {} : { total }),
+  };
 }
 
 export const notFound = (what: string) => new AppError(404, `${what} not found.`);
 export const forbidden = (message = 'You are not allowed to do that.') => new AppError(403, message);
-export const conflict = (message: string, existing?: Existing) => new AppError(409, message, existing);
+export const conflict = (message: string, existing?: Existing) =>
+  new AppError(409, message, existing ? { existing } : {});
 export const badRequest = (message: string) => new AppError(400, message);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

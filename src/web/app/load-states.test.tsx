@@ -339,6 +339,7 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
           user: { _id: 'u1', name: 'Test admin' },
         },
       ],
+      today: '2025-05-01',
     }),
   },
   // The catalogue import (DESIGN §14), just uploaded: its mapping step names the file.

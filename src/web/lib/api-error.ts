@@ -2,23 +2,47 @@
 
 export const GENERIC_ERROR = 'error occurred. Please try again.';
 
-/** A failed call: the server's sentence, its status, and per-field details when it sent them. */
+/** No answer at all (the network is down, the server stopped): status 0. */
+export const UNREACHABLE = 'The server cannot be reached. Check your connection and try again.';
+
+/**
+ * What a failure without our error body says (a proxy's HTML page, an empty body): one sentence
+ * that names the status, so a cashier can tell a 502 from a 504 on the phone to support.
+ */
+export function unreadableFailure(status: number): string {
+  return `The server did not answer properly (${status}). Please try again.`;
+}
+
+/** What a refusal says besides its sentence (see ApiError in src/shared/common.ts). */
+export type FailureFacts = {
+  details?: { path: string; message: string }[];
+  existing?: { _id: string; name: string };
+  /** The refusal's stable code (ERROR_CODES): screens decide by it, never by the sentence. */
+  code?: string;
+  /** TOTAL_CHANGED: the sale's total as the server computes it now. */
+  total?: number;
+  /** The answer carried no sentence of ours (a proxy's page, an empty body): `message` is ours. */
+  withoutSentence?: boolean;
+};
+
+/** A failed call: the server's sentence, its status, and what else the refusal said. */
 export class ApiRequestError extends Error {
   readonly status: number;
   readonly details: { path: string; message: string }[];
   /** The record the refusal names (a duplicate's original, a draft already there). */
   readonly existing: { _id: string; name: string } | undefined;
+  readonly code: string | undefined;
+  readonly total: number | undefined;
+  readonly withoutSentence: boolean;
 
-  constructor(
-    message: string,
-    status: number,
-    details: { path: string; message: string }[] = [],
-    existing?: { _id: string; name: string },
-  ) {
+  constructor(message: string, status: number, facts: FailureFacts = {}) {
     super(message);
     this.name = 'ApiRequestError';
     this.status = status;
-    this.details = details;
-    this.existing = existing;
+    this.details = facts.details ?? [];
+    this.existing = facts.existing;
+    this.code = facts.code;
+    this.total = facts.total;
+    this.withoutSentence = facts.withoutSentence ?? false;
   }
 }

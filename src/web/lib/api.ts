@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { LogoutInput } from '../../shared/auth';
 import { ApiError, Message } from '../../shared/common';
-import { ApiRequestError, GENERIC_ERROR } from './api-error';
+import { ApiRequestError, GENERIC_ERROR, UNREACHABLE, unreadableFailure } from './api-error';
+import { notify } from './notify';
 import { getToken } from './session';
 
 export { ApiRequestError, GENERIC_ERROR };
@@ -62,23 +63,15 @@ export async function api<S extends z.ZodType>(
     });
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-    throw new ApiRequestError('The server cannot be reached. Check your connection and try again.', 0);
+    throw new ApiRequestError(UNREACHABLE, 0);
   }
+  answered();
 
   const payload: unknown = await response.json().catch(() => null);
 
   if (!response.ok) {
-    const failure = ApiError.safeParse(payload);
     if (response.status === 401 && signedIn && expireOn401) unauthorizedHandler?.();
-    if (failure.success) {
-      throw new ApiRequestError(
-        failure.data.error,
-        response.status,
-        failure.data.details,
-        failure.data.existing,
-      );
-    }
-    throw new ApiRequestError(GENERIC_ERROR, response.status);
+    throw failureOf(response.status, payload);
   }
 
   const parsed = schema.safeParse(payload);
@@ -98,14 +91,32 @@ export async function apiFile(path: string): Promise<Blob> {
   try {
     response = await fetch(`/api${path}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
   } catch {
-    throw new ApiRequestError('The server cannot be reached. Check your connection and try again.', 0);
+    throw new ApiRequestError(UNREACHABLE, 0);
   }
+  answered();
   if (!response.ok) {
-    const failure = ApiError.safeParse(await response.json().catch(() => null));
+    const payload: unknown = await response.json().catch(() => null);
     if (response.status === 401) unauthorizedHandler?.();
-    throw new ApiRequestError(failure.success ? failure.data.error : GENERIC_ERROR, response.status);
+    throw failureOf(response.status, payload);
   }
   return response.blob();
+}
+
+/** The server answered (whatever it said): a notice that it cannot be reached is no longer true. */
+function answered(): void {
+  notify.withdraw(UNREACHABLE);
+}
+
+/**
+ * A failed answer as the screens take it: our envelope's sentence and facts, or, when the body is
+ * not ours (a proxy's HTML page, an empty body), one sentence naming the status.
+ */
+function failureOf(status: number, payload: unknown): ApiRequestError {
+  const failure = ApiError.safeParse(payload);
+  if (!failure.success)
+    return new ApiRequestError(unreadableFailure(status), status, { withoutSentence: true });
+  const { error, details, existing, code, total } = failure.data;
+  return new ApiRequestError(error, status, { details, existing, code, total });
 }
 
 /** The sentence to show for any thrown value. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatMoney, localDay } from './format';
+import { formatDate, formatDateTime, formatMoney } from './format';
 
 /** A moment on the reader's own clock, so the test reads the same in every time zone. */
 const local = (...parts: [number, number, number, number, number, number]) =>
@@ -46,22 +46,5 @@ describe('one date format', () => {
   it('leaves what is not a date as it was', () => {
     expect(formatDate('soon')).toBe('soon');
     expect(formatDateTime('soon')).toBe('soon');
-  });
-});
-
-describe('the local day', () => {
-  it('is the day on the reader’s calendar, not in UTC: a lot’s expiry is judged by it', () => {
-    const zone = process.env.TZ;
-    try {
-      process.env.TZ = 'America/New_York';
-      // 03:00 UTC on the 29th is still the evening of the 28th in New York.
-      expect(localDay(new Date('2026-11-29T03:00:00Z'))).toBe('2026-11-28');
-      process.env.TZ = 'Pacific/Auckland';
-      expect(localDay(new Date('2026-11-28T12:00:00Z'))).toBe('2026-11-29');
-      expect(localDay(new Date('2026-01-04T12:00:00Z'))).toBe('2026-01-05');
-    } finally {
-      if (zone === undefined) delete process.env.TZ;
-      else process.env.TZ = zone;
-    }
   });
 });

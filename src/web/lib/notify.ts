@@ -48,6 +48,10 @@ function push(kind: Notice['kind'], text: string, link?: NoticeLink): void {
 export const notify = {
   error: (text: string) => push('error', text),
   success: (text: string, link?: NoticeLink) => push('success', text, link),
+  /** Takes away the notices saying `text`, once it no longer holds (the server answers again). */
+  withdraw: (text: string) => {
+    for (const notice of notices.filter((one) => one.text === text)) dismiss(notice.id);
+  },
   clear: () => {
     for (const id of timers.keys()) dismiss(id);
   },

@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { StoreSettingsResponse, TaxRateListResponse } from '../../shared/store';
 import { api } from './api';
@@ -17,6 +17,16 @@ export const storeSettingsQuery = queryOptions({
 
 export function useStoreSettings() {
   return useQuery(storeSettingsQuery);
+}
+
+/**
+ * Reads the store's settings again into the one cached read, for a screen that must not price
+ * with old ones (the counter). Quietly: a failed read keeps what is there, with no notification
+ * every time while the network is down.
+ */
+export async function rereadStoreSettings(client: QueryClient): Promise<void> {
+  const answer = await api('/settings/store', { schema: StoreSettingsResponse }).catch(() => null);
+  if (answer) client.setQueryData(storeSettingsQuery.queryKey, answer);
 }
 
 /** The tax rates, by name: the product form's choices and the admin's list. */

@@ -203,15 +203,16 @@ export async function expiringCsvBatch(
  * A lot with its product and every movement naming it, oldest first (DESIGN §15: who got units
  * of a recalled lot), through stock_movements_lot_idx; each with its order, the sale and the
  * customer from that order's snapshot, its purchase order and its user. Undefined when there is
- * no such lot. A deleted product is named as its orders kept it.
+ * no such lot. A deleted product is named as its orders kept it. `today`: the store's, by which
+ * the screen judges the lot's expiry.
  */
 export async function lotTrace(
   run: Runner,
   id: string,
-): Promise<{ lot: TraceResponse['lot']; movements: TraceMovement[] } | undefined> {
+): Promise<{ lot: TraceResponse['lot']; movements: TraceMovement[]; today: string } | undefined> {
   if (!isId(id)) return undefined;
-  const [lot] = await run.query<LotRow & { product_id: string; product_name: string }>(
-    `select l.id, l.number, l.expires_on::text as expires_on, l.quantity, l.product_id,
+  const [lot] = await run.query<LotRow & { product_id: string; product_name: string; today: string }>(
+    `select l.id, l.number, l.expires_on::text as expires_on, l.quantity, l.product_id, store_today()::text as today,
             coalesce(p.name, (select o.product_name from stock_movements m join orders o on o.id = m.order_id
                               where m.lot_id = l.id limit 1), 'Deleted product') as product_name
      from lots l left join products p on p.id = l.product_id
@@ -248,6 +249,7 @@ export async function lotTrace(
   );
   return {
     lot: { ...toLot(lot), product: { _id: lot.product_id, name: lot.product_name } },
+    today: lot.today,
     movements: rows.map((row) => ({
       _id: row.id,
       at: new Date(row.at).toISOString(),

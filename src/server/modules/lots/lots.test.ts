@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, EXPIRING_CSV_HEADER, ExpiringResponse, TraceResponse } from '../../../shared/lots';
+import {
+  addDays,
+  EXPIRING_CSV_HEADER,
+  ExpiringResponse,
+  LotsResponse,
+  TraceResponse,
+} from '../../../shared/lots';
 import { PurchaseOrderResponse } from '../../../shared/purchasing';
 import type { Runner } from '../../db/connection';
 import { startApp, type TestApp, targets } from '../../test/harness';
@@ -324,6 +330,7 @@ describe.each(targets)('receiving by lot on $name', (target) => {
 describe.each(targets)('the expiring list with TZ=Pacific/Kiritimati on $name', (target) => {
   let t: TestApp;
   let today: string;
+  let aspirinId: string;
   const h = helpers(() => t);
   const names: Record<string, string> = {};
   const day = (days: number) => addDays(today, days);
@@ -363,6 +370,7 @@ describe.each(targets)('the expiring list with TZ=Pacific/Kiritimati on $name', 
     }))
       names[key] = (await t.sql<{ name: string }>('select name from products where id = $1', [id]))[0]
         ?.name as string;
+    aspirinId = aspirin.id;
   });
   afterAll(() => t?.close());
 
@@ -411,6 +419,23 @@ describe.each(targets)('the expiring list with TZ=Pacific/Kiritimati on $name', 
       row('aspirin', 'A-365', 365, 1, 2),
     ]);
     expect(year).toMatchObject({ total: 7, quantity: 29, value: 36.75 });
+  });
+
+  it('GET /api/products/:id/lots and GET /api/lots/:id/trace name the store’s today as the expiring list does, so a screen judges expiry by it and not by its own clock', async () => {
+    for (const role of ['admin', 'salesRep', 'user'] as const) {
+      const res = await t.call('GET', `/api/products/${aspirinId}/lots`, { token: t.as[role].token });
+      expect(res.status, res.text).toBe(200);
+      const body = LotsResponse.strict().parse(res.body);
+      expect(body.today).toBe(today);
+      expect(body.lots.map((lot) => lot.number)).toContain('A-OLD');
+    }
+    const [old] = await t.sql<{ id: string }>(`select id from lots where number = 'A-OLD'`);
+    const trace = await t.call('GET', `/api/lots/${old?.id}/trace`, { token: t.as.admin.token });
+    expect(trace.status, trace.text).toBe(200);
+    expect(TraceResponse.strict().parse(trace.body).today).toBe(today);
+    // The one day, said by the database: the store's zone (UTC+14), not the server's clock.
+    const [{ d } = { d: '' }] = await t.sql<{ d: string }>('select store_today()::text as d');
+    expect(today).toBe(d);
   });
 
   it('GET /api/lots/expiring pages the list while the totals count every page', async () => {

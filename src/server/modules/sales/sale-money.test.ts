@@ -201,6 +201,85 @@ describe.each(targets)('money at the counter on $name', (target) => {
     expect(res.body.sale.taxes).toEqual([{ name: await rateNameOf(vat), rate: 20, base: 9, tax: 1.8 }]);
   });
 
+  it('a total other than the one computation gives is a 409 TOTAL_CHANGED with the new total, before anything is written; the total it gives passes', async () => {
+    const city = await rate('City', '6.75');
+    // The counter read "prices without tax" (7.74 + 0.52 tax = 8.26); the admin has since switched.
+    await store({ pricesIncludeTax: true, rate: city });
+    const cheese = await t.product({ name: 'Cheese', stock: 10, price: 7.74 });
+    const counts = async () =>
+      (
+        await t.sql<{ orders: number; sales: number; movements: number }>(
+          `select (select count(*) from orders)::int as orders, (select count(*) from sales)::int as sales,
+                  (select count(*) from stock_movements)::int as movements`,
+        )
+      )[0];
+    const [{ last } = { last: 0 }] = await t.sql<{ last: number }>(
+      'select coalesce(max(number), 0)::int as last from sales',
+    );
+    const before = await counts();
+    const stale = await sell(
+      t.as.salesRep,
+      {
+        lines: [{ productId: cheese.id, quantity: 1 }],
+        // Cash of the total the screen showed: without the check it would pass with 0.52 change.
+        payment: { method: 'cash', tendered: 8.26 },
+        total: 8.26,
+      },
+      { 'Idempotency-Key': `stale-${cheese.id}` },
+    );
+    expect(stale.status).toBe(409);
+    expect(stale.body).toEqual({
+      success: false,
+      error:
+        'The total is now $7.74, not $8.26 (prices or tax changed): check it with the customer and complete the sale again.',
+      code: 'TOTAL_CHANGED',
+      total: 7.74,
+    });
+    expect(await stockOf(cheese.id)).toBe(10);
+    expect(await ledgerOf(cheese.id)).toBe(10);
+    expect(await counts()).toEqual(before);
+
+    const good = await sell(t.as.salesRep, {
+      lines: [{ productId: cheese.id, quantity: 1 }],
+      payment: { method: 'cash', tendered: 10 },
+      total: 7.74,
+    });
+    expect(good.status).toBe(201);
+    expect(good.body.sale).toMatchObject({ total: 7.74, tax: 0.49, change: 2.26 });
+    // The refusal drew no receipt number.
+    expect(good.body.sale.number).toBe(last + 1);
+    expect(await stockOf(cheese.id)).toBe(9);
+  });
+
+  it('a stale total is refused before the payments are judged: cash of the old total is not taken with change', async () => {
+    const reduced = await rate('Reduced', '5');
+    await store({ pricesIncludeTax: true, rate: reduced });
+    const soup = await t.product({ name: 'Soup', stock: 3, price: 4.36 });
+    // The screen said 4.58 (4.36 + 5 %) and the cashier took exactly that.
+    const res = await sell(t.as.salesRep, {
+      lines: [{ productId: soup.id, quantity: 1 }],
+      payments: [{ method: 'cash', amount: 4.58 }],
+      total: 4.58,
+    });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ code: 'TOTAL_CHANGED', total: 4.36 });
+    expect(await stockOf(soup.id)).toBe(3);
+    // A refusal without a code has none in its body.
+    const short = await sell(t.as.salesRep, {
+      lines: [{ productId: soup.id, quantity: 4 }],
+      payment: { method: 'card' },
+    });
+    expect(short.status).toBe(409);
+    expect(short.body).not.toHaveProperty('code');
+    const bad = await sell(t.as.salesRep, {
+      lines: [{ productId: soup.id, quantity: 1 }],
+      payment: { method: 'card' },
+      total: 4.361,
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('total: The total has at most 2 decimals.');
+  });
+
   it('a catalogue order is taxed the same way (the same path)', async () => {
     const vat = await rate('VAT', '20');
     const bandage = await t.product({ name: 'Bandage', stock: 10, price: 10 });

@@ -94,6 +94,8 @@ export const OVERRIDE_NEEDS_APPROVAL = "Selling more than the stock needs a mana
 /** Why a sale was refused before anything was written, with what the refusal names. */
 export type SaleRefusal =
   | { reason: 'productMissing' }
+  /** The total the screen showed is not the one computation's on the database's data now. */
+  | { reason: 'totalChanged'; total: bigint; shown: bigint; currency: string }
   | { reason: 'shortOfStock'; product: string; stock: number }
   /** A lot-tracked product's unexpired units fall short (DESIGN §15); never overridden. */
   | { reason: 'unexpiredShort'; product: string; unexpired: number }
@@ -122,6 +124,8 @@ export type SellInput = {
   payment: SellPayment;
   /** The open till session whose drawer takes the cash, or null: the sale belongs to no drawer. */
   sessionId?: string | null;
+  /** The total the seller's screen showed, when it says: another total is refused (totalChanged). */
+  total?: number;
 };
 
 /** The payments a sale is judged by: the single payment of §11 as one payment of its total. */
@@ -208,13 +212,15 @@ async function approve(
  * A sale (DESIGN §11, §12; decision 0027), in the caller's transaction `tx`, for the context's
  * signed-in seller: the cart is read with its products locked in id order, priced by the shared
  * computation (priceCart) on the database's prices and rates in force, then judged — invalid input
- * (400: discounts, then the payments by settlePayments, store credit without a customer) first,
- * then the till session (409 once closed) and the customer's store credit (409 above the balance,
- * locked as it was read), then stock (409 unless the line overrides it), then whether an approval
- * is needed (a selling role above the store's limit, or a line overriding stock; checked only
- * then) — and written in one statement, with its payments and the store credit it spends. A line sold above stock with approval first gets a `found` adjustment
- * of the missing units by the approver, through the ledger. Answers the receipt and the orders, or
- * why nothing was written.
+ * (400: discounts) first, then a total other than the seller's screen showed (409 totalChanged, so
+ * no payment is judged against a total the screen did not show), then the payments (400, by
+ * settlePayments; store credit without a customer), then the till session (409 once closed) and
+ * the customer's store credit (409 above the balance, locked as it was read), then stock (409
+ * unless the line overrides it), then whether an approval is needed (a selling role above the
+ * store's limit, or a line overriding stock; checked only then) — and written in one statement,
+ * with its payments and the store credit it spends. A line sold above stock with approval first
+ * gets a `found` adjustment of the missing units by the approver, through the ledger. Answers the
+ * receipt and the orders, or why nothing was written.
  */
 export async function sellCart(context: SellContext, tx: Tx, input: SellInput): Promise<Sold | SaleRefusal> {
   const merged = mergeLines(input.lines);
@@ -250,6 +256,15 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
       );
     throw badRequest("The sale's discount is more than its subtotal.");
   }
+  // What the customer was told is what they pay: a price, rate or setting that moved since the
+  // screen priced the cart is said before anything else is judged against the new total.
+  if (input.total !== undefined && toCents(input.total) !== priced.total)
+    return {
+      reason: 'totalChanged',
+      total: priced.total,
+      shown: toCents(input.total),
+      currency: store.currency,
+    };
   if (input.customerId !== null && first.customer_found === 0) return { reason: 'customerMissing' };
   const sessionId = input.sessionId ?? null;
   if (sessionId !== null && first.session_found === 0) return { reason: 'sessionMissing' };

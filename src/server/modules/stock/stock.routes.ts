@@ -153,7 +153,7 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['stock'],
         summary: 'A product’s lots with their units, in the order a sale takes them',
         description:
-          'Earliest expiry first, no expiry last; empty lots too (DESIGN §15). A product not tracked by lot has none, or only empty ones.',
+          "Earliest expiry first, no expiry last; empty lots too (DESIGN §15). A product not tracked by lot has none, or only empty ones. today: the store's day, by which a lot has expired (before it) or not.",
         params: IdParams,
         response: { 200: LotsResponse },
       },
@@ -162,11 +162,15 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       if (!isId(id)) throw notFound('Product');
       const [known, lots] = await Promise.all([
-        app.database.query('select 1 from products where id = $1::uuid', [id]),
+        app.database.query<{ today: string }>(
+          'select store_today()::text as today from products where id = $1::uuid',
+          [id],
+        ),
         productLots(app.database, id),
       ]);
-      if (known.length === 0) throw notFound('Product');
-      return { success: true as const, lots };
+      const [product] = known;
+      if (!product) throw notFound('Product');
+      return { success: true as const, lots, today: product.today };
     },
   );
 

@@ -9,7 +9,7 @@ import {
   MAX_IMPORT_BYTES,
   MAX_IMPORT_ROWS,
 } from '../../../shared/imports';
-import { ApiRequestError, api, GENERIC_ERROR } from '../../lib/api';
+import { ApiRequestError, api } from '../../lib/api';
 import { withQuery } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
 import { formatBytes, importFileName } from './import-file';
@@ -80,7 +80,7 @@ export function useUploadImport() {
         });
       } catch (error) {
         // A limit met before the app could answer (a proxy's 413) comes without our sentence.
-        if (error instanceof ApiRequestError && error.status === 413 && error.message === GENERIC_ERROR)
+        if (error instanceof ApiRequestError && error.status === 413 && error.withoutSentence)
           throw new ApiRequestError(TOO_LARGE, 413);
         throw error;
       }

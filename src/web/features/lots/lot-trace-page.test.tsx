@@ -53,11 +53,12 @@ const traceTable = () =>
 const bodyRows = (element: HTMLElement) => within(element).getAllByRole('row').slice(1);
 
 describe("a lot's recall trace", () => {
-  it('asks for the lot and shows it: product, number, expiry in words (judged on the local day), units now', async () => {
+  it('asks for the lot and shows it: product, number, expiry in words (judged on the store’s today, which the answer names), units now', async () => {
+    // This device is already past midnight; the store's day is still the lot's last.
     vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(new Date(2026, 11, 20, 23, 30));
+    vi.setSystemTime(new Date(2026, 11, 21, 0, 30));
     const { calls } = renderLots('/admin-dashboard/lots/lot1', {
-      'GET /api/lots/lot1/trace': () => ({ body: trace({ movements }) }),
+      'GET /api/lots/lot1/trace': () => ({ body: trace({ movements, today: '2026-12-20' }) }),
     });
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Recall trace: Aspirin 500, lot A12' }),
@@ -72,15 +73,17 @@ describe("a lot's recall trace", () => {
         .getAttribute('href'),
     ).toBe('/admin-dashboard/products/p1/stock');
     expect(term('Lot')?.textContent).toBe('A12');
-    // The last day of a lot is still in date, late in the evening too.
+    // The last day of a lot is still in date.
     expect(term('Expires')?.textContent).toBe('Dec 20, 2026Expires soon');
     expect(term('Units now')?.textContent).toBe('7');
   });
 
-  it('says a lot past its day is expired, in red', async () => {
+  it('says a lot past the store’s day is expired, in red, while this device’s clock is still on its last day', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(new Date(2026, 11, 21, 0, 30));
-    renderLots('/admin-dashboard/lots/lot1', { 'GET /api/lots/lot1/trace': () => ({ body: trace() }) });
+    vi.setSystemTime(new Date(2026, 11, 20, 23, 30));
+    renderLots('/admin-dashboard/lots/lot1', {
+      'GET /api/lots/lot1/trace': () => ({ body: trace({ today: '2026-12-21' }) }),
+    });
     const expires = await screen.findByText('Expires', { selector: 'dt' });
     expect(expires.nextElementSibling?.textContent).toBe('Dec 20, 2026Expired');
     expect(within(expires.nextElementSibling as HTMLElement).getByText('Expired').className).toContain(

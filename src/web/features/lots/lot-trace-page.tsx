@@ -9,7 +9,7 @@ import { Expiry } from '../../components/lot-expiry';
 import { Table, Td, Th } from '../../components/table';
 import { EXPIRING_PATH, purchaseOrderPath, stockPath } from '../../lib/admin-paths';
 import { customerPath, salePath } from '../../lib/area-paths';
-import { formatCount, formatDateTime, localDay } from '../../lib/format';
+import { formatCount, formatDateTime } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { lotTraceQuery } from './lots-api';
 
@@ -89,8 +89,7 @@ export function LotTracePage() {
 }
 
 function Trace({ trace }: { trace: TraceResponse }) {
-  const { lot, movements } = trace;
-  const today = localDay();
+  const { lot, movements, today } = trace;
   // Who may hold units of it: the customers named on its sales.
   const customers = new Set(
     movements.flatMap((movement) =>

@@ -79,6 +79,7 @@ export function trace(overrides: Partial<TraceResponse> = {}): TraceResponse {
       product: { _id: 'p1', name: 'Aspirin 500' },
     },
     movements: [],
+    today: TODAY,
     ...overrides,
   };
 }

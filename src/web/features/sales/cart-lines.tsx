@@ -173,6 +173,9 @@ function CartRow({
   const money = (value: number) => formatMoney(value, currency);
   // The line after its own discount; the sale's discount and the tax show in the totals.
   const shown = priced ? centsNumber(priced.gross - priced.lineDiscount) : null;
+  // What can be sold: a lot-tracked product's unexpired units, its expired ones said apart.
+  const sellable = lots.state === 'ready' ? lots.unexpired : product.stock;
+  const expired = lots.state === 'ready' ? lots.expired : 0;
 
   return (
     <li
@@ -190,7 +193,13 @@ function CartRow({
         <p className="font-medium break-words text-slate-900">{product.name}</p>
         <p className="text-xs text-slate-500">
           <span className="tabular-nums">{money(product.price)}</span> each ·{' '}
-          <span className="tabular-nums">{product.stock}</span> in stock
+          <span className="tabular-nums">{sellable}</span> in stock
+          {expired > 0 ? (
+            <>
+              {' '}
+              (<span className="tabular-nums">{expired}</span> expired)
+            </>
+          ) : null}
           {product.taxRate ? ` · ${product.taxRate.name}` : ''}
         </p>
         <LotPlanText plan={lots} />

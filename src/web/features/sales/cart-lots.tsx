@@ -3,7 +3,6 @@ import { fefoPlan } from '../../../shared/lots';
 import type { Product } from '../../../shared/products';
 import { lotsLabel } from '../../components/lot-expiry';
 import { errorMessage } from '../../lib/api';
-import { localDay } from '../../lib/format';
 import { productLotsQuery } from './sales-api';
 
 /** What a cart line of a lot-tracked product will take, as far as the counter can tell. */
@@ -11,13 +10,17 @@ export type LotPlan =
   | { state: 'none' }
   | { state: 'loading' }
   | { state: 'failed'; message: string; retry: () => void }
-  /** `label` names the lots ("Lot A12 · expires Dec 20, 2026"); `problem` says when they fall short. */
-  | { state: 'ready'; label: string; problem: string | null };
+  /**
+   * `label` names the lots ("Lot A12 · expires Dec 20, 2026"); `problem` says when they fall
+   * short; `unexpired` and `expired` are the units that can and cannot be sold today.
+   */
+  | { state: 'ready'; label: string; problem: string | null; unexpired: number; expired: number };
 
 /**
  * The lots a line of `quantity` units of `product` would take (DESIGN §15): its lots as the server
- * has them (cached), planned first-expiry-first-out by the shared rule on today's date here. Only
- * a preview: the server picks the lots when the sale is made, and refuses what is short.
+ * has them (cached), planned first-expiry-first-out by the shared rule on the store's today, which
+ * the answer names (the till's own clock may be in another day near midnight). Only a preview: the
+ * server picks the lots when the sale is made, and refuses what is short.
  */
 export function useLotPlan(product: Product, quantity: number | null): LotPlan {
   const tracked = product.tracking === 'lot';
@@ -32,11 +35,14 @@ export function useLotPlan(product: Product, quantity: number | null): LotPlan {
       };
     return { state: 'loading' };
   }
-  const plan = fefoPlan(lots.data.lots, quantity ?? 0, localDay());
+  const plan = fefoPlan(lots.data.lots, quantity ?? 0, lots.data.today);
+  const held = lots.data.lots.reduce((sum, lot) => sum + Math.max(0, lot.quantity), 0);
   return {
     state: 'ready',
     label: quantity === null ? '' : lotsLabel(plan.takes),
     problem: quantity !== null && plan.short > 0 ? `Only ${plan.unexpired} unexpired in stock.` : null,
+    unexpired: plan.unexpired,
+    expired: held - plan.unexpired,
   };
 }
 

@@ -109,6 +109,7 @@ describe('the counter by keyboard', () => {
       lines: [{ productId: 'p1', quantity: 1 }],
       payments: [{ method: 'cash', amount: 20 }],
       session: 'session1',
+      total: 1,
     });
     expect(document.activeElement).toBe(searchBox());
   });

@@ -7,7 +7,7 @@ import type { FetchCall } from '../../test/helpers';
 import { callsOf, codeAnswer, type Handler, product, productsAnswer, renderSales } from './sales-test-data';
 
 /** A lot-tracked medicine: one lot expired, A12 soonest, B7 later, one without expiry last. */
-const aspirin = product('p9', 'Aspirin 500', { price: 2, stock: 20, barcode: '111', tracking: 'lot' });
+const aspirin = product('p9', 'Aspirin 500', { price: 2, stock: 17, barcode: '111', tracking: 'lot' });
 const crisps = product('p1', 'Salted Crisps', { price: 0.1, stock: 5, barcode: '222' });
 const catalogue = [aspirin, crisps];
 
@@ -19,9 +19,12 @@ const lots: Lot[] = [
   { _id: 'l4', number: 'EMPTY', expiresOn: '2026-11-30', quantity: 0 },
 ];
 
+/** The store's today, as the lots answer names it (the till's clock is set near it below). */
+const TODAY = '2026-11-28';
+
 const lotsAnswer =
-  (given: Lot[] = lots): Handler =>
-  () => ({ body: { success: true, lots: given } });
+  (given: Lot[] = lots, today = TODAY): Handler =>
+  () => ({ body: { success: true, lots: given, today } });
 
 function openCounter(handlers: Record<string, Handler> = {}, products: readonly Product[] = catalogue) {
   const view = renderSales('/salesRep-dashboard/sales/new', {
@@ -80,7 +83,7 @@ describe('the counter shows which lots a line of a lot-tracked product takes', (
     const { user } = openCounter();
     await scan(user, '111', 'Aspirin 500');
     await within(line('Aspirin 500')).findByText('Lot A12 · expires Dec 20, 2026');
-    // 20 in stock, but 10 of them expired: 7 can be sold.
+    // 17 in stock, but 10 of them expired: 7 can be sold.
     await setQuantity(user, 'Aspirin 500', '8');
     const warning = await within(line('Aspirin 500')).findByText('Only 7 unexpired in stock.');
     expect(warning.className).toContain('text-red-700');
@@ -104,7 +107,43 @@ describe('the counter shows which lots a line of a lot-tracked product takes', (
     expect(await within(line('Aspirin 500')).findByText('Only 0 unexpired in stock.')).toBeTruthy();
   });
 
-  it('counts a lot expiring today as unexpired (the local day: format.test.ts)', async () => {
+  it('says what can be sold: the unexpired units in stock, the expired ones apart', async () => {
+    const { user } = openCounter();
+    await scan(user, '111', 'Aspirin 500');
+    await within(line('Aspirin 500')).findByText('Lot A12 · expires Dec 20, 2026');
+    expect(within(line('Aspirin 500')).getByText(/in stock/).textContent).toBe(
+      '$2.00 each · 7 in stock (10 expired)',
+    );
+  });
+
+  it('says the stock alone when nothing of it has expired', async () => {
+    const fresh = [{ _id: 'l1', number: 'A12', expiresOn: '2026-12-20', quantity: 17 }];
+    const { user } = openCounter({ 'GET /api/products/p9/lots': lotsAnswer(fresh) });
+    await scan(user, '111', 'Aspirin 500');
+    await within(line('Aspirin 500')).findByText('Lot A12 · expires Dec 20, 2026');
+    expect(within(line('Aspirin 500')).getByText(/in stock/).textContent).toBe('$2.00 each · 17 in stock');
+  });
+
+  it('judges expiry by the store’s today that the lots answer names, not by the till’s clock', async () => {
+    const lastDay = [{ _id: 'l5', number: 'LAST', expiresOn: '2026-11-28', quantity: 2 }];
+    // The till still says 28 November (23:45), the store's day is already the 29th.
+    const { user } = openCounter({ 'GET /api/products/p9/lots': lotsAnswer(lastDay, '2026-11-29') });
+    await scan(user, '111', 'Aspirin 500');
+    expect(await within(line('Aspirin 500')).findByText('Only 0 unexpired in stock.')).toBeTruthy();
+    expect(within(line('Aspirin 500')).getByText(/in stock \(/).textContent).toBe(
+      '$2.00 each · 0 in stock (2 expired)',
+    );
+  });
+
+  it('sells a lot on its last day of the store’s today, though the till’s clock is past midnight', async () => {
+    vi.setSystemTime(new Date(2026, 10, 29, 0, 15));
+    const lastDay = [{ _id: 'l5', number: 'LAST', expiresOn: '2026-11-28', quantity: 2 }];
+    const { user } = openCounter({ 'GET /api/products/p9/lots': lotsAnswer(lastDay, '2026-11-28') });
+    await scan(user, '111', 'Aspirin 500');
+    expect(await within(line('Aspirin 500')).findByText('Lot LAST · expires Nov 28, 2026')).toBeTruthy();
+  });
+
+  it('counts a lot expiring today as unexpired', async () => {
     const { user } = openCounter({
       'GET /api/products/p9/lots': lotsAnswer([
         { _id: 'l5', number: 'TODAY', expiresOn: '2026-11-28', quantity: 2 },

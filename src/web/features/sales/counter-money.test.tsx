@@ -250,6 +250,7 @@ describe('money at the counter', () => {
       lines: [{ productId: 'p1', quantity: 1, discount: { type: 'percent', value: 5 } }],
       payments: [{ method: 'card', amount: 3.09 }],
       session: 'session1',
+      total: 3.09,
     });
   });
 
@@ -304,6 +305,7 @@ describe('money at the counter', () => {
       approval: { email: 'boss@example.com', pin: '1234' },
       payments: [{ method: 'card', amount: 2.22 }],
       session: 'session1',
+      total: 2.22,
     });
     expect(second?.body).toMatchObject({ approval: { email: 'boss@example.com', pin: '4321' } });
     // The PIN is not kept in the browser with the unanswered submit.
@@ -408,6 +410,7 @@ describe('money at the counter', () => {
       approval: { email: 'boss@example.com', pin: '2468' },
       payments: [{ method: 'card', amount: 3.66 }],
       session: 'session1',
+      total: 3.66,
     });
   });
 

@@ -223,6 +223,7 @@ describe('the sale counter', () => {
       customer: 'cu1',
       payments: [{ method: 'cash', amount: 5 }],
       session: 'session1',
+      total: 0.4,
     });
     expect(post?.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
     await user.click(screen.getByRole('link', { name: 'Receipt S-000009' }));

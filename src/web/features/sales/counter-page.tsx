@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   type FormEvent,
   type ReactNode,
@@ -71,13 +71,20 @@ import {
   writeDraft,
   writeParked,
 } from './counter-drafts';
+import { useRereadWhileOpen } from './counter-reread';
 import { SHORTCUT_KEYS, ShortcutLegend, useCounterShortcuts } from './counter-shortcuts';
 import { CustomerPicker } from './customer-picker';
 import { DiscountEditor } from './discount-editor';
 import { ParkedSales, parkedName } from './parked-sales';
 import { SplitPayments, splitProblem } from './payments-editor';
 import { ProductSearch } from './product-search';
-import { type CounterStore, readProducts, storeSettingsQuery, useCompleteSale } from './sales-api';
+import {
+  type CounterStore,
+  readProducts,
+  rereadStoreSettings,
+  storeSettingsQuery,
+  useCompleteSale,
+} from './sales-api';
 
 /** The server's refusals a manager's approval answers (a wrong or missing PIN, too many tries). */
 const APPROVAL_REFUSED = [403, 429];
@@ -91,8 +98,10 @@ function blockedBy(
   priced: PricedCart | CartProblem | null,
   tenderedError: string | null,
   overStock = false,
+  rereading = false,
 ): string | null {
   if (cart.length === 0) return 'Add a product to start the sale.';
+  if (rereading) return "Reading the store's prices and taxes again...";
   if (cart.length > MAX_SALE_LINES) return `A sale has at most ${MAX_SALE_LINES} lines.`;
   if (cart.some((line) => quantityOf(line.quantity) === null))
     return 'Every line needs a quantity of at least 1.';
@@ -137,6 +146,9 @@ function Counter({ user, session }: { user: User; session: string }) {
   const [approving, setApproving] = useState<{ overStock: boolean } | null>(null);
   const settings = useQuery(storeSettingsQuery);
   const store: CounterStore | undefined = settings.data?.store;
+  const queryClient = useQueryClient();
+  /** The store is being read again after the server said the total moved: the sale waits for it. */
+  const [rereading, setRereading] = useState(false);
   const [keys] = useState(() => {
     const made = idempotencyKeys();
     made.restore(draft.unanswered);
@@ -155,26 +167,43 @@ function Counter({ user, session }: { user: User; session: string }) {
    * A cart kept from earlier shows its products as the server has them now (price and stock);
    * a product deleted meanwhile leaves the cart, and the cashier is told.
    */
-  const refresh = useCallback((lines: Cart) => {
+  const refresh = useCallback(async (lines: Cart) => {
     if (lines.length === 0) return;
-    void readProducts(lines.map((line) => line.product._id)).then(({ products, gone }) => {
-      setDraft((now) => ({
-        ...now,
-        lines: refreshProducts(now.lines, products).filter((line) => !gone.includes(line.product._id)),
-      }));
-      const names = lines.filter((line) => gone.includes(line.product._id)).map((line) => line.product.name);
-      if (names.length > 0)
-        setNotice({
-          kind: 'error',
-          text: `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} no longer sold and ${
-            names.length === 1 ? 'was' : 'were'
-          } taken out of the sale.`,
-        });
-    });
+    const { products, gone } = await readProducts(lines.map((line) => line.product._id));
+    setDraft((now) => ({
+      ...now,
+      lines: refreshProducts(now.lines, products).filter((line) => !gone.includes(line.product._id)),
+    }));
+    const names = lines.filter((line) => gone.includes(line.product._id)).map((line) => line.product.name);
+    if (names.length > 0)
+      setNotice({
+        kind: 'error',
+        text: `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} no longer sold and ${
+          names.length === 1 ? 'was' : 'were'
+        } taken out of the sale.`,
+      });
   }, []);
 
-  const restored = useRef(draft.lines);
-  useEffect(() => refresh(restored.current), [refresh]);
+  // A submit that got no answer is sent again as it was (its key, its total): the server may have
+  // made that sale, and only the same request is answered with it rather than made twice.
+  const restored = useRef(draft.unanswered ? [] : draft.lines);
+  useEffect(() => void refresh(restored.current), [refresh]);
+
+  /**
+   * Everything the counter prices with, read again: the store's settings and its cart's products
+   * (each with its price and the tax rate in force, the store's default included). Cheap: one
+   * call and one per line; a failed read keeps what the counter had. Not while a submit waits for
+   * its retry (see `restored`): if the server never had it, the retry's refusal reads them.
+   */
+  const cartNow = useRef(cart);
+  useEffect(() => {
+    cartNow.current = cart;
+  }, [cart]);
+  const reread = useCallback(async () => {
+    if (keys.unanswered()) return;
+    await Promise.all([rereadStoreSettings(queryClient), refresh(cartNow.current)]);
+  }, [keys, queryClient, refresh]);
+  useRereadWhileOpen(reread);
 
   const currency = store?.currency ?? 'USD';
   // The one computation the server makes (src/shared/money.ts): the screen shows the receipt's sums.
@@ -196,10 +225,10 @@ function Counter({ user, session }: { user: User; session: string }) {
   const paymentError = split
     ? splitProblem(total, payments, customer, credit.data?.balance ?? null, currency)
     : tenderedError;
-  const blocked = blockedBy(cart, priced, paymentError);
+  const blocked = blockedBy(cart, priced, paymentError, false, rereading);
   // Only the stock stands in the way: a manager may approve selling what the shelf holds.
   const canSellAnyway =
-    blocked !== null && cart.some(isAboveStock) && !blockedBy(cart, priced, paymentError, true);
+    blocked !== null && cart.some(isAboveStock) && !blockedBy(cart, priced, paymentError, true, rereading);
 
   /** Why a discount cannot be given (an amount above what it applies to), or null. */
   function checkLineDiscount(productId: string, discount: Discount): string | null {
@@ -316,6 +345,8 @@ function Counter({ user, session }: { user: User; session: string }) {
       // One payment is the total by its method; cash is what was handed over (empty: the total).
       payments: split ? payments : [{ method, amount: method === 'cash' ? (cash ?? total) : total }],
       session,
+      // The total on the screen: the server refuses the sale (TOTAL_CHANGED) when it is not its own.
+      total,
     });
     if (!input.success) return;
     complete.mutate(input.data, {
@@ -331,6 +362,16 @@ function Counter({ user, session }: { user: User; session: string }) {
         // Kept with the cart: a retry after a reload then carries this submit's key.
         setDraft((now) => ({ ...now, unanswered: keys.unanswered() }));
         const status = error instanceof ApiRequestError ? error.status : null;
+        // A refusal may come of prices, taxes or stock that moved: the counter reads them again at
+        // once. When the total moved, the sale waits for them, so the screen shows the new total
+        // (and the change from it) before the cashier completes again.
+        if (status !== null && status >= 400 && status < 500 && status !== 401) {
+          const moved = error instanceof ApiRequestError && error.code === 'TOTAL_CHANGED';
+          if (moved) setRereading(true);
+          void reread().finally(() => {
+            if (moved) setRereading(false);
+          });
+        }
         // A refused approval is said in the dialog, which stays for another try; the server
         // asking for an approval the counter did not expect (the limit changed) opens it.
         if (status !== null && APPROVAL_REFUSED.includes(status)) {
@@ -338,11 +379,6 @@ function Counter({ user, session }: { user: User; session: string }) {
           return;
         }
         setApproving(null);
-        // Someone else sold some meanwhile: the lines show the stock as it is now.
-        if (status === 409)
-          void readProducts(cart.map((line) => line.product._id)).then(({ products }) =>
-            setDraft((now) => ({ ...now, lines: refreshProducts(now.lines, products) })),
-          );
       },
     });
   }
@@ -418,6 +454,7 @@ function Counter({ user, session }: { user: User; session: string }) {
           <ProductSearch
             inputRef={searchRef}
             keyShortcuts={SHORTCUT_KEYS.scan}
+            saleId={lastSale?._id ?? null}
             onAdd={(product: Product) => edit((now) => addToCart(now, product))}
           />
           <CartLines

@@ -168,6 +168,7 @@ describe('split payments at the counter', () => {
         { method: 'cash', amount: 10 },
       ],
       session: 'session1',
+      total: 7.49,
     });
     // The next sale starts with no payment.
     expect(screen.queryByRole('list', { name: 'Payments' })).toBeNull();

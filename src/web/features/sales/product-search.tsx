@@ -20,14 +20,22 @@ export function ProductSearch({
   onAdd,
   inputRef,
   keyShortcuts,
+  saleId,
 }: {
   onAdd: (product: Product) => void;
   inputRef: Ref<HTMLInputElement>;
   keyShortcuts?: string;
+  /** The last sale made here: what a scan said before it was about the sale now done. */
+  saleId: string | null;
 }) {
   const currency = useCurrency();
   const [text, setText] = useState('');
   const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const [saidFor, setSaidFor] = useState(saleId);
+  if (saidFor !== saleId) {
+    setSaidFor(saleId);
+    setFeedback(null);
+  }
   const [lookingUp, setLookingUp] = useState(0);
   // Scans are looked up one after another, so the cart takes them in the order they were made.
   const queue = useRef<Promise<void>>(Promise.resolve());

@@ -17,7 +17,7 @@ import { queryKeys } from '../../lib/query-keys';
 
 /** The store's settings as the counter needs them (DESIGN §12): one shared, cached read. */
 export type CounterStore = StoreSettings;
-export { storeSettingsQuery } from '../../lib/store-settings';
+export { rereadStoreSettings, storeSettingsQuery } from '../../lib/store-settings';
 
 /** Matches offered at once by the counter's product and customer searches. */
 export const MATCHES_SIZE = 10;

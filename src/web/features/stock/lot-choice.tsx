@@ -4,7 +4,6 @@ import { SelectField } from '../../components/form-field';
 import { LoadState } from '../../components/load-state';
 import { EXPIRY_WORDS, expiryLabel } from '../../components/lot-expiry';
 import { NewLotFields } from '../../components/new-lot-fields';
-import { localDay } from '../../lib/format';
 import { type NewLotDraft, newLotOf } from '../../lib/new-lot';
 import { lotsQuery } from './stock-api';
 
@@ -52,7 +51,8 @@ export function chosenLot(draft: LotDraft, lots: readonly Lot[] | undefined): Lo
 
 /**
  * Choose the lot of a lot-tracked product (DESIGN §15): one of its lots, or (`allowNew`) a new
- * one with its number and expiry. The lots come from the stock page's own list.
+ * one with its number and expiry. The lots come from the stock page's own list, judged by the
+ * store's today that the list answers with (never the device's clock).
  */
 export function LotChoice({
   productId,
@@ -68,11 +68,10 @@ export function LotChoice({
   errors: LotErrors;
 }) {
   const lots = useQuery(lotsQuery(productId));
-  const today = localDay();
   const choice = draft.choice === NEW_LOT && !allowNew ? '' : draft.choice;
   return (
     <LoadState query={lots} what="the lots" loading="Loading lots...">
-      {({ lots: list }) => (
+      {({ lots: list, today }) => (
         <div className="space-y-3">
           <SelectField
             label="Lot"

@@ -6,16 +6,15 @@ import { LoadState } from '../../components/load-state';
 import { ExpiryBadge, expiryLabel } from '../../components/lot-expiry';
 import { Table, Td, Th } from '../../components/table';
 import { lotTracePath } from '../../lib/admin-paths';
-import { localDay } from '../../lib/format';
 import { lotsQuery } from './stock-api';
 
 /**
- * A lot-tracked product's lots (DESIGN §15): number, expiry, units and how each stands today —
+ * A lot-tracked product's lots (DESIGN §15): number, expiry, units and how each stands on the
+ * store's today (the answer's, not the device's) —
  * expired, expires soon (30 days) or OK, in colour and in words. Each number opens its recall trace.
  */
 export function LotsSection({ product }: { product: Product }) {
   const lots = useQuery(lotsQuery(product._id));
-  const today = localDay();
   return (
     <section aria-labelledby="lots-heading" className="mb-6 space-y-2">
       <h2 id="lots-heading" className="text-base font-semibold text-slate-900">
@@ -39,7 +38,7 @@ export function LotsSection({ product }: { product: Product }) {
             isEmpty={(data) => data.lots.length === 0}
             empty="No lots yet."
           >
-            {(data) => data.lots.map((lot) => <LotRow key={lot._id} lot={lot} today={today} />)}
+            {(data) => data.lots.map((lot) => <LotRow key={lot._id} lot={lot} today={data.today} />)}
           </LoadState>
         </tbody>
       </Table>

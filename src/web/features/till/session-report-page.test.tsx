@@ -29,8 +29,21 @@ const zReport = report({
   countedCash: 231.25,
   difference: -1,
   discount: 12.3,
-  taxes: [{ name: 'VAT', rate: 20, base: 400, tax: 80 }],
+  taxes: [
+    { name: 'VAT', rate: 20, base: 400.05, tax: 80.01 },
+    { name: 'Reduced', rate: 5, base: 19.99, tax: 1 },
+  ],
 });
+
+/** A table's rows, each as its cells' texts (header cells too). */
+function rowsOf(table: HTMLElement) {
+  return within(table)
+    .getAllByRole('row')
+    .map((row) => {
+      const cells = Array.from(row.querySelectorAll('th, td'), (cell) => cell.textContent ?? '');
+      return [...cells, '', ''].slice(0, 3);
+    });
+}
 
 /** A definition list's terms and descriptions, as pairs. */
 function pairs(name: string) {
@@ -79,7 +92,15 @@ describe('a till session report', () => {
       ['Counted cash', '$231.25'],
       ['Difference', 'Short by $1.00'],
     ]);
-    expect(pairs('Taxes')).toEqual([['VAT 20% on $400.00', '$80.00']]);
+    // Tax by rate in a table of its own, its Total row the sums of the rates' figures.
+    const taxes = screen.getByRole('table', { name: 'Tax by rate' });
+    expect(rowsOf(taxes)).toEqual([
+      ['Rate', 'Net', 'Tax'],
+      ['VAT 20%', '$400.05', '$80.01'],
+      ['Reduced 5%', '$19.99', '$1.00'],
+      ['Total', '$420.04', '$81.01'],
+    ]);
+    expect(within(taxes).getByRole('rowheader', { name: 'Total' }).closest('tfoot')).toBeTruthy();
     expect(screen.getByText('Counted twice.')).toBeTruthy();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Print' }));
     expect(print).toHaveBeenCalledOnce();
@@ -96,7 +117,10 @@ describe('a till session report', () => {
       ['Counted cash', 'Not counted yet'],
       ['Difference', '—'],
     ]);
-    expect(pairs('Taxes')).toEqual([['Taxes', 'None']]);
+    expect(rowsOf(screen.getByRole('table', { name: 'Tax by rate' }))).toEqual([
+      ['Rate', 'Net', 'Tax'],
+      ['No tax in this session', '', ''],
+    ]);
     unmount();
     renderTill(
       '/admin-dashboard/till/sessions/session1',

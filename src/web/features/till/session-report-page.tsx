@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { Fragment, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
+import { centsNumber, toCents } from '../../../shared/money';
 import { taxRateLabel } from '../../../shared/store';
 import {
   PAYMENT_LABEL,
@@ -164,20 +165,7 @@ export function Report({ session, report }: { session: RegisterSession; report: 
           {report.difference === null ? '—' : <DifferenceText difference={report.difference} />}
         </Row>
       </dl>
-      <dl aria-label="Taxes" className={SECTION}>
-        {report.taxes.length === 0 ? (
-          <Row label="Taxes">None</Row>
-        ) : (
-          report.taxes.map((tax) => (
-            <Fragment key={`${tax.name} ${tax.rate}`}>
-              <dt>
-                {taxRateLabel(tax)} on {money(tax.base)}
-              </dt>
-              <dd className="text-right tabular-nums">{money(tax.tax)}</dd>
-            </Fragment>
-          ))
-        )}
-      </dl>
+      <TaxTable taxes={report.taxes} />
       {session.note ? (
         <p className={`pt-3 break-words whitespace-pre-line ${QUIET}`}>
           <span className="font-semibold">Note: </span>
@@ -185,5 +173,60 @@ export function Report({ session, report }: { session: RegisterSession; report: 
         </p>
       ) : null}
     </article>
+  );
+}
+
+/** The session's tax by rate (DESIGN §13): each rate's net and tax, and a Total row of their sums, in cents. */
+function TaxTable({ taxes }: { taxes: SessionReport['taxes'] }) {
+  const money = useMoney();
+  const sum = (pick: (tax: SessionReport['taxes'][number]) => number) =>
+    centsNumber(taxes.reduce((cents, tax) => cents + toCents(pick(tax)), 0n));
+  return (
+    <table className="w-full border-collapse border-b border-dashed border-slate-400 text-left">
+      <caption className="pt-3 text-left font-sans font-semibold">Tax by rate</caption>
+      <thead>
+        <tr className={`text-xs print:text-[10px] ${QUIET}`}>
+          <th scope="col" className="py-1 font-semibold">
+            Rate
+          </th>
+          <th scope="col" className="py-1 text-right font-semibold">
+            Net
+          </th>
+          <th scope="col" className="py-1 pl-3 text-right font-semibold">
+            Tax
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {taxes.length === 0 ? (
+          <tr>
+            <td colSpan={3} className={`py-0.5 ${QUIET}`}>
+              No tax in this session
+            </td>
+          </tr>
+        ) : (
+          taxes.map((tax) => (
+            <tr key={`${tax.name} ${tax.rate}`}>
+              <th scope="row" className="py-0.5 text-left font-normal">
+                {taxRateLabel(tax)}
+              </th>
+              <td className="py-0.5 text-right tabular-nums">{money(tax.base)}</td>
+              <td className="py-0.5 pl-3 text-right tabular-nums">{money(tax.tax)}</td>
+            </tr>
+          ))
+        )}
+      </tbody>
+      {taxes.length > 0 ? (
+        <tfoot className="border-t border-slate-300">
+          <tr className="font-sans font-bold">
+            <th scope="row" className="py-1 text-left">
+              Total
+            </th>
+            <td className="py-1 text-right tabular-nums">{money(sum((tax) => tax.base))}</td>
+            <td className="py-1 pl-3 text-right tabular-nums">{money(sum((tax) => tax.tax))}</td>
+          </tr>
+        </tfoot>
+      ) : null}
+    </table>
   );
 }
