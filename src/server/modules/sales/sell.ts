@@ -143,15 +143,6 @@ function sumOf(
 /** A written sale: its receipt, its orders, the lots each order took (none without lots) and the seller's role. */
 export type Sold = { sale: Sale; orders: PlacedRow[]; lots: Map<string, OrderLot[]>; sellerRole: Role };
 
-/**
- * The one sentence for a sale short of unexpired units (DESIGN §15): the ledger's trigger's own
- * (IMS05, LEDGER_ERRORS), so a sale refused by the cart's read and one refused by the trigger (a
- * race the read cannot see) answer alike, whichever route sold.
- */
-export function unexpiredShortSentence(unexpired: number): string {
-  return `Only ${unexpired} unexpired in stock.`;
-}
-
 /** What a sale needs of its caller: the signed-in check, the store's name, and the throttle for approvals. */
 export type SellContext = {
   signedIn: (runner: Runner) => SignedInRunner;
