@@ -1,29 +1,7 @@
 import type { Role } from '../../shared/roles';
 
-/**
- * The one way the app writes money: grouped, two decimals, the sign before the symbol
- * ("$1,334.16", "-$5.00"). `currency` is the store's (USD until the store chooses another).
- */
-export function formatMoney(value: number, currency = 'USD'): string {
-  return moneyFormat(currency).format(value);
-}
-
-const MONEY_FORMATS = new Map<string, Intl.NumberFormat>();
-function moneyFormat(currency: string): Intl.NumberFormat {
-  let format = MONEY_FORMATS.get(currency);
-  if (!format) {
-    format = new Intl.NumberFormat('en-US', {
-      style: 'currency',
-      currency,
-      minimumFractionDigits: 2,
-      maximumFractionDigits: 2,
-      // -0 and a rounded-away minus read $0.00.
-      signDisplay: 'negative',
-    });
-    MONEY_FORMATS.set(currency, format);
-  }
-  return format;
-}
+/** The one way the app writes money (shared with the server's sentences). */
+export { formatMoney } from '../../shared/money';
 
 export function formatCount(value: number): string {
   return value.toLocaleString('en-US');

@@ -4,6 +4,7 @@ import { PAYMENT_METHODS, type PaymentMethod, type Refund, refundNumberLabel } f
 import { type Runner, runnerOf, type Tx } from '../../db/connection';
 import { refundLines, refunds, stockMovements, storeCreditEntries } from '../../db/schema';
 import { dueOnReturn, lockOrders, takeBack } from '../orders/orders.repository';
+import { storeCurrency } from '../store/store.repository';
 import { drawerHolds } from '../till/till.repository';
 
 /** The sale with this receipt number, or undefined. */
@@ -35,7 +36,8 @@ export type RefundRefusal =
   | { refused: 'sessionClosed'; number: number }
   | { refused: 'orderNotOfSale' }
   | { refused: 'tooMany'; product: string; left: number }
-  | { refused: 'drawerShort'; holds: bigint };
+  /** `currency`: the store's, read when refusing, for the sentence's amounts. */
+  | { refused: 'drawerShort'; holds: bigint; currency: string };
 
 /** What a written refund's audit entry and answer need. */
 export type RefundDone = {
@@ -123,7 +125,7 @@ export async function refundSale(tx: Tx, request: RefundRequest): Promise<Refund
   }
   if (request.method === 'cash' && session) {
     const holds = await drawerHolds(run, session.id);
-    if (holds < total) return { refused: 'drawerShort', holds };
+    if (holds < total) return { refused: 'drawerShort', holds, currency: await storeCurrency(run) };
   }
 
   // Every check passed: from here on, only writes.

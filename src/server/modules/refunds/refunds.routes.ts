@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IdParams } from '../../../shared/common';
-import { centsNumber, centsText } from '../../../shared/money';
+import { centsNumber, formatCents } from '../../../shared/money';
 import { SaleResponse, saleNumberLabel, saleNumberSearched } from '../../../shared/sales';
 import { RefundInput, RefundResponse, refundNumberLabel, sessionNumberLabel } from '../../../shared/till';
 import { runnerOf } from '../../db/connection';
@@ -36,7 +36,7 @@ function refusal(refused: RefundRefusal): AppError {
           : `Only ${refused.left} of ${refused.product} can still be refunded.`,
       );
     case 'drawerShort':
-      return conflict(`The drawer holds only ${centsText(refused.holds)}.`);
+      return conflict(`The drawer holds only ${formatCents(refused.holds, refused.currency)}.`);
   }
 }
 

@@ -506,7 +506,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     const session = await openSession('20');
     const short = await refund(t.as.salesRep, sale._id, { ...one, session: session._id });
     expect(short.status).toBe(409);
-    expect(short.body.error).toBe('The drawer holds only 20.00.');
+    expect(short.body.error).toBe('The drawer holds only $20.00.');
     expect(await orderOf(order)).toMatchObject({ returned_quantity: 0, returned_total: '0.00' });
 
     // Its cash sale (90.00 net of change), cash put in (5.00) and taken out (−10.00) count too.
@@ -536,7 +536,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       session: session._id,
     });
     expect(empty.status).toBe(409);
-    expect(empty.body.error).toBe('The drawer holds only 15.00.');
+    expect(empty.body.error).toBe('The drawer holds only $15.00.');
 
     // A card refund may name a session (recorded) or none.
     const carded = await sell(t.as.salesRep, {
@@ -612,7 +612,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     );
     expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409]);
     for (const refused of answers.filter((a) => a.status === 409))
-      expect(refused.body.error).toBe('The drawer holds only 0.00.');
+      expect(refused.body.error).toBe('The drawer holds only $0.00.');
     const [paid] = await t.sql<{ total: string }>(
       "select coalesce(sum(total), 0)::text as total from refunds where session_id = $1 and method = 'cash'",
       [session._id],

@@ -510,7 +510,7 @@ describe.each(targets)('money at the counter on $name', (target) => {
       payment: { method: 'cash', tendered: 10.79 },
     });
     expect(short.status).toBe(400);
-    expect(short.body.error).toBe('Cash tendered is less than the total (10.80).');
+    expect(short.body.error).toBe('Cash tendered is less than the total ($10.80).');
     const enough = await sell(t.as.salesRep, {
       lines: [line({ type: 'percent', value: 10 })],
       payment: { method: 'cash', tendered: 10.8 },

@@ -5,6 +5,7 @@ import {
   centsNumber,
   centsText,
   type Discount,
+  formatCents,
   isCartProblem,
   linesOverLimit,
   type PricedCart,
@@ -98,6 +99,7 @@ export type SaleRefusal =
   /** A lot-tracked product's unexpired units fall short (DESIGN §15); never overridden. */
   | { reason: 'unexpiredShort'; product: string; unexpired: number }
   | { reason: 'customerMissing' }
+  /** Amounts as the sentence writes them, in the store's currency (formatCents). */
   | { reason: 'tenderedShort'; total: string }
   | { reason: 'paymentsShort'; missing: string; total: string }
   | { reason: 'nonCashAboveTotal'; total: string }
@@ -247,11 +249,13 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
 
   // Every sale is judged by the one rule of payments (DESIGN §13), the single payment as one.
   const settled = settlePayments(priced.total, paymentsOf(input.payment, priced.total));
+  // Amounts in refusals are written in the store's currency, read with the cart.
+  const money = (cents: bigint) => formatCents(cents, store.currency);
   if (isPaymentProblem(settled)) {
     if (settled.problem === 'nonCashAboveTotal')
-      return { reason: 'nonCashAboveTotal', total: centsText(priced.total) };
-    if (!('payments' in input.payment)) return { reason: 'tenderedShort', total: centsText(priced.total) };
-    return { reason: 'paymentsShort', missing: centsText(settled.missing), total: centsText(priced.total) };
+      return { reason: 'nonCashAboveTotal', total: money(priced.total) };
+    if (!('payments' in input.payment)) return { reason: 'tenderedShort', total: money(priced.total) };
+    return { reason: 'paymentsShort', missing: money(settled.missing), total: money(priced.total) };
   }
   const credit = sumOf(settled.payments, (p) => (p.method === 'storeCredit' ? p.amount : null));
   const paysWithCredit = settled.payments.some((payment) => payment.method === 'storeCredit');
@@ -260,7 +264,7 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
   if (sessionId !== null && first.session_status !== 'open') return { reason: 'sessionClosed' };
   const balance = toCents(first.customer_credit ?? '0');
   if (credit > balance)
-    return { reason: 'creditShort', customer: first.customer_name ?? '', balance: centsText(balance) };
+    return { reason: 'creditShort', customer: first.customer_name ?? '', balance: money(balance) };
   const cashPaid = settled.payments.some((payment) => payment.method === 'cash');
   const method: SaleMethod =
     settled.payments.length === 1 ? (settled.payments[0] as SettledPayment).method : 'split';
