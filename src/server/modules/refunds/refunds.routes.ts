@@ -8,6 +8,7 @@ import { runnerOf } from '../../db/connection';
 import { currentUser } from '../../lib/auth';
 import { AppError, badRequest, conflict, isId, notFound } from '../../lib/errors';
 import { answerOnce } from '../../lib/idempotency';
+import { ALLOWANCES, tryAgainIn } from '../../lib/throttle';
 import { recordAudit } from '../audit/audit.repository';
 import { findSale } from '../sales/sales.repository';
 import { findRefund, type RefundRefusal, refundSale, saleIdByNumber } from './refunds.repository';
@@ -51,18 +52,26 @@ export const refundsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['refunds'],
         summary: 'Find a receipt by its number, to refund it',
-        description:
-          'number is S-000123, s123, 000123 or 123. Answers the receipt of any sale, whoever made it: a clerk refunds what a customer brings back, whoever sold it. 404 for a number no sale has, or text that is not a receipt number.',
+        description: `number is S-000123, s123, 000123 or 123. Answers the receipt of any sale, whoever made it: a clerk refunds what a customer brings back, whoever sold it; but another seller's sale comes without its customer (customer null) unless the caller is an admin. 404 for a number no sale has, or text that is not a receipt number. A user looks up at most ${ALLOWANCES.receiptLookups.limit} numbers an hour, found or not (then 429), so no one walks every receipt.`,
         params: SaleNumberParams,
         response: { 200: SaleResponse },
       },
     },
     async (request) => {
+      const me = currentUser(request);
+      const taken = await app.allowances.receiptLookups.take(me.id);
+      if (!taken.admitted)
+        throw new AppError(
+          429,
+          `You may look up at most ${ALLOWANCES.receiptLookups.limit} receipts an hour; ${tryAgainIn(taken.waitMs)}.`,
+        );
       const number = saleNumberSearched(request.params.number);
       const id = number === undefined ? undefined : await saleIdByNumber(app.database, number);
       const sale = id === undefined ? undefined : await findSale(app.database, id, app.config.storeName);
       if (!sale) throw notFound('Sale');
-      return { success: true as const, sale };
+      // Who bought what is the seller's and the admins' to know (DESIGN §13).
+      const theirs = me.role !== 'admin' && sale.seller._id !== me.id;
+      return { success: true as const, sale: theirs ? { ...sale, customer: null } : sale };
     },
   );
 

@@ -708,6 +708,49 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     expect((await t.call('GET', `/api/sales/by-number/${sale.number}`)).status).toBe(401);
   });
 
+  it('by-number answers another seller’s sale without its customer (admins and the seller see them)', async () => {
+    const jar = await t.product({ name: `Jar ${tag()}`, stock: 5, price: 6 });
+    const ada = await customer(`Ada Private ${tag()}`);
+    const seller = await t.account('salesRep');
+    const sale = await sell(seller, {
+      lines: [{ productId: jar.id, quantity: 1 }],
+      customer: ada,
+      payment: { method: 'card' },
+    });
+    const read = async (who: Account) =>
+      (await t.call('GET', `/api/sales/by-number/${sale.number}`, { token: who.token })).body.sale;
+    for (const who of [seller, t.as.admin])
+      expect((await read(who)).customer).toEqual({ _id: ada, name: expect.stringMatching(/^Ada Private /) });
+    for (const who of [t.as.salesRep, t.as.medicalRep, t.as.user]) {
+      const theirs = await read(who);
+      expect(theirs).toMatchObject({ _id: sale._id, number: sale.number, total: 6 });
+      expect(theirs.customer, who.role).toBeNull();
+      expect(JSON.stringify(theirs)).not.toContain('Ada Private');
+    }
+  });
+
+  it('a user looks up at most 60 receipt numbers an hour, found or not; then 429 with a sentence, others unaffected', async () => {
+    const jar = await t.product({ name: `Jar ${tag()}`, stock: 5, price: 6 });
+    const sale = await sell(t.as.salesRep, {
+      lines: [{ productId: jar.id, quantity: 1 }],
+      payment: { method: 'card' },
+    });
+    const walker = await t.account('user');
+    const look = (who: Account, number: number) =>
+      t.call('GET', `/api/sales/by-number/${number}`, { token: who.token });
+    for (let i = 0; i < 60; i++) {
+      const res = await look(walker, i % 2 ? sale.number : sale.number + 100_000 + i);
+      expect(res.status, `look-up ${i + 1}`).toBe(i % 2 ? 200 : 404);
+    }
+    const over = await look(walker, sale.number);
+    expect(over.status).toBe(429);
+    expect(over.body).toEqual({
+      success: false,
+      error: 'You may look up at most 60 receipts an hour; try again in 60 minutes.',
+    });
+    expect((await look(await t.account('user'), sale.number)).status).toBe(200);
+  });
+
   it('refuses bad input with 4xx and one sentence, never a 500, and writes nothing', async () => {
     const box = await t.product({ name: `Box ${tag()}`, stock: 5, price: 5 });
     const sale = await sell(t.as.salesRep, {
