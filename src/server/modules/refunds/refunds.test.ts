@@ -664,6 +664,84 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     expect(await stockOf(tin.id)).toBe(5);
   });
 
+  it('a cash refund gives back at most the cash the sale took, less the cash refunded already (409 naming what is left); the rest goes by card or to store credit', async () => {
+    const bowl = await t.product({ name: `Bowl ${tag()}`, stock: 10, price: 2.5 });
+    const cup = await t.product({ name: `Cup ${tag()}`, stock: 10, price: 2.5 });
+    const buyer = await customer(`Cash Back ${tag()}`);
+    // 10.00: 6.00 by card, 5.00 cash handed over and 1.00 change, so the sale took 4.00 in cash.
+    const sale = await sell(t.as.salesRep, {
+      lines: [
+        { productId: bowl.id, quantity: 2 },
+        { productId: cup.id, quantity: 2 },
+      ],
+      customer: buyer,
+      payments: [
+        { method: 'card', amount: 6 },
+        { method: 'cash', amount: 5 },
+      ],
+    });
+    expect(sale.change).toBe(1);
+    const session = await openSession('100');
+    const [bowls, cups] = sale.lines.map((line: { order: { _id: string } }) => line.order._id);
+    const back = (order: string, quantity: number, method = 'cash') =>
+      refund(t.as.salesRep, sale._id, { lines: [{ order, quantity }], method, session: session._id });
+
+    const all = await back(bowls, 2);
+    expect(all.status).toBe(409);
+    expect(all.body.error).toBe(
+      'At most $4.00 more of this sale can be refunded in cash; refund the rest by card or as store credit.',
+    );
+    expect(await orderOf(bowls)).toMatchObject({ returned_quantity: 0 });
+    expect((await back(bowls, 1)).status).toBe(201);
+    const second = await back(cups, 1);
+    expect(second.status).toBe(409);
+    expect(second.body.error).toBe(
+      'At most $1.50 more of this sale can be refunded in cash; refund the rest by card or as store credit.',
+    );
+    expect((await back(cups, 1, 'card')).status).toBe(201);
+    expect((await back(bowls, 1, 'storeCredit')).status).toBe(201);
+    const [given] = await t.sql<{ cash: string }>(
+      `select coalesce(sum(total), 0)::text as cash from refunds where sale_id = $1 and method = 'cash'`,
+      [sale._id],
+    );
+    expect(given?.cash).toBe('2.50');
+  });
+
+  it('two cash refunds of one split sale racing on different lines never give back more cash than it took', async () => {
+    const bowl = await t.product({ name: `Bowl ${tag()}`, stock: 10, price: 2.5 });
+    const cup = await t.product({ name: `Cup ${tag()}`, stock: 10, price: 2.5 });
+    const sale = await sell(t.as.salesRep, {
+      lines: [
+        { productId: bowl.id, quantity: 1 },
+        { productId: cup.id, quantity: 1 },
+      ],
+      payments: [
+        { method: 'card', amount: 1 },
+        { method: 'cash', amount: 4 },
+      ],
+    });
+    // Each at a till of its own, so no session lock puts them in turn: only the sale's own.
+    const sessions = [await openSession('100'), await openSession('100')];
+    const answers = await Promise.all(
+      sale.lines.map((line: { order: { _id: string } }, at: number) =>
+        refund(t.as.salesRep, sale._id, {
+          lines: [{ order: line.order._id, quantity: 1 }],
+          method: 'cash',
+          session: sessions[at]?._id,
+        }),
+      ),
+    );
+    expect(answers.map((res) => res.status).sort()).toEqual([201, 409]);
+    expect(answers.find((res) => res.status === 409)?.body.error).toBe(
+      'At most $1.50 more of this sale can be refunded in cash; refund the rest by card.',
+    );
+    const [given] = await t.sql<{ cash: string }>(
+      `select coalesce(sum(total), 0)::text as cash from refunds where sale_id = $1 and method = 'cash'`,
+      [sale._id],
+    );
+    expect(given?.cash).toBe('2.50');
+  });
+
   it('GET /api/sales/by-number finds any sale by S-000123, s123, 000123 or 123; anything else is 404', async () => {
     const jar = await t.product({ name: `Jar ${tag()}`, stock: 5, price: 6 });
     // Made by the user: the rep cannot read it by id, but finds it by number to refund it.
