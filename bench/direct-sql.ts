@@ -1,7 +1,7 @@
 import type { Database } from '../src/server/db/connection';
 import { signedInRunnerFor } from '../src/server/lib/auth';
 import { MemoryState } from '../src/server/lib/shared-state';
-import { LoginThrottle } from '../src/server/lib/throttle';
+import { allowancesOn } from '../src/server/lib/throttle';
 import { placeOrder } from '../src/server/modules/orders/orders.repository';
 import type { SellContext } from '../src/server/modules/sales/sell';
 import { type OrderProducts, orderPicker } from './orders-check';
@@ -36,8 +36,7 @@ export async function directOrders(
   const context: SellContext = {
     signedIn: (runner) => signedInRunnerFor(runner, buyer),
     storeName: 'Bench',
-    throttle: new LoginThrottle(new MemoryState()),
-    address: '127.0.0.1',
+    pins: allowancesOn(new MemoryState()).approvalPins,
   };
   const latencies: number[] = [];
   let accepted = 0;

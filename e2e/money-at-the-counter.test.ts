@@ -116,11 +116,11 @@ stories('money at the counter', () => {
       const dialog = page.getByRole('dialog', { name: 'Manager approval' });
       await see(dialog);
       await dialog.getByLabel("Manager's email").fill(manager.email);
-      // A wrong PIN is refused in the dialog and the cart stays.
+      // A wrong PIN is refused in the dialog, saying so, and the cart stays.
       story.expectHttpError(403, '/api/sales');
       await dialog.getByLabel('PIN').fill('1111');
       await dialog.getByRole('button', { name: 'Approve and complete sale' }).click();
-      await see(dialog.getByText("This discount needs a manager's approval"));
+      await see(dialog.getByText(`That PIN is not right for ${manager.email.toLowerCase()}.`));
       expect(await cart.getByRole('listitem').count()).toBe(2);
       await dialog.getByLabel('PIN').fill('4826');
       await dialog.getByRole('button', { name: 'Approve and complete sale' }).click();

@@ -34,7 +34,7 @@ import { safeErrorForLog } from './lib/log';
 import { projectRoot } from './lib/project-root';
 import { MemoryState, RedisState, type SharedState } from './lib/shared-state';
 import { badTextPath, urlHoldsBadText } from './lib/text-guard';
-import { LOGIN_LIMITS, type LoginLimits, LoginThrottle } from './lib/throttle';
+import { allowancesOn, LOGIN_LIMITS, type LoginLimits, LoginThrottle } from './lib/throttle';
 import { Tokens } from './lib/tokens';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -169,6 +169,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     (config.redisUrl ? await RedisState.open(config.redisUrl, app.log) : new MemoryState());
   app.decorate('sharedState', sharedState);
   app.decorate('loginThrottle', new LoginThrottle(sharedState, { ...LOGIN_LIMITS, ...options.throttle }));
+  app.decorate('allowances', allowancesOn(sharedState));
   // Catalogue imports apply in the background: those a stopped server left are resumed once the
   // app is ready; a stop lets the batch in flight finish before the database closes.
   const importApplier = new ImportApplier(database.db, app.log, config.importLeaseSeconds ?? 30);

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { PRODUCT_NAME } from '../shared/product';
+import { STORE_MAX } from '../shared/store';
 
 const DURATION = /^(\d+)\s*(s|m|h|d)$/;
 const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86400 } as const;
@@ -96,7 +97,11 @@ const EnvSchema = z.object({
   LOW_STOCK_THRESHOLD: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).default(5)),
   STORE_NAME: z.preprocess(
     blankToUndefined,
-    z.string().trim().max(200, 'must be at most 200 characters').default(PRODUCT_NAME),
+    z
+      .string()
+      .trim()
+      .max(STORE_MAX.name, `must be at most ${STORE_MAX.name} characters`)
+      .default(PRODUCT_NAME),
   ),
   IMPORT_LEASE: z.preprocess(
     blankToUndefined,

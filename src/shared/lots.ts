@@ -175,6 +175,15 @@ export function addDays(day: string, days: number): string {
 }
 
 /**
+ * The one sentence for a line short of unexpired units (DESIGN §15): it names its product, since a
+ * cart has many lines. The counter's preview, the sale's own check and the ledger's trigger (whose
+ * refusal carries the count and the name, turned into this sentence by the server) all say it.
+ */
+export function unexpiredShortSentence(unexpired: number, product: string): string {
+  return `Only ${unexpired} of ${product} unexpired in stock.`;
+}
+
+/**
  * The lots a sale of `quantity` units would take (DESIGN §15), as the ledger's trigger takes them:
  * the lots unexpired on `today` holding units, earliest expiry first, no expiry last (then in the
  * order given, which is the API's). `short` is how many units the unexpired lots lack (0: enough).

@@ -6,6 +6,8 @@ import {
   centsText,
   type Discount,
   divideRounded,
+  formatCents,
+  formatMoney,
   isCartProblem,
   linesOverLimit,
   type PricedCart,
@@ -382,5 +384,35 @@ describe('100,000 random carts', () => {
     }
     // Some carts must take the refusal path, or it was not tested.
     expect(problems).toBeGreaterThan(100);
+  });
+});
+
+describe('one money format (the screens and the server’s sentences)', () => {
+  it('groups thousands and keeps two decimals: $1,334.16, $110,568.17, $5.00', () => {
+    expect(formatMoney(1334.16)).toBe('$1,334.16');
+    expect(formatMoney(110568.17)).toBe('$110,568.17');
+    expect(formatMoney(5)).toBe('$5.00');
+    expect(formatMoney(0.1 + 0.2)).toBe('$0.30');
+  });
+
+  it('puts the minus before the sign (-$5.00) and never shows -$0.00', () => {
+    expect(formatMoney(-5)).toBe('-$5.00');
+    expect(formatMoney(-1234.5)).toBe('-$1,234.50');
+    expect(formatMoney(-0)).toBe('$0.00');
+  });
+
+  it('writes another currency when given one, USD otherwise', () => {
+    expect(formatMoney(1234.5, 'EUR')).toBe('€1,234.50');
+    expect(formatMoney(-5, 'GBP')).toBe('-£5.00');
+    expect(formatMoney(1234.5, 'USD')).toBe(formatMoney(1234.5));
+  });
+
+  it('writes cents exactly, however large, in the currency given', () => {
+    expect(formatCents(20028n, 'USD')).toBe('$200.28');
+    expect(formatCents(1200n, 'EUR')).toBe('€12.00');
+    expect(formatCents(-1n)).toBe('-$0.01');
+    expect(formatCents(0n)).toBe('$0.00');
+    // 2^53 cents and more: no float on the way.
+    expect(formatCents(99_999_999_999_999_999n, 'USD')).toBe('$999,999,999,999,999.99');
   });
 });

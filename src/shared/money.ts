@@ -91,6 +91,39 @@ export function centsNumber(cents: bigint): number {
   return Number(centsText(cents));
 }
 
+/**
+ * The one way money is written for people: grouped, two decimals, the sign before the symbol
+ * ("$1,334.16", "-$5.00", "€12.00"), in `currency`, the store's (DESIGN §12; USD until the store
+ * chooses another). Every screen writes money with it, and the server's sentences through
+ * formatCents. `value` is money as a number (12.34) or as exact text ("12.34"), which Intl writes
+ * digit for digit, however large.
+ */
+export function formatMoney(value: number | string, currency = 'USD'): string {
+  return moneyFormat(currency).format(value as number);
+}
+
+/** Cents as formatMoney writes them, exactly: how a sentence names an amount ("The drawer holds $20.00."). */
+export function formatCents(cents: bigint, currency = 'USD'): string {
+  return formatMoney(centsText(cents), currency);
+}
+
+const MONEY_FORMATS = new Map<string, Intl.NumberFormat>();
+function moneyFormat(currency: string): Intl.NumberFormat {
+  let format = MONEY_FORMATS.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+      // -0 and a rounded-away minus read $0.00.
+      signDisplay: 'negative',
+    });
+    MONEY_FORMATS.set(currency, format);
+  }
+  return format;
+}
+
 /** numerator / denominator rounded half away from zero (denominator > 0). */
 export function divideRounded(numerator: bigint, denominator: bigint): bigint {
   const half = numerator < 0n ? -denominator : denominator;
@@ -211,30 +244,4 @@ export function linesOverLimit(priced: PricedCart, maxPercent: number): number[]
  */
 export function refundDue(paid: bigint, quantity: number, returnedAfter: number, givenBack: bigint): bigint {
   return divideRounded(paid * BigInt(returnedAfter), BigInt(quantity)) - givenBack;
-}
-
-/**
- * The one way the app writes money: grouped, two decimals, the sign before the symbol
- * ("$1,334.16", "-$5.00"), on every screen and in the server's sentences. `currency` is the store's
- * (USD until the store chooses another).
- */
-export function formatMoney(value: number, currency = 'USD'): string {
-  return moneyFormat(currency).format(value);
-}
-
-const MONEY_FORMATS = new Map<string, Intl.NumberFormat>();
-function moneyFormat(currency: string): Intl.NumberFormat {
-  let format = MONEY_FORMATS.get(currency);
-  if (!format) {
-    format = new Intl.NumberFormat('en-US', {
-      style: 'currency',
-      currency,
-      minimumFractionDigits: 2,
-      maximumFractionDigits: 2,
-      // -0 and a rounded-away minus read $0.00.
-      signDisplay: 'negative',
-    });
-    MONEY_FORMATS.set(currency, format);
-  }
-  return format;
 }

@@ -34,8 +34,9 @@ export const RangeAnswer = z.object({ from: z.string(), to: z.string() });
 
 /**
  * Orders, units, revenue (net), cost and margin (revenue − cost) of a period or a whole range;
- * `discount`, the discounts given on the lines sold (a line counts its whole discount while any of
- * its units is kept, none once all came back), and `tax`, the tax collected net of returns.
+ * `discount`, the discounts given on the lines sold net of returns (a returned unit takes its share
+ * of its line's discount pro rata, as of its money: DESIGN §10, §12), and `tax`, the tax collected
+ * net of returns.
  */
 export const SalesFigures = z.object({
   orders: z.number().int(),

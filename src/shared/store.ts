@@ -7,8 +7,11 @@ const hasAtMostDecimals = (value: number, decimals: number) => {
   return Math.abs(scaled - Math.round(scaled)) < 1e-6;
 };
 
-/** The longest a store's name, a tax rate's name, a tax number and a receipt footer may be. */
-export const STORE_MAX = { name: 100, taxRateName: 50, taxNumber: 50, receiptFooter: 500 } as const;
+/**
+ * The longest a store's name (any name's, DESIGN §4, as STORE_NAME may give it), a tax rate's
+ * name, a tax number and a receipt footer may be.
+ */
+export const STORE_MAX = { name: MAX.name, taxRateName: 50, taxNumber: 50, receiptFooter: 500 } as const;
 
 /** A tax rate (DESIGN §12): a percent with at most 3 decimals (8.875). */
 export const TaxRate = z.object({ _id: z.string(), name: z.string(), rate: z.number() });

@@ -28,7 +28,8 @@ describe.each(targets)('lots in the stock ledger on $name', (target) => {
 
   /** A lot-tracked product at 0 with the given lots, each filled by a receipt movement. */
   async function tracked(lots: { number: string; expiresOn: string | null; quantity: number }[]) {
-    const { id } = await t.product({ stock: 0 });
+    const name = `Tracked ${Math.random().toString(36).slice(2, 9)}`;
+    const { id } = await t.product({ name, stock: 0 });
     await t.sql(`update products set tracking = 'lot' where id = $1`, [id]);
     const ids: string[] = [];
     for (const lot of lots) {
@@ -42,7 +43,7 @@ describe.each(targets)('lots in the stock ledger on $name', (target) => {
         [id, lot.quantity, row?.id],
       );
     }
-    return { id, lots: ids };
+    return { id, name, lots: ids };
   }
   const lotQuantities = async (productId: string) =>
     (
@@ -96,12 +97,12 @@ describe.each(targets)('lots in the stock ledger on $name', (target) => {
     ]);
     expect(await stockOf(p.id)).toBe(12);
     await ledgerHolds(p.id);
-    // Expired units are never sold: 8 unexpired remain of 12.
+    // Expired units are never sold: 8 unexpired remain of 12, in the sentence the API answers.
     expect(
       await refusal(`insert into stock_movements (product_id, kind, quantity) values ($1, 'sale', -9)`, [
         p.id,
       ]),
-    ).toEqual({ status: 409, message: 'Only 8 unexpired in stock.' });
+    ).toEqual({ status: 409, message: `Only 8 of ${p.name} unexpired in stock.` });
     await t.sql(`insert into stock_movements (product_id, kind, quantity) values ($1, 'sale', -8)`, [p.id]);
     expect(await lotQuantities(p.id)).toEqual([
       ['GONE', 4],

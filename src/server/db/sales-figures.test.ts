@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { centsText, refundDue, toCents } from '../../shared/money';
 import { startApp, type TestApp, targets } from '../test/harness';
 import { setReportTimeZone } from './report-time-zone';
 import { seedDemo } from './seed';
@@ -7,8 +8,9 @@ import { seedDemo } from './seed';
  * Each order's worth, net of returns, on its day and month in the zone the figures count in
  * (migrations 0013 and 0014), its money as DESIGN §12 counts it: revenue (and the tax report's base)
  * is what the customer paid less its tax, less what returns gave back less their tax; tax is what
- * is kept of it; a line's discount counts whole while any unit of it is kept, not at all once every
- * unit came back. Under its rate's snapshot, '' and 0 when it had none.
+ * is kept of it; a line's discount less the share its returned units took with them
+ * (returned_discount), so none once every unit came back.
+ * Under its rate's snapshot, '' and 0 when it had none.
  */
 const WORTH = `
   select (order_date at time zone (select time_zone from report_settings))::date as day,
@@ -20,7 +22,7 @@ const WORTH = `
          (quantity - returned_quantity) * coalesce(unit_cost, 0) as cost,
          greatest(0, (total_price - returned_total) - (tax - returned_tax)
                      - (quantity - returned_quantity) * coalesce(unit_cost, 0)) as margin_up,
-         case when returned_quantity = quantity then 0 else discount end as discount,
+         discount - returned_discount as discount,
          tax - returned_tax as tax
   from orders`;
 
@@ -135,6 +137,25 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
     );
     expect(onOrder).toEqual([]);
     // Every product's stock is the sum of its movements, none of which left it below zero.
+    // What each order's returned units took of its money, tax and discount follows the one rule of
+    // returns (refundDue), whoever wrote them: the API's returns and refunds, the demo's seeds.
+    const returned = await t.sql<Record<string, string | number>>(
+      `select quantity, returned_quantity, total_price::text as total_price, returned_total::text as returned_total,
+              tax::text as tax, returned_tax::text as returned_tax, discount::text as discount,
+              returned_discount::text as returned_discount
+       from orders where returned_quantity > 0`,
+    );
+    for (const order of returned) {
+      const share = (money: string | number | undefined) =>
+        centsText(
+          refundDue(toCents(String(money)), Number(order.quantity), Number(order.returned_quantity), 0n),
+        );
+      expect([order.returned_total, order.returned_tax, order.returned_discount]).toEqual([
+        share(order.total_price),
+        share(order.tax),
+        share(order.discount),
+      ]);
+    }
     const unexplained = await t.sql(
       `select p.id from products p left join (select product_id, sum(quantity) as total from stock_movements
                                               group by product_id) m on m.product_id = p.id
@@ -403,6 +424,7 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
       t.sql(
         `update orders set returned_quantity = $2::int,
                 returned_total = round(total_price * $2::int / quantity, 2), returned_tax = round(tax * $2::int / quantity, 2),
+                returned_discount = round(discount * $2::int / quantity, 2),
                 status = case when $2::int = quantity then 'returned' else 'placed' end
          where id = $1`,
         [orderId, units],

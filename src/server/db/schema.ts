@@ -255,9 +255,14 @@ export const orders = pgTable(
     tax: numeric('tax', { precision: 20, scale: 2 }).notNull().default('0'),
     taxRateName: text('tax_rate_name'),
     taxRate: numeric('tax_rate', { precision: 6, scale: 3 }),
-    /** Money given back so far by returns, and the tax in it (pro rata, cents exact). */
+    /**
+     * Money given back so far by returns, the tax in it, and the share of the discount that went
+     * with the units returned (all pro rata, cents exact, by refundDue: DESIGN §12), so every
+     * figure of a report can be net of returns (§10) without computing a share a second way.
+     */
     returnedTotal: numeric('returned_total', { precision: 20, scale: 2 }).notNull().default('0'),
     returnedTax: numeric('returned_tax', { precision: 20, scale: 2 }).notNull().default('0'),
+    returnedDiscount: numeric('returned_discount', { precision: 20, scale: 2 }).notNull().default('0'),
   },
   (t) => [
     check('orders_quantity_positive', sql`${t.quantity} >= 1`),
@@ -265,6 +270,7 @@ export const orders = pgTable(
     check('orders_tax_within', sql`${t.tax} between 0 and ${t.totalPrice}`),
     check('orders_returned_total_within', sql`${t.returnedTotal} between 0 and ${t.totalPrice}`),
     check('orders_returned_tax_within', sql`${t.returnedTax} between 0 and ${t.tax}`),
+    check('orders_returned_discount_within', sql`${t.returnedDiscount} between 0 and ${t.discount}`),
     check('orders_returned_within', sql`${t.returnedQuantity} between 0 and ${t.quantity}`),
     check(
       'orders_status_follows_returns',
@@ -475,8 +481,8 @@ export const salesDays = pgTable(
     sales: integer('sales').notNull().default(0),
     /**
      * Discounts given and tax taken (DESIGN §12); revenue is net of both. tax is net of returns
-     * (tax − returned_tax); a line counts its whole discount while any of its units is kept, none
-     * once all came back (never a fraction of a cent).
+     * (tax − returned_tax) and so is discount (discount − returned_discount: the share of each
+     * line's discount its returned units took with them).
      */
     discount: numeric('discount').notNull().default('0'),
     tax: numeric('tax').notNull().default('0'),

@@ -143,13 +143,15 @@ export async function seedTill(
     quantity: number;
     total_price: string;
     tax: string;
+    discount: string;
     tax_rate_name: string | null;
     tax_rate: string | null;
     created_at: Date;
   }>(
     `select s.id as sale_id, s.number as sale_number, s.session_id, s.payment_method as method, s.customer_id,
             s.customer_name, o.id as order_id, o.product_id, o.product_name, o.quantity,
-            o.total_price::text as total_price, o.tax::text as tax, o.tax_rate_name, o.tax_rate::text as tax_rate,
+            o.total_price::text as total_price, o.tax::text as tax, o.discount::text as discount, o.tax_rate_name,
+            o.tax_rate::text as tax_rate,
             s.created_at
      from sales s join orders o on o.sale_id = s.id and o.sale_line = 1
      where s.session_id is not null and o.returned_quantity = 0 and o.product_id is not null
@@ -172,6 +174,7 @@ export async function seedTill(
     const quantity = 1;
     const amount = refundDue(toCents(row.total_price), row.quantity, quantity, 0n);
     const tax = refundDue(toCents(row.tax), row.quantity, quantity, 0n);
+    const discount = refundDue(toCents(row.discount), row.quantity, quantity, 0n);
     const when = new Date(Math.min(now.getTime() - 10 * 60_000, new Date(row.created_at).getTime() + HOUR));
     // A cash refund comes out of the drawer of the session it was given in.
     const session =
@@ -218,10 +221,10 @@ export async function seedTill(
     );
     await q(
       `update orders set returned_quantity = returned_quantity + $2, returned_total = returned_total + $3,
-                         returned_tax = returned_tax + $4,
+                         returned_tax = returned_tax + $4, returned_discount = returned_discount + $5,
                          status = case when returned_quantity + $2 = quantity then 'returned' else 'placed' end
        where id = $1`,
-      [row.order_id, quantity, centsText(amount), centsText(tax)],
+      [row.order_id, quantity, centsText(amount), centsText(tax), centsText(discount)],
     );
     const note = `Refund ${label}`;
     await q(

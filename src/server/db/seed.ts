@@ -757,20 +757,17 @@ async function seedStockHistory(
       user: admin,
     });
     // The money given back by the shared rule (DESIGN §12), the tax in it likewise.
-    const [paid] = await q<{ total: string; tax: string }>(
-      'select total_price::text as total, tax::text as tax from orders where id = $1',
+    const [paid] = await q<{ total: string; tax: string; discount: string }>(
+      'select total_price::text as total, tax::text as tax, discount::text as discount from orders where id = $1',
       [order.id],
     );
+    const share = (money: string | undefined) =>
+      centsText(refundDue(toCents(money ?? '0'), order.quantity, quantity, 0n));
     await q(
       `update orders set returned_quantity = $2, status = case when $2 = quantity then 'returned' else 'placed' end,
-                         returned_total = $3, returned_tax = $4
+                         returned_total = $3, returned_tax = $4, returned_discount = $5
        where id = $1`,
-      [
-        order.id,
-        quantity,
-        centsText(refundDue(toCents(paid?.total ?? '0'), order.quantity, quantity, 0n)),
-        centsText(refundDue(toCents(paid?.tax ?? '0'), order.quantity, quantity, 0n)),
-      ],
+      [order.id, quantity, share(paid?.total), share(paid?.tax), share(paid?.discount)],
     );
   }
   for (const product of products) {

@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../../shared/common';
+import { unexpiredShortSentence } from '../../shared/lots';
 
 /** The record a refusal names, so a screen can offer it (a duplicate's original, say). */
 export type Existing = { _id: string; name: string };
@@ -90,6 +91,15 @@ export function pgCode(error: unknown): string | undefined {
   });
 }
 
+/** The DETAIL a statement was refused with (a RAISE's facts), looking through Drizzle's wrapper. */
+export function pgDetail(error: unknown): string | undefined {
+  return fromCauses(error, (current) => {
+    const code = (current as { code?: unknown }).code;
+    const detail = (current as { detail?: unknown }).detail;
+    return typeof code === 'string' && typeof detail === 'string' ? detail : undefined;
+  });
+}
+
 /** The message a statement was refused with (the RAISE's text), looking through Drizzle's wrapper. */
 export function pgMessage(error: unknown): string | undefined {
   return fromCauses(error, (current) => {
@@ -114,17 +124,21 @@ function fromCauses<T>(error: unknown, pick: (current: object) => T | undefined)
  * The ledgers' own refusals, raised inside a statement: IMS01 a movement that would take stock
  * below zero, IMS02 a movement for a product that does not exist (stock_movements_apply); IMS03
  * a store credit entry that would take a balance below zero, IMS04 one for a customer that does
- * not exist (store_credit_apply). Lots (DESIGN §15, stock_movements_apply), each sentence the
- * trigger's own: IMS05 a sale of more than the unexpired lots hold ("Only N unexpired in stock"),
- * IMS06 a movement of a lot-tracked product that names no lot where one must be named, IMS07 one
- * that would take a lot below zero, IMS08 a lot that is not the product's.
+ * not exist (store_credit_apply). Lots (DESIGN §15, stock_movements_apply): IMS05 a sale of more
+ * than the unexpired lots hold, whose DETAIL carries the units and the product's name for the one
+ * sentence of it (unexpiredShortSentence); IMS06 a movement of a lot-tracked product that names no
+ * lot where one must be named, IMS07 one that would take a lot below zero (each of these two the
+ * trigger's own sentence), IMS08 a lot that is not the product's.
  */
-export const LEDGER_ERRORS: Record<string, (message: string) => AppError> = {
+export const LEDGER_ERRORS: Record<string, (message: string, detail: string) => AppError> = {
   IMS01: () => conflict('Not enough stock'),
   IMS02: () => notFound('Product'),
   IMS03: () => conflict('Not enough store credit.'),
   IMS04: () => notFound('Customer'),
-  IMS05: (message) => conflict(`${message}.`),
+  IMS05: (_message, detail) => {
+    const facts = unexpiredFacts(detail);
+    return conflict(facts ? unexpiredShortSentence(facts.unexpired, facts.product) : 'Not enough stock');
+  },
   IMS06: (message) => badRequest(`${message}.`),
   IMS07: (message) => conflict(`${message}.`),
   IMS08: () => notFound('Lot'),
@@ -134,7 +148,19 @@ export const LEDGER_ERRORS: Record<string, (message: string) => AppError> = {
 export function businessError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
   const code = pgCode(error);
-  return code ? LEDGER_ERRORS[code]?.(pgMessage(error) ?? '') : undefined;
+  return code ? LEDGER_ERRORS[code]?.(pgMessage(error) ?? '', pgDetail(error) ?? '') : undefined;
+}
+
+/** IMS05's DETAIL, `{"unexpired": N, "product": "<name>"}`, or undefined when it is not that. */
+function unexpiredFacts(detail: string): { unexpired: number; product: string } | undefined {
+  try {
+    const facts = JSON.parse(detail) as { unexpired?: unknown; product?: unknown };
+    return typeof facts.unexpired === 'number' && typeof facts.product === 'string'
+      ? { unexpired: facts.unexpired, product: facts.product }
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** What a unique index refusing a value means, by the index's name. */

@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import type { Database, Db } from '../db/connection';
 import type { ImportApplier } from '../modules/imports/apply';
 import type { SharedState } from './shared-state';
-import type { LoginThrottle } from './throttle';
+import type { Allowances, LoginThrottle } from './throttle';
 import type { Tokens, VerifiedToken } from './tokens';
 
 export interface AuthUser {
@@ -41,6 +41,8 @@ declare module 'fastify' {
     tokens: Tokens;
     sharedState: SharedState;
     loginThrottle: LoginThrottle;
+    /** Tries counted apart from sign-ins: approval PINs, receipt look-ups. */
+    allowances: Allowances;
     /** Applies catalogue imports in the background (DESIGN §14). */
     importApplier: ImportApplier;
     /** "METHOD /url" of every route with `userCheckedInStatement`. */

@@ -112,11 +112,68 @@ export class LoginThrottle {
   }
 }
 
+/** When to try again, as a 429's sentence ends: "try again in 15 minutes". */
+export function tryAgainIn(waitMs: number): string {
+  const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
+  return `try again in ${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
 /** The 429 of the login throttle, saying when to try again. */
 export function tooManyAttempts(waitMs: number): AppError {
-  const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
-  return new AppError(
-    429,
-    `Too many failed sign-in attempts; try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-  );
+  return new AppError(429, `Too many failed sign-in attempts; ${tryAgainIn(waitMs)}.`);
+}
+
+/** How many tries of one kind one key gets in a window. */
+export interface AllowanceLimit {
+  limit: number;
+  windowMs: number;
+}
+
+/**
+ * The tries that are not sign-ins, each kind with a key space of its own, so none of them ever
+ * spends a sign-in allowance: a manager's approval PINs, counted per approver (DESIGN §12), and
+ * the receipts a user looks up by number (DESIGN §13).
+ */
+export const ALLOWANCES = {
+  approvalPins: { limit: 5, windowMs: 15 * 60_000 },
+  receiptLookups: { limit: 60, windowMs: 60 * 60_000 },
+} satisfies Record<string, AllowanceLimit>;
+
+export type AllowanceTake = { admitted: true; key: string } | { admitted: false; waitMs: number };
+
+/**
+ * A count of tries per key in a window, in the shared state (Redis with REDIS_URL, so it holds on
+ * every instance). As with sign-ins, a try is counted before it is judged, so a burst at once
+ * gets at most the limit judged; a try refused unjudged takes its count back, and so may a try
+ * that turned out good (a right PIN).
+ */
+export class Allowance {
+  constructor(
+    private readonly state: SharedState,
+    private readonly space: string,
+    private readonly allowed: AllowanceLimit,
+  ) {}
+
+  async take(id: string): Promise<AllowanceTake> {
+    const key = `${this.space}:${id}`;
+    const [hit] = await this.state.hit([key], this.allowed.windowMs);
+    if ((hit?.count ?? Number.POSITIVE_INFINITY) <= this.allowed.limit) return { admitted: true, key };
+    await this.state.undo([key]);
+    return { admitted: false, waitMs: hit?.leftMs ?? this.allowed.windowMs };
+  }
+
+  /** The try was no failure: its count is taken back. */
+  async giveBack(taken: AllowanceTake): Promise<void> {
+    if (taken.admitted) await this.state.undo([taken.key]);
+  }
+}
+
+/** Every allowance of the app, on one shared state. */
+export type Allowances = { approvalPins: Allowance; receiptLookups: Allowance };
+
+export function allowancesOn(state: SharedState): Allowances {
+  return {
+    approvalPins: new Allowance(state, 'pin:approver', ALLOWANCES.approvalPins),
+    receiptLookups: new Allowance(state, 'lookup:receipts', ALLOWANCES.receiptLookups),
+  };
 }

@@ -1,30 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatMoney } from './format';
+import { formatDate, formatDateTime } from './format';
 
 /** A moment on the reader's own clock, so the test reads the same in every time zone. */
 const local = (...parts: [number, number, number, number, number, number]) =>
   new Date(parts[0], parts[1] - 1, parts[2], parts[3], parts[4], parts[5]).toISOString();
-
-describe('one money format', () => {
-  it('groups thousands and keeps two decimals: $1,334.16, $110,568.17, $5.00', () => {
-    expect(formatMoney(1334.16)).toBe('$1,334.16');
-    expect(formatMoney(110568.17)).toBe('$110,568.17');
-    expect(formatMoney(5)).toBe('$5.00');
-    expect(formatMoney(0.1 + 0.2)).toBe('$0.30');
-  });
-
-  it('puts the minus before the sign (-$5.00) and never shows -$0.00', () => {
-    expect(formatMoney(-5)).toBe('-$5.00');
-    expect(formatMoney(-1234.5)).toBe('-$1,234.50');
-    expect(formatMoney(-0)).toBe('$0.00');
-  });
-
-  it('writes another currency when given one, USD otherwise', () => {
-    expect(formatMoney(1234.5, 'EUR')).toBe('€1,234.50');
-    expect(formatMoney(-5, 'GBP')).toBe('-£5.00');
-    expect(formatMoney(1234.5, 'USD')).toBe(formatMoney(1234.5));
-  });
-});
 
 describe('one date format', () => {
   it('writes a moment as "Nov 25, 2026" on the reader’s calendar', () => {

@@ -1,6 +1,6 @@
 import type { Role } from '../../shared/roles';
 
-// The one money formatter is shared: the server writes money in its sentences the same way.
+/** The one way the app writes money (shared with the server's sentences). */
 export { formatMoney } from '../../shared/money';
 
 export function formatCount(value: number): string {

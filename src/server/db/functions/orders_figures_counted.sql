@@ -3,8 +3,8 @@
 -- order counts what it is worth now, net of returns: its units, its revenue net of tax (what the
 -- customer paid, after discounts, less its tax, less what returns gave back less their tax:
 -- (total_price − tax) − (returned_total − returned_tax)), its cost, its tax kept (tax −
--- returned_tax) and its discount. A line's discount is never split pro rata (no fractional money):
--- the line counts its whole discount while any of its units is kept, none once all came back.
+-- returned_tax) and its discount net of returns (discount − returned_discount: the share its
+-- returned units took with them, pro rata as its money; none is left once all came back).
 -- Orders placed before taxes (tax 0, returned_total = returned units × unit price) count exactly
 -- what they counted before, under no rate ('' and 0) in sales_day_taxes.
 -- TG_ARGV[0] is the factor: 1 adds changed_orders, -1 subtracts them;
@@ -18,8 +18,8 @@
 -- Needs: report_settings.time_zone; products.id; orders' order_date, status, product_id,
 -- category_name, user_id, customer_id, customer_name, sale_id, sale_line, quantity,
 -- returned_quantity, unit_cost, total_price, discount, tax, tax_rate_name, tax_rate,
--- returned_total, returned_tax; it writes order_totals (slot, orders, revenue), order_quarters
--- (quarter, slot, orders), product_sales (product_id, units, revenue, margin_up, last_day),
+-- returned_total, returned_tax, returned_discount; it writes order_totals (slot, orders, revenue),
+-- order_quarters (quarter, slot, orders), product_sales (product_id, units, revenue, margin_up, last_day),
 -- sales_days (day, slot, orders, units, revenue, cost, sales, discount, tax), sales_day_taxes (day,
 -- rate_name, rate, base, tax), sales_day_products, sales_two_month_products, sales_day_categories,
 -- sales_month_categories, sales_day_customers, sales_day_staff and sales_month_staff, upserting on
@@ -50,7 +50,7 @@ BEGIN
            factor * net AS revenue,
            factor * spent AS cost,
            factor * greatest(0, net - spent) AS margin_up,
-           factor * (returned_quantity < quantity)::int * discount AS discount,
+           factor * (discount - returned_discount) AS discount,
            factor * (tax - returned_tax) AS tax
     FROM n
   ), sold AS MATERIALIZED (

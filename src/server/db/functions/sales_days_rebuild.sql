@@ -2,12 +2,12 @@
 -- from the orders, in report_settings' zone (decision 0013; DESIGN §12): what
 -- orders_figures_counted keeps, computed the same way (keep the two in step): revenue net of tax
 -- and of what returns gave back, ((total_price − tax) − (returned_total − returned_tax)); tax
--- kept (tax − returned_tax); a line's whole discount while any of its units is kept, none once all
--- came back. order_totals, order_quarters and product_sales' other columns do not depend on the
+-- kept (tax − returned_tax); discount kept (discount − returned_discount). order_totals, order_quarters and product_sales' other columns do not depend on the
 -- zone and are left as they are.
 -- Needs: report_settings.time_zone; orders' order_date, status, product_id, category_name, user_id,
 -- customer_id, customer_name, sale_id, sale_line, quantity, returned_quantity, unit_cost,
--- total_price, discount, tax, tax_rate_name, tax_rate, returned_total, returned_tax; it empties and
+-- total_price, discount, tax, tax_rate_name, tax_rate, returned_total, returned_tax,
+-- returned_discount; it empties and
 -- refills sales_days, sales_day_taxes, sales_day_products, sales_two_month_products,
 -- sales_day_categories, sales_month_categories, sales_day_customers, sales_day_staff and
 -- sales_month_staff, and sets product_sales.last_day.
@@ -33,7 +33,7 @@ BEGIN
            net AS revenue,
            spent AS cost,
            greatest(0, net - spent) AS margin_up,
-           (returned_quantity < quantity)::int * discount AS discount,
+           discount - returned_discount AS discount,
            tax - returned_tax AS tax
     FROM n
   ), days AS (

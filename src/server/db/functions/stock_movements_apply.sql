@@ -7,7 +7,9 @@
 -- a lot-tracked product that names no lot has its lots chosen here, in the same statement:
 -- * a sale takes first-expiry-first-out: the lots unexpired today in the report time zone
 --   (report_settings; expiry on or after today, no expiry last), the earliest expiry first, as
---   many as it needs; when they hold fewer units than it takes: IMS05 "Only N unexpired in stock";
+--   many as it needs; when they hold fewer units than it takes: IMS05, whose DETAIL carries the
+--   facts as JSON ({"unexpired": N, "product": "<name>"}) for the server's one sentence of it
+--   (unexpiredShortSentence in src/shared/lots.ts: "Only N of <product> unexpired in stock.");
 -- * a return with its order goes back to the lots that order took from (what each gave less what
 --   came back to it), the latest expiry first;
 -- * anything else is IMS06 "Name the lot …" (the API asks for it first: a 400).
@@ -16,13 +18,14 @@
 -- a lot = the sum of its movements and a product = the sum of its lots = the sum of its movements.
 -- The product's row is locked before its lots (as by every sale, which locks its products first),
 -- so two writers of one product's lots never wait on each other in a circle.
--- Needs: products (id, stock, tracking), lots (id, product_id, number, expires_on, quantity,
+-- Needs: products (id, stock, tracking, name), lots (id, product_id, number, expires_on, quantity,
 -- created_at), stock_movements (every column), report_settings.time_zone (through store_today()).
 -- Trigger: stock_movements_apply, BEFORE INSERT ON stock_movements FOR EACH ROW (migration 0010).
 CREATE OR REPLACE FUNCTION stock_movements_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   after integer;
   tracked text;
+  named text;
   picked record;
   wanted integer;
   part integer;
@@ -41,7 +44,7 @@ BEGIN
     AND (NEW.lot_id IS NOT NULL OR tracking = 'none')
   RETURNING stock INTO after;
   IF NOT FOUND THEN
-    SELECT tracking INTO tracked FROM products WHERE id = NEW.product_id FOR UPDATE;
+    SELECT tracking, name INTO tracked, named FROM products WHERE id = NEW.product_id FOR UPDATE;
     IF NOT FOUND THEN
       RAISE EXCEPTION 'Product not found' USING ERRCODE = 'IMS02';
     END IF;
@@ -54,7 +57,8 @@ BEGIN
       SELECT coalesce(sum(quantity), 0) INTO unexpired FROM lots
       WHERE product_id = NEW.product_id AND quantity > 0 AND (expires_on IS NULL OR expires_on >= today);
       IF unexpired < wanted THEN
-        RAISE EXCEPTION 'Only % unexpired in stock', unexpired USING ERRCODE = 'IMS05';
+        RAISE EXCEPTION 'Not enough unexpired units of product %', NEW.product_id USING ERRCODE = 'IMS05',
+          DETAIL = json_build_object('unexpired', unexpired, 'product', named)::text;
       END IF;
       FOR picked IN
         SELECT id, quantity FROM lots

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { Customer, CustomerInput, CustomerSummary } from '../../../shared/customers';
-import { centsText, toCents } from '../../../shared/money';
-import type { Db, Tx } from '../../db/connection';
+import { formatCents, toCents } from '../../../shared/money';
+import { type Db, runnerOf, type Tx } from '../../db/connection';
 import { customers } from '../../db/schema';
 import { type AppError, conflict, pgCode, violatedConstraint } from '../../lib/errors';
 import { matchesSearch } from '../../lib/search';
@@ -13,6 +13,7 @@ import {
   deletedFields,
   recordAudit,
 } from '../audit/audit.repository';
+import { storeCurrency } from '../store/store.repository';
 
 type CustomerValues = Required<{ [K in keyof CustomerInput]: string }>;
 type CustomerRow = typeof customers.$inferSelect;
@@ -213,8 +214,10 @@ export async function deleteCustomer(db: Db, id: string, actor: Actor): Promise<
   return db.transaction(async (tx) => {
     const [held] = await tx.select().from(customers).where(eq(customers.id, id)).for('update');
     if (!held) return false;
-    if (toCents(held.creditBalance) !== 0n)
-      throw conflict(`${held.name} still has ${centsText(toCents(held.creditBalance))} of store credit.`);
+    if (toCents(held.creditBalance) !== 0n) {
+      const balance = formatCents(toCents(held.creditBalance), await storeCurrency(runnerOf(tx)));
+      throw conflict(`${held.name} still has ${balance} of store credit.`);
+    }
     const [row] = await tx.delete(customers).where(eq(customers.id, id)).returning();
     if (!row) return false;
     await recordAudit(tx, {

@@ -1,8 +1,9 @@
-import { centsText, toCents } from '../../../shared/money';
+import { centsText, formatCents, toCents } from '../../../shared/money';
 import type { CreditEntry } from '../../../shared/till';
 import { type Runner, runnerOf, type Tx } from '../../db/connection';
 import { conflict } from '../../lib/errors';
 import { type Actor, recordAudit } from '../audit/audit.repository';
+import { storeCurrency } from '../store/store.repository';
 
 /**
  * A customer's store credit (DESIGN §13): their balance, kept by the trigger store_credit_apply
@@ -75,7 +76,7 @@ export async function creditPage(
   return { balance: Number(customer.balance), entries: rows.map(toEntry), total: customer.total };
 }
 
-/** The sentence refusing to spend or take more store credit than a customer has. */
+/** The sentence refusing to spend or take more store credit than a customer has (`balance` as formatCents writes it). */
 export function creditShortSentence(name: string, balance: string): string {
   return `${name} has ${balance} of store credit.`;
 }
@@ -101,7 +102,8 @@ export async function adjustCredit(
   if (!customer) return undefined;
   const amount = toCents(input.amount.toFixed(2));
   const before = toCents(customer.balance);
-  if (before + amount < 0n) throw conflict(creditShortSentence(customer.name, centsText(before)));
+  if (before + amount < 0n)
+    throw conflict(creditShortSentence(customer.name, formatCents(before, await storeCurrency(run))));
   const [row] = await run.query<EntryRow>(
     `with e as (
        insert into store_credit_entries (customer_id, amount, kind, user_id, user_name, note)

@@ -51,7 +51,7 @@ describe.each(targets)('store credit on $name', (target) => {
 
     const tooMuch = await adjust(ada.id, { amount: -10.26, note: 'Too much' });
     expect(tooMuch.status).toBe(409);
-    expect(tooMuch.body.error).toBe(`${ada.name} has 10.25 of store credit.`);
+    expect(tooMuch.body.error).toBe(`${ada.name} has $10.25 of store credit.`);
 
     const listed = await history(ada.id);
     expect(listed.body).toMatchObject({ balance: 10.25, total: 2 });
@@ -199,7 +199,7 @@ describe.each(targets)('store credit on $name', (target) => {
     expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
     for (const lost of answers.filter((answer) => answer.status !== 201)) {
       expect(lost.status).toBe(409);
-      expect(lost.body.error).toBe(`${fi.name} has 1.00 of store credit.`);
+      expect(lost.body.error).toBe(`${fi.name} has $1.00 of store credit.`);
     }
     expect((await history(fi.id)).body.balance).toBe(1);
   });
@@ -209,7 +209,7 @@ describe.each(targets)('store credit on $name', (target) => {
     await adjust(gu.id, { amount: 4.5, note: 'Goodwill' });
     const kept = await t.call('DELETE', `/api/customers/${gu.id}`, { token: t.as.admin.token });
     expect(kept.status).toBe(409);
-    expect(kept.body.error).toBe(`${gu.name} still has 4.50 of store credit.`);
+    expect(kept.body.error).toBe(`${gu.name} still has $4.50 of store credit.`);
     expect((await history(gu.id)).body.balance).toBe(4.5);
     await adjust(gu.id, { amount: -4.5, note: 'Paid out' });
     const gone = await t.call('DELETE', `/api/customers/${gu.id}`, { token: t.as.admin.token });

@@ -66,6 +66,7 @@ const fromRaw = (row: PlacedRow): OrderRow => ({
   taxRate: row.tax_rate === null ? null : String(row.tax_rate),
   returnedTotal: String(row.returned_total),
   returnedTax: String(row.returned_tax),
+  returnedDiscount: String(row.returned_discount),
   productName: row.product_name,
   categoryName: row.category_name,
   userName: row.user_name,
@@ -116,8 +117,10 @@ export type LockedOrder = {
   returned: number;
   total: string;
   tax: string;
+  discount: string;
   returnedTotal: string;
   returnedTax: string;
+  returnedDiscount: string;
 };
 
 /**
@@ -141,6 +144,8 @@ export async function lockOrders(tx: Tx, ids: readonly string[], saleId?: string
       tax: sql<string>`${orders.tax}::text`,
       returnedTotal: sql<string>`${orders.returnedTotal}::text`,
       returnedTax: sql<string>`${orders.returnedTax}::text`,
+      discount: sql<string>`${orders.discount}::text`,
+      returnedDiscount: sql<string>`${orders.returnedDiscount}::text`,
     })
     .from(orders)
     .where(and(inArray(orders.id, [...ids]), saleId === undefined ? undefined : eq(orders.saleId, saleId)))
@@ -156,32 +161,35 @@ export async function lockOrders(tx: Tx, ids: readonly string[], saleId?: string
  * What taking `quantity` units back of an order gives back (DESIGN §8, §12, §13): the one rule
  * for a return and a refund at the counter. Units returned brought to Q give back
  * round(total × Q / quantity) − what was given back so far (refundDue), the tax likewise, so the
- * last unit takes what is left and every unit back gives back exactly what was paid.
+ * last unit takes what is left and every unit back gives back exactly what was paid. The units take
+ * their share of the line's discount with them by the same rule (`discount`), so the reports count
+ * discounts net of returns as they count money (DESIGN §10).
  * `tooMany`: more than what remains was asked (how many remain).
  */
 export function dueOnReturn(
   order: LockedOrder,
   quantity: number,
-): { amount: bigint; tax: bigint } | { tooMany: number } {
+): { amount: bigint; tax: bigint; discount: bigint } | { tooMany: number } {
   const after = order.returned + quantity;
   if (after > order.quantity) return { tooMany: order.quantity - order.returned };
   return {
     amount: refundDue(toCents(order.total), order.quantity, after, toCents(order.returnedTotal)),
     tax: refundDue(toCents(order.tax), order.quantity, after, toCents(order.returnedTax)),
+    discount: refundDue(toCents(order.discount), order.quantity, after, toCents(order.returnedDiscount)),
   };
 }
 
 /**
  * Takes `quantity` units back of an order locked by lockOrders: the returned quantity grows
  * (never past the quantity, also checked in the update itself), the status follows, and the
- * money and tax given back (dueOnReturn) are written in the same update as the quantity. Stock
+ * money, tax and discount given back (dueOnReturn) are written in the same update as the quantity. Stock
  * is the caller's: each writes its own movements.
  */
 export async function takeBack(
   tx: Tx,
   order: LockedOrder,
   quantity: number,
-): Promise<{ order: OrderRow; amount: bigint; tax: bigint } | { tooMany: number }> {
+): Promise<{ order: OrderRow; amount: bigint; tax: bigint; discount: bigint } | { tooMany: number }> {
   const due = dueOnReturn(order, quantity);
   if ('tooMany' in due) return due;
   const [updated] = await tx
@@ -190,6 +198,7 @@ export async function takeBack(
       returnedQuantity: sql`${orders.returnedQuantity} + ${quantity}`,
       returnedTotal: sql`${orders.returnedTotal} + ${centsText(due.amount)}::numeric`,
       returnedTax: sql`${orders.returnedTax} + ${centsText(due.tax)}::numeric`,
+      returnedDiscount: sql`${orders.returnedDiscount} + ${centsText(due.discount)}::numeric`,
       status: sql`case when ${orders.returnedQuantity} + ${quantity} = ${orders.quantity} then 'returned' else 'placed' end`,
     })
     .where(and(eq(orders.id, order.id), sql`${orders.returnedQuantity} + ${quantity} <= ${orders.quantity}`))

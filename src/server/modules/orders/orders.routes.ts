@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams } from '../../../shared/common';
 import type { CsvValue } from '../../../shared/csv';
+import { unexpiredShortSentence } from '../../../shared/lots';
 import { centsNumber } from '../../../shared/money';
 import {
   ORDER_CSV_HEADER,
@@ -24,7 +25,7 @@ import { jsonBatchFor, sendJsonList } from '../../lib/json-stream';
 import { zonedClock } from '../../lib/zoned-time';
 import { recordAudit } from '../audit/audit.repository';
 import { orderLots } from '../lots/lots.repository';
-import { sellContext, unexpiredShortSentence } from '../sales/sell';
+import { sellContext } from '../sales/sell';
 import {
   type OrderCursor,
   orderCsvBatch,
@@ -44,7 +45,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['orders'],
         summary: 'Place an order',
         description:
-          'total, price and stock may be sent but are ignored: the server reads the price itself. A one-line sale paid other, priced and taxed as at the counter (DESIGN §12: the product’s tax rate, else the store’s default). A lot-tracked product is taken first-expiry-first-out from its unexpired lots (DESIGN §15; 409 "Only N unexpired in stock." when they fall short) and the order names them in lots ([] without lots).',
+          'total, price and stock may be sent but are ignored: the server reads the price itself. A one-line sale paid other, priced and taxed as at the counter (DESIGN §12: the product’s tax rate, else the store’s default). A lot-tracked product is taken first-expiry-first-out from its unexpired lots (DESIGN §15; 409 "Only N of <product> unexpired in stock." when they fall short) and the order names them in lots ([] without lots).',
         body: OrderInput,
         response: { 201: OrderResponse },
       },
@@ -59,8 +60,9 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!placed.order) {
           const { refused } = placed;
           if (refused.reason === 'productMissing') throw notFound('Product');
-          // A lot-tracked product short of unexpired units: the trigger's own sentence (IMS05).
-          if (refused.reason === 'unexpiredShort') throw conflict(unexpiredShortSentence(refused.unexpired));
+          // A lot-tracked product short of unexpired units: the one sentence (IMS05's too).
+          if (refused.reason === 'unexpiredShort')
+            throw conflict(unexpiredShortSentence(refused.unexpired, refused.product));
           throw conflict('Not enough stock');
         }
         const order = costFor(placed.callerRole, placed.order, 'unitCost');

@@ -4,6 +4,7 @@ import { PAYMENT_METHODS, type PaymentMethod, type Refund, refundNumberLabel } f
 import { type Runner, runnerOf, type Tx } from '../../db/connection';
 import { refundLines, refunds, stockMovements, storeCreditEntries } from '../../db/schema';
 import { dueOnReturn, lockOrders, takeBack } from '../orders/orders.repository';
+import { storeCurrency } from '../store/store.repository';
 import { drawerHolds } from '../till/till.repository';
 
 /** The sale with this receipt number, or undefined. */
@@ -35,7 +36,10 @@ export type RefundRefusal =
   | { refused: 'sessionClosed'; number: number }
   | { refused: 'orderNotOfSale' }
   | { refused: 'tooMany'; product: string; left: number }
-  | { refused: 'drawerShort'; holds: bigint };
+  /** `currency`: the store's, read when refusing, for the sentence's amounts. */
+  | { refused: 'drawerShort'; holds: bigint; currency: string }
+  /** Cash beyond what the sale took less what went back in cash; `others`: where the rest may go. */
+  | { refused: 'cashAboveTaken'; left: bigint; others: PaymentMethod[]; currency: string };
 
 /** What a written refund's audit entry and answer need. */
 export type RefundDone = {
@@ -60,6 +64,9 @@ function mergeLines(lines: RefundRequest['lines']): Map<string, number> {
  * - the method is one the sale was paid with, or store credit (which needs the sale's customer);
  * - a named session is locked (no other refund, cash movement or closing runs against it until
  *   this commits) and must be open; a cash refund needs one, and its drawer must hold the money;
+ * - a cash refund gives back at most the cash the sale took (its cash payments, already net of
+ *   change) less the cash refunded from it already; the sale's row is locked for it, so two cash
+ *   refunds of one sale at different tills take turns;
  * - the orders the lines name are locked in order id order, then their products (lockOrders),
  *   and must be this sale's;
  *   each gives back its units and money by the one rule returns use (dueOnReturn, takeBack), so
@@ -103,6 +110,7 @@ export async function refundSale(tx: Tx, request: RefundRequest): Promise<Refund
   const asked = mergeLines(request.lines);
   const locked = await lockOrders(tx, [...asked.keys()], sale.id);
   if (locked.length !== asked.size) return { refused: 'orderNotOfSale' };
+  const cash = request.method === 'cash' ? await cashLeftOf(run, sale.id) : null;
   let session: { id: string; number: number } | null = null;
   if (request.sessionId !== null) {
     const [row] = await run.query<{ id: string; number: string | number; status: string }>(
@@ -121,9 +129,15 @@ export async function refundSale(tx: Tx, request: RefundRequest): Promise<Refund
     total += due.amount;
     tax += due.tax;
   }
+  if (cash !== null && total > cash) {
+    const others = allowed.filter(
+      (method) => method !== 'cash' && (method !== 'storeCredit' || sale.customer_id !== null),
+    );
+    return { refused: 'cashAboveTaken', left: cash, others, currency: await storeCurrency(run) };
+  }
   if (request.method === 'cash' && session) {
     const holds = await drawerHolds(run, session.id);
-    if (holds < total) return { refused: 'drawerShort', holds };
+    if (holds < total) return { refused: 'drawerShort', holds, currency: await storeCurrency(run) };
   }
 
   // Every check passed: from here on, only writes.
@@ -227,6 +241,24 @@ export async function refundSale(tx: Tx, request: RefundRequest): Promise<Refund
     });
   }
   return { id: refund.id, number: refund.number, saleNumber: Number(sale.number), total };
+}
+
+/**
+ * The cash a sale may still give back (DESIGN §13): what its cash payments put towards its total
+ * (cash paid less change) less its cash refunds, in cents. Locks the sale's row first (after its
+ * orders and products, before the session, in the order refunds take their locks), so that cash
+ * refunds of one sale are judged one after another.
+ */
+async function cashLeftOf(run: Runner, saleId: string): Promise<bigint> {
+  await run.query('select 1 from sales where id = $1::uuid for no key update', [saleId]);
+  // A statement of its own after the lock: read committed, it sees a refund that held the lock.
+  const [row] = await run.query<{ left: string }>(
+    `select ((select coalesce(sum(amount), 0) from sale_payments where sale_id = $1::uuid and method = 'cash')
+             - (select coalesce(sum(total), 0) from refunds where sale_id = $1::uuid and method = 'cash'))::text
+            as left`,
+    [saleId],
+  );
+  return toCents(row?.left ?? '0');
 }
 
 /** A refund as its receipt shows it (R-000123), or undefined. */

@@ -506,7 +506,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     const session = await openSession('20');
     const short = await refund(t.as.salesRep, sale._id, { ...one, session: session._id });
     expect(short.status).toBe(409);
-    expect(short.body.error).toBe('The drawer holds only 20.00.');
+    expect(short.body.error).toBe('The drawer holds only $20.00.');
     expect(await orderOf(order)).toMatchObject({ returned_quantity: 0, returned_total: '0.00' });
 
     // Its cash sale (90.00 net of change), cash put in (5.00) and taken out (−10.00) count too.
@@ -536,7 +536,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       session: session._id,
     });
     expect(empty.status).toBe(409);
-    expect(empty.body.error).toBe('The drawer holds only 15.00.');
+    expect(empty.body.error).toBe('The drawer holds only $15.00.');
 
     // A card refund may name a session (recorded) or none.
     const carded = await sell(t.as.salesRep, {
@@ -612,7 +612,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     );
     expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409]);
     for (const refused of answers.filter((a) => a.status === 409))
-      expect(refused.body.error).toBe('The drawer holds only 0.00.');
+      expect(refused.body.error).toBe('The drawer holds only $0.00.');
     const [paid] = await t.sql<{ total: string }>(
       "select coalesce(sum(total), 0)::text as total from refunds where session_id = $1 and method = 'cash'",
       [session._id],
@@ -664,6 +664,84 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     expect(await stockOf(tin.id)).toBe(5);
   });
 
+  it('a cash refund gives back at most the cash the sale took, less the cash refunded already (409 naming what is left); the rest goes by card or to store credit', async () => {
+    const bowl = await t.product({ name: `Bowl ${tag()}`, stock: 10, price: 2.5 });
+    const cup = await t.product({ name: `Cup ${tag()}`, stock: 10, price: 2.5 });
+    const buyer = await customer(`Cash Back ${tag()}`);
+    // 10.00: 6.00 by card, 5.00 cash handed over and 1.00 change, so the sale took 4.00 in cash.
+    const sale = await sell(t.as.salesRep, {
+      lines: [
+        { productId: bowl.id, quantity: 2 },
+        { productId: cup.id, quantity: 2 },
+      ],
+      customer: buyer,
+      payments: [
+        { method: 'card', amount: 6 },
+        { method: 'cash', amount: 5 },
+      ],
+    });
+    expect(sale.change).toBe(1);
+    const session = await openSession('100');
+    const [bowls, cups] = sale.lines.map((line: { order: { _id: string } }) => line.order._id);
+    const back = (order: string, quantity: number, method = 'cash') =>
+      refund(t.as.salesRep, sale._id, { lines: [{ order, quantity }], method, session: session._id });
+
+    const all = await back(bowls, 2);
+    expect(all.status).toBe(409);
+    expect(all.body.error).toBe(
+      'At most $4.00 more of this sale can be refunded in cash; refund the rest by card or as store credit.',
+    );
+    expect(await orderOf(bowls)).toMatchObject({ returned_quantity: 0 });
+    expect((await back(bowls, 1)).status).toBe(201);
+    const second = await back(cups, 1);
+    expect(second.status).toBe(409);
+    expect(second.body.error).toBe(
+      'At most $1.50 more of this sale can be refunded in cash; refund the rest by card or as store credit.',
+    );
+    expect((await back(cups, 1, 'card')).status).toBe(201);
+    expect((await back(bowls, 1, 'storeCredit')).status).toBe(201);
+    const [given] = await t.sql<{ cash: string }>(
+      `select coalesce(sum(total), 0)::text as cash from refunds where sale_id = $1 and method = 'cash'`,
+      [sale._id],
+    );
+    expect(given?.cash).toBe('2.50');
+  });
+
+  it('two cash refunds of one split sale racing on different lines never give back more cash than it took', async () => {
+    const bowl = await t.product({ name: `Bowl ${tag()}`, stock: 10, price: 2.5 });
+    const cup = await t.product({ name: `Cup ${tag()}`, stock: 10, price: 2.5 });
+    const sale = await sell(t.as.salesRep, {
+      lines: [
+        { productId: bowl.id, quantity: 1 },
+        { productId: cup.id, quantity: 1 },
+      ],
+      payments: [
+        { method: 'card', amount: 1 },
+        { method: 'cash', amount: 4 },
+      ],
+    });
+    // Each at a till of its own, so no session lock puts them in turn: only the sale's own.
+    const sessions = [await openSession('100'), await openSession('100')];
+    const answers = await Promise.all(
+      sale.lines.map((line: { order: { _id: string } }, at: number) =>
+        refund(t.as.salesRep, sale._id, {
+          lines: [{ order: line.order._id, quantity: 1 }],
+          method: 'cash',
+          session: sessions[at]?._id,
+        }),
+      ),
+    );
+    expect(answers.map((res) => res.status).sort()).toEqual([201, 409]);
+    expect(answers.find((res) => res.status === 409)?.body.error).toBe(
+      'At most $1.50 more of this sale can be refunded in cash; refund the rest by card.',
+    );
+    const [given] = await t.sql<{ cash: string }>(
+      `select coalesce(sum(total), 0)::text as cash from refunds where sale_id = $1 and method = 'cash'`,
+      [sale._id],
+    );
+    expect(given?.cash).toBe('2.50');
+  });
+
   it('GET /api/sales/by-number finds any sale by S-000123, s123, 000123 or 123; anything else is 404', async () => {
     const jar = await t.product({ name: `Jar ${tag()}`, stock: 5, price: 6 });
     // Made by the user: the rep cannot read it by id, but finds it by number to refund it.
@@ -706,6 +784,49 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     });
     expect(forbidden.status).toBe(403);
     expect((await t.call('GET', `/api/sales/by-number/${sale.number}`)).status).toBe(401);
+  });
+
+  it('by-number answers another seller’s sale without its customer (admins and the seller see them)', async () => {
+    const jar = await t.product({ name: `Jar ${tag()}`, stock: 5, price: 6 });
+    const ada = await customer(`Ada Private ${tag()}`);
+    const seller = await t.account('salesRep');
+    const sale = await sell(seller, {
+      lines: [{ productId: jar.id, quantity: 1 }],
+      customer: ada,
+      payment: { method: 'card' },
+    });
+    const read = async (who: Account) =>
+      (await t.call('GET', `/api/sales/by-number/${sale.number}`, { token: who.token })).body.sale;
+    for (const who of [seller, t.as.admin])
+      expect((await read(who)).customer).toEqual({ _id: ada, name: expect.stringMatching(/^Ada Private /) });
+    for (const who of [t.as.salesRep, t.as.medicalRep, t.as.user]) {
+      const theirs = await read(who);
+      expect(theirs).toMatchObject({ _id: sale._id, number: sale.number, total: 6 });
+      expect(theirs.customer, who.role).toBeNull();
+      expect(JSON.stringify(theirs)).not.toContain('Ada Private');
+    }
+  });
+
+  it('a user looks up at most 60 receipt numbers an hour, found or not; then 429 with a sentence, others unaffected', async () => {
+    const jar = await t.product({ name: `Jar ${tag()}`, stock: 5, price: 6 });
+    const sale = await sell(t.as.salesRep, {
+      lines: [{ productId: jar.id, quantity: 1 }],
+      payment: { method: 'card' },
+    });
+    const walker = await t.account('user');
+    const look = (who: Account, number: number) =>
+      t.call('GET', `/api/sales/by-number/${number}`, { token: who.token });
+    for (let i = 0; i < 60; i++) {
+      const res = await look(walker, i % 2 ? sale.number : sale.number + 100_000 + i);
+      expect(res.status, `look-up ${i + 1}`).toBe(i % 2 ? 200 : 404);
+    }
+    const over = await look(walker, sale.number);
+    expect(over.status).toBe(429);
+    expect(over.body).toEqual({
+      success: false,
+      error: 'You may look up at most 60 receipts an hour; try again in 60 minutes.',
+    });
+    expect((await look(await t.account('user'), sale.number)).status).toBe(200);
   });
 
   it('refuses bad input with 4xx and one sentence, never a 500, and writes nothing', async () => {

@@ -65,12 +65,16 @@ describe.each(targets)('money in the reports on $name', (target) => {
     for (const name of names) ids[name] = rows.find((row) => row.total === lines[name]?.total)?.id as string;
   }
 
-  /** Brings the line's units returned to `units`, giving back round(total × units / quantity), tax alike. */
+  /**
+   * Brings the line's units returned to `units`, giving back round(total × units / quantity), tax
+   * and the discount's share alike, as a return writes them.
+   */
   const giveBack = (name: string, units: number) =>
     t.sql(
       `update orders set returned_quantity = $2::int,
               returned_total = round(total_price * $2::int / quantity, 2),
               returned_tax = round(tax * $2::int / quantity, 2),
+              returned_discount = round(discount * $2::int / quantity, 2),
               status = case when $2::int = quantity then 'returned' else 'placed' end
        where id = $1`,
       [ids[name], units],
@@ -120,8 +124,8 @@ describe.each(targets)('money in the reports on $name', (target) => {
     expect(res.status, res.text).toBe(200);
     expect(SalesReportResponse.parse(res.body)).toEqual(res.body);
     expect(res.body.periods).toEqual([
-      // A keeps 2 units: 27.00 − 9.00 net; B 18.37; C 9.50. A partly returned line keeps its whole
-      // discount (3.00), so does C (0.50). Tax 1.62 + 1.63.
+      // A keeps 2 units: 27.00 − 9.00 net; B 18.37; C 9.50. A partly returned line keeps its discount
+      // less its returned units' share, pro rata as its money (3.00 − 1.00), C its 0.50. Tax 1.62 + 1.63.
       {
         start: '2022-05-02',
         orders: 3,
@@ -129,7 +133,7 @@ describe.each(targets)('money in the reports on $name', (target) => {
         revenue: 45.87,
         cost: 15,
         margin: 30.87,
-        discount: 3.5,
+        discount: 2.5,
         tax: 3.25,
       },
       // D came back whole: nothing of it counts, its discount neither. E keeps 1 unit, F 1.
@@ -141,7 +145,7 @@ describe.each(targets)('money in the reports on $name', (target) => {
       revenue: 65.87,
       cost: 21,
       margin: 44.87,
-      discount: 3.5,
+      discount: 2.5,
       tax: 3.25,
     });
   });
@@ -216,7 +220,7 @@ describe.each(targets)('money in the reports on $name', (target) => {
       '65.87',
       '21',
       '44.87',
-      '3.5',
+      '2.5',
       '3.25',
     ]);
   });
@@ -280,6 +284,52 @@ describe.each(targets)('money in the reports on $name', (target) => {
         expect(res.body.error).toContain(sentence);
       }
     });
+  });
+});
+
+describe.each(targets)('a discount net of returns on $name', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(target);
+  });
+  afterAll(() => t?.close());
+
+  it('returning 1 of 3 units of a line 13.52 off leaves 9.01 of its discount in the sales report, kept and recounted', async () => {
+    const { id } = await t.product({ stock: 10, price: 22.53 });
+    const admin = t.as.admin.token;
+    const today = async () => {
+      const res = await t.call('GET', '/api/reports/sales?groupBy=month', { token: admin });
+      expect(res.status, res.text).toBe(200);
+      return res.body.totals.discount as number;
+    };
+    const before = await today();
+    // 3 × 22.53 = 67.59, 20 % off: 13.518, so 13.52.
+    const sold = await t.call('POST', '/api/sales', {
+      token: admin,
+      body: {
+        lines: [{ productId: id, quantity: 3, discount: { type: 'percent', value: 20 } }],
+        payment: { method: 'card' },
+      },
+    });
+    expect(sold.status, sold.text).toBe(201);
+    expect(sold.body.sale.discount).toBe(13.52);
+    const order = sold.body.sale.lines[0].order._id;
+    const back = (quantity: number) =>
+      t.call('POST', `/api/order/${order}/return`, { token: admin, body: { quantity } });
+    const added = async () => Math.round(((await today()) - before) * 100) / 100;
+    expect(await added()).toBe(13.52);
+    expect((await back(1)).status).toBe(200);
+    // round(13.52 × 1 / 3) = 4.51 goes with the unit, as its money does.
+    expect(await added()).toBe(9.01);
+    // The recount of every day (a new zone) counts it the same way.
+    expect(await setReportTimeZone(t.app.database, 'Pacific/Kiritimati')).toBe(true);
+    expect(await setReportTimeZone(t.app.database, 'UTC')).toBe(true);
+    expect(await added()).toBe(9.01);
+    expect((await back(1)).status).toBe(200);
+    // round(13.52 × 2 / 3) = 9.01 in all: 4.51 is left, and the last unit takes it.
+    expect(await added()).toBe(4.51);
+    expect((await back(1)).status).toBe(200);
+    expect(await added()).toBe(0);
   });
 });
 

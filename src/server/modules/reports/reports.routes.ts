@@ -52,7 +52,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['reports'],
         summary:
           'Orders, units, revenue, cost, margin, discounts and tax per day, week (from Monday) or month',
-        description: `Every period of the range, zeros too, each named by its first day inside the range; and the totals. Revenue is net (without tax, after discounts); margin is revenue − cost; discount is what the lines sold were given off (a line wholly returned counts none); tax is the tax collected. groupBy defaults to day. ${RANGE_TEXT}`,
+        description: `Every period of the range, zeros too, each named by its first day inside the range; and the totals. Revenue is net (without tax, after discounts); margin is revenue − cost; discount is what the lines sold were given off, net of returns (a returned unit takes its line's discount with it pro rata, round(discount × returned / quantity), so a line wholly returned counts none); tax is the tax collected. groupBy defaults to day. ${RANGE_TEXT}`,
         querystring: SalesReportQuery,
         response: { 200: SalesReportResponse },
       },

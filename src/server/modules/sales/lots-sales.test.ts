@@ -8,7 +8,7 @@ type LotSpec = { number: string; expiresOn: string | null; quantity: number };
 /**
  * DESIGN §15, sales take first-expiry-first-out (decision 0031), through the API: a sale or an
  * order of a lot-tracked product takes its earliest unexpired lots, one movement per lot, never an
- * expired unit (409 "Only N unexpired in stock." before anything is written), answers the lots it
+ * expired unit (409 "Only N of <product> unexpired in stock." before anything is written), answers the lots it
  * took on the order, the receipt and every order list; returns and refunds at the counter go back
  * to those lots; racing sales never take a lot below 0.
  */
@@ -33,7 +33,8 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
 
   /** A lot-tracked product at 0 with the given lots, each filled by a receipt movement naming it. */
   async function tracked(name: string, lots: LotSpec[], price = 2.5) {
-    const { id } = await t.product({ name: `${name} ${tag()}`, stock: 0, price });
+    const named = `${name} ${tag()}`;
+    const { id } = await t.product({ name: named, stock: 0, price });
     await t.sql(`update products set tracking = 'lot' where id = $1`, [id]);
     const ids: Record<string, string> = {};
     for (const lot of lots) {
@@ -47,7 +48,7 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
         [id, lot.quantity, row?.id],
       );
     }
-    return { id, lots: ids };
+    return { id, name: named, lots: ids };
   }
   const lotQuantities = async (productId: string) =>
     Object.fromEntries(
@@ -84,6 +85,8 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
     t.call('POST', '/api/order/add', { token: who.token, body: { productId, quantity } });
   const salesCount = async () =>
     (await t.sql<{ n: number }>('select count(*)::int as n from sales'))[0]?.n as number;
+  const stockOf = async (productId: string) =>
+    (await t.sql<{ stock: number }>('select stock from products where id = $1', [productId]))[0]?.stock;
   const lotName = (id: string, number: string, expiresOn: string | null) => ({ _id: id, number, expiresOn });
 
   it('POST /api/sales takes the earliest unexpired lots first across two lots, one movement per lot, and the receipt names them', async () => {
@@ -127,30 +130,37 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
     expect(byNumber.body.sale.lines[1].lots).toEqual(pillsLine.lots);
   });
 
-  it('an expired lot is never taken: 409 "Only N unexpired in stock." on both routes, before anything is written', async () => {
+  it('an expired lot is never taken: 409 "Only N of <product> unexpired in stock." on both routes, before anything is written', async () => {
     const syrup = await tracked('Syrup', [
       { number: 'OLD', expiresOn: await day(-1), quantity: 10 },
       { number: 'NEW', expiresOn: await day(0), quantity: 2 },
     ]);
+    const plain = await t.product({ name: `Plain ${tag()}`, stock: 10 });
+    const short = `Only 2 of ${syrup.name} unexpired in stock.`;
     const before = await salesCount();
+    // A cart has many lines: the refusal names the line that is short, wherever it stands.
     const refusedSale = await sell(t.as.salesRep, {
-      lines: [{ productId: syrup.id, quantity: 3 }],
+      lines: [
+        { productId: plain.id, quantity: 1 },
+        { productId: syrup.id, quantity: 3 },
+      ],
       payment: { method: 'card' },
     });
     expect(refusedSale.status).toBe(409);
-    expect(refusedSale.body).toEqual({ success: false, error: 'Only 2 unexpired in stock.' });
+    expect(refusedSale.body).toEqual({ success: false, error: short });
     const refusedOrder = await order(t.as.salesRep, syrup.id, 3);
     expect(refusedOrder.status).toBe(409);
-    expect(refusedOrder.body).toEqual({ success: false, error: 'Only 2 unexpired in stock.' });
+    expect(refusedOrder.body).toEqual({ success: false, error: short });
     // Nor found at the counter: an admin overriding stock is refused the same way.
     const overridden = await sell(t.as.admin, {
       lines: [{ productId: syrup.id, quantity: 3, overrideStock: true }],
       payment: { method: 'card' },
     });
     expect(overridden.status).toBe(409);
-    expect(overridden.body.error).toBe('Only 2 unexpired in stock.');
+    expect(overridden.body.error).toBe(short);
     expect(await salesCount()).toBe(before);
     expect(await lotQuantities(syrup.id)).toEqual({ NEW: 2, OLD: 10 });
+    expect(await stockOf(plain.id)).toBe(10);
 
     // The trigger refuses in the very same sentence (a sale the cart's read could not see coming).
     let ledgerRefusal: string | undefined;
@@ -174,7 +184,7 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
       payment: { method: 'card' },
     });
     expect(none.status).toBe(409);
-    expect(none.body.error).toBe('Only 0 unexpired in stock.');
+    expect(none.body.error).toBe(`Only 0 of ${syrup.name} unexpired in stock.`);
     expect(await lotQuantities(syrup.id)).toEqual({ NEW: 0, OLD: 10 });
     expect(await ledgerHolds(syrup.id)).toBe(10);
     // The refusals drew no receipt number: the next sale's follows the last one written.
@@ -342,7 +352,7 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
     expect(statuses.filter((status) => status === 201)).toHaveLength(15);
     expect(statuses.filter((status) => status === 409)).toHaveLength(15);
     for (const res of answers.filter((r) => r.status === 409))
-      expect(res.body.error).toMatch(/^Only \d+ unexpired in stock\.$/);
+      expect(res.body.error).toMatch(/^Only \d+ of Tablets \w+ unexpired in stock\.$/);
     expect(await lotQuantities(tablets.id)).toEqual({ FIVE: 0, OLD: 4, TEN: 0 });
     expect(await ledgerHolds(tablets.id)).toBe(4);
     // Each order's lots add up to its one unit, and the database agrees with every answer.

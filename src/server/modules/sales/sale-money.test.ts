@@ -8,7 +8,7 @@ import { parseCsv } from '../../test/parse-csv';
 describe.each(targets)('money at the counter on $name', (target) => {
   let t: TestApp;
   beforeAll(async () => {
-    // Wrong PINs count against the sign-in throttle: 3 per email and address here.
+    // A strict sign-in throttle (3 per email and address), which wrong PINs must never touch.
     t = await startApp(target, { throttle: { perPair: 3, perEmail: 1000, perAddress: 1000, perUser: 1000 } });
   });
   afterAll(() => t?.close());
@@ -303,7 +303,7 @@ describe.each(targets)('money at the counter on $name', (target) => {
   it('a discount within the limit needs no approval, and a given one is not checked (no count, no refusal)', async () => {
     const admin = await approver();
     const pen = await t.product({ stock: 50, price: 10 });
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 6; i++) {
       const res = await sell(t.as.salesRep, {
         lines: [{ productId: pen.id, quantity: 1, discount: { type: 'percent', value: 10 } }],
         approval: { email: admin.email, pin: '0000' },
@@ -311,7 +311,7 @@ describe.each(targets)('money at the counter on $name', (target) => {
       });
       expect(res.status).toBe(201);
     }
-    // Five wrong PINs were never checked: the right one still passes (the throttle allows 3).
+    // Six wrong PINs were never checked: the right one still passes (the PIN counter allows 5).
     const res = await sell(t.as.salesRep, {
       lines: [{ productId: pen.id, quantity: 1, discount: { type: 'percent', value: 50 } }],
       approval: { email: admin.email, pin: '4321' },
@@ -320,7 +320,7 @@ describe.each(targets)('money at the counter on $name', (target) => {
     expect(res.status).toBe(201);
   });
 
-  it('above the limit a selling role needs an admin’s PIN: 403 without or wrong, 201 with, audited; admins are unlimited', async () => {
+  it('above the limit a selling role needs an admin’s PIN: 403 without, 403 "That PIN is not right for <email>." for any approval that does not approve, 201 with, audited; admins are unlimited', async () => {
     const admin = await approver();
     const pen = await t.product({ stock: 50, price: 10 });
     const over = (approval?: unknown) =>
@@ -329,20 +329,25 @@ describe.each(targets)('money at the counter on $name', (target) => {
         ...(approval ? { approval } : {}),
         payment: { method: 'card' },
       });
+    const without = await over();
+    expect(without.status).toBe(403);
+    expect(without.body.error).toBe("This discount needs a manager's approval.");
+    // A deactivated admin approves nothing, PIN or not; nor does an admin who has set no PIN.
+    const gone = await approver('5555');
+    await t.sql('update users set active = false where id = $1', [gone.id]);
+    const pinless = await t.account('admin');
+    // Every approval that does not approve answers alike, so no one learns which emails are admins'.
     for (const approval of [
-      undefined,
       { email: admin.email, pin: '9999' },
       { email: t.as.salesRep.email, pin: '4321' },
       { email: 'nobody@example.com', pin: '4321' },
+      { email: gone.email, pin: '5555' },
+      { email: pinless.email, pin: '4321' },
     ]) {
       const res = await over(approval);
-      expect(res.status).toBe(403);
-      expect(res.body.error).toBe("This discount needs a manager's approval.");
+      expect(res.status, approval.email).toBe(403);
+      expect(res.body.error).toBe(`That PIN is not right for ${approval.email}.`);
     }
-    // A deactivated admin approves nothing, PIN or not.
-    const gone = await approver('5555');
-    await t.sql('update users set active = false where id = $1', [gone.id]);
-    expect((await over({ email: gone.email, pin: '5555' })).status).toBe(403);
     // A cart discount counts with the line's own (both together, per line).
     const cartOver = await sell(t.as.medicalRep, {
       lines: [{ productId: pen.id, quantity: 1, discount: { type: 'percent', value: 6 } }],
@@ -374,24 +379,38 @@ describe.each(targets)('money at the counter on $name', (target) => {
     expect(mine.body.sale.total).toBe(0);
   });
 
-  it('wrong PINs count in the sign-in throttle of that email: 429 once over, even with the right one', async () => {
+  it('wrong PINs count on the approver’s own PIN counter, 5 in 15 minutes, then 429 even with the right one; never on their sign-in', async () => {
     const admin = await approver('12345678');
     const pen = await t.product({ stock: 50, price: 10 });
-    const attempt = (pin: string) =>
-      sell(t.as.salesRep, {
+    const attempt = (pin: string, email = admin.email, seller = t.as.salesRep) =>
+      sell(seller, {
         lines: [{ productId: pen.id, quantity: 1, discount: { type: 'percent', value: 20 } }],
-        approval: { email: admin.email, pin },
+        approval: { email, pin },
         payment: { method: 'card' },
       });
-    for (let i = 0; i < 3; i++) expect((await attempt('1111')).status).toBe(403);
-    const throttled = await attempt('12345678');
-    expect(throttled.status).toBe(429);
-    expect(throttled.body.error).toMatch(/^Too many failed sign-in attempts/);
-    // The admin's own sign-in from this address is throttled too: the same counter.
+    // A right PIN is no failure: it takes its count back.
+    expect((await attempt('12345678')).status).toBe(201);
+    // Five wrong, from two sellers and however the email is typed: one counter, the approver's.
+    for (let i = 0; i < 5; i++) {
+      const res = await attempt(
+        '1111',
+        i % 2 ? admin.email.toUpperCase() : admin.email,
+        i % 2 ? t.as.user : t.as.salesRep,
+      );
+      expect(res.status).toBe(403);
+    }
+    // The admin still signs in: wrong PINs never touch the sign-in throttle (3 per pair here).
     const login = await t.call('POST', '/api/auth/login', {
       body: { email: admin.email, password: PASSWORD },
     });
-    expect(login.status).toBe(429);
+    expect(login.status, login.text).toBe(200);
+    const throttled = await attempt('12345678');
+    expect(throttled.status).toBe(429);
+    expect(throttled.body.error).toBe(`Too many wrong PINs for ${admin.email}; try again in 15 minutes.`);
+    expect(await stockOf(pen.id)).toBe(49);
+    // Another approver's counter is their own.
+    const other = await approver('2468');
+    expect((await attempt('2468', other.email)).status).toBe(201);
   });
 
   it('overrideStock with approval records the missing units found by the approver, then sells; without it stays 409', async () => {
@@ -409,7 +428,7 @@ describe.each(targets)('money at the counter on $name', (target) => {
       payment: { method: 'card' },
     });
     expect(wrong.status).toBe(403);
-    expect(wrong.body.error).toBe("Selling more than the stock needs a manager's approval.");
+    expect(wrong.body.error).toBe(`That PIN is not right for ${admin.email}.`);
     // Not asking to override: a 409, approval or not.
     const plain = await sell(t.as.salesRep, {
       lines: [{ productId: pen.id, quantity: 5 }],
@@ -589,7 +608,7 @@ describe.each(targets)('money at the counter on $name', (target) => {
       payment: { method: 'cash', tendered: 10.79 },
     });
     expect(short.status).toBe(400);
-    expect(short.body.error).toBe('Cash tendered is less than the total (10.80).');
+    expect(short.body.error).toBe('Cash tendered is less than the total ($10.80).');
     const enough = await sell(t.as.salesRep, {
       lines: [line({ type: 'percent', value: 10 })],
       payment: { method: 'cash', tendered: 10.8 },

@@ -192,7 +192,7 @@ describe.each(targets)(
         [
           { lines: line, payments: [{ method: 'card', amount: 10.01 }] },
           400,
-          'Payments other than cash may not add up to more than the total (10.00).',
+          'Payments other than cash may not add up to more than the total ($10.00).',
         ],
         [
           {
@@ -204,7 +204,7 @@ describe.each(targets)(
             ],
           },
           400,
-          'Payments other than cash may not add up to more than the total (10.00).',
+          'Payments other than cash may not add up to more than the total ($10.00).',
         ],
         [
           {
@@ -215,12 +215,12 @@ describe.each(targets)(
             ],
           },
           400,
-          'The payments are 0.01 short of the total (10.00).',
+          'The payments are $0.01 short of the total ($10.00).',
         ],
         [
           { lines: line, payment: { method: 'cash', tendered: 9.99 } },
           400,
-          'Cash tendered is less than the total (10.00).',
+          'Cash tendered is less than the total ($10.00).',
         ],
         [
           { lines: line, payments: Array.from({ length: 11 }, () => ({ method: 'card', amount: 1 })) },
@@ -286,6 +286,27 @@ describe.each(targets)(
         [p.id],
       );
       expect(orders?.n).toBe(0);
+    });
+
+    it('names the amounts of its refusals in the store’s currency, as the sale read it', async () => {
+      const p = await t.product({ name: 'Euro Kettle', stock: 5, price: 1234.5 });
+      const line = [{ productId: p.id, quantity: 1 }];
+      await t.sql(`update store_settings set currency = 'EUR' where id = 1`);
+      try {
+        const short = await sell(t.as.salesRep, {
+          lines: line,
+          payments: [
+            { method: 'card', amount: 1000 },
+            { method: 'cash', amount: 234 },
+          ],
+        });
+        expect(short.status).toBe(400);
+        expect(short.body.error).toBe('The payments are €0.50 short of the total (€1,234.50).');
+        const tendered = await sell(t.as.salesRep, { lines: line, payment: { method: 'cash', tendered: 1 } });
+        expect(tendered.body.error).toBe('Cash tendered is less than the total (€1,234.50).');
+      } finally {
+        await t.sql(`update store_settings set currency = 'USD' where id = 1`);
+      }
     });
 
     it('a sale names an open session; a closed one is a 409 and takes nothing', async () => {
@@ -377,7 +398,7 @@ describe.each(targets)(
         payments: [{ method: 'storeCredit', amount: 8 }],
       });
       expect(none.status).toBe(409);
-      expect(none.body.error).toMatch(/^Ada Credit \w+ has 0\.00 of store credit\.$/);
+      expect(none.body.error).toMatch(/^Ada Credit \w+ has \$0\.00 of store credit\.$/);
       await credit(ada, 5);
       const tooMuch = await sell(t.as.salesRep, {
         lines: line,
@@ -385,7 +406,7 @@ describe.each(targets)(
         payment: { method: 'storeCredit' },
       });
       expect(tooMuch.status).toBe(409);
-      expect(tooMuch.body.error).toMatch(/ has 5\.00 of store credit\.$/);
+      expect(tooMuch.body.error).toMatch(/ has \$5\.00 of store credit\.$/);
       const split = await sell(t.as.salesRep, {
         lines: line,
         customer: ada,
@@ -447,7 +468,7 @@ describe.each(targets)(
       expect(won).toHaveLength(3);
       for (const lost of answers.filter((answer) => answer.status !== 201)) {
         expect(lost.status).toBe(409);
-        expect(lost.body.error).toMatch(/^Bea Race \w+ has (5|15|25|35)\.00 of store credit\.$/);
+        expect(lost.body.error).toMatch(/^Bea Race \w+ has \$(5|15|25|35)\.00 of store credit\.$/);
       }
       expect(await balanceOf(bea)).toBe('5.00');
       const entries = await t.sql<{ amount: string; balance_after: string }>(

@@ -237,6 +237,7 @@ export type PlacedRow = {
   tax_rate: string | null;
   returned_total: string;
   returned_tax: string;
+  returned_discount: string;
   product_name: string;
   category_name: string;
   user_name: string;

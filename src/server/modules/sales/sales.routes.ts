@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams } from '../../../shared/common';
+import { unexpiredShortSentence } from '../../../shared/lots';
 import { centsNumber } from '../../../shared/money';
 import { DEFAULT_PAGE_SIZE, pageWindow } from '../../../shared/paging';
 import { can } from '../../../shared/roles';
@@ -14,8 +15,9 @@ import { MAX_PAYMENTS } from '../../../shared/till';
 import { currentUser } from '../../lib/auth';
 import { AppError, badRequest, conflict, forbidden, isId, notFound } from '../../lib/errors';
 import { answerOnce } from '../../lib/idempotency';
+import { ALLOWANCES } from '../../lib/throttle';
 import { findSale, salePage, salesSellerFilter } from './sales.repository';
-import { type SaleRefusal, type SellPayment, sellCart, sellContext, unexpiredShortSentence } from './sell';
+import { type SaleRefusal, type SellPayment, sellCart, sellContext } from './sell';
 
 /** The one sentence a refused sale answers. */
 export function refusal(refused: SaleRefusal): AppError {
@@ -36,7 +38,7 @@ export function refusal(refused: SaleRefusal): AppError {
           : `Not enough stock of ${refused.product}: ${refused.stock} left.`,
       );
     case 'unexpiredShort':
-      return conflict(unexpiredShortSentence(refused.unexpired));
+      return conflict(unexpiredShortSentence(refused.unexpired, refused.product));
     case 'customerMissing':
       return notFound('Customer');
     case 'tenderedShort':
@@ -64,7 +66,7 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['sales'],
         summary: 'Make a sale of one or more lines',
-        description: `All lines or none: a line short of stock is a 409 naming its product and nothing is taken, unless it sets overrideStock with a manager's approval (the missing units are first recorded as found by the approver). Each line becomes an order with its sale movement; lines of the same product are added together (their discounts must agree). Prices and tax rates come from the database and every amount from the shared computation (DESIGN §12): line and cart discounts (percent or amount; an amount above what it applies to is a 400), tax by each line's rate. A selling role giving more than the store's maxDiscountPercent of a line's gross needs approval {email, pin} of an admin: 403 without it or with a wrong PIN, which counts against that email's sign-in throttle (then 429). Paid by payment {method, tendered} (one payment; cash may give tendered, at least the total) or payments [{method, amount}] (at most ${MAX_PAYMENTS}; DESIGN §13): the non-cash amounts may not exceed the total, all together must cover it (400 naming what is missing), only cash gives change. storeCredit needs the sale's customer and at most their balance (409), locked while the sale is made. session: an open till session's id (404 unknown, 409 closed); without it the sale belongs to no drawer. A lot-tracked product is sold first-expiry-first-out from its lots unexpired today (DESIGN §15), never an expired unit and never above them, overrideStock or not: 409 "Only N unexpired in stock."; each receipt line names the lots it took (lots, [] without lots). total: the total the seller's screen showed; when the one computation gives another now (a price, a tax rate or the store's settings changed), the sale is a 409 with code TOTAL_CHANGED and the new total, before anything is taken or any payment judged. Accepts an Idempotency-Key.`,
+        description: `All lines or none: a line short of stock is a 409 naming its product and nothing is taken, unless it sets overrideStock with a manager's approval (the missing units are first recorded as found by the approver). Each line becomes an order with its sale movement; lines of the same product are added together (their discounts must agree). Prices and tax rates come from the database and every amount from the shared computation (DESIGN §12): line and cart discounts (percent or amount; an amount above what it applies to is a 400), tax by each line's rate. A selling role giving more than the store's maxDiscountPercent of a line's gross needs approval {email, pin} of an admin: 403 without it; 403 "That PIN is not right for <email>." for any approval that does not approve (a wrong PIN, an email that is no active admin's, no PIN set), each counted on that email's own PIN counter, never its sign-in (${ALLOWANCES.approvalPins.limit} in ${ALLOWANCES.approvalPins.windowMs / 60_000} minutes, then 429); overrideStock is approved the same way. Paid by payment {method, tendered} (one payment; cash may give tendered, at least the total) or payments [{method, amount}] (at most ${MAX_PAYMENTS}; DESIGN §13): the non-cash amounts may not exceed the total, all together must cover it (400 naming what is missing), only cash gives change. storeCredit needs the sale's customer and at most their balance (409), locked while the sale is made. session: an open till session's id (404 unknown, 409 closed); without it the sale belongs to no drawer. A lot-tracked product is sold first-expiry-first-out from its lots unexpired today (DESIGN §15), never an expired unit and never above them, overrideStock or not: 409 "Only N of <product> unexpired in stock."; each receipt line names the lots it took (lots, [] without lots). total: the total the seller's screen showed; when the one computation gives another now (a price, a tax rate or the store's settings changed), the sale is a 409 with code TOTAL_CHANGED and the new total, before anything is taken or any payment judged. Accepts an Idempotency-Key.`,
         body: SaleInput,
         response: { 201: SaleResponse },
       },

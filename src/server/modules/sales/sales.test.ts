@@ -213,7 +213,7 @@ describe.each(targets)('sales on $name', (target) => {
       [
         { lines: [line], payment: { method: 'cash', tendered: 9.99 } },
         400,
-        /^Cash tendered is less than the total \(10\.00\)\.$/,
+        /^Cash tendered is less than the total \(\$10\.00\)\.$/,
       ],
       [{ lines: [line], payment: { method: 'cash', tendered: 10.001 } }, 400, /at most 2 decimals/],
       [

@@ -5,6 +5,7 @@ import {
   centsNumber,
   centsText,
   type Discount,
+  formatCents,
   isCartProblem,
   linesOverLimit,
   type PricedCart,
@@ -26,8 +27,7 @@ import type { SignedInRunner } from '../../lib/auth';
 import { signedInRunner } from '../../lib/auth';
 import { AppError, badRequest, forbidden } from '../../lib/errors';
 import { verifyPassword } from '../../lib/passwords';
-import type { LoginThrottle } from '../../lib/throttle';
-import { tooManyAttempts } from '../../lib/throttle';
+import { type Allowance, tryAgainIn } from '../../lib/throttle';
 import { recordAudit } from '../audit/audit.repository';
 import { orderLots } from '../lots/lots.repository';
 import { adjustStock } from '../stock/stock.repository';
@@ -89,7 +89,15 @@ export function mergeLines(lines: readonly SellLine[]): MergedLine[] {
 }
 
 export const DISCOUNT_NEEDS_APPROVAL = "This discount needs a manager's approval.";
-export const OVERRIDE_NEEDS_APPROVAL = "Selling more than the stock needs a manager's approval.";
+
+/**
+ * The one answer of an approval that does not approve, whatever the reason (a wrong PIN, an email
+ * that is no active admin's, an admin without a PIN): so a manager sees they mistyped, and no one
+ * learns from it which emails are admins' (DESIGN §12).
+ */
+export function pinNotRightSentence(email: string): string {
+  return `That PIN is not right for ${email}.`;
+}
 
 /** Why a sale was refused before anything was written, with what the refusal names. */
 export type SaleRefusal =
@@ -100,6 +108,7 @@ export type SaleRefusal =
   /** A lot-tracked product's unexpired units fall short (DESIGN §15); never overridden. */
   | { reason: 'unexpiredShort'; product: string; unexpired: number }
   | { reason: 'customerMissing' }
+  /** Amounts as the sentence writes them, in the store's currency (formatCents). */
   | { reason: 'tenderedShort'; total: string }
   | { reason: 'paymentsShort'; missing: string; total: string }
   | { reason: 'nonCashAboveTotal'; total: string }
@@ -147,22 +156,11 @@ function sumOf(
 /** A written sale: its receipt, its orders, the lots each order took (none without lots) and the seller's role. */
 export type Sold = { sale: Sale; orders: PlacedRow[]; lots: Map<string, OrderLot[]>; sellerRole: Role };
 
-/**
- * The one sentence for a sale short of unexpired units (DESIGN §15): the ledger's trigger's own
- * (IMS05, LEDGER_ERRORS), so a sale refused by the cart's read and one refused by the trigger (a
- * race the read cannot see) answer alike, whichever route sold.
- */
-export function unexpiredShortSentence(unexpired: number): string {
-  return `Only ${unexpired} unexpired in stock.`;
-}
-
-/** What a sale needs of its caller: the signed-in check, the store's name, and the throttle for approvals. */
+/** What a sale needs of its caller: the signed-in check, the store's name, and the approvers' PIN counters. */
 export type SellContext = {
   signedIn: (runner: Runner) => SignedInRunner;
   storeName: string;
-  throttle: LoginThrottle;
-  /** The client's address, as the sign-in throttle counts it. */
-  address: string;
+  pins: Allowance;
 };
 
 /** A request's sale context: its signed-in seller (see signedInRunner). */
@@ -170,8 +168,7 @@ export function sellContext(request: FastifyRequest): SellContext {
   return {
     signedIn: (runner) => signedInRunner(request, runner),
     storeName: request.server.config.storeName,
-    throttle: request.server.loginThrottle,
-    address: request.ip,
+    pins: request.server.allowances.approvalPins,
   };
 }
 
@@ -188,23 +185,24 @@ function cartOf(rows: readonly CartRow[], merged: readonly MergedLine[]): CartLi
 
 /**
  * An admin's approval (DESIGN §12): the email of an active admin whose PIN matches. Each try counts
- * against the sign-in throttle of that email before the PIN is checked (429 once over), and only a
- * right PIN takes its count back. Answers the approver.
+ * on that email's own PIN counter before the PIN is checked (429 once over, whatever the PIN),
+ * never on its sign-in throttle, and only a right PIN takes its count back; every try that does
+ * not approve is one 403 sentence (pinNotRightSentence). Answers the approver.
  */
 async function approve(
   context: SellContext,
   tx: Tx,
   approval: ApprovalInput | undefined,
-  refusal: string,
 ): Promise<{ id: string; name: string }> {
-  if (!approval) throw forbidden(refusal);
+  if (!approval) throw forbidden(DISCOUNT_NEEDS_APPROVAL);
   const email = approval.email.trim().toLowerCase();
-  const admission = await context.throttle.admit({ email, address: context.address });
-  if (!admission.admitted) throw tooManyAttempts(admission.waitMs);
+  const taken = await context.pins.take(email);
+  if (!taken.admitted)
+    throw new AppError(429, `Too many wrong PINs for ${email}; ${tryAgainIn(taken.waitMs)}.`);
   const approver = await findApprover(runnerOf(tx), email);
   const matches = await verifyPassword(approver?.pinHash ?? undefined, approval.pin);
-  if (!approver || !matches) throw forbidden(refusal);
-  await context.throttle.succeeded(admission);
+  if (!approver || !matches) throw forbidden(pinNotRightSentence(email));
+  await context.pins.giveBack(taken);
   return approver;
 }
 
@@ -271,11 +269,13 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
 
   // Every sale is judged by the one rule of payments (DESIGN §13), the single payment as one.
   const settled = settlePayments(priced.total, paymentsOf(input.payment, priced.total));
+  // Amounts in refusals are written in the store's currency, read with the cart.
+  const money = (cents: bigint) => formatCents(cents, store.currency);
   if (isPaymentProblem(settled)) {
     if (settled.problem === 'nonCashAboveTotal')
-      return { reason: 'nonCashAboveTotal', total: centsText(priced.total) };
-    if (!('payments' in input.payment)) return { reason: 'tenderedShort', total: centsText(priced.total) };
-    return { reason: 'paymentsShort', missing: centsText(settled.missing), total: centsText(priced.total) };
+      return { reason: 'nonCashAboveTotal', total: money(priced.total) };
+    if (!('payments' in input.payment)) return { reason: 'tenderedShort', total: money(priced.total) };
+    return { reason: 'paymentsShort', missing: money(settled.missing), total: money(priced.total) };
   }
   const credit = sumOf(settled.payments, (p) => (p.method === 'storeCredit' ? p.amount : null));
   const paysWithCredit = settled.payments.some((payment) => payment.method === 'storeCredit');
@@ -284,7 +284,7 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
   if (sessionId !== null && first.session_status !== 'open') return { reason: 'sessionClosed' };
   const balance = toCents(first.customer_credit ?? '0');
   if (credit > balance)
-    return { reason: 'creditShort', customer: first.customer_name ?? '', balance: centsText(balance) };
+    return { reason: 'creditShort', customer: first.customer_name ?? '', balance: money(balance) };
   const cashPaid = settled.payments.some((payment) => payment.method === 'cash');
   const method: SaleMethod =
     settled.payments.length === 1 ? (settled.payments[0] as SettledPayment).method : 'split';
@@ -321,15 +321,9 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
   const unvouched = input.approval === undefined ? overriding[0] : undefined;
   if (unvouched)
     return { reason: 'shortOfStock', product: unvouched.name ?? '', stock: unvouched.stock ?? 0 };
+  // A line above stock without an approval was refused just above: only a discount can lack one here.
   const approver =
-    overLimit.length > 0 || overriding.length > 0
-      ? await approve(
-          context,
-          tx,
-          input.approval,
-          overLimit.length > 0 ? DISCOUNT_NEEDS_APPROVAL : OVERRIDE_NEEDS_APPROVAL,
-        )
-      : undefined;
+    overLimit.length > 0 || overriding.length > 0 ? await approve(context, tx, input.approval) : undefined;
 
   // Units on the shelf the system does not know of: found first, by whoever vouched for them.
   const finder = approver ?? seller;

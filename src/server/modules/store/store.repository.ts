@@ -1,7 +1,7 @@
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { AuditValue } from '../../../shared/audit';
 import { type StoreSettings, type TaxRate, taxRateLabel } from '../../../shared/store';
-import type { Db } from '../../db/connection';
+import type { Db, Runner } from '../../db/connection';
 import { products, storeSettings, taxRates } from '../../db/schema';
 import { badRequest, isId } from '../../lib/errors';
 import {
@@ -74,6 +74,17 @@ const audited = (store: StoreSettings): Record<string, AuditValue> => ({
   defaultTaxRate: store.defaultTaxRate ? taxRateLabel(store.defaultTaxRate) : null,
   maxDiscountPercent: store.maxDiscountPercent,
 });
+
+/**
+ * The store's currency (DESIGN §12), for a sentence that names an amount (formatCents): read where
+ * the refusal is made, and only then, so the paths that refuse nothing pay no read for it.
+ */
+export async function storeCurrency(runner: Runner): Promise<string> {
+  const [row] = await runner.query<{ currency: string }>(
+    `select coalesce((select currency from store_settings where id = ${STORE_ID}), 'USD') as currency`,
+  );
+  return row?.currency ?? 'USD';
+}
 
 export async function readStore(db: Db): Promise<StoreSettings> {
   return toStore(await storeRow(db));

@@ -1,4 +1,4 @@
-import { centsNumber, centsText, toCents } from '../../../shared/money';
+import { centsNumber, centsText, formatCents, toCents } from '../../../shared/money';
 import {
   PAYMENT_METHODS,
   type PaymentMethod,
@@ -13,6 +13,7 @@ import {
 import { type Runner, runnerOf } from '../../db/connection';
 import { conflict, notFound, pgCode, violatedConstraint } from '../../lib/errors';
 import { type Actor, changedFields, createdFields, recordAudit, type Tx } from '../audit/audit.repository';
+import { storeCurrency } from '../store/store.repository';
 
 /**
  * Registers and their sessions (DESIGN §13). A drawer's money is never stored while it is open:
@@ -392,8 +393,12 @@ export async function moveCash(
   const amount = toCents(movement.amount);
   if (amount < 0n) {
     const holds = await drawerHolds(run, sessionId);
-    if (-amount > holds)
-      throw conflict(`The drawer holds ${centsText(holds)}; you cannot take out ${centsText(-amount)}.`);
+    if (-amount > holds) {
+      const currency = await storeCurrency(run);
+      throw conflict(
+        `The drawer holds ${formatCents(holds, currency)}; you cannot take out ${formatCents(-amount, currency)}.`,
+      );
+    }
   }
   const [moved] = await run.query<{ id: string; at: string | Date }>(
     `insert into cash_movements (session_id, amount, reason, user_id, user_name)

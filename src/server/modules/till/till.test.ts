@@ -375,7 +375,7 @@ describe.each(targets)('the till on $name', (target) => {
     expect(put.body.report).toMatchObject({ cashIn: 25.5, cashOut: 0, expectedCash: 75.5 });
     const tooMuch = await cash(session._id, { amount: -75.51, reason: 'Bank drop' });
     expectRefused(tooMuch, 409);
-    expect(tooMuch.body.error).toContain('75.50');
+    expect(tooMuch.body.error).toBe('The drawer holds $75.50; you cannot take out $75.51.');
     const all = await cash(session._id, { amount: -75.5, reason: 'Bank drop' });
     expect(all.status).toBe(201);
     expect(all.body.report).toMatchObject({ cashIn: 25.5, cashOut: 75.5, expectedCash: 0 });
@@ -385,6 +385,18 @@ describe.each(targets)('the till on $name', (target) => {
       [session._id],
     );
     expect(row).toEqual({ n: 2, sum: '-50.00' });
+  });
+
+  it('a refusal names its amounts in the store’s currency (DESIGN §12), read when it refuses', async () => {
+    const { session } = await openSession(12);
+    await t.sql(`update store_settings set currency = 'EUR' where id = 1`);
+    try {
+      const tooMuch = await cash(session._id, { amount: -1234.56, reason: 'Bank drop' });
+      expectRefused(tooMuch, 409);
+      expect(tooMuch.body.error).toBe('The drawer holds €12.00; you cannot take out €1,234.56.');
+    } finally {
+      await t.sql(`update store_settings set currency = 'USD' where id = 1`);
+    }
   });
 
   it('cash-outs racing never take the drawer below 0', async () => {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { fefoPlan } from '../../../shared/lots';
+import { fefoPlan, unexpiredShortSentence } from '../../../shared/lots';
 import type { Product } from '../../../shared/products';
 import { lotsLabel } from '../../components/lot-expiry';
 import { errorMessage } from '../../lib/api';
@@ -40,7 +40,8 @@ export function useLotPlan(product: Product, quantity: number | null): LotPlan {
   return {
     state: 'ready',
     label: quantity === null ? '' : lotsLabel(plan.takes),
-    problem: quantity !== null && plan.short > 0 ? `Only ${plan.unexpired} unexpired in stock.` : null,
+    problem:
+      quantity !== null && plan.short > 0 ? unexpiredShortSentence(plan.unexpired, product.name) : null,
     unexpired: plan.unexpired,
     expired: held - plan.unexpired,
   };

@@ -85,26 +85,28 @@ describe('the counter shows which lots a line of a lot-tracked product takes', (
     await within(line('Aspirin 500')).findByText('Lot A12 · expires Dec 20, 2026');
     // 17 in stock, but 10 of them expired: 7 can be sold.
     await setQuantity(user, 'Aspirin 500', '8');
-    const warning = await within(line('Aspirin 500')).findByText('Only 7 unexpired in stock.');
+    const warning = await within(line('Aspirin 500')).findByText('Only 7 of Aspirin 500 unexpired in stock.');
     expect(warning.className).toContain('text-red-700');
     expect(line('Aspirin 500').getAttribute('aria-label')).toBe(
-      'Aspirin 500, quantity 8, Lots A12 (3), B7 (3), N1 (1). Only 7 unexpired in stock.',
+      'Aspirin 500, quantity 8, Lots A12 (3), B7 (3), N1 (1). Only 7 of Aspirin 500 unexpired in stock.',
     );
     expect(quantityBox('Aspirin 500').getAttribute('aria-invalid')).toBe('true');
     await setQuantity(user, 'Aspirin 500', '7');
     await waitFor(() =>
-      expect(within(line('Aspirin 500')).queryByText('Only 7 unexpired in stock.')).toBeNull(),
+      expect(within(line('Aspirin 500')).queryByText('Only 7 of Aspirin 500 unexpired in stock.')).toBeNull(),
     );
   });
 
-  it('says “Only 0 unexpired in stock.” when every lot has expired', async () => {
+  it('says “Only 0 of <product> unexpired in stock.” when every lot has expired', async () => {
     const { user } = openCounter({
       'GET /api/products/p9/lots': lotsAnswer([
         { _id: 'l0', number: 'OLD', expiresOn: '2026-11-27', quantity: 20 },
       ]),
     });
     await scan(user, '111', 'Aspirin 500');
-    expect(await within(line('Aspirin 500')).findByText('Only 0 unexpired in stock.')).toBeTruthy();
+    expect(
+      await within(line('Aspirin 500')).findByText('Only 0 of Aspirin 500 unexpired in stock.'),
+    ).toBeTruthy();
   });
 
   it('says what can be sold: the unexpired units in stock, the expired ones apart', async () => {

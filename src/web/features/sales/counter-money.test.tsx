@@ -261,7 +261,7 @@ describe('money at the counter', () => {
         'POST /api/sales': () => {
           attempt += 1;
           return attempt === 1
-            ? { status: 403, body: { success: false, error: "This discount needs a manager's approval" } }
+            ? { status: 403, body: { success: false, error: 'That PIN is not right for boss@example.com.' } }
             : { status: 201, body: { success: true, sale: sale({ _id: 's7', number: 7 }) } };
         },
       },
@@ -288,7 +288,7 @@ describe('money at the counter', () => {
     await user.type(pin, '1234');
     await user.click(within(dialog).getByRole('button', { name: 'Approve and complete sale' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe(
-      "This discount needs a manager's approval",
+      'That PIN is not right for boss@example.com.',
     );
     expect(screen.getByRole('dialog', { name: 'Manager approval' })).toBeTruthy();
     expect(quantityBox('Green Tea').value).toBe('1');
@@ -317,7 +317,10 @@ describe('money at the counter', () => {
       handlers: {
         'POST /api/sales': () => ({
           status: 429,
-          body: { success: false, error: 'Too many attempts. Try again in 15 minutes.' },
+          body: {
+            success: false,
+            error: 'Too many wrong PINs for boss@example.com; try again in 15 minutes.',
+          },
         }),
       },
     });
@@ -330,7 +333,7 @@ describe('money at the counter', () => {
     await user.type(within(dialog).getByLabelText('PIN'), '0000');
     await user.click(within(dialog).getByRole('button', { name: 'Approve and complete sale' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe(
-      'Too many attempts. Try again in 15 minutes.',
+      'Too many wrong PINs for boss@example.com; try again in 15 minutes.',
     );
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).toBeNull();

@@ -95,6 +95,19 @@ describe('the Store settings screen', () => {
     expect(cached?.store).toMatchObject({ currency: 'EUR', defaultTaxRate: reduced });
   });
 
+  it('takes a store name of 200 characters, as STORE_NAME may give one, and saves it', async () => {
+    const long = `Corner Pharmacy ${'n'.repeat(200)}`.slice(0, 200);
+    const { calls } = renderPage();
+    await waitFor(() => expect(field('Store name').value).toBe('Corner Pharmacy'));
+    expect(field('Store name').maxLength).toBe(200);
+    await userEvent.clear(field('Store name'));
+    await userEvent.click(field('Store name'));
+    await userEvent.paste(long);
+    await userEvent.type(field('Phone'), '{Enter}');
+    await screen.findByText('Store settings saved.');
+    expect(puts(calls)).toEqual([expect.objectContaining({ name: long })]);
+  });
+
   it('checks the fields before sending: a blank name and a currency that is not a code', async () => {
     const { calls } = renderPage();
     await waitFor(() => expect(field('Store name').value).toBe('Corner Pharmacy'));

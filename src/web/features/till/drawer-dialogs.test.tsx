@@ -105,7 +105,7 @@ describe('cash in and out', () => {
   });
 
   it("shows the server's sentence when more is taken out than the drawer holds, and stays open", async () => {
-    const refusal = 'The drawer holds 130.00: 500.00 cannot be taken out.';
+    const refusal = 'The drawer holds $130.00; you cannot take out $500.00.';
     const { user, calls } = openCounter(130, {
       [CASH]: () => ({ status: 409, body: { success: false, error: refusal } }),
     });
