@@ -1,29 +1,11 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../lib/project-root';
+import { MIGRATIONS, migrationsBefore } from '../test/migrations-before';
 import { databaseFunctions } from './connection';
-
-const MIGRATIONS = join(projectRoot(), 'migrations');
-const TAG = '0028_discount_net_of_returns';
-
-/** The migrations folder as it was before 0028: its files and a journal cut there. */
-function migrationsBefore(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ims-migrations-'));
-  cpSync(MIGRATIONS, dir, { recursive: true });
-  const journalPath = join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
-  const cut = journal.entries.findIndex((entry) => entry.tag === TAG);
-  expect(cut).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, cut);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return dir;
-}
 
 describe('a database whose kept discount counted a line whole until its last unit came back', () => {
   const dirs: string[] = [];
@@ -32,7 +14,7 @@ describe('a database whose kept discount counted a line whole until its last uni
   });
 
   it('migrates to the discount net of returns, pro rata, on every day it was kept', async () => {
-    const before = migrationsBefore();
+    const before = migrationsBefore('0028_discount_net_of_returns');
     dirs.push(before);
     const client = new PGlite({ extensions: { pg_trgm } });
     const q = async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows;

@@ -1,28 +1,10 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../lib/project-root';
-
-const MIGRATIONS = join(projectRoot(), 'migrations');
-const TAG = '0022_duplicates_and_drafts';
-
-/** The migrations folder as it was before 0022: its files and a journal cut there. */
-function migrationsBefore(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ims-migrations-'));
-  cpSync(MIGRATIONS, dir, { recursive: true });
-  const journalPath = join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
-  const cut = journal.entries.findIndex((entry) => entry.tag === TAG);
-  expect(cut).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, cut);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return dir;
-}
+import { MIGRATIONS, migrationsBefore } from '../test/migrations-before';
 
 describe('a database from before one customer per name and phone', () => {
   const dirs: string[] = [];
@@ -31,7 +13,7 @@ describe('a database from before one customer per name and phone', () => {
   });
 
   it('migrates although it holds duplicates: the oldest keeps the key, the rest stay, new ones are refused', async () => {
-    const before = migrationsBefore();
+    const before = migrationsBefore('0022_duplicates_and_drafts');
     dirs.push(before);
     const client = new PGlite({ extensions: { pg_trgm } });
     const q = async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows;

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -11,8 +11,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashboardResponse } from '../../../shared/dashboard';
 import { setReportTimeZone } from '../../db/report-time-zone';
-import { projectRoot } from '../../lib/project-root';
 import { freshPostgres, startApp, type Target, type TestApp, targets } from '../../test/harness';
+import { MIGRATIONS, migrationsBefore } from '../../test/migrations-before';
 
 type Seeded = { empty: string; syrup: string; vitamin: string; bandages: string; orders: string[] };
 
@@ -423,21 +423,6 @@ describe.each(targets)('the dashboard’s day with TZ=Pacific/Kiritimati on $nam
     expect(body.today.sales).toBe(counted?.sales);
   });
 });
-
-const MIGRATIONS = join(projectRoot(), 'migrations');
-
-/** The migrations folder as it was before the named one: its files and a journal cut there. */
-function migrationsBefore(tag: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ims-migrations-'));
-  cpSync(MIGRATIONS, dir, { recursive: true });
-  const journalPath = join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
-  const cut = journal.entries.findIndex((entry) => entry.tag === tag);
-  expect(cut).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, cut);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return dir;
-}
 
 /** A database of the target migrated by `folder`: a query function, how to migrate on, and the app's config. */
 async function migratedDatabase(target: Target, folder: string, dataDir: string) {

@@ -131,7 +131,9 @@ describe('the counter shows which lots a line of a lot-tracked product takes', (
     // The till still says 28 November (23:45), the store's day is already the 29th.
     const { user } = openCounter({ 'GET /api/products/p9/lots': lotsAnswer(lastDay, '2026-11-29') });
     await scan(user, '111', 'Aspirin 500');
-    expect(await within(line('Aspirin 500')).findByText('Only 0 of Aspirin 500 unexpired in stock.')).toBeTruthy();
+    expect(
+      await within(line('Aspirin 500')).findByText('Only 0 of Aspirin 500 unexpired in stock.'),
+    ).toBeTruthy();
     expect(within(line('Aspirin 500')).getByText(/in stock \(/).textContent).toBe(
       '$2.00 each · 0 in stock (2 expired)',
     );
