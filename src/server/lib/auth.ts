@@ -27,8 +27,8 @@ const SIGNED_IN_USER = statement(
  * it against the database (so a deleted user, a signed-out token or a token from before a password
  * change is refused at once, on every instance), then the route's permission. The shared state's
  * revocations only refuse a signed-out token early; the database holds them. Between the two, an
- * expensive read takes one of the caller's slots (holdExpensiveRead), so a refusal asks nothing
- * of the database.
+ * expensive read waits for one of the caller's slots (holdExpensiveRead), so waiting and refusing
+ * ask nothing of the database.
  *
  * A route with `userCheckedInStatement` has the user check written into its own statement by
  * `signedInStatement` and runs it with `signedInRunner` (one round trip on a hot path); the hook then
@@ -49,7 +49,7 @@ export async function authenticate(request: FastifyRequest, reply: FastifyReply)
     throw new AppError(401, 'Your session is invalid or has expired; please sign in again.');
   if (await request.server.sharedState.isRevoked(claims.tokenId)) throw new AppError(401, SIGNED_OUT);
   request.claims = claims;
-  holdExpensiveRead(request, reply, claims.userId);
+  await holdExpensiveRead(request, reply, claims.userId);
   if (config.userCheckedInStatement) return;
   await checkSignedInUser(request);
 }
