@@ -1,7 +1,6 @@
 import { and, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { searchWords } from '../../shared/paging';
-import type { Db, Tx } from '../db/connection';
 import { AppError, pgCode } from './errors';
 
 /**
@@ -53,32 +52,18 @@ export function matchesSearch(search: string | undefined, columns: AnyPgColumn[]
   );
 }
 
-/** How long one statement of a search may run before the search answers 503 (PostgreSQL). */
-export const SEARCH_TIME_LIMIT_MS = 400;
-
 export const SEARCH_TOO_SLOW =
   'This search took too long to answer; type more of the name, or choose a category.';
 
 /**
- * Runs a search's statements in one transaction in which each may take at most `limitMs` and
- * none starts parallel workers (decision 0036). A search the indexes cannot narrow is then
- * stopped after a few hundred milliseconds and answers 503 with a sentence saying how to narrow
+ * Runs a search on `Database.searches`, whose statements each stop at the search time limit
+ * (decision 0036): one the indexes cannot narrow answers 503 with a sentence saying how to narrow
  * it, instead of holding a connection and the processors a sale needs. PGlite has no statement
- * timer: there the limit is the plan's (short words by the trigram index, counts capped).
+ * timer: there the bound is the plan's (short words by the trigram index, counts capped).
  */
-export async function withinSearchLimit<T>(
-  db: Db,
-  limitMs: number,
-  work: (tx: Tx) => Promise<T>,
-): Promise<T> {
+export async function withinSearchLimit<T>(work: () => Promise<T>): Promise<T> {
   try {
-    return await db.transaction(async (tx) => {
-      await tx.execute(
-        sql`select set_config('statement_timeout', ${String(limitMs)}, true),
-                   set_config('max_parallel_workers_per_gather', '0', true)`,
-      );
-      return work(tx);
-    });
+    return await work();
   } catch (error) {
     if (pgCode(error) === '57014') throw new AppError(503, SEARCH_TOO_SLOW);
     throw error;

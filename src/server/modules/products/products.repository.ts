@@ -17,7 +17,7 @@ import { type SignedInRunner, signedInStatement } from '../../lib/auth';
 import type { CsvBatch } from '../../lib/csv-stream';
 import { badRequest, conflict, isId } from '../../lib/errors';
 import type { JsonBatch } from '../../lib/json-stream';
-import { isShortWord, matchesSearch, SEARCH_TIME_LIMIT_MS, withinSearchLimit } from '../../lib/search';
+import { isShortWord, matchesSearch, withinSearchLimit } from '../../lib/search';
 import { rowsOf } from '../../lib/sql';
 import {
   type Actor,
@@ -383,14 +383,14 @@ export async function productCsvBatch(
  * One page of the catalogue, filtered by name words and category, with the count of all matches:
  * exact, or, for a search of short words only past FEW_MATCHES matches, FEW_MATCHES and `capped`
  * (decision 0036: such a search is the first letter or two of a name, and counting every product
- * with a word starting "s" read the whole catalogue). A search runs within the search time limit.
+ * with a word starting "s" read the whole catalogue). A search runs on the database's searches,
+ * within their time limit.
  */
 export async function productPage(
   database: Database,
   query: ProductFilter,
   window: { limit: number; offset: number },
   storeThreshold: number,
-  searchLimitMs = SEARCH_TIME_LIMIT_MS,
 ): Promise<{ products: Product[]; total: number; capped: boolean }> {
   const { search, where, order } = productFilter(query);
   const select = BY_STOCK.has(query.sort) ? selectProductsByStock : selectProducts;
@@ -403,7 +403,8 @@ export async function productPage(
     return { products: rows.map(toProduct), total: await countProducts(database.db, where), capped: false };
   }
   const words = searchWords(query.search);
-  return withinSearchLimit(database.db, searchLimitMs, async (tx) => {
+  const { db, run } = database.searches;
+  return withinSearchLimit(async () => {
     // Words of a name cluster in name order ("Vitamin …" all sit together), so the planner's
     // index-order scan can read far past a page before it finds a few matches. So take up to
     // FEW_MATCHES + 1 matches from the trigram index in one pass: when that is all of them, sort
@@ -431,18 +432,18 @@ export async function productPage(
     const short = words.every(isShortWord);
     const prepared = !words.some(isShortWord);
     const rows = prepared
-      ? await runnerOf(tx).run<ProductRow & { total: number }>(...statementOf(matching))
-      : rowsOf<ProductRow & { total: number }>(await tx.execute(matching));
-    const found = rows[0]?.total ?? (await countProducts(tx, where, FEW_MATCHES + 1));
+      ? await run<ProductRow & { total: number }>(...statementOf(matching))
+      : rowsOf<ProductRow & { total: number }>(await db.execute(matching));
+    const found = rows[0]?.total ?? (await countProducts(db, where, FEW_MATCHES + 1));
     if (found <= FEW_MATCHES) return { products: rows.map(toProduct), total: found, capped: false };
-    const page = await select(tx, storeThreshold)
+    const page = await select(db, storeThreshold)
       .where(where)
       .orderBy(...order)
       .limit(window.limit)
       .offset(window.offset);
     return short
       ? { products: page.map(toProduct), total: FEW_MATCHES, capped: true }
-      : { products: page.map(toProduct), total: await countProducts(tx, where), capped: false };
+      : { products: page.map(toProduct), total: await countProducts(db, where), capped: false };
   });
 }
 

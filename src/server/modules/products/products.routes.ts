@@ -120,7 +120,6 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
           request.query,
           window,
           app.config.lowStockThreshold,
-          app.config.searchTimeLimitMs,
         );
         return {
           success: true as const,
