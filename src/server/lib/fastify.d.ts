@@ -36,7 +36,8 @@ declare module 'fastify' {
     beforePasswordChange?: boolean;
     /**
      * The call is an expensive read (a search, a report; any list as CSV is one already): a user
-     * may have EXPENSIVE_READS_PER_USER in flight, then 429. A function decides by the query.
+     * runs EXPENSIVE_READ_LIMITS.running at once and the next wait their turn (lib/expensive-reads.ts).
+     * A function decides by the query.
      */
     expensiveRead?: boolean | ((query: Record<string, unknown>) => boolean);
   }
