@@ -4,6 +4,7 @@
  *
  *   npx tsx bench/keep.ts ims_scale            100k products, 1M orders (about two minutes)
  *   npx tsx bench/keep.ts ims_scale --quick    a tenth
+ *   npx tsx bench/keep.ts ims_big --quick --products=206000   a tenth of the orders, that many products
  *
  * The database is made anew on the server of DATABASE_URL (default: the local one); sign in as
  * user2@bench.example (admin) or any bench user with the bench's password.
@@ -27,9 +28,13 @@ const url = new URL(base);
 url.pathname = `/${name}`;
 const database = await openDatabase({ databaseUrl: url.toString(), dataDir: '', statementTimeoutMs: 0 });
 await setReportTimeZone(database, Intl.DateTimeFormat().resolvedOptions().timeZone);
-const size = quick
-  ? { products: 10_000, orders: 100_000 }
-  : { products: DATA_SET.products, orders: DATA_SET.orders };
+const products = Number(flags.find((flag) => flag.startsWith('--products='))?.slice('--products='.length));
+const size = {
+  ...(quick
+    ? { products: 10_000, orders: 100_000 }
+    : { products: DATA_SET.products, orders: DATA_SET.orders }),
+  ...(Number.isInteger(products) && products > 0 ? { products } : {}),
+};
 const started = performance.now();
 await loadData(database, size);
 await database.close();

@@ -165,6 +165,19 @@ const SUGGESTIONS_ALONE = `reorder suggestions statement, PostgreSQL alone, stea
 const DASHBOARD_DURING_IMPORT = `dashboard while an import applies, steady ${STEADY_RATE} req/s`;
 /** The same after it, alone: what the catalogue's new size costs the dashboard by itself. */
 const DASHBOARD_AFTER_IMPORT = `dashboard after the import, steady ${STEADY_RATE} req/s`;
+/**
+ * Issue 34, finding 5: an employee's searches of a letter, flat out from a few clients, slowed
+ * every sale. The 10-line sale at its steady rate alone, then beside SEARCHERS clients of one
+ * employee searching each term flat out (a page of 100), over the catalogue the import left: "a"
+ * as the finding had it, and "s", which starts a word of a fifth of the bench's names.
+ */
+const SEARCHERS = 4;
+const SHORT_SEARCHES = ['a', 's'];
+const SALE_ALONE = `${STEADY_SALE_LINES}-line sale, steady ${SALE_RATE} req/s, alone before the searches`;
+const saleBeside = (term: string) =>
+  `${STEADY_SALE_LINES}-line sale, steady ${SALE_RATE} req/s, beside ${SEARCHERS} clients searching "${term}"`;
+const searchers = (term: string) =>
+  `search=${term}&pageSize=100, one employee, ${SEARCHERS} clients flat out`;
 
 const log = (line: string) => console.log(line);
 const ms = (n: number) => `${n.toFixed(1)} ms`;
@@ -399,17 +412,20 @@ async function main(): Promise<void> {
       connections: 16,
       duration: SECONDS,
     });
+    // The whole catalogue and searches are expensive reads, of which one user runs two at once
+    // (decision 0036): the staff ask them, each connection as the next of the ten signed in.
+    const asStaff = (i: number) => ({ authorization: `Bearer ${reps[i % reps.length]?.token}` });
     await run({
       name: 'products, full list',
       url: `${server.url}/api/products`,
-      headers: asRep,
+      headersFor: asStaff,
       connections: 4,
       duration: SECONDS,
     });
     await run({
       name: 'products, search page of 20',
       url: `${server.url}/api/products?search=vitamin%20gel&page=1&pageSize=20`,
-      headers: asRep,
+      headersFor: asStaff,
       connections: 16,
       duration: SECONDS,
     });
@@ -426,7 +442,7 @@ async function main(): Promise<void> {
     await runSteady({
       name: `products, search page of 20, steady ${STEADY_RATE} req/s`,
       url: `${server.url}/api/products?search=vitamin%20gel&page=1&pageSize=20`,
-      headers: asRep,
+      headersFor: asStaff,
       connections: 16,
       duration: SECONDS,
       rate: STEADY_RATE,
@@ -746,8 +762,9 @@ async function main(): Promise<void> {
         imported.during,
         `p99 beside ${ms(results.find((x) => x.name === `dashboard, steady ${STEADY_RATE} req/s`)?.p99 ?? Number.NaN)} alone`,
       );
-    // The dashboard counts the products to reorder on every call (issue 25), so a catalogue that
-    // grows by the import slows it by itself: asked again once the import is done, the two apart.
+    // Asked again once the import is done: a store loaded this size from the start answers as
+    // fast, so the row is judged against the dashboard's own figure before the import (within 2×)
+    // and against the target (issue 34, finding 10).
     await settle(made.options.databaseUrl);
     await runSteady({
       name: DASHBOARD_AFTER_IMPORT,
@@ -757,6 +774,34 @@ async function main(): Promise<void> {
       duration: SECONDS,
       rate: STEADY_RATE,
     });
+    // The sale beside an employee's short searches flat out, and alone just before, over the
+    // catalogue as the import left it (the finding's was 206,000 products).
+    const employee = reps.find((r) => r.user.role === 'user') ?? rep;
+    const sale = (name: string): SteadyOptions => ({
+      name,
+      url: `${server.url}/api/sales`,
+      bodyFor: () => saleBody(saleProducts, STEADY_SALE_LINES, true),
+      headersFor: (i) => ({ authorization: `Bearer ${reps[i % reps.length]?.token}` }),
+      connections: 16,
+      duration: SECONDS,
+      rate: SALE_RATE,
+    });
+    await runSteady(sale(SALE_ALONE), `p99 < ${TARGETS.saleP99} ms`);
+    for (const term of SHORT_SEARCHES) {
+      await settle(made.options.databaseUrl);
+      const [beside, searching] = await Promise.all([
+        steadyLoad(sale(saleBeside(term))),
+        load({
+          name: searchers(term),
+          url: `${server.url}/api/products?search=${term}&page=1&pageSize=100`,
+          headers: { authorization: `Bearer ${employee.token}` },
+          connections: SEARCHERS,
+          duration: SECONDS,
+        }),
+      ]);
+      show(beside, `p99 < ${TARGETS.saleP99} ms`);
+      show(searching);
+    }
     log(
       `  ${'catalogue import'.padEnd(34)} ${imported.rows} rows (${(imported.bytes / 1e6).toFixed(1)} MB): upload ${imported.uploadSeconds.toFixed(1)} s, check ${imported.checkSeconds.toFixed(1)} s (target < ${TARGETS.importCheckSeconds} s), apply ${imported.applySeconds.toFixed(1)} s (target < ${TARGETS.importApplySeconds} s); server memory ${imported.memoryBeforeMb.toFixed(0)} → peak ${imported.memoryPeakMb.toFixed(0)} MB; ${imported.status}${imported.problems.length ? `: ${imported.problems.join('; ')}` : ''}`,
     );
@@ -1218,6 +1263,38 @@ function report(r: {
           limit: { name: 'dashboard alone before the import p99', value: steadyDashboard.p99, unit: 'ms' },
         }
       : { target: 'dashboard while the import applies', measured: 'not measured', ok: false },
+    afterImport
+      ? {
+          target: `dashboard after the import p99 < ${TARGETS.dashboardP99} ms and within 2× of its own before it, at a steady ${STEADY_RATE} req/s`,
+          value: afterImport.p99,
+          goal: TARGETS.dashboardP99,
+          unit: 'ms',
+          measured: `${afterImport.p99.toFixed(1)} ms (${(afterImport.p99 / steadyDashboard.p99).toFixed(1)}× the ${steadyDashboard.p99.toFixed(1)} ms before it; p50 ${afterImport.p50.toFixed(1)} ms)`,
+          ok:
+            allOk(afterImport, '200') &&
+            afterImport.p99 < TARGETS.dashboardP99 &&
+            afterImport.p99 <= 2 * steadyDashboard.p99,
+          limit: { name: 'dashboard before the import p99', value: steadyDashboard.p99, unit: 'ms' },
+        }
+      : { target: 'dashboard after the import', measured: 'not measured', ok: false },
+    ...SHORT_SEARCHES.map((term): TargetRow => {
+      const beside = r.results.find((x) => x.name === saleBeside(term));
+      const searched = r.results.find((x) => x.name === searchers(term));
+      const alone = r.results.find((x) => x.name === SALE_ALONE);
+      if (!beside || !searched || !alone)
+        return { target: `sale beside searches of "${term}"`, measured: 'not measured', ok: false };
+      const answered = Object.entries(searched.statuses)
+        .map(([code, n]) => `${n} × ${code}`)
+        .join(', ');
+      return {
+        target: `${STEADY_SALE_LINES}-line sale p99 < ${TARGETS.saleP99} ms at a steady ${SALE_RATE} req/s beside ${SEARCHERS} clients of one employee searching "${term}" flat out (${searched.rps.toFixed(0)} req/s: ${answered})`,
+        value: beside.p99,
+        goal: TARGETS.saleP99,
+        unit: 'ms',
+        ok: beside.p99 < TARGETS.saleP99 && allOk(beside, '201'),
+        limit: { name: 'the same sale alone just before p99', value: alone.p99, unit: 'ms' },
+      };
+    }),
     r.catalogue.length
       ? {
           target: `catalogue interactive < ${TARGETS.catalogueMs} ms (warm)`,

@@ -30,6 +30,7 @@ import {
   isDatabaseUnavailable,
   pgCode,
 } from './lib/errors';
+import { ExpensiveReads } from './lib/expensive-reads';
 import { safeErrorForLog } from './lib/log';
 import { projectRoot } from './lib/project-root';
 import { MemoryState, RedisState, type SharedState } from './lib/shared-state';
@@ -170,6 +171,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('sharedState', sharedState);
   app.decorate('loginThrottle', new LoginThrottle(sharedState, { ...LOGIN_LIMITS, ...options.throttle }));
   app.decorate('allowances', allowancesOn(sharedState));
+  app.decorate('expensiveReads', new ExpensiveReads());
   // Catalogue imports apply in the background: those a stopped server left are resumed once the
   // app is ready; a stop lets the batch in flight finish before the database closes.
   const importApplier = new ImportApplier(database.db, app.log, config.importLeaseSeconds ?? 30);

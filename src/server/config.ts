@@ -144,6 +144,8 @@ export interface Config {
    * it, another server or the next start resumes the import. Unset: 30 s.
    */
   importLeaseSeconds?: number;
+  /** How long one statement of a search may run before it answers 503 (PostgreSQL); unset: 400 ms. */
+  searchTimeLimitMs?: number;
 }
 
 export class ConfigError extends Error {}

@@ -35,8 +35,13 @@ export const ExportFormat = z
 
 /** What every list answers beside its rows. */
 export const PageInfo = z.object({
-  /** Rows matching the search and filters, over all pages. */
+  /** Rows matching the search and filters, over all pages (at least this many with totalCapped). */
   total: z.number().int(),
+  /**
+   * Present when the count stopped at `total`: there are more matches than that (a search of a
+   * letter or two in a large catalogue is not counted to its end; decision 0036).
+   */
+  totalCapped: z.literal(true).optional(),
   page: z.number().int().optional(),
   pageSize: z.number().int().optional(),
 });

@@ -56,6 +56,13 @@ export interface Runner {
 export interface Database extends Runner {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /**
+   * Where searches run (decision 0036): on PostgreSQL a pool of its own, of two connections a
+   * core, each of whose statements stops after the search time limit and starts no parallel
+   * workers, so a search neither runs long nor takes a connection or processors a sale needs;
+   * on PGlite the one connection.
+   */
+  searches: Runner & { db: Db };
 
   /**
    * Runs start-up work that may take long (recounting every order) on a connection without the
@@ -80,6 +87,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** PostgreSQL statement time limit; 0 for none (bulk loads). */
   statementTimeoutMs?: number;
+  /** The time limit of each statement of a search (PostgreSQL); unset: SEARCH_TIME_LIMIT_MS. */
+  searchTimeLimitMs?: number;
   /**
    * PGlite in memory only: a data directory dumped by migratedPgliteImage() to start from instead
    * of an empty cluster. Migrations and functions still run on it (nothing to do when it is
@@ -139,6 +148,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         options.databaseUrl,
         options.poolSize ?? defaultPoolSize(),
         options.statementTimeoutMs ?? 4000,
+        options.searchTimeLimitMs ?? SEARCH_TIME_LIMIT_MS,
       )
     : openPglite(options.dataDir, options.image);
 }
@@ -186,6 +196,7 @@ async function openPglite(dataDir: string, image?: Blob): Promise<Database & { d
     db: db as unknown as Db,
     kind: 'pglite',
     ...runner,
+    searches: { db: db as unknown as Db, ...runner },
     withoutTimeLimits: (work) => work(runner),
     eachRow: async (statement, params, each) => {
       const { rows } = await client.query<unknown[]>(statement.text, params, { rowMode: 'array' });
@@ -207,7 +218,15 @@ async function openPglite(dataDir: string, image?: Blob): Promise<Database & { d
   };
 }
 
-async function openPostgres(url: string, poolSize: number, statementTimeoutMs: number): Promise<Database> {
+/** The time limit of each statement of a search: past it the search answers 503 (decision 0036). */
+export const SEARCH_TIME_LIMIT_MS = 400;
+
+async function openPostgres(
+  url: string,
+  poolSize: number,
+  statementTimeoutMs: number,
+  searchTimeLimitMs: number,
+): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -222,6 +241,15 @@ async function openPostgres(url: string, poolSize: number, statementTimeoutMs: n
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
   const db = drizzlePg({ client: pool, schema, casing: 'snake_case' });
+  const searchPool = new pg.Pool({
+    connectionString: url,
+    max: availableParallelism() * 2,
+    connectionTimeoutMillis: 3000,
+    idleTimeoutMillis: 30_000,
+    options: `-c statement_timeout=${searchTimeLimitMs} -c max_parallel_workers_per_gather=0`,
+    query_timeout: searchTimeLimitMs + 500,
+  });
+  searchPool.on('error', () => {});
   /**
    * A connection of its own, without the pool's statement and query time limits: migrations and
    * start-up recounts may take minutes on a large database (0013 recounts every order).
@@ -258,11 +286,19 @@ async function openPostgres(url: string, poolSize: number, statementTimeoutMs: n
     });
   } catch (error) {
     await pool.end().catch(() => {});
+    await searchPool.end().catch(() => {});
     throw error;
   }
   return {
     db: db as unknown as Db,
     kind: 'postgres',
+    searches: {
+      db: drizzlePg({ client: searchPool, schema, casing: 'snake_case' }) as unknown as Db,
+      query: async <T>(text: string, params: unknown[] = []) =>
+        (await searchPool.query(text, params as unknown[])).rows as T[],
+      run: async <T>(statement: Statement, params: unknown[]) =>
+        (await searchPool.query({ name: statement.name, text: statement.text, values: params })).rows as T[],
+    },
     withoutTimeLimits: (work) => withoutTimeLimits((runner) => work(runner)),
     query: async <T>(text: string, params: unknown[] = []) =>
       (await pool.query(text, params as unknown[])).rows as T[],
@@ -305,7 +341,9 @@ async function openPostgres(url: string, poolSize: number, statementTimeoutMs: n
       await pool.query('select 1');
       return true;
     },
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), searchPool.end()]);
+    },
   };
 }
 

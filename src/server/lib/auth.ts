@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { can, PERMISSIONS, type Role } from '../../shared/roles';
 import { type Runner, type Statement, statement } from '../db/connection';
 import { AppError, isId } from './errors';
+import { holdExpensiveRead } from './expensive-reads';
 import type { AuthUser } from './fastify';
 
 const UNAUTHENTICATED = 'Please sign in to continue.';
@@ -25,14 +26,16 @@ const SIGNED_IN_USER = statement(
  * Runs before every /api route: checks the bearer token (signature, expiry), then the user behind
  * it against the database (so a deleted user, a signed-out token or a token from before a password
  * change is refused at once, on every instance), then the route's permission. The shared state's
- * revocations only refuse a signed-out token early; the database holds them.
+ * revocations only refuse a signed-out token early; the database holds them. Between the two, an
+ * expensive read waits for one of the caller's slots (holdExpensiveRead), so waiting and refusing
+ * ask nothing of the database.
  *
  * A route with `userCheckedInStatement` has the user check written into its own statement by
  * `signedInStatement` and runs it with `signedInRunner` (one round trip on a hot path); the hook then
  * checks only the token, and `guardSignedInCheck` refuses to send a success the check did not
  * precede.
  */
-export async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+export async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   request.user = null;
   request.claims = null;
   request.signedInChecked = false;
@@ -46,6 +49,7 @@ export async function authenticate(request: FastifyRequest, _reply: FastifyReply
     throw new AppError(401, 'Your session is invalid or has expired; please sign in again.');
   if (await request.server.sharedState.isRevoked(claims.tokenId)) throw new AppError(401, SIGNED_OUT);
   request.claims = claims;
+  await holdExpensiveRead(request, reply, claims.userId);
   if (config.userCheckedInStatement) return;
   await checkSignedInUser(request);
 }

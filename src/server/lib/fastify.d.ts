@@ -2,6 +2,7 @@ import type { Permission, Role } from '../../shared/roles';
 import type { Config } from '../config';
 import type { Database, Db } from '../db/connection';
 import type { ImportApplier } from '../modules/imports/apply';
+import type { ExpensiveReads } from './expensive-reads';
 import type { SharedState } from './shared-state';
 import type { Allowances, LoginThrottle } from './throttle';
 import type { Tokens, VerifiedToken } from './tokens';
@@ -33,6 +34,12 @@ declare module 'fastify' {
      * changing their own user, and signing out. Every other route answers them 403.
      */
     beforePasswordChange?: boolean;
+    /**
+     * The call is an expensive read (a search, a report; any list as CSV is one already): a user
+     * runs EXPENSIVE_READ_LIMITS.running at once and the next wait their turn (lib/expensive-reads.ts).
+     * A function decides by the query.
+     */
+    expensiveRead?: boolean | ((query: Record<string, unknown>) => boolean);
   }
   interface FastifyInstance {
     config: Config;
@@ -43,6 +50,8 @@ declare module 'fastify' {
     loginThrottle: LoginThrottle;
     /** Tries counted apart from sign-ins: approval PINs, receipt look-ups. */
     allowances: Allowances;
+    /** The expensive reads each user has in flight (lib/expensive-reads.ts). */
+    expensiveReads: ExpensiveReads;
     /** Applies catalogue imports in the background (DESIGN §14). */
     importApplier: ImportApplier;
     /** "METHOD /url" of every route with `userCheckedInStatement`. */

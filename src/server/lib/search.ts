@@ -1,20 +1,71 @@
 import { and, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { searchWords } from '../../shared/paging';
+import { AppError, pgCode } from './errors';
+
+/**
+ * A word shorter than this is shorter than a trigram: the trigram indexes cannot find it inside a
+ * word, so it is looked for at the start of one (decision 0036).
+ */
+export const SHORT_WORD = 3;
+
+/** Whether a word of a search is short (counted in characters, as pg_trgm counts them). */
+export const isShortWord = (word: string) => [...word].length < SHORT_WORD;
 
 /** Escapes LIKE's wildcards so a search for "50%" means the text "50%". */
 export function likePattern(word: string): string {
   return `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** Every word of the search must appear, case-insensitively, in one of the columns. */
+/**
+ * What comes before the start of a word: the start of the text, or an ASCII space or punctuation
+ * mark. pg_trgm reads these as the gap between words, so its index finds a match through the
+ * trigram that starts a word ("  a" for "a"), as it cannot for one or two letters anywhere.
+ */
+const WORD_START = '(^|[ -/:-@\\[-`{-~])';
+
+/** A regular expression for `word` at the start of a word; every character but letters and digits escaped. */
+export function wordStartPattern(word: string): string {
+  return WORD_START + word.replace(/[^\p{L}\p{N}]/gu, (c) => `\\${c}`);
+}
+
+/**
+ * How a column matches one word of a search, ignoring case: a word of three characters or more
+ * anywhere (`ilike`), a shorter one at the start of a word (`~*`). Both are served by a trigram
+ * index on the column. The one rule of every list's search.
+ */
+export function wordMatch(word: string): { operator: 'ilike' | '~*'; pattern: string } {
+  return isShortWord(word)
+    ? { operator: '~*', pattern: wordStartPattern(word) }
+    : { operator: 'ilike', pattern: likePattern(word) };
+}
+
+/** Every word of the search must match (wordMatch) one of the columns. */
 export function matchesSearch(search: string | undefined, columns: AnyPgColumn[]): SQL | undefined {
   const words = searchWords(search);
   if (words.length === 0) return undefined;
   return and(
     ...words.map((word) => {
-      const pattern = likePattern(word);
-      return or(...columns.map((column) => sql`${column} ilike ${pattern}`));
+      const { operator, pattern } = wordMatch(word);
+      return or(...columns.map((column) => sql`${column} ${sql.raw(operator)} ${pattern}`));
     }),
   );
+}
+
+export const SEARCH_TOO_SLOW =
+  'This search took too long to answer; type more of the name, or choose a category.';
+
+/**
+ * Runs a search on `Database.searches`, whose statements each stop at the search time limit
+ * (decision 0036): one the indexes cannot narrow answers 503 with a sentence saying how to narrow
+ * it, instead of holding a connection and the processors a sale needs. PGlite has no statement
+ * timer: there the bound is the plan's (short words by the trigram index, counts capped).
+ */
+export async function withinSearchLimit<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (pgCode(error) === '57014') throw new AppError(503, SEARCH_TOO_SLOW);
+    throw error;
+  }
 }

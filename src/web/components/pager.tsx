@@ -31,6 +31,7 @@ export function Pager({
     >
       <p className="text-slate-600" aria-live="polite">
         Showing {first}–{last} of {page.total.toLocaleString('en-US')}
+        {page.totalCapped ? '+' : ''}
       </p>
       <div className="flex items-center gap-2">
         <button

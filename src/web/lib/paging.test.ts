@@ -33,3 +33,14 @@ describe('isPastEnd', () => {
     ).toBe(false);
   });
 });
+
+describe('serverPage', () => {
+  it('keeps the server saying it stopped counting, and pages over the matches it counted', () => {
+    const capped = serverPage(
+      { rows: [1], total: 2000, totalCapped: true, page: 1, pageSize: 50 },
+      { page: 1, pageSize: 50 },
+    );
+    expect(capped).toMatchObject({ total: 2000, totalCapped: true, pageCount: 40 });
+    expect(serverPage({ rows: [1], total: 120 }, { page: 1, pageSize: 50 }).totalCapped).toBeUndefined();
+  });
+});

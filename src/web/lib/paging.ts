@@ -9,6 +9,8 @@ export type Page<T> = {
   /** 0-based index of the first row shown, for row numbers that continue across pages. */
   offset: number;
   total: number;
+  /** The server stopped counting at `total`: there are more matches (a search of a letter or two). */
+  totalCapped?: true;
 };
 
 /**
@@ -32,7 +34,7 @@ export function pageOf<T>(items: readonly T[], page: number, size = PAGE_SIZE): 
  * and size the server echoes win over the ones asked for, so the numbers always fit the rows.
  */
 export function serverPage<T>(
-  answer: { rows: T[]; total: number; page?: number; pageSize?: number } | undefined,
+  answer: { rows: T[]; total: number; totalCapped?: true; page?: number; pageSize?: number } | undefined,
   asked: { page: number; pageSize: number },
 ): Page<T> {
   const page = answer?.page ?? asked.page;
@@ -44,6 +46,7 @@ export function serverPage<T>(
     pageCount: Math.max(1, Math.ceil(total / size)),
     offset: (page - 1) * size,
     total,
+    ...(answer?.totalCapped && { totalCapped: true as const }),
   };
 }
 

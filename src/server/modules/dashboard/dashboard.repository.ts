@@ -31,9 +31,12 @@ const listed = (where: string, fields: string) => `
  * by primary key): a day is counted there in report_settings' zone, which the server sets to its
  * TZ at every start. The lots expiring soon (DESIGN §15: holding units, expiring on or before
  * today + 30 days, today as store_today() says, expired ones too) are a range of the partial
- * index lots_expiring_idx, each lot's cost one probe of the products' primary key.
+ * index lots_expiring_idx, each lot's cost one probe of the products' primary key: a subquery per
+ * lot, not a join, so that no plan can read the whole catalogue for a few lots (a plan cached
+ * while the catalogue was small took a hash join over every product once an import had grown it;
+ * decision 0036).
  */
-const DASHBOARD = signedInStatement('dashboard_answer', {
+export const DASHBOARD = signedInStatement('dashboard_answer', {
   select: `select case when exists (select 1 from signed_in_user) then json_build_object(
             'success', true,
             'totalProducts', (select coalesce(sum(products), 0) from product_totals),
@@ -52,8 +55,9 @@ const DASHBOARD = signedInStatement('dashboard_answer', {
               json_build_object('message', 'No sales yet.')),
             'toReorder', (select coalesce(sum(to_reorder), 0) from product_totals),
             'expiringSoon', (
-              select json_build_object('count', count(*), 'value', coalesce(sum(l.quantity * coalesce(p.cost, 0)), 0))
-              from lots l join products p on p.id = l.product_id
+              select json_build_object('count', count(*), 'value', coalesce(sum(l.quantity * coalesce(
+                       (select p.cost from products p where p.id = l.product_id), 0)), 0))
+              from lots l
               where l.quantity > 0 and l.expires_on is not null
                 and l.expires_on <= store_today() + ${EXPIRING_DAYS}),
             'lowStock', ${listed('low.stock > 0', `'_id', l.product_id, 'name', l.name, 'stock', l.stock, 'category', json_build_object('name', c.name)`)}

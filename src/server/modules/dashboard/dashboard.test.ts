@@ -10,9 +10,22 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashboardResponse } from '../../../shared/dashboard';
+import { PERMISSIONS } from '../../../shared/roles';
+import { runnerOf } from '../../db/connection';
 import { setReportTimeZone } from '../../db/report-time-zone';
 import { freshPostgres, startApp, type Target, type TestApp, targets } from '../../test/harness';
 import { MIGRATIONS, migrationsBefore } from '../../test/migrations-before';
+import { DASHBOARD } from './dashboard.repository';
+
+/** A node of EXPLAIN (FORMAT JSON). */
+type PlanNode = {
+  'Node Type': string;
+  'Parent Relationship'?: string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Index Cond'?: string;
+  Plans?: PlanNode[];
+};
 
 type Seeded = { empty: string; syrup: string; vitamin: string; bandages: string; orders: string[] };
 
@@ -333,6 +346,43 @@ describe.each(targets)('the dashboard’s day with TZ=Pacific/Kiritimati on $nam
     await tracked(null, [['NOCOST', day(5), 7]]); // no cost yet: counted, worth 0
     const after = (await dashboard()).expiringSoon;
     expect(after).toEqual({ count: before.count + 4, value: Number((before.value + 15).toFixed(2)) });
+  });
+
+  it('GET /api/dashboard reads the cost of each expiring lot from its own product, whatever join the estimates favour', async () => {
+    // A plan made while the catalogue was small and kept by a connection after an import made it
+    // ten times larger read every product for a few hundred lots (issue 34, finding 10): a hash or
+    // merge join over products. Such joins are priced out here, as stale estimates can price them in.
+    const [me] = await t.sql<{ version: number }>(
+      'select token_version as version from users where id = $1',
+      [t.as.admin.id],
+    );
+    const [explained] = await t.app.db.transaction(async (tx) => {
+      const run = runnerOf(tx);
+      await run.query('set local enable_nestloop = off');
+      return run.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`explain (format json) ${DASHBOARD.text}`, [
+        me?.version,
+        PERMISSIONS['dashboard:read'],
+        t.as.admin.id,
+        null,
+      ]);
+    });
+    const root = explained?.['QUERY PLAN'][0]?.Plan as PlanNode;
+    const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+    const expiring = nodes(root).find(
+      (node) =>
+        node['Parent Relationship'] === 'InitPlan' &&
+        nodes(node).some((inner) => inner['Relation Name'] === 'lots'),
+    );
+    expect(expiring).toBeDefined();
+    const productReads = nodes(expiring as PlanNode).filter((node) => node['Relation Name'] === 'products');
+    expect(productReads.length).toBeGreaterThan(0);
+    for (const read of productReads) {
+      expect(read['Node Type']).toBe('Index Scan');
+      expect(read['Index Name']).toBe('products_pkey');
+      expect(read['Index Cond']).toMatch(/^\(id = /);
+    }
+    expect(nodes(expiring as PlanNode).map((node) => node['Node Type'])).not.toContain('Hash Join');
+    expect(nodes(expiring as PlanNode).map((node) => node['Node Type'])).not.toContain('Merge Join');
   });
 
   it('GET /api/dashboard counts a one-line sale once, as a catalogue order recorded as a sale is', async () => {

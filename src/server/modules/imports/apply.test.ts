@@ -770,6 +770,25 @@ describe.each(targets)('catalogue import apply on $name', (target) => {
       expect(await ledgerMismatches()).toEqual([]);
     });
 
+    it('leaves the statistics of the tables it filled fresh, so the planner counts the rows that are there', async () => {
+      // A store's catalogue loaded in one go: without fresh statistics (autovacuum off, or not
+      // yet come round) every plan is made, and every cached one kept, for the store it was.
+      const rows = Array.from({ length: BATCH_ROWS + 40 }, (_, i) =>
+        newRow(`STATS${tag()}-${i}`, { Stock: String(1 + (i % 5)) }),
+      );
+      const { id } = await checkedImport(t, admin, rows);
+      await applied(id);
+      expect((await importOf(id))?.status).toBe('applied');
+      for (const table of ['products', 'product_stock', 'product_sales', 'stock_movements']) {
+        const [row] = await t.sql<{ rows: number; estimated: number }>(
+          `select count(*)::int as rows,
+                  (select reltuples from pg_class where oid = '${table}'::regclass)::float8 as estimated
+             from ${table}`,
+        );
+        expect(row?.estimated, table).toBe(row?.rows);
+      }
+    });
+
     it('an import that cannot be applied as a whole ends failed with one sentence; applied again after a fix, it resumes', async () => {
       const sku = `F-${tag()}`;
       const { id } = await checkedImport(t, admin, [newRow(sku)]);

@@ -17,7 +17,7 @@ import { type SignedInRunner, signedInStatement } from '../../lib/auth';
 import type { CsvBatch } from '../../lib/csv-stream';
 import { badRequest, conflict, isId } from '../../lib/errors';
 import type { JsonBatch } from '../../lib/json-stream';
-import { matchesSearch } from '../../lib/search';
+import { isShortWord, matchesSearch, withinSearchLimit } from '../../lib/search';
 import { rowsOf } from '../../lib/sql';
 import {
   type Actor,
@@ -379,17 +379,32 @@ export async function productCsvBatch(
   };
 }
 
-/** One page of the catalogue, filtered by name words and category. */
+/**
+ * One page of the catalogue, filtered by name words and category, with the count of all matches:
+ * exact, or, for a search of short words only past FEW_MATCHES matches, FEW_MATCHES and `capped`
+ * (decision 0036: such a search is the first letter or two of a name, and counting every product
+ * with a word starting "s" read the whole catalogue). A search runs on the database's searches,
+ * within their time limit.
+ */
 export async function productPage(
   database: Database,
   query: ProductFilter,
   window: { limit: number; offset: number },
   storeThreshold: number,
-): Promise<{ products: Product[]; total: number }> {
-  const db = database.db;
+): Promise<{ products: Product[]; total: number; capped: boolean }> {
   const { search, where, order } = productFilter(query);
   const select = BY_STOCK.has(query.sort) ? selectProductsByStock : selectProducts;
-  if (search) {
+  if (!search) {
+    const rows = await select(database.db, storeThreshold)
+      .where(where)
+      .orderBy(...order)
+      .limit(window.limit)
+      .offset(window.offset);
+    return { products: rows.map(toProduct), total: await countProducts(database.db, where), capped: false };
+  }
+  const words = searchWords(query.search);
+  const { db, run } = database.searches;
+  return withinSearchLimit(async () => {
     // Words of a name cluster in name order ("Vitamin …" all sit together), so the planner's
     // index-order scan can read far past a page before it finds a few matches. So take up to
     // FEW_MATCHES + 1 matches from the trigram index in one pass: when that is all of them, sort
@@ -411,21 +426,25 @@ export async function productPage(
       order by ${sql.raw(SQL_ORDER[query.sort ?? 'name'])}
       limit ${window.limit} offset ${window.offset}`;
     // Planning this takes about as long as running it, so it is prepared (a plan per shape, kept
-    // per connection). Not when a word is shorter than a trigram: the index cannot narrow those,
-    // and only a plan made for the actual words knows to read the table instead.
-    const prepared = searchWords(query.search).every((word) => word.length >= 3);
+    // per connection). Not with a short word: how many names have a word starting with it ranges
+    // from none to most, and only a plan made for the actual words knows whether to read the
+    // trigram index or the table.
+    const short = words.every(isShortWord);
+    const prepared = !words.some(isShortWord);
     const rows = prepared
-      ? await database.run<ProductRow & { total: number }>(...statementOf(matching))
+      ? await run<ProductRow & { total: number }>(...statementOf(matching))
       : rowsOf<ProductRow & { total: number }>(await db.execute(matching));
-    const total = rows[0]?.total ?? (await countProducts(db, where));
-    if (total <= FEW_MATCHES) return { products: rows.map(toProduct), total };
-  }
-  const rows = await select(db, storeThreshold)
-    .where(where)
-    .orderBy(...order)
-    .limit(window.limit)
-    .offset(window.offset);
-  return { products: rows.map(toProduct), total: await countProducts(db, where) };
+    const found = rows[0]?.total ?? (await countProducts(db, where, FEW_MATCHES + 1));
+    if (found <= FEW_MATCHES) return { products: rows.map(toProduct), total: found, capped: false };
+    const page = await select(db, storeThreshold)
+      .where(where)
+      .orderBy(...order)
+      .limit(window.limit)
+      .offset(window.offset);
+    return short
+      ? { products: page.map(toProduct), total: FEW_MATCHES, capped: true }
+      : { products: page.map(toProduct), total: await countProducts(db, where), capped: false };
+  });
 }
 
 /** The same orders as PRODUCT_ORDER, over the columns of a matched set `m`. */
@@ -438,12 +457,23 @@ const SQL_ORDER: Record<NonNullable<ProductQuery['sort']>, string> = {
   '-stock': 'm.stock desc, lower(m.name) desc, m.id desc',
 };
 
-/** The whole catalogue is counted by product_totals (kept by a trigger); a filtered one counts its rows. */
-async function countProducts(db: Db, where: SQL | undefined): Promise<number> {
+/**
+ * The whole catalogue is counted by product_totals (kept by a trigger); a filtered one counts its
+ * rows, up to `upTo` when given.
+ */
+async function countProducts(db: Db, where: SQL | undefined, upTo?: number): Promise<number> {
   if (!where) {
     const [row] = await db
       .execute(sql`select coalesce(sum(products), 0)::int as n from product_totals`)
       .then((result) => rowsOf<{ n: number }>(result));
+    return row?.n ?? 0;
+  }
+  if (upTo !== undefined) {
+    const [row] = rowsOf<{ n: number }>(
+      await db.execute(
+        sql`select count(*)::int as n from (select 1 from ${products} where ${where} limit ${upTo}) x`,
+      ),
+    );
     return row?.n ?? 0;
   }
   const [row] = await db.select({ n: count() }).from(products).where(where);

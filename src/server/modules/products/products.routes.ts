@@ -81,12 +81,18 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/products',
     {
-      config: { permission: 'products:read' },
+      // A search, and the whole catalogue (streamed), are expensive reads; a page of it is not.
+      config: {
+        permission: 'products:read',
+        expensiveRead: (query) =>
+          (typeof query.search === 'string' && query.search.trim() !== '') ||
+          (query.page === undefined && query.pageSize === undefined),
+      },
       schema: {
         tags: ['products'],
         summary: 'The catalogue, or one page of it',
         description:
-          'Without page or pageSize the whole catalogue (streamed), with the categories and suppliers to choose from; with them one page, without those lists (see /products/choices). search matches every word in the name, or a SKU or barcode exactly; total counts all matches. format=csv (admin only) answers every match as CSV in name order (streamed). cost only for roles that read costs.',
+          'Without page or pageSize the whole catalogue (streamed), with the categories and suppliers to choose from; with them one page, without those lists (see /products/choices). search matches every word in the name (a word of one or two characters at the start of a word of the name), or a SKU or barcode exactly; total counts all matches, except that a search of such short words only stops counting at 2,000 and says totalCapped. A search statement that runs past a few hundred milliseconds answers 503. format=csv (admin only) answers every match as CSV in name order (streamed). cost only for roles that read costs.',
         querystring: ProductQuery,
         response: { 200: ProductListResponse },
       },
@@ -109,7 +115,7 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const window = pageWindow(request.query);
       if (window) {
-        const { products, total } = await productPage(
+        const { products, total, capped } = await productPage(
           app.database,
           request.query,
           window,
@@ -119,6 +125,7 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
           success: true as const,
           products: products.map((product) => costFor(me.role, product, 'cost')),
           total,
+          ...(capped && { totalCapped: true as const }),
           page: window.page,
           pageSize: window.pageSize,
         };

@@ -47,7 +47,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/reports/sales',
     {
-      config: { permission: 'reports:read' },
+      config: { permission: 'reports:read', expensiveRead: true },
       schema: {
         tags: ['reports'],
         summary:
@@ -81,7 +81,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/reports/products',
     {
-      config: { permission: 'reports:read' },
+      config: { permission: 'reports:read', expensiveRead: true },
       schema: {
         tags: ['reports'],
         summary: 'The best-selling products of the range',
@@ -122,7 +122,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/reports/products/never-sold',
     {
-      config: { permission: 'reports:read' },
+      config: { permission: 'reports:read', expensiveRead: true },
       schema: {
         tags: ['reports'],
         summary: 'Products of today’s catalogue that sold nothing in the range',
@@ -152,7 +152,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/reports/categories',
     {
-      config: { permission: 'reports:read' },
+      config: { permission: 'reports:read', expensiveRead: true },
       schema: {
         tags: ['reports'],
         summary: 'Units, revenue and margin by category, with each one’s share of the revenue',
@@ -175,7 +175,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/reports/staff',
     {
-      config: { permission: 'reports:read' },
+      config: { permission: 'reports:read', expensiveRead: true },
       schema: {
         tags: ['reports'],
         summary: 'Orders, units and revenue by who placed them',
@@ -205,7 +205,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/reports/customers',
     {
-      config: { permission: 'reports:read' },
+      config: { permission: 'reports:read', expensiveRead: true },
       schema: {
         tags: ['reports'],
         summary: 'The customers who spent most',
@@ -235,7 +235,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/reports/tax',
     {
-      config: { permission: 'reports:read' },
+      config: { permission: 'reports:read', expensiveRead: true },
       schema: {
         tags: ['reports'],
         summary: 'The tax of the range by rate: the net sold under each rate and its tax',
@@ -258,7 +258,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/reports/stock',
     {
-      config: { permission: 'reports:read' },
+      config: { permission: 'reports:read', expensiveRead: true },
       schema: {
         tags: ['reports'],
         summary: 'What the stock is worth now, at cost, by category',

@@ -12,7 +12,7 @@ import {
 import type { SaleMethod } from '../../../shared/till';
 import type { Runner } from '../../db/connection';
 import { type SignedInRunner, signedInStatement } from '../../lib/auth';
-import { likePattern } from '../../lib/search';
+import { wordMatch } from '../../lib/search';
 import { orderLots } from '../lots/lots.repository';
 
 /**
@@ -616,10 +616,12 @@ export async function salePage(
     filter.from ?? null,
     filter.to ?? null,
     timeZone,
-    ...words.map(likePattern),
+    ...words.map((word) => wordMatch(word).pattern),
   ];
-  // One ilike per word, each a condition of its own, so the trigram index serves them.
-  const named = words.map((_, at) => `and s.customer_name ilike $${7 + at}`).join(' ');
+  // One condition per word (the search rule of lib/search.ts), each its own, so the trigram index serves them.
+  const named = words
+    .map((word, at) => `and s.customer_name ${wordMatch(word).operator} $${7 + at}`)
+    .join(' ');
   const where = `($1::uuid is null or s.customer_id = $1::uuid) and ($2::uuid is null or s.user_id = $2::uuid)
     and ($3::bigint is null or s.number = $3::bigint)
     and ($4::date is null or s.created_at >= ($4::date)::timestamp at time zone $6::text)

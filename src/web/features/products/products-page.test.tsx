@@ -152,6 +152,33 @@ describe('Products screen', () => {
     expect(await screen.findByText('No products found.')).toBeTruthy();
   });
 
+  it('says there are more than the total when the server stopped counting a short search', async () => {
+    signIn(userOf('admin'));
+    mockFetch({
+      'GET /api/products': ({ query }) => ({
+        body: {
+          success: true,
+          products: many(50),
+          total: 2000,
+          ...(query.search ? { totalCapped: true } : {}),
+          page: 1,
+          pageSize: 50,
+        },
+      }),
+      'GET /api/products/choices': () => ({
+        body: { success: true, categories: [category], suppliers: [supplier] },
+      }),
+    });
+    renderWithClient(
+      <MemoryRouter>
+        <ProductsPage />
+      </MemoryRouter>,
+    );
+    await screen.findByText('Showing 1–50 of 2,000');
+    await userEvent.type(screen.getByPlaceholderText('Search products by name...'), 's');
+    expect(await screen.findByText('Showing 1–50 of 2,000+')).toBeTruthy();
+  });
+
   it('pages with Previous and Next, showing where the rows sit among the total', async () => {
     const { calls } = renderProducts(many(120));
     await screen.findByText('Item 001');
