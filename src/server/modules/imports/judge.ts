@@ -185,21 +185,11 @@ export type Match = {
   errors: ImportError[];
 };
 
-/** A product's fields a row writes: every one for a new product, the changed ones for an update. */
-export type ProductFields = {
-  name?: string;
-  sku?: string | null;
-  barcode?: string | null;
-  description?: string;
-  /** Categories, suppliers and tax rates by name; null: the store's default rate. */
-  category?: string;
-  supplier?: string;
-  price?: number;
-  cost?: number | null;
-  reorderPoint?: number | null;
-  reorderQuantity?: number | null;
-  taxRate?: string | null;
-};
+/**
+ * A product's fields a row writes: every one for a new product, the changed ones for an update.
+ * They are the row's own values but its stock and lot, which move through the ledger.
+ */
+export type ProductFields = Omit<ImportValues, 'stock' | 'lot' | 'expiry'>;
 
 /** What the apply writes for a row. */
 export type RowWrite = {
