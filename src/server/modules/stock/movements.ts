@@ -1,0 +1,166 @@
+import type { MovementKind } from '../../../shared/stock';
+import type { Runner } from '../../db/connection';
+
+/**
+ * The one writer of the stock ledger (DESIGN §8), as ERPNext's vouchers all call one function:
+ * every sale, refund, receipt, adjustment, count, import, seed and bench row that records a
+ * movement goes through this module, so a column a movement gains is added here once. The ledger's
+ * trigger (src/server/db/functions/stock_movements_apply.sql) stays the one place that applies a
+ * movement to a product's stock and its lots, refuses it (IMS01 below zero, IMS02 no product, IMS05
+ * and IMS07 for lots) and fills in the stock after it. `movements.test.ts` lists the writers: no
+ * other file inserts into stock_movements.
+ *
+ * Two ways in, one column list:
+ * - `recordMovements(runner, movements)`: movements made in TypeScript, written in one statement
+ *   from one jsonb parameter, in the order given (callers that take several products give them in
+ *   product id order, the order the trigger locks them).
+ * - `movementsInsert({...})`: the text of an `insert … select` for a statement that records the
+ *   movements of rows it has just made (the sale's orders, a refund's write-offs), so the hot path
+ *   stays one statement.
+ */
+
+/** A movement's columns the writers fill in (stock_after is the trigger's). */
+export const MOVEMENT_COLUMNS = [
+  'at',
+  'product_id',
+  'kind',
+  'quantity',
+  'reason',
+  'note',
+  'user_id',
+  'user_name',
+  'order_id',
+  'purchase_order_id',
+  'refund_id',
+  'lot_id',
+] as const;
+export type MovementColumn = (typeof MOVEMENT_COLUMNS)[number];
+
+/** The movement reasons the ledger knows (its check constraint). */
+export type MovementReason =
+  | 'received'
+  | 'damaged'
+  | 'lost'
+  | 'found'
+  | 'returned'
+  | 'correction'
+  | 'expired';
+
+/** One movement to record. Signed quantity: units in (+) or out (−). */
+export type NewMovement = {
+  productId: string;
+  kind: MovementKind;
+  quantity: number;
+  reason?: MovementReason | null;
+  note?: string;
+  /** Who made it (null: the system, e.g. a seed's opening stock). */
+  actor?: { id: string; name: string } | null;
+  orderId?: string | null;
+  purchaseOrderId?: string | null;
+  refundId?: string | null;
+  lotId?: string | null;
+  /**
+   * When it happened: an ISO time (seeds and imported history); `'clock'` for the moment the row
+   * is written (each row its own time, so a history reads a return before its write-off); omitted,
+   * the transaction's time (the column's default).
+   */
+  at?: string | Date | 'clock';
+};
+
+/** A recorded movement as the ledger holds it (snake_case, as the database answers). */
+export type MovementRecord = {
+  id: string;
+  at: string | Date;
+  product_id: string;
+  kind: MovementKind;
+  quantity: number;
+  stock_after: number;
+  reason: MovementReason | null;
+  note: string;
+  user_id: string | null;
+  user_name: string | null;
+  order_id: string | null;
+  purchase_order_id: string | null;
+  refund_id: string | null;
+  lot_id: string | null;
+};
+
+const COLUMN_TYPES: Record<MovementColumn, string> = {
+  at: 'text',
+  product_id: 'uuid',
+  kind: 'text',
+  quantity: 'integer',
+  reason: 'text',
+  note: 'text',
+  user_id: 'uuid',
+  user_name: 'text',
+  order_id: 'uuid',
+  purchase_order_id: 'uuid',
+  refund_id: 'uuid',
+  lot_id: 'uuid',
+};
+
+/** What a column is when a movement does not give it. */
+const COLUMN_DEFAULTS: Partial<Record<MovementColumn, string>> = {
+  at: 'now()',
+  note: "''",
+};
+
+const value = (c: MovementColumn): string =>
+  c === 'at'
+    ? `case when x.at = 'clock' then clock_timestamp() else coalesce(x.at::timestamptz, now()) end`
+    : COLUMN_DEFAULTS[c]
+      ? `coalesce(x.${c}, ${COLUMN_DEFAULTS[c]})`
+      : `x.${c}`;
+
+const RECORD = `insert into stock_movements (${MOVEMENT_COLUMNS.join(', ')})
+  select ${MOVEMENT_COLUMNS.map(value).join(', ')}
+    from jsonb_to_recordset($1::jsonb) with ordinality as x(${MOVEMENT_COLUMNS.map((c) => `${c} ${COLUMN_TYPES[c]}`).join(', ')}, n bigint)
+   order by x.n
+  returning *`;
+
+function toRow(movement: NewMovement): Record<MovementColumn, unknown> {
+  return {
+    at: movement.at instanceof Date ? movement.at.toISOString() : (movement.at ?? null),
+    product_id: movement.productId,
+    kind: movement.kind,
+    quantity: movement.quantity,
+    reason: movement.reason ?? null,
+    note: movement.note ?? null,
+    user_id: movement.actor?.id ?? null,
+    user_name: movement.actor?.name ?? null,
+    order_id: movement.orderId ?? null,
+    purchase_order_id: movement.purchaseOrderId ?? null,
+    refund_id: movement.refundId ?? null,
+    lot_id: movement.lotId ?? null,
+  };
+}
+
+/**
+ * Records movements in one statement, in the order given; answers them as recorded (with the stock
+ * after each). A refusal of the trigger (IMS01…) undoes the whole statement.
+ */
+export async function recordMovements(
+  runner: Runner,
+  movements: readonly NewMovement[],
+): Promise<MovementRecord[]> {
+  if (movements.length === 0) return [];
+  return runner.query<MovementRecord>(RECORD, [JSON.stringify(movements.map(toRow))]);
+}
+
+/**
+ * The text of `insert into stock_movements (…) select … from <from> [order by …]`, for a statement
+ * that records the movements of rows it has just made: `values` gives each column's SQL expression
+ * over `from` (columns left out take their default: null, '' for the note, the transaction's time
+ * for `at`).
+ */
+export function movementsInsert(source: {
+  values: Partial<Record<MovementColumn, string>> & { product_id: string; kind: string; quantity: string };
+  from: string;
+  orderBy?: string;
+}): string {
+  const columns = MOVEMENT_COLUMNS.filter((c) => source.values[c] !== undefined || COLUMN_DEFAULTS[c]);
+  const values = columns.map((c) => source.values[c] ?? COLUMN_DEFAULTS[c]);
+  return `insert into stock_movements (${columns.join(', ')})
+     select ${values.join(', ')} from ${source.from}${source.orderBy ? ` order by ${source.orderBy}` : ''}`;
+}
