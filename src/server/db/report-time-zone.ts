@@ -1,7 +1,7 @@
 import type { Database } from './connection';
 
 /**
- * Makes the kept daily figures (migration 0013) count days in `timeZone`: when the database counted
+ * Makes the kept daily figures (orders_figures_counted.sql) count days in `timeZone`: when the database counted
  * them in another zone, it records this one and recounts every day from the orders, in one
  * transaction that orders wait for. Several servers starting at once take turns, and only the
  * first recounts. Answers whether it recounted. Runs at every start (buildApp): the server's TZ

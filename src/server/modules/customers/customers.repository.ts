@@ -91,7 +91,7 @@ export async function customerSummary(db: Db, id: string, sellerId?: string): Pr
 }
 
 /**
- * The key two customers may not share (migration 0022): the name trimmed, lower case, inner
+ * The key two customers may not share (customer_duplicate_key.sql): the name trimmed, lower case, inner
  * spaces collapsed, and the phone's digits. Worked out by the database, one definition for all.
  */
 const duplicateKey = (values: { name: string; phone: string }) =>

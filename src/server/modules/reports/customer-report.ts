@@ -4,7 +4,7 @@ import type { Range } from './reports.repository';
 
 /**
  * The customers who spent most in the range, from the kept daily figures (sales_day_customers,
- * migration 0015), best first; the sales of customers since deleted are one row without a
+ * kept by orders_figures_counted.sql), best first; the sales of customers since deleted are one row without a
  * customer. $1 from, $2 to, $3 how many.
  */
 const CUSTOMERS = statement(

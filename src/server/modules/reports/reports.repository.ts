@@ -631,7 +631,7 @@ export async function taxReport(
 /**
  * What the stock is worth now, at cost (a product without one counts 0), per category of today's
  * catalogue (empty ones too), most value first, then the totals (`total` true). From
- * category_stock, which the triggers on products keep (migration 0013): the catalogue itself
+ * category_stock, which product_totals_added/changed/removed keep (src/server/db/functions/): the catalogue itself
  * would be 100,000 rows to sum.
  */
 const STOCK = statement(
