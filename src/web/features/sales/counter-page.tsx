@@ -86,21 +86,9 @@ function Counter({ user, session }: { user: User; session: string }) {
   const store: CounterStore | undefined = settings.data?.store;
   /** The store is being read again after the server said the total moved: the sale waits for it. */
   const [rereading, setRereading] = useState(false);
-  const {
-    draft,
-    setDraft,
-    currency,
-    priced,
-    pricedCart,
-    total,
-    overLimit,
-    cash,
-    tenderedError,
-    blocked,
-    canSellAnyway,
-    checkLineDiscount,
-    checkCartDiscount,
-  } = useCounterDraft({ userId: user._id, role: user.role, store, rereading });
+  const counter = useCounterDraft({ userId: user._id, role: user.role, store, rereading });
+  const { draft, setDraft, currency, priced, pricedCart, total, overLimit, cash } = counter;
+  const { tenderedError, blocked, canSellAnyway, checkLineDiscount, checkCartDiscount } = counter;
   const [parked, setParked] = useState<ParkedSale[]>(() => readParked(user._id));
   const [showParked, setShowParked] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
