@@ -17,6 +17,7 @@ import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { Table, TableMessage, Td, Th } from '../../components/table';
+import { BACKWARDS_RANGE, toDayError } from '../../lib/date-range';
 import { formatDateTime, ROLE_LABEL } from '../../lib/format';
 import { oneOf, pageIn, useListAddress } from '../../lib/list-address';
 import { isPastEnd, PAGE_SIZE, serverPage, withQuery } from '../../lib/paging';
@@ -197,10 +198,7 @@ export function ActivityPage() {
   const { params, setFilter, setPage, clear } = useListAddress<FilterName>();
   const filters = readFilters(params);
   const filtered = FILTER_NAMES.some((name) => filters[name] !== undefined);
-  const rangeError =
-    filters.from && filters.to && filters.from > filters.to
-      ? 'Must be on or after the From date.'
-      : undefined;
+  const rangeError = toDayError(filters.from, filters.to);
 
   const asked = { page: filters.page, pageSize: PAGE_SIZE };
   const query: AuditQuery = { ...filters, ...asked };
@@ -304,7 +302,7 @@ export function ActivityPage() {
         </thead>
         <tbody className="divide-y divide-slate-100">
           {rangeError ? (
-            <TableMessage colSpan={5}>Choose a From date on or before the To date.</TableMessage>
+            <TableMessage colSpan={5}>{BACKWARDS_RANGE}</TableMessage>
           ) : (
             <LoadState
               query={list}

@@ -1,47 +1,18 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  type FormEvent,
-  type ReactNode,
-  type Ref,
-  useCallback,
-  useEffect,
-  useId,
-  useRef,
-  useState,
-} from 'react';
+import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import {
-  type CartProblem,
-  centsNumber,
-  type Discount,
-  isCartProblem,
-  linesOverLimit,
-  type PricedCart,
-} from '../../../shared/money';
+import { centsNumber, isCartProblem } from '../../../shared/money';
 import type { Product } from '../../../shared/products';
 import type { Role } from '../../../shared/roles';
-import {
-  type ApprovalInput,
-  MAX_SALE_LINES,
-  PAYMENT_LABEL,
-  PAYMENT_METHODS,
-  type PaymentMethod,
-  type Sale,
-  SaleInput,
-  saleNumberLabel,
-} from '../../../shared/sales';
-import { taxRateLabel } from '../../../shared/store';
+import { type ApprovalInput, type Sale, SaleInput, saleNumberLabel } from '../../../shared/sales';
 import type { User } from '../../../shared/users';
 import { buttonClass } from '../../components/button';
-import { FormError, TextField } from '../../components/form-field';
-import { type Loadable, LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { ApiRequestError, errorMessage } from '../../lib/api';
 import { salePath } from '../../lib/area-paths';
 import { formatMoney } from '../../lib/format';
 import { idempotencyKeys } from '../../lib/idempotency';
 import { useSignedInUser } from '../../lib/signed-in';
-import { creditQuery } from '../customers/credit-api';
 import { TillGate } from '../till/till-gate';
 import { ApprovalDialog, type ApprovalReason } from './approval-dialog';
 import { CartLines } from './cart-lines';
@@ -58,7 +29,6 @@ import {
   setLineDiscount,
   setQuantity,
   stepQuantity,
-  tenderedOf,
 } from './cart-rules';
 import {
   type CounterDraft,
@@ -66,17 +36,17 @@ import {
   isEmptyDraft,
   MAX_PARKED,
   type ParkedSale,
-  readDraft,
   readParked,
-  writeDraft,
   writeParked,
 } from './counter-drafts';
 import { useRereadWhileOpen } from './counter-reread';
 import { SHORTCUT_KEYS, ShortcutLegend, useCounterShortcuts } from './counter-shortcuts';
+import { CounterTotals } from './counter-totals';
 import { CustomerPicker } from './customer-picker';
 import { DiscountEditor } from './discount-editor';
 import { ParkedSales, parkedName } from './parked-sales';
-import { SplitPayments, splitProblem } from './payments-editor';
+import { PaymentForm } from './payment-form';
+import { SplitPayments } from './payments-editor';
 import { ProductSearch } from './product-search';
 import {
   type CounterStore,
@@ -85,35 +55,10 @@ import {
   storeSettingsQuery,
   useCompleteSale,
 } from './sales-api';
+import { useCounterDraft, withLines } from './use-counter-draft';
 
 /** The server's refusals a manager's approval answers (a wrong or missing PIN, too many tries). */
 const APPROVAL_REFUSED = [403, 429];
-
-/**
- * Why the sale cannot be completed yet, or null when it can. `overStock`: the lines above the
- * stock are sold anyway (with an approval), so they do not block.
- */
-function blockedBy(
-  cart: Cart,
-  priced: PricedCart | CartProblem | null,
-  tenderedError: string | null,
-  overStock = false,
-  rereading = false,
-): string | null {
-  if (cart.length === 0) return 'Add a product to start the sale.';
-  if (rereading) return "Reading the store's prices and taxes again...";
-  if (cart.length > MAX_SALE_LINES) return `A sale has at most ${MAX_SALE_LINES} lines.`;
-  if (cart.some((line) => quantityOf(line.quantity) === null))
-    return 'Every line needs a quantity of at least 1.';
-  if (!priced) return "Waiting for the store's prices and taxes.";
-  if (isCartProblem(priced))
-    return priced.problem === 'cartDiscountAboveSubtotal'
-      ? "The sale's discount is more than the lines' amount: lower it."
-      : "A line's discount is more than its amount: lower it.";
-  if (!overStock && cart.some(isAboveStock))
-    return 'Some lines ask for more than the stock: lower or remove them.';
-  return tenderedError;
-}
 
 /**
  * The sale counter (DESIGN §11): scan or find products into a cart, optionally name the customer,
@@ -137,18 +82,20 @@ function Counter({ user, session }: { user: User; session: string }) {
   const completeRef = useRef<HTMLButtonElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const parkedId = useId();
-  const [draft, setDraft] = useState<CounterDraft>(() => readDraft(user._id));
+  const settings = useQuery(storeSettingsQuery);
+  const store: CounterStore | undefined = settings.data?.store;
+  /** The store is being read again after the server said the total moved: the sale waits for it. */
+  const [rereading, setRereading] = useState(false);
+  const counter = useCounterDraft({ userId: user._id, role: user.role, store, rereading });
+  const { draft, setDraft, currency, priced, pricedCart, total, overLimit, cash } = counter;
+  const { tenderedError, blocked, canSellAnyway, checkLineDiscount, checkCartDiscount } = counter;
   const [parked, setParked] = useState<ParkedSale[]>(() => readParked(user._id));
   const [showParked, setShowParked] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [lastSale, setLastSale] = useState<Sale | null>(null);
   /** The manager's approval being asked for, and whether the lines above stock are sold anyway. */
   const [approving, setApproving] = useState<{ overStock: boolean } | null>(null);
-  const settings = useQuery(storeSettingsQuery);
-  const store: CounterStore | undefined = settings.data?.store;
   const queryClient = useQueryClient();
-  /** The store is being read again after the server said the total moved: the sale waits for it. */
-  const [rereading, setRereading] = useState(false);
   const [keys] = useState(() => {
     const made = idempotencyKeys();
     made.restore(draft.unanswered);
@@ -157,32 +104,32 @@ function Counter({ user, session }: { user: User; session: string }) {
   const complete = useCompleteSale(keys);
   const busy = complete.isPending;
   const { lines: cart, customer, method, tendered, discount: cartDiscount, split, payments } = draft;
-  // The customer's store credit, when split payments may spend it (the editor reads the same).
-  const credit = useQuery({ ...creditQuery(customer?._id ?? ''), enabled: split && customer !== null });
 
-  useEffect(() => writeDraft(user._id, draft), [user._id, draft]);
   useEffect(() => writeParked(user._id, parked), [user._id, parked]);
 
   /**
    * A cart kept from earlier shows its products as the server has them now (price and stock);
    * a product deleted meanwhile leaves the cart, and the cashier is told.
    */
-  const refresh = useCallback(async (lines: Cart) => {
-    if (lines.length === 0) return;
-    const { products, gone } = await readProducts(lines.map((line) => line.product._id));
-    setDraft((now) => ({
-      ...now,
-      lines: refreshProducts(now.lines, products).filter((line) => !gone.includes(line.product._id)),
-    }));
-    const names = lines.filter((line) => gone.includes(line.product._id)).map((line) => line.product.name);
-    if (names.length > 0)
-      setNotice({
-        kind: 'error',
-        text: `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} no longer sold and ${
-          names.length === 1 ? 'was' : 'were'
-        } taken out of the sale.`,
-      });
-  }, []);
+  const refresh = useCallback(
+    async (lines: Cart) => {
+      if (lines.length === 0) return;
+      const { products, gone } = await readProducts(lines.map((line) => line.product._id));
+      setDraft((now) => ({
+        ...now,
+        lines: refreshProducts(now.lines, products).filter((line) => !gone.includes(line.product._id)),
+      }));
+      const names = lines.filter((line) => gone.includes(line.product._id)).map((line) => line.product.name);
+      if (names.length > 0)
+        setNotice({
+          kind: 'error',
+          text: `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} no longer sold and ${
+            names.length === 1 ? 'was' : 'were'
+          } taken out of the sale.`,
+        });
+    },
+    [setDraft],
+  );
 
   // A submit that got no answer is sent again as it was (its key, its total): the server may have
   // made that sale, and only the same request is answered with it rather than made twice.
@@ -205,57 +152,13 @@ function Counter({ user, session }: { user: User; session: string }) {
   }, [keys, queryClient, refresh]);
   useRereadWhileOpen(reread);
 
-  const currency = store?.currency ?? 'USD';
-  // The one computation the server makes (src/shared/money.ts): the screen shows the receipt's sums.
-  const priced = store ? priceOf(cart, cartDiscount, store.pricesIncludeTax) : null;
-  const pricedCart = priced && !isCartProblem(priced) ? priced : null;
-  const total = pricedCart ? centsNumber(pricedCart.total) : 0;
-  const overLimit =
-    pricedCart && store && user.role !== 'admin' ? linesOverLimit(pricedCart, store.maxDiscountPercent) : [];
-  const cash = method === 'cash' ? tenderedOf(tendered) : null;
-  const tenderedError =
-    cash === null
-      ? null
-      : Number.isNaN(cash)
-        ? 'Enter the cash tendered as an amount, like 20 or 20.50.'
-        : cart.length > 0 && changeFor(cash, total) < 0
-          ? 'Cash tendered is less than the total.'
-          : null;
-  // Split payments must cover the total by the shared rules (settlePayments); one payment, its cash.
-  const paymentError = split
-    ? splitProblem(total, payments, customer, credit.data?.balance ?? null, currency)
-    : tenderedError;
-  const blocked = blockedBy(cart, priced, paymentError, false, rereading);
-  // Only the stock stands in the way: a manager may approve selling what the shelf holds.
-  const canSellAnyway =
-    blocked !== null && cart.some(isAboveStock) && !blockedBy(cart, priced, paymentError, true, rereading);
-
-  /** Why a discount cannot be given (an amount above what it applies to), or null. */
-  function checkLineDiscount(productId: string, discount: Discount): string | null {
-    if (!store) return null;
-    const next = priceOf(setLineDiscount(cart, productId, discount), null, store.pricesIncludeTax);
-    return isCartProblem(next) ? "A discount can be at most the line's amount." : null;
-  }
-  function checkCartDiscount(discount: Discount): string | null {
-    if (!store) return null;
-    const next = priceOf(cart, discount, store.pricesIncludeTax);
-    return isCartProblem(next) && next.problem === 'cartDiscountAboveSubtotal'
-      ? "The sale's discount can be at most the lines' amount after their own discounts."
-      : null;
-  }
-
   /** A change made by the cashier: the last refusal no longer describes the sale. */
   function change(next: (draft: CounterDraft) => CounterDraft) {
     if (busy) return;
     setDraft(next);
     if (complete.isError) complete.reset();
   }
-  const edit = (next: (cart: Cart) => Cart) =>
-    change((now) => {
-      const lines = next(now.lines);
-      // The sale's discount goes with its last line: an empty cart has nothing to discount.
-      return { ...now, lines, discount: lines.length > 0 ? now.discount : null };
-    });
+  const edit = (next: (cart: Cart) => Cart) => change((now) => withLines(now, next(now.lines)));
 
   function toScanBox() {
     searchRef.current?.focus();
@@ -516,7 +419,7 @@ function Counter({ user, session }: { user: User; session: string }) {
             tenderedError={tenderedError}
             change={cash !== null && !Number.isNaN(cash) && !tenderedError ? changeFor(cash, total) : null}
             totals={
-              <Totals
+              <CounterTotals
                 settings={settings}
                 priced={priced}
                 items={itemCount(cart)}
@@ -584,235 +487,6 @@ function LastSale({ sale, role }: { sale: Sale; role: Role }) {
       <Link to={salePath(role, sale._id)} className={buttonClass('secondary', 'sm')}>
         Receipt {number}
       </Link>
-    </div>
-  );
-}
-
-function PaymentForm({
-  formRef,
-  payRef,
-  completeRef,
-  split,
-  onSplit,
-  splitEditor,
-  method,
-  onMethod,
-  tendered,
-  onTendered,
-  tenderedError,
-  change,
-  totals,
-  currency,
-  total,
-  blocked,
-  busy,
-  error,
-  sellAnyway,
-  onSubmit,
-}: {
-  formRef: Ref<HTMLFormElement>;
-  /** Where the payment shortcut lands: the cash tendered, or the chosen method. */
-  payRef: Ref<HTMLInputElement>;
-  completeRef: Ref<HTMLButtonElement>;
-  /** Paid in several payments (the split editor) rather than one. */
-  split: boolean;
-  onSplit: (split: boolean) => void;
-  splitEditor: ReactNode;
-  method: PaymentMethod;
-  onMethod: (method: PaymentMethod) => void;
-  tendered: string;
-  onTendered: (tendered: string) => void;
-  tenderedError: string | null;
-  change: number | null;
-  /** Items, subtotal, discounts, tax by rate and the total. */
-  totals: ReactNode;
-  currency: string;
-  total: number;
-  blocked: string | null;
-  busy: boolean;
-  error: string | null;
-  /** Offered when only the stock stands in the way: a manager approves selling anyway. */
-  sellAnyway: (() => void) | null;
-  onSubmit: (event: FormEvent) => void;
-}) {
-  const id = useId();
-  // The tendered field says its own problem; the other reasons are said by the button.
-  const showBlocked = Boolean(blocked) && blocked !== tenderedError && !error;
-  return (
-    <form
-      ref={formRef}
-      noValidate
-      onSubmit={onSubmit}
-      aria-labelledby={`${id}-title`}
-      className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
-    >
-      <h2 id={`${id}-title`} className="sr-only">
-        Payment
-      </h2>
-      <div className="flex items-center justify-between gap-2">
-        <p aria-hidden="true" className="text-sm font-semibold text-slate-900">
-          Payment
-        </p>
-        <button
-          type="button"
-          className={buttonClass(
-            'secondary',
-            'sm',
-            'aria-pressed:border-indigo-600 aria-pressed:bg-indigo-50 aria-pressed:text-indigo-800',
-          )}
-          aria-pressed={split}
-          onClick={() => onSplit(!split)}
-          disabled={busy}
-        >
-          Split payment
-        </button>
-      </div>
-      {split ? (
-        splitEditor
-      ) : (
-        <fieldset disabled={busy}>
-          <legend className="sr-only">Payment</legend>
-          <div className="grid grid-cols-3 gap-2">
-            {PAYMENT_METHODS.filter((one) => one !== 'storeCredit').map((one) => (
-              <label
-                key={one}
-                className="flex cursor-pointer items-center justify-center rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 has-checked:border-indigo-600 has-checked:bg-indigo-600 has-checked:text-white has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-indigo-600"
-              >
-                <input
-                  ref={method === one && method !== 'cash' ? payRef : undefined}
-                  aria-keyshortcuts={method === one && method !== 'cash' ? SHORTCUT_KEYS.pay : undefined}
-                  type="radio"
-                  name={`${id}-method`}
-                  value={one}
-                  checked={method === one}
-                  onChange={() => onMethod(one)}
-                  className="sr-only"
-                />
-                {PAYMENT_LABEL[one]}
-              </label>
-            ))}
-          </div>
-        </fieldset>
-      )}
-      {!split && method === 'cash' ? (
-        <div className="space-y-2">
-          <TextField
-            ref={payRef}
-            aria-keyshortcuts={SHORTCUT_KEYS.pay}
-            label="Cash tendered"
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder={total.toFixed(2)}
-            value={tendered}
-            onChange={(event) => onTendered(event.target.value)}
-            error={tenderedError ?? undefined}
-            hint="Leave empty when the customer pays the exact total."
-            disabled={busy}
-          />
-          <p className="flex items-baseline justify-between text-sm text-slate-700">
-            <span id={`${id}-change`}>Change</span>
-            <output
-              aria-labelledby={`${id}-change`}
-              aria-live="polite"
-              className="text-base font-semibold tabular-nums text-slate-900"
-            >
-              {change === null ? '—' : formatMoney(change, currency)}
-            </output>
-          </p>
-        </div>
-      ) : null}
-      {totals}
-      <FormError>{error}</FormError>
-      {showBlocked ? (
-        <p id={`${id}-blocked`} className="text-sm text-slate-600">
-          {blocked}
-        </p>
-      ) : null}
-      {sellAnyway ? (
-        <button
-          type="button"
-          className={buttonClass('secondary', 'md', 'w-full')}
-          onClick={sellAnyway}
-          disabled={busy}
-        >
-          Sell anyway (manager approval)
-        </button>
-      ) : null}
-      <button
-        ref={completeRef}
-        type="submit"
-        className={buttonClass('primary', 'md', 'w-full')}
-        disabled={Boolean(blocked) || busy}
-        aria-keyshortcuts={SHORTCUT_KEYS.complete}
-        aria-describedby={showBlocked ? `${id}-blocked` : undefined}
-      >
-        {busy ? 'Completing sale...' : 'Complete sale'}
-      </button>
-    </form>
-  );
-}
-
-/**
- * The sale's sums as the shared computation gives them: items, subtotal (before discounts), the
- * discounts, the tax of each rate (included in the prices, or added to them) and the total.
- */
-function Totals({
-  settings,
-  priced,
-  items,
-  currency,
-  discountEditor,
-}: {
-  settings: Loadable<{ store: CounterStore }>;
-  priced: PricedCart | CartProblem | null;
-  items: number;
-  currency: string;
-  discountEditor: ReactNode;
-}) {
-  const ok = priced && !isCartProblem(priced) ? priced : null;
-  const money = (cents: bigint | undefined) =>
-    cents === undefined ? '—' : formatMoney(centsNumber(cents), currency);
-  const inclusive = settings.data?.store.pricesIncludeTax ?? false;
-  return (
-    <div className="space-y-2 border-t border-slate-200 pt-3">
-      <LoadState query={settings} what="the store's prices and taxes" loading="Loading prices and taxes...">
-        {() => null}
-      </LoadState>
-      <dl className="space-y-1">
-        <div className="flex items-baseline justify-between text-sm text-slate-600">
-          <dt>Items</dt>
-          <dd className="tabular-nums">{items}</dd>
-        </div>
-        <div className="flex items-baseline justify-between text-sm text-slate-600">
-          <dt>Subtotal</dt>
-          <dd className="tabular-nums">{money(ok?.subtotal)}</dd>
-        </div>
-        {ok && ok.discount > 0n ? (
-          <div className="flex items-baseline justify-between text-sm text-green-800">
-            <dt>Discounts</dt>
-            <dd className="tabular-nums">−{money(ok.discount)}</dd>
-          </div>
-        ) : null}
-        {ok?.taxes.map((tax) => (
-          <div
-            key={`${tax.name} ${tax.rate}`}
-            className="flex items-baseline justify-between gap-3 text-sm text-slate-600"
-          >
-            <dt>
-              {inclusive ? 'Incl. ' : ''}
-              {taxRateLabel(tax)} on {money(tax.base)}
-            </dt>
-            <dd className="tabular-nums">{money(tax.tax)}</dd>
-          </div>
-        ))}
-        <div className="flex items-baseline justify-between">
-          <dt className="text-base font-semibold text-slate-900">Total</dt>
-          <dd className="text-2xl font-bold tabular-nums text-slate-900" aria-live="polite">
-            {money(ok?.total)}
-          </dd>
-        </div>
-      </dl>
-      {discountEditor}
     </div>
   );
 }

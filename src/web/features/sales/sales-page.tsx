@@ -9,6 +9,7 @@ import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { salePath } from '../../lib/area-paths';
+import { BACKWARDS_RANGE, toDayError } from '../../lib/date-range';
 import { formatDateTime, formatMoney } from '../../lib/format';
 import { isPastEnd, serverPage } from '../../lib/paging';
 import { homePathFor } from '../../lib/role-home';
@@ -83,7 +84,7 @@ export function SalesPage() {
     return DAY.test(value) ? value : undefined;
   };
   const [from, to] = [day('from'), day('to')];
-  const rangeError = from && to && from > to ? 'Must be on or after the From date.' : undefined;
+  const rangeError = toDayError(from, to);
   const filtered = Boolean(paging.search || from || to);
   const asked = { page: paging.page, pageSize: paging.pageSize };
   const query: SaleQuery = { ...(paging.search ? { search: paging.search } : {}), from, to, ...asked };
@@ -153,7 +154,7 @@ export function SalesPage() {
         </thead>
         <tbody className="divide-y divide-slate-100">
           {rangeError ? (
-            <TableMessage colSpan={7}>Choose a From date on or before the To date.</TableMessage>
+            <TableMessage colSpan={7}>{BACKWARDS_RANGE}</TableMessage>
           ) : (
             <LoadState
               query={list}

@@ -14,6 +14,7 @@ import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { sessionPath } from '../../lib/area-paths';
+import { BACKWARDS_RANGE, toDayError } from '../../lib/date-range';
 import { formatDateTime } from '../../lib/format';
 import { oneOf, useListAddress } from '../../lib/list-address';
 import { isPastEnd, PAGE_SIZE, serverPage } from '../../lib/paging';
@@ -106,7 +107,7 @@ export function SessionsPage() {
   const registerParam = address.params.get('register') ?? '';
   const register = registerParam && registerParam.length <= 100 ? registerParam : undefined;
   const status = oneOf(SESSION_STATUSES, address.params.get('status'));
-  const rangeError = from && to && from > to ? 'Must be on or after the From date.' : undefined;
+  const rangeError = toDayError(from, to);
   const filtered = Boolean(register || status || from || to);
   const asked = { page: address.page, pageSize: PAGE_SIZE };
   const query: SessionQuery = { register, status, from, to, ...asked };
@@ -192,7 +193,7 @@ export function SessionsPage() {
         </thead>
         <tbody className="divide-y divide-slate-100">
           {rangeError ? (
-            <TableMessage colSpan={COLUMNS}>Choose a From date on or before the To date.</TableMessage>
+            <TableMessage colSpan={COLUMNS}>{BACKWARDS_RANGE}</TableMessage>
           ) : (
             <LoadState
               query={list}

@@ -1,0 +1,52 @@
+import { POSTGRES_ALONE } from './alone';
+import type { Scenario } from './bench';
+import { CATALOGUE_INTERACTIVE, LOGIN_WEIGHT } from './browser';
+import { CATALOGUE_IMPORT, DASHBOARD_AFTER } from './import';
+import { RECEIVE, SUGGESTIONS } from './purchasing';
+import { READS } from './reads';
+import { CSV_EXPORT, REPORT_ROWS } from './reports';
+import {
+  BARCODE,
+  LOT_SALE,
+  LOT_SALES_FLAT,
+  REFUND,
+  SALE_BEFORE_SEARCHES,
+  SALES_BESIDE_SEARCHES,
+  SALES_FLAT,
+  STEADY_SALE,
+} from './sales';
+import { ADJUST_STOCK, MOVEMENTS_PAGE, PLACE_ORDER, STOCK_CHECK } from './stock';
+
+export type { Bench, Measured, Prepared, Scenario, Signed } from './bench';
+export { logImport } from './import';
+
+/**
+ * The benchmark's scenarios in the order they run (bench/run.ts runs them one after another).
+ * The order matters: the stock check follows every write, the import comes after it (its new
+ * products would change the count), and the sale beside the searches runs over the catalogue
+ * the import left.
+ */
+export const SCENARIOS: Scenario[] = [
+  ...READS,
+  PLACE_ORDER,
+  ADJUST_STOCK,
+  BARCODE,
+  STEADY_SALE,
+  REFUND,
+  SALES_FLAT,
+  LOT_SALE,
+  LOT_SALES_FLAT,
+  MOVEMENTS_PAGE,
+  SUGGESTIONS,
+  POSTGRES_ALONE,
+  ...REPORT_ROWS,
+  RECEIVE,
+  CSV_EXPORT,
+  STOCK_CHECK,
+  CATALOGUE_INTERACTIVE,
+  LOGIN_WEIGHT,
+  CATALOGUE_IMPORT,
+  DASHBOARD_AFTER,
+  SALE_BEFORE_SEARCHES,
+  ...SALES_BESIDE_SEARCHES,
+];

@@ -1,0 +1,144 @@
+// Stock on hand: per-product stock, the movements ledger and lots.
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  date,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { products } from './catalogue';
+import { createdAt, id } from './columns';
+
+/**
+ * Every product's stock and lower-case name, in its own narrow table so that lists in stock order
+ * (the dashboard's out-of-stock and low-stock cards, products sorted by stock) read an index
+ * without products.stock being indexed. Kept by triggers on products (migration 0008). It also
+ * carries what the dashboard and the reorder suggestions read of a product (migration 0027,
+ * decision 0032), so that they read this table alone.
+ */
+export const productStock = pgTable(
+  'product_stock',
+  {
+    productId: uuid('product_id')
+      .primaryKey()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    stock: integer('stock').notNull(),
+    nameKey: text('name_key').notNull(),
+    /** The product's own reorder point (null: the store's). */
+    reorderPoint: integer('reorder_point'),
+    /**
+     * Units on order: ordered − received over its lines on ordered and partly received purchase
+     * orders (DESIGN §9). Kept by triggers on purchase orders and their lines (migration 0012).
+     */
+    onOrder: integer('on_order').notNull().default(0),
+    /**
+     * The reorder point in force: the product's own, or the store's low-stock threshold as
+     * report_settings holds it (the server sets it at every start; decision 0032).
+     */
+    reorderAt: integer('reorder_at').notNull(),
+    /** Copies of the product's, for the dashboard's cards and the reorder suggestions. */
+    name: text('name').notNull(),
+    categoryId: uuid('category_id').notNull(),
+    supplierId: uuid('supplier_id').notNull(),
+    cost: numeric('cost', { precision: 12, scale: 2 }),
+    reorderQuantity: integer('reorder_quantity'),
+  },
+  (t) => [
+    // Migration 0012 builds it with INCLUDE (reorder_point, on_order), which this schema cannot say.
+    index('product_stock_order_idx').on(t.stock, t.nameKey, t.productId),
+    // Products at or below their reorder point in force (low stock and out of stock), in stock order.
+    index('product_stock_low_idx')
+      .on(t.stock, t.nameKey, t.productId)
+      .where(sql`${t.stock} <= ${t.reorderAt}`),
+    // Products to reorder (stock + on order ≤ the reorder point in force), by supplier and name.
+    // Migration 0027 builds it with INCLUDE of what the suggestions read, which this schema cannot say.
+    index('product_stock_to_reorder_idx')
+      .on(t.supplierId, t.nameKey, t.productId)
+      .where(sql`${t.stock} + ${t.onOrder} <= ${t.reorderAt}`),
+  ],
+);
+
+/**
+ * The stock ledger (DESIGN §8): every change of a product's stock is one row, and the database
+ * keeps products.stock equal to the sum of its movements (triggers of migration 0010: inserting a
+ * movement applies it; nothing else may change stock; nothing updates or deletes a movement).
+ * No foreign key to products: deleting a product keeps its history.
+ */
+export const stockMovements = pgTable(
+  'stock_movements',
+  {
+    id: id(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    productId: uuid('product_id').notNull(),
+    kind: text('kind').notNull(),
+    /** Signed: units in (+) or out (−). */
+    quantity: integer('quantity').notNull(),
+    /** The product's stock right after this movement; set by the trigger that applies it. */
+    stockAfter: integer('stock_after').notNull().default(0),
+    reason: text('reason'),
+    note: text('note').notNull().default(''),
+    userId: uuid('user_id'),
+    userName: text('user_name'),
+    orderId: uuid('order_id'),
+    purchaseOrderId: uuid('purchase_order_id'),
+    /** The refund at the counter that brought the units back or wrote them off (DESIGN §13). */
+    refundId: uuid('refund_id'),
+    /** The lot the units came from or went to (DESIGN §15); null for a product without lots. */
+    lotId: uuid('lot_id'),
+  },
+  (t) => [
+    check(
+      'stock_movements_kind_known',
+      sql`${t.kind} in ('initial','sale','return','receipt','adjustment','count')`,
+    ),
+    check(
+      'stock_movements_reason_known',
+      sql`${t.reason} is null or ${t.reason} in ('received','damaged','lost','found','returned','correction','expired')`,
+    ),
+    check('stock_movements_stock_after_nonnegative', sql`${t.stockAfter} >= 0`),
+    // A product's history, newest first, is read in this order.
+    index('stock_movements_product_at_idx').on(
+      t.productId,
+      t.at.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('stock_movements_order_idx').on(t.orderId),
+    // A lot's history (its recall trace), oldest first.
+    index('stock_movements_lot_idx').on(t.lotId, t.at, t.id).where(sql`${t.lotId} is not null`),
+  ],
+);
+
+/**
+ * A lot of a lot-tracked product (DESIGN §15): its number (unique per product, ignoring case), its
+ * expiry (null: none, sold last) and its units. quantity = the sum of its movements ≥ 0, kept by
+ * stock_movements_apply only (lots_quantity_from_ledger refuses any other change); a product's
+ * stock = the sum of its lots. Lots are never deleted (their movements name them).
+ */
+export const lots = pgTable(
+  'lots',
+  {
+    id: id(),
+    /** No foreign key, like the movements': a deleted product's lots stay for their recall trace. */
+    productId: uuid('product_id').notNull(),
+    number: text('number').notNull(),
+    expiresOn: date('expires_on', { mode: 'string' }),
+    quantity: integer('quantity').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('lots_quantity_nonnegative', sql`${t.quantity} >= 0`),
+    uniqueIndex('lots_product_number_key').on(t.productId, sql`lower(${t.number})`),
+    // First-expiry-first-out: a product's lots in the order a sale takes them (no expiry last).
+    index('lots_product_expiry_idx').on(t.productId, t.expiresOn.asc().nullsLast(), t.createdAt, t.id),
+    // The expiring list: lots holding units, soonest first.
+    index('lots_expiring_idx')
+      .on(t.expiresOn, t.id)
+      .where(sql`${t.quantity} > 0 and ${t.expiresOn} is not null`),
+  ],
+);

@@ -1,0 +1,55 @@
+// Staff accounts and the tokens they signed out of.
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { createdAt, id } from './columns';
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    address: text('address').notNull().default(''),
+    role: text('role').notNull(),
+    /** Bumped on password change; tokens carry it, so older tokens stop working. */
+    tokenVersion: integer('token_version').notNull().default(0),
+    /** A deactivated user's tokens stop at once and sign-ins are refused (DESIGN §16). */
+    active: boolean('active').notNull().default(true),
+    /** Set by an admin's password reset; until the user picks a new one, only their profile answers. */
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
+    /** An admin's argon2id PIN hash for approving discounts at the counter (DESIGN §12); never answered. */
+    pinHash: text('pin_hash'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_key').on(t.email),
+    check('users_email_lower', sql`${t.email} = lower(${t.email})`),
+    check('users_role_known', sql`${t.role} in ('superAdmin','admin','salesRep','medicalRep','user')`),
+    index('users_role_idx').on(t.role),
+  ],
+);
+
+/**
+ * Signed-out tokens by their id (`jti`), kept until the token would have expired (decision 0017).
+ * The signed-in checks read it in their own statement, so a sign-out holds on every instance and
+ * after a restart; Redis and memory only cache it.
+ */
+export const revokedTokens = pgTable(
+  'revoked_tokens',
+  {
+    id: uuid('id').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('revoked_tokens_expires_idx').on(t.expiresAt)],
+);
