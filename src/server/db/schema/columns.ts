@@ -1,5 +1,5 @@
-import { timestamp, uuid } from 'drizzle-orm/pg-core';
+import * as pg from 'drizzle-orm/pg-core';
 
 // Not re-exported by the index: drizzle reads every export of the schema as a table.
-export const id = () => uuid('id').primaryKey().defaultRandom();
-export const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+export const id = () => pg.uuid('id').primaryKey().defaultRandom();
+export const createdAt = () => pg.timestamp('created_at', { withTimezone: true }).notNull().defaultNow();

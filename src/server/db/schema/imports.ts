@@ -1,16 +1,6 @@
 // Catalogue imports and their rows.
 import { sql } from 'drizzle-orm';
-import {
-  check,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import * as pg from 'drizzle-orm/pg-core';
 import { products } from './catalogue';
 import { createdAt, id } from './columns';
 import { users } from './users';
@@ -21,39 +11,42 @@ import { users } from './users';
  * batch it counts; `leaseUntil` is how long the server applying it holds it (a server stopped
  * halfway lets it lapse, and the next start resumes the import).
  */
-export const imports = pgTable(
+export const imports = pg.pgTable(
   'imports',
   {
     id: id(),
-    fileName: text('file_name').notNull(),
-    format: text('format').notNull(),
-    status: text('status').notNull().default('uploaded'),
+    fileName: pg.text('file_name').notNull(),
+    format: pg.text('format').notNull(),
+    status: pg.text('status').notNull().default('uploaded'),
     /** The header row's texts, in order (blank ones named `Column N`). */
-    columns: text('columns').array().notNull(),
+    columns: pg.text('columns').array().notNull(),
     /** How many data rows the file holds (blank rows skipped). */
-    rows: integer('rows').notNull().default(0),
+    rows: pg.integer('rows').notNull().default(0),
     /** Field → header text: guessed at upload, the one checked once checked. */
-    mapping: jsonb('mapping').notNull(),
+    mapping: pg.jsonb('mapping').notNull(),
     /** matchBy, createMissing, stock: as the last check had them (null before a check). */
-    options: jsonb('options'),
+    options: pg.jsonb('options'),
     /** {create, update, unchanged, errors}: the last check's, then the apply's. */
-    summary: jsonb('summary'),
-    processed: integer('processed').notNull().default(0),
+    summary: pg.jsonb('summary'),
+    processed: pg.integer('processed').notNull().default(0),
     /** Why an apply failed as a whole (a row's own problems are its errors). */
-    failure: text('failure'),
-    leaseUntil: timestamp('lease_until', { withTimezone: true }),
-    createdById: uuid('created_by_id').references(() => users.id, { onDelete: 'set null' }),
-    createdByName: text('created_by_name').notNull(),
+    failure: pg.text('failure'),
+    leaseUntil: pg.timestamp('lease_until', { withTimezone: true }),
+    createdById: pg.uuid('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdByName: pg.text('created_by_name').notNull(),
     createdAt: createdAt(),
-    checkedAt: timestamp('checked_at', { withTimezone: true }),
-    appliedAt: timestamp('applied_at', { withTimezone: true }),
+    checkedAt: pg.timestamp('checked_at', { withTimezone: true }),
+    appliedAt: pg.timestamp('applied_at', { withTimezone: true }),
   },
   (t) => [
-    check('imports_status_known', sql`${t.status} in ('uploaded','checked','applying','applied','failed')`),
-    check('imports_format_known', sql`${t.format} in ('csv','xlsx')`),
-    check('imports_processed_nonnegative', sql`${t.processed} >= 0`),
-    index('imports_created_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    index('imports_applying_idx').on(t.leaseUntil).where(sql`${t.status} = 'applying'`),
+    pg.check(
+      'imports_status_known',
+      sql`${t.status} in ('uploaded','checked','applying','applied','failed')`,
+    ),
+    pg.check('imports_format_known', sql`${t.format} in ('csv','xlsx')`),
+    pg.check('imports_processed_nonnegative', sql`${t.processed} >= 0`),
+    pg.index('imports_created_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    pg.index('imports_applying_idx').on(t.leaseUntil).where(sql`${t.status} = 'applying'`),
   ],
 );
 
@@ -62,25 +55,26 @@ export const imports = pgTable(
  * header being 1). A check writes `result`, `errors`, the matched product and `changes`; an
  * apply sets `appliedAt` in the transaction that writes the row, so no row is written twice.
  */
-export const importRows = pgTable(
+export const importRows = pg.pgTable(
   'import_rows',
   {
-    importId: uuid('import_id')
+    importId: pg
+      .uuid('import_id')
       .notNull()
       .references(() => imports.id, { onDelete: 'cascade' }),
-    line: integer('line').notNull(),
-    cells: text('cells').array().notNull(),
-    result: text('result'),
+    line: pg.integer('line').notNull(),
+    cells: pg.text('cells').array().notNull(),
+    result: pg.text('result'),
     /** [{column, message}] */
-    errors: jsonb('errors'),
-    productId: uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
+    errors: pg.jsonb('errors'),
+    productId: pg.uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
     /** [{field, from, to}] */
-    changes: jsonb('changes'),
-    appliedAt: timestamp('applied_at', { withTimezone: true }),
+    changes: pg.jsonb('changes'),
+    appliedAt: pg.timestamp('applied_at', { withTimezone: true }),
   },
   (t) => [
-    primaryKey({ columns: [t.importId, t.line] }),
-    check('import_rows_result_known', sql`${t.result} in ('create','update','unchanged','error')`),
-    index('import_rows_result_idx').on(t.importId, t.result, t.line),
+    pg.primaryKey({ columns: [t.importId, t.line] }),
+    pg.check('import_rows_result_known', sql`${t.result} in ('create','update','unchanged','error')`),
+    pg.index('import_rows_result_idx').on(t.importId, t.result, t.line),
   ],
 );

@@ -1,21 +1,6 @@
 // Report figures kept up to date by triggers: totals per order, day, month, product and category.
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  boolean,
-  check,
-  date,
-  index,
-  integer,
-  numeric,
-  pgTable,
-  primaryKey,
-  smallint,
-  text,
-  timestamp,
-  unique,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import * as pg from 'drizzle-orm/pg-core';
 import { categories, products } from './catalogue';
 
 /**
@@ -23,11 +8,11 @@ import { categories, products } from './catalogue';
  * rows so that concurrent orders rarely wait on each other; the figures are the sums over all slots. Kept by the triggers on orders
  * (orders_figures_counted, in src/server/db/functions).
  */
-export const orderTotals = pgTable('order_totals', {
-  slot: smallint('slot').primaryKey(),
-  orders: integer('orders').notNull().default(0),
+export const orderTotals = pg.pgTable('order_totals', {
+  slot: pg.smallint('slot').primaryKey(),
+  orders: pg.integer('orders').notNull().default(0),
   // Running sums have no bound (migration 0018): any number of the largest orders fits.
-  revenue: numeric('revenue').notNull().default('0'),
+  revenue: pg.numeric('revenue').notNull().default('0'),
 });
 
 /**
@@ -35,14 +20,14 @@ export const orderTotals = pgTable('order_totals', {
  * quarters in any time zone instead of counting the day's orders. Kept by the triggers on orders
  * (orders_figures_counted).
  */
-export const orderQuarters = pgTable(
+export const orderQuarters = pg.pgTable(
   'order_quarters',
   {
-    quarter: timestamp('quarter', { withTimezone: true }).notNull(),
-    slot: smallint('slot').notNull(),
-    orders: integer('orders').notNull().default(0),
+    quarter: pg.timestamp('quarter', { withTimezone: true }).notNull(),
+    slot: pg.smallint('slot').notNull(),
+    orders: pg.integer('orders').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.quarter, t.slot] })],
+  (t) => [pg.primaryKey({ columns: [t.quarter, t.slot] })],
 );
 
 /**
@@ -53,23 +38,24 @@ export const orderQuarters = pgTable(
  * first. last_day, the last day it sold a unit (net; null: none), tells most never-sold products
  * apart without reading their days (decision 0013).
  */
-export const productSales = pgTable(
+export const productSales = pg.pgTable(
   'product_sales',
   {
-    productId: uuid('product_id')
+    productId: pg
+      .uuid('product_id')
       .primaryKey()
       .references(() => products.id, { onDelete: 'cascade' }),
-    units: integer('units').notNull(),
-    revenue: numeric('revenue').notNull().default('0'),
-    marginUp: numeric('margin_up').notNull().default('0'),
-    lastDay: date('last_day', { mode: 'string' }),
+    units: pg.integer('units').notNull(),
+    revenue: pg.numeric('revenue').notNull().default('0'),
+    marginUp: pg.numeric('margin_up').notNull().default('0'),
+    lastDay: pg.date('last_day', { mode: 'string' }),
   },
   (t) => [
     // Each matches the order in which the products report reads candidates (ties by id).
-    index('product_sales_units_idx').on(t.units.desc().nullsFirst(), t.productId),
-    index('product_sales_revenue_idx').on(t.revenue.desc().nullsFirst(), t.productId),
-    index('product_sales_margin_up_idx').on(t.marginUp.desc().nullsFirst(), t.productId),
-    index('product_sales_last_day_idx').on(t.lastDay, t.productId),
+    pg.index('product_sales_units_idx').on(t.units.desc().nullsFirst(), t.productId),
+    pg.index('product_sales_revenue_idx').on(t.revenue.desc().nullsFirst(), t.productId),
+    pg.index('product_sales_margin_up_idx').on(t.marginUp.desc().nullsFirst(), t.productId),
+    pg.index('product_sales_last_day_idx').on(t.lastDay, t.productId),
   ],
 );
 
@@ -80,14 +66,14 @@ export const productSales = pgTable(
  * reorder point of products without their own, which product_stock.reorder_at and the count of
  * products to reorder are kept in (low_stock_use_threshold, migration 0027).
  */
-export const reportSettings = pgTable(
+export const reportSettings = pg.pgTable(
   'report_settings',
   {
-    only: boolean('only').primaryKey().default(true),
-    timeZone: text('time_zone').notNull(),
-    lowStockThreshold: integer('low_stock_threshold').notNull().default(5),
+    only: pg.boolean('only').primaryKey().default(true),
+    timeZone: pg.text('time_zone').notNull(),
+    lowStockThreshold: pg.integer('low_stock_threshold').notNull().default(5),
   },
-  (t) => [check('report_settings_one_row', sql`${t.only}`)],
+  (t) => [pg.check('report_settings_one_row', sql`${t.only}`)],
 );
 
 /**
@@ -105,75 +91,76 @@ export const reportSettings = pgTable(
  *
  * Striped like order_totals: the figures of a day are the sums over its slots.
  */
-export const salesDays = pgTable(
+export const salesDays = pg.pgTable(
   'sales_days',
   {
-    day: date('day', { mode: 'string' }).notNull(),
-    slot: smallint('slot').notNull(),
-    orders: integer('orders').notNull().default(0),
-    units: integer('units').notNull().default(0),
-    revenue: numeric('revenue').notNull().default('0'),
-    cost: numeric('cost').notNull().default('0'),
-    sales: integer('sales').notNull().default(0),
+    day: pg.date('day', { mode: 'string' }).notNull(),
+    slot: pg.smallint('slot').notNull(),
+    orders: pg.integer('orders').notNull().default(0),
+    units: pg.integer('units').notNull().default(0),
+    revenue: pg.numeric('revenue').notNull().default('0'),
+    cost: pg.numeric('cost').notNull().default('0'),
+    sales: pg.integer('sales').notNull().default(0),
     /**
      * Discounts given and tax taken (DESIGN §12); revenue is net of both. tax is net of returns
      * (tax − returned_tax) and so is discount (discount − returned_discount: the share of each
      * line's discount its returned units took with them).
      */
-    discount: numeric('discount').notNull().default('0'),
-    tax: numeric('tax').notNull().default('0'),
+    discount: pg.numeric('discount').notNull().default('0'),
+    tax: pg.numeric('tax').notNull().default('0'),
   },
-  (t) => [primaryKey({ columns: [t.day, t.slot] })],
+  (t) => [pg.primaryKey({ columns: [t.day, t.slot] })],
 );
 
 /**
  * Tax per day and rate as sold (the order's snapshot: name and rate; orders before taxes under
  * '' and 0), net of returns, for the tax report (DESIGN §12): base is the lines' net.
  */
-export const salesDayTaxes = pgTable(
+export const salesDayTaxes = pg.pgTable(
   'sales_day_taxes',
   {
-    day: date('day', { mode: 'string' }).notNull(),
-    rateName: text('rate_name').notNull(),
-    rate: numeric('rate', { precision: 6, scale: 3 }).notNull(),
-    base: numeric('base').notNull().default('0'),
-    tax: numeric('tax').notNull().default('0'),
+    day: pg.date('day', { mode: 'string' }).notNull(),
+    rateName: pg.text('rate_name').notNull(),
+    rate: pg.numeric('rate', { precision: 6, scale: 3 }).notNull(),
+    base: pg.numeric('base').notNull().default('0'),
+    tax: pg.numeric('tax').notNull().default('0'),
   },
-  (t) => [primaryKey({ columns: [t.day, t.rateName, t.rate] })],
+  (t) => [pg.primaryKey({ columns: [t.day, t.rateName, t.rate] })],
 );
 
 /** Per product and day; a product's rows go with it (orders of deleted products are left out). */
-export const salesDayProducts = pgTable(
+export const salesDayProducts = pg.pgTable(
   'sales_day_products',
   {
-    productId: uuid('product_id')
+    productId: pg
+      .uuid('product_id')
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
-    day: date('day', { mode: 'string' }).notNull(),
-    orders: integer('orders').notNull().default(0),
-    units: integer('units').notNull().default(0),
-    revenue: numeric('revenue').notNull().default('0'),
-    cost: numeric('cost').notNull().default('0'),
+    day: pg.date('day', { mode: 'string' }).notNull(),
+    orders: pg.integer('orders').notNull().default(0),
+    units: pg.integer('units').notNull().default(0),
+    revenue: pg.numeric('revenue').notNull().default('0'),
+    cost: pg.numeric('cost').notNull().default('0'),
   },
   (t) => [
-    primaryKey({ columns: [t.productId, t.day] }),
+    pg.primaryKey({ columns: [t.productId, t.day] }),
     // Migration 0013 builds it with INCLUDE (product_id, units, revenue, cost), which this schema
     // cannot say, so that a range of days is summed from the index alone.
-    index('sales_day_products_day_idx').on(t.day),
+    pg.index('sales_day_products_day_idx').on(t.day),
   ],
 );
 
 /** Per day and the category name each order was sold under (its snapshot). */
-export const salesDayCategories = pgTable(
+export const salesDayCategories = pg.pgTable(
   'sales_day_categories',
   {
-    day: date('day', { mode: 'string' }).notNull(),
-    categoryName: text('category_name').notNull(),
-    units: integer('units').notNull().default(0),
-    revenue: numeric('revenue').notNull().default('0'),
-    cost: numeric('cost').notNull().default('0'),
+    day: pg.date('day', { mode: 'string' }).notNull(),
+    categoryName: pg.text('category_name').notNull(),
+    units: pg.integer('units').notNull().default(0),
+    revenue: pg.numeric('revenue').notNull().default('0'),
+    cost: pg.numeric('cost').notNull().default('0'),
   },
-  (t) => [primaryKey({ columns: [t.day, t.categoryName] })],
+  (t) => [pg.primaryKey({ columns: [t.day, t.categoryName] })],
 );
 
 /**
@@ -181,33 +168,33 @@ export const salesDayCategories = pgTable(
  * deleted (deleting a user sets their orders' user_id to null, and the trigger moves the figures).
  * No foreign key, for that reason.
  */
-export const salesDayStaff = pgTable(
+export const salesDayStaff = pg.pgTable(
   'sales_day_staff',
   {
-    day: date('day', { mode: 'string' }).notNull(),
-    userId: uuid('user_id'),
-    orders: integer('orders').notNull().default(0),
-    units: integer('units').notNull().default(0),
-    revenue: numeric('revenue').notNull().default('0'),
-    cost: numeric('cost').notNull().default('0'),
+    day: pg.date('day', { mode: 'string' }).notNull(),
+    userId: pg.uuid('user_id'),
+    orders: pg.integer('orders').notNull().default(0),
+    units: pg.integer('units').notNull().default(0),
+    revenue: pg.numeric('revenue').notNull().default('0'),
+    cost: pg.numeric('cost').notNull().default('0'),
   },
-  (t) => [unique('sales_day_staff_day_user_key').on(t.day, t.userId).nullsNotDistinct()],
+  (t) => [pg.unique('sales_day_staff_day_user_key').on(t.day, t.userId).nullsNotDistinct()],
 );
 
 /**
  * Sales, units and revenue per day and customer, for the top customers of a range (DESIGN §11);
  * kept by the same trigger function (migration 0015). customer_id null: customers since deleted.
  */
-export const salesDayCustomers = pgTable(
+export const salesDayCustomers = pg.pgTable(
   'sales_day_customers',
   {
-    day: date('day', { mode: 'string' }).notNull(),
-    customerId: uuid('customer_id'),
-    sales: integer('sales').notNull().default(0),
-    units: integer('units').notNull().default(0),
-    revenue: numeric('revenue').notNull().default('0'),
+    day: pg.date('day', { mode: 'string' }).notNull(),
+    customerId: pg.uuid('customer_id'),
+    sales: pg.integer('sales').notNull().default(0),
+    units: pg.integer('units').notNull().default(0),
+    revenue: pg.numeric('revenue').notNull().default('0'),
   },
-  (t) => [unique('sales_day_customers_day_customer_key').on(t.day, t.customerId).nullsNotDistinct()],
+  (t) => [pg.unique('sales_day_customers_day_customer_key').on(t.day, t.customerId).nullsNotDistinct()],
 );
 
 /**
@@ -215,29 +202,29 @@ export const salesDayCustomers = pgTable(
  * report_settings' zone): a range's whole months are read here, only its partial months by day.
  * Kept and recounted with the daily ones, by the same functions (since migration 0014).
  */
-export const salesMonthCategories = pgTable(
+export const salesMonthCategories = pg.pgTable(
   'sales_month_categories',
   {
-    month: date('month', { mode: 'string' }).notNull(),
-    categoryName: text('category_name').notNull(),
-    units: integer('units').notNull().default(0),
-    revenue: numeric('revenue').notNull().default('0'),
-    cost: numeric('cost').notNull().default('0'),
+    month: pg.date('month', { mode: 'string' }).notNull(),
+    categoryName: pg.text('category_name').notNull(),
+    units: pg.integer('units').notNull().default(0),
+    revenue: pg.numeric('revenue').notNull().default('0'),
+    cost: pg.numeric('cost').notNull().default('0'),
   },
-  (t) => [primaryKey({ columns: [t.month, t.categoryName] })],
+  (t) => [pg.primaryKey({ columns: [t.month, t.categoryName] })],
 );
 
-export const salesMonthStaff = pgTable(
+export const salesMonthStaff = pg.pgTable(
   'sales_month_staff',
   {
-    month: date('month', { mode: 'string' }).notNull(),
-    userId: uuid('user_id'),
-    orders: integer('orders').notNull().default(0),
-    units: integer('units').notNull().default(0),
-    revenue: numeric('revenue').notNull().default('0'),
-    cost: numeric('cost').notNull().default('0'),
+    month: pg.date('month', { mode: 'string' }).notNull(),
+    userId: pg.uuid('user_id'),
+    orders: pg.integer('orders').notNull().default(0),
+    units: pg.integer('units').notNull().default(0),
+    revenue: pg.numeric('revenue').notNull().default('0'),
+    cost: pg.numeric('cost').notNull().default('0'),
   },
-  (t) => [unique('sales_month_staff_month_user_key').on(t.month, t.userId).nullsNotDistinct()],
+  (t) => [pg.unique('sales_month_staff_month_user_key').on(t.month, t.userId).nullsNotDistinct()],
 );
 
 /**
@@ -245,30 +232,27 @@ export const salesMonthStaff = pgTable(
  * two rows), with margin_up as in product_sales: bounds of what it sold in any range inside those
  * months, by which the products report walks a range of up to two months (decision 0013).
  */
-export const salesTwoMonthProducts = pgTable(
+export const salesTwoMonthProducts = pg.pgTable(
   'sales_two_month_products',
   {
-    firstMonth: date('first_month', { mode: 'string' }).notNull(),
-    productId: uuid('product_id')
+    firstMonth: pg.date('first_month', { mode: 'string' }).notNull(),
+    productId: pg
+      .uuid('product_id')
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
-    units: integer('units').notNull().default(0),
-    revenue: numeric('revenue').notNull().default('0'),
-    marginUp: numeric('margin_up').notNull().default('0'),
+    units: pg.integer('units').notNull().default(0),
+    revenue: pg.numeric('revenue').notNull().default('0'),
+    marginUp: pg.numeric('margin_up').notNull().default('0'),
   },
   (t) => [
-    primaryKey({ columns: [t.firstMonth, t.productId] }),
-    index('sales_two_month_products_revenue_idx').on(
-      t.firstMonth,
-      t.revenue.desc().nullsFirst(),
-      t.productId,
-    ),
-    index('sales_two_month_products_units_idx').on(t.firstMonth, t.units.desc().nullsFirst(), t.productId),
-    index('sales_two_month_products_margin_up_idx').on(
-      t.firstMonth,
-      t.marginUp.desc().nullsFirst(),
-      t.productId,
-    ),
+    pg.primaryKey({ columns: [t.firstMonth, t.productId] }),
+    pg
+      .index('sales_two_month_products_revenue_idx')
+      .on(t.firstMonth, t.revenue.desc().nullsFirst(), t.productId),
+    pg.index('sales_two_month_products_units_idx').on(t.firstMonth, t.units.desc().nullsFirst(), t.productId),
+    pg
+      .index('sales_two_month_products_margin_up_idx')
+      .on(t.firstMonth, t.marginUp.desc().nullsFirst(), t.productId),
   ],
 );
 
@@ -277,11 +261,11 @@ export const salesTwoMonthProducts = pgTable(
  * (migration 0005). to_reorder counts the products to reorder (stock + on order ≤ the reorder
  * point in force), kept by a trigger on product_stock (migration 0027, decision 0032).
  */
-export const productTotals = pgTable('product_totals', {
-  slot: smallint('slot').primaryKey(),
-  products: integer('products').notNull().default(0),
-  stock: bigint('stock', { mode: 'number' }).notNull().default(0),
-  toReorder: integer('to_reorder').notNull().default(0),
+export const productTotals = pg.pgTable('product_totals', {
+  slot: pg.smallint('slot').primaryKey(),
+  products: pg.integer('products').notNull().default(0),
+  stock: pg.bigint('stock', { mode: 'number' }).notNull().default(0),
+  toReorder: pg.integer('to_reorder').notNull().default(0),
 });
 
 /**
@@ -289,16 +273,17 @@ export const productTotals = pgTable('product_totals', {
  * category, striped like product_totals: the stock report reads these rows instead of the whole
  * catalogue. Kept by the triggers on products (migration 0013).
  */
-export const categoryStock = pgTable(
+export const categoryStock = pg.pgTable(
   'category_stock',
   {
-    categoryId: uuid('category_id')
+    categoryId: pg
+      .uuid('category_id')
       .notNull()
       .references(() => categories.id, { onDelete: 'cascade' }),
-    slot: smallint('slot').notNull(),
-    products: integer('products').notNull().default(0),
-    units: bigint('units', { mode: 'number' }).notNull().default(0),
-    value: numeric('value').notNull().default('0'),
+    slot: pg.smallint('slot').notNull(),
+    products: pg.integer('products').notNull().default(0),
+    units: pg.bigint('units', { mode: 'number' }).notNull().default(0),
+    value: pg.numeric('value').notNull().default('0'),
   },
-  (t) => [primaryKey({ columns: [t.categoryId, t.slot] })],
+  (t) => [pg.primaryKey({ columns: [t.categoryId, t.slot] })],
 );

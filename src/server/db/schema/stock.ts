@@ -1,17 +1,6 @@
 // Stock on hand: per-product stock, the movements ledger and lots.
 import { sql } from 'drizzle-orm';
-import {
-  check,
-  date,
-  index,
-  integer,
-  numeric,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import * as pg from 'drizzle-orm/pg-core';
 import { products } from './catalogue';
 import { createdAt, id } from './columns';
 
@@ -22,43 +11,46 @@ import { createdAt, id } from './columns';
  * carries what the dashboard and the reorder suggestions read of a product (migration 0027,
  * decision 0032), so that they read this table alone.
  */
-export const productStock = pgTable(
+export const productStock = pg.pgTable(
   'product_stock',
   {
-    productId: uuid('product_id')
+    productId: pg
+      .uuid('product_id')
       .primaryKey()
       .references(() => products.id, { onDelete: 'cascade' }),
-    stock: integer('stock').notNull(),
-    nameKey: text('name_key').notNull(),
+    stock: pg.integer('stock').notNull(),
+    nameKey: pg.text('name_key').notNull(),
     /** The product's own reorder point (null: the store's). */
-    reorderPoint: integer('reorder_point'),
+    reorderPoint: pg.integer('reorder_point'),
     /**
      * Units on order: ordered − received over its lines on ordered and partly received purchase
      * orders (DESIGN §9). Kept by triggers on purchase orders and their lines (migration 0012).
      */
-    onOrder: integer('on_order').notNull().default(0),
+    onOrder: pg.integer('on_order').notNull().default(0),
     /**
      * The reorder point in force: the product's own, or the store's low-stock threshold as
      * report_settings holds it (the server sets it at every start; decision 0032).
      */
-    reorderAt: integer('reorder_at').notNull(),
+    reorderAt: pg.integer('reorder_at').notNull(),
     /** Copies of the product's, for the dashboard's cards and the reorder suggestions. */
-    name: text('name').notNull(),
-    categoryId: uuid('category_id').notNull(),
-    supplierId: uuid('supplier_id').notNull(),
-    cost: numeric('cost', { precision: 12, scale: 2 }),
-    reorderQuantity: integer('reorder_quantity'),
+    name: pg.text('name').notNull(),
+    categoryId: pg.uuid('category_id').notNull(),
+    supplierId: pg.uuid('supplier_id').notNull(),
+    cost: pg.numeric('cost', { precision: 12, scale: 2 }),
+    reorderQuantity: pg.integer('reorder_quantity'),
   },
   (t) => [
     // Migration 0012 builds it with INCLUDE (reorder_point, on_order), which this schema cannot say.
-    index('product_stock_order_idx').on(t.stock, t.nameKey, t.productId),
+    pg.index('product_stock_order_idx').on(t.stock, t.nameKey, t.productId),
     // Products at or below their reorder point in force (low stock and out of stock), in stock order.
-    index('product_stock_low_idx')
+    pg
+      .index('product_stock_low_idx')
       .on(t.stock, t.nameKey, t.productId)
       .where(sql`${t.stock} <= ${t.reorderAt}`),
     // Products to reorder (stock + on order ≤ the reorder point in force), by supplier and name.
     // Migration 0027 builds it with INCLUDE of what the suggestions read, which this schema cannot say.
-    index('product_stock_to_reorder_idx')
+    pg
+      .index('product_stock_to_reorder_idx')
       .on(t.supplierId, t.nameKey, t.productId)
       .where(sql`${t.stock} + ${t.onOrder} <= ${t.reorderAt}`),
   ],
@@ -70,47 +62,45 @@ export const productStock = pgTable(
  * movement applies it; nothing else may change stock; nothing updates or deletes a movement).
  * No foreign key to products: deleting a product keeps its history.
  */
-export const stockMovements = pgTable(
+export const stockMovements = pg.pgTable(
   'stock_movements',
   {
     id: id(),
-    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
-    productId: uuid('product_id').notNull(),
-    kind: text('kind').notNull(),
+    at: pg.timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    productId: pg.uuid('product_id').notNull(),
+    kind: pg.text('kind').notNull(),
     /** Signed: units in (+) or out (−). */
-    quantity: integer('quantity').notNull(),
+    quantity: pg.integer('quantity').notNull(),
     /** The product's stock right after this movement; set by the trigger that applies it. */
-    stockAfter: integer('stock_after').notNull().default(0),
-    reason: text('reason'),
-    note: text('note').notNull().default(''),
-    userId: uuid('user_id'),
-    userName: text('user_name'),
-    orderId: uuid('order_id'),
-    purchaseOrderId: uuid('purchase_order_id'),
+    stockAfter: pg.integer('stock_after').notNull().default(0),
+    reason: pg.text('reason'),
+    note: pg.text('note').notNull().default(''),
+    userId: pg.uuid('user_id'),
+    userName: pg.text('user_name'),
+    orderId: pg.uuid('order_id'),
+    purchaseOrderId: pg.uuid('purchase_order_id'),
     /** The refund at the counter that brought the units back or wrote them off (DESIGN §13). */
-    refundId: uuid('refund_id'),
+    refundId: pg.uuid('refund_id'),
     /** The lot the units came from or went to (DESIGN §15); null for a product without lots. */
-    lotId: uuid('lot_id'),
+    lotId: pg.uuid('lot_id'),
   },
   (t) => [
-    check(
+    pg.check(
       'stock_movements_kind_known',
       sql`${t.kind} in ('initial','sale','return','receipt','adjustment','count')`,
     ),
-    check(
+    pg.check(
       'stock_movements_reason_known',
       sql`${t.reason} is null or ${t.reason} in ('received','damaged','lost','found','returned','correction','expired')`,
     ),
-    check('stock_movements_stock_after_nonnegative', sql`${t.stockAfter} >= 0`),
+    pg.check('stock_movements_stock_after_nonnegative', sql`${t.stockAfter} >= 0`),
     // A product's history, newest first, is read in this order.
-    index('stock_movements_product_at_idx').on(
-      t.productId,
-      t.at.desc().nullsFirst(),
-      t.id.desc().nullsFirst(),
-    ),
-    index('stock_movements_order_idx').on(t.orderId),
+    pg
+      .index('stock_movements_product_at_idx')
+      .on(t.productId, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    pg.index('stock_movements_order_idx').on(t.orderId),
     // A lot's history (its recall trace), oldest first.
-    index('stock_movements_lot_idx').on(t.lotId, t.at, t.id).where(sql`${t.lotId} is not null`),
+    pg.index('stock_movements_lot_idx').on(t.lotId, t.at, t.id).where(sql`${t.lotId} is not null`),
   ],
 );
 
@@ -120,24 +110,25 @@ export const stockMovements = pgTable(
  * stock_movements_apply only (lots_quantity_from_ledger refuses any other change); a product's
  * stock = the sum of its lots. Lots are never deleted (their movements name them).
  */
-export const lots = pgTable(
+export const lots = pg.pgTable(
   'lots',
   {
     id: id(),
     /** No foreign key, like the movements': a deleted product's lots stay for their recall trace. */
-    productId: uuid('product_id').notNull(),
-    number: text('number').notNull(),
-    expiresOn: date('expires_on', { mode: 'string' }),
-    quantity: integer('quantity').notNull().default(0),
+    productId: pg.uuid('product_id').notNull(),
+    number: pg.text('number').notNull(),
+    expiresOn: pg.date('expires_on', { mode: 'string' }),
+    quantity: pg.integer('quantity').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
-    check('lots_quantity_nonnegative', sql`${t.quantity} >= 0`),
-    uniqueIndex('lots_product_number_key').on(t.productId, sql`lower(${t.number})`),
+    pg.check('lots_quantity_nonnegative', sql`${t.quantity} >= 0`),
+    pg.uniqueIndex('lots_product_number_key').on(t.productId, sql`lower(${t.number})`),
     // First-expiry-first-out: a product's lots in the order a sale takes them (no expiry last).
-    index('lots_product_expiry_idx').on(t.productId, t.expiresOn.asc().nullsLast(), t.createdAt, t.id),
+    pg.index('lots_product_expiry_idx').on(t.productId, t.expiresOn.asc().nullsLast(), t.createdAt, t.id),
     // The expiring list: lots holding units, soonest first.
-    index('lots_expiring_idx')
+    pg
+      .index('lots_expiring_idx')
       .on(t.expiresOn, t.id)
       .where(sql`${t.quantity} > 0 and ${t.expiresOn} is not null`),
   ],

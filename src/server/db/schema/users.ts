@@ -1,42 +1,32 @@
 // Staff accounts and the tokens they signed out of.
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  check,
-  index,
-  integer,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import * as pg from 'drizzle-orm/pg-core';
 import { createdAt, id } from './columns';
 
-export const users = pgTable(
+export const users = pg.pgTable(
   'users',
   {
     id: id(),
-    name: text('name').notNull(),
-    email: text('email').notNull(),
-    passwordHash: text('password_hash').notNull(),
-    address: text('address').notNull().default(''),
-    role: text('role').notNull(),
+    name: pg.text('name').notNull(),
+    email: pg.text('email').notNull(),
+    passwordHash: pg.text('password_hash').notNull(),
+    address: pg.text('address').notNull().default(''),
+    role: pg.text('role').notNull(),
     /** Bumped on password change; tokens carry it, so older tokens stop working. */
-    tokenVersion: integer('token_version').notNull().default(0),
+    tokenVersion: pg.integer('token_version').notNull().default(0),
     /** A deactivated user's tokens stop at once and sign-ins are refused (DESIGN §16). */
-    active: boolean('active').notNull().default(true),
+    active: pg.boolean('active').notNull().default(true),
     /** Set by an admin's password reset; until the user picks a new one, only their profile answers. */
-    mustChangePassword: boolean('must_change_password').notNull().default(false),
+    mustChangePassword: pg.boolean('must_change_password').notNull().default(false),
     /** An admin's argon2id PIN hash for approving discounts at the counter (DESIGN §12); never answered. */
-    pinHash: text('pin_hash'),
+    pinHash: pg.text('pin_hash'),
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('users_email_key').on(t.email),
-    check('users_email_lower', sql`${t.email} = lower(${t.email})`),
-    check('users_role_known', sql`${t.role} in ('superAdmin','admin','salesRep','medicalRep','user')`),
-    index('users_role_idx').on(t.role),
+    pg.uniqueIndex('users_email_key').on(t.email),
+    pg.check('users_email_lower', sql`${t.email} = lower(${t.email})`),
+    pg.check('users_role_known', sql`${t.role} in ('superAdmin','admin','salesRep','medicalRep','user')`),
+    pg.index('users_role_idx').on(t.role),
   ],
 );
 
@@ -45,11 +35,11 @@ export const users = pgTable(
  * The signed-in checks read it in their own statement, so a sign-out holds on every instance and
  * after a restart; Redis and memory only cache it.
  */
-export const revokedTokens = pgTable(
+export const revokedTokens = pg.pgTable(
   'revoked_tokens',
   {
-    id: uuid('id').primaryKey(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    id: pg.uuid('id').primaryKey(),
+    expiresAt: pg.timestamp('expires_at', { withTimezone: true }).notNull(),
   },
-  (t) => [index('revoked_tokens_expires_idx').on(t.expiresAt)],
+  (t) => [pg.index('revoked_tokens_expires_idx').on(t.expiresAt)],
 );
