@@ -18,6 +18,7 @@ import { isDatabaseUnavailable, pgCode, violatedConstraint } from '../../lib/err
 import { retryingDeadlocks } from '../../lib/idempotency';
 import { rowsOf } from '../../lib/sql';
 import { type Actor, recordAudit } from '../audit/audit.repository';
+import { type NewMovement, recordMovements } from '../stock/movements';
 import {
   afterWrite,
   type ColumnOf,
@@ -609,14 +610,8 @@ class ApplyJob {
     const updated = new Map<string, Record<string, string | number | null>>();
     /** Lots the movements go into, by lotKey: created when missing, with the expiry the first row gives. */
     const intoLots = new Map<string, { product_id: string; number: string; expires_on: string | null }>();
-    const movements: {
-      product_id: string;
-      kind: string;
-      quantity: number;
-      reason: string | null;
-      /** The lot's lotKey when the movement names one. */
-      lot: string | null;
-    }[] = [];
+    /** The movements the rows make, each with its lot's lotKey when it names one. */
+    const movements: { movement: NewMovement; lot: string | null }[] = [];
     for (const w of work) {
       const { fields, stock } = w.write;
       const lot = stock?.lot ?? null;
@@ -629,16 +624,18 @@ class ApplyJob {
         else {
           // Lot-tracked: inserted at 0, then its lot and the opening movement naming it.
           createdTracked.push({ id: w.productId, ...columns(fields), stock: 0 });
-          movements.push({ product_id: w.productId, kind: 'initial', quantity, reason: null, lot: k });
+          movements.push({ movement: { productId: w.productId, kind: 'initial', quantity }, lot: k });
         }
       } else {
         updated.set(w.productId, { ...updated.get(w.productId), id: w.productId, ...columns(fields) });
         if (stock)
           movements.push({
-            product_id: w.productId,
-            kind: mode === 'add' ? 'adjustment' : 'count',
-            quantity: stock.quantity,
-            reason: mode === 'add' ? 'received' : null,
+            movement: {
+              productId: w.productId,
+              kind: mode === 'add' ? 'adjustment' : 'count',
+              quantity: stock.quantity,
+              reason: mode === 'add' ? 'received' : null,
+            },
             lot: k,
           });
       }
@@ -700,18 +697,16 @@ class ApplyJob {
           from jsonb_array_elements(${JSON.stringify([...updated.values()])}::jsonb) as v
          where p.id = (v->>'id')::uuid`);
     }
-    if (movements.length > 0) {
-      // A movement naming its lot moves the product and the lot together (the ledger's trigger).
-      const rows = movements.map(({ lot, ...movement }) => ({
+    // A movement naming its lot moves the product and the lot together (the ledger's trigger).
+    await recordMovements(
+      runnerOf(tx),
+      movements.map(({ movement, lot }) => ({
         ...movement,
-        lot_id: lot === null ? null : (lotIds.get(lot) ?? null),
-      }));
-      await tx.execute(sql`
-        insert into stock_movements (product_id, kind, quantity, reason, note, user_id, user_name, lot_id)
-        select product_id, kind, quantity, reason, ${this.note}, ${this.actor.id}::uuid, ${this.actor.name}, lot_id
-          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
-            product_id uuid, kind text, quantity integer, reason text, lot_id uuid)`);
-    }
+        note: this.note,
+        actor: this.actor,
+        lotId: lot === null ? null : (lotIds.get(lot) ?? null),
+      })),
+    );
   }
 
   /** New products in one multi-row insert, with their tracking. */

@@ -4,15 +4,7 @@ import { searchWords } from '../../../shared/paging';
 import type { Product, ProductQuery } from '../../../shared/products';
 import type { Role } from '../../../shared/roles';
 import { type Database, type Db, runnerOf, statementOf } from '../../db/connection';
-import {
-  categories,
-  productStock,
-  products,
-  stockMovements,
-  storeSettings,
-  suppliers,
-  taxRates,
-} from '../../db/schema';
+import { categories, productStock, products, storeSettings, suppliers, taxRates } from '../../db/schema';
 import { type SignedInRunner, signedInStatement } from '../../lib/auth';
 import type { CsvBatch } from '../../lib/csv-stream';
 import { badRequest, conflict, isId } from '../../lib/errors';
@@ -29,6 +21,7 @@ import {
 } from '../audit/audit.repository';
 import { lotForAdding } from '../lots/lots.repository';
 import { firstPurchaseOrderWith } from '../purchasing/purchasing.repository';
+import { recordMovements } from '../stock/movements';
 
 /**
  * cost, reorderPoint, reorderQuantity, sku, barcode and taxRateId: null for none (taxRateId: the
@@ -615,14 +608,9 @@ export async function insertProduct(
       .returning({ id: products.id });
     const id = (row as { id: string }).id;
     const opening = lot === undefined ? undefined : await lotForAdding(runnerOf(tx), id, lot);
-    await tx.insert(stockMovements).values({
-      productId: id,
-      kind: 'initial',
-      quantity: values.stock,
-      userId: actor.id,
-      userName: actor.name,
-      lotId: opening?._id ?? null,
-    });
+    await recordMovements(runnerOf(tx), [
+      { productId: id, kind: 'initial', quantity: values.stock, actor, lotId: opening?._id ?? null },
+    ]);
     if (tracked) await tx.update(products).set({ tracking: 'lot' }).where(eq(products.id, id));
     const created = await auditedProduct(tx, id);
     if (!created) throw new Error('a product just inserted is missing');
@@ -693,16 +681,9 @@ export async function updateProduct(
       throw badRequest(`Name the lot the ${moving} units in stock go into.`);
     // Each at its own moment, so the ledger lists them in the order they happened.
     const move = (quantity: number, note: string, lotId?: string) =>
-      tx.insert(stockMovements).values({
-        at: sql`clock_timestamp()`,
-        productId: id,
-        kind: 'count',
-        quantity,
-        note,
-        userId: actor.id,
-        userName: actor.name,
-        lotId: lotId ?? null,
-      });
+      recordMovements(runnerOf(tx), [
+        { at: 'clock', productId: id, kind: 'count', quantity, note, actor, lotId: lotId ?? null },
+      ]);
     if (target !== undefined) await move(target - before.stock, 'Stock set in the product form');
     if (moving > 0) await move(-moving, TRACKING_ON);
     await tx.update(products).set(columnValues(rest)).where(eq(products.id, id));
