@@ -18,7 +18,7 @@ import { type Database, defaultPoolSize, openDatabase } from '../src/server/db/c
 import { setReportTimeZone } from '../src/server/db/report-time-zone';
 import { signedInRunnerFor } from '../src/server/lib/auth';
 import { dashboardJson } from '../src/server/modules/dashboard/dashboard.repository';
-import { productPage } from '../src/server/modules/products/products.repository';
+import { productPage } from '../src/server/modules/products/products.queries';
 import { reorderSuggestionsJson } from '../src/server/modules/purchasing/purchasing.repository';
 import { todayIn } from '../src/server/modules/reports/reports.range';
 import { ProductQuery } from '../src/shared/products';

@@ -9,7 +9,7 @@ import {
 import { startApp, type TestApp, targets } from '../../test/harness';
 import { lotLedgerOf } from '../../test/lot-ledger';
 import { recordMovements } from '../stock/movements';
-import { BATCH_ROWS } from './apply';
+import { BATCH_ROWS } from './apply-batches';
 import { createImport } from './imports.repository';
 
 let sequence = 0;

@@ -1,0 +1,413 @@
+import { and, asc, count, desc, eq, or, type SQL, sql } from 'drizzle-orm';
+import { searchWords } from '../../../shared/paging';
+import type { Product, ProductQuery } from '../../../shared/products';
+import type { Role } from '../../../shared/roles';
+import { type Database, type Db, statementOf } from '../../db/connection';
+import { categories, productStock, products, storeSettings, suppliers, taxRates } from '../../db/schema';
+import { type SignedInRunner, signedInStatement } from '../../lib/auth';
+import type { CsvBatch } from '../../lib/csv-stream';
+import { isId } from '../../lib/errors';
+import type { JsonBatch } from '../../lib/json-stream';
+import { isShortWord, matchesSearch, withinSearchLimit } from '../../lib/search';
+import { rowsOf } from '../../lib/sql';
+import {
+  type ProductRow,
+  productColumns,
+  rateInForce,
+  reorderPointSql,
+  selectProducts,
+  selectProductsByStock,
+  storeRow,
+  toProduct,
+} from './products.columns';
+
+/** The reads of the catalogue: lists, pages, the whole catalogue and its CSV, one product, choices. */
+
+const byName = sql`lower(${products.name})`;
+const PRODUCT_ORDER: Record<NonNullable<ProductQuery['sort']>, SQL[]> = {
+  name: [asc(byName), asc(products.id)],
+  '-name': [desc(byName), desc(products.id)],
+  price: [asc(products.price), asc(products.id)],
+  '-price': [desc(products.price), desc(products.id)],
+  stock: [asc(productStock.stock), asc(productStock.nameKey), asc(productStock.productId)],
+  '-stock': [desc(productStock.stock), desc(productStock.nameKey), desc(productStock.productId)],
+};
+const BY_STOCK = new Set<ProductQuery['sort']>(['stock', '-stock']);
+
+/** Past this many matches a search is "broad" and read in index order; below it, matches are sorted. */
+const FEW_MATCHES = 2000;
+
+type ProductFilter = { search?: string; category?: string; sort?: ProductQuery['sort'] };
+
+/**
+ * The conditions and order of a product list: every word of the search in the name, or the whole
+ * search as a SKU or barcode exactly (ignoring case: their unique indexes), and the category.
+ */
+function productFilter(query: ProductFilter) {
+  const words = matchesSearch(query.search, [products.name]);
+  const code = query.search?.trim();
+  const search =
+    words && code && !/\s/.test(code)
+      ? or(
+          words,
+          sql`lower(${products.sku}) = lower(${code})`,
+          sql`lower(${products.barcode}) = lower(${code})`,
+        )
+      : words;
+  const category =
+    query.category === undefined
+      ? undefined
+      : isId(query.category)
+        ? eq(products.categoryId, query.category)
+        : sql`false`;
+  return { search, where: and(search, category), order: PRODUCT_ORDER[query.sort ?? 'name'] };
+}
+
+/**
+ * The keys of each order of the catalogue, as keyset paging compares them: the same columns as
+ * PRODUCT_ORDER, each with the type its cursor value is read back as.
+ */
+const CATALOGUE_KEYS: Record<
+  NonNullable<ProductQuery['sort']>,
+  { keys: [SQL, string][]; descending: boolean }
+> = {
+  name: {
+    keys: [
+      [byName, 'text'],
+      [sql`${products.id}`, 'uuid'],
+    ],
+    descending: false,
+  },
+  '-name': {
+    keys: [
+      [byName, 'text'],
+      [sql`${products.id}`, 'uuid'],
+    ],
+    descending: true,
+  },
+  price: {
+    keys: [
+      [sql`${products.price}`, 'numeric'],
+      [sql`${products.id}`, 'uuid'],
+    ],
+    descending: false,
+  },
+  '-price': {
+    keys: [
+      [sql`${products.price}`, 'numeric'],
+      [sql`${products.id}`, 'uuid'],
+    ],
+    descending: true,
+  },
+  stock: {
+    keys: [
+      [sql`${productStock.stock}`, 'int'],
+      [sql`${productStock.nameKey}`, 'text'],
+      [sql`${productStock.productId}`, 'uuid'],
+    ],
+    descending: false,
+  },
+  '-stock': {
+    keys: [
+      [sql`${productStock.stock}`, 'int'],
+      [sql`${productStock.nameKey}`, 'text'],
+      [sql`${productStock.productId}`, 'uuid'],
+    ],
+    descending: true,
+  },
+};
+
+/** Where a batch of the catalogue stopped: the last product's sort keys, as text. */
+export type CatalogueCursor = string[];
+
+/**
+ * One batch of the whole catalogue (unpaged GET /api/products) after `after`, in the list's order
+ * (PRODUCT_ORDER), read by keyset on the order's keys, each product as `shown` makes it (what the
+ * caller may see) in JSON text. The route streams the batches (sendJsonList). The rows are read as
+ * columns and turned into JSON here: built by the database, each product's JSON was computed
+ * before the sort, for every product after the cursor, not just the batch's.
+ */
+export async function catalogueJsonBatch(
+  db: Db,
+  query: ProductFilter,
+  storeThreshold: number,
+  shown: (product: Product) => Product,
+  after: CatalogueCursor | undefined,
+  size: number,
+): Promise<JsonBatch<CatalogueCursor>> {
+  const { where, order } = productFilter(query);
+  const { keys, descending } = CATALOGUE_KEYS[query.sort ?? 'name'];
+  const past = after
+    ? sql`(${sql.join(
+        keys.map(([key]) => key),
+        sql`, `,
+      )}) ${sql.raw(descending ? '<' : '>')} (${sql.join(
+        keys.map(([, type], i) => sql`${after[i] ?? null}::${sql.raw(type)}`),
+        sql`, `,
+      )})`
+    : undefined;
+  const rows = await db
+    .select({
+      ...productColumns(storeThreshold),
+      cursor: sql<string[]>`array[${sql.join(
+        keys.map(([key]) => sql`${key}::text`),
+        sql`, `,
+      )}]`,
+    })
+    .from(products)
+    .innerJoin(categories, eq(categories.id, products.categoryId))
+    .innerJoin(suppliers, eq(suppliers.id, products.supplierId))
+    .innerJoin(productStock, eq(productStock.productId, products.id))
+    .leftJoin(storeSettings, storeRow)
+    .leftJoin(taxRates, rateInForce)
+    .where(and(where, past))
+    .orderBy(...order)
+    .limit(size);
+  const last = rows.at(-1);
+  return {
+    items: rows.map((row) => JSON.stringify(shown(toProduct(row)))),
+    next: last && rows.length === size ? last.cursor : undefined,
+  };
+}
+
+/**
+ * What the whole catalogue answers after its products (DESIGN §3): the categories and suppliers
+ * to choose from and the count, as JSON text from the closing bracket of the products on.
+ */
+export async function catalogueTailJson(db: Db, total: number): Promise<string> {
+  const result = await db.execute(sql`
+    select json_build_object(
+      'categories', (
+        select coalesce(json_agg(json_build_object('_id', id, 'name', name, 'description', description)
+                                 order by lower(name)), '[]'::json)
+        from ${categories}),
+      'suppliers', (
+        select coalesce(json_agg(json_build_object('_id', id, 'name', name) order by lower(name)), '[]'::json)
+        from ${suppliers})
+    )::text as body`);
+  const lists = (rowsOf<{ body: string }>(result)[0] as { body: string }).body;
+  // The lists' object without its braces, then the count: the answer's last fields in their order.
+  return `],${lists.slice(1, -1)},"total":${total}}`;
+}
+
+type NameCursor = { name: string; id: string };
+
+/**
+ * One batch of the products CSV (PRODUCT_CSV_HEADER) after `after`: the list's search and
+ * category, always in name order, read by keyset on (lower(name), id), the name index's order.
+ */
+export async function productCsvBatch(
+  db: Db,
+  query: ProductFilter,
+  storeThreshold: number,
+  after: NameCursor | undefined,
+  size: number,
+): Promise<CsvBatch<NameCursor>> {
+  const { where } = productFilter(query);
+  const past = after ? sql`(${byName}, ${products.id}) > (${after.name}, ${after.id}::uuid)` : undefined;
+  const rows = await db
+    .select({ ...productColumns(storeThreshold), nameKey: sql<string>`${byName}` })
+    .from(products)
+    .innerJoin(categories, eq(categories.id, products.categoryId))
+    .innerJoin(suppliers, eq(suppliers.id, products.supplierId))
+    .leftJoin(storeSettings, storeRow)
+    .leftJoin(taxRates, rateInForce)
+    .where(and(where, past))
+    .orderBy(asc(byName), asc(products.id))
+    .limit(size);
+  const last = rows.at(-1);
+  return {
+    // A reorder point or tax rate that follows the store's default is an empty cell, so a file
+    // exported and imported again keeps following it instead of pinning today's default.
+    rows: rows.map((row) => [
+      row.name,
+      row.sku,
+      row.barcode,
+      row.description,
+      row.categoryName,
+      row.supplierName,
+      Number(row.price),
+      row.cost === null ? null : Number(row.cost),
+      row.stock,
+      row.reorderPointFromStore ? null : row.reorderPoint,
+      row.reorderQuantity,
+      row.taxRateDefault ? null : row.taxRateName,
+    ]),
+    next: last && rows.length === size ? { name: last.nameKey, id: last.id } : undefined,
+  };
+}
+
+/**
+ * One page of the catalogue, filtered by name words and category, with the count of all matches:
+ * exact, or, for a search of short words only past FEW_MATCHES matches, FEW_MATCHES and `capped`
+ * (decision 0036: such a search is the first letter or two of a name, and counting every product
+ * with a word starting "s" read the whole catalogue). A search runs on the database's searches,
+ * within their time limit.
+ */
+export async function productPage(
+  database: Database,
+  query: ProductFilter,
+  window: { limit: number; offset: number },
+  storeThreshold: number,
+): Promise<{ products: Product[]; total: number; capped: boolean }> {
+  const { search, where, order } = productFilter(query);
+  const select = BY_STOCK.has(query.sort) ? selectProductsByStock : selectProducts;
+  if (!search) {
+    const rows = await select(database.db, storeThreshold)
+      .where(where)
+      .orderBy(...order)
+      .limit(window.limit)
+      .offset(window.offset);
+    return { products: rows.map(toProduct), total: await countProducts(database.db, where), capped: false };
+  }
+  const words = searchWords(query.search);
+  const { db, run } = database.searches;
+  return withinSearchLimit(async () => {
+    // Words of a name cluster in name order ("Vitamin …" all sit together), so the planner's
+    // index-order scan can read far past a page before it finds a few matches. So take up to
+    // FEW_MATCHES + 1 matches from the trigram index in one pass: when that is all of them, sort
+    // them and count them from the same pass; when there are more, matches are dense and the
+    // index-order read below finds a page at once.
+    const matching = sql`
+      with m as materialized (select * from ${products} where ${where} limit ${FEW_MATCHES + 1})
+      select m.id, m.name, m.description, m.price::text as price, m.stock,
+             ${reorderPointSql(storeThreshold, sql`m.reorder_point`)} as "reorderPoint",
+             m.reorder_point is null as "reorderPointFromStore", m.reorder_quantity as "reorderQuantity",
+             m.cost::text as cost, m.sku, m.barcode,
+             c.id as "categoryId", c.name as "categoryName", s.id as "supplierId", s.name as "supplierName",
+             tr.id as "taxRateId", tr.name as "taxRateName", tr.rate::text as "taxRate",
+             m.tax_rate_id is null as "taxRateDefault", m.tracking,
+             (select count(*)::int from m) as total
+      from m join ${categories} c on c.id = m.category_id join ${suppliers} s on s.id = m.supplier_id
+        left join ${storeSettings} ss on ss.id = 1
+        left join ${taxRates} tr on tr.id = coalesce(m.tax_rate_id, ss.default_tax_rate_id)
+      order by ${sql.raw(SQL_ORDER[query.sort ?? 'name'])}
+      limit ${window.limit} offset ${window.offset}`;
+    // Planning this takes about as long as running it, so it is prepared (a plan per shape, kept
+    // per connection). Not with a short word: how many names have a word starting with it ranges
+    // from none to most, and only a plan made for the actual words knows whether to read the
+    // trigram index or the table.
+    const short = words.every(isShortWord);
+    const prepared = !words.some(isShortWord);
+    const rows = prepared
+      ? await run<ProductRow & { total: number }>(...statementOf(matching))
+      : rowsOf<ProductRow & { total: number }>(await db.execute(matching));
+    const found = rows[0]?.total ?? (await countProducts(db, where, FEW_MATCHES + 1));
+    if (found <= FEW_MATCHES) return { products: rows.map(toProduct), total: found, capped: false };
+    const page = await select(db, storeThreshold)
+      .where(where)
+      .orderBy(...order)
+      .limit(window.limit)
+      .offset(window.offset);
+    return short
+      ? { products: page.map(toProduct), total: FEW_MATCHES, capped: true }
+      : { products: page.map(toProduct), total: await countProducts(db, where), capped: false };
+  });
+}
+
+/** The same orders as PRODUCT_ORDER, over the columns of a matched set `m`. */
+const SQL_ORDER: Record<NonNullable<ProductQuery['sort']>, string> = {
+  name: 'lower(m.name), m.id',
+  '-name': 'lower(m.name) desc, m.id desc',
+  price: 'm.price, m.id',
+  '-price': 'm.price desc, m.id desc',
+  stock: 'm.stock, lower(m.name), m.id',
+  '-stock': 'm.stock desc, lower(m.name) desc, m.id desc',
+};
+
+/**
+ * The whole catalogue is counted by product_totals (kept by a trigger); a filtered one counts its
+ * rows, up to `upTo` when given.
+ */
+async function countProducts(db: Db, where: SQL | undefined, upTo?: number): Promise<number> {
+  if (!where) {
+    const [row] = await db
+      .execute(sql`select coalesce(sum(products), 0)::int as n from product_totals`)
+      .then((result) => rowsOf<{ n: number }>(result));
+    return row?.n ?? 0;
+  }
+  if (upTo !== undefined) {
+    const [row] = rowsOf<{ n: number }>(
+      await db.execute(
+        sql`select count(*)::int as n from (select 1 from ${products} where ${where} limit ${upTo}) x`,
+      ),
+    );
+    return row?.n ?? 0;
+  }
+  const [row] = await db.select({ n: count() }).from(products).where(where);
+  return row?.n ?? 0;
+}
+
+export async function findProduct(db: Db, id: string, storeThreshold: number): Promise<Product | undefined> {
+  const [row] = await selectProducts(db, storeThreshold).where(eq(products.id, id));
+  return row && toProduct(row);
+}
+
+/**
+ * The product a scanner's code names: its barcode or its SKU, ignoring case (both unique, each
+ * by its own index). Should one product's barcode be another's SKU, the barcode wins.
+ *
+ * The counter asks this at every scan, so it is one prepared statement that checks the signed-in
+ * user too (signedInStatement): one round trip. Its columns are productColumns' own, by name, as
+ * toProduct reads them (a test holds the answer equal to GET /api/products/:id's), and the
+ * caller's role, which decides whether the answer shows the cost.
+ * $1 the code, $2 the store's low-stock threshold.
+ */
+const PRODUCT_BY_CODE = signedInStatement('products_by_code', {
+  select: `select p.id, p.name, p.description, p.price::text as price, p.stock,
+          coalesce(p.reorder_point, $2::int) as "reorderPoint",
+          p.reorder_point is null as "reorderPointFromStore", p.reorder_quantity as "reorderQuantity",
+          p.cost::text as cost, p.sku, p.barcode, c.id as "categoryId", c.name as "categoryName",
+          s.id as "supplierId", s.name as "supplierName",
+          tr.id as "taxRateId", tr.name as "taxRateName", tr.rate::text as "taxRate",
+          p.tax_rate_id is null as "taxRateDefault", p.tracking,
+          (select role from signed_in_user) as "callerRole"
+   from products p
+   join categories c on c.id = p.category_id
+   join suppliers s on s.id = p.supplier_id
+   left join store_settings ss on ss.id = 1
+   left join tax_rates tr on tr.id = coalesce(p.tax_rate_id, ss.default_tax_rate_id)
+   where exists (select 1 from signed_in_user)
+     and (lower(p.barcode) = lower($1::text) or lower(p.sku) = lower($1::text))
+   order by lower(p.barcode) = lower($1::text) desc nulls last
+   limit 1`,
+});
+
+export async function findProductByCode(
+  run: SignedInRunner,
+  code: string,
+  storeThreshold: number,
+): Promise<{ product: Product; callerRole: Role } | undefined> {
+  const [row] = await run<(ProductRow & { callerRole: Role }) | { id: null }>(PRODUCT_BY_CODE, [
+    code,
+    storeThreshold,
+  ]);
+  if (!row?.id) return undefined;
+  const found = row as ProductRow & { callerRole: Role };
+  return { product: toProduct(found), callerRole: found.callerRole };
+}
+
+/** The categories (with descriptions) and suppliers (by name) a product can be given, by name. */
+export async function productChoices(db: Db) {
+  const [categoryRows, supplierRows] = await Promise.all([
+    db
+      .select({ _id: categories.id, name: categories.name, description: categories.description })
+      .from(categories)
+      .orderBy(asc(sql`lower(${categories.name})`)),
+    db
+      .select({ _id: suppliers.id, name: suppliers.name })
+      .from(suppliers)
+      .orderBy(asc(sql`lower(${suppliers.name})`)),
+  ]);
+  return { categories: categoryRows, suppliers: supplierRows };
+}
+
+/** Which of the referenced category, supplier and tax rate (when one is named) do not exist. */
+export async function missingReferences(db: Db, categoryId: string, supplierId: string, taxRateId?: string) {
+  const result = await db.execute(sql`
+    select exists(select 1 from ${categories} where ${categories.id} = ${categoryId}) as category,
+           exists(select 1 from ${suppliers} where ${suppliers.id} = ${supplierId}) as supplier,
+           ${taxRateId === undefined ? sql`true` : sql`exists(select 1 from ${taxRates} where ${taxRates.id} = ${taxRateId})`} as "taxRate"`);
+  const [row] = rowsOf<{ category: boolean; supplier: boolean; taxRate: boolean }>(result);
+  return { category: !row?.category, supplier: !row?.supplier, taxRate: !row?.taxRate };
+}
