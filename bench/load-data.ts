@@ -1,5 +1,6 @@
 import type { Database } from '../src/server/db/connection';
 import { hashPassword } from '../src/server/lib/passwords';
+import { bulkLoadMovementsInsert } from '../src/server/modules/stock/movements';
 
 export const DATA_SET = {
   categories: 200,
@@ -74,7 +75,8 @@ export async function loadData(
   // - products_opening_movement would give each product an opening movement of the stock loaded
   //   here, which is its final stock, not the stock it had before its orders;
   // - stock_movements_apply would update a product row for each of the million sale movements.
-  // The movements are computed in SQL instead (see 'movements' below) and checked afterwards
+  // The movements are computed in SQL instead (see 'movements' below, written through
+  // bulkLoadMovementsInsert, the ledger writer's one way in that sets stock_after) and checked afterwards
   // (checkLedger). The triggers are enabled again before anything else uses the database, also
   // when loading fails.
   await database.query('alter table products disable trigger products_opening_movement');
@@ -126,22 +128,37 @@ export async function loadData(
     // order: opening − units sold so far, never below the final stock, so never below zero.
     await time(
       'movements',
-      `insert into stock_movements (product_id, kind, quantity, stock_after, note, at)
-       select p.id, 'initial', p.stock + coalesce(s.units, 0), p.stock + coalesce(s.units, 0), 'Opening balance',
-              now() - make_interval(days => ${days + 1})
-       from products p
+      bulkLoadMovementsInsert({
+        values: {
+          product_id: 'p.id',
+          kind: "'initial'",
+          quantity: 'p.stock + coalesce(s.units, 0)',
+          note: "'Opening balance'",
+          at: `now() - make_interval(days => ${days + 1})`,
+        },
+        stockAfter: 'p.stock + coalesce(s.units, 0)',
+        from: `products p
        left join (select product_id, sum(quantity)::int as units from orders group by product_id) s
          on s.product_id = p.id`,
+      }),
     );
     await time(
       'movements',
-      `insert into stock_movements (product_id, kind, quantity, stock_after, user_id, user_name, order_id, at)
-       select o.product_id, 'sale', -o.quantity,
-              p.stock + sum(o.quantity) over (partition by o.product_id)
+      bulkLoadMovementsInsert({
+        values: {
+          product_id: 'o.product_id',
+          kind: "'sale'",
+          quantity: '-o.quantity',
+          user_id: 'o.user_id',
+          user_name: 'o.user_name',
+          order_id: 'o.id',
+          at: 'o.order_date',
+        },
+        stockAfter: `p.stock + sum(o.quantity) over (partition by o.product_id)
                       - sum(o.quantity) over (partition by o.product_id order by o.order_date, o.id
-                                              rows between unbounded preceding and current row),
-              o.user_id, o.user_name, o.id, o.order_date
-       from orders o join products p on p.id = o.product_id`,
+                                              rows between unbounded preceding and current row)`,
+        from: 'orders o join products p on p.id = o.product_id',
+      }),
     );
   } finally {
     await database.query('alter table stock_movements enable trigger stock_movements_apply');

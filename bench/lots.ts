@@ -1,4 +1,5 @@
 import type { Database } from '../src/server/db/connection';
+import { movementsInsert } from '../src/server/modules/stock/movements';
 import { productsAt, setStock } from './orders-check';
 
 /** A lot each product of a run gets: its expiry in days from today (negative: expired) and units. */
@@ -35,8 +36,17 @@ export async function prepareLotProducts(
          from products where id = any($1::uuid[])
          returning id, product_id
        )
-       insert into stock_movements (product_id, kind, quantity, note, lot_id)
-       select product_id, 'receipt', $4::int, 'Benchmark setup', id from made order by product_id`,
+       ${movementsInsert({
+         values: {
+           product_id: 'product_id',
+           kind: "'receipt'",
+           quantity: '$4::int',
+           note: "'Benchmark setup'",
+           lot_id: 'id',
+         },
+         from: 'made',
+         orderBy: 'product_id',
+       })}`,
       [ids, `BENCH-${n + 1}`, lot.days, lot.units],
     );
   }

@@ -1,4 +1,5 @@
 import type { Database } from '../src/server/db/connection';
+import { movementsInsert } from '../src/server/modules/stock/movements';
 
 export interface OrderProducts {
   hot: string[];
@@ -17,8 +18,12 @@ export const SCARCE_STOCK = 40;
  */
 export async function setStock(database: Database, ids: string[], target: number): Promise<void> {
   await database.query(
-    `insert into stock_movements (product_id, kind, quantity, note)
-     select id, 'count', $1::int - stock, 'Benchmark setup' from products where id = any($2::uuid[]) order by id`,
+    movementsInsert({
+      values: { product_id: 'id', kind: "'count'", quantity: '$1::int - stock', note: "'Benchmark setup'" },
+      from: 'products',
+      where: 'id = any($2::uuid[])',
+      orderBy: 'id',
+    }),
     [target, ids],
   );
 }

@@ -8,7 +8,7 @@
  * Prints each term's total (a + when the count stopped) and the median of the five calls.
  */
 import { openDatabase } from '../src/server/db/connection';
-import { productPage } from '../src/server/modules/products/products.repository';
+import { productPage } from '../src/server/modules/products/products.queries';
 import { ProductQuery } from '../src/shared/products';
 
 const TERMS = ['a', 'q', 's', 'ab', 'zq', 'vitamin gel', 'tab'];

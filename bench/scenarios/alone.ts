@@ -1,7 +1,7 @@
 import { loadConfig } from '../../src/server/config';
 import { signedInRunnerFor } from '../../src/server/lib/auth';
 import { dashboardJson } from '../../src/server/modules/dashboard/dashboard.repository';
-import { productPage } from '../../src/server/modules/products/products.repository';
+import { productPage } from '../../src/server/modules/products/products.queries';
 import { reorderSuggestionsJson } from '../../src/server/modules/purchasing/purchasing.repository';
 import { ProductQuery } from '../../src/shared/products';
 import { PERMISSIONS } from '../../src/shared/roles';

@@ -1,4 +1,5 @@
 import { purchaseOrderNumber } from '../../shared/purchasing';
+import { recordMovements } from '../modules/stock/movements';
 import type { Runner } from './connection';
 
 type Query = <T>(text: string, params?: unknown[]) => Promise<T[]>;
@@ -173,20 +174,18 @@ export async function seedLots(
         `insert into lots (product_id, number, expires_on, created_at) values ($1, $2, $3, $4) returning id`,
         [product.id, number, day(expires), arrived.toISOString()],
       );
-      await q(
-        `insert into stock_movements (at, product_id, kind, quantity, note, user_id, user_name, purchase_order_id, lot_id)
-         values ($1, $2, 'receipt', $3, $4, $5, $6, $7, $8)`,
-        [
-          arrived.toISOString(),
-          product.id,
-          units,
-          `Received on ${purchaseOrderNumber(po?.number ?? 0)}`,
-          admin.id,
-          admin.name,
-          po?.id,
-          made?.id,
-        ],
-      );
+      await recordMovements(database, [
+        {
+          at: arrived,
+          productId: product.id,
+          kind: 'receipt',
+          quantity: units,
+          note: `Received on ${purchaseOrderNumber(po?.number ?? 0)}`,
+          actor: admin,
+          purchaseOrderId: po?.id,
+          lotId: made?.id,
+        },
+      ]);
     }
   }
 
@@ -266,11 +265,17 @@ export async function seedLots(
     for (const lot of lots) {
       if (wanted === 0) break;
       const part = Math.min(wanted, lot.quantity);
-      await q(
-        `insert into stock_movements (at, product_id, kind, quantity, user_id, user_name, order_id, lot_id)
-         values ($1, $2, 'sale', $3, $4, $5, $6, $7)`,
-        [sale.at.toISOString(), sale.product.id, -part, seller.id, seller.name, order?.id, lot.id],
-      );
+      await recordMovements(database, [
+        {
+          at: sale.at,
+          productId: sale.product.id,
+          kind: 'sale',
+          quantity: -part,
+          actor: seller,
+          orderId: order?.id,
+          lotId: lot.id,
+        },
+      ]);
       wanted -= part;
     }
   }
@@ -280,16 +285,16 @@ export async function seedLots(
     `select id, product_id, quantity from lots where number = 'OMP2311'`,
   );
   if (written && written.quantity > 0)
-    await q(
-      `insert into stock_movements (at, product_id, kind, quantity, reason, note, user_id, user_name, lot_id)
-       values ($1, $2, 'adjustment', $3, 'expired', 'Expired: returned to the wholesaler for destruction', $4, $5, $6)`,
-      [
-        new Date(now.getTime() - 18 * DAY).toISOString(),
-        written.product_id,
-        -written.quantity,
-        admin.id,
-        admin.name,
-        written.id,
-      ],
-    );
+    await recordMovements(database, [
+      {
+        at: new Date(now.getTime() - 18 * DAY),
+        productId: written.product_id,
+        kind: 'adjustment',
+        quantity: -written.quantity,
+        reason: 'expired',
+        note: 'Expired: returned to the wholesaler for destruction',
+        actor: admin,
+        lotId: written.id,
+      },
+    ]);
 }

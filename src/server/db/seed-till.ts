@@ -1,5 +1,6 @@
 import { centsText, refundDue, toCents } from '../../shared/money';
 import { refundNumberLabel } from '../../shared/till';
+import { recordMovements } from '../modules/stock/movements';
 import { drawerHolds } from '../modules/till/till.repository';
 import type { Runner } from './connection';
 
@@ -227,26 +228,20 @@ export async function seedTill(
       [row.order_id, quantity, centsText(amount), centsText(tax), centsText(discount)],
     );
     const note = `Refund ${label}`;
-    await q(
-      `insert into stock_movements (product_id, kind, quantity, reason, note, user_id, user_name, order_id, refund_id, at)
-       values ($1, 'return', $2, 'returned', $3, $4, $5, $6, $7, $8)`,
-      [
-        row.product_id,
-        quantity,
-        note,
-        seed.seller.id,
-        seed.seller.name,
-        row.order_id,
-        refund.id,
-        when.toISOString(),
-      ],
-    );
-    if (!restock)
-      await q(
-        `insert into stock_movements (product_id, kind, quantity, reason, note, user_id, user_name, refund_id, at)
-         values ($1, 'adjustment', $2, 'damaged', $3, $4, $5, $6, $7)`,
-        [row.product_id, -quantity, note, seed.seller.id, seed.seller.name, refund.id, when.toISOString()],
-      );
+    const back = {
+      // The rows read are of orders whose product is still there.
+      productId: row.product_id as string,
+      note,
+      actor: seed.seller,
+      refundId: refund.id,
+      at: when,
+    };
+    await recordMovements(database, [
+      { ...back, kind: 'return', quantity, reason: 'returned', orderId: row.order_id },
+      ...(restock
+        ? []
+        : [{ ...back, kind: 'adjustment' as const, quantity: -quantity, reason: 'damaged' as const }]),
+    ]);
     if (method === 'storeCredit' && row.customer_id)
       await q(
         `insert into store_credit_entries (customer_id, at, amount, kind, sale_id, refund_id, user_id, user_name, note)

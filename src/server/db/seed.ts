@@ -12,6 +12,7 @@ import { PRODUCT_NAME } from '../../shared/product';
 import { purchaseOrderNumber } from '../../shared/purchasing';
 import type { Role } from '../../shared/roles';
 import { hashPassword } from '../lib/passwords';
+import { type MovementReason, recordMovements } from '../modules/stock/movements';
 import type { Database } from './connection';
 import { seedImports } from './seed-imports';
 import { seedLots } from './seed-lots';
@@ -712,7 +713,7 @@ async function seedStockHistory(
     productId: string;
     kind: 'initial' | 'sale' | 'return' | 'adjustment' | 'receipt';
     quantity: number;
-    reason?: string;
+    reason?: MovementReason;
     note?: string;
     orderId?: string;
     purchaseOrderId?: string;
@@ -818,31 +819,20 @@ async function seedStockHistory(
     })),
     ...events,
   ];
-  for (let start = 0; start < all.length; start += 200) {
-    const batch = all.slice(start, start + 200);
-    const params: unknown[] = [];
-    const tuples = batch.map((event) => {
-      const base = params.length;
-      params.push(
-        event.productId,
-        event.kind,
-        event.quantity,
-        event.reason ?? null,
-        event.note ?? '',
-        event.user?.id ?? null,
-        event.user?.name ?? null,
-        event.orderId ?? null,
-        event.purchaseOrderId ?? null,
-        event.at.toISOString(),
-      );
-      return `(${Array.from({ length: 10 }, (_, k) => `$${base + k + 1}`).join(', ')})`;
-    });
-    // Rows of one VALUES list are inserted in their order, so each trigger sees the stock before it.
-    await q(
-      `insert into stock_movements (product_id, kind, quantity, reason, note, user_id, user_name, order_id,
-                                    purchase_order_id, at)
-       values ${tuples.join(', ')}`,
-      params,
+  // In time order, 200 a statement, each applied by the trigger with the stock before it.
+  for (let start = 0; start < all.length; start += 200)
+    await recordMovements(
+      { query: q },
+      all.slice(start, start + 200).map((event) => ({
+        productId: event.productId,
+        kind: event.kind,
+        quantity: event.quantity,
+        reason: event.reason ?? null,
+        note: event.note ?? '',
+        actor: event.user ?? null,
+        orderId: event.orderId ?? null,
+        purchaseOrderId: event.purchaseOrderId ?? null,
+        at: event.at,
+      })),
     );
-  }
 }

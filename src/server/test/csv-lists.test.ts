@@ -3,6 +3,7 @@ import { AUDIT_CSV_HEADER } from '../../shared/audit';
 import { PRODUCT_CSV_HEADER } from '../../shared/products';
 import { PURCHASE_ORDER_CSV_HEADER } from '../../shared/purchasing';
 import { MOVEMENT_CSV_HEADER } from '../../shared/stock';
+import { movementsInsert } from '../modules/stock/movements';
 import { startApp, type TestApp, targets } from './harness';
 import { parseCsv } from './parse-csv';
 
@@ -143,7 +144,8 @@ describe.each(targets)('lists as CSV on $name', (target) => {
    * batch of 5,000 ends inside a moment, whose other rows the next batch must still find.
    */
   const ROWS = 5012;
-  const moments = (from = 1, to = ROWS) => `from generate_series(${from}, ${to}) i`;
+  const series = (from = 1, to = ROWS) => `generate_series(${from}, ${to}) i`;
+  const moments = (from = 1, to = ROWS) => `from ${series(from, to)}`;
   const MOMENT = `timestamptz '2019-03-01 10:00:00.123456+00' - make_interval(secs => (i / 7) * 0.001001)`;
 
   it('rows that share a time to the microsecond are all exported across batches: movements, purchase orders, activity', async () => {
@@ -151,8 +153,17 @@ describe.each(targets)('lists as CSV on $name', (target) => {
     // Each movement applies itself to the stock (a trigger per row): a thousand per statement.
     for (let from = 1; from <= ROWS; from += 1000)
       await t.sql(
-        `insert into stock_movements (product_id, kind, quantity, reason, note, at)
-         select $1, 'adjustment', 1, 'found', 'moment ' || i, ${MOMENT} ${moments(from, Math.min(ROWS, from + 999))}`,
+        movementsInsert({
+          values: {
+            product_id: '$1',
+            kind: "'adjustment'",
+            quantity: '1',
+            reason: "'found'",
+            note: "'moment ' || i",
+            at: MOMENT,
+          },
+          from: series(from, Math.min(ROWS, from + 999)),
+        }),
         [id],
       );
     const [held] = await t.sql<{ n: number }>(

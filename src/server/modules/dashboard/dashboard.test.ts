@@ -15,6 +15,7 @@ import { runnerOf } from '../../db/connection';
 import { setReportTimeZone } from '../../db/report-time-zone';
 import { freshPostgres, startApp, type Target, type TestApp, targets } from '../../test/harness';
 import { MIGRATIONS, migrationsBefore } from '../../test/migrations-before';
+import { recordMovements } from '../stock/movements';
 import { DASHBOARD } from './dashboard.repository';
 
 /** A node of EXPLAIN (FORMAT JSON). */
@@ -329,10 +330,9 @@ describe.each(targets)('the dashboard’s day with TZ=Pacific/Kiritimati on $nam
           [id, number, expiresOn],
         );
         if (quantity > 0)
-          await t.sql(
-            `insert into stock_movements (product_id, kind, quantity, lot_id) values ($1, 'receipt', $2, $3)`,
-            [id, quantity, lot?.id],
-          );
+          await recordMovements({ query: t.sql }, [
+            { productId: id, kind: 'receipt', quantity, lotId: lot?.id },
+          ]);
       }
     };
     await tracked('2.50', [

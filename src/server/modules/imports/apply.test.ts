@@ -9,7 +9,7 @@ import { PRODUCT_CSV_HEADER } from '../../../shared/products';
 import { buildApp } from '../../app';
 import { openDatabase } from '../../db/connection';
 import { type Account, startApp, type TestApp, targets } from '../../test/harness';
-import { BATCH_ROWS } from './apply';
+import { BATCH_ROWS } from './apply-batches';
 import { createImport } from './imports.repository';
 
 let sequence = 0;

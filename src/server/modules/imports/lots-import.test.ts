@@ -8,7 +8,8 @@ import {
 } from '../../../shared/imports';
 import { startApp, type TestApp, targets } from '../../test/harness';
 import { lotLedgerOf } from '../../test/lot-ledger';
-import { BATCH_ROWS } from './apply';
+import { recordMovements } from '../stock/movements';
+import { BATCH_ROWS } from './apply-batches';
 import { createImport } from './imports.repository';
 
 let sequence = 0;
@@ -145,10 +146,9 @@ describe.each(targets)('a catalogue import with lots on $name', (target) => {
         'insert into lots (product_id, number, expires_on) values ($1, $2, $3) returning id',
         [id, lot.number, lot.expiresOn],
       );
-      await t.sql(
-        `insert into stock_movements (product_id, kind, quantity, lot_id) values ($1, 'receipt', $2, $3)`,
-        [id, lot.quantity, made?.id],
-      );
+      await recordMovements({ query: t.sql }, [
+        { productId: id, kind: 'receipt', quantity: lot.quantity, lotId: made?.id },
+      ]);
     }
     return id;
   }

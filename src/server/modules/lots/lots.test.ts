@@ -11,6 +11,7 @@ import type { Runner } from '../../db/connection';
 import { startApp, type TestApp, targets } from '../../test/harness';
 import { lotLedgerOf } from '../../test/lot-ledger';
 import { parseCsv } from '../../test/parse-csv';
+import { movementsInsert } from '../stock/movements';
 import { type ExpiringCursor, expiringCsvBatch } from './lots.repository';
 
 /**
@@ -354,8 +355,17 @@ describe.each(targets)('the expiring list with TZ=Pacific/Kiritimati on $name', 
     ]);
     // B-2 written off whole (the adjustment route is another piece's): an empty lot is not listed.
     await t.sql(
-      `insert into stock_movements (product_id, kind, quantity, reason, lot_id)
-       select product_id, 'adjustment', -2, 'damaged', id from lots where product_id = $1 and number = 'B-2'`,
+      movementsInsert({
+        values: {
+          product_id: 'product_id',
+          kind: "'adjustment'",
+          quantity: '-2',
+          reason: "'damaged'",
+          lot_id: 'id',
+        },
+        from: 'lots',
+        where: "product_id = $1 and number = 'B-2'",
+      }),
       [brufen.id],
     );
     // A cost not known (yet): the lot counts, worth 0.

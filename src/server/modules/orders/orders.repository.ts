@@ -5,8 +5,8 @@ import { centsNumber, centsText, refundDue, toCents } from '../../../shared/mone
 import { ORDER_CSV_HEADER, type Order, type OrderQuery } from '../../../shared/orders';
 import type { Role } from '../../../shared/roles';
 import { saleNumberLabel } from '../../../shared/sales';
-import { type Database, type Db, type Runner, statementOf, type Tx } from '../../db/connection';
-import { orders, orderTotals, products, stockMovements } from '../../db/schema';
+import { type Database, type Db, type Runner, runnerOf, statementOf, type Tx } from '../../db/connection';
+import { orders, orderTotals, products } from '../../db/schema';
 import { type CsvBatch, type CsvWriter, exactTime, nextNewest, olderThan } from '../../lib/csv-stream';
 import type { JsonBatch } from '../../lib/json-stream';
 import { matchesSearch } from '../../lib/search';
@@ -14,6 +14,7 @@ import type { ZonedClock } from '../../lib/zoned-time';
 import { orderLots } from '../lots/lots.repository';
 import type { PlacedRow } from '../sales/sales.repository';
 import { type SaleRefusal, type SellContext, sellCart } from '../sales/sell';
+import { recordMovements } from '../stock/movements';
 
 /** An order as answered, with the lots it took its units from (orderLots; [] without lots). */
 export const toOrder = (row: OrderRow, lots: OrderLot[]): Order => ({
@@ -210,8 +211,8 @@ export async function takeBack(
 /**
  * Takes back part or all of an order (DESIGN §8, §12): the order's row is locked and takeBack
  * gives back its units and money by the shared rule. The units go back to stock by a `return`
- * movement naming the order. The dashboard's counters follow through the orders trigger of
- * migration 0010. Undefined when the order does not exist; `tooMany` when more than what remains
+ * movement naming the order. The dashboard's counters follow through the orders trigger
+ * (src/server/db/functions/orders_figures_counted.sql). Undefined when the order does not exist; `tooMany` when more than what remains
  * was asked.
  */
 export async function returnOrder(
@@ -225,16 +226,17 @@ export async function returnOrder(
   const updated = taken.order;
   // A product deleted since the sale has no stock to take the units back into.
   if (updated.productId) {
-    await tx.insert(stockMovements).values({
-      productId: updated.productId,
-      kind: 'return',
-      quantity: input.quantity,
-      reason: 'returned',
-      note: input.reason ?? '',
-      userId: input.actor.id,
-      userName: input.actor.name,
-      orderId: updated.id,
-    });
+    await recordMovements(runnerOf(tx), [
+      {
+        productId: updated.productId,
+        kind: 'return',
+        quantity: input.quantity,
+        reason: 'returned',
+        note: input.reason ?? '',
+        actor: input.actor,
+        orderId: updated.id,
+      },
+    ]);
   }
   return { order: updated, refunded: taken.amount };
 }

@@ -23,8 +23,9 @@ export const AT_OR_BELOW_REORDER_POINT = `(select s.product_id, s.stock, s.name_
  * Rows (product_id, stock, on_order, reorder_point, name_key, name, supplier_id, cost,
  * reorder_quantity) of every product to reorder: stock + on order ≤ its reorder point in force.
  * On order (ordered − received over ordered and partly received purchase orders) is kept in
- * product_stock by purchase_order_lines_on_order and purchase_orders_on_order; how many there are,
- * in product_totals' to_reorder by product_stock_to_reorder_counted (src/server/db/functions/).
+ * product_stock by the purchase orders' triggers (src/server/db/functions/
+ * purchase_order_lines_on_order.sql and purchase_orders_on_order.sql); how many there are, in
+ * product_totals' to_reorder by product_stock's (product_stock_to_reorder_counted.sql).
  */
 export const TO_REORDER = `(select s.product_id, s.stock, s.on_order, s.reorder_at as reorder_point, s.name_key, s.name,
           s.supplier_id, s.cost, s.reorder_quantity

@@ -23,17 +23,14 @@ import {
   type CatalogueCursor,
   catalogueJsonBatch,
   catalogueTailJson,
-  deleteProduct,
   findProduct,
   findProductByCode,
-  insertProduct,
   missingReferences,
-  type ProductValues,
   productChoices,
   productCsvBatch,
   productPage,
-  updateProduct,
-} from './products.repository';
+} from './products.queries';
+import { deleteProduct, insertProduct, type ProductValues, updateProduct } from './products.writes';
 
 type ProductBody = {
   name: string;

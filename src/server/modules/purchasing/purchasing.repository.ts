@@ -8,7 +8,7 @@ import {
   purchaseOrderNumber,
 } from '../../../shared/purchasing';
 import { type Db, runnerOf, type Tx } from '../../db/connection';
-import { products, purchaseOrderLines, purchaseOrders, stockMovements, suppliers } from '../../db/schema';
+import { products, purchaseOrderLines, purchaseOrders, suppliers } from '../../db/schema';
 import { type CsvBatch, exactTime, type NewestCursor, nextNewest, olderThan } from '../../lib/csv-stream';
 import { badRequest, conflict, isId, notFound } from '../../lib/errors';
 import { rowsOf } from '../../lib/sql';
@@ -16,6 +16,7 @@ import type { ZonedClock } from '../../lib/zoned-time';
 import { type Actor, recordAudit } from '../audit/audit.repository';
 import { lotForAdding } from '../lots/lots.repository';
 import { SUGGESTED_QUANTITY, TO_REORDER } from '../products/low-stock';
+import { type NewMovement, recordMovements } from '../stock/movements';
 
 export type PurchaseOrderValues = {
   supplier: string;
@@ -419,14 +420,13 @@ export async function receivePurchaseOrder(
           group by product_id) r
     where p.id = r.product_id`);
   const run = runnerOf(tx);
-  const movements: Array<typeof stockMovements.$inferInsert> = [];
+  const movements: NewMovement[] = [];
   for (const row of took) {
     const receipt = {
       productId: row.product_id,
-      kind: 'receipt',
+      kind: 'receipt' as const,
       note: `Received on ${order.name}`,
-      userId: actor.id,
-      userName: actor.name,
+      actor,
       purchaseOrderId: id,
     };
     const received = lotsOf.get(row.line_id);
@@ -442,7 +442,7 @@ export async function receivePurchaseOrder(
       movements.push({ ...receipt, quantity: lot.quantity, lotId: _id });
     }
   }
-  await tx.insert(stockMovements).values(movements);
+  await recordMovements(run, movements);
   const [after] = rowsOf<{ status: PurchaseOrderStatus }>(
     await tx.execute(sql`
       update ${purchaseOrders} set

@@ -1,9 +1,9 @@
-import { sql } from 'drizzle-orm';
 import { centsNumber, centsText, toCents } from '../../../shared/money';
 import { PAYMENT_METHODS, type PaymentMethod, type Refund, refundNumberLabel } from '../../../shared/till';
 import { type Runner, runnerOf, type Tx } from '../../db/connection';
-import { refundLines, refunds, stockMovements, storeCreditEntries } from '../../db/schema';
+import { refundLines, refunds, storeCreditEntries } from '../../db/schema';
 import { dueOnReturn, lockOrders, takeBack } from '../orders/orders.repository';
+import { movementsInsert, type NewMovement, recordMovements } from '../stock/movements';
 import { storeCurrency } from '../store/store.repository';
 import { drawerHolds } from '../till/till.repository';
 
@@ -192,33 +192,45 @@ export async function refundSale(tx: Tx, request: RefundRequest): Promise<Refund
     .filter((line) => line.order.productId !== null)
     .sort((a, b) => compareText(a.order.productId ?? '', b.order.productId ?? ''));
   const note = request.reason ? `Refund ${label}: ${request.reason}` : `Refund ${label}`;
-  const backs = byProduct.map((line) => ({
-    productId: line.order.productId as string,
-    userId: request.actor.id,
-    userName: request.actor.name,
-    orderId: line.order.id,
-    refundId: refund.id,
-    // Each row its own moment, so a product's history reads the return before the write-off.
-    at: sql`clock_timestamp()`,
-    kind: 'return',
-    quantity: line.quantity,
-    reason: 'returned',
-    note,
-  }));
-  if (backs.length > 0) await tx.insert(stockMovements).values(backs);
+  const backs = byProduct.map(
+    (line): NewMovement => ({
+      productId: line.order.productId as string,
+      kind: 'return',
+      quantity: line.quantity,
+      reason: 'returned',
+      note,
+      actor: request.actor,
+      orderId: line.order.id,
+      refundId: refund.id,
+      // Each row its own moment, so a product's history reads the return before the write-off.
+      at: 'clock',
+    }),
+  );
+  await recordMovements(run, backs);
   // Written off from where the units just went back: for a lot-tracked product, the lots its
   // order took from, which the ledger's trigger chose for the return (one write-off per lot); for
   // another, the product. One statement, in product id order, through the movements' order index.
   if (!request.restock && backs.length > 0)
     await run.query(
-      `insert into stock_movements (at, product_id, kind, quantity, reason, note, user_id, user_name,
-                                    order_id, refund_id, lot_id)
-       select clock_timestamp(), m.product_id, 'adjustment', -sum(m.quantity)::int, 'damaged', $3, $4::uuid, $5,
-              m.order_id, m.refund_id, m.lot_id
-       from stock_movements m
-       where m.order_id = any($1::uuid[]) and m.refund_id = $2::uuid and m.kind = 'return'
-       group by m.product_id, m.order_id, m.refund_id, m.lot_id
-       order by m.product_id, m.order_id, m.lot_id`,
+      movementsInsert({
+        values: {
+          at: 'clock_timestamp()',
+          product_id: 'm.product_id',
+          kind: "'adjustment'",
+          quantity: '-sum(m.quantity)::int',
+          reason: "'damaged'",
+          note: '$3',
+          user_id: '$4::uuid',
+          user_name: '$5',
+          order_id: 'm.order_id',
+          refund_id: 'm.refund_id',
+          lot_id: 'm.lot_id',
+        },
+        from: 'stock_movements m',
+        where: "m.order_id = any($1::uuid[]) and m.refund_id = $2::uuid and m.kind = 'return'",
+        groupBy: 'm.product_id, m.order_id, m.refund_id, m.lot_id',
+        orderBy: 'm.product_id, m.order_id, m.lot_id',
+      }),
       [
         backs.map((back) => back.orderId),
         refund.id,

@@ -6,6 +6,7 @@ import { hashPassword } from '../../lib/passwords';
 import { targets } from '../../test/harness';
 import { type ServerProcess, serverDatabase, signInTo, startServer } from '../../test/process';
 import { orderLots } from '../lots/lots.repository';
+import { recordMovements } from '../stock/movements';
 
 const PASSWORD = 'lots kill password';
 const EMAIL = 'seller@lots-kill.test';
@@ -34,10 +35,7 @@ async function seed(database: Database): Promise<string> {
        values ($1, $2, (now() at time zone (select time_zone from report_settings))::date + $3::int) returning id`,
       [productId, lot.number, lot.days],
     );
-    await database.query(
-      `insert into stock_movements (product_id, kind, quantity, lot_id) values ($1, 'receipt', $2, $3)`,
-      [productId, lot.quantity, row?.id],
-    );
+    await recordMovements(database, [{ productId, kind: 'receipt', quantity: lot.quantity, lotId: row?.id }]);
   }
   await database.db.insert(users).values({
     name: 'Kim Seller',

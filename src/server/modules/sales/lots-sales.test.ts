@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { businessError } from '../../lib/errors';
 import { type Account, startApp, type TestApp, targets } from '../../test/harness';
 import { lotLedgerOf } from '../../test/lot-ledger';
+import { recordMovements } from '../stock/movements';
 
 type LotSpec = { number: string; expiresOn: string | null; quantity: number };
 
@@ -43,10 +44,9 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
         [id, lot.number, lot.expiresOn],
       );
       ids[lot.number] = row?.id as string;
-      await t.sql(
-        `insert into stock_movements (product_id, kind, quantity, lot_id) values ($1, 'receipt', $2, $3)`,
-        [id, lot.quantity, row?.id],
-      );
+      await recordMovements({ query: t.sql }, [
+        { productId: id, kind: 'receipt', quantity: lot.quantity, lotId: row?.id },
+      ]);
     }
     return { id, name: named, lots: ids };
   }
@@ -165,9 +165,7 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
     // The trigger refuses in the very same sentence (a sale the cart's read could not see coming).
     let ledgerRefusal: string | undefined;
     try {
-      await t.sql(`insert into stock_movements (product_id, kind, quantity) values ($1, 'sale', -3)`, [
-        syrup.id,
-      ]);
+      await recordMovements({ query: t.sql }, [{ productId: syrup.id, kind: 'sale', quantity: -3 }]);
     } catch (error) {
       ledgerRefusal = businessError(error)?.message;
     }

@@ -1,5 +1,6 @@
 import type { MovementKind } from '../../../shared/stock';
 import type { Runner } from '../../db/connection';
+import type { stockMovements } from '../../db/schema';
 
 /**
  * The one writer of the stock ledger (DESIGN §8), as ERPNext's vouchers all call one function:
@@ -10,13 +11,14 @@ import type { Runner } from '../../db/connection';
  * and IMS07 for lots) and fills in the stock after it. `movements.test.ts` lists the writers: no
  * other file inserts into stock_movements.
  *
- * Two ways in, one column list:
+ * Two ways in, one column list (decision 0039):
  * - `recordMovements(runner, movements)`: movements made in TypeScript, written in one statement
  *   from one jsonb parameter, in the order given (callers that take several products give them in
  *   product id order, the order the trigger locks them).
  * - `movementsInsert({...})`: the text of an `insert … select` for a statement that records the
  *   movements of rows it has just made (the sale's orders, a refund's write-offs), so the hot path
  *   stays one statement.
+ * And `bulkLoadMovementsInsert`, the benchmark loader's alone, which also writes stock_after.
  */
 
 /** A movement's columns the writers fill in (stock_after is the trigger's). */
@@ -67,23 +69,11 @@ export type NewMovement = {
   at?: string | Date | 'clock';
 };
 
-/** A recorded movement as the ledger holds it (snake_case, as the database answers). */
-export type MovementRecord = {
-  id: string;
-  at: string | Date;
-  product_id: string;
-  kind: MovementKind;
-  quantity: number;
-  stock_after: number;
-  reason: MovementReason | null;
-  note: string;
-  user_id: string | null;
-  user_name: string | null;
-  order_id: string | null;
-  purchase_order_id: string | null;
-  refund_id: string | null;
-  lot_id: string | null;
-};
+/** A recorded movement, as the ledger's table reads through Drizzle (stock_after as the trigger set it). */
+export type MovementRecord = typeof stockMovements.$inferSelect;
+
+/** What runs the statement: a Runner (a Database, `runnerOf(tx)`) or anything that runs a raw query. */
+export type MovementRunner = Pick<Runner, 'query'>;
 
 const COLUMN_TYPES: Record<MovementColumn, string> = {
   at: 'text',
@@ -115,9 +105,12 @@ const value = (c: MovementColumn): string =>
 
 const RECORD = `insert into stock_movements (${MOVEMENT_COLUMNS.join(', ')})
   select ${MOVEMENT_COLUMNS.map(value).join(', ')}
-    from jsonb_to_recordset($1::jsonb) with ordinality as x(${MOVEMENT_COLUMNS.map((c) => `${c} ${COLUMN_TYPES[c]}`).join(', ')}, n bigint)
+    from rows from (jsonb_to_recordset($1::jsonb) as (${MOVEMENT_COLUMNS.map((c) => `${c} ${COLUMN_TYPES[c]}`).join(', ')}))
+         with ordinality as x(${MOVEMENT_COLUMNS.join(', ')}, n)
    order by x.n
-  returning *`;
+  returning id, at, product_id as "productId", kind, quantity, stock_after as "stockAfter", reason, note,
+            user_id as "userId", user_name as "userName", order_id as "orderId",
+            purchase_order_id as "purchaseOrderId", refund_id as "refundId", lot_id as "lotId"`;
 
 function toRow(movement: NewMovement): Record<MovementColumn, unknown> {
   return {
@@ -141,26 +134,52 @@ function toRow(movement: NewMovement): Record<MovementColumn, unknown> {
  * after each). A refusal of the trigger (IMS01…) undoes the whole statement.
  */
 export async function recordMovements(
-  runner: Runner,
+  runner: MovementRunner,
   movements: readonly NewMovement[],
 ): Promise<MovementRecord[]> {
   if (movements.length === 0) return [];
   return runner.query<MovementRecord>(RECORD, [JSON.stringify(movements.map(toRow))]);
 }
 
-/**
- * The text of `insert into stock_movements (…) select … from <from> [order by …]`, for a statement
- * that records the movements of rows it has just made: `values` gives each column's SQL expression
- * over `from` (columns left out take their default: null, '' for the note, the transaction's time
- * for `at`).
- */
-export function movementsInsert(source: {
+/** The SQL of a movementsInsert: each column's expression over `from`, the rows it takes and their order. */
+export type MovementsSource = {
   values: Partial<Record<MovementColumn, string>> & { product_id: string; kind: string; quantity: string };
+  /** What follows `from`: a table, a CTE's name, joins. */
   from: string;
+  where?: string;
+  groupBy?: string;
+  /** The order the rows are inserted in, so the trigger locks products in it (product id order). */
   orderBy?: string;
-}): string {
-  const columns = MOVEMENT_COLUMNS.filter((c) => source.values[c] !== undefined || COLUMN_DEFAULTS[c]);
-  const values = columns.map((c) => source.values[c] ?? COLUMN_DEFAULTS[c]);
+};
+
+/** The statement's text: each column given or with a default, in MOVEMENT_COLUMNS order, then `extra`. */
+function insertText(source: MovementsSource, extra: Record<string, string> = {}): string {
+  const given = MOVEMENT_COLUMNS.filter((c) => source.values[c] !== undefined || COLUMN_DEFAULTS[c]);
+  const columns = [...given, ...Object.keys(extra)];
+  const values = [...given.map((c) => source.values[c] ?? COLUMN_DEFAULTS[c]), ...Object.values(extra)];
+  const where = source.where ? ` where ${source.where}` : '';
+  const group = source.groupBy ? ` group by ${source.groupBy}` : '';
+  const order = source.orderBy ? ` order by ${source.orderBy}` : '';
   return `insert into stock_movements (${columns.join(', ')})
-     select ${values.join(', ')} from ${source.from}${source.orderBy ? ` order by ${source.orderBy}` : ''}`;
+     select ${values.join(', ')} from ${source.from}${where}${group}${order}`;
+}
+
+/**
+ * The text of `insert into stock_movements (…) select … from <from> [where …] [group by …] [order by …]`, for a
+ * statement that records the movements of rows it has just made (or reads): `values` gives each
+ * column's SQL expression over `from` (columns left out take their default: null, '' for the note,
+ * the transaction's time for `at`; `clock_timestamp()` gives each row its own moment).
+ */
+export function movementsInsert(source: MovementsSource): string {
+  return insertText(source);
+}
+
+/**
+ * movementsInsert for a bulk load that writes each movement's stock after it (`stockAfter`, an SQL
+ * expression) itself, run only while the ledger's trigger (stock_movements_apply) is disabled, on a
+ * database nobody else uses yet: the benchmark's loader (bench/load-data.ts) and nothing else. The
+ * app never writes stock_after; the loader checks the ledger afterwards (checkLedger).
+ */
+export function bulkLoadMovementsInsert(source: MovementsSource & { stockAfter: string }): string {
+  return insertText(source, { stock_after: source.stockAfter });
 }

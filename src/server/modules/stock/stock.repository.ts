@@ -9,8 +9,9 @@ import { badRequest, notFound } from '../../lib/errors';
 import { rowsOf } from '../../lib/sql';
 import type { ZonedClock } from '../../lib/zoned-time';
 import { lotForAdding, lotForTaking } from '../lots/lots.repository';
+import { type MovementRecord, recordMovements } from './movements';
 
-export type MovementRow = typeof stockMovements.$inferSelect;
+export type MovementRow = MovementRecord;
 
 /**
  * A receipt's row carries its purchase order's number, a sale's row its sale and receipt number,
@@ -65,23 +66,22 @@ export type MovementInput = {
 };
 
 /**
- * Appends one movement; the ledger's trigger applies it to the product's stock (or refuses it:
- * IMS01 below zero, IMS02 no such product) and fills in the stock after it.
+ * Appends one movement through the ledger's one writer (movements.ts); the ledger's trigger
+ * (src/server/db/functions/stock_movements_apply.sql) applies it to the product's stock (or refuses
+ * it: IMS01 below zero, IMS02 no such product) and fills in the stock after it.
  */
 async function appendMovement(tx: Tx, kind: MovementKind, input: MovementInput): Promise<MovementRow> {
-  const [row] = await tx
-    .insert(stockMovements)
-    .values({
+  const [row] = await recordMovements(runnerOf(tx), [
+    {
       productId: input.productId,
       kind,
       quantity: input.quantity,
       reason: input.reason ?? null,
       note: input.note,
-      userId: input.actor.id,
-      userName: input.actor.name,
+      actor: input.actor,
       lotId: input.lotId ?? null,
-    })
-    .returning();
+    },
+  ]);
   return row as MovementRow;
 }
 

@@ -21,7 +21,7 @@ import { type Answer, answerOnce } from '../../lib/idempotency';
 import { zonedClock } from '../../lib/zoned-time';
 import { recordAudit } from '../audit/audit.repository';
 import { productLots } from '../lots/lots.repository';
-import { findProduct } from '../products/products.repository';
+import { findProduct } from '../products/products.queries';
 import {
   adjustProduct,
   countStock,
