@@ -177,20 +177,12 @@ export function priceCart(cart: Cart): PricedCart | CartProblem {
   if (cartDiscount > afterLineSum) return { problem: 'cartDiscountAboveSubtotal' };
   const shares = shareOut(cartDiscount, afterLine);
 
-  const taxes = new Map<string, RateTax>();
   const lines = cart.lines.map((line, at): PricedLine => {
     const amount = (afterLine[at] as bigint) - (shares[at] as bigint);
     const rate = line.taxRate ? toMilliPercent(line.taxRate.rate) : 0n;
     const tax = taxOf(amount, rate, cart.pricesIncludeTax);
     const total = cart.pricesIncludeTax ? amount : amount + tax;
     const net = total - tax;
-    if (line.taxRate) {
-      const key = `${line.taxRate.name}\u0000${rate}`;
-      const entry = taxes.get(key) ?? { name: line.taxRate.name, rate: line.taxRate.rate, base: 0n, tax: 0n };
-      entry.base += net;
-      entry.tax += tax;
-      taxes.set(key, entry);
-    }
     const lineDiscount = lineDiscounts[at] as bigint;
     const cartShare = shares[at] as bigint;
     return {
@@ -213,8 +205,28 @@ export function priceCart(cart: Cart): PricedCart | CartProblem {
     tax: sum((line) => line.tax),
     total: sum((line) => line.total),
     net: sum((line) => line.net),
-    taxes: [...taxes.values()],
+    taxes: taxesByRate(
+      lines.map((line, at) => ({ taxRate: cart.lines[at]?.taxRate ?? null, net: line.net, tax: line.tax })),
+    ),
   };
+}
+
+/**
+ * The taxes by rate of taxed lines (DESIGN §12): one entry per rate a line names (its name and
+ * percent; 0 % too), in the order the lines first name them; base = Σ their net, tax = Σ their
+ * tax. Untaxed lines (null) are not listed. The counter's preview and the receipt both call it.
+ */
+export function taxesByRate(lines: readonly { taxRate: LineRate; net: bigint; tax: bigint }[]): RateTax[] {
+  const taxes = new Map<string, RateTax>();
+  for (const { taxRate, net, tax } of lines) {
+    if (!taxRate) continue;
+    const key = `${taxRate.name}\u0000${toMilliPercent(taxRate.rate)}`;
+    const entry = taxes.get(key) ?? { name: taxRate.name, rate: taxRate.rate, base: 0n, tax: 0n };
+    entry.base += net;
+    entry.tax += tax;
+    taxes.set(key, entry);
+  }
+  return [...taxes.values()];
 }
 
 export function isCartProblem(priced: PricedCart | CartProblem): priced is CartProblem {

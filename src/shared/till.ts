@@ -239,7 +239,18 @@ export function settlePayments(
   total: bigint,
   payments: readonly PaymentInput[],
 ): Settlement | PaymentProblem {
-  const cents = payments.map((payment) => toCents(payment.amount));
+  return settleCents(
+    total,
+    payments.map((payment) => ({ method: payment.method, amount: toCents(payment.amount) })),
+  );
+}
+
+/** A payment in cents, as the server holds a sale's from its parsed request on. */
+export type CentsPayment = { method: PaymentMethod; amount: bigint };
+
+/** settlePayments of payments already in cents. */
+export function settleCents(total: bigint, payments: readonly CentsPayment[]): Settlement | PaymentProblem {
+  const cents = payments.map((payment) => payment.amount);
   const nonCash = payments.reduce(
     (sum, payment, at) => (payment.method === 'cash' ? sum : sum + (cents[at] as bigint)),
     0n,

@@ -1,163 +1,119 @@
-import type { OrderLot, Tracking } from '../../../shared/lots';
-import { centsNumber, toCents } from '../../../shared/money';
+import { z } from 'zod';
+import { type OrderLot, TRACKINGS } from '../../../shared/lots';
+import { centsNumber, centsText, taxesByRate, toCents } from '../../../shared/money';
 import { searchWords } from '../../../shared/paging';
-import { can, type Role } from '../../../shared/roles';
+import { can, ROLES, type Role } from '../../../shared/roles';
 import {
   type PaymentMethod,
-  type ReceiptStore,
+  ReceiptStore,
   type Sale,
   type SaleSummary,
   saleNumberSearched,
 } from '../../../shared/sales';
-import type { SaleMethod } from '../../../shared/till';
+import { SALE_METHODS, type SaleMethod, type SettledPayment } from '../../../shared/till';
 import type { Runner } from '../../db/connection';
+import { sqlFile, withAndSelect } from '../../db/sql-file';
 import { type SignedInRunner, signedInStatement } from '../../lib/auth';
 import { wordMatch } from '../../lib/search';
 import { orderLots } from '../lots/lots.repository';
+import { movementsInsert } from '../stock/movements';
 
 /**
  * The store's settings as a sale reads them (DESIGN §12): the one row, or, while there is none,
- * the defaults (the name from STORE_NAME, given as `nameParam`). One row always.
+ * the defaults (the name from STORE_NAME, given as `nameParam`). One row always; `receipt` is the
+ * store as a receipt prints it (ReceiptStore), the snapshot a sale keeps in sales.store.
  */
 export function storeSettingsSql(nameParam: string): string {
-  return `select coalesce(st.name, ${nameParam}::text) as name, coalesce(st.address, '') as address,
+  return `select s.*, jsonb_build_object('name', s.name, 'address', s.address, 'phone', s.phone,
+              'taxNumber', s.tax_number, 'receiptFooter', s.receipt_footer, 'currency', s.currency,
+              'pricesIncludeTax', s.prices_include_tax) as receipt
+     from (select coalesce(st.name, ${nameParam}::text) as name, coalesce(st.address, '') as address,
             coalesce(st.phone, '') as phone, coalesce(st.tax_number, '') as tax_number,
             coalesce(st.receipt_footer, '') as receipt_footer, coalesce(st.currency, 'USD') as currency,
             coalesce(st.prices_include_tax, false) as prices_include_tax,
             coalesce(st.max_discount_percent, 10)::text as max_discount_percent,
             st.default_tax_rate_id
-     from (select) as one left join store_settings st on st.id = 1`;
+     from (select) as one left join store_settings st on st.id = 1) as s`;
 }
 
 /**
- * Reads a sale's cart inside its transaction (DESIGN §12, decision 0027), for the signed-in seller:
- * every line with its product, locked in product id order before anything is written (as before,
- * decisions 0015 and 0016: the stock read is the stock the sale takes, and two sales never wait on
- * each other in a circle), its price, cost and the tax rate in force (the product's own, else the
- * store's default), the store's settings, the customer (held against deletion until the sale is
- * written) and the seller's role. Prices come from the database, never the client.
- *
- * The customer is locked FOR NO KEY UPDATE, so their store credit balance read here is the one the
- * sale spends: a second sale paying with it waits until this one is done (DESIGN §13). The till
- * session is locked FOR SHARE and its status read after the lock: a close (which updates the row)
- * waits for the sales in flight, and a sale that waited on a close reads it closed, so no sale
- * lands in a closed session. Locks are taken in one order, products, then the customer, then the
- * session, so two sales of one customer never wait on each other in a circle.
- *
- * A lot-tracked product (DESIGN §15, decision 0031) also answers its unexpired units, its expired
- * lots locked after the product as every writer of lots locks them, so the sale is refused before
- * anything is written when they fall short; the ledger's trigger then picks the lots themselves.
- * An untracked cart reads nothing more.
- *
- * $1 product ids, $2 quantities (merged, see mergeLines), $3 customer id or null, $4 the store's
- * name while it has no settings, $5 the till session's id or null.
+ * The sale's two statements, each in its own file beside this one (decision 0040; each file says
+ * what it does and what each $n is), run as named prepared statements with the signed-in check
+ * written in (signedInStatement), so PostgreSQL plans each once per connection. What TypeScript
+ * builds goes in once, here, at load: the store's settings, and the sale's stock movements through
+ * the one writer of the ledger (movementsInsert).
  */
-const READ_CART = signedInStatement('sales_read_cart', {
-  with: `lines as materialized (
-     select t.product_id, t.quantity, t.n::int as n
-     from unnest($1::uuid[], $2::int[]) with ordinality as t(product_id, quantity, n)
-     order by t.product_id
-   ), store as materialized (${storeSettingsSql('$4')}
-   ), line_state as materialized (
-     -- Each line's product by its primary key (lateral: a plan made for any number of lines
-     -- still reads one product per line, never the catalogue), locked in product id order.
-     select lines.*, p.id is not null as found, p.name, p.stock, p.price::text as price,
-            p.cost::text as cost, p.category_name, r.name as rate_name, r.rate::text as rate, p.tracking,
-            -- A lot-tracked product's unexpired units, as the ledger's trigger judges them (DESIGN
-            -- §15): its stock (locked, so current) less its lots that expired before today in the
-            -- report zone, read FOR SHARE after the product's lock, so current too. Read only for a
-            -- tracked product (a CASE runs its subquery only when taken).
-            case when p.tracking = 'lot' then p.stock - (
-              select coalesce(sum(x.quantity), 0)::int from (
-                select l.quantity from lots l
-                where l.product_id = p.id and l.quantity > 0
-                  and l.expires_on < store_today()
-                for share of l
-              ) x
-            ) end as unexpired
-     from lines left join lateral (
-       select p.id, p.name, p.stock, p.price, p.cost, p.tax_rate_id, p.tracking, c.name as category_name
-       from products p join categories c on c.id = p.category_id
-       where p.id = lines.product_id
-       for update of p
-     ) p on true
-     left join tax_rates r on r.id = coalesce(p.tax_rate_id, (select default_tax_rate_id from store))
-   ), customer as materialized (
-     -- After every product (the condition reads them all first): one order of locks for all sales.
-     select id, name, credit_balance::text as credit_balance from customers
-     where id = $3::uuid and (select count(*) from line_state) >= 0
-     for no key update
-   ), till_session as materialized (
-     select id, number, status from register_sessions
-     where id = $5::uuid and (select count(*) from customer) >= 0
-     for share
-   )`,
-  select: `select l.n, l.product_id, l.found, l.name, l.stock, l.quantity, l.price, l.cost, l.category_name,
-          l.rate_name, l.rate, l.tracking, l.unexpired, store.name as store_name, store.address as store_address,
-          store.phone as store_phone, store.tax_number as store_tax_number,
-          store.receipt_footer as store_receipt_footer, store.currency as store_currency,
-          store.prices_include_tax as store_prices_include_tax,
-          store.max_discount_percent as store_max_discount_percent,
-          (select name from customer) as customer_name, (select count(*) from customer)::int as customer_found,
-          (select credit_balance from customer) as customer_credit,
-          (select count(*) from till_session)::int as session_found, (select number from till_session) as session_number,
-          (select status from till_session) as session_status,
-          (select id from signed_in_user) as seller_id, (select name from signed_in_user) as seller_name,
-          (select role from signed_in_user) as seller_role
-   from line_state l cross join store
-   order by l.n`,
+const SQL = 'src/server/modules/sales';
+const READ_CART_SQL = sqlFile(`${SQL}/read-cart.sql`, { store_settings: storeSettingsSql('$3') });
+const READ_CART = signedInStatement('sales_read_cart', withAndSelect('read-cart.sql', READ_CART_SQL));
+const WRITE_SALE_SQL = sqlFile(`${SQL}/write-sale.sql`, {
+  movements: movementsInsert({
+    values: {
+      product_id: 'product_id',
+      kind: "'sale'",
+      quantity: '-quantity',
+      user_id: 'user_id',
+      user_name: 'user_name',
+      order_id: 'id',
+    },
+    from: 'placed',
+    orderBy: 'product_id',
+  }),
 });
+const WRITE_SALE = signedInStatement('sales_write', withAndSelect('write-sale.sql', WRITE_SALE_SQL));
 
-export type CartRow = {
-  n: number;
-  product_id: string;
-  found: boolean;
-  name: string | null;
-  stock: number | null;
-  quantity: number;
-  price: string | null;
-  cost: string | null;
-  category_name: string | null;
-  rate_name: string | null;
-  rate: string | null;
+/** numeric as the database writes it (exact text, "12.30"). */
+const NumericText = z.string().regex(/^-?\d+(\.\d+)?$/);
+/** bigint: text from node-postgres, a number from PGlite. */
+const Int8 = z.union([z.string().regex(/^\d+$/), z.number().int()]);
+const Time = z.union([z.string(), z.date()]);
+
+/** A row of READ_CART (read-cart.sql): one a line. Tests parse every row with it. */
+export const CartRow = z.object({
+  n: z.number().int(),
+  product_id: z.string(),
+  found: z.boolean(),
+  name: z.string().nullable(),
+  stock: z.number().int().nullable(),
+  quantity: z.number().int(),
+  price: NumericText.nullable(),
+  cost: NumericText.nullable(),
+  category_name: z.string().nullable(),
+  rate_name: z.string().nullable(),
+  rate: NumericText.nullable(),
   /** The product's tracking (null when it is missing). */
-  tracking: Tracking | null;
+  tracking: z.enum(TRACKINGS).nullable(),
   /** A lot-tracked product's units in lots unexpired today; null for an untracked one. */
-  unexpired: number | null;
-  store_name: string;
-  store_address: string;
-  store_phone: string;
-  store_tax_number: string;
-  store_receipt_footer: string;
-  store_currency: string;
-  store_prices_include_tax: boolean;
-  store_max_discount_percent: string;
-  customer_name: string | null;
-  customer_found: number;
-  /** The customer's store credit balance (exact text), locked; null without a customer. */
-  customer_credit: string | null;
-  session_found: number;
-  session_number: string | number | null;
-  session_status: 'open' | 'closed' | null;
-  seller_id: string | null;
-  seller_name: string | null;
-  seller_role: Role | null;
-};
+  unexpired: z.number().int().nullable(),
+  /** The store as the receipt prints it. */
+  store: ReceiptStore,
+  store_max_discount_percent: NumericText,
+  customer_name: z.string().nullable(),
+  customer_found: z.number().int(),
+  /** The customer's store credit balance, locked; null without a customer. */
+  customer_credit: NumericText.nullable(),
+  session_found: z.number().int(),
+  session_number: Int8.nullable(),
+  session_status: z.enum(['open', 'closed']).nullable(),
+  seller_id: z.string().nullable(),
+  seller_name: z.string().nullable(),
+  seller_role: z.enum(ROLES).nullable(),
+});
+export type CartRow = z.infer<typeof CartRow>;
 
-/** Locks and reads a cart's lines (in cart order), the store and the seller; see READ_CART. */
+/** Locks and reads a cart's lines (in cart order), the store and the seller; see read-cart.sql. */
 export async function readCart(
   run: SignedInRunner,
   cart: {
-    productIds: string[];
-    quantities: number[];
+    lines: readonly { productId: string; quantity: number }[];
     customerId: string | null;
     storeName: string;
     sessionId: string | null;
   },
 ): Promise<CartRow[]> {
+  const lines = cart.lines.map((line) => ({ product_id: line.productId, quantity: line.quantity }));
   const rows = await run<CartRow>(READ_CART, [
-    cart.productIds,
-    cart.quantities,
+    JSON.stringify(lines),
     cart.customerId,
     cart.storeName,
     cart.sessionId,
@@ -165,164 +121,136 @@ export async function readCart(
   return rows.filter((row) => row.n !== null).sort((a, b) => a.n - b.n);
 }
 
-/**
- * Writes a priced sale in one statement (decision 0027), for the signed-in seller, once every
- * check passed: the sale row draws its receipt number only now (a refusal costs no number), each
- * line becomes an order carrying what the shared computation gave it (discount, tax, the rate as a
- * snapshot, total_price = what the customer pays), and each order a `sale` movement, in product
- * id order, through the ledger's trigger (IMS01 undoes the whole statement). Nothing is written
- * unless the seller is still signed in and active (signed_in_user). Answers the orders.
- *
- * Line arrays, in product id order: $1 product ids, $2 quantities, $3 places on the receipt,
- * $4 unit prices, $5 unit costs, $6 totals, $7 discounts, $8 taxes, $9 rate names, $10 rates,
- * $11 product names, $12 category names; then $13 customer id, $14 customer name, $15 the sale's
- * method (its one payment's, or `split`), $16 the cash handed over (Σ, or null), $17 subtotal,
- * $18 discount, $19 tax, $20 total, $21 the store (jsonb), $22 the change (null without cash),
- * $23 the till session or null; payment arrays in the order given: $24 methods, $25 amounts put
- * towards the total, $26 cash handed over (null for the others); $27 the store credit spent or
- * null. Store credit spent is a `sale` entry whose trigger takes it off the customer's balance,
- * never below 0 (IMS03 undoes the whole statement).
- */
-const WRITE_SALE = signedInStatement('sales_write', {
-  with: `sale as (
-     insert into sales (user_id, user_name, customer_id, customer_name, payment_method, tendered,
-                        subtotal, discount, tax, total, store, change, session_id, created_at)
-     select seller.id, seller.name, $13::uuid, $14::text, $15::text, $16::numeric,
-            $17::numeric, $18::numeric, $19::numeric, $20::numeric, $21::jsonb, $22::numeric, $23::uuid,
-            clock_timestamp()
-     from signed_in_user seller
-     returning *
-   ), paid as (
-     insert into sale_payments (sale_id, n, method, amount, tendered)
-     select sale.id, p.n, p.method, p.amount, p.tendered
-     from unnest($24::text[], $25::numeric[], $26::numeric[]) with ordinality as p(method, amount, tendered, n)
-       cross join sale
-   ), credited as (
-     insert into store_credit_entries (customer_id, amount, kind, sale_id, user_id, user_name)
-     select sale.customer_id, -$27::numeric, 'sale', sale.id, sale.user_id, sale.user_name
-     from sale where $27::numeric is not null
-   ), placed as (
-     insert into orders (user_id, product_id, quantity, unit_price, unit_cost, total_price, discount, tax,
-                         tax_rate_name, tax_rate, product_name, category_name, user_name, user_address,
-                         sale_id, sale_number, sale_line, customer_id, customer_name, order_date)
-     select sale.user_id, l.product_id, l.quantity, l.unit_price, l.unit_cost, l.total, l.discount, l.tax,
-            l.rate_name, l.rate, l.product_name, l.category_name, sale.user_name, seller.address,
-            sale.id, sale.number, l.n, sale.customer_id, sale.customer_name, sale.created_at
-     from unnest($1::uuid[], $2::int[], $3::int[], $4::numeric[], $5::numeric[], $6::numeric[], $7::numeric[],
-                 $8::numeric[], $9::text[], $10::numeric[], $11::text[], $12::text[])
-            as l(product_id, quantity, n, unit_price, unit_cost, total, discount, tax, rate_name, rate,
-                 product_name, category_name)
-       cross join sale cross join signed_in_user seller
-     order by l.product_id
-     returning *
-   ), sold as (
-     insert into stock_movements (product_id, kind, quantity, user_id, user_name, order_id)
-     select product_id, 'sale', -quantity, user_id, user_name, id from placed order by product_id
-   )`,
-  select: `select placed.*, placed.order_date::text as created_at_text from placed`,
+/** An order as the database answers it (snake_case columns, money as exact text). */
+export const PlacedRow = z.object({
+  id: z.string(),
+  user_id: z.string().nullable(),
+  product_id: z.string().nullable(),
+  quantity: z.number().int(),
+  unit_price: NumericText,
+  unit_cost: NumericText.nullable(),
+  total_price: NumericText,
+  discount: NumericText,
+  tax: NumericText,
+  tax_rate_name: z.string().nullable(),
+  tax_rate: NumericText.nullable(),
+  returned_total: NumericText,
+  returned_tax: NumericText,
+  returned_discount: NumericText,
+  product_name: z.string(),
+  category_name: z.string(),
+  user_name: z.string(),
+  user_address: z.string(),
+  order_date: Time,
+  status: z.string(),
+  returned_quantity: z.number().int(),
+  sale_id: z.string().nullable(),
+  sale_number: Int8.nullable(),
+  sale_line: z.number().int().nullable(),
+  customer_id: z.string().nullable(),
+  customer_name: z.string().nullable(),
 });
+export type PlacedRow = z.infer<typeof PlacedRow>;
 
-/** An order as the write answers it (snake_case columns). */
-export type PlacedRow = {
-  id: string;
-  user_id: string | null;
-  product_id: string | null;
-  quantity: number;
-  unit_price: string;
-  unit_cost: string | null;
-  total_price: string;
-  discount: string;
-  tax: string;
-  tax_rate_name: string | null;
-  tax_rate: string | null;
-  returned_total: string;
-  returned_tax: string;
-  returned_discount: string;
-  product_name: string;
-  category_name: string;
-  user_name: string;
-  user_address: string;
-  order_date: string | Date;
-  status: string;
-  returned_quantity: number;
-  sale_id: string | null;
-  sale_number: string | number | null;
-  sale_line: number | null;
-  customer_id: string | null;
-  customer_name: string | null;
-};
+/**
+ * A row of WRITE_SALE (write-sale.sql): an order with its sale's figures beside it, aliased as
+ * SaleRow names them, so receiptOf maps the rows as they come. Tests parse every row with it.
+ */
+export const WrittenRow = PlacedRow.extend({
+  sale_id: z.string(),
+  sale_number: Int8,
+  created_at: Time,
+  payment_method: z.enum(SALE_METHODS),
+  tendered: NumericText.nullable(),
+  change: NumericText.nullable(),
+  sale_subtotal: NumericText,
+  sale_discount: NumericText,
+  sale_tax: NumericText,
+  sale_total: NumericText,
+});
+export type WrittenRow = z.infer<typeof WrittenRow>;
 
-/** One priced line as the write takes it (money as text, exact). */
+/** One priced line as the write takes it: the amounts in cents; price, cost and rate as read. */
 export type WriteLine = {
   productId: string;
   quantity: number;
   n: number;
   unitPrice: string;
   unitCost: string | null;
-  total: string;
-  discount: string;
-  tax: string;
+  total: bigint;
+  discount: bigint;
+  tax: bigint;
   rateName: string | null;
   rate: string | null;
   productName: string;
   categoryName: string;
 };
 
+/** A priced sale as the write takes it, every amount in cents. */
 export type WriteSale = {
   lines: WriteLine[];
   customerId: string | null;
   customerName: string | null;
   method: SaleMethod;
   /** Σ of the cash handed over, or null when no cash was paid. */
-  tendered: string | null;
+  tendered: bigint | null;
   /** Cash handed back, or null when no cash was paid. */
-  change: string | null;
-  subtotal: string;
-  discount: string;
-  tax: string;
-  total: string;
+  change: bigint | null;
+  subtotal: bigint;
+  discount: bigint;
+  tax: bigint;
+  total: bigint;
   store: ReceiptStore;
   sessionId: string | null;
-  /** Each payment in the order given, as settled (see settlePayments). */
-  payments: { method: PaymentMethod; amount: string; tendered: string | null }[];
+  /** Each payment in the order given, as settled (see settleCents). */
+  payments: readonly SettledPayment[];
   /** The store credit spent (> 0), or null. */
-  storeCredit: string | null;
+  storeCredit: bigint | null;
 };
 
-/** Writes the sale (see WRITE_SALE): its orders in receipt order. */
-export async function writeSale(run: SignedInRunner, sale: WriteSale): Promise<PlacedRow[]> {
-  const lines = [...sale.lines].sort((a, b) =>
-    a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0,
-  );
-  const column = <T>(pick: (line: WriteLine) => T) => lines.map(pick);
-  const rows = await run<PlacedRow>(WRITE_SALE, [
-    column((l) => l.productId),
-    column((l) => l.quantity),
-    column((l) => l.n),
-    column((l) => l.unitPrice),
-    column((l) => l.unitCost),
-    column((l) => l.total),
-    column((l) => l.discount),
-    column((l) => l.tax),
-    column((l) => l.rateName),
-    column((l) => l.rate),
-    column((l) => l.productName),
-    column((l) => l.categoryName),
-    sale.customerId,
-    sale.customerName,
-    sale.method,
-    sale.tendered,
-    sale.subtotal,
-    sale.discount,
-    sale.tax,
-    sale.total,
-    JSON.stringify(sale.store),
-    sale.change,
-    sale.sessionId,
-    sale.payments.map((payment) => payment.method),
-    sale.payments.map((payment) => payment.amount),
-    sale.payments.map((payment) => payment.tendered),
-    sale.storeCredit,
+/** Cents as a numeric parameter takes them: the one conversion of a sale's money into SQL. */
+const sqlMoney = (cents: bigint | null): string | null => (cents === null ? null : centsText(cents));
+
+/** Writes the sale (see write-sale.sql): its orders in receipt order, each with the sale's figures. */
+export async function writeSale(run: SignedInRunner, sale: WriteSale): Promise<WrittenRow[]> {
+  const rows = await run<WrittenRow>(WRITE_SALE, [
+    JSON.stringify({
+      customer_id: sale.customerId,
+      customer_name: sale.customerName,
+      method: sale.method,
+      tendered: sqlMoney(sale.tendered),
+      change: sqlMoney(sale.change),
+      subtotal: sqlMoney(sale.subtotal),
+      discount: sqlMoney(sale.discount),
+      tax: sqlMoney(sale.tax),
+      total: sqlMoney(sale.total),
+      store: sale.store,
+      session_id: sale.sessionId,
+      store_credit: sqlMoney(sale.storeCredit),
+    }),
+    JSON.stringify(
+      sale.lines.map((line) => ({
+        product_id: line.productId,
+        quantity: line.quantity,
+        n: line.n,
+        unit_price: line.unitPrice,
+        unit_cost: line.unitCost,
+        total: sqlMoney(line.total),
+        discount: sqlMoney(line.discount),
+        tax: sqlMoney(line.tax),
+        rate_name: line.rateName,
+        rate: line.rate,
+        product_name: line.productName,
+        category_name: line.categoryName,
+      })),
+    ),
+    JSON.stringify(
+      sale.payments.map((payment) => ({
+        method: payment.method,
+        amount: sqlMoney(payment.amount),
+        tendered: sqlMoney(payment.tendered),
+      })),
+    ),
   ]);
   return rows.filter((row) => row.id !== null).sort((a, b) => (a.sale_line ?? 0) - (b.sale_line ?? 0));
 }
@@ -347,9 +275,14 @@ export function salesSellerFilter(me: { id: string; role: Role }): string | unde
   return can(me.role, 'sales:readAll') ? undefined : me.id;
 }
 
+/**
+ * A sale's own columns as every answer reads them (SALE_FIELDS, and the write's answer), named so
+ * they sit beside an order's in one row (an order carries the sale's id, number, seller and
+ * customer under the same names).
+ */
 export type SaleRow = {
-  id: string;
-  number: string | number;
+  sale_id: string;
+  sale_number: string | number;
   created_at: string | Date;
   user_id: string | null;
   user_name: string;
@@ -357,39 +290,35 @@ export type SaleRow = {
   customer_name: string | null;
   payment_method: SaleMethod;
   tendered: string | null;
-  total: string;
-  subtotal: string;
-  discount: string;
-  tax: string;
+  sale_total: string;
+  sale_subtotal: string;
+  sale_discount: string;
+  sale_tax: string;
   /** Cash handed back (null before split payments: then tendered − total for cash). */
-  change?: string | null;
+  change: string | null;
 };
 
 /** A sale's columns as every answer reads them; a sale before taxes has subtotal = total. */
-const SALE_FIELDS = `s.id, s.number, s.created_at, s.user_id, s.user_name, s.customer_id, s.customer_name,
-  s.payment_method, s.tendered::text as tendered, s.total::text as total,
-  coalesce(s.subtotal, s.total)::text as subtotal, s.discount::text as discount, s.tax::text as tax,
-  s.change::text as change`;
+const SALE_FIELDS = `s.id as sale_id, s.number as sale_number, s.created_at, s.user_id, s.user_name,
+  s.customer_id, s.customer_name, s.payment_method, s.tendered::text as tendered,
+  s.total::text as sale_total, coalesce(s.subtotal, s.total)::text as sale_subtotal,
+  s.discount::text as sale_discount, s.tax::text as sale_tax, s.change::text as change`;
 
 function saleFields(row: SaleRow) {
   const cash = row.payment_method === 'cash' || (row.payment_method === 'split' && row.tendered !== null);
-  const tendered = cash ? toCents(row.tendered ?? row.total) : null;
+  const tendered = cash ? toCents(row.tendered ?? row.sale_total) : null;
   const change =
-    row.change !== undefined && row.change !== null
-      ? toCents(row.change)
-      : tendered === null
-        ? null
-        : tendered - toCents(row.total);
+    row.change !== null ? toCents(row.change) : tendered === null ? null : tendered - toCents(row.sale_total);
   return {
-    _id: row.id,
-    number: Number(row.number),
+    _id: row.sale_id,
+    number: Number(row.sale_number),
     createdAt: new Date(row.created_at).toISOString(),
     seller: { _id: row.user_id, name: row.user_name },
     customer: row.customer_name === null ? null : { _id: row.customer_id, name: row.customer_name },
-    subtotal: Number(row.subtotal),
-    discount: Number(row.discount),
-    tax: Number(row.tax),
-    total: Number(row.total),
+    subtotal: Number(row.sale_subtotal),
+    discount: Number(row.sale_discount),
+    tax: Number(row.sale_tax),
+    total: Number(row.sale_total),
     payment: { method: row.payment_method, tendered: tendered === null ? null : centsNumber(tendered) },
     change: change === null || tendered === null ? null : centsNumber(change),
   };
@@ -422,8 +351,8 @@ export type ReceiptExtras = {
 /** A sale's one payment as its own row says it (every sale before split payments, and lists). */
 function onePayment(row: SaleRow): Sale['payments'] {
   if (row.payment_method === 'split') return [];
-  const tendered = row.payment_method === 'cash' ? centsNumber(toCents(row.tendered ?? row.total)) : null;
-  return [{ method: row.payment_method, amount: Number(row.total), tendered }];
+  const tendered = row.payment_method === 'cash' ? Number(row.tendered ?? row.sale_total) : null;
+  return [{ method: row.payment_method, amount: Number(row.sale_total), tendered }];
 }
 
 /**
@@ -440,33 +369,14 @@ export function receiptOf(
   lots: ReadonlyMap<string, OrderLot[]>,
   extras: ReceiptExtras = {},
 ): Sale {
-  const taxes = new Map<string, { name: string; rate: number; base: bigint; tax: bigint }>();
-  const receiptLines = lines.map((line) => {
+  const taxed = lines.map((line) => {
     const total = toCents(line.total_price);
     const tax = toCents(line.tax);
-    const rate = line.tax_rate === null ? null : Number(line.tax_rate);
-    if (line.tax_rate_name !== null && rate !== null) {
-      const key = `${line.tax_rate_name}\u0000${rate}`;
-      const entry = taxes.get(key) ?? { name: line.tax_rate_name, rate, base: 0n, tax: 0n };
-      entry.base += total - tax;
-      entry.tax += tax;
-      taxes.set(key, entry);
-    }
-    return {
-      order: { _id: line.id },
-      product: { _id: line.product_id, name: line.product_name },
-      quantity: line.quantity,
-      unitPrice: Number(line.unit_price),
-      gross: centsNumber(toCents(line.unit_price) * BigInt(line.quantity)),
-      discount: Number(line.discount),
-      tax: centsNumber(tax),
-      taxRate: line.tax_rate_name === null || rate === null ? null : { name: line.tax_rate_name, rate },
-      total: centsNumber(total),
-      net: centsNumber(total - tax),
-      returnedQuantity: line.returned_quantity,
-      returnedTotal: Number(line.returned_total),
-      lots: lots.get(line.id) ?? [],
-    };
+    const taxRate =
+      line.tax_rate_name === null || line.tax_rate === null
+        ? null
+        : { name: line.tax_rate_name, rate: Number(line.tax_rate) };
+    return { line, total, tax, net: total - tax, taxRate };
   });
   return {
     ...saleFields(sale),
@@ -474,8 +384,22 @@ export function receiptOf(
     session: extras.session ?? null,
     refunds: extras.refunds ?? [],
     store,
-    lines: receiptLines,
-    taxes: [...taxes.values()].map((entry) => ({
+    lines: taxed.map(({ line, total, tax, net, taxRate }) => ({
+      order: { _id: line.id },
+      product: { _id: line.product_id, name: line.product_name },
+      quantity: line.quantity,
+      unitPrice: Number(line.unit_price),
+      gross: centsNumber(toCents(line.unit_price) * BigInt(line.quantity)),
+      discount: Number(line.discount),
+      tax: centsNumber(tax),
+      taxRate,
+      total: centsNumber(total),
+      net: centsNumber(net),
+      returnedQuantity: line.returned_quantity,
+      returnedTotal: Number(line.returned_total),
+      lots: lots.get(line.id) ?? [],
+    })),
+    taxes: taxesByRate(taxed).map((entry) => ({
       name: entry.name,
       rate: entry.rate,
       base: centsNumber(entry.base),
@@ -524,11 +448,7 @@ export async function findSale(
   >(
     `select ${SALE_FIELDS}, s.session_id,
        (select rs.number from register_sessions rs where rs.id = s.session_id) as session_number,
-       coalesce(s.store, (
-       select jsonb_build_object('name', st.name, 'address', st.address, 'phone', st.phone,
-                                 'taxNumber', st.tax_number, 'receiptFooter', st.receipt_footer,
-                                 'currency', st.currency, 'pricesIncludeTax', st.prices_include_tax)
-       from (${storeSettingsSql('$3')}) as st)) as store
+       coalesce(s.store, (select st.receipt from (${storeSettingsSql('$3')}) as st)) as store
      from sales s where s.id = $1::uuid and ($2::uuid is null or s.user_id = $2::uuid)`,
     [id, sellerId ?? null, storeName],
   );

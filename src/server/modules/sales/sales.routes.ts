@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams } from '../../../shared/common';
 import { unexpiredShortSentence } from '../../../shared/lots';
-import { centsNumber } from '../../../shared/money';
+import { centsNumber, toCents } from '../../../shared/money';
 import { DEFAULT_PAGE_SIZE, pageWindow } from '../../../shared/paging';
 import { can } from '../../../shared/roles';
 import {
@@ -76,9 +76,13 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!lines.every((line) => isId(line.productId))) throw notFound('Product');
       if (customer !== undefined && !isId(customer)) throw notFound('Customer');
       if (session !== undefined && !isId(session)) throw notFound('Session');
+      // The request's money in cents, converted once here, kept so to the answer (decision 0040).
       const paid: SellPayment | undefined = payments
-        ? { payments }
-        : payment && { method: payment.method, tendered: payment.tendered ?? null };
+        ? { payments: payments.map((p) => ({ method: p.method, amount: toCents(p.amount) })) }
+        : payment && {
+            method: payment.method,
+            tendered: payment.tendered === undefined ? null : toCents(payment.tendered),
+          };
       // The schema already lets exactly one of the two through.
       if (!paid) throw badRequest('A sale is paid by payment or by payments, one of the two.');
       return answerOnce(request, reply, async (tx) => {
@@ -89,7 +93,7 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
           approval,
           payment: paid,
           sessionId: session ?? null,
-          total,
+          total: total === undefined ? undefined : toCents(total),
         });
         if ('reason' in sold) throw refusal(sold);
         return { status: 201, body: { success: true as const, sale: sold.sale } };

@@ -3,7 +3,6 @@ import type { OrderLot } from '../../../shared/lots';
 import {
   type CartLine,
   centsNumber,
-  centsText,
   type Discount,
   formatCents,
   isCartProblem,
@@ -15,11 +14,11 @@ import {
 import type { Role } from '../../../shared/roles';
 import { type ApprovalInput, type PaymentMethod, type Sale, saleNumberLabel } from '../../../shared/sales';
 import {
+  type CentsPayment,
   isPaymentProblem,
-  type PaymentInput,
   type SaleMethod,
   type SettledPayment,
-  settlePayments,
+  settleCents,
 } from '../../../shared/till';
 import type { Runner } from '../../db/connection';
 import { runnerOf, type Tx } from '../../db/connection';
@@ -34,10 +33,10 @@ import { adjustStock } from '../stock/stock.repository';
 import {
   type CartRow,
   findApprover,
-  type PlacedRow,
   readCart,
   receiptOf,
   type WriteLine,
+  type WrittenRow,
   writeSale,
 } from './sales.repository';
 
@@ -118,12 +117,13 @@ export type SaleRefusal =
   | { reason: 'sessionClosed' };
 
 /**
- * How a sale is paid: the single payment of §11 (cash may say what was tendered; without it, and
- * for every other method, the customer paid the exact total) or the payments of §13.
+ * How a sale is paid, in cents from the parsed request on: the single payment of §11 (cash may say
+ * what was tendered; without it, and for every other method, the customer paid the exact total)
+ * or the payments of §13.
  */
 export type SellPayment =
-  | { method: PaymentMethod; tendered: number | null }
-  | { payments: readonly PaymentInput[] };
+  | { method: PaymentMethod; tendered: bigint | null }
+  | { payments: readonly CentsPayment[] };
 
 export type SellInput = {
   lines: readonly SellLine[];
@@ -133,15 +133,14 @@ export type SellInput = {
   payment: SellPayment;
   /** The open till session whose drawer takes the cash, or null: the sale belongs to no drawer. */
   sessionId?: string | null;
-  /** The total the seller's screen showed, when it says: another total is refused (totalChanged). */
-  total?: number;
+  /** The total the seller's screen showed (cents), when it says: another is refused (totalChanged). */
+  total?: bigint;
 };
 
 /** The payments a sale is judged by: the single payment of §11 as one payment of its total. */
-function paymentsOf(payment: SellPayment, total: bigint): readonly PaymentInput[] {
+function paymentsOf(payment: SellPayment, total: bigint): readonly CentsPayment[] {
   if ('payments' in payment) return payment.payments;
-  const amount =
-    payment.method === 'cash' && payment.tendered !== null ? payment.tendered : centsNumber(total);
+  const amount = payment.method === 'cash' && payment.tendered !== null ? payment.tendered : total;
   return [{ method: payment.method, amount }];
 }
 
@@ -154,7 +153,7 @@ function sumOf(
 }
 
 /** A written sale: its receipt, its orders, the lots each order took (none without lots) and the seller's role. */
-export type Sold = { sale: Sale; orders: PlacedRow[]; lots: Map<string, OrderLot[]>; sellerRole: Role };
+export type Sold = { sale: Sale; orders: WrittenRow[]; lots: Map<string, OrderLot[]>; sellerRole: Role };
 
 /** What a sale needs of its caller: the signed-in check, the store's name, and the approvers' PIN counters. */
 export type SellContext = {
@@ -223,25 +222,15 @@ async function approve(
 export async function sellCart(context: SellContext, tx: Tx, input: SellInput): Promise<Sold | SaleRefusal> {
   const merged = mergeLines(input.lines);
   const run = context.signedIn(runnerOf(tx));
-  const storeName = context.storeName;
   const rows = await readCart(run, {
-    productIds: merged.map((line) => line.productId),
-    quantities: merged.map((line) => line.quantity),
+    lines: merged,
     customerId: input.customerId,
-    storeName,
+    storeName: context.storeName,
     sessionId: input.sessionId ?? null,
   });
   if (rows.length !== merged.length || rows.some((row) => !row.found)) return { reason: 'productMissing' };
   const first = rows[0] as CartRow;
-  const store = {
-    name: first.store_name,
-    address: first.store_address,
-    phone: first.store_phone,
-    taxNumber: first.store_tax_number,
-    receiptFooter: first.store_receipt_footer,
-    currency: first.store_currency,
-    pricesIncludeTax: first.store_prices_include_tax,
-  };
+  const store = first.store;
   const priced = priceCart({
     lines: cartOf(rows, merged),
     discount: input.discount ?? null,
@@ -256,11 +245,11 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
   }
   // What the customer was told is what they pay: a price, rate or setting that moved since the
   // screen priced the cart is said before anything else is judged against the new total.
-  if (input.total !== undefined && toCents(input.total) !== priced.total)
+  if (input.total !== undefined && input.total !== priced.total)
     return {
       reason: 'totalChanged',
       total: priced.total,
-      shown: toCents(input.total),
+      shown: input.total,
       currency: store.currency,
     };
   if (input.customerId !== null && first.customer_found === 0) return { reason: 'customerMissing' };
@@ -268,7 +257,7 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
   if (sessionId !== null && first.session_found === 0) return { reason: 'sessionMissing' };
 
   // Every sale is judged by the one rule of payments (DESIGN §13), the single payment as one.
-  const settled = settlePayments(priced.total, paymentsOf(input.payment, priced.total));
+  const settled = settleCents(priced.total, paymentsOf(input.payment, priced.total));
   // Amounts in refusals are written in the store's currency, read with the cart.
   const money = (cents: bigint) => formatCents(cents, store.currency);
   if (isPaymentProblem(settled)) {
@@ -288,13 +277,8 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
   const cashPaid = settled.payments.some((payment) => payment.method === 'cash');
   const method: SaleMethod =
     settled.payments.length === 1 ? (settled.payments[0] as SettledPayment).method : 'split';
-  const tendered = cashPaid ? centsText(sumOf(settled.payments, (p) => p.tendered)) : null;
-  const change = cashPaid ? centsText(settled.change) : null;
-  const payments = settled.payments.map((payment) => ({
-    method: payment.method,
-    amount: centsText(payment.amount),
-    tendered: payment.tendered === null ? null : centsText(payment.tendered),
-  }));
+  const tendered = cashPaid ? sumOf(settled.payments, (p) => p.tendered) : null;
+  const change = cashPaid ? settled.change : null;
 
   // Expired units are never sold, nor found at the counter: a lot-tracked line short of unexpired
   // units is refused whatever it asks (and, unexpired ≤ stock, never among the short lines below).
@@ -344,14 +328,14 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
     method,
     tendered,
     change,
-    subtotal: centsText(priced.subtotal),
-    discount: centsText(priced.discount),
-    tax: centsText(priced.tax),
-    total: centsText(priced.total),
+    subtotal: priced.subtotal,
+    discount: priced.discount,
+    tax: priced.tax,
+    total: priced.total,
     store,
     sessionId,
-    payments,
-    storeCredit: credit > 0n ? centsText(credit) : null,
+    payments: settled.payments,
+    storeCredit: credit > 0n ? credit : null,
   });
   const placed = orders[0];
   if (!placed?.sale_id) throw new AppError(500, 'A sale that passed its checks was not written.');
@@ -364,43 +348,16 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
           runnerOf(tx),
           orders.filter((order) => tracked.has(order.product_id ?? '')).map((order) => order.id),
         );
-  const sale = receiptOf(
-    {
-      id: placed.sale_id,
-      number: placed.sale_number ?? 0,
-      created_at: placed.order_date,
-      user_id: placed.user_id,
-      user_name: placed.user_name,
-      customer_id: placed.customer_id,
-      customer_name: placed.customer_name,
-      payment_method: method,
-      tendered,
-      change,
-      total: centsText(priced.total),
-      subtotal: centsText(priced.subtotal),
-      discount: centsText(priced.discount),
-      tax: centsText(priced.tax),
-    },
-    store,
-    orders.map((order) => ({
-      ...order,
-      total_price: String(order.total_price),
-      unit_price: String(order.unit_price),
-      discount: String(order.discount),
-      tax: String(order.tax),
-      tax_rate: order.tax_rate === null ? null : String(order.tax_rate),
-      returned_total: String(order.returned_total),
+  // The write's rows are the receipt's, as written (one mapping, receiptOf); only the payments,
+  // settled here, go to the answer from cents.
+  const sale = receiptOf(placed, store, orders, lots, {
+    payments: settled.payments.map((payment) => ({
+      method: payment.method,
+      amount: centsNumber(payment.amount),
+      tendered: payment.tendered === null ? null : centsNumber(payment.tendered),
     })),
-    lots,
-    {
-      payments: payments.map((payment) => ({
-        method: payment.method,
-        amount: Number(payment.amount),
-        tendered: payment.tendered === null ? null : Number(payment.tendered),
-      })),
-      session: sessionId === null ? null : { _id: sessionId, number: Number(first.session_number ?? 0) },
-    },
-  );
+    session: sessionId === null ? null : { _id: sessionId, number: Number(first.session_number ?? 0) },
+  });
 
   const entity = { type: 'sale' as const, id: sale._id, name: saleNumberLabel(sale.number) };
   const vouching = { id: finder.id, name: finder.name, role: 'admin' as const };
@@ -444,9 +401,9 @@ function writeLine(row: CartRow, priced: PricedCart, at: number): WriteLine {
     n: row.n,
     unitPrice: row.price ?? '0',
     unitCost: row.cost,
-    total: centsText(line.total),
-    discount: centsText(line.discount),
-    tax: centsText(line.tax),
+    total: line.total,
+    discount: line.discount,
+    tax: line.tax,
     rateName: row.rate_name,
     rate: row.rate,
     productName: row.name ?? '',
