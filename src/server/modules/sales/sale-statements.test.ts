@@ -6,6 +6,7 @@ import { signedInRunnerFor } from '../../lib/auth';
 import { MemoryState } from '../../lib/shared-state';
 import { allowancesOn } from '../../lib/throttle';
 import { startApp, type TestApp, targets } from '../../test/harness';
+import { recordMovements } from '../stock/movements';
 import { CartRow, readCart, WrittenRow } from './sales.repository';
 import { type SellContext, sellCart } from './sell';
 
@@ -47,10 +48,9 @@ describe.each(targets)("the sale's statements on $name", (target) => {
       `insert into lots (product_id, number, expires_on) values ($1, 'L1', current_date + 30) returning id`,
       [tracked.id],
     );
-    await t.sql(
-      `insert into stock_movements (product_id, kind, quantity, lot_id) values ($1, 'receipt', 6, $2)`,
-      [tracked.id, lot?.id],
-    );
+    await recordMovements({ query: t.sql }, [
+      { productId: tracked.id, kind: 'receipt', quantity: 6, lotId: lot?.id },
+    ]);
     const customer = (
       await t.call('POST', '/api/customers', {
         token: t.as.salesRep.token,

@@ -21,11 +21,6 @@ const EXCEPTIONS: Record<string, string> = {
 };
 /** The database's own writers: the trigger and the opening movement, and the migrations. */
 const DATABASE_FILES = /^(?:src\/server\/db\/functions\/[^/]+\.sql|migrations\/.*)$/;
-/**
- * Writers that move to the module in another change, allowed meanwhile (not required): the sale's
- * statement (WRITE_SALE's `sold`), which goes through movementsInsert with the sale's own rework.
- */
-const PENDING = new Set(['src/server/modules/sales/sales.repository.ts']);
 
 function filesUnder(folder: string): string[] {
   return readdirSync(folder).flatMap((name) => {
@@ -44,9 +39,7 @@ describe('the writers of the stock ledger', () => {
     .map((path) => relative(root, path).split('\\').join('/'));
 
   it('no file of src/ or bench/ writes stock_movements but movements.ts and the listed exceptions', () => {
-    const others = writers.filter(
-      (path) => !(path in EXCEPTIONS) && !DATABASE_FILES.test(path) && !PENDING.has(path),
-    );
+    const others = writers.filter((path) => !(path in EXCEPTIONS) && !DATABASE_FILES.test(path));
     expect(others, 'record movements through src/server/modules/stock/movements.ts').toEqual([]);
   });
 
