@@ -3,11 +3,9 @@ import { AUDIT_CSV_HEADER } from '../../shared/audit';
 import { PRODUCT_CSV_HEADER } from '../../shared/products';
 import { PURCHASE_ORDER_CSV_HEADER } from '../../shared/purchasing';
 import { MOVEMENT_CSV_HEADER } from '../../shared/stock';
+import { tag } from './fixtures';
 import { startApp, type TestApp, targets } from './harness';
 import { parseCsv } from './parse-csv';
-
-let sequence = 0;
-const tag = () => `${Date.now().toString(36)}${sequence++}`;
 
 /** The long lists answer format=csv (DESIGN §10): the whole filtered list, streamed. */
 describe.each(targets)('lists as CSV on $name', (target) => {

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditListResponse } from '../../../shared/audit';
+import { tag } from '../../test/fixtures';
 import { type Account, PASSWORD, startApp, type TestApp, targets } from '../../test/harness';
 import { recordAudit } from './audit.repository';
-
-let sequence = 0;
-const tag = () => `${Date.now().toString(36)}${sequence++}`;
 
 type Entry = AuditListResponse['entries'][number];
 

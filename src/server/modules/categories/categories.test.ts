@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tag } from '../../test/fixtures';
 import { startApp, type TestApp, targets } from '../../test/harness';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const NOT_ADMIN = ['superAdmin', 'salesRep', 'medicalRep', 'user'] as const;
 
-let sequence = 0;
-const uniqueName = (tag = 'Category') => `${tag} ${Date.now().toString(36)}${sequence++}`;
+const uniqueName = (prefix = 'Category') => `${prefix} ${tag()}`;
 
 describe.each(targets)('categories on $name', (target) => {
   let t: TestApp;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORDER_SORTS, Order, OrderListResponse } from '../../../shared/orders';
+import { fixtures } from '../../test/fixtures';
 import { startApp, type TestApp, targets } from '../../test/harness';
 
 describe.each(targets)('orders on $name', (target) => {
@@ -9,8 +10,7 @@ describe.each(targets)('orders on $name', (target) => {
   });
   afterAll(() => t?.close());
 
-  const stockOf = async (id: string) =>
-    (await t.sql<{ stock: number }>('select stock from products where id = $1', [id]))[0]?.stock;
+  const { stockOf } = fixtures(() => t);
 
   it('POST /api/order/add takes the stock and answers the order, a one-line sale, with the server price', async () => {
     const { id } = await t.product({ name: 'Bandage', stock: 10, price: 19.99 });
