@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../../shared/common';
+import { CustomerDetailResponse } from '../../../shared/customers';
+import { SaleResponse } from '../../../shared/sales';
+import { CreditAdjustmentResponse, CreditResponse } from '../../../shared/till';
 import { fixtures } from '../../test/fixtures';
-import { startApp, type TestApp, targets } from '../../test/harness';
+import { parsed, startApp, type TestApp, targets } from '../../test/harness';
 
 describe.each(targets)('store credit on $name', (target) => {
   let t: TestApp;
@@ -45,23 +49,25 @@ describe.each(targets)('store credit on $name', (target) => {
     });
     const taken = await adjust(ada._id, { amount: -2.25, note: 'Given in error' });
     expect(taken.status).toBe(201);
-    expect(taken.body.balance).toBe(10.25);
+    expect(parsed(taken, CreditAdjustmentResponse).balance).toBe(10.25);
 
     const tooMuch = await adjust(ada._id, { amount: -10.26, note: 'Too much' });
     expect(tooMuch.status).toBe(409);
-    expect(tooMuch.body.error).toBe(`${ada.name} has $10.25 of store credit.`);
+    expect(parsed(tooMuch, ApiError).error).toBe(`${ada.name} has $10.25 of store credit.`);
 
     const listed = await history(ada._id);
     expect(listed.body).toMatchObject({ balance: 10.25, total: 2 });
-    expect(listed.body.entries.map((e: { amount: number; balanceAfter: number; note: string }) => e)).toEqual(
-      [taken.body.entry, given.body.entry],
-    );
+    expect(
+      parsed(listed, CreditResponse).entries.map(
+        (e: { amount: number; balanceAfter: number; note: string }) => e,
+      ),
+    ).toEqual([parsed(taken, CreditAdjustmentResponse).entry, parsed(given, CreditAdjustmentResponse).entry]);
     const paged = await history(ada._id, '?page=2&pageSize=1');
     expect(paged.body).toMatchObject({ balance: 10.25, total: 2, page: 2, pageSize: 1 });
-    expect(paged.body.entries).toEqual([given.body.entry]);
+    expect(parsed(paged, CreditResponse).entries).toEqual([parsed(given, CreditAdjustmentResponse).entry]);
 
     const detail = await t.call('GET', `/api/customers/${ada._id}`, { token: t.as.salesRep.token });
-    expect(detail.body.summary.creditBalance).toBe(10.25);
+    expect(parsed(detail, CustomerDetailResponse).summary.creditBalance).toBe(10.25);
 
     const log = await t.sql<{ action: string; changes: unknown }>(
       "select action, changes from audit_log where entity_type = 'customer' and entity_id = $1 and action = 'creditAdjusted' order by at",
@@ -101,13 +107,13 @@ describe.each(targets)('store credit on $name', (target) => {
     });
     expect(sold.status).toBe(201);
     const listed = await history(bo._id);
-    expect(listed.body.balance).toBe(13);
-    expect(listed.body.entries[0]).toEqual({
+    expect(parsed(listed, CreditResponse).balance).toBe(13);
+    expect(parsed(listed, CreditResponse).entries[0]).toEqual({
       _id: expect.any(String),
       at: expect.any(String),
       amount: -7,
       kind: 'sale',
-      sale: { _id: sold.body.sale._id, number: sold.body.sale.number },
+      sale: { _id: parsed(sold, SaleResponse).sale._id, number: parsed(sold, SaleResponse).sale.number },
       refund: null,
       user: { _id: t.as.salesRep.id, name: t.as.salesRep.name },
       note: '',
@@ -129,12 +135,12 @@ describe.each(targets)('store credit on $name', (target) => {
     for (const id of ['nope', randomUUID(), 'x'.repeat(100)]) {
       const read = await history(id);
       expect(read.status, id).toBe(404);
-      expect(read.body.error).toBe('Customer not found.');
+      expect(parsed(read, ApiError).error).toBe('Customer not found.');
       const write = await adjust(id, { amount: 5, note: 'x' });
       expect(write.status, id).toBe(404);
-      expect(write.body.error).toBe('Customer not found.');
+      expect(parsed(write, ApiError).error).toBe('Customer not found.');
     }
-    expect((await history(cy._id)).body.balance).toBe(0);
+    expect(parsed(await history(cy._id), CreditResponse).balance).toBe(0);
   });
 
   it('refuses bad adjustments and bad pages with one sentence, changing nothing', async () => {
@@ -157,16 +163,16 @@ describe.each(targets)('store credit on $name', (target) => {
     for (const [body, error] of cases) {
       const res = await adjust(di._id, body);
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
-      expect(res.body.error).toMatch(error);
+      expect(parsed(res, ApiError).error).toMatch(error);
     }
     // Far beyond what the schema allows, the body is refused before it is read.
     const huge = await adjust(di._id, { amount: 5, note: 'x'.repeat(10_000) });
     expect(huge.status).toBe(413);
-    expect(huge.body.error).toEqual(expect.any(String));
+    expect(parsed(huge, ApiError).error).toEqual(expect.any(String));
     for (const query of ['?page=0', '?page=abc', '?pageSize=1000', '?pageSize=-1', '?page=1.5']) {
       const res = await history(di._id, query);
       expect(res.status, query).toBe(400);
-      expect(res.body.error).toEqual(expect.any(String));
+      expect(parsed(res, ApiError).error).toEqual(expect.any(String));
     }
     const [row] = await t.sql<{ n: number; b: string }>(
       `select (select count(*)::int from store_credit_entries where customer_id = $1) as n,
@@ -197,9 +203,9 @@ describe.each(targets)('store credit on $name', (target) => {
     expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
     for (const lost of answers.filter((answer) => answer.status !== 201)) {
       expect(lost.status).toBe(409);
-      expect(lost.body.error).toBe(`${fi.name} has $1.00 of store credit.`);
+      expect(parsed(lost, ApiError).error).toBe(`${fi.name} has $1.00 of store credit.`);
     }
-    expect((await history(fi._id)).body.balance).toBe(1);
+    expect(parsed(await history(fi._id), CreditResponse).balance).toBe(1);
   });
 
   it('a customer who still has credit is not deleted; at 0 they are, with their entries', async () => {
@@ -207,8 +213,8 @@ describe.each(targets)('store credit on $name', (target) => {
     await adjust(gu._id, { amount: 4.5, note: 'Goodwill' });
     const kept = await t.call('DELETE', `/api/customers/${gu._id}`, { token: t.as.admin.token });
     expect(kept.status).toBe(409);
-    expect(kept.body.error).toBe(`${gu.name} still has $4.50 of store credit.`);
-    expect((await history(gu._id)).body.balance).toBe(4.5);
+    expect(parsed(kept, ApiError).error).toBe(`${gu.name} still has $4.50 of store credit.`);
+    expect(parsed(await history(gu._id), CreditResponse).balance).toBe(4.5);
     await adjust(gu._id, { amount: -4.5, note: 'Paid out' });
     const gone = await t.call('DELETE', `/api/customers/${gu._id}`, { token: t.as.admin.token });
     expect(gone.status).toBe(200);
