@@ -1,6 +1,7 @@
 import type { Customer } from '../../shared/customers';
 import type { Product } from '../../shared/products';
 import type { ReceiptStore, Sale } from '../../shared/sales';
+import { storeOf } from './helpers';
 
 /**
  * The web tests' records as the server answers them, typed from src/shared: one factory per kind,
@@ -71,15 +72,13 @@ export function saleLine(
   };
 }
 
-export const STORE: ReceiptStore = {
-  name: 'Corner Shop',
-  address: '',
-  phone: '',
-  taxNumber: '',
-  receiptFooter: '',
-  currency: 'USD',
-  pricesIncludeTax: false,
-};
+/** The store a receipt names: the settings of a fresh store called Corner Shop, less its money rules. */
+const {
+  defaultTaxRate: _rate,
+  maxDiscountPercent: _limit,
+  ...receiptStore
+} = storeOf({ name: 'Corner Shop' });
+export const STORE: ReceiptStore = receiptStore;
 
 /**
  * A receipt as the server answers it. Unless the test gives `payments`, they are the one payment
