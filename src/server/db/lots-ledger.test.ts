@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { businessError } from '../lib/errors';
+import { fixtures } from '../test/fixtures';
 import { startApp, type TestApp, targets } from '../test/harness';
 import { lotLedgerOf } from '../test/lot-ledger';
 
@@ -52,8 +53,7 @@ describe.each(targets)('lots in the stock ledger on $name', (target) => {
         [productId],
       )
     ).map((row) => [row.number, row.quantity]);
-  const stockOf = async (productId: string) =>
-    (await t.sql<{ stock: number }>(`select stock from products where id = $1`, [productId]))[0]?.stock;
+  const { stockOf } = fixtures(() => t);
   /** The refusal a statement meets, as the API would answer it. */
   async function refusal(text: string, params: unknown[]) {
     try {

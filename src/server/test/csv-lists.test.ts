@@ -4,11 +4,9 @@ import { PRODUCT_CSV_HEADER } from '../../shared/products';
 import { PURCHASE_ORDER_CSV_HEADER } from '../../shared/purchasing';
 import { MOVEMENT_CSV_HEADER } from '../../shared/stock';
 import { movementsInsert } from '../modules/stock/movements';
+import { tag } from './fixtures';
 import { startApp, type TestApp, targets } from './harness';
 import { parseCsv } from './parse-csv';
-
-let sequence = 0;
-const tag = () => `${Date.now().toString(36)}${sequence++}`;
 
 /** The long lists answer format=csv (DESIGN §10): the whole filtered list, streamed. */
 describe.each(targets)('lists as CSV on $name', (target) => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { type ZodType, z } from 'zod';
 import type { Role } from '../../shared/roles';
 import { buildApp } from '../app';
 import type { Config } from '../config';
@@ -144,7 +145,8 @@ export async function openTestDatabase(
 }
 
 let sequence = 0;
-const unique = () => `${Date.now().toString(36)}${(sequence++).toString(36)}`;
+/** A tag unique in this process, for names that must not meet another test's data. */
+export const unique = () => `${Date.now().toString(36)}${(sequence++).toString(36)}`;
 
 export async function startApp(
   target: Target,
@@ -231,4 +233,18 @@ export async function startApp(
       await pgDb?.drop();
     },
   };
+}
+
+/**
+ * The body of `answer` as the shared `schema` describes it; fails the test with zod's issues and
+ * the answer when the server's answer does not fit. It answers the body itself, not zod's copy,
+ * so a test still sees every field the server sent (an object schema would strip unknown keys).
+ */
+export function parsed<S extends ZodType>(answer: Answer, schema: S): z.output<S> {
+  const result = schema.safeParse(answer.body);
+  if (!result.success)
+    throw new Error(
+      `The answer does not fit its schema:\n${z.prettifyError(result.error)}\n${answer.status} ${answer.text}`,
+    );
+  return answer.body as z.output<S>;
 }

@@ -1,6 +1,7 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { can, type Role } from '../../shared/roles';
+import { tag } from './fixtures';
 import { type Account, PASSWORD, startApp, type TestApp, targets } from './harness';
 import { parseCsv } from './parse-csv';
 
@@ -30,9 +31,6 @@ const MANAGERS: readonly Role[] = ['superAdmin', 'admin'];
 const ORDERING: readonly Role[] = ['user', 'salesRep', 'medicalRep'];
 /** Who works with customers: admins and the roles that sell. */
 const STAFF: readonly Role[] = ['admin', ...ORDERING];
-
-let sequence = 0;
-const tag = () => `${Date.now().toString(36)}${sequence++}`;
 
 async function newCategory(t: TestApp): Promise<string> {
   const [row] = await t.sql<{ id: string }>('insert into categories (name) values ($1) returning id', [

@@ -5,14 +5,12 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { openDatabase } from '../db/connection';
+import { tag } from './fixtures';
 import { type Answer, PASSWORD, startApp, type TestApp, targets, testConfig } from './harness';
 
 const HASH_OR_SECRET = /passwordHash|password_hash|pinHash|pin_hash|\$argon2/i;
 const STACK_OR_SQL =
   /\n\s+at |"stack"|node_modules|\.ts:\d+|\bselect\b.+\bfrom\b|\binsert into\b|relation "|column "/i;
-
-let sequence = 0;
-const tag = () => `${Date.now().toString(36)}${sequence++}`;
 
 function expectCleanError(res: Answer, status: number) {
   expect(res.status, res.text).toBe(status);

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditListResponse } from '../../../shared/audit';
-import { type Account, PASSWORD, startApp, type TestApp, targets } from '../../test/harness';
+import { AuditActorsResponse, AuditListResponse } from '../../../shared/audit';
+import { CategoryResponse } from '../../../shared/categories';
+import { ProductResponse } from '../../../shared/products';
+import { SupplierResponse } from '../../../shared/suppliers';
+import { UserResponse } from '../../../shared/users';
+import { nth, tag } from '../../test/fixtures';
+import { type Account, PASSWORD, parsed, startApp, type TestApp, targets } from '../../test/harness';
 import { recordAudit } from './audit.repository';
-
-let sequence = 0;
-const tag = () => `${Date.now().toString(36)}${sequence++}`;
 
 type Entry = AuditListResponse['entries'][number];
 
@@ -49,7 +51,7 @@ describe.each(targets)('audit log on $name', (target) => {
       };
       const added = await t.call('POST', '/api/products/add', { token: admin.token, body });
       expect(added.status).toBe(201);
-      const id = added.body.product._id;
+      const id = parsed(added, ProductResponse).product._id;
       const put = await t.call('PUT', `/api/products/${id}`, {
         token: admin.token,
         body: { ...body, price: 12.5, category: second.categoryId },
@@ -137,7 +139,7 @@ describe.each(targets)('audit log on $name', (target) => {
         token: admin.token,
         body: { formCategory: name, formDescription: 'Leaves' },
       });
-      const id = added.body.category._id;
+      const id = parsed(added, CategoryResponse).category._id;
       await t.call('PUT', `/api/category/${id}`, {
         token: admin.token,
         body: { formCategory: `${name} and herbs`, formDescription: 'Leaves' },
@@ -176,7 +178,7 @@ describe.each(targets)('audit log on $name', (target) => {
         token: admin.token,
         body: { name, email: 'a@mills.test', phone: '1', address: '' },
       });
-      const id = added.body.supplier._id;
+      const id = parsed(added, SupplierResponse).supplier._id;
       await t.call('PUT', `/api/supplier/${id}`, {
         token: admin.token,
         body: { name, email: 'b@mills.test', phone: '1', address: 'Quay 2' },
@@ -203,7 +205,7 @@ describe.each(targets)('audit log on $name', (target) => {
         body: { name: 'Rita Rep', email, password: 'a secret password', address: '', role: 'salesRep' },
       });
       expect(added.status).toBe(201);
-      const repId = added.body.user._id;
+      const repId = parsed(added, UserResponse).user._id;
       expect((await t.call('DELETE', `/api/users/${repId}`, { token: admin.token })).status).toBe(200);
       const [deleted, created] = await entriesBy(admin);
       expect(created).toMatchObject({
@@ -268,7 +270,11 @@ describe.each(targets)('audit log on $name', (target) => {
       expect(entry?.actor).toEqual({ _id: gone.id, name: gone.name, role: 'admin' });
       const actors = await t.call('GET', '/api/audit/actors', { token: t.as.admin.token });
       expect(actors.status).toBe(200);
-      expect(actors.body.actors).toContainEqual({ _id: gone.id, name: gone.name, role: 'admin' });
+      expect(parsed(actors, AuditActorsResponse).actors).toContainEqual({
+        _id: gone.id,
+        name: gone.name,
+        role: 'admin',
+      });
     });
   });
 
@@ -299,7 +305,7 @@ describe.each(targets)('audit log on $name', (target) => {
       expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409]);
       const entries = await entriesBy(admin);
       expect(entries.map((e) => [e.action, e.entity._id])).toEqual([
-        ['created', answers.find((a) => a.status === 201)?.body.category._id],
+        ['created', parsed(nth(answers.filter((a) => a.status === 201)), CategoryResponse).category._id],
       ]);
     });
 
@@ -427,9 +433,18 @@ describe.each(targets)('audit log on $name', (target) => {
         expect((await attempt()).status).toBe(401);
         expect((await attempt()).status).toBe(429);
         const res = await strict.call('GET', `/api/audit?actor=${rep.id}`, { token: strict.as.admin.token });
-        expect(res.body.entries.map((e: Entry) => e.action)).toEqual(['signInThrottled', 'signInFailed']);
-        expect(res.body.entries[0].entity).toEqual({ type: 'user', _id: rep.id, name: rep.email });
-        expect(res.body.entries[0].changes).toEqual([{ field: 'limit', new: 'pair' }]);
+        expect(parsed(res, AuditListResponse).entries.map((e: Entry) => e.action)).toEqual([
+          'signInThrottled',
+          'signInFailed',
+        ]);
+        expect(nth(parsed(res, AuditListResponse).entries).entity).toEqual({
+          type: 'user',
+          _id: rep.id,
+          name: rep.email,
+        });
+        expect(nth(parsed(res, AuditListResponse).entries).changes).toEqual([
+          { field: 'limit', new: 'pair' },
+        ]);
       } finally {
         await strict.close();
       }
@@ -488,14 +503,29 @@ describe.each(targets)('audit log on $name', (target) => {
         token: t.as.admin.token,
       });
       expect(res.status).toBe(200);
-      expect(Object.keys(res.body).sort()).toEqual(['entries', 'page', 'pageSize', 'success', 'total']);
+      expect(Object.keys(parsed(res, AuditListResponse)).sort()).toEqual([
+        'entries',
+        'page',
+        'pageSize',
+        'success',
+        'total',
+      ]);
       expect(res.body).toMatchObject({ success: true, total: 5, page: 2, pageSize: 2 });
-      expect(res.body.entries.map((e: Entry) => e.entity.name)).toEqual(['Item 2', 'Item 1']);
-      expect(Object.keys(res.body.entries[0]).sort()).toEqual(['_id', 'action', 'actor', 'at', 'entity']);
-      expect(res.body.entries[0].at).toBe(times[2]);
+      expect(parsed(res, AuditListResponse).entries.map((e: Entry) => e.entity.name)).toEqual([
+        'Item 2',
+        'Item 1',
+      ]);
+      expect(Object.keys(nth(parsed(res, AuditListResponse).entries)).sort()).toEqual([
+        '_id',
+        'action',
+        'actor',
+        'at',
+        'entity',
+      ]);
+      expect(nth(parsed(res, AuditListResponse).entries).at).toBe(times[2]);
       const fallback = await t.call('GET', `/api/audit?actor=${actor.id}`, { token: t.as.admin.token });
       expect(fallback.body).toMatchObject({ total: 5, page: 1, pageSize: 20 });
-      expect(fallback.body.entries).toHaveLength(5);
+      expect(parsed(fallback, AuditListResponse).entries).toHaveLength(5);
     });
 
     it('filters by action and entity type', async () => {
@@ -544,7 +574,7 @@ describe.each(targets)('audit log on $name', (target) => {
         const res = await east.call('GET', `/api/audit?actor=${actor.id}&from=2024-03-10&to=2024-03-10`, {
           token: east.as.admin.token,
         });
-        expect(res.body.entries.map((e: Entry) => e.at)).toEqual([
+        expect(parsed(res, AuditListResponse).entries.map((e: Entry) => e.at)).toEqual([
           '2024-03-10T09:59:59.000Z',
           '2024-03-09T10:00:00.000Z',
         ]);
@@ -584,7 +614,7 @@ describe.each(targets)('audit log on $name', (target) => {
       );
       const res = await t.call('GET', '/api/audit/actors', { token: t.as.superAdmin.token });
       expect(res.status).toBe(200);
-      const mine = res.body.actors.filter((a: { _id: string }) => a._id === actor.id);
+      const mine = parsed(res, AuditActorsResponse).actors.filter((a: { _id: string }) => a._id === actor.id);
       expect(mine).toEqual([{ _id: actor.id, name: 'Aaron Renamed', role: 'superAdmin' }]);
       const zed = await seeded(['2024-04-01T00:00:00Z']);
       await t.sql(
@@ -592,9 +622,10 @@ describe.each(targets)('audit log on $name', (target) => {
          values ($1, 'zz last', 'admin', 'created', 'product', 'y')`,
         [zed.id],
       );
-      const ids = (await t.call('GET', '/api/audit/actors', { token: t.as.admin.token })).body.actors.map(
-        (a: { _id: string }) => a._id,
-      );
+      const ids = parsed(
+        await t.call('GET', '/api/audit/actors', { token: t.as.admin.token }),
+        AuditActorsResponse,
+      ).actors.map((a: { _id: string }) => a._id);
       expect(ids.indexOf(actor.id)).toBeLessThan(ids.indexOf(zed.id));
     });
   });

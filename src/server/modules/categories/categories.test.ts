@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp, targets } from '../../test/harness';
+import { CategoryListResponse, CategoryResponse } from '../../../shared/categories';
+import { ApiError } from '../../../shared/common';
+import { tag } from '../../test/fixtures';
+import { parsed, startApp, type TestApp, targets } from '../../test/harness';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const NOT_ADMIN = ['superAdmin', 'salesRep', 'medicalRep', 'user'] as const;
 
-let sequence = 0;
-const uniqueName = (tag = 'Category') => `${tag} ${Date.now().toString(36)}${sequence++}`;
+const uniqueName = (prefix = 'Category') => `${prefix} ${tag()}`;
 
 describe.each(targets)('categories on $name', (target) => {
   let t: TestApp;
@@ -23,8 +25,12 @@ describe.each(targets)('categories on $name', (target) => {
     const name = uniqueName('Painkillers');
     const res = await add(`  ${name}  `, ' For aches ');
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(['category', 'success']);
-    expect(res.body.category).toEqual({ _id: expect.any(String), name, description: 'For aches' });
+    expect(Object.keys(parsed(res, CategoryResponse)).sort()).toEqual(['category', 'success']);
+    expect(parsed(res, CategoryResponse).category).toEqual({
+      _id: expect.any(String),
+      name,
+      description: 'For aches',
+    });
   });
 
   it('POST /api/category/add accepts a missing description as an empty one', async () => {
@@ -33,24 +39,24 @@ describe.each(targets)('categories on $name', (target) => {
       body: { formCategory: uniqueName() },
     });
     expect(res.status).toBe(201);
-    expect(res.body.category.description).toBe('');
+    expect(parsed(res, CategoryResponse).category.description).toBe('');
   });
 
   it.each(['superAdmin', 'admin', 'salesRep', 'medicalRep', 'user'] as const)(
     'GET /api/category lists categories with exactly their fields for a %s',
     async (role) => {
-      const created = (await add(uniqueName('Listed'), 'desc')).body.category;
+      const created = parsed(await add(uniqueName('Listed'), 'desc'), CategoryResponse).category;
       const res = await t.call('GET', '/api/category', { token: t.as[role].token });
       expect(res.status).toBe(200);
-      expect(Object.keys(res.body).sort()).toEqual(['categories', 'success']);
-      expect(res.body.categories).toContainEqual(created);
-      for (const category of res.body.categories)
+      expect(Object.keys(parsed(res, CategoryListResponse)).sort()).toEqual(['categories', 'success']);
+      expect(parsed(res, CategoryListResponse).categories).toContainEqual(created);
+      for (const category of parsed(res, CategoryListResponse).categories)
         expect(Object.keys(category).sort()).toEqual(['_id', 'description', 'name']);
     },
   );
 
   it('PUT /api/category/:id renames and redescribes a category', async () => {
-    const { _id } = (await add(uniqueName())).body.category;
+    const { _id } = parsed(await add(uniqueName()), CategoryResponse).category;
     const name = uniqueName('Renamed');
     const res = await t.call('PUT', `/api/category/${_id}`, {
       token: t.as.admin.token,
@@ -59,22 +65,26 @@ describe.each(targets)('categories on $name', (target) => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, category: { _id, name, description: 'new words' } });
     const list = await t.call('GET', '/api/category', { token: t.as.user.token });
-    expect(list.body.categories).toContainEqual({ _id, name, description: 'new words' });
+    expect(parsed(list, CategoryListResponse).categories).toContainEqual({
+      _id,
+      name,
+      description: 'new words',
+    });
   });
 
   it('PUT /api/category/:id may change only the letter case of its own name', async () => {
     const name = uniqueName('casing');
-    const { _id } = (await add(name)).body.category;
+    const { _id } = parsed(await add(name), CategoryResponse).category;
     const res = await t.call('PUT', `/api/category/${_id}`, {
       token: t.as.admin.token,
       body: { formCategory: name.toUpperCase(), formDescription: '' },
     });
     expect(res.status).toBe(200);
-    expect(res.body.category.name).toBe(name.toUpperCase());
+    expect(parsed(res, CategoryResponse).category.name).toBe(name.toUpperCase());
   });
 
   it('DELETE /api/category/:id removes an unused category, then answers 404', async () => {
-    const { _id } = (await add(uniqueName())).body.category;
+    const { _id } = parsed(await add(uniqueName()), CategoryResponse).category;
     const res = await t.call('DELETE', `/api/category/${_id}`, { token: t.as.admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, message: expect.any(String) });
@@ -100,7 +110,8 @@ describe.each(targets)('categories on $name', (target) => {
     const name = uniqueName('Raced');
     const answers = await Promise.all([name, name.toUpperCase(), name, ` ${name}`, name].map((n) => add(n)));
     expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409]);
-    for (const answer of answers) if (answer.status === 409) expect(answer.body.success).toBe(false);
+    for (const answer of answers)
+      if (answer.status === 409) expect(parsed(answer, ApiError).success).toBe(false);
     const rows = await t.sql('select 1 from categories where lower(name) = lower($1)', [name]);
     expect(rows).toHaveLength(1);
   });
@@ -109,14 +120,14 @@ describe.each(targets)('categories on $name', (target) => {
     const taken = uniqueName('Taken');
     await add(taken);
     const mine = uniqueName('Mine');
-    const { _id } = (await add(mine)).body.category;
+    const { _id } = parsed(await add(mine), CategoryResponse).category;
     for (const same of [taken, ` ${taken.toUpperCase()} `]) {
       const res = await t.call('PUT', `/api/category/${_id}`, {
         token: t.as.admin.token,
         body: { formCategory: same, formDescription: '' },
       });
       expect(res.status).toBe(409);
-      expect(res.body.success).toBe(false);
+      expect(parsed(res, ApiError).success).toBe(false);
     }
     const [row] = await t.sql<{ name: string }>('select name from categories where id = $1', [_id]);
     expect(row?.name).toBe(mine);
@@ -134,8 +145,8 @@ describe.each(targets)('categories on $name', (target) => {
     const single = await t.product();
     const one = await t.call('DELETE', `/api/category/${single.categoryId}`, { token: t.as.admin.token });
     expect(one.status).toBe(409);
-    expect(one.body.error).toContain('1 product');
-    expect(one.body.error).not.toContain('1 products');
+    expect(parsed(one, ApiError).error).toContain('1 product');
+    expect(parsed(one, ApiError).error).not.toContain('1 products');
     expect(await rowCount(single.categoryId)).toBe(1);
   });
 
@@ -152,9 +163,9 @@ describe.each(targets)('categories on $name', (target) => {
     const body = { formCategory: uniqueName(), formDescription: '', ...change };
     const added = await t.call('POST', '/api/category/add', { token: t.as.admin.token, body });
     expect(added.status).toBe(400);
-    expect(added.body.success).toBe(false);
-    expect(added.body.error).toMatch(/^[^\n]+$/);
-    const { _id } = (await add(uniqueName())).body.category;
+    expect(parsed(added, ApiError).success).toBe(false);
+    expect(parsed(added, ApiError).error).toMatch(/^[^\n]+$/);
+    const { _id } = parsed(await add(uniqueName()), CategoryResponse).category;
     const put = await t.call('PUT', `/api/category/${_id}`, { token: t.as.admin.token, body });
     expect(put.status).toBe(400);
   });
@@ -163,7 +174,7 @@ describe.each(targets)('categories on $name', (target) => {
     const name = `${uniqueName()} `.padEnd(200, 'x');
     const res = await add(name, 'd'.repeat(2000));
     expect(res.status).toBe(201);
-    expect(res.body.category.name).toHaveLength(200);
+    expect(parsed(res, CategoryResponse).category.name).toHaveLength(200);
   });
 
   it('PUT and DELETE /api/category/:id answer 404 for a malformed or unknown id', async () => {
@@ -184,7 +195,7 @@ describe.each(targets)('categories on $name', (target) => {
 
   it.each(NOT_ADMIN)('a %s may not add, edit or delete categories (403)', async (role) => {
     const name = uniqueName('Guarded');
-    const { _id } = (await add(name)).body.category;
+    const { _id } = parsed(await add(name), CategoryResponse).category;
     const token = t.as[role].token;
     const body = { formCategory: uniqueName(), formDescription: '' };
     const added = await t.call('POST', '/api/category/add', { token, body });

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp, targets } from '../../test/harness';
+import { ApiError } from '../../../shared/common';
+import { CustomerDetailResponse, CustomerListResponse, CustomerResponse } from '../../../shared/customers';
+import { SaleListResponse, SaleResponse } from '../../../shared/sales';
+import { fixtures, nth } from '../../test/fixtures';
+import { parsed, startApp, type TestApp, targets } from '../../test/harness';
 
 describe.each(targets)('customers on $name', (target) => {
   let t: TestApp;
@@ -7,6 +11,7 @@ describe.each(targets)('customers on $name', (target) => {
     t = await startApp(target);
   });
   afterAll(() => t?.close());
+  const { sold } = fixtures(() => t);
 
   const create = (body: unknown, token = t.as.salesRep.token) =>
     t.call('POST', '/api/customers', { token, body });
@@ -14,7 +19,7 @@ describe.each(targets)('customers on $name', (target) => {
   it('staff create customers (trimmed, blanks default), and bad input stores nothing', async () => {
     const res = await create({ name: '  Grace Buyer ', phone: '+1 555 0101', email: 'GRACE@Example.com' });
     expect(res.status).toBe(201);
-    expect(res.body.customer).toEqual({
+    expect(parsed(res, CustomerResponse).customer).toEqual({
       _id: expect.any(String),
       name: 'Grace Buyer',
       phone: '+1 555 0101',
@@ -32,7 +37,7 @@ describe.each(targets)('customers on $name', (target) => {
     ] as const) {
       const bad = await create(body);
       expect(bad.status).toBe(400);
-      expect(bad.body.error).toMatch(error);
+      expect(parsed(bad, ApiError).error).toMatch(error);
     }
     expect((await t.sql<{ n: number }>('select count(*)::int as n from customers'))[0]?.n).toBe(before);
   });
@@ -47,45 +52,49 @@ describe.each(targets)('customers on $name', (target) => {
       await create({ name, phone, email });
     const all = await t.call('GET', `/api/customers?search=${tag}&pageSize=2`, { token: t.as.user.token });
     expect(all.body).toMatchObject({ success: true, total: 3, page: 1, pageSize: 2 });
-    expect(all.body.customers.map((c: { name: string }) => c.name)).toEqual([
+    expect(parsed(all, CustomerListResponse).customers.map((c: { name: string }) => c.name)).toEqual([
       `Amy ${tag} Brown`,
       'Bob Other',
     ]);
     const second = await t.call('GET', `/api/customers?search=${tag}&pageSize=2&page=2`, {
       token: t.as.user.token,
     });
-    expect(second.body.customers.map((c: { name: string }) => c.name)).toEqual([`Zed ${tag} Adams`]);
+    expect(parsed(second, CustomerListResponse).customers.map((c: { name: string }) => c.name)).toEqual([
+      `Zed ${tag} Adams`,
+    ]);
     const byEmail = await t.call('GET', `/api/customers?search=zed@${tag}`, { token: t.as.admin.token });
-    expect(byEmail.body.customers.map((c: { name: string }) => c.name)).toEqual([`Zed ${tag} Adams`]);
+    expect(parsed(byEmail, CustomerListResponse).customers.map((c: { name: string }) => c.name)).toEqual([
+      `Zed ${tag} Adams`,
+    ]);
     const twoWords = await t.call('GET', `/api/customers?search=${tag} brown`, { token: t.as.admin.token });
-    expect(twoWords.body.total).toBe(1);
+    expect(parsed(twoWords, CustomerListResponse).total).toBe(1);
     const wildcard = await t.call('GET', `/api/customers?search=${tag}%25`, { token: t.as.admin.token });
-    expect(wildcard.body.total).toBe(0);
+    expect(parsed(wildcard, CustomerListResponse).total).toBe(0);
     expect((await t.call('GET', '/api/customers?pageSize=101', { token: t.as.admin.token })).status).toBe(
       400,
     );
   });
 
   it('a customer page sums their sales net of returns; orders keep the name after an edit or a delete', async () => {
-    const buyer = (await create({ name: 'Net Buyer' })).body.customer;
+    const buyer = parsed(await create({ name: 'Net Buyer' }), CustomerResponse).customer;
     const fresh = await t.call('GET', `/api/customers/${buyer._id}`, { token: t.as.user.token });
-    expect(fresh.body.summary).toEqual({ sales: 0, totalSpent: 0, lastPurchaseAt: null, creditBalance: 0 });
+    expect(parsed(fresh, CustomerDetailResponse).summary).toEqual({
+      sales: 0,
+      totalSpent: 0,
+      lastPurchaseAt: null,
+      creditBalance: 0,
+    });
     const a = await t.product({ stock: 20, price: 0.1 });
     const b = await t.product({ stock: 20, price: 0.2 });
-    const sale = async (lines: { productId: string; quantity: number }[]) =>
-      (
-        await t.call('POST', '/api/sales', {
-          token: t.as.salesRep.token,
-          body: { lines, customer: buyer._id, payment: { method: 'card' } },
-        })
-      ).body.sale;
+    const sale = (lines: { productId: string; quantity: number }[]) =>
+      sold(t.as.salesRep, { lines, customer: buyer._id });
     const first = await sale([
       { productId: a.id, quantity: 3 },
       { productId: b.id, quantity: 1 },
     ]);
     const second = await sale([{ productId: b.id, quantity: 2 }]);
     // 0.3 + 0.2 + 0.4 = 0.9; then 1 of the 3 at 0.10 comes back: 0.8.
-    const returned = await t.call('POST', `/api/order/${first.lines[0].order._id}/return`, {
+    const returned = await t.call('POST', `/api/order/${nth(first.lines).order._id}/return`, {
       token: t.as.admin.token,
       body: { quantity: 1 },
     });
@@ -100,10 +109,20 @@ describe.each(targets)('customers on $name', (target) => {
     }
     // Another seller's page counts only the sales they made: none.
     const other = await t.call('GET', `/api/customers/${buyer._id}`, { token: t.as.medicalRep.token });
-    expect(other.body.summary).toEqual({ sales: 0, totalSpent: 0, lastPurchaseAt: null, creditBalance: 0 });
+    expect(parsed(other, CustomerDetailResponse).summary).toEqual({
+      sales: 0,
+      totalSpent: 0,
+      lastPurchaseAt: null,
+      creditBalance: 0,
+    });
     const sales = await t.call('GET', `/api/sales?customer=${buyer._id}`, { token: t.as.salesRep.token });
     expect(sales.body).toMatchObject({ total: 2, page: 1 });
-    expect(sales.body.sales.map((s: { _id: string; lineCount: number }) => [s._id, s.lineCount])).toEqual([
+    expect(
+      parsed(sales, SaleListResponse).sales.map((s: { _id: string; lineCount: number }) => [
+        s._id,
+        s.lineCount,
+      ]),
+    ).toEqual([
       [second._id, 1],
       [first._id, 2],
     ]);
@@ -117,7 +136,11 @@ describe.each(targets)('customers on $name', (target) => {
       token: t.as.admin.token,
       body: edit,
     });
-    expect(edited.body.customer).toMatchObject({ name: 'Net Buyer Renamed', phone: '123', email: '' });
+    expect(parsed(edited, CustomerResponse).customer).toMatchObject({
+      name: 'Net Buyer Renamed',
+      phone: '123',
+      email: '',
+    });
     expect((await t.call('DELETE', `/api/customers/${buyer._id}`, { token: t.as.user.token })).status).toBe(
       403,
     );
@@ -128,7 +151,7 @@ describe.each(targets)('customers on $name', (target) => {
     );
     // The sale and its orders keep the name they were sold under.
     const receipt = await t.call('GET', `/api/sales/${first._id}`, { token: t.as.admin.token });
-    expect(receipt.body.sale.customer).toEqual({ _id: null, name: 'Net Buyer' });
+    expect(parsed(receipt, SaleResponse).sale.customer).toEqual({ _id: null, name: 'Net Buyer' });
     const orders = await t.sql<{ customer_id: string | null; customer_name: string }>(
       'select customer_id, customer_name from orders where sale_id = $1',
       [first._id],
@@ -169,7 +192,7 @@ describe.each(targets)('customers on $name', (target) => {
       const name = fresh();
       const first = await create({ name, phone: '555 0100' });
       expect(first.status).toBe(201);
-      const id = first.body.customer._id;
+      const id = parsed(first, CustomerResponse).customer._id;
       for (const [variant, phone] of [
         [name, '555 0100'],
         [`  ${name.toUpperCase()} `, '555-0100'],
@@ -201,7 +224,7 @@ describe.each(targets)('customers on $name', (target) => {
       expect(second.body).toEqual({
         success: false,
         error: `A customer named ${name} with no phone already exists.`,
-        existing: { _id: bare.body.customer._id, name },
+        existing: { _id: parsed(bare, CustomerResponse).customer._id, name },
       });
       // A phone without digits is no phone.
       expect((await create({ name, phone: 'none' })).status).toBe(409);
@@ -211,8 +234,8 @@ describe.each(targets)('customers on $name', (target) => {
     it('PUT refuses to make a customer the same as another, and keeps a customer saved unchanged', async () => {
       const name = fresh();
       const other = fresh();
-      const ann = (await create({ name, phone: '555 0100' })).body.customer;
-      const bob = (await create({ name: other, phone: '555 0100' })).body.customer;
+      const ann = parsed(await create({ name, phone: '555 0100' }), CustomerResponse).customer;
+      const bob = parsed(await create({ name: other, phone: '555 0100' }), CustomerResponse).customer;
       const put = (id: string, body: unknown) =>
         t.call('PUT', `/api/customers/${id}`, { token: t.as.admin.token, body });
       const refused = await put(bob._id, { name: ` ${name.toLowerCase()} `, phone: '555-0100' });
@@ -228,7 +251,7 @@ describe.each(targets)('customers on $name', (target) => {
       // Its own name and phone, written differently, or a new note: not a duplicate of itself.
       const same = await put(ann._id, { name: name.toUpperCase(), phone: '(555) 0100', note: 'Regular' });
       expect(same.status).toBe(200);
-      expect(same.body.customer).toMatchObject({
+      expect(parsed(same, CustomerResponse).customer).toMatchObject({
         name: name.toUpperCase(),
         phone: '(555) 0100',
         note: 'Regular',
@@ -247,13 +270,13 @@ describe.each(targets)('customers on $name', (target) => {
       );
       const statuses = answers.map((res) => res.status).sort();
       expect(statuses).toEqual([201, 409, 409, 409]);
-      const stored = answers.find((res) => res.status === 201)?.body.customer;
+      const stored = parsed(nth(answers.filter((res) => res.status === 201)), CustomerResponse).customer;
       for (const res of answers.filter((one) => one.status === 409))
-        expect(res.body.existing).toEqual({ _id: stored._id, name: stored.name });
+        expect(parsed(res, ApiError).existing).toEqual({ _id: stored._id, name: stored.name });
       expect(await countNamed(name)).toBe(1);
       // Two edits at once towards one pair: one wins.
-      const a = (await create({ name: fresh(), phone: '1' })).body.customer;
-      const b = (await create({ name: fresh(), phone: '2' })).body.customer;
+      const a = parsed(await create({ name: fresh(), phone: '1' }), CustomerResponse).customer;
+      const b = parsed(await create({ name: fresh(), phone: '2' }), CustomerResponse).customer;
       const target = fresh();
       const edits = await Promise.all(
         [a, b].map((one) =>

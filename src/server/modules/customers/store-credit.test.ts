@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp, targets } from '../../test/harness';
+import { ApiError } from '../../../shared/common';
+import { CustomerDetailResponse } from '../../../shared/customers';
+import { SaleResponse } from '../../../shared/sales';
+import { CreditAdjustmentResponse, CreditResponse } from '../../../shared/till';
+import { fixtures } from '../../test/fixtures';
+import { parsed, startApp, type TestApp, targets } from '../../test/harness';
 
 describe.each(targets)('store credit on $name', (target) => {
   let t: TestApp;
@@ -9,10 +14,7 @@ describe.each(targets)('store credit on $name', (target) => {
   });
   afterAll(() => t?.close());
 
-  const customer = async (name = `Credit ${randomUUID().slice(0, 8)}`) => {
-    const res = await t.call('POST', '/api/customers', { token: t.as.salesRep.token, body: { name } });
-    return { id: res.body.customer._id as string, name };
-  };
+  const { customer } = fixtures(() => t);
   const adjust = (
     id: string,
     body: unknown,
@@ -24,11 +26,11 @@ describe.each(targets)('store credit on $name', (target) => {
 
   it('an admin gives and takes credit with a note: entries newest first with the balance after each, audited', async () => {
     const ada = await customer();
-    const empty = await history(ada.id);
+    const empty = await history(ada._id);
     expect(empty.status).toBe(200);
     expect(empty.body).toEqual({ success: true, balance: 0, entries: [], total: 0, page: 1, pageSize: 20 });
 
-    const given = await adjust(ada.id, { amount: 12.5, note: '  Broken kettle  ' });
+    const given = await adjust(ada._id, { amount: 12.5, note: '  Broken kettle  ' });
     expect(given.status).toBe(201);
     expect(given.body).toEqual({
       success: true,
@@ -45,29 +47,31 @@ describe.each(targets)('store credit on $name', (target) => {
         balanceAfter: 12.5,
       },
     });
-    const taken = await adjust(ada.id, { amount: -2.25, note: 'Given in error' });
+    const taken = await adjust(ada._id, { amount: -2.25, note: 'Given in error' });
     expect(taken.status).toBe(201);
-    expect(taken.body.balance).toBe(10.25);
+    expect(parsed(taken, CreditAdjustmentResponse).balance).toBe(10.25);
 
-    const tooMuch = await adjust(ada.id, { amount: -10.26, note: 'Too much' });
+    const tooMuch = await adjust(ada._id, { amount: -10.26, note: 'Too much' });
     expect(tooMuch.status).toBe(409);
-    expect(tooMuch.body.error).toBe(`${ada.name} has $10.25 of store credit.`);
+    expect(parsed(tooMuch, ApiError).error).toBe(`${ada.name} has $10.25 of store credit.`);
 
-    const listed = await history(ada.id);
+    const listed = await history(ada._id);
     expect(listed.body).toMatchObject({ balance: 10.25, total: 2 });
-    expect(listed.body.entries.map((e: { amount: number; balanceAfter: number; note: string }) => e)).toEqual(
-      [taken.body.entry, given.body.entry],
-    );
-    const paged = await history(ada.id, '?page=2&pageSize=1');
+    expect(
+      parsed(listed, CreditResponse).entries.map(
+        (e: { amount: number; balanceAfter: number; note: string }) => e,
+      ),
+    ).toEqual([parsed(taken, CreditAdjustmentResponse).entry, parsed(given, CreditAdjustmentResponse).entry]);
+    const paged = await history(ada._id, '?page=2&pageSize=1');
     expect(paged.body).toMatchObject({ balance: 10.25, total: 2, page: 2, pageSize: 1 });
-    expect(paged.body.entries).toEqual([given.body.entry]);
+    expect(parsed(paged, CreditResponse).entries).toEqual([parsed(given, CreditAdjustmentResponse).entry]);
 
-    const detail = await t.call('GET', `/api/customers/${ada.id}`, { token: t.as.salesRep.token });
-    expect(detail.body.summary.creditBalance).toBe(10.25);
+    const detail = await t.call('GET', `/api/customers/${ada._id}`, { token: t.as.salesRep.token });
+    expect(parsed(detail, CustomerDetailResponse).summary.creditBalance).toBe(10.25);
 
     const log = await t.sql<{ action: string; changes: unknown }>(
       "select action, changes from audit_log where entity_type = 'customer' and entity_id = $1 and action = 'creditAdjusted' order by at",
-      [ada.id],
+      [ada._id],
     );
     expect(log).toEqual([
       {
@@ -91,25 +95,25 @@ describe.each(targets)('store credit on $name', (target) => {
 
   it('entries name the sale that spent the credit; the seller who made it is the entry’s user', async () => {
     const bo = await customer();
-    await adjust(bo.id, { amount: 20, note: 'Return without receipt' });
+    await adjust(bo._id, { amount: 20, note: 'Return without receipt' });
     const p = await t.product({ stock: 5, price: 7 });
     const sold = await t.call('POST', '/api/sales', {
       token: t.as.salesRep.token,
       body: {
         lines: [{ productId: p.id, quantity: 1 }],
-        customer: bo.id,
+        customer: bo._id,
         payments: [{ method: 'storeCredit', amount: 7 }],
       },
     });
     expect(sold.status).toBe(201);
-    const listed = await history(bo.id);
-    expect(listed.body.balance).toBe(13);
-    expect(listed.body.entries[0]).toEqual({
+    const listed = await history(bo._id);
+    expect(parsed(listed, CreditResponse).balance).toBe(13);
+    expect(parsed(listed, CreditResponse).entries[0]).toEqual({
       _id: expect.any(String),
       at: expect.any(String),
       amount: -7,
       kind: 'sale',
-      sale: { _id: sold.body.sale._id, number: sold.body.sale.number },
+      sale: { _id: parsed(sold, SaleResponse).sale._id, number: parsed(sold, SaleResponse).sale.number },
       refund: null,
       user: { _id: t.as.salesRep.id, name: t.as.salesRep.name },
       note: '',
@@ -120,23 +124,23 @@ describe.each(targets)('store credit on $name', (target) => {
   it('selling roles and admins read credit; only admins adjust it; unknown ids are 404s', async () => {
     const cy = await customer();
     for (const role of ['admin', 'salesRep', 'medicalRep', 'user'] as const)
-      expect((await history(cy.id, '', t.as[role].token)).status, role).toBe(200);
-    expect((await history(cy.id, '', t.as.superAdmin.token)).status).toBe(403);
-    expect((await t.call('GET', `/api/customers/${cy.id}/credit`)).status).toBe(401);
+      expect((await history(cy._id, '', t.as[role].token)).status, role).toBe(200);
+    expect((await history(cy._id, '', t.as.superAdmin.token)).status).toBe(403);
+    expect((await t.call('GET', `/api/customers/${cy._id}/credit`)).status).toBe(401);
     for (const role of ['salesRep', 'medicalRep', 'user', 'superAdmin'] as const)
-      expect((await adjust(cy.id, { amount: 5, note: 'x' }, t.as[role].token)).status, role).toBe(403);
+      expect((await adjust(cy._id, { amount: 5, note: 'x' }, t.as[role].token)).status, role).toBe(403);
     expect(
-      (await t.call('POST', `/api/customers/${cy.id}/credit`, { body: { amount: 5, note: 'x' } })).status,
+      (await t.call('POST', `/api/customers/${cy._id}/credit`, { body: { amount: 5, note: 'x' } })).status,
     ).toBe(401);
     for (const id of ['nope', randomUUID(), 'x'.repeat(100)]) {
       const read = await history(id);
       expect(read.status, id).toBe(404);
-      expect(read.body.error).toBe('Customer not found.');
+      expect(parsed(read, ApiError).error).toBe('Customer not found.');
       const write = await adjust(id, { amount: 5, note: 'x' });
       expect(write.status, id).toBe(404);
-      expect(write.body.error).toBe('Customer not found.');
+      expect(parsed(write, ApiError).error).toBe('Customer not found.');
     }
-    expect((await history(cy.id)).body.balance).toBe(0);
+    expect(parsed(await history(cy._id), CreditResponse).balance).toBe(0);
   });
 
   it('refuses bad adjustments and bad pages with one sentence, changing nothing', async () => {
@@ -157,23 +161,23 @@ describe.each(targets)('store credit on $name', (target) => {
       [[5, 'x'], /.+/],
     ];
     for (const [body, error] of cases) {
-      const res = await adjust(di.id, body);
+      const res = await adjust(di._id, body);
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
-      expect(res.body.error).toMatch(error);
+      expect(parsed(res, ApiError).error).toMatch(error);
     }
     // Far beyond what the schema allows, the body is refused before it is read.
-    const huge = await adjust(di.id, { amount: 5, note: 'x'.repeat(10_000) });
+    const huge = await adjust(di._id, { amount: 5, note: 'x'.repeat(10_000) });
     expect(huge.status).toBe(413);
-    expect(huge.body.error).toEqual(expect.any(String));
+    expect(parsed(huge, ApiError).error).toEqual(expect.any(String));
     for (const query of ['?page=0', '?page=abc', '?pageSize=1000', '?pageSize=-1', '?page=1.5']) {
-      const res = await history(di.id, query);
+      const res = await history(di._id, query);
       expect(res.status, query).toBe(400);
-      expect(res.body.error).toEqual(expect.any(String));
+      expect(parsed(res, ApiError).error).toEqual(expect.any(String));
     }
     const [row] = await t.sql<{ n: number; b: string }>(
       `select (select count(*)::int from store_credit_entries where customer_id = $1) as n,
               (select credit_balance::text from customers where id = $1) as b`,
-      [di.id],
+      [di._id],
     );
     expect(row).toEqual({ n: 0, b: '0.00' });
   });
@@ -181,43 +185,43 @@ describe.each(targets)('store credit on $name', (target) => {
   it('an adjustment with an Idempotency-Key is made once', async () => {
     const ed = await customer();
     const key = { 'idempotency-key': randomUUID() };
-    const first = await adjust(ed.id, { amount: 3, note: 'Once' }, t.as.admin.token, key);
-    const again = await adjust(ed.id, { amount: 3, note: 'Once' }, t.as.admin.token, key);
+    const first = await adjust(ed._id, { amount: 3, note: 'Once' }, t.as.admin.token, key);
+    const again = await adjust(ed._id, { amount: 3, note: 'Once' }, t.as.admin.token, key);
     expect(first.status).toBe(201);
     expect(again.status).toBe(201);
     expect(again.headers['idempotent-replay']).toBe('true');
     expect(again.body).toEqual(first.body);
-    expect((await history(ed.id)).body).toMatchObject({ balance: 3, total: 1 });
+    expect((await history(ed._id)).body).toMatchObject({ balance: 3, total: 1 });
   });
 
   it('takes racing at once never go below 0', async () => {
     const fi = await customer();
-    await adjust(fi.id, { amount: 10, note: 'Start' });
+    await adjust(fi._id, { amount: 10, note: 'Start' });
     const answers = await Promise.all(
-      Array.from({ length: 10 }, () => adjust(fi.id, { amount: -3, note: 'Take' })),
+      Array.from({ length: 10 }, () => adjust(fi._id, { amount: -3, note: 'Take' })),
     );
     expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
     for (const lost of answers.filter((answer) => answer.status !== 201)) {
       expect(lost.status).toBe(409);
-      expect(lost.body.error).toBe(`${fi.name} has $1.00 of store credit.`);
+      expect(parsed(lost, ApiError).error).toBe(`${fi.name} has $1.00 of store credit.`);
     }
-    expect((await history(fi.id)).body.balance).toBe(1);
+    expect(parsed(await history(fi._id), CreditResponse).balance).toBe(1);
   });
 
   it('a customer who still has credit is not deleted; at 0 they are, with their entries', async () => {
     const gu = await customer();
-    await adjust(gu.id, { amount: 4.5, note: 'Goodwill' });
-    const kept = await t.call('DELETE', `/api/customers/${gu.id}`, { token: t.as.admin.token });
+    await adjust(gu._id, { amount: 4.5, note: 'Goodwill' });
+    const kept = await t.call('DELETE', `/api/customers/${gu._id}`, { token: t.as.admin.token });
     expect(kept.status).toBe(409);
-    expect(kept.body.error).toBe(`${gu.name} still has $4.50 of store credit.`);
-    expect((await history(gu.id)).body.balance).toBe(4.5);
-    await adjust(gu.id, { amount: -4.5, note: 'Paid out' });
-    const gone = await t.call('DELETE', `/api/customers/${gu.id}`, { token: t.as.admin.token });
+    expect(parsed(kept, ApiError).error).toBe(`${gu.name} still has $4.50 of store credit.`);
+    expect(parsed(await history(gu._id), CreditResponse).balance).toBe(4.5);
+    await adjust(gu._id, { amount: -4.5, note: 'Paid out' });
+    const gone = await t.call('DELETE', `/api/customers/${gu._id}`, { token: t.as.admin.token });
     expect(gone.status).toBe(200);
-    expect((await history(gu.id)).status).toBe(404);
+    expect((await history(gu._id)).status).toBe(404);
     const [left] = await t.sql<{ n: number }>(
       'select count(*)::int as n from store_credit_entries where customer_id = $1',
-      [gu.id],
+      [gu._id],
     );
     expect(left?.n).toBe(0);
   });

@@ -13,6 +13,7 @@ import { DashboardResponse } from '../../../shared/dashboard';
 import { PERMISSIONS } from '../../../shared/roles';
 import { runnerOf } from '../../db/connection';
 import { setReportTimeZone } from '../../db/report-time-zone';
+import { fixtures } from '../../test/fixtures';
 import { freshPostgres, startApp, type Target, type TestApp, targets } from '../../test/harness';
 import { MIGRATIONS, migrationsBefore } from '../../test/migrations-before';
 import { recordMovements } from '../stock/movements';
@@ -246,18 +247,9 @@ describe.each(targets)('the dashboard’s day with TZ=Pacific/Kiritimati on $nam
   });
   afterAll(() => t?.close());
 
-  type Sold = { _id: string; lines: { order: { _id: string } }[] };
-  const sell = async (lines: [string, number][], token = t.as.salesRep.token): Promise<Sold> => {
-    const res = await t.call('POST', '/api/sales', {
-      token,
-      body: {
-        lines: lines.map(([productId, quantity]) => ({ productId, quantity })),
-        payment: { method: 'card' },
-      },
-    });
-    expect(res.status, res.text).toBe(201);
-    return res.body.sale;
-  };
+  const { sold } = fixtures(() => t);
+  const sell = (lines: [string, number][], who = t.as.salesRep) =>
+    sold(who, { lines: lines.map(([productId, quantity]) => ({ productId, quantity })) });
   const order = async (productId: string, quantity: number, token = t.as.user.token) => {
     const res = await t.call('POST', '/api/order/add', { token, body: { productId, quantity } });
     expect(res.status, res.text).toBe(201);
@@ -388,7 +380,7 @@ describe.each(targets)('the dashboard’s day with TZ=Pacific/Kiritimati on $nam
   it('GET /api/dashboard counts a one-line sale once, as a catalogue order recorded as a sale is', async () => {
     const before = (await dashboard()).today;
     const { id } = await t.product({ stock: 10, price: 2.5 });
-    await sell([[id, 2]], t.as.medicalRep.token);
+    await sell([[id, 2]], t.as.medicalRep);
     const after = (await dashboard()).today;
     expect(after.sales).toBe(before.sales + 1);
     expect(after.revenue).toBeCloseTo(before.revenue + 5, 9);
@@ -430,7 +422,7 @@ describe.each(targets)('the dashboard’s day with TZ=Pacific/Kiritimati on $nam
         [b.id, 1],
         [a.id, 1],
       ],
-      leaving.token,
+      leaving,
     );
     const small = await sell([[b.id, 1]]);
     const lone = await order(a.id, 4);

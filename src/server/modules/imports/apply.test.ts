@@ -8,12 +8,10 @@ import {
 import { PRODUCT_CSV_HEADER } from '../../../shared/products';
 import { buildApp } from '../../app';
 import { openDatabase } from '../../db/connection';
+import { tag } from '../../test/fixtures';
 import { type Account, startApp, type TestApp, targets } from '../../test/harness';
 import { BATCH_ROWS } from './apply-batches';
 import { createImport } from './imports.repository';
-
-let sequence = 0;
-const tag = () => `${Date.now().toString(36)}${sequence++}`;
 
 const COLUMNS: string[] = [...PRODUCT_CSV_HEADER];
 type Cells = Partial<Record<(typeof COLUMNS)[number], string>>;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ImportCheckInput, ImportResponse, ImportRowsResponse } from '../../../shared/imports';
 import { PRODUCT_CSV_HEADER } from '../../../shared/products';
+import { fixtures, tag } from '../../test/fixtures';
 import { startApp, type TestApp, targets } from '../../test/harness';
 import { parseCsv } from '../../test/parse-csv';
 import { createImport } from './imports.repository';
@@ -23,15 +24,13 @@ const MAPPING = {
   taxRate: 'Tax rate',
 };
 
-let sequence = 0;
-const tag = () => `${Date.now().toString(36)}${(sequence++).toString(36)}`;
-
 describe.each(targets)('import check on $name', (target) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startApp(target);
   });
   afterAll(() => t?.close());
+  const { taxRate } = fixtures(() => t);
 
   const admin = () => ({ id: t.as.admin.id, name: t.as.admin.name, role: t.as.admin.role });
 
@@ -109,12 +108,6 @@ describe.each(targets)('import check on $name', (target) => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.product as { _id: string; name: string };
-  }
-
-  async function taxRate(name: string, rate: number) {
-    const res = await t.call('POST', '/api/tax-rates', { token: t.as.admin.token, body: { name, rate } });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return res.body.taxRate._id as string;
   }
 
   describe('POST /api/imports/:id/check', () => {
@@ -545,8 +538,8 @@ describe.each(targets)('import check on $name', (target) => {
     it('finds tax rates by name ignoring case; blank keeps the product’s, “-” returns it to the store’s default', async () => {
       const r = await refs();
       const s = tag();
-      const rate = await taxRate(`Reduced ${s}`, 5);
-      const other = await taxRate(`Zero ${s}`, 0);
+      const rate = (await taxRate({ name: `Reduced ${s}`, rate: 5 }))._id;
+      const other = (await taxRate({ name: `Zero ${s}`, rate: 0 }))._id;
       const own = await product({
         name: 'Own rate',
         sku: `own-${s}`,
@@ -651,7 +644,7 @@ describe.each(targets)('import check on $name', (target) => {
     it('reports only the fields that differ, money to the cent, names ignoring case; unmapped fields stay', async () => {
       const r = await refs();
       const s = tag();
-      const rate = await taxRate(`Standard ${s}`, 20);
+      const rate = (await taxRate({ name: `Standard ${s}`, rate: 20 }))._id;
       await product({
         name: 'Full',
         sku: `full-${s}`,

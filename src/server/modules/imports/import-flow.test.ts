@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvRow } from '../../../shared/csv';
 import { ImportResponse, ImportRowsResponse } from '../../../shared/imports';
+import { tag } from '../../test/fixtures';
 import { startApp, type TestApp, targets } from '../../test/harness';
 import { parseCsv } from '../../test/parse-csv';
-
-let sequence = 0;
-const tag = () => `${Date.now().toString(36)}${(sequence++).toString(36)}`;
 
 /**
  * The whole import through the API, as the screen drives it (DESIGN §14): upload, check, apply in

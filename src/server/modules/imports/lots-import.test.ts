@@ -6,14 +6,12 @@ import {
   type ImportRow,
   ImportRowsResponse,
 } from '../../../shared/imports';
+import { tag } from '../../test/fixtures';
 import { startApp, type TestApp, targets } from '../../test/harness';
 import { lotLedgerOf } from '../../test/lot-ledger';
 import { recordMovements } from '../stock/movements';
 import { BATCH_ROWS } from './apply-batches';
 import { createImport } from './imports.repository';
-
-let sequence = 0;
-const tag = () => `${Date.now().toString(36)}${(sequence++).toString(36)}`;
 
 const HEADER = ['Name', 'SKU', 'Category', 'Supplier', 'Price', 'Stock', 'Lot', 'Expiry'] as const;
 type Cells = Partial<Record<(typeof HEADER)[number], string | number>>;

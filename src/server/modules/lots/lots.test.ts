@@ -8,6 +8,7 @@ import {
 } from '../../../shared/lots';
 import { PurchaseOrderResponse } from '../../../shared/purchasing';
 import type { Runner } from '../../db/connection';
+import { fixtures, tag } from '../../test/fixtures';
 import { startApp, type TestApp, targets } from '../../test/harness';
 import { lotLedgerOf } from '../../test/lot-ledger';
 import { parseCsv } from '../../test/parse-csv';
@@ -19,9 +20,6 @@ import { type ExpiringCursor, expiringCsvBatch } from './lots.repository';
  * CSV) and a lot's recall trace. Tracking is turned on by SQL on a product at stock 0 (the
  * product form is another piece's); every unit then arrives through the receive route.
  */
-
-let sequence = 0;
-const tag = () => `${Date.now().toString(36)}${sequence++}`;
 
 type ReceiveLot = { number: string; expiresOn: string | null; quantity: number };
 
@@ -552,17 +550,9 @@ describe.each(targets)('a lot’s recall trace on $name', (target) => {
   afterAll(() => t?.close());
   const h = helpers(() => t);
 
-  const customer = async (name: string) =>
-    (await t.call('POST', '/api/customers', { token: t.as.salesRep.token, body: { name } })).body.customer
-      ._id as string;
-  const sell = async (productId: string, quantity: number, buyer: string) => {
-    const res = await t.call('POST', '/api/sales', {
-      token: t.as.salesRep.token,
-      body: { lines: [{ productId, quantity }], customer: buyer, payment: { method: 'card' } },
-    });
-    expect(res.status, res.text).toBe(201);
-    return res.body.sale as { _id: string; number: number; lines: { order: { _id: string } }[] };
-  };
+  const { sold, customer } = fixtures(() => t);
+  const sell = (productId: string, quantity: number, buyer: string) =>
+    sold(t.as.salesRep, { lines: [{ productId, quantity }], customer: buyer });
   const trace = (id: string, token = t.as.admin.token) => t.call('GET', `/api/lots/${id}/trace`, { token });
 
   it('GET /api/lots/:id/trace names every movement of a lot received, sold to two customers and returned, oldest first, with its order, sale, customer and purchase order', async () => {
@@ -572,8 +562,8 @@ describe.each(targets)('a lot’s recall trace on $name', (target) => {
       { number: 'P-LATE', expiresOn: addDays(today, 100), quantity: 10 },
     ]);
     const [early, late] = await h.lotsOf(id);
-    const ann = await customer(`Ann ${tag()}`);
-    const bob = await customer(`Bob ${tag()}`);
+    const ann = (await customer({ name: `Ann ${tag()}` }))._id;
+    const bob = (await customer({ name: `Bob ${tag()}` }))._id;
     // Ann's 3 take the 2 of the earlier lot and 1 of the later; Bob's 2 the later.
     const annSale = await sell(id, 3, ann);
     const bobSale = await sell(id, 2, bob);

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORDER_SORTS, Order, OrderListResponse } from '../../../shared/orders';
-import { startApp, type TestApp, targets } from '../../test/harness';
+import { ApiError } from '../../../shared/common';
+import { ORDER_SORTS, Order, OrderListResponse, OrderResponse } from '../../../shared/orders';
+import { SaleResponse } from '../../../shared/sales';
+import { fixtures, nth } from '../../test/fixtures';
+import { parsed, startApp, type TestApp, targets } from '../../test/harness';
 
 describe.each(targets)('orders on $name', (target) => {
   let t: TestApp;
@@ -9,8 +12,7 @@ describe.each(targets)('orders on $name', (target) => {
   });
   afterAll(() => t?.close());
 
-  const stockOf = async (id: string) =>
-    (await t.sql<{ stock: number }>('select stock from products where id = $1', [id]))[0]?.stock;
+  const { stockOf } = fixtures(() => t);
 
   it('POST /api/order/add takes the stock and answers the order, a one-line sale, with the server price', async () => {
     const { id } = await t.product({ name: 'Bandage', stock: 10, price: 19.99 });
@@ -43,18 +45,20 @@ describe.each(targets)('orders on $name', (target) => {
       },
     });
     // The sale's receipt has the one line, sold by the rep, paid "other".
-    const receipt = await t.call('GET', `/api/sales/${res.body.order.sale._id}`, { token: rep.token });
+    const receipt = await t.call('GET', `/api/sales/${parsed(res, OrderResponse).order.sale?._id}`, {
+      token: rep.token,
+    });
     expect(receipt.status).toBe(200);
-    expect(receipt.body.sale).toMatchObject({
-      number: res.body.order.sale.number,
+    expect(parsed(receipt, SaleResponse).sale).toMatchObject({
+      number: parsed(res, OrderResponse).order.sale?.number,
       seller: { _id: rep.id, name: rep.name },
       customer: null,
       total: 59.97,
       payment: { method: 'other', tendered: null },
-      createdAt: res.body.order.orderDate,
+      createdAt: parsed(res, OrderResponse).order.orderDate,
       lines: [
         {
-          order: { _id: res.body.order._id },
+          order: { _id: parsed(res, OrderResponse).order._id },
           product: { _id: id, name: 'Bandage' },
           quantity: 3,
           unitPrice: 19.99,
@@ -64,12 +68,12 @@ describe.each(targets)('orders on $name', (target) => {
       ],
     });
     // A rep does not read costs (costs:read): the order has no unitCost at all.
-    expect(res.body.order).not.toHaveProperty('unitCost');
+    expect(parsed(res, OrderResponse).order).not.toHaveProperty('unitCost');
     expect(await stockOf(id)).toBe(7);
     // The stock was taken by the order's sale movement.
     const moved = await t.sql(
       'select kind, quantity, stock_after, user_id from stock_movements where order_id = $1',
-      [res.body.order._id],
+      [parsed(res, OrderResponse).order._id],
     );
     expect(moved).toEqual([{ kind: 'sale', quantity: -3, stock_after: 7, user_id: rep.id }]);
   });
@@ -113,7 +117,7 @@ describe.each(targets)('orders on $name', (target) => {
     await t.sql("update users set role = 'admin' where id = $1", [promoted.id]);
     const refused = await order(promoted.token);
     expect(refused.status).toBe(403);
-    expect(refused.body.error).toBe('Your role is not allowed to do that.');
+    expect(parsed(refused, ApiError).error).toBe('Your role is not allowed to do that.');
     expect(await stockOf(id)).toBe(9);
     expect(await t.sql('select 1 from orders where product_id = $1', [id])).toHaveLength(1);
   });
@@ -155,8 +159,8 @@ describe.each(targets)('orders on $name', (target) => {
       body: { productId: id, quantity },
     });
     expect(res.status).toBe(400);
-    expect(res.body.success).toBe(false);
-    expect(typeof res.body.error).toBe('string');
+    expect(parsed(res, ApiError).success).toBe(false);
+    expect(typeof parsed(res, ApiError).error).toBe('string');
     expect(await stockOf(id)).toBe(5);
   });
 
@@ -179,7 +183,7 @@ describe.each(targets)('orders on $name', (target) => {
       body: { productId: id, quantity: 2 },
     });
     expect(placed.status).toBe(201);
-    const before = placed.body.order;
+    const before = parsed(placed, OrderResponse).order;
 
     const renamed = await t.call('PUT', `/api/products/${id}`, {
       token: t.as.admin.token,
@@ -194,9 +198,10 @@ describe.each(targets)('orders on $name', (target) => {
     });
     expect(renamed.status).toBe(200);
     const all = async () =>
-      (await t.call('GET', `/api/order/${t.as.admin.id}`, { token: t.as.admin.token })).body.orders.find(
-        (o: { _id: string }) => o._id === before._id,
-      );
+      parsed(
+        await t.call('GET', `/api/order/${t.as.admin.id}`, { token: t.as.admin.token }),
+        OrderListResponse,
+      ).orders.find((o: { _id: string }) => o._id === before._id);
     expect(await all()).toMatchObject({ product: { name: 'Original name' }, unitPrice: 2.5, totalPrice: 5 });
 
     expect((await t.call('DELETE', `/api/products/${id}`, { token: t.as.admin.token })).status).toBe(200);
@@ -224,18 +229,18 @@ describe.each(targets)('orders on $name', (target) => {
     }
     const mine = await t.call('GET', `/api/order/${a.id}`, { token: a.token });
     expect(mine.status).toBe(200);
-    expect(mine.body.orders.map((o: { quantity: number }) => o.quantity)).toEqual([3, 1]);
-    const dates = mine.body.orders.map((o: { orderDate: string }) => Date.parse(o.orderDate));
-    expect(dates[0]).toBeGreaterThanOrEqual(dates[1]);
+    expect(parsed(mine, OrderListResponse).orders.map((o) => o.quantity)).toEqual([3, 1]);
+    const dates = parsed(mine, OrderListResponse).orders.map((o) => Date.parse(o.orderDate));
+    expect(nth(dates, 0)).toBeGreaterThanOrEqual(nth(dates, 1));
 
     expect((await t.call('GET', `/api/order/${b.id}`, { token: a.token })).status).toBe(403);
     expect((await t.call('GET', '/api/order/not-an-id', { token: a.token })).status).toBe(404);
 
     const every = await t.call('GET', `/api/order/${t.as.admin.id}`, { token: t.as.admin.token });
-    const ours = every.body.orders.filter((o: { product: { _id: string } }) => o.product._id === id);
+    const ours = parsed(every, OrderListResponse).orders.filter((o) => o.product._id === id);
     expect(ours).toHaveLength(3);
     const oneUser = await t.call('GET', `/api/order/${b.id}`, { token: t.as.admin.token });
-    expect(oneUser.body.orders.map((o: { user: { _id: string } }) => o.user._id)).toEqual([b.id]);
+    expect(parsed(oneUser, OrderListResponse).orders.map((o) => o.user._id)).toEqual([b.id]);
   });
 
   it('200 concurrent orders against stock 50: exactly 50 succeed, stock ends at 0, 50 order rows', async () => {
@@ -293,8 +298,8 @@ describe.each(targets)('orders on $name', (target) => {
         const one = await t.call('GET', `/api/order/${buyer.id}?sort=${sort}&page=${page}&pageSize=100`, {
           token: t.as.admin.token,
         });
-        expect(one.body.orders.length, `${sort} page ${page}`).toBeGreaterThan(0);
-        walked.push(...one.body.orders);
+        expect(parsed(one, OrderListResponse).orders.length, `${sort} page ${page}`).toBeGreaterThan(0);
+        walked.push(...parsed(one, OrderListResponse).orders);
       }
       expect(
         whole.orders.map((o: Order) => o._id),

@@ -8,10 +8,8 @@ import {
 } from '../../../shared/purchasing';
 import { MovementListResponse } from '../../../shared/stock';
 import { setLowStockThreshold } from '../../db/low-stock-threshold';
+import { tag } from '../../test/fixtures';
 import { startApp, type TestApp, targets } from '../../test/harness';
-
-let sequence = 0;
-const tag = () => `${Date.now().toString(36)}${sequence++}`;
 
 type Item = {
   stock?: number;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saleNumberLabel } from '../../../shared/sales';
 import { refundNumberLabel } from '../../../shared/till';
+import { fixtures, nth, tag } from '../../test/fixtures';
 import { type Account, startApp, type TestApp, targets } from '../../test/harness';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
@@ -13,27 +14,9 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
   });
   afterAll(() => t?.close());
 
-  let sequence = 0;
-  const tag = () => `${Date.now().toString(36)}${(sequence++).toString(36)}`;
-
-  const sell = async (who: Account, body: unknown) => {
-    const res = await t.call('POST', '/api/sales', { token: who.token, body });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return res.body.sale;
-  };
+  const { sold: sell, stockOf, ledgerOf, taxRate, customer } = fixtures(() => t);
   const refund = (who: Account, saleId: string, body: unknown, headers: Record<string, string> = {}) =>
     t.call('POST', `/api/sales/${saleId}/refunds`, { token: who.token, body, headers });
-  const stockOf = async (id: string) =>
-    (await t.sql<{ stock: number }>('select stock from products where id = $1', [id]))[0]?.stock;
-  const ledgerOf = async (id: string) =>
-    Number(
-      (
-        await t.sql<{ n: string }>(
-          'select coalesce(sum(quantity), 0)::text as n from stock_movements where product_id = $1',
-          [id],
-        )
-      )[0]?.n,
-    );
   const orderOf = async (id: string) =>
     (
       await t.sql<{
@@ -49,16 +32,6 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     )[0];
   const refundCount = async (saleId: string) =>
     (await t.sql<{ n: number }>('select count(*)::int as n from refunds where sale_id = $1', [saleId]))[0]?.n;
-  const rate = async (percent: string) =>
-    (
-      await t.sql<{ id: string }>('insert into tax_rates (name, rate) values ($1, $2) returning id', [
-        `Rate ${tag()}`,
-        percent,
-      ])
-    )[0]?.id as string;
-  const customer = async (name: string) =>
-    (await t.call('POST', '/api/customers', { token: t.as.salesRep.token, body: { name } })).body.customer
-      ._id as string;
   /**
    * An open session on a register of its own (one open session per register). Opening a session
    * and selling into one are other endpoints' work; here the rows are written as they would.
@@ -86,7 +59,10 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
   it('a whole sale refunded unit by unit gives back exactly what was paid: 9.67, 9.66, 9.67, the tax likewise', async () => {
     const pen = await t.product({ name: `Pen ${tag()}`, stock: 10, price: 10 });
     const ink = await t.product({ name: `Ink ${tag()}`, stock: 10, price: 3.33 });
-    await t.sql('update products set tax_rate_id = $2 where id = $1', [ink.id, await rate('20')]);
+    await t.sql('update products set tax_rate_id = $2 where id = $1', [
+      ink.id,
+      (await taxRate({ rate: 20 }))._id,
+    ]);
     const sale = await sell(t.as.user, {
       lines: [
         { productId: pen.id, quantity: 3, discount: { type: 'amount', value: 1 } },
@@ -94,7 +70,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       ],
       payment: { method: 'card' },
     });
-    const [penLine, inkLine] = sale.lines;
+    const [penLine, inkLine] = [nth(sale.lines, 0), nth(sale.lines, 1)];
     expect(penLine).toMatchObject({ total: 29, tax: 0 });
     expect(inkLine).toMatchObject({ total: 11.99, tax: 2 });
     expect(sale.total).toBe(40.99);
@@ -238,7 +214,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       lines: [{ productId: kettle.id, quantity: 5 }],
       payment: { method: 'other' },
     });
-    const order = sale.lines[0].order._id;
+    const order = nth(sale.lines).order._id;
     const two = await refund(t.as.salesRep, sale._id, {
       lines: [
         { order, quantity: 2 },
@@ -261,7 +237,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     expect(tooMany.status).toBe(409);
     expect(tooMany.body).toEqual({
       success: false,
-      error: `Only 1 of ${sale.lines[0].product.name} can still be refunded.`,
+      error: `Only 1 of ${nth(sale.lines).product.name} can still be refunded.`,
     });
     expect(await orderOf(order)).toMatchObject({ returned_quantity: 4 });
     const last = await refund(t.as.salesRep, sale._id, { lines: [{ order, quantity: 1 }], method: 'other' });
@@ -290,7 +266,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       ],
       payment: { method: 'card' },
     });
-    const [cupOrder, saucerOrder] = sale.lines.map((line: { order: { _id: string } }) => line.order._id);
+    const [cupOrder, saucerOrder] = [nth(sale.lines, 0).order._id, nth(sale.lines, 1).order._id];
     // Half the refunds name the lines in one order, half in the other: they lock in one order.
     const answers = await Promise.all(
       Array.from({ length: 8 }, (_, at) =>
@@ -338,7 +314,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
         { productId: first, quantity: 2 },
         { productId: second, quantity: 2 },
       ],
-      payment: { method: 'card' },
+      payment: { method: 'card' as const },
     });
     const sold = [];
     for (let i = 0; i < 6; i++) sold.push(await sell(t.as.salesRep, both(salt.id, pepper.id)));
@@ -381,7 +357,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     });
     expect(await stockOf(vase.id)).toBe(1);
     const res = await refund(t.as.salesRep, sale._id, {
-      lines: [{ order: sale.lines[0].order._id, quantity: 2 }],
+      lines: [{ order: nth(sale.lines).order._id, quantity: 2 }],
       method: 'card',
       restock: false,
       reason: 'Broken',
@@ -408,7 +384,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
         reason: 'returned',
         stock_after: 3,
         note: `Refund ${label}: Broken`,
-        order_id: sale.lines[0].order._id,
+        order_id: nth(sale.lines).order._id,
       },
       {
         kind: 'adjustment',
@@ -416,13 +392,13 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
         reason: 'damaged',
         stock_after: 1,
         note: `Refund ${label}: written off`,
-        order_id: sale.lines[0].order._id,
+        order_id: nth(sale.lines).order._id,
       },
     ]);
     expect(await stockOf(vase.id)).toBe(1);
     expect(await ledgerOf(vase.id)).toBe(1);
     // The money comes back all the same.
-    expect(await orderOf(sale.lines[0].order._id)).toMatchObject({
+    expect(await orderOf(nth(sale.lines).order._id)).toMatchObject({
       returned_quantity: 2,
       returned_total: '25.00',
     });
@@ -430,14 +406,14 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
 
   it('storeCredit gives the sale’s customer credit (an entry naming the refund); without a customer 400', async () => {
     const book = await t.product({ name: `Book ${tag()}`, stock: 5, price: 7.25 });
-    const buyer = await customer(`Reader ${tag()}`);
+    const buyer = (await customer({ name: `Reader ${tag()}` }))._id;
     const sale = await sell(t.as.salesRep, {
       lines: [{ productId: book.id, quantity: 2 }],
       customer: buyer,
       payment: { method: 'card' },
     });
     const res = await refund(t.as.user, sale._id, {
-      lines: [{ order: sale.lines[0].order._id, quantity: 2 }],
+      lines: [{ order: nth(sale.lines).order._id, quantity: 2 }],
       method: 'storeCredit',
     });
     expect(res.status).toBe(201);
@@ -473,12 +449,12 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       payment: { method: 'card' },
     });
     const refused = await refund(t.as.salesRep, anonymous._id, {
-      lines: [{ order: anonymous.lines[0].order._id, quantity: 1 }],
+      lines: [{ order: nth(anonymous.lines).order._id, quantity: 1 }],
       method: 'storeCredit',
     });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toBe('A store credit refund needs the sale’s customer; this sale has none.');
-    expect(await orderOf(anonymous.lines[0].order._id)).toMatchObject({ returned_quantity: 0 });
+    expect(await orderOf(nth(anonymous.lines).order._id)).toMatchObject({ returned_quantity: 0 });
   });
 
   it('cash comes out of an open session’s drawer: none 400, unknown 404, closed 409, short 409', async () => {
@@ -487,7 +463,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       lines: [{ productId: lamp.id, quantity: 3 }],
       payment: { method: 'cash', tendered: 100 },
     });
-    const order = sale.lines[0].order._id;
+    const order = nth(sale.lines).order._id;
     const one = { lines: [{ order, quantity: 1 }], method: 'cash' };
 
     const none = await refund(t.as.salesRep, sale._id, one);
@@ -531,7 +507,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       payment: { method: 'cash' },
     });
     const empty = await refund(t.as.salesRep, other._id, {
-      lines: [{ order: other.lines[0].order._id, quantity: 1 }],
+      lines: [{ order: nth(other.lines).order._id, quantity: 1 }],
       method: 'cash',
       session: session._id,
     });
@@ -544,7 +520,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       payment: { method: 'card' },
     });
     const withSession = await refund(t.as.salesRep, carded._id, {
-      lines: [{ order: carded.lines[0].order._id, quantity: 1 }],
+      lines: [{ order: nth(carded.lines).order._id, quantity: 1 }],
       method: 'card',
       session: session._id,
     });
@@ -555,7 +531,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     ]);
     expect(recorded?.session_id).toBe(session._id);
     const closedCard = await refund(t.as.salesRep, carded._id, {
-      lines: [{ order: carded.lines[0].order._id, quantity: 1 }],
+      lines: [{ order: nth(carded.lines).order._id, quantity: 1 }],
       method: 'card',
       session: closed._id,
     });
@@ -564,18 +540,18 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
 
   it('a product or customer deleted since the sale: the refund keeps the snapshot, no stock movement, no store credit', async () => {
     const gone = await t.product({ name: `Gone ${tag()}`, stock: 4, price: 5 });
-    const buyer = await customer(`Leaver ${tag()}`);
+    const buyer = (await customer({ name: `Leaver ${tag()}` }))._id;
     const sale = await sell(t.as.salesRep, {
       lines: [{ productId: gone.id, quantity: 2 }],
       customer: buyer,
       payment: { method: 'card' },
     });
-    const name = sale.lines[0].product.name;
+    const name = nth(sale.lines).product.name;
     expect((await t.call('DELETE', `/api/products/${gone.id}`, { token: t.as.admin.token })).status).toBe(
       200,
     );
     expect((await t.call('DELETE', `/api/customers/${buyer}`, { token: t.as.admin.token })).status).toBe(200);
-    const line = { order: sale.lines[0].order._id, quantity: 1 };
+    const line = { order: nth(sale.lines).order._id, quantity: 1 };
     const credit = await refund(t.as.salesRep, sale._id, { lines: [line], method: 'storeCredit' });
     expect(credit.status).toBe(400);
     const res = await refund(t.as.salesRep, sale._id, { lines: [line], method: 'card', restock: false });
@@ -604,7 +580,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     const answers = await Promise.all(
       sales.map((sale) =>
         refund(t.as.salesRep, sale._id, {
-          lines: [{ order: sale.lines[0].order._id, quantity: 1 }],
+          lines: [{ order: nth(sale.lines).order._id, quantity: 1 }],
           method: 'cash',
           session: session._id,
         }),
@@ -629,7 +605,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     const session = await openSession('100');
     for (const method of ['cash', 'other']) {
       const res = await refund(t.as.salesRep, sale._id, {
-        lines: [{ order: sale.lines[0].order._id, quantity: 1 }],
+        lines: [{ order: nth(sale.lines).order._id, quantity: 1 }],
         method,
         session: session._id,
       });
@@ -649,8 +625,8 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       lines: [{ productId: tin.id, quantity: 2 }],
       payment: { method: 'card' },
     });
-    const ownLine = { order: mine.lines[0].order._id, quantity: 1 };
-    for (const order of [theirs.lines[0].order._id, UNKNOWN, 'not-an-id']) {
+    const ownLine = { order: nth(mine.lines).order._id, quantity: 1 };
+    for (const order of [nth(theirs.lines).order._id, UNKNOWN, 'not-an-id']) {
       const res = await refund(t.as.salesRep, mine._id, {
         lines: [ownLine, { order, quantity: 1 }],
         method: 'card',
@@ -658,8 +634,8 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ success: false, error: 'Every line must be an order of this sale.' });
     }
-    expect(await orderOf(mine.lines[0].order._id)).toMatchObject({ returned_quantity: 0 });
-    expect(await orderOf(theirs.lines[0].order._id)).toMatchObject({ returned_quantity: 0 });
+    expect(await orderOf(nth(mine.lines).order._id)).toMatchObject({ returned_quantity: 0 });
+    expect(await orderOf(nth(theirs.lines).order._id)).toMatchObject({ returned_quantity: 0 });
     expect(await refundCount(mine._id)).toBe(0);
     expect(await stockOf(tin.id)).toBe(5);
   });
@@ -667,7 +643,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
   it('a cash refund gives back at most the cash the sale took, less the cash refunded already (409 naming what is left); the rest goes by card or to store credit', async () => {
     const bowl = await t.product({ name: `Bowl ${tag()}`, stock: 10, price: 2.5 });
     const cup = await t.product({ name: `Cup ${tag()}`, stock: 10, price: 2.5 });
-    const buyer = await customer(`Cash Back ${tag()}`);
+    const buyer = (await customer({ name: `Cash Back ${tag()}` }))._id;
     // 10.00: 6.00 by card, 5.00 cash handed over and 1.00 change, so the sale took 4.00 in cash.
     const sale = await sell(t.as.salesRep, {
       lines: [
@@ -682,7 +658,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     });
     expect(sale.change).toBe(1);
     const session = await openSession('100');
-    const [bowls, cups] = sale.lines.map((line: { order: { _id: string } }) => line.order._id);
+    const [bowls, cups] = [nth(sale.lines, 0).order._id, nth(sale.lines, 1).order._id];
     const back = (order: string, quantity: number, method = 'cash') =>
       refund(t.as.salesRep, sale._id, { lines: [{ order, quantity }], method, session: session._id });
 
@@ -788,7 +764,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
 
   it('by-number answers another seller’s sale without its customer (admins and the seller see them)', async () => {
     const jar = await t.product({ name: `Jar ${tag()}`, stock: 5, price: 6 });
-    const ada = await customer(`Ada Private ${tag()}`);
+    const ada = (await customer({ name: `Ada Private ${tag()}` }))._id;
     const seller = await t.account('salesRep');
     const sale = await sell(seller, {
       lines: [{ productId: jar.id, quantity: 1 }],
@@ -835,7 +811,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       lines: [{ productId: box.id, quantity: 2 }],
       payment: { method: 'card' },
     });
-    const order = sale.lines[0].order._id;
+    const order = nth(sale.lines).order._id;
     const line = { order, quantity: 1 };
     const cases: [unknown, number, RegExp][] = [
       [{ lines: [{ order, quantity: '1' }], method: 'card' }, 400, /Quantity must be a number/],
@@ -900,7 +876,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       lines: [{ productId: pad.id, quantity: 5 }],
       payment: { method: 'card' },
     });
-    const body = { lines: [{ order: sale.lines[0].order._id, quantity: 1 }], method: 'card' };
+    const body = { lines: [{ order: nth(sale.lines).order._id, quantity: 1 }], method: 'card' };
     const made: string[] = [];
     for (const role of ['admin', 'salesRep', 'medicalRep', 'user'] as const) {
       const res = await refund(t.as[role], sale._id, body);
@@ -918,7 +894,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     expect((await t.call('GET', `/api/refunds/${made[0]}`, { token: t.as.superAdmin.token })).status).toBe(
       403,
     );
-    expect(await orderOf(sale.lines[0].order._id)).toMatchObject({ returned_quantity: 4 });
+    expect(await orderOf(nth(sale.lines).order._id)).toMatchObject({ returned_quantity: 4 });
   });
 
   it('an Idempotency-Key makes a retried refund one refund with the same answer', async () => {
@@ -927,7 +903,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       lines: [{ productId: cap.id, quantity: 3 }],
       payment: { method: 'card' },
     });
-    const body = { lines: [{ order: sale.lines[0].order._id, quantity: 1 }], method: 'card' };
+    const body = { lines: [{ order: nth(sale.lines).order._id, quantity: 1 }], method: 'card' };
     const key = `refund-${tag()}`;
     const [a, b] = await Promise.all([
       refund(t.as.salesRep, sale._id, body, { 'idempotency-key': key }),
@@ -939,7 +915,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     for (const answer of done) expect(answer.body.refund._id).toBe(done[0]?.body.refund._id);
     expect(c.headers['idempotent-replay']).toBe('true');
     expect(await refundCount(sale._id)).toBe(1);
-    expect(await orderOf(sale.lines[0].order._id)).toMatchObject({ returned_quantity: 1 });
+    expect(await orderOf(nth(sale.lines).order._id)).toMatchObject({ returned_quantity: 1 });
     const other = await refund(
       t.as.salesRep,
       sale._id,

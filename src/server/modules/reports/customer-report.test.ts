@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtures, nth } from '../../test/fixtures';
 import { startApp, type TestApp, targets } from '../../test/harness';
 
 /**
@@ -23,32 +24,25 @@ describe.each(targets)('the customers report on $name', (target) => {
   });
   afterAll(() => t?.close());
 
-  const customer = async (name: string) =>
-    (await t.call('POST', '/api/customers', { token: t.as.user.token, body: { name } })).body.customer
-      ._id as string;
-  const sell = async (customerId: string | undefined, lines: { productId: string; quantity: number }[]) =>
-    (
-      await t.call('POST', '/api/sales', {
-        token: t.as.salesRep.token,
-        body: { lines, ...(customerId ? { customer: customerId } : {}), payment: { method: 'card' } },
-      })
-    ).body.sale;
+  const { sold, customer } = fixtures(() => t);
+  const sell = (customerId: string | undefined, lines: { productId: string; quantity: number }[]) =>
+    sold(t.as.salesRep, { lines, ...(customerId ? { customer: customerId } : {}) });
   const report = async (query = '') =>
     t.call('GET', `/api/reports/customers${query}`, { token: t.as.admin.token });
 
   it('ranks customers by revenue net of returns, counts each sale once, keeps deleted ones together', async () => {
     const a = await t.product({ stock: 100, price: 0.1 });
     const b = await t.product({ stock: 100, price: 2.5 });
-    const big = await customer('Big Spender');
-    const small = await customer('Small Spender');
-    const gone = await customer('Gone Spender');
+    const big = (await customer({ name: 'Big Spender' }, t.as.user))._id;
+    const small = (await customer({ name: 'Small Spender' }, t.as.user))._id;
+    const gone = (await customer({ name: 'Gone Spender' }, t.as.user))._id;
     // Big: two sales, 3 × 0.10 + 4 × 2.50 = 10.30, then 2 × 0.10 = 0.20; 1 unit of b comes back.
     const first = await sell(big, [
       { productId: a.id, quantity: 3 },
       { productId: b.id, quantity: 4 },
     ]);
     await sell(big, [{ productId: a.id, quantity: 2 }]);
-    const back = await t.call('POST', `/api/order/${first.lines[1].order._id}/return`, {
+    const back = await t.call('POST', `/api/order/${nth(first.lines, 1).order._id}/return`, {
       token: t.as.admin.token,
       body: { quantity: 1 },
     });

@@ -13,13 +13,11 @@ import { buildApp } from '../../app';
 import { openDatabase } from '../../db/connection';
 import { setReportTimeZone } from '../../db/report-time-zone';
 import { seededRandom } from '../../db/seed';
+import { tag } from '../../test/fixtures';
 import { freshPostgres, startApp, type TestApp, targets } from '../../test/harness';
 import { parseCsv } from '../../test/parse-csv';
 import { resolveRange, todayIn } from './reports.range';
 import { neverSold, topProducts } from './reports.repository';
-
-let sequence = 0;
-const tag = () => `${Date.now().toString(36)}${sequence++}`;
 
 describe('report ranges', () => {
   it('default to the 30 days up to today, fill a missing end, and cut a lone from at today', () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { businessError } from '../../lib/errors';
+import { fixtures, tag } from '../../test/fixtures';
 import { type Account, startApp, type TestApp, targets } from '../../test/harness';
 import { lotLedgerOf } from '../../test/lot-ledger';
 import { recordMovements } from '../stock/movements';
@@ -19,9 +20,7 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
     t = await startApp(target, { poolSize: 12 });
   });
   afterAll(async () => t?.close());
-
-  let sequence = 0;
-  const tag = () => `${Date.now().toString(36)}${(sequence++).toString(36)}`;
+  const { sell, stockOf } = fixtures(() => t);
 
   /** Today in the report zone, as the trigger judges expiry, shifted by `days`. */
   const day = async (days: number) =>
@@ -80,13 +79,10 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
         [orderId, kind],
       )
     ).map((row) => [row.number, row.quantity]);
-  const sell = (who: Account, body: unknown) => t.call('POST', '/api/sales', { token: who.token, body });
   const order = (who: Account, productId: string, quantity: number) =>
     t.call('POST', '/api/order/add', { token: who.token, body: { productId, quantity } });
   const salesCount = async () =>
     (await t.sql<{ n: number }>('select count(*)::int as n from sales'))[0]?.n as number;
-  const stockOf = async (productId: string) =>
-    (await t.sql<{ stock: number }>('select stock from products where id = $1', [productId]))[0]?.stock;
   const lotName = (id: string, number: string, expiresOn: string | null) => ({ _id: id, number, expiresOn });
 
   it('POST /api/sales takes the earliest unexpired lots first across two lots, one movement per lot, and the receipt names them', async () => {

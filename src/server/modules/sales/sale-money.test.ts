@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Cart, centsNumber, isCartProblem, priceCart } from '../../../shared/money';
 import { ORDER_CSV_HEADER } from '../../../shared/orders';
+import { fixtures, tag } from '../../test/fixtures';
 import { type Account, PASSWORD, startApp, type TestApp, targets } from '../../test/harness';
 import { parseCsv } from '../../test/parse-csv';
 
@@ -12,6 +13,7 @@ describe.each(targets)('money at the counter on $name', (target) => {
     t = await startApp(target, { throttle: { perPair: 3, perEmail: 1000, perAddress: 1000, perUser: 1000 } });
   });
   afterAll(() => t?.close());
+  const { sell, stockOf, ledgerOf, taxRate } = fixtures(() => t);
 
   const store = async (values: {
     pricesIncludeTax?: boolean;
@@ -28,29 +30,11 @@ describe.each(targets)('money at the counter on $name', (target) => {
       [values.pricesIncludeTax ?? false, values.maxDiscountPercent ?? 10, values.rate ?? null],
     );
   const rate = async (name: string, percent: string) =>
-    (
-      await t.sql<{ id: string }>('insert into tax_rates (name, rate) values ($1, $2) returning id', [
-        `${name} ${Math.random().toString(36).slice(2, 7)}`,
-        percent,
-      ])
-    )[0]?.id as string;
+    (await taxRate({ name: `${name} ${tag()}`, rate: Number(percent) }))._id;
   const rateNameOf = async (id: string) =>
     (await t.sql<{ name: string }>('select name from tax_rates where id = $1', [id]))[0]?.name as string;
   const taxed = async (productId: string, rateId: string | null) =>
     t.sql('update products set tax_rate_id = $2 where id = $1', [productId, rateId]);
-  const sell = (who: Account, body: unknown, headers: Record<string, string> = {}) =>
-    t.call('POST', '/api/sales', { token: who.token, body, headers });
-  const stockOf = async (id: string) =>
-    (await t.sql<{ stock: number }>('select stock from products where id = $1', [id]))[0]?.stock;
-  const ledgerOf = async (id: string) =>
-    Number(
-      (
-        await t.sql<{ n: string }>(
-          'select coalesce(sum(quantity), 0)::text as n from stock_movements where product_id = $1',
-          [id],
-        )
-      )[0]?.n,
-    );
   /** An admin with a PIN, set through the endpoint. */
   const approver = async (pin = '4321') => {
     const admin = await t.account('admin');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runnerOf } from '../../db/connection';
+import { fixtures, tag } from '../../test/fixtures';
 import { type Account, startApp, type TestApp, targets } from '../../test/harness';
 
 describe.each(targets)(
@@ -12,11 +13,7 @@ describe.each(targets)(
     });
     afterAll(() => t?.close());
 
-    const sell = (who: Account, body: unknown, headers: Record<string, string> = {}) =>
-      t.call('POST', '/api/sales', { token: who.token, body, headers });
-    const customer = async (name: string) =>
-      (await t.call('POST', '/api/customers', { token: t.as.salesRep.token, body: { name } })).body.customer
-        ._id as string;
+    const { sell, customer } = fixtures(() => t);
     /** Gives a customer store credit the way an admin does. */
     const credit = async (id: string, amount: number) => {
       const res = await t.call('POST', `/api/customers/${id}/credit`, {
@@ -381,7 +378,7 @@ describe.each(targets)(
 
     it('store credit: needs the customer, at most their balance (409 naming it), spent as a sale entry', async () => {
       const p = await t.product({ stock: 10, price: 8 });
-      const ada = await customer(`Ada Credit ${randomUUID().slice(0, 6)}`);
+      const ada = (await customer({ name: `Ada Credit ${tag()}` }))._id;
       const line = [{ productId: p.id, quantity: 1 }];
       const nobody = await sell(t.as.salesRep, {
         lines: line,
@@ -452,7 +449,7 @@ describe.each(targets)(
 
     it('ten sales racing on one customer’s credit never take it below 0', async () => {
       const p = await t.product({ stock: 50, price: 10 });
-      const bea = await customer(`Bea Race ${randomUUID().slice(0, 6)}`);
+      const bea = (await customer({ name: `Bea Race ${tag()}` }))._id;
       await credit(bea, 35);
       const sellers = [t.as.salesRep, t.as.user, t.as.medicalRep, t.as.admin];
       const answers = await Promise.all(
@@ -490,7 +487,7 @@ describe.each(targets)(
       const products = await Promise.all(
         Array.from({ length: 4 }, () => t.product({ stock: 100, price: 5 })),
       );
-      const dee = await customer(`Dee Locks ${randomUUID().slice(0, 6)}`);
+      const dee = (await customer({ name: `Dee Locks ${tag()}` }))._id;
       await credit(dee, 100);
       const deadlocks = async () =>
         target.name === 'postgres'
@@ -529,7 +526,7 @@ describe.each(targets)(
 
     it('a sale paid with store credit and an Idempotency-Key is spent once', async () => {
       const p = await t.product({ stock: 10, price: 4 });
-      const cy = await customer(`Cy Once ${randomUUID().slice(0, 6)}`);
+      const cy = (await customer({ name: `Cy Once ${tag()}` }))._id;
       await credit(cy, 10);
       const body = {
         lines: [{ productId: p.id, quantity: 1 }],

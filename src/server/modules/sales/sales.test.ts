@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SALE_LINES, saleNumberLabel } from '../../../shared/sales';
+import { fixtures } from '../../test/fixtures';
 import { type Account, startApp, type TestApp, targets } from '../../test/harness';
 import { parseCsv } from '../../test/parse-csv';
 
@@ -10,31 +11,13 @@ describe.each(targets)('sales on $name', (target) => {
   });
   afterAll(() => t?.close());
 
-  const stockOf = async (id: string) =>
-    (await t.sql<{ stock: number }>('select stock from products where id = $1', [id]))[0]?.stock;
-  const ledgerOf = async (id: string) =>
-    Number(
-      (
-        await t.sql<{ n: string }>(
-          'select coalesce(sum(quantity), 0)::text as n from stock_movements where product_id = $1',
-          [id],
-        )
-      )[0]?.n,
-    );
-  const sell = (
-    who: Account,
-    body: unknown,
-    headers: Record<string, string> = {},
-  ): ReturnType<TestApp['call']> => t.call('POST', '/api/sales', { token: who.token, body, headers });
-  const customer = async (name: string) =>
-    (await t.call('POST', '/api/customers', { token: t.as.salesRep.token, body: { name } })).body.customer
-      ._id as string;
+  const { stockOf, ledgerOf, sell, customer } = fixtures(() => t);
 
   it('records every line as an order with its sale movement and answers the receipt, money exact', async () => {
     const tea = await t.product({ name: 'Tea', stock: 10, price: 0.1 });
     const cups = await t.product({ name: 'Cups', stock: 5, price: 0.2 });
     const kettle = await t.product({ name: 'Kettle', stock: 2, price: 24.99 });
-    const buyer = await customer('Ada Shopper');
+    const buyer = (await customer({ name: 'Ada Shopper' }))._id;
     const rep = t.as.salesRep;
     const res = await sell(rep, {
       lines: [
@@ -495,7 +478,7 @@ describe.each(targets)('sales on $name', (target) => {
   it('GET /api/sales finds a sale by S-000123, 123 or the customer’s name, between from and to, paged', async () => {
     const p = await t.product({ stock: 100, price: 2.5 });
     const tag = `Q${Date.now().toString(36)}`;
-    const zelda = await customer(`Zelda ${tag} Fitzgerald`);
+    const zelda = (await customer({ name: `Zelda ${tag} Fitzgerald` }))._id;
     const rep = await t.account('salesRep', `Seller ${tag}`);
     const made = [] as { _id: string; number: number }[];
     for (let i = 0; i < 3; i++)
@@ -579,7 +562,7 @@ describe.each(targets)('sales on $name', (target) => {
 
   it('GET /api/sales shows a rep only their own sales through every filter; an admin sees every seller’s', async () => {
     const p = await t.product({ stock: 50, price: 3 });
-    const shared = await customer(`Shared ${Date.now()}`);
+    const shared = (await customer({ name: `Shared ${Date.now()}` }))._id;
     const [ann, bob] = [await t.account('salesRep', 'Ann Rep'), await t.account('medicalRep', 'Bob Rep')];
     const sale = async (who: Account, withCustomer: boolean) =>
       (

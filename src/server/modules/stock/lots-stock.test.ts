@@ -7,12 +7,10 @@ import {
   MovementResponse,
   StockCheckResponse,
 } from '../../../shared/stock';
+import { fixtures, tag } from '../../test/fixtures';
 import { startApp, type TestApp, targets } from '../../test/harness';
 import { lotLedgerOf } from '../../test/lot-ledger';
 import { parseCsv } from '../../test/parse-csv';
-
-let sequence = 0;
-const tag = () => `${Date.now().toString(36)}${sequence++}`;
 
 /**
  * Lot-tracked stock through the routes (DESIGN §15): products created and edited with `tracking`,
@@ -94,8 +92,7 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
   };
   const quantities = async (id: string) =>
     (await lotsOf(id)).map((lot) => [lot.number, lot.expiresOn, lot.quantity]);
-  const stockOf = async (id: string) =>
-    (await t.sql<{ stock: number }>('select stock from products where id = $1', [id]))[0]?.stock;
+  const { stockOf } = fixtures(() => t);
   const movementsOf = (id: string) =>
     t.sql<{ kind: string; quantity: number; number: string | null; note: string; reason: string | null }>(
       `select m.kind, m.quantity, l.number, m.note, m.reason from stock_movements m

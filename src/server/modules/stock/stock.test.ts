@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MovementListResponse, MovementResponse, StockCheckResponse } from '../../../shared/stock';
+import { fixtures, tag } from '../../test/fixtures';
 import { type Account, startApp, type TestApp, targets } from '../../test/harness';
-
-let sequence = 0;
-const tag = () => `${Date.now().toString(36)}${sequence++}`;
 
 describe.each(targets)('stock ledger on $name', (target) => {
   let t: TestApp;
@@ -14,17 +12,7 @@ describe.each(targets)('stock ledger on $name', (target) => {
   });
   afterAll(() => t?.close());
 
-  const stockOf = async (id: string) =>
-    (await t.sql<{ stock: number }>('select stock from products where id = $1', [id]))[0]?.stock;
-  const ledgerOf = async (id: string) =>
-    Number(
-      (
-        await t.sql<{ total: string }>(
-          'select coalesce(sum(quantity), 0) as total from stock_movements where product_id = $1',
-          [id],
-        )
-      )[0]?.total,
-    );
+  const { stockOf, ledgerOf } = fixtures(() => t);
   const movementsOf = (id: string) =>
     t.sql<{ kind: string; quantity: number; stock_after: number; reason: string | null; note: string }>(
       'select kind, quantity, stock_after, reason, note from stock_movements where product_id = $1 order by at, id',

@@ -3,14 +3,12 @@ import { ProductListResponse, ProductResponse } from '../../../shared/products';
 import type { Role } from '../../../shared/roles';
 import { StoreSettingsResponse, TaxRateListResponse, TaxRateResponse } from '../../../shared/store';
 import { ensureStoreSettings } from '../../db/first-run';
+import { tag } from '../../test/fixtures';
 import { startApp, type TestApp, targets } from '../../test/harness';
 
 const ROLES: Role[] = ['superAdmin', 'admin', 'salesRep', 'medicalRep', 'user'];
 const NOT_ADMIN: Role[] = ['superAdmin', 'salesRep', 'medicalRep', 'user'];
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
-
-let sequence = 0;
-const tag = () => `${Date.now().toString(36)}${(sequence++).toString(36)}`;
 
 /** A refusal: the status, the error shape, and one sentence (no stack, no SQL). */
 function expectRefused(

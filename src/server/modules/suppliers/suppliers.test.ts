@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp, targets } from '../../test/harness';
+import { ApiError } from '../../../shared/common';
+import { SupplierListResponse, SupplierResponse } from '../../../shared/suppliers';
+import { tag } from '../../test/fixtures';
+import { parsed, startApp, type TestApp, targets } from '../../test/harness';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const NOT_ADMIN = ['superAdmin', 'salesRep', 'medicalRep', 'user'] as const;
 
-let sequence = 0;
-const uniqueName = (tag = 'Supplier') => `${tag} ${Date.now().toString(36)}${sequence++}`;
+const uniqueName = (prefix = 'Supplier') => `${prefix} ${tag()}`;
 
 describe.each(targets)('suppliers on $name', (target) => {
   let t: TestApp;
@@ -34,8 +36,8 @@ describe.each(targets)('suppliers on $name', (target) => {
       address: ' Dock 4 ',
     });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(['success', 'supplier']);
-    expect(res.body.supplier).toEqual({
+    expect(Object.keys(parsed(res, SupplierResponse)).sort()).toEqual(['success', 'supplier']);
+    expect(parsed(res, SupplierResponse).supplier).toEqual({
       _id: expect.any(String),
       name,
       email: 'orders@pharma.test',
@@ -48,19 +50,25 @@ describe.each(targets)('suppliers on $name', (target) => {
     const name = uniqueName();
     const res = await t.call('POST', '/api/supplier/add', { token: t.as.admin.token, body: { name } });
     expect(res.status).toBe(201);
-    expect(res.body.supplier).toEqual({ _id: expect.any(String), name, email: '', phone: '', address: '' });
+    expect(parsed(res, SupplierResponse).supplier).toEqual({
+      _id: expect.any(String),
+      name,
+      email: '',
+      phone: '',
+      address: '',
+    });
     const blankEmail = await add({ email: '' });
     expect(blankEmail.status).toBe(201);
-    expect(blankEmail.body.supplier.email).toBe('');
+    expect(parsed(blankEmail, SupplierResponse).supplier.email).toBe('');
   });
 
   it('GET /api/supplier lists suppliers with exactly their fields for an admin', async () => {
-    const created = (await add()).body.supplier;
+    const created = parsed(await add(), SupplierResponse).supplier;
     const res = await t.call('GET', '/api/supplier', { token: t.as.admin.token });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['success', 'suppliers']);
-    expect(res.body.suppliers).toContainEqual(created);
-    for (const supplier of res.body.suppliers)
+    expect(Object.keys(parsed(res, SupplierListResponse)).sort()).toEqual(['success', 'suppliers']);
+    expect(parsed(res, SupplierListResponse).suppliers).toContainEqual(created);
+    for (const supplier of parsed(res, SupplierListResponse).suppliers)
       expect(Object.keys(supplier).sort()).toEqual(['_id', 'address', 'email', 'name', 'phone']);
   });
 
@@ -71,17 +79,17 @@ describe.each(targets)('suppliers on $name', (target) => {
   });
 
   it('PUT /api/supplier/:id updates every field', async () => {
-    const { _id } = (await add()).body.supplier;
+    const { _id } = parsed(await add(), SupplierResponse).supplier;
     const body = { name: uniqueName('Renamed'), email: 'new@pharma.test', phone: '999', address: 'Pier 9' };
     const res = await t.call('PUT', `/api/supplier/${_id}`, { token: t.as.admin.token, body });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, supplier: { _id, ...body } });
     const list = await t.call('GET', '/api/supplier', { token: t.as.admin.token });
-    expect(list.body.suppliers).toContainEqual({ _id, ...body });
+    expect(parsed(list, SupplierListResponse).suppliers).toContainEqual({ _id, ...body });
   });
 
   it('DELETE /api/supplier/:id removes an unused supplier, then answers 404', async () => {
-    const { _id } = (await add()).body.supplier;
+    const { _id } = parsed(await add(), SupplierResponse).supplier;
     const res = await t.call('DELETE', `/api/supplier/${_id}`, { token: t.as.admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, message: expect.any(String) });
@@ -117,9 +125,9 @@ describe.each(targets)('suppliers on $name', (target) => {
     const body = supplierBody(change);
     const added = await t.call('POST', '/api/supplier/add', { token: t.as.admin.token, body });
     expect(added.status).toBe(400);
-    expect(added.body.success).toBe(false);
-    expect(added.body.error).toMatch(/^[^\n]+$/);
-    const { _id } = (await add()).body.supplier;
+    expect(parsed(added, ApiError).success).toBe(false);
+    expect(parsed(added, ApiError).error).toMatch(/^[^\n]+$/);
+    const { _id } = parsed(await add(), SupplierResponse).supplier;
     const put = await t.call('PUT', `/api/supplier/${_id}`, { token: t.as.admin.token, body });
     expect(put.status).toBe(400);
   });
@@ -140,7 +148,7 @@ describe.each(targets)('suppliers on $name', (target) => {
   });
 
   it.each(NOT_ADMIN)('a %s may not add, edit or delete suppliers (403)', async (role) => {
-    const original = (await add()).body.supplier;
+    const original = parsed(await add(), SupplierResponse).supplier;
     const token = t.as[role].token;
     const body = supplierBody();
     expect((await t.call('POST', '/api/supplier/add', { token, body })).status).toBe(403);

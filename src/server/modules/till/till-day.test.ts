@@ -3,6 +3,7 @@ import { centsNumber, toCents } from '../../../shared/money';
 import type { Role } from '../../../shared/roles';
 import type { Sale } from '../../../shared/sales';
 import { type Refund, SessionResponse } from '../../../shared/till';
+import { fixtures, type SaleBody } from '../../test/fixtures';
 import { startApp, type TestApp, targets } from '../../test/harness';
 
 /**
@@ -18,6 +19,7 @@ describe.each(targets)('a day at the till on $name', (target) => {
     t = await startApp(target);
   });
   afterAll(() => t?.close());
+  const { sold, taxRate, storeSettings } = fixtures(() => t);
 
   const as = (role: Role) => t.as[role].token;
   const ok = async (
@@ -34,14 +36,8 @@ describe.each(targets)('a day at the till on $name', (target) => {
 
   it('the session’s reports are the sums of its sales, refunds and cash movements, to the cent', async () => {
     // The store taxes at 8.875 % on top of its prices.
-    const { taxRate } = await ok('POST', '/api/tax-rates', { name: 'Standard', rate: 8.875 }, 'admin', 201);
-    await ok(
-      'PUT',
-      '/api/settings/store',
-      { defaultTaxRate: taxRate._id, pricesIncludeTax: false },
-      'admin',
-      200,
-    );
+    const standard = await taxRate({ name: 'Standard', rate: 8.875 });
+    await storeSettings({ defaultTaxRate: standard._id, pricesIncludeTax: false });
     const pens = await t.product({ name: 'Pens', stock: 50, price: 10 });
     const pads = await t.product({ name: 'Pads', stock: 50, price: 7.5 });
     const { customer } = await ok('POST', '/api/customers', { name: 'Rita Regular' }, 'salesRep', 201);
@@ -60,8 +56,7 @@ describe.each(targets)('a day at the till on $name', (target) => {
       await ok('POST', `/api/registers/${other.register._id}/open`, { openingFloat: 10 }, 'user', 201)
     ).session;
 
-    const sell = async (body: Record<string, unknown>, role: Role = 'salesRep'): Promise<Sale> =>
-      (await ok('POST', '/api/sales', body, role, 201)).sale;
+    const sell = (body: SaleBody, role: Role = 'salesRep') => sold(t.as[role], body);
     const inSession = { session: session._id };
     const cashSale = await sell({
       lines: [{ productId: pens.id, quantity: 2 }],

@@ -8,14 +8,12 @@ import {
   SessionListResponse,
   SessionResponse,
 } from '../../../shared/till';
+import { tag } from '../../test/fixtures';
 import { startApp, type TestApp, targets } from '../../test/harness';
 import { sessionFigures } from './till.repository';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const huge = 'x'.repeat(10_000);
-
-let sequence = 0;
-const tag = () => `${Date.now().toString(36)}${(sequence++).toString(36)}`;
 
 /** A refusal: the status, the error shape, and one sentence (no stack, no SQL). */
 function expectRefused(

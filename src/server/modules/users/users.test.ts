@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../../shared/roles';
+import { tag } from '../../test/fixtures';
 import { type Account, PASSWORD, startApp, type TestApp, targets } from '../../test/harness';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const REPS_AND_USER = ['salesRep', 'medicalRep', 'user'] as const;
 const USER_KEYS = ['_id', 'active', 'address', 'email', 'mustChangePassword', 'name', 'role'];
 
-let sequence = 0;
-const freshEmail = (tag = 'new') => `${tag}.${Date.now().toString(36)}${sequence++}@example.com`;
+const freshEmail = (prefix = 'new') => `${prefix}.${tag()}@example.com`;
 
 describe.each(targets)('users on $name', (target) => {
   let t: TestApp;

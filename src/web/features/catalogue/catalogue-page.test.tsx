@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { Product } from '../../../shared/products';
+import { product as productOf } from '../../test/fixtures';
 import { listCalls, mockFetch, pageAnswer, renderWithClient, signIn, userOf } from '../../test/helpers';
 import { atViewport } from '../../test/viewport';
 import { CataloguePage } from './catalogue-page';
@@ -12,26 +13,15 @@ const categories = [
   { _id: 'c2', name: 'Drinks', description: '' },
 ];
 
-function product(id: string, name: string, stock: number, categoryId = 'c1', reorderPoint = 5): Product {
+function product(id: string, name: string, stock: number, categoryId = 'c1', reorderPoint = 5) {
   const category = categories.find((c) => c._id === categoryId) ?? categories[0];
-  return {
-    _id: id,
-    name,
-    description: '',
+  return productOf(id, name, {
     price: 2.5,
     stock,
     reorderPoint,
     reorderPointFromStore: true,
-    reorderQuantity: null,
-    cost: null,
-    sku: null,
-    barcode: null,
-    taxRate: null,
-    taxRateDefault: true,
-    tracking: 'none',
     category: { _id: categoryId, name: category?.name ?? '' },
-    supplier: { _id: 's1', name: 'Acme' },
-  };
+  });
 }
 
 const many = (count: number) =>

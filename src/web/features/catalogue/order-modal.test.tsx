@@ -2,31 +2,21 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { Product } from '../../../shared/products';
+import { product as productOf } from '../../test/fixtures';
 import { mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
 import { OrderModal } from './order-modal';
 import { NOT_ENOUGH_STOCK, stockProblem, totalFor } from './order-rules';
 
-function product(overrides: Partial<Product> = {}): Product {
-  return {
-    _id: 'p1',
-    name: 'Blue Pen',
-    description: '',
+/** The pen the order modal's tests order: $12.50, 3 in stock. */
+const product = (overrides: Partial<Product> = {}) =>
+  productOf('p1', 'Blue Pen', {
     price: 12.5,
     stock: 3,
     reorderPoint: 5,
     reorderPointFromStore: true,
-    reorderQuantity: null,
-    cost: null,
-    sku: null,
-    barcode: null,
-    taxRate: null,
-    taxRateDefault: true,
-    tracking: 'none',
     category: { _id: 'c1', name: 'Stationery' },
-    supplier: { _id: 's1', name: 'Acme' },
     ...overrides,
-  };
-}
+  });
 
 const placed = {
   status: 201,

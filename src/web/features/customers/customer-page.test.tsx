@@ -8,18 +8,17 @@ import type { SaleSummary } from '../../../shared/sales';
 import { formatDateTime } from '../../lib/format';
 import { homePathFor } from '../../lib/role-home';
 import { SignedInContext } from '../../lib/signed-in';
+import { customer } from '../../test/fixtures';
 import { listCalls, mockFetch, pageAnswer, renderWithClient, signIn, userOf } from '../../test/helpers';
 import { CustomerPage } from './customer-page';
 
-const ADA: Customer = {
-  _id: 'ada',
-  name: 'Ada Lovelace',
+const ADA = customer('ada', 'Ada Lovelace', {
   phone: '555-1815',
   email: 'ada@example.com',
   address: '12 St James Sq',
   note: 'Prefers card.',
   createdAt: '2025-01-10T09:00:00.000Z',
-};
+});
 
 const SUMMARY: CustomerSummary = {
   sales: 25,

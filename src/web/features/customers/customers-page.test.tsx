@@ -6,21 +6,9 @@ import type { Customer } from '../../../shared/customers';
 import type { Role } from '../../../shared/roles';
 import { homePathFor } from '../../lib/role-home';
 import { SignedInContext } from '../../lib/signed-in';
+import { customer } from '../../test/fixtures';
 import { listCalls, mockFetch, pageAnswer, renderWithClient, signIn, userOf } from '../../test/helpers';
 import { CustomersPage } from './customers-page';
-
-function customer(id: string, name: string, details: Partial<Customer> = {}): Customer {
-  return {
-    _id: id,
-    name,
-    phone: '',
-    email: '',
-    address: '',
-    note: '',
-    createdAt: '2025-05-01T10:00:00.000Z',
-    ...details,
-  };
-}
 
 /** 55 regulars and Ada: two pages of 50. */
 const MANY: Customer[] = [

@@ -2,24 +2,16 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import type { Customer } from '../../../shared/customers';
 import type { Role } from '../../../shared/roles';
 import type { CreditEntry } from '../../../shared/till';
 import { formatDateTime } from '../../lib/format';
 import { homePathFor } from '../../lib/role-home';
 import { SignedInContext } from '../../lib/signed-in';
+import { customer } from '../../test/fixtures';
 import { type FetchCall, listCalls, mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
 import { CustomerPage } from './customer-page';
 
-const ADA: Customer = {
-  _id: 'ada',
-  name: 'Ada Lovelace',
-  phone: '',
-  email: '',
-  address: '',
-  note: '',
-  createdAt: '2025-01-10T09:00:00.000Z',
-};
+const ADA = customer('ada', 'Ada Lovelace', { createdAt: '2025-01-10T09:00:00.000Z' });
 
 /** 12 entries, newest first: a refund gave 10, sales spent 1 each, an admin took or gave the rest. */
 function entry(at: number, overrides: Partial<CreditEntry>): CreditEntry {

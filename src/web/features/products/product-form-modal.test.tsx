@@ -3,29 +3,20 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { Product } from '../../../shared/products';
 import { ApiRequestError } from '../../lib/api';
+import { product } from '../../test/fixtures';
 import { type FetchCall, mockFetch, renderWithClient, signIn, storeOf, userOf } from '../../test/helpers';
 import { changedStock, ProductFormModal } from './product-form-modal';
 
 const category = { _id: 'c1', name: 'Stationery', description: '' };
 const supplier = { _id: 's1', name: 'Acme' };
-const pen: Product = {
-  _id: 'p1',
-  name: 'Blue Pen',
-  description: '',
+const pen = product('p1', 'Blue Pen', {
   price: 2,
   stock: 47,
   reorderPoint: 5,
   reorderPointFromStore: true,
-  reorderQuantity: null,
-  cost: null,
-  sku: null,
-  barcode: null,
-  taxRate: null,
-  taxRateDefault: true,
-  tracking: 'none',
   category: { _id: 'c1', name: 'Stationery' },
   supplier,
-};
+});
 
 type Edit = { stock: number; expectedStock?: number; price: number };
 

@@ -2,8 +2,8 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, MemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Product } from '../../../shared/products';
 import { SEARCH_DELAY_MS } from '../../lib/use-paged-list';
+import { product } from '../../test/fixtures';
 import {
   listCalls,
   mockFetch,
@@ -18,24 +18,15 @@ import { ProductsPage } from './products-page';
 
 const category = { _id: 'c1', name: 'Stationery', description: '' };
 const supplier = { _id: 's1', name: 'Acme' };
-const item = (id: string, name: string, price: number, stock: number, reorderPoint = 5): Product => ({
-  _id: id,
-  name,
-  description: '',
-  price,
-  stock,
-  reorderPoint,
-  reorderPointFromStore: true,
-  reorderQuantity: null,
-  cost: null,
-  sku: null,
-  barcode: null,
-  taxRate: null,
-  taxRateDefault: true,
-  tracking: 'none',
-  category: { _id: 'c1', name: 'Stationery' },
-  supplier,
-});
+const item = (id: string, name: string, price: number, stock: number, reorderPoint = 5) =>
+  product(id, name, {
+    price,
+    stock,
+    reorderPoint,
+    reorderPointFromStore: true,
+    category: { _id: 'c1', name: 'Stationery' },
+    supplier,
+  });
 const many = (count: number) =>
   Array.from({ length: count }, (_, i) => item(`p${i}`, `Item ${String(i + 1).padStart(3, '0')}`, 1, 10));
 

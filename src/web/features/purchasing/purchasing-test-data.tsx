@@ -1,6 +1,7 @@
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import type { Product } from '../../../shared/products';
 import type { PurchaseOrder, PurchaseOrderLine } from '../../../shared/purchasing';
+import { product as productOf } from '../../test/fixtures';
 import { type FetchCall, mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
 import { PurchaseOrderPage } from './purchase-order-page';
 import { PurchaseOrderPrintPage } from './purchase-order-print-page';
@@ -12,26 +13,16 @@ import { ReorderPage } from './reorder-page';
 export const ACME = { _id: 's1', name: 'Acme' };
 export const GLOBEX = { _id: 's2', name: 'Globex' };
 
+/** A product as the purchasing screens show it: $2.00, 3 in stock, its own reorder point of 5, from Acme. */
 export function product(id: string, name: string, overrides: Partial<Product> = {}): Product {
-  return {
-    _id: id,
-    name,
-    description: '',
+  return productOf(id, name, {
     price: 2,
     stock: 3,
     reorderPoint: 5,
-    reorderPointFromStore: false,
-    reorderQuantity: null,
-    cost: null,
-    sku: null,
-    barcode: null,
-    taxRate: null,
-    taxRateDefault: true,
-    tracking: 'none',
     category: { _id: 'c1', name: 'Stationery' },
     supplier: ACME,
     ...overrides,
-  };
+  });
 }
 
 export function line(

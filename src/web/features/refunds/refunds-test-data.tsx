@@ -2,15 +2,16 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import type { Refund, SessionSummary } from '../../../shared/till';
 import type { User } from '../../../shared/users';
 import { SignedInContext } from '../../lib/signed-in';
+import { sale } from '../../test/fixtures';
 import { mockFetch, renderWithClient, signIn, storeOf, userOf } from '../../test/helpers';
 import { ReceiptPage } from '../sales/receipt-page';
-import { type Handler, sale } from '../sales/sales-test-data';
+import type { Handler } from '../sales/sales-test-data';
 import { RefundPage } from './refund-page';
 import { RefundReceiptPage } from './refund-receipt-page';
 
 /** Test data and a router for the refund screens' tests (not part of the app). */
 
-export { sale, saleLine } from '../sales/sales-test-data';
+export { sale, saleLine } from '../../test/fixtures';
 
 /** This device's register, as the till screens remember it. */
 export const REGISTER_ID = 'reg1';

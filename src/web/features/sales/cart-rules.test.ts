@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { product } from '../../test/fixtures';
 import {
   addToCart,
   type Cart,
@@ -15,7 +16,6 @@ import {
   stepQuantity,
   tenderedOf,
 } from './cart-rules';
-import { product } from './sales-test-data';
 
 const crisps = product('p1', 'Crisps', { price: 0.1, stock: 5, barcode: '4006381333931' });
 const cola = product('p2', 'Cola', { price: 0.2, stock: 2, sku: 'COLA-1' });

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { customer, product } from '../../test/fixtures';
 import { addToCart } from './cart-rules';
 import {
   type CounterDraft,
@@ -11,7 +12,6 @@ import {
   writeDraft,
   writeParked,
 } from './counter-drafts';
-import { customer, product } from './sales-test-data';
 
 const crisps = product('p1', 'Crisps', { price: 0.1, stock: 5 });
 const carla = customer('cu1', 'Carla Customer');

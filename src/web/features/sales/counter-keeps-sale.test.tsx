@@ -4,18 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { Product } from '../../../shared/products';
 import type { User } from '../../../shared/users';
 import { clearSession } from '../../lib/session';
+import { customer, product, sale } from '../../test/fixtures';
 import { userOf } from '../../test/helpers';
 import { EMPTY_DRAFT, MAX_PARKED, writeParked } from './counter-drafts';
-import {
-  callsOf,
-  codeAnswer,
-  customer,
-  type Handler,
-  product,
-  productsAnswer,
-  renderSales,
-  sale,
-} from './sales-test-data';
+import { callsOf, codeAnswer, type Handler, productsAnswer, renderSales } from './sales-test-data';
 
 const crisps = product('p1', 'Salted Crisps', { price: 0.1, stock: 5, barcode: '4006381333931' });
 const cola = product('p2', 'Cola Can', { price: 0.2, stock: 2, sku: 'COLA-1' });

@@ -1,15 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import {
-  callsOf,
-  codeAnswer,
-  type Handler,
-  product,
-  productsAnswer,
-  renderSales,
-  sale,
-} from './sales-test-data';
+import { product, sale } from '../../test/fixtures';
+import { callsOf, codeAnswer, type Handler, productsAnswer, renderSales } from './sales-test-data';
 
 const catalogue = Array.from({ length: 7 }, (_, at) =>
   product(`p${at + 1}`, `Item ${at + 1}`, { price: 1, stock: 10, barcode: `100${at + 1}` }),

@@ -3,8 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Lot } from '../../../shared/lots';
 import type { Product } from '../../../shared/products';
+import { product } from '../../test/fixtures';
 import type { FetchCall } from '../../test/helpers';
-import { callsOf, codeAnswer, type Handler, product, productsAnswer, renderSales } from './sales-test-data';
+import { callsOf, codeAnswer, type Handler, productsAnswer, renderSales } from './sales-test-data';
 
 /** A lot-tracked medicine: one lot expired, A12 soonest, B7 later, one without expiry last. */
 const aspirin = product('p9', 'Aspirin 500', { price: 2, stock: 17, barcode: '111', tracking: 'lot' });

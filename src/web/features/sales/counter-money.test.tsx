@@ -4,16 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { centsNumber, isCartProblem, priceCart } from '../../../shared/money';
 import type { Product } from '../../../shared/products';
 import type { User } from '../../../shared/users';
+import { product, sale } from '../../test/fixtures';
 import { userOf } from '../../test/helpers';
 import type { CounterStore } from './sales-api';
 import {
   callsOf,
   codeAnswer,
   type Handler,
-  product,
   productsAnswer,
   renderSales,
-  sale,
   settingsAnswer,
 } from './sales-test-data';
 

@@ -2,16 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Product } from '../../../shared/products';
-import {
-  callsOf,
-  codeAnswer,
-  customer,
-  type Handler,
-  product,
-  productsAnswer,
-  renderSales,
-  sale,
-} from './sales-test-data';
+import { customer, product, sale } from '../../test/fixtures';
+import { callsOf, codeAnswer, type Handler, productsAnswer, renderSales } from './sales-test-data';
 
 const crisps = product('p1', 'Salted Crisps', { price: 0.1, stock: 5, barcode: '4006381333931' });
 const cola = product('p2', 'Cola Can', { price: 0.2, stock: 2, sku: 'COLA-1' });

@@ -3,17 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { centsNumber } from '../../../shared/money';
 import { isPaymentProblem, settlePayments } from '../../../shared/till';
+import { customer, product, sale } from '../../test/fixtures';
 import { userOf } from '../../test/helpers';
-import {
-  callsOf,
-  codeAnswer,
-  customer,
-  type Handler,
-  product,
-  productsAnswer,
-  renderSales,
-  sale,
-} from './sales-test-data';
+import { callsOf, codeAnswer, type Handler, productsAnswer, renderSales } from './sales-test-data';
 
 // Untaxed (the default store has no rate): the total is $2.50 + $4.99 = $7.49.
 const crisps = product('p1', 'Salted Crisps', { price: 2.5, stock: 5, barcode: '111' });

@@ -4,16 +4,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { centsNumber, isCartProblem, priceCart } from '../../../shared/money';
 import type { Product } from '../../../shared/products';
 import { totalChangedSentence } from '../../../shared/sales';
+import { product, sale } from '../../test/fixtures';
 import type { FetchCall } from '../../test/helpers';
-import {
-  callsOf,
-  codeAnswer,
-  type Handler,
-  product,
-  renderSales,
-  sale,
-  storeSettings,
-} from './sales-test-data';
+import { callsOf, codeAnswer, type Handler, renderSales, storeSettings } from './sales-test-data';
 
 /**
  * The counter keeps up with the store (DESIGN §12): an admin may switch "prices include tax", a

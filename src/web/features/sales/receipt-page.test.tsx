@@ -3,8 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { Sale } from '../../../shared/sales';
 import { formatDateTime } from '../../lib/format';
+import { STORE, sale, saleLine } from '../../test/fixtures';
 import { userOf } from '../../test/helpers';
-import { callsOf, renderSales, STORE, sale, saleLine } from './sales-test-data';
+import { callsOf, renderSales } from './sales-test-data';
 
 /** The order of the receipt's first line (Crisps, 3 sold) as a return answers it. */
 function returnedOrder(returnedQuantity: number) {

@@ -1,7 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { formatDateTime } from '../../lib/format';
-import { renderSales, sale } from './sales-test-data';
+import { sale } from '../../test/fixtures';
+import { renderSales } from './sales-test-data';
 
 const answer = (body: ReturnType<typeof sale>) => () => ({ body: { success: true, sale: body } });
 

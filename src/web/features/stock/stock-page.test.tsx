@@ -7,28 +7,18 @@ import type { Product } from '../../../shared/products';
 import type { AdjustInput, CountInput, Movement } from '../../../shared/stock';
 import { ExpiryBadge } from '../../components/lot-expiry';
 import { formatDate } from '../../lib/format';
+import { product as productOf } from '../../test/fixtures';
 import { type FetchCall, mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
 import { countDifference, reasonLabel, signed, stockAfterAdjusting } from './stock-dialogs';
 import { StockPage } from './stock-page';
 
-const product: Product = {
-  _id: 'p1',
-  name: 'Blue Pen',
-  description: '',
+const product = productOf('p1', 'Blue Pen', {
   price: 2,
   stock: 50,
   reorderPoint: 5,
   reorderPointFromStore: true,
-  reorderQuantity: null,
-  cost: null,
-  sku: null,
-  barcode: null,
-  taxRate: null,
-  taxRateDefault: true,
-  tracking: 'none',
   category: { _id: 'c1', name: 'Stationery' },
-  supplier: { _id: 's1', name: 'Acme' },
-};
+});
 
 function movement(index: number, overrides: Partial<Movement> = {}): Movement {
   return {
