@@ -15,6 +15,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { ApiError } from '../shared/common';
 import { PRODUCT_NAME } from '../shared/product';
+import { codeOfStatus, type ErrorCode, refusalSentence } from '../shared/refusals';
 import type { Config } from './config';
 import type { Database } from './db/connection';
 import { ensureStoreSettings, tokenSecret } from './db/first-run';
@@ -26,7 +27,7 @@ import {
   AppError,
   appErrorBody,
   businessError,
-  duplicateSentence,
+  duplicateRefusal,
   isDatabaseUnavailable,
   pgCode,
 } from './lib/errors';
@@ -75,8 +76,14 @@ export interface AppOptions {
 
 const BAD_TEXT = 'Text must not contain NUL characters or invalid Unicode.';
 
-function errorBody(error: string, details?: ApiError['details']): ApiError {
-  return details ? { success: false, error, details } : { success: false, error };
+/** A failure's body: its sentence and its code (by its status unless named), and details when given. */
+function errorBody(
+  status: number,
+  error: string,
+  details?: ApiError['details'],
+  code: ErrorCode = details ? 'VALIDATION' : codeOfStatus(status),
+): ApiError {
+  return details ? { success: false, error, code, details } : { success: false, error, code };
 }
 
 /**
@@ -95,7 +102,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'The request took too long to arrive.']
         : [400, 'The request could not be understood.'];
-  const body = JSON.stringify(errorBody(sentence));
+  const body = JSON.stringify(errorBody(status, sentence));
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
@@ -127,7 +134,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return reply
         .code(status as never)
         .header('cache-control', 'no-store')
-        .send(errorBody(sentence) as never);
+        .send(errorBody(status, sentence) as never);
     },
     clientErrorHandler: answerClientError,
     // A request that arrives while the server stops is still answered (DESIGN §7), with
@@ -207,7 +214,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const path = badTextPath(request.body);
     if (path === undefined) return;
     const error = path ? `${path}: ${BAD_TEXT}` : BAD_TEXT;
-    return reply.code(400).send(errorBody(error, [{ path, message: BAD_TEXT }]));
+    return reply.code(400).send(errorBody(400, error, [{ path, message: BAD_TEXT }]));
   });
   // API answers hold tokens and private data: no browser or proxy may keep a copy.
   app.addHook('onSend', async (request, reply) => {
@@ -223,44 +230,43 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         message: issue.message ?? 'Invalid value.',
       }));
       const first = details[0];
-      const sentence = first
-        ? first.path
-          ? `${first.path}: ${first.message}`
-          : first.message
-        : 'Invalid request.';
-      return reply.code(400).send(errorBody(sentence, details));
+      const sentence = first ? refusalSentence('VALIDATION', first) : 'Invalid request.';
+      return reply.code(400).send(errorBody(400, sentence, details));
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       const limit = request.routeOptions.bodyLimit ?? MAX_BODY;
       return reply
         .code(413)
-        .send(errorBody(`The request body is too large (${sizeText(limit)} at most for this call).`));
+        .send(errorBody(413, `The request body is too large (${sizeText(limit)} at most for this call).`));
     }
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return reply.code(415).send(errorBody('Send the request body as JSON.'));
+      return reply.code(415).send(errorBody(415, 'Send the request body as JSON.'));
     }
     if (
       error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
       error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
       error instanceof SyntaxError
     ) {
-      return reply.code(400).send(errorBody('The request body is not valid JSON.'));
+      return reply.code(400).send(errorBody(400, 'The request body is not valid JSON.'));
     }
     const code = pgCode(error);
-    if (code === '23505') return reply.code(409).send(errorBody(duplicateSentence(error)));
-    if (code === '23503') return reply.code(409).send(errorBody('That is still in use by other records.'));
+    if (code === '23505') return reply.code(409).send(appErrorBody(duplicateRefusal(error)));
+    if (code === '23503')
+      return reply.code(409).send(errorBody(409, refusalSentence('IN_USE'), undefined, 'IN_USE'));
     if (code === '23514' || code === '22P02' || code === '22003' || code === '22001' || code === '22021') {
-      return reply.code(400).send(errorBody('A value is out of the allowed range.'));
+      return reply.code(400).send(errorBody(400, 'A value is out of the allowed range.'));
     }
     if (isDatabaseUnavailable(error) || isDatabaseUnavailable((error as { cause?: unknown }).cause)) {
       request.log.warn({ err: error }, 'database unavailable');
-      return reply.code(503).send(errorBody('The database is not answering; please try again shortly.'));
+      return reply.code(503).send(errorBody(503, 'The database is not answering; please try again shortly.'));
     }
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply.code(error.statusCode).send(errorBody('The request could not be understood.'));
+      return reply
+        .code(error.statusCode)
+        .send(errorBody(error.statusCode, 'The request could not be understood.'));
     }
     request.log.error({ err: error }, 'unexpected error');
-    return reply.code(500).send(errorBody('Something went wrong on our side; please try again.'));
+    return reply.code(500).send(errorBody(500, 'Something went wrong on our side; please try again.'));
   });
 
   await app.register(helmet, {
@@ -349,7 +355,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       !path.startsWith('/api') &&
       !/\.[a-z0-9]+$/i.test(path);
     if (wantsPage) return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    return reply.code(404).send(errorBody('No such route.'));
+    return reply.code(404).send(errorBody(404, 'No such route.'));
   });
 
   // Answers sent while shutting down close their connection, so keep-alive clients do not hold

@@ -1,5 +1,6 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../shared/common';
 import { can, type Role } from '../../shared/roles';
 import { type Account, PASSWORD, startApp, type TestApp, targets } from './harness';
 import { parseCsv } from './parse-csv';
@@ -924,7 +925,11 @@ describe.each(targets)('permissions on $name', (target) => {
       }
     } else {
       expect(res.status, res.text).toBe(want);
-      expect(res.body).toEqual({ success: false, error: expect.any(String) });
+      expect(res.body).toEqual({
+        success: false,
+        error: expect.any(String),
+        code: expect.toBeOneOf([...ERROR_CODES]),
+      });
     }
   });
 });

@@ -15,7 +15,7 @@ import {
 } from '../../db/schema';
 import { type SignedInRunner, signedInStatement } from '../../lib/auth';
 import type { CsvBatch } from '../../lib/csv-stream';
-import { badRequest, conflict, isId } from '../../lib/errors';
+import { badRequest, conflict, inUse, isId, refuseWith } from '../../lib/errors';
 import type { JsonBatch } from '../../lib/json-stream';
 import { isShortWord, matchesSearch, withinSearchLimit } from '../../lib/search';
 import { rowsOf } from '../../lib/sql';
@@ -650,7 +650,7 @@ export function stockFromEdit(
   if (expected === undefined) return sent === current ? undefined : sent;
   if (sent === expected) return undefined;
   if (current !== expected)
-    throw conflict(`Stock changed from ${expected} to ${current} while you were editing`);
+    throw refuseWith('STOCK_CHANGED', { stock: current }, { from: expected, to: current });
   return sent;
 }
 
@@ -728,8 +728,7 @@ export async function deleteProduct(db: Db, id: string, actor: Actor): Promise<b
     const before = await auditedProduct(tx, id, true);
     if (!before) return false;
     const onOrder = await firstPurchaseOrderWith(tx, { productId: id });
-    if (onOrder)
-      throw conflict(`${before.name} is on purchase order ${onOrder}, so it stays for that history.`);
+    if (onOrder) throw inUse(`${before.name} is on purchase order ${onOrder}, so it stays for that history.`);
     await tx.delete(products).where(eq(products.id, id));
     await recordAudit(tx, {
       actor,

@@ -261,6 +261,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     expect(tooMany.status).toBe(409);
     expect(tooMany.body).toEqual({
       success: false,
+      code: 'RETURN_TOO_MANY',
       error: `Only 1 of ${sale.lines[0].product.name} can still be refunded.`,
     });
     expect(await orderOf(order)).toMatchObject({ returned_quantity: 4 });
@@ -656,7 +657,11 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
         method: 'card',
       });
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ success: false, error: 'Every line must be an order of this sale.' });
+      expect(res.body).toEqual({
+        success: false,
+        code: 'NOT_FOUND',
+        error: 'Every line must be an order of this sale.',
+      });
     }
     expect(await orderOf(mine.lines[0].order._id)).toMatchObject({ returned_quantity: 0 });
     expect(await orderOf(theirs.lines[0].order._id)).toMatchObject({ returned_quantity: 0 });
@@ -764,7 +769,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     for (const form of [unknownNumber, 'S-', 'abc', '12abc', '-5', '1.5', '9'.repeat(20), '%20']) {
       const res = await t.call('GET', `/api/sales/by-number/${form}`, { token: t.as.salesRep.token });
       expect(res.status, form).toBe(404);
-      expect(res.body, form).toEqual({ success: false, error: 'Sale not found.' });
+      expect(res.body, form).toEqual({ success: false, code: 'NOT_FOUND', error: 'Sale not found.' });
     }
     // Longer than any path parameter: no route takes it, still a 404 in the error shape.
     const long = await t.call('GET', `/api/sales/by-number/${'1'.repeat(1000)}`, {
@@ -824,6 +829,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     expect(over.status).toBe(429);
     expect(over.body).toEqual({
       success: false,
+      code: 'TOO_MANY_REQUESTS',
       error: 'You may look up at most 60 receipts an hour; try again in 60 minutes.',
     });
     expect((await look(await t.account('user'), sale.number)).status).toBe(200);
@@ -890,7 +896,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     for (const id of ['not-an-id', UNKNOWN]) {
       const res = await t.call('GET', `/api/refunds/${id}`, { token: t.as.salesRep.token });
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ success: false, error: 'Refund not found.' });
+      expect(res.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'Refund not found.' });
     }
   });
 
