@@ -36,7 +36,7 @@ import { buttonClass } from '../../components/button';
 import { FormError, TextField } from '../../components/form-field';
 import { type Loadable, LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
-import { ApiRequestError, errorMessage } from '../../lib/api';
+import { ApiRequestError, errorMessage, refusedAs } from '../../lib/api';
 import { salePath } from '../../lib/area-paths';
 import { formatMoney } from '../../lib/format';
 import { idempotencyKeys } from '../../lib/idempotency';
@@ -87,7 +87,7 @@ import {
 } from './sales-api';
 
 /** The server's refusals a manager's approval answers (a wrong or missing PIN, too many tries). */
-const APPROVAL_REFUSED = [403, 429];
+const APPROVAL_REFUSED = ['APPROVAL_NEEDED', 'WRONG_PIN', 'TOO_MANY_PINS'] as const;
 
 /**
  * Why the sale cannot be completed yet, or null when it can. `overStock`: the lines above the
@@ -374,7 +374,7 @@ function Counter({ user, session }: { user: User; session: string }) {
         }
         // A refused approval is said in the dialog, which stays for another try; the server
         // asking for an approval the counter did not expect (the limit changed) opens it.
-        if (status !== null && APPROVAL_REFUSED.includes(status)) {
+        if (refusedAs(error, ...APPROVAL_REFUSED)) {
           setApproving((now) => now ?? { overStock: false });
           return;
         }
