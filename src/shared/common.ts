@@ -41,25 +41,22 @@ export const Money = z
 export const Ok = z.object({ success: z.literal(true) });
 export const Message = Ok.extend({ message: z.string() });
 
-/**
- * The stable codes of refusals (DESIGN §3): a client decides by the code and shows the sentence,
- * never matching the text. TOTAL_CHANGED: a sale's `total` is not what the server's one money
- * computation gives now (its prices, tax rates or settings changed); the answer names the new `total`.
- */
-export const ERROR_CODES = ['TOTAL_CHANGED'] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
+/** The stable codes of refusals (DESIGN §3, decision 0041), each described in ./refusals. */
+export { ERROR_CODES, type ErrorCode } from './refusals';
 
 export const ErrorDetail = z.object({ path: z.string(), message: z.string() });
 export const ApiError = z.object({
   success: z.literal(false),
   error: z.string(),
-  /** One of ERROR_CODES when the refusal has one; text here, so a newer server's code still parses. */
+  /** One of ERROR_CODES (every refusal has one); text here, so a newer server's code still parses. */
   code: z.string().optional(),
   details: z.array(ErrorDetail).optional(),
   /** The record a refusal names (a 409's existing duplicate or draft), so a screen can offer it. */
   existing: z.object({ _id: z.string(), name: z.string() }).optional(),
   /** TOTAL_CHANGED: the sale's total as the server computes it now. */
   total: z.number().optional(),
+  /** STOCK_CHANGED: the product's stock now. */
+  stock: z.number().optional(),
 });
 export type ApiError = z.infer<typeof ApiError>;
 

@@ -152,13 +152,6 @@ export const TraceResponse = Ok.extend({
 });
 export type TraceResponse = z.infer<typeof TraceResponse>;
 
-/** Why a known lot refuses units said to expire otherwise (a 409): its expiry and the one given. */
-export function lotExpiryConflict(number: string, known: string | null, given: string | null): string {
-  if (known === null) return `Lot ${number} has no expiry, not ${given}.`;
-  if (given === null) return `Lot ${number} expires on ${known}; it was given no expiry.`;
-  return `Lot ${number} expires on ${known}, not ${given}.`;
-}
-
 /** How a lot stands on `today`: expired (before today), soon (within `soonDays`), or ok. */
 export type ExpiryState = 'expired' | 'soon' | 'ok';
 export function expiryState(expiresOn: string | null, today: string, soonDays = EXPIRING_DAYS): ExpiryState {
@@ -172,15 +165,6 @@ export function addDays(day: string, days: number): string {
   const date = new Date(`${day}T00:00:00Z`);
   date.setUTCDate(date.getUTCDate() + days);
   return date.toISOString().slice(0, 10);
-}
-
-/**
- * The one sentence for a line short of unexpired units (DESIGN §15): it names its product, since a
- * cart has many lines. The counter's preview, the sale's own check and the ledger's trigger (whose
- * refusal carries the count and the name, turned into this sentence by the server) all say it.
- */
-export function unexpiredShortSentence(unexpired: number, product: string): string {
-  return `Only ${unexpired} of ${product} unexpired in stock.`;
 }
 
 /**

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { checkRange, DateOnly, Id, Ok } from './common';
 import { OrderLot } from './lots';
-import { formatMoney } from './money';
 import { Quantity } from './orders';
 import { PageInfo, PageQuery } from './paging';
 import { Cash, PAYMENT_METHODS, PaymentsInput, RefundSummary, SALE_METHODS } from './till';
@@ -228,12 +227,4 @@ export type SaleListResponse = z.infer<typeof SaleListResponse>;
 /** How a receipt number is shown: S-000123. */
 export function saleNumberLabel(number: number): string {
   return `S-${String(number).padStart(6, '0')}`;
-}
-
-/**
- * A sale refused because its total moved (TOTAL_CHANGED): what it is now and what the screen
- * showed, in the store's currency, and what the cashier does next.
- */
-export function totalChangedSentence(now: number, shown: number, currency: string): string {
-  return `The total is now ${formatMoney(now, currency)}, not ${formatMoney(shown, currency)} (prices or tax changed): check it with the customer and complete the sale again.`;
 }

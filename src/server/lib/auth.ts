@@ -1,14 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { can, PERMISSIONS, type Role } from '../../shared/roles';
 import { type Runner, type Statement, statement } from '../db/connection';
-import { AppError, isId } from './errors';
+import { AppError, isId, refuse } from './errors';
 import { holdExpensiveRead } from './expensive-reads';
 import type { AuthUser } from './fastify';
 
 const UNAUTHENTICATED = 'Please sign in to continue.';
-const SIGNED_OUT = 'Your session is no longer valid; please sign in again.';
 const NOT_ALLOWED = 'Your role is not allowed to do that.';
-export const MUST_CHANGE_PASSWORD = 'Change your password before you continue.';
 
 /**
  * Every signed-in call runs this, so it is prepared once per connection. A signed-out token
@@ -47,7 +45,7 @@ export async function authenticate(request: FastifyRequest, reply: FastifyReply)
   const claims = await request.server.tokens.verify(match[1]);
   if (!claims || !isId(claims.userId))
     throw new AppError(401, 'Your session is invalid or has expired; please sign in again.');
-  if (await request.server.sharedState.isRevoked(claims.tokenId)) throw new AppError(401, SIGNED_OUT);
+  if (await request.server.sharedState.isRevoked(claims.tokenId)) throw refuse('SIGNED_OUT');
   request.claims = claims;
   await holdExpensiveRead(request, reply, claims.userId);
   if (config.userCheckedInStatement) return;
@@ -67,13 +65,13 @@ export async function checkSignedInUser(request: FastifyRequest): Promise<AuthUs
     claims.tokenId,
   ]);
   if (!row || row.tokenVersion !== claims.tokenVersion) {
-    throw new AppError(401, SIGNED_OUT);
+    throw refuse('SIGNED_OUT');
   }
   const user: AuthUser = { ...row, role: row.role as Role };
   request.user = user;
   request.signedInChecked = true;
   const { permission, beforePasswordChange } = request.routeOptions.config;
-  if (user.mustChangePassword && !beforePasswordChange) throw new AppError(403, MUST_CHANGE_PASSWORD);
+  if (user.mustChangePassword && !beforePasswordChange) throw refuse('MUST_CHANGE_PASSWORD');
   if (permission && !can(user.role, permission)) {
     throw new AppError(403, NOT_ALLOWED);
   }
@@ -96,7 +94,11 @@ export async function guardSignedInCheck(
     `${request.method} ${request.routeOptions.url} answered without checking the signed-in user`,
   );
   reply.code(500).type('application/json; charset=utf-8');
-  return JSON.stringify({ success: false, error: 'Something went wrong on our side; please try again.' });
+  return JSON.stringify({
+    success: false,
+    error: 'Something went wrong on our side; please try again.',
+    code: 'INTERNAL',
+  });
 }
 
 /** The signed-in user of a route that is not public. */
@@ -164,8 +166,8 @@ export function signedInRunnerFor(
       [...params, caller.tokenVersion, caller.roles, caller.userId, caller.tokenId ?? null],
     );
     const first = rows[0];
-    if (!first?.signedIn) throw new AppError(401, SIGNED_OUT);
-    if (first.mustChangePassword) throw new AppError(403, MUST_CHANGE_PASSWORD);
+    if (!first?.signedIn) throw refuse('SIGNED_OUT');
+    if (first.mustChangePassword) throw refuse('MUST_CHANGE_PASSWORD');
     if (!first.permitted) throw new AppError(403, NOT_ALLOWED);
     onChecked();
     return rows;

@@ -58,6 +58,7 @@ describe.each(targets)('body limits on $name', (target) => {
     const res = await t.call('POST', '/api/auth/login', { body: deep, headers: json });
     expect(res.body).toEqual({
       success: false,
+      code: 'PAYLOAD_TOO_LARGE',
       error: 'The request body is too large (7 kB at most for this call).',
     });
     const signIn = await t.call('POST', '/api/auth/login', {
@@ -72,6 +73,7 @@ describe.each(targets)('body limits on $name', (target) => {
     expect(res.status, res.text).toBe(400);
     expect(res.body).toEqual({
       success: false,
+      code: 'BAD_REQUEST',
       error: `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`,
     });
     // The largest limit of all: a purchase order of 500 lines.

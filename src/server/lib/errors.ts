@@ -1,20 +1,28 @@
-import type { ErrorCode } from '../../shared/common';
-import { unexpiredShortSentence } from '../../shared/lots';
+import {
+  codeOfStatus,
+  type ErrorCode,
+  REFUSALS,
+  type RefusalArgs,
+  type RefusalCode,
+  refusalSentence,
+} from '../../shared/refusals';
 
 /** The record a refusal names, so a screen can offer it (a duplicate's original, say). */
 export type Existing = { _id: string; name: string };
 
 /**
- * What a refusal says besides its sentence, each field in the body only when given (see ApiError
- * in src/shared/common.ts): its stable `code`, the record it names, and for TOTAL_CHANGED the total.
+ * What a refusal says besides its sentence (see ApiError in src/shared/common.ts): its stable
+ * `code` (by its status when not given), and each other field in the body only when given: the
+ * record it names, for TOTAL_CHANGED the total, for STOCK_CHANGED the stock now.
  */
-export type RefusalFacts = { code?: ErrorCode; existing?: Existing; total?: number };
+export type RefusalFacts = { code?: ErrorCode; existing?: Existing; total?: number; stock?: number };
 
-/** A business failure with the status and the one sentence the client sees. */
+/** A business failure with the status, the stable code and the one sentence the client sees. */
 export class AppError extends Error {
-  readonly code: ErrorCode | undefined;
+  readonly code: ErrorCode;
   readonly existing: Existing | undefined;
   readonly total: number | undefined;
+  readonly stock: number | undefined;
 
   constructor(
     readonly status: number,
@@ -23,29 +31,50 @@ export class AppError extends Error {
   ) {
     super(message);
     this.name = 'AppError';
-    this.code = facts.code;
+    this.code = facts.code ?? codeOfStatus(status);
     this.existing = facts.existing;
     this.total = facts.total;
+    this.stock = facts.stock;
   }
 }
 
-/** The answer's body for a business failure: the sentence, and its code and facts when it has them. */
-export function appErrorBody(error: AppError): { success: false; error: string } & RefusalFacts {
-  const { code, existing, total } = error;
+/** The answer's body for a business failure: the sentence, its code, and its facts when it has them. */
+export function appErrorBody(
+  error: AppError,
+): { success: false; error: string; code: ErrorCode } & Omit<RefusalFacts, 'code'> {
+  const { code, existing, total, stock } = error;
   return {
     success: false,
     error: error.message,
-    ...(code === undefined ? {} : { code }),
+    code,
     ...(existing === undefined ? {} : { existing }),
     ...(total === undefined ? {} : { total }),
+    ...(stock === undefined ? {} : { stock }),
   };
 }
 
+/** The named refusal `code`: its status and its one sentence (src/shared/refusals.ts). */
+export function refuse<C extends RefusalCode>(code: C, ...facts: RefusalArgs<C>): AppError {
+  return new AppError(REFUSALS[code].status, refusalSentence(code, ...facts), { code });
+}
+
+/** The named refusal `code` with the facts its body carries besides the sentence (`existing`, `total`, `stock`). */
+export function refuseWith<C extends RefusalCode>(
+  code: C,
+  extra: Omit<RefusalFacts, 'code'>,
+  ...facts: RefusalArgs<C>
+): AppError {
+  return new AppError(REFUSALS[code].status, refusalSentence(code, ...facts), { ...extra, code });
+}
+
+/** An id that names nothing of ours (404, NOT_FOUND): "Product not found." */
 export const notFound = (what: string) => new AppError(404, `${what} not found.`);
 export const forbidden = (message = 'You are not allowed to do that.') => new AppError(403, message);
 export const conflict = (message: string, existing?: Existing) =>
   new AppError(409, message, existing ? { existing } : {});
 export const badRequest = (message: string) => new AppError(400, message);
+/** A record others still refer to (409, IN_USE), in a sentence that says what holds it. */
+export const inUse = (message: string) => new AppError(409, message, { code: 'IN_USE' });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -126,21 +155,22 @@ function fromCauses<T>(error: unknown, pick: (current: object) => T | undefined)
  * a store credit entry that would take a balance below zero, IMS04 one for a customer that does
  * not exist (store_credit_apply). Lots (DESIGN §15, stock_movements_apply): IMS05 a sale of more
  * than the unexpired lots hold, whose DETAIL carries the units and the product's name for the one
- * sentence of it (unexpiredShortSentence); IMS06 a movement of a lot-tracked product that names no
+ * sentence of it (UNEXPIRED_SHORT); IMS06 a movement of a lot-tracked product that names no
  * lot where one must be named, IMS07 one that would take a lot below zero (each of these two the
- * trigger's own sentence), IMS08 a lot that is not the product's.
+ * trigger's own sentence, held to LOT_NEEDED's and LOT_SHORT's by refusals.test.ts), IMS08 a lot
+ * that is not the product's.
  */
 export const LEDGER_ERRORS: Record<string, (message: string, detail: string) => AppError> = {
-  IMS01: () => conflict('Not enough stock'),
+  IMS01: () => refuse('NOT_ENOUGH_STOCK'),
   IMS02: () => notFound('Product'),
-  IMS03: () => conflict('Not enough store credit.'),
+  IMS03: () => refuse('CREDIT_SHORT'),
   IMS04: () => notFound('Customer'),
   IMS05: (_message, detail) => {
     const facts = unexpiredFacts(detail);
-    return conflict(facts ? unexpiredShortSentence(facts.unexpired, facts.product) : 'Not enough stock');
+    return facts ? refuse('UNEXPIRED_SHORT', facts) : refuse('NOT_ENOUGH_STOCK');
   },
-  IMS06: (message) => badRequest(`${message}.`),
-  IMS07: (message) => conflict(`${message}.`),
+  IMS06: (message) => new AppError(400, `${message}.`, { code: 'LOT_NEEDED' }),
+  IMS07: (message) => new AppError(409, `${message}.`, { code: 'LOT_SHORT' }),
   IMS08: () => notFound('Lot'),
 };
 
@@ -164,10 +194,10 @@ function unexpiredFacts(detail: string): { unexpired: number; product: string } 
 }
 
 /** What a unique index refusing a value means, by the index's name. */
-const DUPLICATES: Record<string, string> = {
-  products_sku_lower_key: 'Another product already has this SKU.',
-  products_barcode_lower_key: 'Another product already has this barcode.',
-  customers_duplicate_key: 'A customer with this name and phone already exists.',
+const DUPLICATES: Record<string, 'SKU_TAKEN' | 'BARCODE_TAKEN' | 'CUSTOMER_TAKEN'> = {
+  products_sku_lower_key: 'SKU_TAKEN',
+  products_barcode_lower_key: 'BARCODE_TAKEN',
+  customers_duplicate_key: 'CUSTOMER_TAKEN',
 };
 
 /** The name of the constraint or unique index a failed statement broke, if any. */
@@ -178,8 +208,8 @@ export function violatedConstraint(error: unknown): string | undefined {
   });
 }
 
-/** The sentence for a unique violation (23505): the index's own meaning, or a general one. */
-export function duplicateSentence(error: unknown): string {
+/** The refusal of a unique violation (23505): the index's own meaning, or a general one. */
+export function duplicateRefusal(error: unknown): AppError {
   const constraint = violatedConstraint(error);
-  return (constraint && DUPLICATES[constraint]) ?? 'That already exists.';
+  return refuse((constraint && DUPLICATES[constraint]) || 'DUPLICATE');
 }

@@ -113,7 +113,7 @@ describe.each(targets)('expensive reads per user on $name', (target) => {
     expect(t.app.expensiveReads.of(employee.id).running).toBe(running);
     const refused = await search(employee);
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ success: false, error: TOO_MANY_READS });
+    expect(refused.body).toEqual({ success: false, code: 'BUSY', error: TOO_MANY_READS });
     const others = search(other);
     await until(() => t.app.expensiveReads.of(other.id).running === 1);
     await release();

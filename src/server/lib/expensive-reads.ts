@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from './errors';
+import { refusalSentence } from '../../shared/refusals';
+import { refuse } from './errors';
 
 /**
  * How many expensive reads of one user run at once, how many more may wait for their turn, and
@@ -7,8 +8,7 @@ import { AppError } from './errors';
  */
 export const EXPENSIVE_READ_LIMITS = { running: 2, waiting: 8, waitMs: 10_000 };
 
-export const TOO_MANY_READS =
-  'Too many searches, reports or exports at once; wait for the last one to finish.';
+export const TOO_MANY_READS = refusalSentence('BUSY');
 
 type UserReads = { running: number; waiting: Array<() => void> };
 
@@ -106,6 +106,6 @@ export async function holdExpensiveRead(
   if (!isExpensiveRead(request)) return;
   const closed = new Promise<void>((resolve) => reply.raw.once('close', () => resolve()));
   const release = await request.server.expensiveReads.take(userId, closed);
-  if (!release) throw new AppError(429, TOO_MANY_READS);
+  if (!release) throw refuse('BUSY');
   void closed.then(release);
 }

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IDEMPOTENCY_HEADER, IdempotencyKey } from '../../shared/stock';
 import { runnerOf, type Tx } from '../db/connection';
 import { checkSignedInUser } from './auth';
-import { AppError, appErrorBody, badRequest, businessError, conflict, pgCode } from './errors';
+import { AppError, appErrorBody, badRequest, businessError, pgCode, refuse } from './errors';
 
 /** How long a key's first answer is kept and replayed. */
 const KEEP_HOURS = 24;
@@ -91,10 +91,8 @@ export async function answerOnce(
           'select request_hash, status, body from idempotency_keys where user_id = $1 and key = $2',
           [userId, key.data],
         );
-        if (!row || row.status === null)
-          throw conflict('A request with this Idempotency-Key is still running.');
-        if (row.request_hash !== hash)
-          throw conflict('This Idempotency-Key was already used for a different request.');
+        if (!row || row.status === null) throw refuse('IDEMPOTENCY_RUNNING');
+        if (row.request_hash !== hash) throw refuse('IDEMPOTENCY_REUSED');
         return { status: row.status, body: row.body, replayed: true };
       }
       let done: Answer;

@@ -1,7 +1,8 @@
 import { and, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { searchWords } from '../../shared/paging';
-import { AppError, pgCode } from './errors';
+import { refusalSentence } from '../../shared/refusals';
+import { pgCode, refuse } from './errors';
 
 /**
  * A word shorter than this is shorter than a trigram: the trigram indexes cannot find it inside a
@@ -52,8 +53,7 @@ export function matchesSearch(search: string | undefined, columns: AnyPgColumn[]
   );
 }
 
-export const SEARCH_TOO_SLOW =
-  'This search took too long to answer; type more of the name, or choose a category.';
+export const SEARCH_TOO_SLOW = refusalSentence('SEARCH_TOO_SLOW');
 
 /**
  * Runs a search on `Database.searches`, whose statements each stop at the search time limit
@@ -65,7 +65,7 @@ export async function withinSearchLimit<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (pgCode(error) === '57014') throw new AppError(503, SEARCH_TOO_SLOW);
+    if (pgCode(error) === '57014') throw refuse('SEARCH_TOO_SLOW');
     throw error;
   }
 }

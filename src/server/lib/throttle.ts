@@ -1,5 +1,5 @@
 import { addressKey } from './client-address';
-import { AppError } from './errors';
+import { type AppError, refuse } from './errors';
 import type { SharedState } from './shared-state';
 
 /** Sign-in attempts allowed in one window (DESIGN §7). */
@@ -120,7 +120,7 @@ export function tryAgainIn(waitMs: number): string {
 
 /** The 429 of the login throttle, saying when to try again. */
 export function tooManyAttempts(waitMs: number): AppError {
-  return new AppError(429, `Too many failed sign-in attempts; ${tryAgainIn(waitMs)}.`);
+  return refuse('TOO_MANY_ATTEMPTS', { wait: tryAgainIn(waitMs) });
 }
 
 /** How many tries of one kind one key gets in a window. */

@@ -19,7 +19,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'The request took too long to arrive.']
         : [400, 'The request could not be understood.'];
-  const body = JSON.stringify(errorBody(sentence));
+  const body = JSON.stringify(errorBody(status, sentence));
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
@@ -41,5 +41,5 @@ export const answerFrameworkError: NonNullable<FastifyServerOptions['frameworkEr
   return reply
     .code(status as never)
     .header('cache-control', 'no-store')
-    .send(errorBody(sentence) as never);
+    .send(errorBody(status, sentence) as never);
 };

@@ -17,6 +17,6 @@ export function refuseBadText(app: FastifyInstance): void {
     const path = badTextPath(request.body);
     if (path === undefined) return;
     const error = path ? `${path}: ${BAD_TEXT}` : BAD_TEXT;
-    return reply.code(400).send(errorBody(error, [{ path, message: BAD_TEXT }]));
+    return reply.code(400).send(errorBody(400, error, [{ path, message: BAD_TEXT }]));
   });
 }

@@ -26,6 +26,6 @@ export async function webApp(app: FastifyInstance, webRootOption: string | undef
       !path.startsWith('/api') &&
       !/\.[a-z0-9]+$/i.test(path);
     if (wantsPage) return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    return reply.code(404).send(errorBody('No such route.'));
+    return reply.code(404).send(errorBody(404, 'No such route.'));
   });
 }

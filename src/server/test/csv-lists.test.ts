@@ -75,7 +75,11 @@ describe.each(targets)('lists as CSV on $name', (target) => {
       for (const url of ['/api/products?format=csv', `/api/order/${me.id}?format=csv`]) {
         const refused = await t.call('GET', url, { token: me.token });
         expect(refused.status, `${role} ${url}`).toBe(403);
-        expect(refused.body).toEqual({ success: false, error: 'Only an admin may export lists.' });
+        expect(refused.body).toEqual({
+          success: false,
+          code: 'FORBIDDEN',
+          error: 'Only an admin may export lists.',
+        });
       }
       // The same lists as JSON stay theirs to read.
       expect((await t.call('GET', '/api/products?page=1', { token: me.token })).status).toBe(200);

@@ -1,5 +1,6 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../shared/common';
 import { can, type Role } from '../../shared/roles';
 import { tag } from './fixtures';
 import { type Account, PASSWORD, startApp, type TestApp, targets } from './harness';
@@ -922,7 +923,11 @@ describe.each(targets)('permissions on $name', (target) => {
       }
     } else {
       expect(res.status, res.text).toBe(want);
-      expect(res.body).toEqual({ success: false, error: expect.any(String) });
+      expect(res.body).toEqual({
+        success: false,
+        error: expect.any(String),
+        code: expect.toBeOneOf([...ERROR_CODES]),
+      });
     }
   });
 });

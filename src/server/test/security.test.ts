@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../shared/common';
 import { buildApp } from '../app';
 import { openDatabase } from '../db/connection';
 import { tag } from './fixtures';
@@ -18,7 +19,8 @@ function expectCleanError(res: Answer, status: number) {
   expect(res.body.success).toBe(false);
   expect(typeof res.body.error).toBe('string');
   expect(res.body.error).toMatch(/^[^\n]+$/);
-  for (const key of Object.keys(res.body)) expect(['success', 'error', 'details']).toContain(key);
+  expect(res.body.code).toBeOneOf([...ERROR_CODES]);
+  for (const key of Object.keys(res.body)) expect(['success', 'error', 'code', 'details']).toContain(key);
   expect(res.text).not.toMatch(STACK_OR_SQL);
 }
 
@@ -89,7 +91,7 @@ describe.each(targets)('security on $name', (target) => {
     for (const token of [undefined, t.as.admin.token]) {
       const res = await t.call(method, url, { token });
       expectCleanError(res, 404);
-      expect(res.body).toEqual({ success: false, error: 'No such route.' });
+      expect(res.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'No such route.' });
     }
   });
 
@@ -351,7 +353,7 @@ describe('the web root', () => {
   it('keeps /api answers as JSON: an unknown call is a JSON 404 and a data call still needs a token', async () => {
     const nope = await app.inject({ method: 'GET', url: '/api/nope' });
     expect(nope.statusCode).toBe(404);
-    expect(nope.json()).toEqual({ success: false, error: 'No such route.' });
+    expect(nope.json()).toEqual({ success: false, code: 'NOT_FOUND', error: 'No such route.' });
     const products = await app.inject({ method: 'GET', url: '/api/products' });
     expect(products.statusCode).toBe(401);
     expect(products.json().success).toBe(false);
@@ -360,6 +362,6 @@ describe('the web root', () => {
   it('answers a JSON 404, not the page, to other methods on unknown paths', async () => {
     const res = await app.inject({ method: 'POST', url: '/admin-dashboard/products' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ success: false, error: 'No such route.' });
+    expect(res.json()).toEqual({ success: false, code: 'NOT_FOUND', error: 'No such route.' });
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../shared/common';
 import { ROLES, type Role } from '../../shared/roles';
 import { type Account, type Answer, startApp, type TestApp, targets } from './harness';
 
@@ -241,7 +242,8 @@ describe.each(targets)('the sweep on $name', (target) => {
           res.headers['content-type'].startsWith('application/json') &&
           res.body?.success === false &&
           typeof res.body.error === 'string' &&
-          res.body.error.length > 0);
+          res.body.error.length > 0 &&
+          (ERROR_CODES as readonly unknown[]).includes(res.body.code));
       if (res.status >= 500 || !envelope) problems.push(`${label} → ${res.status} ${res.text.slice(0, 160)}`);
       else if (res.headers['cache-control'] !== 'no-store')
         problems.push(`${label} → ${res.status} without no-store`);

@@ -1,4 +1,5 @@
 // Apart from api.ts (and its schemas) so the login page can tell failures apart without zod.
+import type { ErrorCode } from '../../shared/refusals';
 
 export const GENERIC_ERROR = 'error occurred. Please try again.';
 
@@ -21,6 +22,8 @@ export type FailureFacts = {
   code?: string;
   /** TOTAL_CHANGED: the sale's total as the server computes it now. */
   total?: number;
+  /** STOCK_CHANGED: the product's stock now. */
+  stock?: number;
   /** The answer carried no sentence of ours (a proxy's page, an empty body): `message` is ours. */
   withoutSentence?: boolean;
 };
@@ -33,6 +36,7 @@ export class ApiRequestError extends Error {
   readonly existing: { _id: string; name: string } | undefined;
   readonly code: string | undefined;
   readonly total: number | undefined;
+  readonly stock: number | undefined;
   readonly withoutSentence: boolean;
 
   constructor(message: string, status: number, facts: FailureFacts = {}) {
@@ -43,6 +47,14 @@ export class ApiRequestError extends Error {
     this.existing = facts.existing;
     this.code = facts.code;
     this.total = facts.total;
+    this.stock = facts.stock;
     this.withoutSentence = facts.withoutSentence ?? false;
   }
+}
+
+/** Whether `error` is the server's refusal with `code` (ERROR_CODES): how a screen tells refusals apart. */
+export function refusedAs(error: unknown, ...codes: ErrorCode[]): error is ApiRequestError {
+  return (
+    error instanceof ApiRequestError && error.code !== undefined && (codes as string[]).includes(error.code)
+  );
 }

@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 import type { LogoutInput } from '../../shared/auth';
 import { ApiError, Message } from '../../shared/common';
-import { ApiRequestError, GENERIC_ERROR, UNREACHABLE, unreadableFailure } from './api-error';
+import { ApiRequestError, GENERIC_ERROR, refusedAs, UNREACHABLE, unreadableFailure } from './api-error';
 import { notify } from './notify';
 import { getToken } from './session';
 
-export { ApiRequestError, GENERIC_ERROR };
+export { ApiRequestError, GENERIC_ERROR, refusedAs };
 
 let unauthorizedHandler: (() => void) | null = null;
 
@@ -115,8 +115,8 @@ function failureOf(status: number, payload: unknown): ApiRequestError {
   const failure = ApiError.safeParse(payload);
   if (!failure.success)
     return new ApiRequestError(unreadableFailure(status), status, { withoutSentence: true });
-  const { error, details, existing, code, total } = failure.data;
-  return new ApiRequestError(error, status, { details, existing, code, total });
+  const { error, details, existing, code, total, stock } = failure.data;
+  return new ApiRequestError(error, status, { details, existing, code, total, stock });
 }
 
 /** The sentence to show for any thrown value. */

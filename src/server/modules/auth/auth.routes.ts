@@ -5,12 +5,10 @@ import { Message } from '../../../shared/common';
 import type { Role } from '../../../shared/roles';
 import type { Db } from '../../db/connection';
 import { revokedTokens, users } from '../../db/schema';
-import { AppError } from '../../lib/errors';
+import { AppError, refuse } from '../../lib/errors';
 import { verifyPassword } from '../../lib/passwords';
 import { LOGIN_LIMITS, limitsText, tooManyAttempts } from '../../lib/throttle';
 import { recordSignIn } from '../audit/audit.repository';
-
-const INVALID = 'Invalid email or password';
 
 /** The known-device cookie (DESIGN §7): sent back only to the sign-in calls, never to scripts. */
 const DEVICE_COOKIE = 'ims_device';
@@ -78,12 +76,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const [row] = await app.db.select().from(users).where(eq(users.email, email));
       if (!(await verifyPassword(row?.passwordHash, password)) || !row) {
         await recordSignIn(app.db, { outcome: 'failed', email, address: request.ip, userId: row?.id });
-        throw new AppError(401, INVALID);
+        throw refuse('WRONG_CREDENTIALS');
       }
       // Only after the password is right, so the answer does not tell who has an account.
       if (!row.active) {
         await recordSignIn(app.db, { outcome: 'failed', email, address: request.ip, userId: row.id });
-        throw new AppError(403, 'This account is deactivated.');
+        throw refuse('DEACTIVATED');
       }
       await app.loginThrottle.succeeded(admission);
       await recordSignIn(app.db, { outcome: 'succeeded', email, address: request.ip, userId: row.id });

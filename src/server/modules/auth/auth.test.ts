@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../../shared/common';
 import { buildApp } from '../../app';
 import { openDatabase } from '../../db/connection';
 import { users } from '../../db/schema';
@@ -17,11 +18,15 @@ import {
   testConfig,
 } from '../../test/harness';
 
-const INVALID = { success: false, error: 'Invalid email or password' };
+const INVALID = { success: false, error: 'Invalid email or password', code: 'WRONG_CREDENTIALS' };
 
 function expectErrorShape(res: Answer, status: number) {
   expect(res.status).toBe(status);
-  expect(res.body).toEqual({ success: false, error: expect.stringMatching(/^[^\n]+$/) });
+  expect(res.body).toEqual({
+    success: false,
+    error: expect.stringMatching(/^[^\n]+$/),
+    code: expect.toBeOneOf([...ERROR_CODES]),
+  });
 }
 
 async function sign(secret: string, claims: { sub: string; tv: number }, expiresAt: number | string) {
@@ -206,6 +211,7 @@ describe.each(targets)('login throttling on $name', (target) => {
     expect(blocked.status).toBe(429);
     expect(blocked.body).toEqual({
       success: false,
+      code: 'TOO_MANY_ATTEMPTS',
       error: expect.stringMatching(/^Too many failed sign-in attempts; try again in 15 minutes\.$/),
     });
     // In any letter case too.
@@ -513,7 +519,11 @@ describe.each(targets)('sessions on $name', (target) => {
           quantity: 1,
         });
         expect(order.statusCode).toBe(401);
-        expect(order.json()).toEqual({ success: false, error: expect.stringMatching(/sign in again/) });
+        expect(order.json()).toEqual({
+          success: false,
+          code: 'SIGNED_OUT',
+          error: expect.stringMatching(/sign in again/),
+        });
         expect(await second.database.query('select 1 from orders')).toHaveLength(0);
         // The same user's other session is untouched.
         expect((await call(second.app, 'GET', '/api/products', kept)).statusCode).toBe(200);

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CategoryInput, CategoryListResponse, CategoryResponse } from '../../../shared/categories';
 import { IdParams, Message } from '../../../shared/common';
 import { currentUser } from '../../lib/auth';
-import { conflict, isId, notFound } from '../../lib/errors';
+import { inUse, isId, notFound, refuse } from '../../lib/errors';
 import {
   deleteCategory,
   insertCategory,
@@ -12,7 +12,7 @@ import {
   updateCategory,
 } from './categories.repository';
 
-const duplicate = (name: string) => conflict(`A category named "${name}" already exists.`);
+const duplicate = (name: string) => refuse('NAME_TAKEN', { kind: 'category', name });
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export const categoriesRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -72,7 +72,7 @@ export const categoriesRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!isId(id)) throw notFound('Category');
       const used = await productsInCategory(app.db, id);
       if (used > 0) {
-        throw conflict(`This category is used by ${plural(used, 'product')}; move or delete them first.`);
+        throw inUse(`This category is used by ${plural(used, 'product')}; move or delete them first.`);
       }
       if (!(await deleteCategory(app.db, id, currentUser(request)))) throw notFound('Category');
       return { success: true as const, message: 'Category deleted.' };

@@ -91,7 +91,7 @@ describe.each(targets)('categories on $name', (target) => {
     expect(await rowCount(_id)).toBe(0);
     const again = await t.call('DELETE', `/api/category/${_id}`, { token: t.as.admin.token });
     expect(again.status).toBe(404);
-    expect(again.body).toEqual({ success: false, error: 'Category not found.' });
+    expect(again.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'Category not found.' });
   });
 
   it('POST /api/category/add refuses a duplicate name with 409, also differing in case and surrounding spaces', async () => {
@@ -100,7 +100,11 @@ describe.each(targets)('categories on $name', (target) => {
     for (const same of [name, name.toUpperCase(), `  ${name.toLowerCase()}  `]) {
       const res = await add(same);
       expect(res.status).toBe(409);
-      expect(res.body).toEqual({ success: false, error: expect.stringContaining('already exists') });
+      expect(res.body).toEqual({
+        success: false,
+        code: 'NAME_TAKEN',
+        error: expect.stringContaining('already exists'),
+      });
     }
     const rows = await t.sql('select 1 from categories where lower(name) = lower($1)', [name]);
     expect(rows).toHaveLength(1);
@@ -139,7 +143,11 @@ describe.each(targets)('categories on $name', (target) => {
     await t.sql('update products set category_id = $1 where id = $2', [first.categoryId, second.id]);
     const res = await t.call('DELETE', `/api/category/${first.categoryId}`, { token: t.as.admin.token });
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ success: false, error: expect.stringContaining('2 products') });
+    expect(res.body).toEqual({
+      success: false,
+      code: 'IN_USE',
+      error: expect.stringContaining('2 products'),
+    });
     expect(await rowCount(first.categoryId)).toBe(1);
 
     const single = await t.product();
@@ -184,12 +192,12 @@ describe.each(targets)('categories on $name', (target) => {
         body: { formCategory: uniqueName(), formDescription: '' },
       });
       expect(put.status).toBe(404);
-      expect(put.body).toEqual({ success: false, error: 'Category not found.' });
+      expect(put.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'Category not found.' });
       const del = await t.call('DELETE', `/api/category/${encodeURIComponent(id)}`, {
         token: t.as.admin.token,
       });
       expect(del.status).toBe(404);
-      expect(del.body).toEqual({ success: false, error: 'Category not found.' });
+      expect(del.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'Category not found.' });
     }
   });
 
@@ -200,7 +208,7 @@ describe.each(targets)('categories on $name', (target) => {
     const body = { formCategory: uniqueName(), formDescription: '' };
     const added = await t.call('POST', '/api/category/add', { token, body });
     expect(added.status).toBe(403);
-    expect(added.body).toEqual({ success: false, error: expect.any(String) });
+    expect(added.body).toEqual({ success: false, code: 'FORBIDDEN', error: expect.any(String) });
     expect((await t.call('PUT', `/api/category/${_id}`, { token, body })).status).toBe(403);
     expect((await t.call('DELETE', `/api/category/${_id}`, { token })).status).toBe(403);
     const [row] = await t.sql<{ name: string }>('select name from categories where id = $1', [_id]);

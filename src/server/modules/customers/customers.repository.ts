@@ -3,7 +3,7 @@ import type { Customer, CustomerInput, CustomerSummary } from '../../../shared/c
 import { formatCents, toCents } from '../../../shared/money';
 import { type Db, runnerOf, type Tx } from '../../db/connection';
 import { customers } from '../../db/schema';
-import { type AppError, conflict, pgCode, violatedConstraint } from '../../lib/errors';
+import { type AppError, inUse, pgCode, refuseWith, violatedConstraint } from '../../lib/errors';
 import { matchesSearch } from '../../lib/search';
 import { rowsOf } from '../../lib/sql';
 import {
@@ -102,11 +102,10 @@ type Duplicate = { id: string; name: string; phone: string };
 /** The one sentence refusing a duplicate, naming the customer already stored (and their id). */
 function duplicateRefusal(existing: Duplicate): AppError {
   const phone = existing.phone.trim();
-  return conflict(
-    phone
-      ? `A customer named ${existing.name} with phone ${phone} already exists.`
-      : `A customer named ${existing.name} with no phone already exists.`,
-    { _id: existing.id, name: existing.name },
+  return refuseWith(
+    'CUSTOMER_TAKEN',
+    { existing: { _id: existing.id, name: existing.name } },
+    { name: existing.name, phone },
   );
 }
 
@@ -216,7 +215,7 @@ export async function deleteCustomer(db: Db, id: string, actor: Actor): Promise<
     if (!held) return false;
     if (toCents(held.creditBalance) !== 0n) {
       const balance = formatCents(toCents(held.creditBalance), await storeCurrency(runnerOf(tx)));
-      throw conflict(`${held.name} still has ${balance} of store credit.`);
+      throw inUse(`${held.name} still has ${balance} of store credit.`);
     }
     const [row] = await tx.delete(customers).where(eq(customers.id, id)).returning();
     if (!row) return false;

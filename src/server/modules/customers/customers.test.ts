@@ -203,6 +203,7 @@ describe.each(targets)('customers on $name', (target) => {
         expect(again.status).toBe(409);
         expect(again.body).toEqual({
           success: false,
+          code: 'CUSTOMER_TAKEN',
           error: `A customer named ${name} with phone 555 0100 already exists.`,
           existing: { _id: id, name },
         });
@@ -223,6 +224,7 @@ describe.each(targets)('customers on $name', (target) => {
       expect(second.status).toBe(409);
       expect(second.body).toEqual({
         success: false,
+        code: 'CUSTOMER_TAKEN',
         error: `A customer named ${name} with no phone already exists.`,
         existing: { _id: parsed(bare, CustomerResponse).customer._id, name },
       });
@@ -242,6 +244,7 @@ describe.each(targets)('customers on $name', (target) => {
       expect(refused.status).toBe(409);
       expect(refused.body).toEqual({
         success: false,
+        code: 'CUSTOMER_TAKEN',
         error: `A customer named ${name} with phone 555 0100 already exists.`,
         existing: { _id: ann._id, name },
       });

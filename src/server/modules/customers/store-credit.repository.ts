@@ -1,7 +1,7 @@
 import { centsText, formatCents, toCents } from '../../../shared/money';
 import type { CreditEntry } from '../../../shared/till';
 import { type Runner, runnerOf, type Tx } from '../../db/connection';
-import { conflict } from '../../lib/errors';
+import { refuse } from '../../lib/errors';
 import { type Actor, recordAudit } from '../audit/audit.repository';
 import { storeCurrency } from '../store/store.repository';
 
@@ -76,11 +76,6 @@ export async function creditPage(
   return { balance: Number(customer.balance), entries: rows.map(toEntry), total: customer.total };
 }
 
-/** The sentence refusing to spend or take more store credit than a customer has (`balance` as formatCents writes it). */
-export function creditShortSentence(name: string, balance: string): string {
-  return `${name} has ${balance} of store credit.`;
-}
-
 /**
  * An admin's adjustment of a customer's store credit, in the caller's transaction: + gives, −
  * takes. The customer's row is locked first, so the balance judged is the one changed: taking
@@ -103,7 +98,10 @@ export async function adjustCredit(
   const amount = toCents(input.amount.toFixed(2));
   const before = toCents(customer.balance);
   if (before + amount < 0n)
-    throw conflict(creditShortSentence(customer.name, formatCents(before, await storeCurrency(run))));
+    throw refuse('CREDIT_SHORT', {
+      customer: customer.name,
+      balance: formatCents(before, await storeCurrency(run)),
+    });
   const [row] = await run.query<EntryRow>(
     `with e as (
        insert into store_credit_entries (customer_id, amount, kind, user_id, user_name, note)

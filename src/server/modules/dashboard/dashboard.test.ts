@@ -99,7 +99,7 @@ describe.each(targets)('dashboard of an empty store on $name', (target) => {
     async (role) => {
       const res = await t.call('GET', '/api/dashboard', { token: t.as[role].token });
       expect(res.status).toBe(403);
-      expect(res.body).toEqual({ success: false, error: expect.any(String) });
+      expect(res.body).toEqual({ success: false, code: 'FORBIDDEN', error: expect.any(String) });
     },
   );
 
@@ -115,6 +115,7 @@ describe.each(targets)('dashboard of an empty store on $name', (target) => {
     expect(res.status).toBe(401);
     expect(res.body).toEqual({
       success: false,
+      code: 'SIGNED_OUT',
       error: 'Your session is no longer valid; please sign in again.',
     });
     const changed = await t.account('admin');

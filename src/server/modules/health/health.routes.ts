@@ -36,7 +36,10 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       const up = await Promise.race([app.database.ping().catch(() => false), timeout]);
       clearTimeout(timer);
-      if (!up) return reply.code(503).send({ success: false, status: 'unavailable' as const });
+      if (!up)
+        return reply
+          .code(503)
+          .send({ success: false, status: 'unavailable' as const, code: 'UNAVAILABLE' as const });
       return { success: true, status: 'ok' as const };
     },
   );

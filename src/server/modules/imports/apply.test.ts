@@ -662,7 +662,11 @@ describe.each(targets)('catalogue import apply on $name', (target) => {
       const { id: uploaded } = await checkedImport(t, admin, [newRow(`U-${tag()}`)], { status: 'uploaded' });
       const notChecked = await apply(uploaded);
       expect(notChecked.status).toBe(409);
-      expect(notChecked.body).toEqual({ success: false, error: 'Check the file before applying it.' });
+      expect(notChecked.body).toEqual({
+        success: false,
+        code: 'CONFLICT',
+        error: 'Check the file before applying it.',
+      });
       expect((await importOf(uploaded))?.status).toBe('uploaded');
 
       const { id } = await checkedImport(t, admin, [newRow(`D-${tag()}`)]);
@@ -696,7 +700,7 @@ describe.each(targets)('catalogue import apply on $name', (target) => {
       ]) {
         const res = await apply(bad);
         expect(res.status).toBe(404);
-        expect(res.body).toEqual({ success: false, error: 'Import not found.' });
+        expect(res.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'Import not found.' });
       }
       const huge = await apply('x'.repeat(10_000));
       expect([404, 414, 431]).toContain(huge.status);

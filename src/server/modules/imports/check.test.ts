@@ -780,7 +780,7 @@ describe.each(targets)('import check on $name', (target) => {
       const refused = async (body: Partial<ImportCheckInput>, error: string) => {
         const res = await check(id, body);
         expect(res.status).toBe(400);
-        expect(res.body).toEqual({ success: false, error });
+        expect(res.body).toEqual({ success: false, code: 'BAD_REQUEST', error });
       };
       await refused({ mapping: { name: 'Title' } }, 'The file has no column named “Title”.');
       await refused(
@@ -845,7 +845,7 @@ describe.each(targets)('import check on $name', (target) => {
       for (const id of ['00000000-0000-4000-8000-000000000000', 'nope', '1', "'; drop table imports; --"]) {
         const res = await check(encodeURIComponent(id));
         expect(res.status).toBe(404);
-        expect(res.body).toEqual({ success: false, error: 'Import not found.' });
+        expect(res.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'Import not found.' });
         const rows = await t.call('GET', `/api/imports/${encodeURIComponent(id)}/rows`, {
           token: t.as.admin.token,
         });
@@ -934,6 +934,7 @@ describe.each(targets)('import check on $name', (target) => {
       expect(res.status).toBe(409);
       expect(res.body).toEqual({
         success: false,
+        code: 'CONFLICT',
         error: 'This import has not been checked yet: check it first.',
       });
     });

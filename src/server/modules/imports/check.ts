@@ -14,6 +14,7 @@ import {
   isClearCell,
   readImportRow,
 } from '../../../shared/imports';
+import { refusalSentence } from '../../../shared/refusals';
 import { type Database, type Runner, runnerOf } from '../../db/connection';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { previewCells, previewCellsSql } from './imports.repository';
@@ -294,7 +295,7 @@ function matchRow(
       if (holder && holder.id !== product?.id)
         errors.push({
           column: columnFor(field),
-          message: `Another product already has this ${field === 'sku' ? 'SKU' : 'barcode'}.`,
+          message: refusalSentence(field === 'sku' ? 'SKU_TAKEN' : 'BARCODE_TAKEN'),
         });
     }
   }

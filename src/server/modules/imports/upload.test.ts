@@ -144,7 +144,11 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
     for (const [body, message] of cases) {
       const res = await upload(body);
       expect(res.status, String(message)).toBe(400);
-      expect(res.body).toEqual({ success: false, error: expect.stringMatching(message) });
+      expect(res.body).toEqual({
+        success: false,
+        code: 'BAD_REQUEST',
+        error: expect.stringMatching(message),
+      });
       expect(res.body.error).toMatch(/\.$/);
     }
     // A failure after some rows were written drops the import with them.
@@ -172,7 +176,11 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
     const before = await importCount();
     const many = await upload(`Name\n${'x\n'.repeat(MAX_IMPORT_ROWS + 1)}`);
     expect(many.status).toBe(413);
-    expect(many.body).toEqual({ success: false, error: 'The file has more than 200,000 rows.' });
+    expect(many.body).toEqual({
+      success: false,
+      code: 'PAYLOAD_TOO_LARGE',
+      error: 'The file has more than 200,000 rows.',
+    });
 
     const huge = Buffer.alloc(MAX_IMPORT_BYTES + 1, 'a');
     huge.write('Name\n');
@@ -180,6 +188,7 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
     expect(big.status).toBe(413);
     expect(big.body).toEqual({
       success: false,
+      code: 'PAYLOAD_TOO_LARGE',
       error: 'The request body is too large (50 MB at most for this call).',
     });
     // Sent without a length, it is counted as it arrives.
@@ -405,6 +414,7 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       success: false,
+      code: 'BAD_REQUEST',
       error: 'Cell ZZZZZZZ2 is past column XFD, the last a sheet can have, so the workbook cannot be read.',
     });
     expect(await importCount()).toBe(before);
@@ -475,6 +485,7 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
     expect(refused.status).toBe(503);
     expect(refused.body).toEqual({
       success: false,
+      code: 'UNAVAILABLE',
       error: 'Another workbook is being read and 3 more are waiting; upload this one again in a minute.',
     });
     // The server answers meanwhile; the three wait for the first.
@@ -599,6 +610,7 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
       expect(res.status).toBe(413);
       expect(JSON.parse(res.body)).toEqual({
         success: false,
+        code: 'PAYLOAD_TOO_LARGE',
         error: 'The request body is too large (50 MB at most for this call).',
       });
     });

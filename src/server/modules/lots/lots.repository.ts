@@ -1,16 +1,8 @@
-import {
-  type ExpiringLot,
-  type Lot,
-  type LotRef,
-  lotExpiryConflict,
-  type OrderLot,
-  type TraceMovement,
-  type TraceResponse,
-} from '../../../shared/lots';
+import type { ExpiringLot, Lot, LotRef, OrderLot, TraceMovement, TraceResponse } from '../../../shared/lots';
 import { purchaseOrderNumber } from '../../../shared/purchasing';
 import type { Runner } from '../../db/connection';
 import type { CsvBatch } from '../../lib/csv-stream';
-import { badRequest, conflict, isId, notFound } from '../../lib/errors';
+import { badRequest, isId, notFound, refuse } from '../../lib/errors';
 
 /**
  * Lots (DESIGN §15, decision 0031). A lot's quantity moves only through the ledger: a movement
@@ -43,7 +35,7 @@ export async function lotForAdding(run: Runner, productId: string, ref: LotRef):
   const known = await findLot(run, productId, ref);
   if (known) {
     if (ref.expiresOn !== undefined && ref.expiresOn !== known.expiresOn)
-      throw conflict(lotExpiryConflict(known.number, known.expiresOn, ref.expiresOn));
+      throw refuse('LOT_EXPIRY_DIFFERS', { lot: known.number, known: known.expiresOn, given: ref.expiresOn });
     return known;
   }
   if (ref.number === undefined) throw notFound('Lot');
@@ -57,7 +49,11 @@ export async function lotForAdding(run: Runner, productId: string, ref: LotRef):
   const created = await findLot(run, productId, { number: ref.number });
   if (!created) throw notFound('Lot');
   if (created.expiresOn !== ref.expiresOn)
-    throw conflict(lotExpiryConflict(created.number, created.expiresOn, ref.expiresOn));
+    throw refuse('LOT_EXPIRY_DIFFERS', {
+      lot: created.number,
+      known: created.expiresOn,
+      given: ref.expiresOn,
+    });
   return created;
 }
 

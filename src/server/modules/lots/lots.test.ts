@@ -193,7 +193,11 @@ describe.each(targets)('receiving by lot on $name', (target) => {
       },
     ]);
     expect(res.status, res.text).toBe(409);
-    expect(res.body).toEqual({ success: false, error: 'Lot INS-1 expires on 2030-06-30, not 2030-07-31.' });
+    expect(res.body).toEqual({
+      success: false,
+      code: 'LOT_EXPIRY_DIFFERS',
+      error: 'Lot INS-1 expires on 2030-06-30, not 2030-07-31.',
+    });
     expect((await h.lotsOf(first.id)).map((lot) => [lot.number, lot.quantity])).toEqual([['INS-1', 3]]);
     expect(await h.lotsOf(other)).toEqual([]);
     const [line] = await t.sql<{ received: number }>(
@@ -241,6 +245,7 @@ describe.each(targets)('receiving by lot on $name', (target) => {
     expect(missing.status, missing.text).toBe(400);
     expect(missing.body).toEqual({
       success: false,
+      code: 'BAD_REQUEST',
       error: `${trackedName} is tracked by lot: give the lots received with their numbers, expiries and quantities.`,
     });
     const extra = await h.receive(order.id, [
@@ -253,6 +258,7 @@ describe.each(targets)('receiving by lot on $name', (target) => {
     expect(extra.status, extra.text).toBe(400);
     expect(extra.body).toEqual({
       success: false,
+      code: 'BAD_REQUEST',
       error: `${plainName} is not tracked by lot, so its line takes no lots.`,
     });
     expect(await t.sql('select id from lots where product_id = any($1::uuid[])', [[tracked, plain]])).toEqual(
@@ -667,12 +673,16 @@ describe.each(targets)('a lot’s recall trace on $name', (target) => {
     for (const unknown of ['00000000-0000-4000-8000-000000000000', 'abc', 'S-0', "1' or '1'='1"]) {
       const res = await trace(encodeURIComponent(unknown));
       expect(res.status, unknown).toBe(404);
-      expect(res.body).toEqual({ success: false, error: 'Lot not found.' });
+      expect(res.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'Lot not found.' });
     }
     // Longer than any id: the router's own 404.
     const long = await trace('x'.repeat(10_000));
     expect(long.status).toBe(404);
-    expect(long.body).toEqual({ success: false, error: expect.stringMatching(/^[A-Z].*\.$/) });
+    expect(long.body).toEqual({
+      success: false,
+      code: 'NOT_FOUND',
+      error: expect.stringMatching(/^[A-Z].*\.$/),
+    });
   });
 
   it('GET /api/lots/:id/trace answers 403 to every role but admin', async () => {

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams } from '../../../shared/common';
 import type { CsvValue } from '../../../shared/csv';
-import { unexpiredShortSentence } from '../../../shared/lots';
 import { centsNumber } from '../../../shared/money';
 import {
   ORDER_CSV_HEADER,
@@ -19,7 +18,7 @@ import { runnerOf } from '../../db/connection';
 import { currentUser } from '../../lib/auth';
 import { costFor, csvColumnsFor } from '../../lib/costs';
 import { CSV_BATCH, checkMayExport, sendCsv } from '../../lib/csv-stream';
-import { conflict, forbidden, isId, notFound } from '../../lib/errors';
+import { forbidden, isId, notFound, refuse } from '../../lib/errors';
 import { answerOnce } from '../../lib/idempotency';
 import { jsonBatchFor, sendJsonList } from '../../lib/json-stream';
 import { zonedClock } from '../../lib/zoned-time';
@@ -61,9 +60,8 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
           const { refused } = placed;
           if (refused.reason === 'productMissing') throw notFound('Product');
           // A lot-tracked product short of unexpired units: the one sentence (IMS05's too).
-          if (refused.reason === 'unexpiredShort')
-            throw conflict(unexpiredShortSentence(refused.unexpired, refused.product));
-          throw conflict('Not enough stock');
+          if (refused.reason === 'unexpiredShort') throw refuse('UNEXPIRED_SHORT', refused);
+          throw refuse('NOT_ENOUGH_STOCK');
         }
         const order = costFor(placed.callerRole, placed.order, 'unitCost');
         return { status: 201, body: { success: true as const, order } };
@@ -93,12 +91,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
         const { quantity, reason } = request.body;
         const returned = await returnOrder(tx, { orderId: id, quantity, reason, actor: me });
         if (!returned) throw notFound('Order');
-        if ('tooMany' in returned)
-          throw conflict(
-            returned.tooMany === 0
-              ? 'Every unit of this order was already returned.'
-              : `Only ${returned.tooMany} of this order can still be returned.`,
-          );
+        if ('tooMany' in returned) throw refuse('RETURN_TOO_MANY', { left: returned.tooMany });
         const order = toOrder(returned.order, (await orderLots(runnerOf(tx), [id])).get(id) ?? []);
         await recordAudit(tx, {
           actor: me,

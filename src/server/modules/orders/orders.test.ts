@@ -108,6 +108,7 @@ describe.each(targets)('orders on $name', (target) => {
     expect(deleted.status).toBe(401);
     expect(deleted.body).toEqual({
       success: false,
+      code: 'SIGNED_OUT',
       error: 'Your session is no longer valid; please sign in again.',
     });
     const changed = await t.account('salesRep');
@@ -129,7 +130,7 @@ describe.each(targets)('orders on $name', (target) => {
       body: { productId: id, quantity: 3 },
     });
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ success: false, error: 'Not enough stock' });
+    expect(res.body).toEqual({ success: false, code: 'NOT_ENOUGH_STOCK', error: 'Not enough stock' });
     expect(await stockOf(id)).toBe(2);
     const [count] = await t.sql<{ n: number }>(
       'select count(*)::int as n from orders where product_id = $1',
@@ -171,7 +172,7 @@ describe.each(targets)('orders on $name', (target) => {
         body: { productId, quantity: 1 },
       });
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ success: false, error: 'Product not found.' });
+      expect(res.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'Product not found.' });
     }
   });
 

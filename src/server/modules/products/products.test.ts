@@ -126,7 +126,7 @@ describe.each(targets)('products on $name', (target) => {
     expect((await t.call('DELETE', `/api/products/${id}`, { token: t.as.admin.token })).status).toBe(200);
     const again = await t.call('DELETE', `/api/products/${id}`, { token: t.as.admin.token });
     expect(again.status).toBe(404);
-    expect(again.body).toEqual({ success: false, error: 'Product not found.' });
+    expect(again.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'Product not found.' });
   });
 
   it.each([
@@ -209,9 +209,17 @@ describe.each(targets)('products on $name', (target) => {
     // Another product with the same code, in other letters: refused with a clear sentence.
     const sameSku = await add({ name: 'Copy Soap', sku: `soap-${tag}` });
     expect(sameSku.status).toBe(409);
-    expect(sameSku.body).toEqual({ success: false, error: 'Another product already has this SKU.' });
+    expect(sameSku.body).toEqual({
+      success: false,
+      code: 'SKU_TAKEN',
+      error: 'Another product already has this SKU.',
+    });
     const sameBarcode = await add({ name: 'Copy Soap', barcode: `400${tag}`.toLowerCase() });
-    expect(sameBarcode.body).toEqual({ success: false, error: 'Another product already has this barcode.' });
+    expect(sameBarcode.body).toEqual({
+      success: false,
+      code: 'BARCODE_TAKEN',
+      error: 'Another product already has this barcode.',
+    });
     const spaced = await add({ name: 'Spaced', sku: 'A B' });
     expect(spaced.status).toBe(400);
     expect(spaced.body.error).toMatch(/no spaces/);
@@ -261,7 +269,7 @@ describe.each(targets)('products on $name', (target) => {
     expect((await t.call('GET', `/api/products/code/400${tag}`)).status).toBe(401);
     const missing = await byCode(`400${tag}0`);
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ success: false, error: 'Product not found.' });
+    expect(missing.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'Product not found.' });
     expect((await byCode('x'.repeat(65))).status).toBe(400);
     // An edit that leaves the codes out keeps them; null clears one.
     const id = scanned.body.product._id;

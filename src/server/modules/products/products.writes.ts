@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { LotRef, Tracking } from '../../../shared/lots';
 import { type Db, runnerOf } from '../../db/connection';
 import { categories, products, suppliers, taxRates } from '../../db/schema';
-import { badRequest, conflict } from '../../lib/errors';
+import { badRequest, conflict, inUse, refuseWith } from '../../lib/errors';
 import {
   type Actor,
   changedFields,
@@ -142,7 +142,7 @@ export function stockFromEdit(
   if (expected === undefined) return sent === current ? undefined : sent;
   if (sent === expected) return undefined;
   if (current !== expected)
-    throw conflict(`Stock changed from ${expected} to ${current} while you were editing`);
+    throw refuseWith('STOCK_CHANGED', { stock: current }, { from: expected, to: current });
   return sent;
 }
 
@@ -213,8 +213,7 @@ export async function deleteProduct(db: Db, id: string, actor: Actor): Promise<b
     const before = await auditedProduct(tx, id, true);
     if (!before) return false;
     const onOrder = await firstPurchaseOrderWith(tx, { productId: id });
-    if (onOrder)
-      throw conflict(`${before.name} is on purchase order ${onOrder}, so it stays for that history.`);
+    if (onOrder) throw inUse(`${before.name} is on purchase order ${onOrder}, so it stays for that history.`);
     await tx.delete(products).where(eq(products.id, id));
     await recordAudit(tx, {
       actor,

@@ -116,7 +116,7 @@ describe.each(targets)('short searches on $name', (target) => {
         const res = await t.call('GET', '/api/products?search=s&page=1', { token: t.as.user.token });
         const waited = performance.now() - started;
         expect(res.status).toBe(503);
-        expect(res.body).toEqual({ success: false, error: SEARCH_TOO_SLOW });
+        expect(res.body).toEqual({ success: false, code: 'SEARCH_TOO_SLOW', error: SEARCH_TOO_SLOW });
         expect(waited).toBeLessThan(2000);
         expect((await t.call('GET', '/api/category', { token: t.as.user.token })).status).toBe(200);
       } finally {

@@ -10,7 +10,7 @@ import {
 import { type Db, runnerOf, type Tx } from '../../db/connection';
 import { products, purchaseOrderLines, purchaseOrders, suppliers } from '../../db/schema';
 import { type CsvBatch, exactTime, type NewestCursor, nextNewest, olderThan } from '../../lib/csv-stream';
-import { badRequest, conflict, isId, notFound } from '../../lib/errors';
+import { badRequest, conflict, isId, notFound, refuseWith } from '../../lib/errors';
 import { rowsOf } from '../../lib/sql';
 import type { ZonedClock } from '../../lib/zoned-time';
 import { type Actor, recordAudit } from '../audit/audit.repository';
@@ -620,9 +620,10 @@ export async function draftFromSuggestions(
   );
   const asked = existingDrafts.find((found) => found.supplier._id === options.supplier);
   if (asked)
-    throw conflict(
-      `${asked.supplier.name} already has a draft purchase order, ${asked.draft.number}: open it to change it rather than drafting another.`,
-      { _id: asked.draft._id, name: asked.draft.number },
+    throw refuseWith(
+      'DRAFT_EXISTS',
+      { existing: { _id: asked.draft._id, name: asked.draft.number } },
+      { supplier: asked.supplier.name, draft: asked.draft.number },
     );
   const drafted = new Set(existingDrafts.map((found) => found.supplier._id));
   const ids: string[] = [];

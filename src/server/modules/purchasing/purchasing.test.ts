@@ -820,6 +820,7 @@ describe.each(targets)('purchasing on $name', (target) => {
       expect(again.status).toBe(409);
       expect(again.body).toEqual({
         success: false,
+        code: 'DRAFT_EXISTS',
         error: expect.stringMatching(
           new RegExp(`^Supplier .+ already has a draft purchase order, ${draft?.number}: open it`),
         ),

@@ -12,7 +12,7 @@ import {
 } from '../../../shared/till';
 import { runnerOf } from '../../db/connection';
 import { currentUser } from '../../lib/auth';
-import { AppError, badRequest, conflict, isId, notFound } from '../../lib/errors';
+import { AppError, badRequest, conflict, isId, notFound, refuse } from '../../lib/errors';
 import { answerOnce } from '../../lib/idempotency';
 import { ALLOWANCES, tryAgainIn } from '../../lib/throttle';
 import { recordAudit } from '../audit/audit.repository';
@@ -46,17 +46,13 @@ function refusal(refused: RefundRefusal): AppError {
     case 'sessionMissing':
       return notFound('Till session');
     case 'sessionClosed':
-      return conflict(`Till session ${sessionNumberLabel(refused.number)} is closed.`);
+      return refuse('SESSION_CLOSED', { session: `Till session ${sessionNumberLabel(refused.number)}` });
     case 'orderNotOfSale':
       return new AppError(404, 'Every line must be an order of this sale.');
     case 'tooMany':
-      return conflict(
-        refused.left === 0
-          ? `Every unit of ${refused.product} was already given back.`
-          : `Only ${refused.left} of ${refused.product} can still be refunded.`,
-      );
+      return refuse('RETURN_TOO_MANY', refused);
     case 'drawerShort':
-      return conflict(`The drawer holds only ${formatCents(refused.holds, refused.currency)}.`);
+      return refuse('CASH_CAP', { holds: formatCents(refused.holds, refused.currency) });
     case 'cashAboveTaken': {
       const left = `At most ${formatCents(refused.left, refused.currency)} more of this sale can be refunded in cash`;
       const others = refused.others.map((method) => REFUNDED_AS[method]);

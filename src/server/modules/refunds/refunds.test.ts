@@ -237,6 +237,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     expect(tooMany.status).toBe(409);
     expect(tooMany.body).toEqual({
       success: false,
+      code: 'RETURN_TOO_MANY',
       error: `Only 1 of ${nth(sale.lines).product.name} can still be refunded.`,
     });
     expect(await orderOf(order)).toMatchObject({ returned_quantity: 4 });
@@ -632,7 +633,11 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
         method: 'card',
       });
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ success: false, error: 'Every line must be an order of this sale.' });
+      expect(res.body).toEqual({
+        success: false,
+        code: 'NOT_FOUND',
+        error: 'Every line must be an order of this sale.',
+      });
     }
     expect(await orderOf(nth(mine.lines).order._id)).toMatchObject({ returned_quantity: 0 });
     expect(await orderOf(nth(theirs.lines).order._id)).toMatchObject({ returned_quantity: 0 });
@@ -740,7 +745,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     for (const form of [unknownNumber, 'S-', 'abc', '12abc', '-5', '1.5', '9'.repeat(20), '%20']) {
       const res = await t.call('GET', `/api/sales/by-number/${form}`, { token: t.as.salesRep.token });
       expect(res.status, form).toBe(404);
-      expect(res.body, form).toEqual({ success: false, error: 'Sale not found.' });
+      expect(res.body, form).toEqual({ success: false, code: 'NOT_FOUND', error: 'Sale not found.' });
     }
     // Longer than any path parameter: no route takes it, still a 404 in the error shape.
     const long = await t.call('GET', `/api/sales/by-number/${'1'.repeat(1000)}`, {
@@ -800,6 +805,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     expect(over.status).toBe(429);
     expect(over.body).toEqual({
       success: false,
+      code: 'TOO_MANY_REQUESTS',
       error: 'You may look up at most 60 receipts an hour; try again in 60 minutes.',
     });
     expect((await look(await t.account('user'), sale.number)).status).toBe(200);
@@ -866,7 +872,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     for (const id of ['not-an-id', UNKNOWN]) {
       const res = await t.call('GET', `/api/refunds/${id}`, { token: t.as.salesRep.token });
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ success: false, error: 'Refund not found.' });
+      expect(res.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'Refund not found.' });
     }
   });
 

@@ -300,6 +300,7 @@ describe.each(targets)('reports on $name', (target) => {
       expect(more.status).toBe(400);
       expect(more.body).toEqual({
         success: false,
+        code: 'VALIDATION',
         error: 'A report covers at most 3 years.',
         details: [{ path: '', message: 'A report covers at most 3 years.' }],
       });

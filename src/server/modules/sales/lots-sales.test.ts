@@ -143,10 +143,10 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
       payment: { method: 'card' },
     });
     expect(refusedSale.status).toBe(409);
-    expect(refusedSale.body).toEqual({ success: false, error: short });
+    expect(refusedSale.body).toEqual({ success: false, code: 'UNEXPIRED_SHORT', error: short });
     const refusedOrder = await order(t.as.salesRep, syrup.id, 3);
     expect(refusedOrder.status).toBe(409);
-    expect(refusedOrder.body).toEqual({ success: false, error: short });
+    expect(refusedOrder.body).toEqual({ success: false, code: 'UNEXPIRED_SHORT', error: short });
     // Nor found at the counter: an admin overriding stock is refused the same way.
     const overridden = await sell(t.as.admin, {
       lines: [{ productId: syrup.id, quantity: 3, overrideStock: true }],

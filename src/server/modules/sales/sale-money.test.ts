@@ -248,13 +248,14 @@ describe.each(targets)('money at the counter on $name', (target) => {
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ code: 'TOTAL_CHANGED', total: 4.36 });
     expect(await stockOf(soup.id)).toBe(3);
-    // A refusal without a code has none in its body.
+    // Every refusal has its own code (decision 0041); only TOTAL_CHANGED names a total.
     const short = await sell(t.as.salesRep, {
       lines: [{ productId: soup.id, quantity: 4 }],
       payment: { method: 'card' },
     });
     expect(short.status).toBe(409);
-    expect(short.body).not.toHaveProperty('code');
+    expect(short.body.code).toBe('NOT_ENOUGH_STOCK');
+    expect(short.body).not.toHaveProperty('total');
     const bad = await sell(t.as.salesRep, {
       lines: [{ productId: soup.id, quantity: 1 }],
       payment: { method: 'card' },

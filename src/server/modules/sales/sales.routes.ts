@@ -1,19 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams } from '../../../shared/common';
-import { unexpiredShortSentence } from '../../../shared/lots';
 import { centsNumber, toCents } from '../../../shared/money';
 import { DEFAULT_PAGE_SIZE, pageWindow } from '../../../shared/paging';
 import { can } from '../../../shared/roles';
-import {
-  SaleInput,
-  SaleListResponse,
-  SaleQuery,
-  SaleResponse,
-  totalChangedSentence,
-} from '../../../shared/sales';
+import { SaleInput, SaleListResponse, SaleQuery, SaleResponse } from '../../../shared/sales';
 import { MAX_PAYMENTS } from '../../../shared/till';
 import { currentUser } from '../../lib/auth';
-import { AppError, badRequest, conflict, forbidden, isId, notFound } from '../../lib/errors';
+import { type AppError, badRequest, forbidden, isId, notFound, refuse, refuseWith } from '../../lib/errors';
 import { answerOnce } from '../../lib/idempotency';
 import { ALLOWANCES } from '../../lib/throttle';
 import { findSale, salePage, salesSellerFilter } from './sales.repository';
@@ -26,19 +19,16 @@ export function refusal(refused: SaleRefusal): AppError {
       return notFound('Product');
     case 'totalChanged': {
       const total = centsNumber(refused.total);
-      return new AppError(409, totalChangedSentence(total, centsNumber(refused.shown), refused.currency), {
-        code: 'TOTAL_CHANGED',
-        total,
-      });
+      return refuseWith(
+        'TOTAL_CHANGED',
+        { total },
+        { now: total, shown: centsNumber(refused.shown), currency: refused.currency },
+      );
     }
     case 'shortOfStock':
-      return conflict(
-        refused.stock === 0
-          ? `${refused.product} is out of stock.`
-          : `Not enough stock of ${refused.product}: ${refused.stock} left.`,
-      );
+      return refuse('NOT_ENOUGH_STOCK', { product: refused.product, left: refused.stock });
     case 'unexpiredShort':
-      return conflict(unexpiredShortSentence(refused.unexpired, refused.product));
+      return refuse('UNEXPIRED_SHORT', refused);
     case 'customerMissing':
       return notFound('Customer');
     case 'tenderedShort':
@@ -50,11 +40,11 @@ export function refusal(refused: SaleRefusal): AppError {
     case 'creditNeedsCustomer':
       return badRequest("Paying with store credit needs the sale's customer.");
     case 'creditShort':
-      return conflict(`${refused.customer} has ${refused.balance} of store credit.`);
+      return refuse('CREDIT_SHORT', refused);
     case 'sessionMissing':
       return notFound('Session');
     case 'sessionClosed':
-      return conflict('This till session is closed.');
+      return refuse('SESSION_CLOSED');
   }
 }
 

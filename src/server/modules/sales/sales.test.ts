@@ -161,7 +161,11 @@ describe.each(targets)('sales on $name', (target) => {
       payment: { method: 'card' },
     });
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ success: false, error: 'Not enough stock of Scarce Widget: 2 left.' });
+    expect(res.body).toEqual({
+      success: false,
+      code: 'NOT_ENOUGH_STOCK',
+      error: 'Not enough stock of Scarce Widget: 2 left.',
+    });
     expect([await stockOf(plenty.id), await stockOf(scarce.id)]).toEqual([50, 2]);
     expect((await t.sql<{ n: number }>('select count(*)::int as n from sales'))[0]?.n).toBe(salesBefore);
     expect(

@@ -24,7 +24,7 @@ import type { Runner } from '../../db/connection';
 import { runnerOf, type Tx } from '../../db/connection';
 import type { SignedInRunner } from '../../lib/auth';
 import { signedInRunner } from '../../lib/auth';
-import { AppError, badRequest, forbidden } from '../../lib/errors';
+import { AppError, badRequest, refuse } from '../../lib/errors';
 import { verifyPassword } from '../../lib/passwords';
 import { type Allowance, tryAgainIn } from '../../lib/throttle';
 import { recordAudit } from '../audit/audit.repository';
@@ -85,17 +85,6 @@ export function mergeLines(lines: readonly SellLine[]): MergedLine[] {
       return { ...line, discount: first };
     throw badRequest('The same product is on two lines with different discounts; put it on one line.');
   });
-}
-
-export const DISCOUNT_NEEDS_APPROVAL = "This discount needs a manager's approval.";
-
-/**
- * The one answer of an approval that does not approve, whatever the reason (a wrong PIN, an email
- * that is no active admin's, an admin without a PIN): so a manager sees they mistyped, and no one
- * learns from it which emails are admins' (DESIGN §12).
- */
-export function pinNotRightSentence(email: string): string {
-  return `That PIN is not right for ${email}.`;
 }
 
 /** Why a sale was refused before anything was written, with what the refusal names. */
@@ -186,21 +175,20 @@ function cartOf(rows: readonly CartRow[], merged: readonly MergedLine[]): CartLi
  * An admin's approval (DESIGN §12): the email of an active admin whose PIN matches. Each try counts
  * on that email's own PIN counter before the PIN is checked (429 once over, whatever the PIN),
  * never on its sign-in throttle, and only a right PIN takes its count back; every try that does
- * not approve is one 403 sentence (pinNotRightSentence). Answers the approver.
+ * not approve is one 403 sentence (WRONG_PIN). Answers the approver.
  */
 async function approve(
   context: SellContext,
   tx: Tx,
   approval: ApprovalInput | undefined,
 ): Promise<{ id: string; name: string }> {
-  if (!approval) throw forbidden(DISCOUNT_NEEDS_APPROVAL);
+  if (!approval) throw refuse('APPROVAL_NEEDED');
   const email = approval.email.trim().toLowerCase();
   const taken = await context.pins.take(email);
-  if (!taken.admitted)
-    throw new AppError(429, `Too many wrong PINs for ${email}; ${tryAgainIn(taken.waitMs)}.`);
+  if (!taken.admitted) throw refuse('TOO_MANY_PINS', { email, wait: tryAgainIn(taken.waitMs) });
   const approver = await findApprover(runnerOf(tx), email);
   const matches = await verifyPassword(approver?.pinHash ?? undefined, approval.pin);
-  if (!approver || !matches) throw forbidden(pinNotRightSentence(email));
+  if (!approver || !matches) throw refuse('WRONG_PIN', { email });
   await context.pins.giveBack(taken);
   return approver;
 }

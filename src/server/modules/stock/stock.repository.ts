@@ -5,7 +5,7 @@ import type { AdjustmentReason, Movement, MovementKind } from '../../../shared/s
 import { type Db, runnerOf, type Tx } from '../../db/connection';
 import { lots, orders, products, purchaseOrders, stockMovements } from '../../db/schema';
 import { type CsvBatch, exactTime, type NewestCursor, nextNewest, olderThan } from '../../lib/csv-stream';
-import { badRequest, notFound } from '../../lib/errors';
+import { badRequest, notFound, refuse } from '../../lib/errors';
 import { rowsOf } from '../../lib/sql';
 import type { ZonedClock } from '../../lib/zoned-time';
 import { lotForAdding, lotForTaking } from '../lots/lots.repository';
@@ -106,8 +106,7 @@ async function lockProduct(tx: Tx, productId: string) {
 
 /** A lot-tracked product's movement names its lot; another product's names none (DESIGN §15). */
 function checkLotNamed(tracking: string, lot: LotRef | undefined): LotRef | undefined {
-  if (tracking === 'lot' && lot === undefined)
-    throw badRequest('Name the lot: this product is tracked by lot.');
+  if (tracking === 'lot' && lot === undefined) throw refuse('LOT_NEEDED');
   if (tracking !== 'lot' && lot !== undefined)
     throw badRequest('This product is not tracked by lot, so name no lot.');
   return lot;

@@ -124,7 +124,7 @@ describe.each(targets)('stock ledger on $name', (target) => {
         body: { quantity: -3, reason: 'lost' },
       });
       expect(res.status).toBe(409);
-      expect(res.body).toEqual({ success: false, error: 'Not enough stock' });
+      expect(res.body).toEqual({ success: false, code: 'NOT_ENOUGH_STOCK', error: 'Not enough stock' });
       expect(await movementsOf(id)).toHaveLength(1);
       expect(await stockOf(id)).toBe(2);
     });
@@ -292,7 +292,9 @@ describe.each(targets)('stock ledger on $name', (target) => {
       expect(res.status).toBe(409);
       expect(res.body).toEqual({
         success: false,
+        code: 'STOCK_CHANGED',
         error: 'Stock changed from 50 to 46 while you were editing',
+        stock: 46,
       });
       expect(await stockOf(id)).toBe(46);
       const [row] = await t.sql<{ price: string }>('select price from products where id = $1', [id]);

@@ -8,7 +8,7 @@ import {
   TaxRateResponse,
 } from '../../../shared/store';
 import { currentUser } from '../../lib/auth';
-import { conflict, isId, notFound } from '../../lib/errors';
+import { inUse, isId, notFound, refuseWith } from '../../lib/errors';
 import {
   deleteTaxRate,
   insertTaxRate,
@@ -20,11 +20,15 @@ import {
 } from './store.repository';
 
 const duplicate = (name: string, existing: { id: string; name: string }) =>
-  conflict(`A tax rate named "${name}" already exists.`, { _id: existing.id, name: existing.name });
+  refuseWith(
+    'NAME_TAKEN',
+    { existing: { _id: existing.id, name: existing.name } },
+    { kind: 'tax rate', name },
+  );
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** Why a rate in use stays, and what to do first. */
-function inUse(use: { products: number; storeDefault: boolean }): string {
+function inUseSentence(use: { products: number; storeDefault: boolean }): string {
   const products = plural(use.products, 'product');
   if (use.products > 0 && use.storeDefault)
     return `This tax rate is used by ${products} and is the store's default; give them another rate and choose another default first.`;
@@ -128,7 +132,7 @@ export const storeRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       const outcome = isId(id) ? await deleteTaxRate(app.db, id, currentUser(request)) : false;
       if (outcome === false) throw notFound('Tax rate');
-      if (outcome !== true) throw conflict(inUse(outcome));
+      if (outcome !== true) throw inUse(inUseSentence(outcome));
       return { success: true as const, message: 'Tax rate deleted.' };
     },
   );

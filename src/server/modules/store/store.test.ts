@@ -193,7 +193,12 @@ describe.each(targets)('store settings on $name', (target) => {
     for (const body of [[{ name: 'x' }], ['USD'], 5]) {
       const res = await put(body);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ success: false, error: expect.any(String), details: expect.any(Array) });
+      expect(res.body).toEqual({
+        success: false,
+        code: 'VALIDATION',
+        error: expect.any(String),
+        details: expect.any(Array),
+      });
     }
   });
 });

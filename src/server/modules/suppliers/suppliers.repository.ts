@@ -2,7 +2,7 @@ import { asc, count, eq, sql } from 'drizzle-orm';
 import type { Supplier } from '../../../shared/suppliers';
 import type { Db } from '../../db/connection';
 import { products, suppliers } from '../../db/schema';
-import { conflict } from '../../lib/errors';
+import { inUse } from '../../lib/errors';
 import {
   type Actor,
   changedFields,
@@ -91,7 +91,7 @@ export async function deleteSupplier(db: Db, id: string, actor: Actor): Promise<
     if (!locked) return false;
     const ordered = await firstPurchaseOrderWith(tx, { supplierId: id });
     if (ordered)
-      throw conflict(
+      throw inUse(
         `${locked.name} is the supplier of purchase order ${ordered}, so it stays for that history.`,
       );
     const [row] = await tx.delete(suppliers).where(eq(suppliers.id, id)).returning();

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams, Message } from '../../../shared/common';
 import { SupplierInput, SupplierListResponse, SupplierResponse } from '../../../shared/suppliers';
 import { currentUser } from '../../lib/auth';
-import { conflict, isId, notFound } from '../../lib/errors';
+import { inUse, isId, notFound } from '../../lib/errors';
 import {
   deleteSupplier,
   insertSupplier,
@@ -65,7 +65,7 @@ export const suppliersRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!isId(id)) throw notFound('Supplier');
       const used = await productsFromSupplier(app.db, id);
       if (used > 0) {
-        throw conflict(
+        throw inUse(
           `This supplier supplies ${used} product${used === 1 ? '' : 's'}; change or delete them first.`,
         );
       }

@@ -75,7 +75,7 @@ describe.each(targets)('suppliers on $name', (target) => {
   it.each(NOT_ADMIN)('GET /api/supplier answers 403 to a %s', async (role) => {
     const res = await t.call('GET', '/api/supplier', { token: t.as[role].token });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ success: false, error: expect.any(String) });
+    expect(res.body).toEqual({ success: false, code: 'FORBIDDEN', error: expect.any(String) });
   });
 
   it('PUT /api/supplier/:id updates every field', async () => {
@@ -96,7 +96,7 @@ describe.each(targets)('suppliers on $name', (target) => {
     expect(await rowCount(_id)).toBe(0);
     const again = await t.call('DELETE', `/api/supplier/${_id}`, { token: t.as.admin.token });
     expect(again.status).toBe(404);
-    expect(again.body).toEqual({ success: false, error: 'Supplier not found.' });
+    expect(again.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'Supplier not found.' });
   });
 
   it('DELETE /api/supplier/:id refuses a supplier used by products with 409 naming the count, and keeps it', async () => {
@@ -106,7 +106,11 @@ describe.each(targets)('suppliers on $name', (target) => {
       await t.sql('update products set supplier_id = $1 where id = $2', [first.supplierId, other.id]);
     const res = await t.call('DELETE', `/api/supplier/${first.supplierId}`, { token: t.as.admin.token });
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ success: false, error: expect.stringContaining('3 products') });
+    expect(res.body).toEqual({
+      success: false,
+      code: 'IN_USE',
+      error: expect.stringContaining('3 products'),
+    });
     expect(await rowCount(first.supplierId)).toBe(1);
   });
 
@@ -139,7 +143,7 @@ describe.each(targets)('suppliers on $name', (target) => {
         body: supplierBody(),
       });
       expect(put.status).toBe(404);
-      expect(put.body).toEqual({ success: false, error: 'Supplier not found.' });
+      expect(put.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'Supplier not found.' });
       const del = await t.call('DELETE', `/api/supplier/${encodeURIComponent(id)}`, {
         token: t.as.admin.token,
       });

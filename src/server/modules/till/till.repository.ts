@@ -11,7 +11,7 @@ import {
   sessionReport,
 } from '../../../shared/till';
 import { type Runner, runnerOf } from '../../db/connection';
-import { conflict, notFound, pgCode, violatedConstraint } from '../../lib/errors';
+import { conflict, notFound, pgCode, refuse, refuseWith, violatedConstraint } from '../../lib/errors';
 import { type Actor, changedFields, createdFields, recordAudit, type Tx } from '../audit/audit.repository';
 import { storeCurrency } from '../store/store.repository';
 
@@ -31,10 +31,10 @@ const toRegister = (row: RegisterRow): Register => ({ _id: row.id, name: row.nam
 
 /** A unique-name refusal, also when two writers race past the check (registers_name_lower_key). */
 const duplicateRegister = (name: string, existing?: RegisterRow) =>
-  conflict(
-    `A register named "${name}" already exists.`,
-    existing ? { _id: existing.id, name: existing.name } : undefined,
-  );
+  refuseWith('NAME_TAKEN', existing ? { existing: { _id: existing.id, name: existing.name } } : {}, {
+    kind: 'register',
+    name,
+  });
 
 /** Runs a write whose unique index may refuse it: that refusal becomes `refusal`, not a 500. */
 async function unlessDuplicate<T>(index: string, write: () => Promise<T>, refusal: () => Error): Promise<T> {
@@ -320,8 +320,6 @@ export async function findSession(
   return { session: toSession(row), report: await reportOf(runner, id) };
 }
 
-const OPEN_ALREADY = 'This register already has an open session; close it before opening another.';
-
 /**
  * Opens a session on a register with its float (DESIGN §13). The register is held FOR SHARE
  * (see updateRegister); at most one open session per register is the partial unique index
@@ -345,7 +343,7 @@ export async function openSession(
     `select id, number from register_sessions where register_id = $1::uuid and status = 'open'`,
     [registerId],
   );
-  if (open) throw conflict(OPEN_ALREADY);
+  if (open) throw refuse('SESSION_OPEN');
   const float = centsText(toCents(openingFloat));
   const [inserted] = await unlessDuplicate(
     'register_sessions_one_open',
@@ -355,7 +353,7 @@ export async function openSession(
          values ($1::uuid, $2::uuid, $3::text, $4::numeric) returning id`,
         [registerId, actor.id, actor.name, float],
       ),
-    () => conflict(OPEN_ALREADY),
+    () => refuse('SESSION_OPEN'),
   );
   const row = (await sessionRow(run, (inserted as { id: string }).id, undefined)) as SessionRow;
   await recordAudit(tx, {
@@ -371,7 +369,7 @@ export async function openSession(
 async function openSessionLocked(run: Runner, id: string, openedBy: string | undefined): Promise<SessionRow> {
   const row = await sessionRow(run, id, openedBy, true);
   if (!row) throw notFound('Session');
-  if (row.status !== 'open') throw conflict(`${sessionName(row)} is closed.`);
+  if (row.status !== 'open') throw refuse('SESSION_CLOSED', { session: sessionName(row) });
   return row;
 }
 
@@ -395,9 +393,7 @@ export async function moveCash(
     const holds = await drawerHolds(run, sessionId);
     if (-amount > holds) {
       const currency = await storeCurrency(run);
-      throw conflict(
-        `The drawer holds ${formatCents(holds, currency)}; you cannot take out ${formatCents(-amount, currency)}.`,
-      );
+      throw refuse('CASH_CAP', { holds: formatCents(holds, currency), out: formatCents(-amount, currency) });
     }
   }
   const [moved] = await run.query<{ id: string; at: string | Date }>(

@@ -902,7 +902,12 @@ describe.each(targets)('the till on $name', (target) => {
         await t.call('PUT', `/api/registers/${register._id}`, { token: as('admin'), body }),
       ]) {
         expect(res.status).toBe(400);
-        expect(res.body).toEqual({ success: false, error: expect.any(String), details: expect.any(Array) });
+        expect(res.body).toEqual({
+          success: false,
+          code: 'VALIDATION',
+          error: expect.any(String),
+          details: expect.any(Array),
+        });
       }
     }
   });

@@ -76,7 +76,11 @@ describe.each(targets)('staff management on $name', (target) => {
       expect(renamed.body.user.name).toBe('Adam Boss');
       const demoted = await patch(t.as.superAdmin, admin.id, { role: 'salesRep' });
       expect(demoted.status).toBe(403);
-      expect(demoted.body).toEqual({ success: false, error: 'Your role cannot give the salesRep role.' });
+      expect(demoted.body).toEqual({
+        success: false,
+        code: 'FORBIDDEN',
+        error: 'Your role cannot give the salesRep role.',
+      });
       const [row] = await t.sql<{ role: string }>('select role from users where id = $1', [admin.id]);
       expect(row?.role).toBe('admin');
     });
@@ -90,7 +94,11 @@ describe.each(targets)('staff management on $name', (target) => {
       const target = await t.account(targetRole as Role, 'Kept Name');
       const res = await patch(t.as[caller], target.id, body);
       expect(res.status).toBe(403);
-      expect(res.body).toEqual({ success: false, error: 'Your role cannot change this user.' });
+      expect(res.body).toEqual({
+        success: false,
+        code: 'FORBIDDEN',
+        error: 'Your role cannot change this user.',
+      });
       const [row] = await t.sql<{ name: string; active: boolean }>(
         'select name, active from users where id = $1',
         [target.id],
@@ -151,7 +159,11 @@ describe.each(targets)('staff management on $name', (target) => {
       expect(wrong.body.error).toBe('Invalid email or password');
       const right = await login(rep.email, PASSWORD);
       expect(right.status).toBe(403);
-      expect(right.body).toEqual({ success: false, error: 'This account is deactivated.' });
+      expect(right.body).toEqual({
+        success: false,
+        code: 'DEACTIVATED',
+        error: 'This account is deactivated.',
+      });
 
       const list = await t.call('GET', '/api/users?search=Dora', { token: t.as.admin.token });
       expect(list.body.users).toContainEqual(expect.objectContaining({ _id: rep.id, active: false }));
@@ -244,7 +256,7 @@ describe.each(targets)('staff management on $name', (target) => {
 
       const products = await t.call('GET', '/api/products', { token });
       expect(products.status).toBe(403);
-      expect(products.body).toEqual({ success: false, error: MUST_CHANGE });
+      expect(products.body).toEqual({ success: false, code: 'MUST_CHANGE_PASSWORD', error: MUST_CHANGE });
       const { res: ordered, stock } = await order({ ...rep, token });
       expect(ordered.status).toBe(403);
       expect(ordered.body.error).toBe(MUST_CHANGE);

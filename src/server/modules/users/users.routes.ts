@@ -14,8 +14,8 @@ import {
   UserQuery,
   UserResponse,
 } from '../../../shared/users';
-import { currentUser, MUST_CHANGE_PASSWORD } from '../../lib/auth';
-import { AppError, badRequest, conflict, forbidden, isId, notFound } from '../../lib/errors';
+import { currentUser } from '../../lib/auth';
+import { AppError, badRequest, forbidden, isId, notFound, refuse } from '../../lib/errors';
 import type { AuthUser } from '../../lib/fastify';
 import { hashPassword, temporaryPassword, verifyPassword } from '../../lib/passwords';
 import { type Admission, LOGIN_LIMITS, limitsText, tooManyAttempts } from '../../lib/throttle';
@@ -32,8 +32,6 @@ import {
   toUser,
   updateUser,
 } from './users.repository';
-
-const EMAIL_TAKEN = 'That email is already in use.';
 
 /**
  * A new password or email needs the current password (DESIGN §7), so a stolen session cannot
@@ -57,8 +55,7 @@ async function checkCurrentPassword(
   });
   if (!admission.admitted) throw tooManyAttempts(admission.waitMs);
   const hash = await passwordHashOf(request.server.db, me.id);
-  if (!(await verifyPassword(hash, input.currentPassword)))
-    throw forbidden('Your current password is wrong.');
+  if (!(await verifyPassword(hash, input.currentPassword))) throw refuse('WRONG_PASSWORD');
   return admission;
 }
 
@@ -103,7 +100,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!CREATABLE_ROLES[me.role].includes(input.role)) {
         throw forbidden(`Your role cannot create ${input.role} accounts.`);
       }
-      if (await emailTaken(app.db, input.email)) throw conflict(EMAIL_TAKEN);
+      if (await emailTaken(app.db, input.email)) throw refuse('EMAIL_TAKEN');
       const row = await insertUser(
         app.db,
         {
@@ -204,7 +201,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const me = currentUser(request);
       const { id } = request.params;
-      if (id !== me.id && me.mustChangePassword) throw forbidden(MUST_CHANGE_PASSWORD);
+      if (id !== me.id && me.mustChangePassword) throw refuse('MUST_CHANGE_PASSWORD');
       if (id !== me.id && MANAGED_ROLES[me.role].length === 0)
         throw forbidden('You can only see your own account.');
       const target = isId(id) ? await findUser(app.db, id) : undefined;
@@ -242,7 +239,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
           throw badRequest('Choose a password other than the temporary one.');
       }
       const admission = await checkCurrentPassword(request, me, input);
-      if (await emailTaken(app.db, input.email, me.id)) throw conflict(EMAIL_TAKEN);
+      if (await emailTaken(app.db, input.email, me.id)) throw refuse('EMAIL_TAKEN');
       const passwordHash = input.password ? await hashPassword(input.password) : undefined;
       const row = await updateUser(app.db, me.id, { ...input, passwordHash }, me);
       if (!row) throw new AppError(401, 'Your account no longer exists.');
@@ -277,7 +274,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       if (!admission.admitted) throw tooManyAttempts(admission.waitMs);
       const hash = await passwordHashOf(app.db, me.id);
-      if (!(await verifyPassword(hash, currentPassword))) throw forbidden('Your current password is wrong.');
+      if (!(await verifyPassword(hash, currentPassword))) throw refuse('WRONG_PASSWORD');
       if (!(await setPin(app.db, me, await hashPassword(pin))))
         throw new AppError(401, 'Your account no longer exists.');
       await app.loginThrottle.succeeded(admission);

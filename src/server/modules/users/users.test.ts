@@ -62,7 +62,7 @@ describe.each(targets)('users on $name', (target) => {
     it.each(REPS_AND_USER)('answers 403 to a %s', async (role) => {
       const res = await t.call('GET', '/api/users', { token: t.as[role].token });
       expect(res.status).toBe(403);
-      expect(res.body).toEqual({ success: false, error: expect.any(String) });
+      expect(res.body).toEqual({ success: false, code: 'FORBIDDEN', error: expect.any(String) });
     });
   });
 
@@ -136,7 +136,11 @@ describe.each(targets)('users on $name', (target) => {
           body: newUser('salesRep', { email }),
         });
         expect(res.status).toBe(409);
-        expect(res.body).toEqual({ success: false, error: 'That email is already in use.' });
+        expect(res.body).toEqual({
+          success: false,
+          code: 'EMAIL_TAKEN',
+          error: 'That email is already in use.',
+        });
       }
       const rows = await t.sql('select 1 from users where email = $1', [first.email]);
       expect(rows).toHaveLength(1);
@@ -244,7 +248,7 @@ describe.each(targets)('users on $name', (target) => {
           token: t.as.superAdmin.token,
         });
         expect(res.status).toBe(404);
-        expect(res.body).toEqual({ success: false, error: 'User not found.' });
+        expect(res.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'User not found.' });
       }
     });
 
@@ -328,7 +332,7 @@ describe.each(targets)('users on $name', (target) => {
       for (const id of [UNKNOWN_ID, 'nope']) {
         const res = await t.call('GET', `/api/users/${id}`, { token: t.as.superAdmin.token });
         expect(res.status).toBe(404);
-        expect(res.body).toEqual({ success: false, error: 'User not found.' });
+        expect(res.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'User not found.' });
       }
     });
   });
@@ -407,6 +411,7 @@ describe.each(targets)('users on $name', (target) => {
         expect(missing.status).toBe(400);
         expect(missing.body).toEqual({
           success: false,
+          code: 'BAD_REQUEST',
           error: 'Enter your current password to change your password or email.',
         });
         const wrong = await t.call('PUT', `/api/users/${me.id}`, {
@@ -414,7 +419,11 @@ describe.each(targets)('users on $name', (target) => {
           body: profile(me, { ...change, currentPassword: 'not my password' }),
         });
         expect(wrong.status).toBe(403);
-        expect(wrong.body).toEqual({ success: false, error: 'Your current password is wrong.' });
+        expect(wrong.body).toEqual({
+          success: false,
+          code: 'WRONG_PASSWORD',
+          error: 'Your current password is wrong.',
+        });
         const [row] = await t.sql<{ email: string; v: number }>(
           'select email, token_version as v from users where id = $1',
           [me.id],
@@ -475,7 +484,11 @@ describe.each(targets)('users on $name', (target) => {
         body: profile(me, { email: other.email.toUpperCase(), currentPassword: PASSWORD }),
       });
       expect(res.status).toBe(409);
-      expect(res.body).toEqual({ success: false, error: 'That email is already in use.' });
+      expect(res.body).toEqual({
+        success: false,
+        code: 'EMAIL_TAKEN',
+        error: 'That email is already in use.',
+      });
       const [row] = await t.sql<{ email: string }>('select email from users where id = $1', [me.id]);
       expect(row?.email).toBe(me.email);
     });

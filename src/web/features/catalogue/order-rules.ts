@@ -1,6 +1,8 @@
 import { orderTotal } from '../../../shared/orders';
+import { refusalSentence } from '../../../shared/refusals';
 
-export const NOT_ENOUGH_STOCK = 'Not enough stock';
+/** The server's own sentence for an order above the stock, said before it is sent. */
+export const NOT_ENOUGH_STOCK = refusalSentence('NOT_ENOUGH_STOCK');
 
 /**
  * What the Quantity box holds against the stock: more than the stock is 'Not enough stock'. The

@@ -5,7 +5,7 @@ import { type Customer, CustomerInput } from '../../../shared/customers';
 import { buttonClass } from '../../components/button';
 import { FormDialog } from '../../components/form-dialog';
 import { TextAreaField, TextField } from '../../components/form-field';
-import { ApiRequestError } from '../../lib/api';
+import { refusedAs } from '../../lib/api';
 import { customerPath } from '../../lib/area-paths';
 import { applyServerFieldErrors, fieldProps } from '../../lib/form-errors';
 import { notify } from '../../lib/notify';
@@ -31,8 +31,7 @@ export function CustomerFormModal({
   const editing = customer !== null;
   const me = useSignedInUser();
   const save = useSaveCustomer();
-  const duplicate =
-    save.error instanceof ApiRequestError && save.error.status === 409 ? save.error.existing : undefined;
+  const duplicate = refusedAs(save.error, 'CUSTOMER_TAKEN') ? save.error.existing : undefined;
   const form = useForm({
     resolver: zodResolver(CustomerInput),
     defaultValues: {

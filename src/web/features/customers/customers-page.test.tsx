@@ -235,6 +235,7 @@ describe('one customer per name and phone', () => {
     body: {
       success: false,
       error: 'A customer named Ada Lovelace with phone 555-1815 already exists.',
+      code: 'CUSTOMER_TAKEN',
       existing: { _id: 'ada', name: 'Ada Lovelace' },
     },
   };

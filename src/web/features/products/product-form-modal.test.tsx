@@ -2,10 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { Product } from '../../../shared/products';
+import { refusalSentence } from '../../../shared/refusals';
 import { ApiRequestError } from '../../lib/api';
 import { product } from '../../test/fixtures';
 import { type FetchCall, mockFetch, renderWithClient, signIn, storeOf, userOf } from '../../test/helpers';
-import { changedStock, ProductFormModal } from './product-form-modal';
+import { changedStock, ProductFormModal, takenCode } from './product-form-modal';
 
 const category = { _id: 'c1', name: 'Stationery', description: '' };
 const supplier = { _id: 's1', name: 'Acme' };
@@ -35,7 +36,9 @@ async function renderEdit(now: { stock: number }) {
             status: 409,
             body: {
               success: false,
-              error: `Stock changed from ${edit.expectedStock} to ${now.stock} while you were editing`,
+              error: refusalSentence('STOCK_CHANGED', { from: edit.expectedStock, to: now.stock }),
+              code: 'STOCK_CHANGED',
+              stock: now.stock,
             },
           };
         now.stock = edit.stock;
@@ -64,14 +67,26 @@ async function typeStock(dialog: HTMLElement, value: string) {
 }
 
 describe('the product form and a stock that changed while it was open', () => {
-  it('reads the current stock from the 409 sentence, and nothing from other failures', () => {
-    const stale = new ApiRequestError('Stock changed from 47 to 46 while you were editing', 409);
+  it('reads the current stock from a STOCK_CHANGED refusal whatever its words, and nothing from other failures', () => {
+    const stale = new ApiRequestError('Le stock a changé.', 409, { code: 'STOCK_CHANGED', stock: 46 });
     expect(changedStock(stale)).toBe(46);
-    expect(changedStock(new ApiRequestError('A product with this name already exists', 409))).toBeNull();
     expect(
-      changedStock(new ApiRequestError('Stock changed from 47 to 46 while you were editing', 400)),
+      changedStock(new ApiRequestError('Another product already has this SKU.', 409, { code: 'SKU_TAKEN' })),
+    ).toBeNull();
+    // The sentence alone decides nothing: a screen tells refusals apart by their code.
+    expect(
+      changedStock(new ApiRequestError('Stock changed from 47 to 46 while you were editing', 409)),
     ).toBeNull();
     expect(changedStock(new Error('Stock changed from 47 to 46 while you were editing'))).toBeNull();
+  });
+
+  it('tells a taken SKU from a taken barcode by the code, not the words', () => {
+    expect(takenCode(new ApiRequestError('SKU vergeben.', 409, { code: 'SKU_TAKEN' }))).toBe('sku');
+    expect(takenCode(new ApiRequestError('Code-barres pris.', 409, { code: 'BARCODE_TAKEN' }))).toBe(
+      'barcode',
+    );
+    expect(takenCode(new ApiRequestError('Another product already has this SKU.', 409))).toBeNull();
+    expect(takenCode(new ApiRequestError('That already exists.', 409, { code: 'DUPLICATE' }))).toBeNull();
   });
 
   it('an edit sends the stock it was opened with as expectedStock, so sales made meanwhile stay', async () => {
@@ -345,12 +360,15 @@ describe('the product form’s SKU and barcode', () => {
   });
 
   it.each([
-    ['SKU', 'Another product already has this SKU.'],
-    ['Barcode', 'Another product already has this barcode.'],
+    ['SKU', 'Another product already has this SKU.', 'SKU_TAKEN'],
+    ['Barcode', 'Another product already has this barcode.', 'BARCODE_TAKEN'],
   ])(
     'a %s another product has (409) is said beside that field, which takes the focus',
-    async (label, error) => {
-      const { dialog, onClose } = await renderAdd(() => ({ status: 409, body: { success: false, error } }));
+    async (label, error, code) => {
+      const { dialog, onClose } = await renderAdd(() => ({
+        status: 409,
+        body: { success: false, error, code },
+      }));
       const field = within(dialog).getByLabelText(label);
       await userEvent.type(field, 'TAKEN-1');
       await userEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));

@@ -10,7 +10,7 @@ import { buttonClass } from '../../components/button';
 import { FormDialog } from '../../components/form-dialog';
 import { NamedOptions, SelectField, TextAreaField, TextField } from '../../components/form-field';
 import { type NewLotErrors, NewLotFields } from '../../components/new-lot-fields';
-import { ApiRequestError, errorMessage } from '../../lib/api';
+import { ApiRequestError, errorMessage, refusedAs } from '../../lib/api';
 import { applyServerFieldErrors, fieldProps } from '../../lib/form-errors';
 import { type NewLotDraft, newLotOf } from '../../lib/new-lot';
 import { notify } from '../../lib/notify';
@@ -67,19 +67,16 @@ type Props = {
   onClose: () => void;
 };
 
-/** The stock a 409 "Stock changed from X to Y while you were editing" names as current. */
+/** The stock now that a STOCK_CHANGED refusal names. */
 export function changedStock(error: unknown): number | null {
-  if (!(error instanceof ApiRequestError) || error.status !== 409) return null;
-  const match = /^Stock changed from \d+ to (\d+) while you were editing/.exec(error.message);
-  return match ? Number(match[1]) : null;
+  return refusedAs(error, 'STOCK_CHANGED') ? (error.stock ?? null) : null;
 }
 
-/** The code field a 409 "Another product already has this SKU/barcode." is about. */
+/** The code field a SKU_TAKEN or BARCODE_TAKEN refusal is about. */
 export function takenCode(error: unknown): 'sku' | 'barcode' | null {
-  if (!(error instanceof ApiRequestError) || error.status !== 409) return null;
-  const match = /^Another product already has this (SKU|barcode)\b/i.exec(error.message);
-  if (!match?.[1]) return null;
-  return match[1].toLowerCase() === 'sku' ? 'sku' : 'barcode';
+  if (refusedAs(error, 'SKU_TAKEN')) return 'sku';
+  if (refusedAs(error, 'BARCODE_TAKEN')) return 'barcode';
+  return null;
 }
 
 const NO_LOT: NewLotDraft = { number: '', expiresOn: '', noExpiry: false };

@@ -7,7 +7,7 @@ import {
   ProductResponse,
   type ProductUpdateInput,
 } from '../../../shared/products';
-import { ApiRequestError, api } from '../../lib/api';
+import { api, refusedAs } from '../../lib/api';
 import { withQuery } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
 
@@ -33,8 +33,8 @@ export function useSaveProduct() {
       void queryClient.invalidateQueries({ queryKey: queryKeys.dashboard });
     },
     onError: (error) => {
-      // A stale stock (409): the lists behind the form fetch the stock as it is now.
-      if (error instanceof ApiRequestError && error.status === 409)
+      // A stale stock: the lists behind the form fetch the stock as it is now.
+      if (refusedAs(error, 'STOCK_CHANGED'))
         void queryClient.invalidateQueries({ queryKey: queryKeys.products });
     },
   });

@@ -3,7 +3,7 @@ import { type FormEvent, useId, useRef, useState } from 'react';
 import { Ok } from '../../../shared/common';
 import { buttonClass } from '../../components/button';
 import { FormError, TextField } from '../../components/form-field';
-import { ApiRequestError, api, errorMessage } from '../../lib/api';
+import { ApiRequestError, api, errorMessage, refusedAs } from '../../lib/api';
 import { notify } from '../../lib/notify';
 import { type PinForm, pinProblems } from './profile-rules';
 
@@ -62,8 +62,7 @@ export function ApprovalPinSection() {
         },
         onError: (error) => {
           // "Your current password is wrong.": typed again in its place.
-          if (error instanceof ApiRequestError && error.status === 403)
-            refs.currentPassword.current?.select();
+          if (refusedAs(error, 'WRONG_PASSWORD')) refs.currentPassword.current?.select();
         },
       },
     );

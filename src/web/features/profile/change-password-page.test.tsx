@@ -82,7 +82,7 @@ describe('a user whose password was reset', () => {
     mockFetch({
       'PUT /api/users/u1': () => ({
         status: 403,
-        body: { success: false, error: 'Your current password is wrong.' },
+        body: { success: false, error: 'Your current password is wrong.', code: 'WRONG_PASSWORD' },
       }),
     });
     const router = renderAt('/change-password');

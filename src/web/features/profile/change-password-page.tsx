@@ -7,7 +7,7 @@ import { Password, ProfileResponse } from '../../../shared/users';
 import { buttonClass } from '../../components/button';
 import { FormError, TextField } from '../../components/form-field';
 import { Icon } from '../../components/icon';
-import { ApiRequestError, api, errorMessage } from '../../lib/api';
+import { ApiRequestError, api, errorMessage, refusedAs } from '../../lib/api';
 import { fieldProps } from '../../lib/form-errors';
 import { homePathFor } from '../../lib/role-home';
 import { updateSession } from '../../lib/session';
@@ -71,8 +71,7 @@ export function ChangePasswordPage() {
           updateSession({ user: answer.user, token: answer.token });
         },
         onError: (error) => {
-          if (error instanceof ApiRequestError && error.status === 403)
-            setFocus('currentPassword', { shouldSelect: true });
+          if (refusedAs(error, 'WRONG_PASSWORD')) setFocus('currentPassword', { shouldSelect: true });
         },
       },
     ),

@@ -214,23 +214,26 @@ describe('Profile screen', () => {
   });
 
   it.each([
-    [403, 'Your current password is wrong.'],
-    [400, 'Enter your current password to change your password or email.'],
-  ])("shows the server's %i '%s' in the form's alert and keeps the form open", async (status, error) => {
-    const { calls } = renderProfile(() => ({ status, body: { success: false, error } }));
-    await startEditing();
-    await userEvent.type(field('Password'), 'new-secret-9');
-    await userEvent.type(field('Current password'), 'a-wrong-guess');
-    await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
-    const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('Failed to update user information');
-    expect(alert.textContent).toContain(error);
-    expect(puts(calls)).toHaveLength(1);
-    expect(field('Name').readOnly).toBe(false);
-    expect(field('Password').value).toBe('new-secret-9');
-    expect(localStorage.getItem('ims_token')).toBe('old-token');
-    if (status === 403) expect(document.activeElement).toBe(field('Current password'));
-  });
+    [403, 'Your current password is wrong.', 'WRONG_PASSWORD'],
+    [400, 'Enter your current password to change your password or email.', 'BAD_REQUEST'],
+  ])(
+    "shows the server's %i '%s' in the form's alert and keeps the form open",
+    async (status, error, code) => {
+      const { calls } = renderProfile(() => ({ status, body: { success: false, error, code } }));
+      await startEditing();
+      await userEvent.type(field('Password'), 'new-secret-9');
+      await userEvent.type(field('Current password'), 'a-wrong-guess');
+      await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
+      const alert = await screen.findByRole('alert');
+      expect(alert.textContent).toContain('Failed to update user information');
+      expect(alert.textContent).toContain(error);
+      expect(puts(calls)).toHaveLength(1);
+      expect(field('Name').readOnly).toBe(false);
+      expect(field('Password').value).toBe('new-secret-9');
+      expect(localStorage.getItem('ims_token')).toBe('old-token');
+      if (status === 403) expect(document.activeElement).toBe(field('Current password'));
+    },
+  );
 
   it('refuses a password shorter than 8 characters next to the field', async () => {
     const { calls } = renderProfile(() => ({ body: { success: true, user: me } }));
@@ -387,7 +390,7 @@ describe('the approval PIN (admins)', () => {
   it("shows the server's refusal of a wrong current password and keeps the PIN typed", async () => {
     renderAdminProfile(() => ({
       status: 403,
-      body: { success: false, error: 'Your current password is wrong.' },
+      body: { success: false, error: 'Your current password is wrong.', code: 'WRONG_PASSWORD' },
     }));
     const section = pinSection();
     await userEvent.type(within(section).getByLabelText('New PIN'), '2468');

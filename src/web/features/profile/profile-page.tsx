@@ -11,7 +11,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { FormError, TextField } from '../../components/form-field';
 import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
-import { ApiRequestError, api, errorMessage } from '../../lib/api';
+import { ApiRequestError, api, errorMessage, refusedAs } from '../../lib/api';
 import { applyServerFieldErrors, fieldProps } from '../../lib/form-errors';
 import { ROLE_LABEL } from '../../lib/format';
 import { notify } from '../../lib/notify';
@@ -115,7 +115,7 @@ export function ProfilePage() {
       onError: (error) => {
         applyServerFieldErrors(error, FIELDS, setError);
         // "Your current password is wrong.": the alert says so; typing again replaces it.
-        if (error instanceof ApiRequestError && error.status === 403) {
+        if (refusedAs(error, 'WRONG_PASSWORD')) {
           setFocus('currentPassword', { shouldSelect: true });
         }
       },

@@ -239,7 +239,12 @@ describe('the reorder page', () => {
         if (made)
           return {
             status: 409,
-            body: { success: false, error: 'Drafted twice.', existing: { _id: made._id, name: made.number } },
+            body: {
+              success: false,
+              error: 'Drafted twice.',
+              code: 'DRAFT_EXISTS',
+              existing: { _id: made._id, name: made.number },
+            },
           };
         made = { _id: 'po8', number: 'PO-000008' };
         return { status: 201, body: { success: true, purchaseOrders: [drafted[1]], existingDrafts: [] } };
@@ -267,6 +272,7 @@ describe('the reorder page', () => {
           success: false,
           error:
             'Acme already has a draft purchase order, PO-000011: open it to change it rather than drafting another.',
+          code: 'DRAFT_EXISTS',
           existing: { _id: 'po11', name: 'PO-000011' },
         },
       }),

@@ -16,7 +16,7 @@ import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { Table, Td, Th } from '../../components/table';
 import { PURCHASE_ORDERS_PATH, purchaseOrderPath, stockPath } from '../../lib/admin-paths';
-import { ApiRequestError, errorMessage } from '../../lib/api';
+import { errorMessage, refusedAs } from '../../lib/api';
 import { notify } from '../../lib/notify';
 import { useMoney } from '../../lib/store-settings';
 import { reorderSuggestionsQuery, useDraftFromSuggestions, useKeys } from './purchasing-api';
@@ -101,8 +101,7 @@ export function ReorderPage() {
         },
         onError: (error) => {
           keys.settled(error);
-          const existing =
-            error instanceof ApiRequestError && error.status === 409 ? error.existing : undefined;
+          const existing = refusedAs(error, 'DRAFT_EXISTS') ? error.existing : undefined;
           const draft = existing && { _id: existing._id, number: existing.name };
           if (draft && scope !== 'all') remember([[scope, draft]]);
           setFailure({ scope, text: errorMessage(error), ...(draft ? { draft } : {}) });

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { fefoPlan, unexpiredShortSentence } from '../../../shared/lots';
+import { fefoPlan } from '../../../shared/lots';
 import type { Product } from '../../../shared/products';
+import { refusalSentence } from '../../../shared/refusals';
 import { lotsLabel } from '../../components/lot-expiry';
 import { errorMessage } from '../../lib/api';
 import { productLotsQuery } from './sales-api';
@@ -41,7 +42,9 @@ export function useLotPlan(product: Product, quantity: number | null): LotPlan {
     state: 'ready',
     label: quantity === null ? '' : lotsLabel(plan.takes),
     problem:
-      quantity !== null && plan.short > 0 ? unexpiredShortSentence(plan.unexpired, product.name) : null,
+      quantity !== null && plan.short > 0
+        ? refusalSentence('UNEXPIRED_SHORT', { unexpired: plan.unexpired, product: product.name })
+        : null,
     unexpired: plan.unexpired,
     expired: held - plan.unexpired,
   };

@@ -260,7 +260,14 @@ describe('money at the counter', () => {
         'POST /api/sales': () => {
           attempt += 1;
           return attempt === 1
-            ? { status: 403, body: { success: false, error: 'That PIN is not right for boss@example.com.' } }
+            ? {
+                status: 403,
+                body: {
+                  success: false,
+                  error: 'That PIN is not right for boss@example.com.',
+                  code: 'WRONG_PIN',
+                },
+              }
             : { status: 201, body: { success: true, sale: sale({ _id: 's7', number: 7 }) } };
         },
       },
@@ -319,6 +326,7 @@ describe('money at the counter', () => {
           body: {
             success: false,
             error: 'Too many wrong PINs for boss@example.com; try again in 15 minutes.',
+            code: 'TOO_MANY_PINS',
           },
         }),
       },
@@ -345,7 +353,11 @@ describe('money at the counter', () => {
       handlers: {
         'POST /api/sales': () => ({
           status: 403,
-          body: { success: false, error: "This discount needs a manager's approval" },
+          body: {
+            success: false,
+            error: "This discount needs a manager's approval",
+            code: 'APPROVAL_NEEDED',
+          },
         }),
       },
     });
@@ -356,6 +368,23 @@ describe('money at the counter', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Manager approval' });
     expect(within(dialog).getByRole('alert').textContent).toBe("This discount needs a manager's approval");
     expect(callsOf(calls, 'POST', '/api/sales')[0]?.body).not.toHaveProperty('approval');
+    expect(quantityBox('Green Tea').value).toBe('1');
+  });
+
+  it('a 403 of another kind (a role not allowed) is said on the counter, not asked of a manager: the code decides', async () => {
+    const { user } = openCounter({
+      handlers: {
+        'POST /api/sales': () => ({
+          status: 403,
+          body: { success: false, error: 'Your role is not allowed to do that.', code: 'FORBIDDEN' },
+        }),
+      },
+    });
+    await waitFor(() => expect(totals().at(-1)?.[1]).toBe('$0.00'));
+    await scan(user, '111', 'Green Tea');
+    await user.click(completeButton());
+    expect(await screen.findByText('Your role is not allowed to do that.')).toBeTruthy();
+    expect(screen.queryByRole('dialog', { name: 'Manager approval' })).toBeNull();
     expect(quantityBox('Green Tea').value).toBe('1');
   });
 

@@ -296,6 +296,7 @@ describe('the sale counter', () => {
         body: {
           success: false,
           error: 'A customer named Carla Customer with phone 555-0101 already exists.',
+          code: 'CUSTOMER_TAKEN',
           existing: { _id: 'cu1', name: 'Carla Customer' },
         },
       }),

@@ -8,7 +8,7 @@ import { type ApprovalInput, type Sale, SaleInput, saleNumberLabel } from '../..
 import type { User } from '../../../shared/users';
 import { buttonClass } from '../../components/button';
 import { PageHeader } from '../../components/page-header';
-import { ApiRequestError, errorMessage } from '../../lib/api';
+import { ApiRequestError, errorMessage, refusedAs } from '../../lib/api';
 import { salePath } from '../../lib/area-paths';
 import { formatMoney } from '../../lib/format';
 import { idempotencyKeys } from '../../lib/idempotency';
@@ -58,7 +58,7 @@ import {
 import { useCounterDraft, withLines } from './use-counter-draft';
 
 /** The server's refusals a manager's approval answers (a wrong or missing PIN, too many tries). */
-const APPROVAL_REFUSED = [403, 429];
+const APPROVAL_REFUSED = ['APPROVAL_NEEDED', 'WRONG_PIN', 'TOO_MANY_PINS'] as const;
 
 /**
  * The sale counter (DESIGN §11): scan or find products into a cart, optionally name the customer,
@@ -277,7 +277,7 @@ function Counter({ user, session }: { user: User; session: string }) {
         }
         // A refused approval is said in the dialog, which stays for another try; the server
         // asking for an approval the counter did not expect (the limit changed) opens it.
-        if (status !== null && APPROVAL_REFUSED.includes(status)) {
+        if (refusedAs(error, ...APPROVAL_REFUSED)) {
           setApproving((now) => now ?? { overStock: false });
           return;
         }

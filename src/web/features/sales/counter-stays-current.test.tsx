@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { centsNumber, isCartProblem, priceCart } from '../../../shared/money';
 import type { Product } from '../../../shared/products';
-import { totalChangedSentence } from '../../../shared/sales';
+import { refusalSentence } from '../../../shared/refusals';
 import { product, sale } from '../../test/fixtures';
 import type { FetchCall } from '../../test/helpers';
 import { callsOf, codeAnswer, type Handler, renderSales, storeSettings } from './sales-test-data';
@@ -61,7 +61,7 @@ function openCounter(shop: Shop, extra: Record<string, Handler> = {}) {
           status: 409,
           body: {
             success: false,
-            error: totalChangedSentence(total, input.total, 'USD'),
+            error: refusalSentence('TOTAL_CHANGED', { now: total, shown: input.total, currency: 'USD' }),
             code: 'TOTAL_CHANGED',
             total,
           },

@@ -4,7 +4,7 @@ import { type Customer, CustomerInput } from '../../../shared/customers';
 import { buttonClass } from '../../components/button';
 import { FormError, TextField } from '../../components/form-field';
 import { SearchCombobox } from '../../components/search-combobox';
-import { ApiRequestError, errorMessage } from '../../lib/api';
+import { ApiRequestError, errorMessage, refusedAs } from '../../lib/api';
 import { SEARCH_DELAY_MS, useDebouncedValue } from '../../lib/use-paged-list';
 import { customerMatchesQuery, useAddCustomer, useExistingCustomer } from './sales-api';
 
@@ -170,8 +170,7 @@ function QuickAdd({ onAdded, onCancel }: { onAdded: (customer: Customer) => void
   }
 
   const serverError = add.error instanceof ApiRequestError && add.error.status === 401 ? null : add.error;
-  const duplicate =
-    add.error instanceof ApiRequestError && add.error.status === 409 ? add.error.existing : undefined;
+  const duplicate = refusedAs(add.error, 'CUSTOMER_TAKEN') ? add.error.existing : undefined;
   const busy = add.isPending || existing.isPending;
 
   return (
