@@ -47,6 +47,23 @@ describe('the ledgers’ refusals', () => {
     expect(new Set(credit.map((raise) => raise.code))).toEqual(new Set(['IMS03', 'IMS04']));
   });
 
+  it('each refusal code of the ledgers is raised by one function only; a guard of the ledger is IMS09, a 500', () => {
+    const raisers = new Map<string, Set<string>>();
+    for (const { name } of databaseFunctions())
+      for (const raise of raisesOf(name))
+        raisers.set(raise.code, (raisers.get(raise.code) ?? new Set()).add(name));
+    for (const code of Object.keys(LEDGER_ERRORS))
+      expect(raisers.get(code)?.size ?? 0, code).toBeLessThanOrEqual(1);
+    expect(raisers.get('IMS09')).toEqual(
+      new Set(['lots_quantity_from_ledger', 'products_stock_from_ledger']),
+    );
+    expect(
+      businessError(
+        Object.assign(new Error('Stock changes only through stock movements'), { code: 'IMS09' }),
+      ),
+    ).toBeUndefined();
+  });
+
   it('IMS01 says NOT_ENOUGH_STOCK’s sentence without a product', () => {
     for (const raise of raised('IMS01')) {
       expect(raise.text).toBe(refusalSentence('NOT_ENOUGH_STOCK'));
