@@ -5,7 +5,7 @@ import { id } from './columns';
 
 /**
  * Who did what and when (DESIGN §7). Append-only: a trigger refuses every UPDATE, DELETE and
- * TRUNCATE (migration 0009). No foreign keys: deleting a user or a product must neither change
+ * TRUNCATE (audit_log_append_only.sql). No foreign keys: deleting a user or a product must neither change
  * nor remove its entries, so the actor's name and role and the entity's name are copied in.
  */
 export const auditLog = pg.pgTable(

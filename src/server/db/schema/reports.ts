@@ -183,7 +183,7 @@ export const salesDayStaff = pg.pgTable(
 
 /**
  * Sales, units and revenue per day and customer, for the top customers of a range (DESIGN §11);
- * kept by the same trigger function (migration 0015). customer_id null: customers since deleted.
+ * kept by the same trigger function (orders_figures_counted.sql). customer_id null: customers since deleted.
  */
 export const salesDayCustomers = pg.pgTable(
   'sales_day_customers',
@@ -257,9 +257,9 @@ export const salesTwoMonthProducts = pg.pgTable(
 );
 
 /**
- * Product count and total stock, striped like order_totals; kept by a trigger on products
- * (migration 0005). to_reorder counts the products to reorder (stock + on order ≤ the reorder
- * point in force), kept by a trigger on product_stock (migration 0027, decision 0032).
+ * Product count and total stock, striped like order_totals; kept by the triggers on products
+ * (product_totals_added/changed/removed.sql). to_reorder counts the products to reorder (stock + on order ≤ the reorder
+ * point in force), kept by product_stock_to_reorder_counted.sql (decision 0032).
  */
 export const productTotals = pg.pgTable('product_totals', {
   slot: pg.smallint('slot').primaryKey(),
@@ -271,7 +271,7 @@ export const productTotals = pg.pgTable('product_totals', {
 /**
  * Products, units in stock and their value at cost (a product without a cost counts 0) per
  * category, striped like product_totals: the stock report reads these rows instead of the whole
- * catalogue. Kept by the triggers on products (migration 0013).
+ * catalogue. Kept by the triggers on products (product_totals_added/changed/removed.sql).
  */
 export const categoryStock = pg.pgTable(
   'category_stock',

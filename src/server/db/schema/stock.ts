@@ -7,9 +7,8 @@ import { createdAt, id } from './columns';
 /**
  * Every product's stock and lower-case name, in its own narrow table so that lists in stock order
  * (the dashboard's out-of-stock and low-stock cards, products sorted by stock) read an index
- * without products.stock being indexed. Kept by triggers on products (migration 0008). It also
- * carries what the dashboard and the reorder suggestions read of a product (migration 0027,
- * decision 0032), so that they read this table alone.
+ * without products.stock being indexed. Kept by the triggers on products (product_totals_added/changed/removed.sql). It also
+ * carries what the dashboard and the reorder suggestions read of a product (decision 0032), so that they read this table alone.
  */
 export const productStock = pg.pgTable(
   'product_stock',
@@ -24,7 +23,7 @@ export const productStock = pg.pgTable(
     reorderPoint: pg.integer('reorder_point'),
     /**
      * Units on order: ordered − received over its lines on ordered and partly received purchase
-     * orders (DESIGN §9). Kept by triggers on purchase orders and their lines (migration 0012).
+     * orders (DESIGN §9). Kept by purchase_orders_on_order.sql and purchase_order_lines_on_order.sql.
      */
     onOrder: pg.integer('on_order').notNull().default(0),
     /**
@@ -58,8 +57,10 @@ export const productStock = pg.pgTable(
 
 /**
  * The stock ledger (DESIGN §8): every change of a product's stock is one row, and the database
- * keeps products.stock equal to the sum of its movements (triggers of migration 0010: inserting a
- * movement applies it; nothing else may change stock; nothing updates or deletes a movement).
+ * keeps products.stock equal to the sum of its movements (stock_movements_apply.sql: inserting a
+ * movement applies it; products_stock_from_ledger.sql: nothing else may change stock;
+ * stock_movements_append_only.sql: nothing updates or deletes a movement). Every writer goes
+ * through src/server/modules/stock/movements.ts (decision 0039).
  * No foreign key to products: deleting a product keeps its history.
  */
 export const stockMovements = pg.pgTable(
