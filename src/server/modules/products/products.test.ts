@@ -1,7 +1,21 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRODUCT_SORTS, Product, ProductListResponse, stockLevel } from '../../../shared/products';
-import { startApp, type TestApp, targets } from '../../test/harness';
+import { CategoryResponse } from '../../../shared/categories';
+import { ApiError } from '../../../shared/common';
+import { DashboardResponse } from '../../../shared/dashboard';
+import {
+  PRODUCT_SORTS,
+  Product,
+  ProductListResponse,
+  ProductResponse,
+  stockLevel,
+} from '../../../shared/products';
+import { SupplierResponse } from '../../../shared/suppliers';
+import { nth } from '../../test/fixtures';
+import { parsed, startApp, type TestApp, targets } from '../../test/harness';
+
+/** The whole catalogue (no page) carries the categories and suppliers a page leaves out. */
+const Catalogue = ProductListResponse.required({ categories: true, suppliers: true });
 
 describe.each(targets)('products on $name', (target) => {
   let t: TestApp;
@@ -19,7 +33,10 @@ describe.each(targets)('products on $name', (target) => {
       token: t.as.admin.token,
       body: { name: 'Acme', email: 'sales@acme.test', phone: '555', address: 'Road 1' },
     });
-    return { category: category.body.category._id as string, supplier: supplier.body.supplier._id as string };
+    return {
+      category: parsed(category, CategoryResponse).category._id,
+      supplier: parsed(supplier, SupplierResponse).supplier._id,
+    };
   }
 
   it('POST /api/products/add creates a product and answers it with category and supplier names', async () => {
@@ -29,8 +46,8 @@ describe.each(targets)('products on $name', (target) => {
       body: { name: '  Aspirin  ', description: 'Pain relief', price: 4.5, stock: 12, category, supplier },
     });
     expect(res.status).toBe(201);
-    expect(res.body.success).toBe(true);
-    expect(res.body.product).toEqual({
+    expect(parsed(res, ProductResponse).success).toBe(true);
+    expect(parsed(res, ProductResponse).product).toEqual({
       _id: expect.any(String),
       name: 'Aspirin',
       description: 'Pain relief',
@@ -55,11 +72,17 @@ describe.each(targets)('products on $name', (target) => {
     for (const role of ['admin', 'salesRep', 'medicalRep', 'user', 'superAdmin'] as const) {
       const res = await t.call('GET', '/api/products', { token: t.as[role].token });
       expect(res.status).toBe(200);
-      const listed = res.body.products.find((p: { _id: string }) => p._id === id);
+      const listed = parsed(res, Catalogue).products.find((p) => p._id === id);
       expect(listed).toMatchObject({ name: 'Listed thing', stock: 3, price: 1.25 });
-      expect(Object.keys(res.body)).toEqual(['success', 'products', 'categories', 'suppliers', 'total']);
-      expect(res.body.total).toBe(res.body.products.length);
-      expect(Object.keys(res.body.suppliers[0]).sort()).toEqual(['_id', 'name']);
+      expect(Object.keys(parsed(res, Catalogue))).toEqual([
+        'success',
+        'products',
+        'categories',
+        'suppliers',
+        'total',
+      ]);
+      expect(parsed(res, Catalogue).total).toBe(parsed(res, Catalogue).products.length);
+      expect(Object.keys(nth(parsed(res, Catalogue).suppliers)).sort()).toEqual(['_id', 'name']);
     }
   });
 
@@ -69,17 +92,19 @@ describe.each(targets)('products on $name', (target) => {
     const res = await t.call('GET', '/api/products', { token: t.as.user.token });
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(ProductListResponse.strict().parse(res.body)).toEqual(res.body);
-    const names = res.body.products.map((p: { name: string }) => p.name.toLowerCase());
+    const names = parsed(res, ProductListResponse).products.map((p) => p.name.toLowerCase());
     expect(names).toEqual([...names].sort());
-    expect(res.body.products).toContainEqual(
+    expect(parsed(res, ProductListResponse).products).toContainEqual(
       expect.objectContaining({ name: 'Alpha First "quoted" \\ ünïcode', price: 1234.5 }),
     );
-    expect(res.body.products).toContainEqual(expect.objectContaining({ name: 'zeta Last', price: 0.1 }));
-    expect(res.body.total).toBe(res.body.products.length);
+    expect(parsed(res, ProductListResponse).products).toContainEqual(
+      expect.objectContaining({ name: 'zeta Last', price: 0.1 }),
+    );
+    expect(parsed(res, ProductListResponse).total).toBe(parsed(res, ProductListResponse).products.length);
     const [counted] = await t.sql<{ n: number }>('select count(*)::int as n from products');
-    expect(res.body.total).toBe(counted?.n);
+    expect(parsed(res, ProductListResponse).total).toBe(counted?.n);
     const byStock = await t.call('GET', '/api/products?sort=-stock&search=last', { token: t.as.user.token });
-    expect(byStock.body.products.map((p: { name: string }) => p.name)).toEqual(['zeta Last']);
+    expect(parsed(byStock, ProductListResponse).products.map((p) => p.name)).toEqual(['zeta Last']);
     const none = await t.call('GET', '/api/products?search=nothing-like-this', { token: t.as.user.token });
     expect(none.body).toMatchObject({ products: [], total: 0 });
   });
@@ -88,20 +113,26 @@ describe.each(targets)('products on $name', (target) => {
     await t.product({ name: 'Paged thing' });
     const page = await t.call('GET', '/api/products?page=1&pageSize=5', { token: t.as.user.token });
     expect(page.status).toBe(200);
-    expect(Object.keys(page.body)).toEqual(['success', 'products', 'total', 'page', 'pageSize']);
+    expect(Object.keys(parsed(page, ProductListResponse))).toEqual([
+      'success',
+      'products',
+      'total',
+      'page',
+      'pageSize',
+    ]);
     const whole = await t.call('GET', '/api/products', { token: t.as.user.token });
     for (const role of ['admin', 'salesRep', 'medicalRep', 'user', 'superAdmin'] as const) {
       const choices = await t.call('GET', '/api/products/choices', { token: t.as[role].token });
       expect(choices.status).toBe(200);
       expect(choices.body).toEqual({
         success: true,
-        categories: whole.body.categories,
-        suppliers: whole.body.suppliers,
+        categories: parsed(whole, Catalogue).categories,
+        suppliers: parsed(whole, Catalogue).suppliers,
       });
     }
-    const names = whole.body.categories.map((c: { name: string }) => c.name.toLowerCase());
+    const names = parsed(whole, Catalogue).categories.map((c) => c.name.toLowerCase());
     expect(names).toEqual([...names].sort());
-    expect(whole.body.categories.length).toBeGreaterThan(0);
+    expect(parsed(whole, Catalogue).categories.length).toBeGreaterThan(0);
   });
 
   it('PUT /api/products/:id updates every field', async () => {
@@ -112,7 +143,7 @@ describe.each(targets)('products on $name', (target) => {
       body: { name: 'Renamed', description: 'd', price: 0, stock: 0, category, supplier },
     });
     expect(res.status).toBe(200);
-    expect(res.body.product).toMatchObject({
+    expect(parsed(res, ProductResponse).product).toMatchObject({
       _id: id,
       name: 'Renamed',
       price: 0,
@@ -144,8 +175,8 @@ describe.each(targets)('products on $name', (target) => {
     const body = { name: 'Valid', description: '', price: 1, stock: 1, category, supplier, ...change };
     const res = await t.call('POST', '/api/products/add', { token: t.as.admin.token, body });
     expect(res.status).toBe(400);
-    expect(res.body.success).toBe(false);
-    expect(res.body.error).toMatch(/^[^\n]+$/);
+    expect(parsed(res, ApiError).success).toBe(false);
+    expect(parsed(res, ApiError).error).toMatch(/^[^\n]+$/);
     expect(res.text).not.toMatch(/stack|at .*\.ts/);
   });
 
@@ -158,13 +189,13 @@ describe.each(targets)('products on $name', (target) => {
       body: { ...base, category: unknown, supplier },
     });
     expect(noCategory.status).toBe(400);
-    expect(noCategory.body.error).toBe('Choose an existing category.');
+    expect(parsed(noCategory, ApiError).error).toBe('Choose an existing category.');
     const badSupplier = await t.call('POST', '/api/products/add', {
       token: t.as.admin.token,
       body: { ...base, category, supplier: 'not-an-id' },
     });
     expect(badSupplier.status).toBe(400);
-    expect(badSupplier.body.error).toBe('Choose an existing supplier.');
+    expect(parsed(badSupplier, ApiError).error).toBe('Choose an existing supplier.');
   });
 
   it('PUT and DELETE answer 404 for a malformed or unknown id', async () => {
@@ -203,9 +234,12 @@ describe.each(targets)('products on $name', (target) => {
       t.call('POST', '/api/products/add', { token: t.as.admin.token, body: { ...base, ...body } });
     const scanned = await add({ name: 'Scanned Soap', sku: ` SOAP-${tag} `, barcode: `400${tag}` });
     expect(scanned.status).toBe(201);
-    expect(scanned.body.product).toMatchObject({ sku: `SOAP-${tag}`, barcode: `400${tag}` });
+    expect(parsed(scanned, ProductResponse).product).toMatchObject({
+      sku: `SOAP-${tag}`,
+      barcode: `400${tag}`,
+    });
     const plain = await add({ name: 'Plain Soap', sku: '', barcode: '' });
-    expect(plain.body.product).toMatchObject({ sku: null, barcode: null });
+    expect(parsed(plain, ProductResponse).product).toMatchObject({ sku: null, barcode: null });
     // Another product with the same code, in other letters: refused with a clear sentence.
     const sameSku = await add({ name: 'Copy Soap', sku: `soap-${tag}` });
     expect(sameSku.status).toBe(409);
@@ -222,26 +256,32 @@ describe.each(targets)('products on $name', (target) => {
     });
     const spaced = await add({ name: 'Spaced', sku: 'A B' });
     expect(spaced.status).toBe(400);
-    expect(spaced.body.error).toMatch(/no spaces/);
+    expect(parsed(spaced, ApiError).error).toMatch(/no spaces/);
     // Search: the whole search as a code, exactly and ignoring case; a part of a code finds nothing.
     const search = async (q: string) =>
-      (
+      parsed(
         await t.call('GET', `/api/products?page=1&search=${encodeURIComponent(q)}`, {
           token: t.as.user.token,
-        })
-      ).body.products.map((p: { name: string }) => p.name);
+        }),
+        ProductListResponse,
+      ).products.map((p) => p.name);
     expect(await search(`400${tag}`)).toEqual(['Scanned Soap']);
     expect(await search(`soap-${tag.toLowerCase()}`)).toEqual(['Scanned Soap']);
     expect(await search(`400${tag}`.slice(0, -1))).toEqual([]);
     // The counter's lookup: the product by barcode or SKU, exactly, ignoring case.
     const byCode = async (code: string, token = t.as.user.token) =>
       t.call('GET', `/api/products/code/${encodeURIComponent(code)}`, { token });
-    expect((await byCode(`400${tag}`)).body.product).toMatchObject({ name: 'Scanned Soap', stock: 5 });
-    expect((await byCode(`Soap-${tag}`)).body.product.name).toBe('Scanned Soap');
+    expect(parsed(await byCode(`400${tag}`), ProductResponse).product).toMatchObject({
+      name: 'Scanned Soap',
+      stock: 5,
+    });
+    expect(parsed(await byCode(`Soap-${tag}`), ProductResponse).product.name).toBe('Scanned Soap');
     // The lookup's own statement answers exactly what the product read does.
     const read = async (productId: string, token = t.as.user.token) =>
-      (await t.call('GET', `/api/products/${productId}`, { token })).body.product;
-    expect((await byCode(`400${tag}`)).body.product).toEqual(await read(scanned.body.product._id));
+      parsed(await t.call('GET', `/api/products/${productId}`, { token }), ProductResponse).product;
+    expect(parsed(await byCode(`400${tag}`), ProductResponse).product).toEqual(
+      await read(parsed(scanned, ProductResponse).product._id),
+    );
     const own = await add({
       name: 'Own Point Soap',
       sku: `OWN-${tag}`,
@@ -252,19 +292,19 @@ describe.each(targets)('products on $name', (target) => {
       price: 1.1,
     });
     expect(own.status).toBe(201);
-    const ownFound = (await byCode(`own-${tag}`)).body.product;
-    expect(ownFound).toEqual(await read(own.body.product._id));
+    const ownFound = parsed(await byCode(`own-${tag}`), ProductResponse).product;
+    expect(ownFound).toEqual(await read(parsed(own, ProductResponse).product._id));
     expect(ownFound).toMatchObject({ reorderPoint: 3, reorderPointFromStore: false, price: 1.1 });
     // The cost is the admin's to see (costs:read): the counter's lookup leaves it out for others.
     expect(ownFound).not.toHaveProperty('cost');
-    const adminFound = (await byCode(`own-${tag}`, t.as.admin.token)).body.product;
-    expect(adminFound).toEqual(await read(own.body.product._id, t.as.admin.token));
+    const adminFound = parsed(await byCode(`own-${tag}`, t.as.admin.token), ProductResponse).product;
+    expect(adminFound).toEqual(await read(parsed(own, ProductResponse).product._id, t.as.admin.token));
     expect(adminFound).toMatchObject({ cost: 0.35 });
     // A code that is one product's barcode and another's SKU names the barcode's product.
     const crossed = await add({ name: 'Crossed Soap', sku: `402${tag}` });
     const barcoded = await add({ name: 'Barcoded Soap', barcode: `402${tag}` });
     expect([crossed.status, barcoded.status]).toEqual([201, 201]);
-    expect((await byCode(`402${tag}`)).body.product.name).toBe('Barcoded Soap');
+    expect(parsed(await byCode(`402${tag}`), ProductResponse).product.name).toBe('Barcoded Soap');
     // Signed out: 401, as every call.
     expect((await t.call('GET', `/api/products/code/400${tag}`)).status).toBe(401);
     const missing = await byCode(`400${tag}0`);
@@ -272,17 +312,17 @@ describe.each(targets)('products on $name', (target) => {
     expect(missing.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'Product not found.' });
     expect((await byCode('x'.repeat(65))).status).toBe(400);
     // An edit that leaves the codes out keeps them; null clears one.
-    const id = scanned.body.product._id;
+    const id = parsed(scanned, ProductResponse).product._id;
     const kept = await t.call('PUT', `/api/products/${id}`, {
       token: t.as.admin.token,
       body: { ...base, name: 'Scanned Soap' },
     });
-    expect(kept.body.product).toMatchObject({ sku: `SOAP-${tag}`, barcode: `400${tag}` });
+    expect(parsed(kept, ProductResponse).product).toMatchObject({ sku: `SOAP-${tag}`, barcode: `400${tag}` });
     const cleared = await t.call('PUT', `/api/products/${id}`, {
       token: t.as.admin.token,
       body: { ...base, name: 'Scanned Soap', sku: null },
     });
-    expect(cleared.body.product).toMatchObject({ sku: null, barcode: `400${tag}` });
+    expect(parsed(cleared, ProductResponse).product).toMatchObject({ sku: null, barcode: `400${tag}` });
   });
 });
 
@@ -308,13 +348,13 @@ describe.each(targets)('products with LOW_STOCK_THRESHOLD=10 on $name', (target)
     };
     const added = await t.call('POST', '/api/products/add', { token, body });
     expect(added.status).toBe(201);
-    expect(added.body.product).toMatchObject({ stock: 8, reorderPoint: 10 });
+    expect(parsed(added, ProductResponse).product).toMatchObject({ stock: 8, reorderPoint: 10 });
     const edited = await t.call('PUT', `/api/products/${id}`, {
       token,
       body: { ...body, name: 'Eight Left' },
     });
     expect(edited.status).toBe(200);
-    expect(edited.body.product).toMatchObject({ _id: id, reorderPoint: 10 });
+    expect(parsed(edited, ProductResponse).product).toMatchObject({ _id: id, reorderPoint: 10 });
 
     // Each way a list is read: by name, by stock, a search prepared for its words, a short-word search.
     for (const query of [
@@ -326,20 +366,20 @@ describe.each(targets)('products with LOW_STOCK_THRESHOLD=10 on $name', (target)
       const page = await t.call('GET', `/api/products?${query}`, { token: t.as.user.token });
       expect(page.status, query).toBe(200);
       expect(ProductListResponse.strict().parse(page.body)).toEqual(page.body);
-      expect(page.body.products.length, query).toBeGreaterThan(0);
-      expect(reorderPoints(page.body.products), query).toEqual(new Set([10]));
+      expect(parsed(page, ProductListResponse).products.length, query).toBeGreaterThan(0);
+      expect(reorderPoints(parsed(page, ProductListResponse).products), query).toEqual(new Set([10]));
     }
     const whole = await t.call('GET', '/api/products', { token: t.as.user.token });
     expect(ProductListResponse.strict().parse(whole.body)).toEqual(whole.body);
-    expect(reorderPoints(whole.body.products)).toEqual(new Set([10]));
+    expect(reorderPoints(parsed(whole, ProductListResponse).products)).toEqual(new Set([10]));
   });
 
   it('a product the dashboard counts as low stock is low by the reorder point its answer carries', async () => {
     const { id } = await t.product({ name: `Nine Left ${Math.random()}`, stock: 9 });
     const dashboard = await t.call('GET', '/api/dashboard', { token: t.as.admin.token });
     const whole = await t.call('GET', '/api/products', { token: t.as.admin.token });
-    const product = whole.body.products.find((p: Product) => p._id === id) as Product;
-    expect(dashboard.body.lowStock.map((p: { name: string }) => p.name)).toContain(product.name);
+    const product = nth(parsed(whole, ProductListResponse).products.filter((p) => p._id === id));
+    expect(parsed(dashboard, DashboardResponse).lowStock.map((p) => p.name)).toContain(product.name);
     expect(stockLevel(product.stock, product.reorderPoint)).toBe('low');
   });
 
@@ -407,8 +447,8 @@ describe.each(targets)('products with LOW_STOCK_THRESHOLD=10 on $name', (target)
             token: t.as.user.token,
           },
         );
-        expect(one.body.products.length, `${sort} page ${page}`).toBeGreaterThan(0);
-        walked.push(...one.body.products);
+        expect(parsed(one, ProductListResponse).products.length, `${sort} page ${page}`).toBeGreaterThan(0);
+        walked.push(...parsed(one, ProductListResponse).products);
       }
       expect(whole.products, sort).toEqual(walked);
     }

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../../shared/common';
+import { SaleListResponse, SaleResponse } from '../../../shared/sales';
+import { CreditResponse } from '../../../shared/till';
 import { runnerOf } from '../../db/connection';
-import { fixtures, tag } from '../../test/fixtures';
-import { type Account, startApp, type TestApp, targets } from '../../test/harness';
+import { fixtures, nth, tag } from '../../test/fixtures';
+import { type Account, parsed, startApp, type TestApp, targets } from '../../test/harness';
 
 describe.each(targets)(
   'sales paid by split payments, in a till session, with store credit on $name',
@@ -77,7 +80,7 @@ describe.each(targets)(
         session: session.id,
       });
       expect(res.status).toBe(201);
-      const sale = res.body.sale;
+      const sale = parsed(res, SaleResponse).sale;
       expect(sale).toMatchObject({
         total: 25.49,
         payment: { method: 'split', tendered: 20 },
@@ -100,10 +103,10 @@ describe.each(targets)(
       });
       const receipt = await t.call('GET', `/api/sales/${sale._id}`, { token: t.as.salesRep.token });
       expect(receipt.status).toBe(200);
-      expect(receipt.body.sale).toEqual(sale);
+      expect(parsed(receipt, SaleResponse).sale).toEqual(sale);
       const listed = await t.call('GET', `/api/sales?search=${sale.number}`, { token: t.as.admin.token });
-      expect(listed.body.sales).toHaveLength(1);
-      expect(listed.body.sales[0]).toMatchObject({
+      expect(parsed(listed, SaleListResponse).sales).toHaveLength(1);
+      expect(nth(parsed(listed, SaleListResponse).sales)).toMatchObject({
         _id: sale._id,
         payment: { method: 'split', tendered: 20 },
         change: 4.51,
@@ -120,7 +123,7 @@ describe.each(targets)(
         ],
       });
       expect(res.status).toBe(201);
-      expect(res.body.sale).toMatchObject({
+      expect(parsed(res, SaleResponse).sale).toMatchObject({
         total: 25,
         payment: { method: 'split', tendered: null },
         payments: [
@@ -130,7 +133,7 @@ describe.each(targets)(
         change: null,
         session: null,
       });
-      expect(await saleRow(res.body.sale._id)).toEqual({
+      expect(await saleRow(parsed(res, SaleResponse).sale._id)).toEqual({
         payment_method: 'split',
         tendered: null,
         change: null,
@@ -145,7 +148,7 @@ describe.each(targets)(
         payments: [{ method: 'cash', amount: 5 }],
       });
       expect(one.status).toBe(201);
-      expect(one.body.sale).toMatchObject({
+      expect(parsed(one, SaleResponse).sale).toMatchObject({
         payment: { method: 'cash', tendered: 5 },
         payments: [{ method: 'cash', amount: 3.3, tendered: 5 }],
         change: 1.7,
@@ -154,19 +157,19 @@ describe.each(targets)(
         lines: [{ productId: p.id, quantity: 1 }],
         payment: { method: 'cash', tendered: 4 },
       });
-      expect(single.body.sale).toMatchObject({
+      expect(parsed(single, SaleResponse).sale).toMatchObject({
         payment: { method: 'cash', tendered: 4 },
         payments: [{ method: 'cash', amount: 3.3, tendered: 4 }],
         change: 0.7,
       });
-      expect(await paymentsOf(single.body.sale._id)).toEqual([
+      expect(await paymentsOf(parsed(single, SaleResponse).sale._id)).toEqual([
         { n: 1, method: 'cash', amount: '3.30', tendered: '4.00' },
       ]);
       const exact = await sell(t.as.user, {
         lines: [{ productId: p.id, quantity: 1 }],
         payment: { method: 'cash' },
       });
-      expect(exact.body.sale).toMatchObject({
+      expect(parsed(exact, SaleResponse).sale).toMatchObject({
         payment: { method: 'cash', tendered: 3.3 },
         payments: [{ method: 'cash', amount: 3.3, tendered: 3.3 }],
         change: 0,
@@ -175,7 +178,7 @@ describe.each(targets)(
         lines: [{ productId: p.id, quantity: 1 }],
         payment: { method: 'card' },
       });
-      expect(card.body.sale).toMatchObject({
+      expect(parsed(card, SaleResponse).sale).toMatchObject({
         payment: { method: 'card', tendered: null },
         payments: [{ method: 'card', amount: 3.3, tendered: null }],
         change: null,
@@ -273,8 +276,9 @@ describe.each(targets)(
         const res = await sell(t.as.salesRep, body);
         expect(res.status, JSON.stringify(body).slice(0, 200)).toBe(status);
         // A schema's refusal starts with the path of the field it refuses.
-        if (typeof error === 'string') expect(res.body.error.replace(/^[\w.]+: /, '')).toBe(error);
-        else expect(res.body.error).toMatch(error);
+        if (typeof error === 'string')
+          expect(parsed(res, ApiError).error.replace(/^[\w.]+: /, '')).toBe(error);
+        else expect(parsed(res, ApiError).error).toMatch(error);
       }
       const [row] = await t.sql<{ stock: number }>('select stock from products where id = $1', [p.id]);
       expect(row?.stock).toBe(5);
@@ -298,9 +302,9 @@ describe.each(targets)(
           ],
         });
         expect(short.status).toBe(400);
-        expect(short.body.error).toBe('The payments are €0.50 short of the total (€1,234.50).');
+        expect(parsed(short, ApiError).error).toBe('The payments are €0.50 short of the total (€1,234.50).');
         const tendered = await sell(t.as.salesRep, { lines: line, payment: { method: 'cash', tendered: 1 } });
-        expect(tendered.body.error).toBe('Cash tendered is less than the total (€1,234.50).');
+        expect(parsed(tendered, ApiError).error).toBe('Cash tendered is less than the total (€1,234.50).');
       } finally {
         await t.sql(`update store_settings set currency = 'USD' where id = 1`);
       }
@@ -315,7 +319,7 @@ describe.each(targets)(
         session: session.id,
       });
       expect(open.status).toBe(201);
-      expect(open.body.sale.session).toEqual({ _id: session.id, number: session.number });
+      expect(parsed(open, SaleResponse).sale.session).toEqual({ _id: session.id, number: session.number });
       await closeSession(session.id);
       const closed = await sell(t.as.salesRep, {
         lines: [{ productId: p.id, quantity: 1 }],
@@ -323,7 +327,7 @@ describe.each(targets)(
         session: session.id,
       });
       expect(closed.status).toBe(409);
-      expect(closed.body.error).toBe('This till session is closed.');
+      expect(parsed(closed, ApiError).error).toBe('This till session is closed.');
       const [row] = await t.sql<{ stock: number; n: number }>(
         'select stock, (select count(*)::int from sales where session_id = $2) as n from products where id = $1',
         [p.id, session.id],
@@ -363,7 +367,8 @@ describe.each(targets)(
         const [answers, countedAtClose] = await Promise.all([Promise.all(sales), close]);
         for (const answer of answers) {
           expect([201, 409]).toContain(answer.status);
-          if (answer.status === 409) expect(answer.body.error).toBe('This till session is closed.');
+          if (answer.status === 409)
+            expect(parsed(answer, ApiError).error).toBe('This till session is closed.');
         }
         const won = answers.filter((answer) => answer.status === 201).length;
         const [inSession] = await t.sql<{ n: number }>(
@@ -385,17 +390,17 @@ describe.each(targets)(
         payments: [{ method: 'storeCredit', amount: 8 }],
       });
       expect(nobody.status).toBe(400);
-      expect(nobody.body.error).toBe("Paying with store credit needs the sale's customer.");
+      expect(parsed(nobody, ApiError).error).toBe("Paying with store credit needs the sale's customer.");
       const single = await sell(t.as.salesRep, { lines: line, payment: { method: 'storeCredit' } });
       expect(single.status).toBe(400);
-      expect(single.body.error).toBe("Paying with store credit needs the sale's customer.");
+      expect(parsed(single, ApiError).error).toBe("Paying with store credit needs the sale's customer.");
       const none = await sell(t.as.salesRep, {
         lines: line,
         customer: ada,
         payments: [{ method: 'storeCredit', amount: 8 }],
       });
       expect(none.status).toBe(409);
-      expect(none.body.error).toMatch(/^Ada Credit \w+ has \$0\.00 of store credit\.$/);
+      expect(parsed(none, ApiError).error).toMatch(/^Ada Credit \w+ has \$0\.00 of store credit\.$/);
       await credit(ada, 5);
       const tooMuch = await sell(t.as.salesRep, {
         lines: line,
@@ -403,7 +408,7 @@ describe.each(targets)(
         payment: { method: 'storeCredit' },
       });
       expect(tooMuch.status).toBe(409);
-      expect(tooMuch.body.error).toMatch(/ has \$5\.00 of store credit\.$/);
+      expect(parsed(tooMuch, ApiError).error).toMatch(/ has \$5\.00 of store credit\.$/);
       const split = await sell(t.as.salesRep, {
         lines: line,
         customer: ada,
@@ -413,7 +418,7 @@ describe.each(targets)(
         ],
       });
       expect(split.status).toBe(201);
-      expect(split.body.sale).toMatchObject({
+      expect(parsed(split, SaleResponse).sale).toMatchObject({
         payment: { method: 'split', tendered: 10 },
         payments: [
           { method: 'storeCredit', amount: 5, tendered: null },
@@ -424,10 +429,10 @@ describe.each(targets)(
       expect(await balanceOf(ada)).toBe('0.00');
       const history = await t.call('GET', `/api/customers/${ada}/credit`, { token: t.as.salesRep.token });
       expect(history.body).toMatchObject({ balance: 0, total: 2 });
-      expect(history.body.entries[0]).toMatchObject({
+      expect(nth(parsed(history, CreditResponse).entries)).toMatchObject({
         amount: -5,
         kind: 'sale',
-        sale: { _id: split.body.sale._id, number: split.body.sale.number },
+        sale: { _id: parsed(split, SaleResponse).sale._id, number: parsed(split, SaleResponse).sale.number },
         refund: null,
         user: { _id: t.as.salesRep.id, name: t.as.salesRep.name },
         balanceAfter: 0,
@@ -439,7 +444,7 @@ describe.each(targets)(
         payment: { method: 'storeCredit' },
       });
       expect(whole.status).toBe(201);
-      expect(whole.body.sale).toMatchObject({
+      expect(parsed(whole, SaleResponse).sale).toMatchObject({
         payment: { method: 'storeCredit', tendered: null },
         payments: [{ method: 'storeCredit', amount: 8, tendered: null }],
         change: null,
@@ -465,7 +470,9 @@ describe.each(targets)(
       expect(won).toHaveLength(3);
       for (const lost of answers.filter((answer) => answer.status !== 201)) {
         expect(lost.status).toBe(409);
-        expect(lost.body.error).toMatch(/^Bea Race \w+ has \$(5|15|25|35)\.00 of store credit\.$/);
+        expect(parsed(lost, ApiError).error).toMatch(
+          /^Bea Race \w+ has \$(5|15|25|35)\.00 of store credit\.$/,
+        );
       }
       expect(await balanceOf(bea)).toBe('5.00');
       const entries = await t.sql<{ amount: string; balance_after: string }>(
@@ -538,7 +545,7 @@ describe.each(targets)(
       const again = await sell(t.as.salesRep, body, key);
       expect(first.status).toBe(201);
       expect(again.status).toBe(201);
-      expect(again.body.sale._id).toBe(first.body.sale._id);
+      expect(parsed(again, SaleResponse).sale._id).toBe(parsed(first, SaleResponse).sale._id);
       expect(await balanceOf(cy)).toBe('6.00');
     });
   },

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../../shared/common';
 import { LotsResponse } from '../../../shared/lots';
-import { Product } from '../../../shared/products';
+import { Product, ProductListResponse, ProductResponse } from '../../../shared/products';
 import {
   MOVEMENT_CSV_HEADER,
   MovementListResponse,
   MovementResponse,
   StockCheckResponse,
 } from '../../../shared/stock';
-import { fixtures, tag } from '../../test/fixtures';
-import { startApp, type TestApp, targets } from '../../test/harness';
+import { fixtures, nth, tag } from '../../test/fixtures';
+import { type Answer, parsed, startApp, type TestApp, targets } from '../../test/harness';
 import { lotLedgerOf } from '../../test/lot-ledger';
 import { parseCsv } from '../../test/parse-csv';
 
@@ -56,12 +57,12 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
   ) {
     const res = await create({ tracking: 'lot', stock, ...(stock > 0 ? { lot } : {}) });
     expect(res.status, res.text).toBe(201);
-    return { id: res.body.product._id as string, lot: lot.number };
+    return { id: parsed(res, ProductResponse).product._id, lot: lot.number };
   }
   /** The product as its form shows it, to send back changed. */
   async function form(id: string) {
     const res = await t.call('GET', `/api/products/${id}`, { token: admin });
-    const p = res.body.product;
+    const p = parsed(res, ProductResponse).product;
     return {
       name: p.name,
       price: p.price,
@@ -108,10 +109,11 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
     else expect(row?.lots, 'an untracked product keeps no units in lots').toBe(0);
   }
   /** A 4xx with one sentence, never a 500. */
-  function refused(res: { status: number; body: { success: boolean; error: string } }, status = 400) {
+  function refused(res: Answer, status = 400) {
     expect(res.status, JSON.stringify(res.body)).toBe(status);
-    expect(res.body.success).toBe(false);
-    expect(res.body.error).toMatch(/^[^\n]+[.]$/);
+    const refusal = parsed(res, ApiError);
+    expect(refusal.success).toBe(false);
+    expect(refusal.error).toMatch(/^[^\n]+[.]$/);
   }
 
   describe('POST /api/products/add with tracking', () => {
@@ -119,7 +121,7 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
       const expiresOn = await day(200);
       const res = await create({ tracking: 'lot', stock: 12, lot: { number: ' ab-1 ', expiresOn } });
       expect(res.status, res.text).toBe(201);
-      const product = Product.strict().parse(res.body.product);
+      const product = Product.strict().parse(parsed(res, ProductResponse).product);
       expect(product).toMatchObject({ tracking: 'lot', stock: 12 });
       expect(await quantities(product._id)).toEqual([['ab-1', expiresOn, 12]]);
       expect(await movementsOf(product._id)).toEqual([
@@ -138,16 +140,17 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
       const payload = await body({ tracking: 'lot', stock: 5 });
       const res = await t.call('POST', '/api/products/add', { token: admin, body: payload });
       refused(res);
-      expect(res.body.error).toBe('Name the lot the opening stock goes into.');
+      expect(parsed(res, ApiError).error).toBe('Name the lot the opening stock goes into.');
       expect(await t.sql('select 1 from products where name = $1', [payload.name])).toEqual([]);
     });
 
     it('a lot-tracked product without stock needs no lot and has none', async () => {
       const { id } = await trackedProduct(0);
       expect(await lotsOf(id)).toEqual([]);
-      expect((await t.call('GET', `/api/products/${id}`, { token: admin })).body.product.tracking).toBe(
-        'lot',
-      );
+      expect(
+        parsed(await t.call('GET', `/api/products/${id}`, { token: admin }), ProductResponse).product
+          .tracking,
+      ).toBe('lot');
       await holds(id);
       // Its stock arrives through a lot.
       const added = await adjust(id, {
@@ -163,18 +166,20 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
     it('refuses a lot for an untracked product, a new lot without its expiry, and a lot id it cannot have', async () => {
       const untracked = await create({ stock: 3, lot: { number: 'X1', expiresOn: null } });
       refused(untracked);
-      expect(untracked.body.error).toBe('Name a lot only for a product tracked by lot.');
+      expect(parsed(untracked, ApiError).error).toBe('Name a lot only for a product tracked by lot.');
       refused(await create({ tracking: 'none', stock: 3, lot: { number: 'X1', expiresOn: null } }));
       const noExpiry = await create({ tracking: 'lot', stock: 3, lot: { number: 'X1' } });
       refused(noExpiry);
-      expect(noExpiry.body.error).toBe('Give the expiry of the new lot X1 (null when it does not expire).');
+      expect(parsed(noExpiry, ApiError).error).toBe(
+        'Give the expiry of the new lot X1 (null when it does not expire).',
+      );
       const byId = await create({
         tracking: 'lot',
         stock: 3,
         lot: { _id: '00000000-0000-4000-8000-000000000000' },
       });
       refused(byId, 404);
-      expect(byId.body.error).toBe('Lot not found.');
+      expect(parsed(byId, ApiError).error).toBe('Lot not found.');
     });
   });
 
@@ -188,12 +193,19 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
       stock: 1,
       lot: { number: 'A', expiresOn: null },
     });
-    const id = res.body.product._id as string;
+    const id = parsed(res, ProductResponse).product._id;
     const answers = [
-      (await t.call('GET', `/api/products/${id}`, { token: admin })).body.product,
-      (await t.call('GET', `/api/products?search=${word}&page=1&pageSize=5`, { token: admin })).body
-        .products[0],
-      (await t.call('GET', `/api/products/code/${sku}`, { token: t.as.salesRep.token })).body.product,
+      parsed(await t.call('GET', `/api/products/${id}`, { token: admin }), ProductResponse).product,
+      nth(
+        parsed(
+          await t.call('GET', `/api/products?search=${word}&page=1&pageSize=5`, { token: admin }),
+          ProductListResponse,
+        ).products,
+      ),
+      parsed(
+        await t.call('GET', `/api/products/code/${sku}`, { token: t.as.salesRep.token }),
+        ProductResponse,
+      ).product,
     ];
     for (const product of answers) expect(product).toMatchObject({ _id: id, tracking: 'lot' });
   });
@@ -201,11 +213,11 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
   describe('PUT /api/products/:id with tracking', () => {
     it('turning tracking on moves the stock there is into the lot named, in one transaction', async () => {
       const res = await create({ stock: 7 });
-      const id = res.body.product._id as string;
+      const id = parsed(res, ProductResponse).product._id;
       await holds(id);
       const on = await edit(id, { tracking: 'lot', lot: { number: 'ON-1', expiresOn: await day(30) } });
       expect(on.status, on.text).toBe(200);
-      expect(on.body.product).toMatchObject({ tracking: 'lot', stock: 7 });
+      expect(parsed(on, ProductResponse).product).toMatchObject({ tracking: 'lot', stock: 7 });
       expect(await quantities(id)).toEqual([['ON-1', await day(30), 7]]);
       expect((await movementsOf(id)).map((m) => [m.kind, m.quantity, m.number, m.note])).toEqual([
         ['initial', 7, null, ''],
@@ -224,22 +236,25 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
     });
 
     it('turning tracking on with stock but no lot is a 400 that changes nothing', async () => {
-      const id = (await create({ stock: 7 })).body.product._id as string;
+      const id = parsed(await create({ stock: 7 }), ProductResponse).product._id;
       const res = await edit(id, { tracking: 'lot', price: 99 });
       refused(res);
-      expect(res.body.error).toBe('Name the lot the 7 units in stock go into.');
-      const after = (await t.call('GET', `/api/products/${id}`, { token: admin })).body.product;
+      expect(parsed(res, ApiError).error).toBe('Name the lot the 7 units in stock go into.');
+      const after = parsed(
+        await t.call('GET', `/api/products/${id}`, { token: admin }),
+        ProductResponse,
+      ).product;
       expect(after).toMatchObject({ tracking: 'none', stock: 7, price: 3 });
       expect(await movementsOf(id)).toHaveLength(1);
       await holds(id);
     });
 
     it('turning tracking on at stock 0 needs no lot; a lot named is created empty', async () => {
-      const bare = (await create({ stock: 0 })).body.product._id as string;
+      const bare = parsed(await create({ stock: 0 }), ProductResponse).product._id;
       expect((await edit(bare, { tracking: 'lot' })).status).toBe(200);
       expect(await lotsOf(bare)).toEqual([]);
       await holds(bare);
-      const named = (await create({ stock: 0 })).body.product._id as string;
+      const named = parsed(await create({ stock: 0 }), ProductResponse).product._id;
       expect((await edit(named, { tracking: 'lot', lot: { number: 'E1', expiresOn: null } })).status).toBe(
         200,
       );
@@ -248,7 +263,7 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
     });
 
     it('turning tracking on while setting a new stock counts it first, then moves it all into the lot', async () => {
-      const id = (await create({ stock: 7 })).body.product._id as string;
+      const id = parsed(await create({ stock: 7 }), ProductResponse).product._id;
       const res = await edit(id, { tracking: 'lot', stock: 9, lot: { number: 'C9', expiresOn: null } });
       expect(res.status, res.text).toBe(200);
       expect(await quantities(id)).toEqual([['C9', null, 9]]);
@@ -265,7 +280,7 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
       const { id } = await trackedProduct(6);
       const res = await edit(id, { stock: 10 });
       refused(res, 409);
-      expect(res.body.error).toBe("Change a lot-tracked product's stock through its lots.");
+      expect(parsed(res, ApiError).error).toBe("Change a lot-tracked product's stock through its lots.");
       const noExpected = await t.call('PUT', `/api/products/${id}`, {
         token: admin,
         body: { ...(await form(id)), expectedStock: undefined, stock: 2 },
@@ -287,7 +302,7 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
         body: { ...opened, price: 8 },
       });
       expect(saved.status, saved.text).toBe(200);
-      expect(saved.body.product).toMatchObject({ price: 8, stock: 4, tracking: 'lot' });
+      expect(parsed(saved, ProductResponse).product).toMatchObject({ price: 8, stock: 4, tracking: 'lot' });
       await holds(id);
     });
 
@@ -295,14 +310,17 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
       const { id, lot } = await trackedProduct(3);
       const res = await edit(id, { tracking: 'none' });
       refused(res, 409);
-      expect(res.body.error).toBe('Lot tracking can be turned off only when every lot is empty.');
-      expect((await t.call('GET', `/api/products/${id}`, { token: admin })).body.product.tracking).toBe(
-        'lot',
+      expect(parsed(res, ApiError).error).toBe(
+        'Lot tracking can be turned off only when every lot is empty.',
       );
+      expect(
+        parsed(await t.call('GET', `/api/products/${id}`, { token: admin }), ProductResponse).product
+          .tracking,
+      ).toBe('lot');
       expect((await adjust(id, { quantity: -3, reason: 'expired', lot: { number: lot } })).status).toBe(200);
       const off = await edit(id, { tracking: 'none' });
       expect(off.status, off.text).toBe(200);
-      expect(off.body.product).toMatchObject({ tracking: 'none', stock: 0 });
+      expect(parsed(off, ProductResponse).product).toMatchObject({ tracking: 'none', stock: 0 });
       await holds(id);
       // Untracked again: adjusted without a lot, and refused one.
       expect((await adjust(id, { quantity: 5, reason: 'found' })).status).toBe(200);
@@ -314,11 +332,13 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
       const { id } = await trackedProduct(2);
       const again = await edit(id, { lot: { number: 'NEW', expiresOn: null } });
       refused(again);
-      expect(again.body.error).toBe('Name a lot only when creating a product or turning lot tracking on.');
-      const untracked = (await create({ stock: 1 })).body.product._id as string;
+      expect(parsed(again, ApiError).error).toBe(
+        'Name a lot only when creating a product or turning lot tracking on.',
+      );
+      const untracked = parsed(await create({ stock: 1 }), ProductResponse).product._id;
       const res = await edit(untracked, { lot: { number: 'NEW', expiresOn: null } });
       refused(res);
-      expect(res.body.error).toBe('Name a lot only for a product tracked by lot.');
+      expect(parsed(res, ApiError).error).toBe('Name a lot only for a product tracked by lot.');
       refused(await edit(untracked, { tracking: 'none', lot: { number: 'NEW', expiresOn: null } }));
       expect(await lotsOf(untracked)).toEqual([]);
       await holds(id);
@@ -326,13 +346,13 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
     });
 
     it('turning tracking on into a known lot of another expiry is a 409 that undoes the move', async () => {
-      const id = (await create({ stock: 0 })).body.product._id as string;
+      const id = parsed(await create({ stock: 0 }), ProductResponse).product._id;
       expect((await edit(id, { tracking: 'lot', lot: { number: 'K1', expiresOn: null } })).status).toBe(200);
       expect((await edit(id, { tracking: 'none' })).status).toBe(200);
       expect((await adjust(id, { quantity: 4, reason: 'found' })).status).toBe(200);
       const res = await edit(id, { tracking: 'lot', lot: { number: 'k1', expiresOn: '2030-01-01' } });
       refused(res, 409);
-      expect(res.body.error).toBe('Lot K1 has no expiry, not 2030-01-01.');
+      expect(parsed(res, ApiError).error).toBe('Lot K1 has no expiry, not 2030-01-01.');
       expect(await stockOf(id)).toBe(4);
       await holds(id);
       expect((await edit(id, { tracking: 'lot', lot: { number: 'k1' } })).status).toBe(200);
@@ -346,7 +366,7 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
       const { id } = await trackedProduct(5);
       const res = await adjust(id, { quantity: 1, reason: 'found' });
       refused(res);
-      expect(res.body.error).toBe('Name the lot: this product is tracked by lot.');
+      expect(parsed(res, ApiError).error).toBe('Name the lot: this product is tracked by lot.');
       refused(await adjust(id, { quantity: -1, reason: 'damaged' }));
       expect(await stockOf(id)).toBe(5);
       await holds(id);
@@ -379,7 +399,9 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
         lot: { number: 'FRESH', expiresOn: null },
       });
       refused(other, 409);
-      expect(other.body.error).toBe(`Lot FRESH expires on ${expiresOn}; it was given no expiry.`);
+      expect(parsed(other, ApiError).error).toBe(
+        `Lot FRESH expires on ${expiresOn}; it was given no expiry.`,
+      );
       const noExpiry = await adjust(id, { quantity: 1, reason: 'found', lot: { number: 'NEWER' } });
       refused(noExpiry);
       expect(await quantities(id)).toEqual([
@@ -407,7 +429,11 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
       ).toBe(200);
       const off = await adjust(id, { quantity: -4, reason: 'expired', lot: { number: 'old' } });
       expect(off.status, off.text).toBe(200);
-      expect(off.body.movement).toMatchObject({ quantity: -4, reason: 'expired', lot: { number: 'OLD' } });
+      expect(parsed(off, MovementResponse).movement).toMatchObject({
+        quantity: -4,
+        reason: 'expired',
+        lot: { number: 'OLD' },
+      });
       expect(await quantities(id)).toEqual([['OLD', gone, 0]]);
       await holds(id);
     });
@@ -420,10 +446,10 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
       ).toBe(200);
       const res = await adjust(id, { quantity: -3, reason: 'damaged', lot: { number: lot } });
       refused(res, 409);
-      expect(res.body.error).toBe(`Not enough stock in lot ${lot}.`);
+      expect(parsed(res, ApiError).error).toBe(`Not enough stock in lot ${lot}.`);
       const unknown = await adjust(id, { quantity: -1, reason: 'lost', lot: { number: 'NOPE' } });
       refused(unknown, 404);
-      expect(unknown.body.error).toBe('Lot not found.');
+      expect(parsed(unknown, ApiError).error).toBe('Lot not found.');
       // Another product's lot is not this one's.
       const other = await trackedProduct(3);
       const [foreign] = await lotsOf(other.id);
@@ -454,7 +480,7 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
       const { id } = await t.product({ stock: 5 });
       const res = await adjust(id, { quantity: 1, reason: 'found', lot: { number: 'L1', expiresOn: null } });
       refused(res);
-      expect(res.body.error).toBe('This product is not tracked by lot, so name no lot.');
+      expect(parsed(res, ApiError).error).toBe('This product is not tracked by lot, so name no lot.');
       expect(await stockOf(id)).toBe(5);
       expect(await lotsOf(id)).toEqual([]);
     });
@@ -491,8 +517,12 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
         ['OTHER', null, 7],
       ]);
       // A zero difference is recorded too; more than the lot held adds to it.
-      expect((await count(id, { counted: 3, lot: { number: lot } })).body.movement.quantity).toBe(0);
-      expect((await count(id, { counted: 8, lot: { number: lot } })).body.movement.quantity).toBe(5);
+      expect(
+        parsed(await count(id, { counted: 3, lot: { number: lot } }), MovementResponse).movement.quantity,
+      ).toBe(0);
+      expect(
+        parsed(await count(id, { counted: 8, lot: { number: lot } }), MovementResponse).movement.quantity,
+      ).toBe(5);
       expect(await stockOf(id)).toBe(15);
       await holds(id);
     });
@@ -502,7 +532,10 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
       const expiresOn = await day(10);
       const res = await count(id, { counted: 4, lot: { number: 'SHELF', expiresOn } });
       expect(res.status, res.text).toBe(200);
-      expect(res.body.movement).toMatchObject({ quantity: 4, lot: { number: 'SHELF', expiresOn } });
+      expect(parsed(res, MovementResponse).movement).toMatchObject({
+        quantity: 4,
+        lot: { number: 'SHELF', expiresOn },
+      });
       refused(await count(id, { counted: 2, lot: { number: 'SHELF', expiresOn: null } }), 409);
       refused(await count(id, { counted: 2, lot: { number: 'UNSEEN' } }));
       expect(await stockOf(id)).toBe(5);
@@ -513,7 +546,7 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
       const { id, lot } = await trackedProduct(5);
       const res = await count(id, { counted: 2 });
       refused(res);
-      expect(res.body.error).toBe('Name the lot: this product is tracked by lot.');
+      expect(parsed(res, ApiError).error).toBe('Name the lot: this product is tracked by lot.');
       const plain = await t.product({ stock: 5 });
       refused(await count(plain.id, { counted: 2, lot: { number: 'X' } }));
       expect(await stockOf(plain.id)).toBe(5);
@@ -556,7 +589,10 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
       const plain = await t.product({ stock: 2 });
       await adjust(plain.id, { quantity: 1, reason: 'found' });
       const plainPage = await t.call('GET', `/api/products/${plain.id}/movements`, { token: admin });
-      expect(plainPage.body.movements.map((m: object) => 'lot' in m)).toEqual([false, false]);
+      expect(parsed(plainPage, MovementListResponse).movements.map((m) => 'lot' in m)).toEqual([
+        false,
+        false,
+      ]);
       await holds(id);
     });
 
@@ -626,7 +662,7 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
         token: admin,
         body: await body({ name, tracking: 'lot', stock: 4, lot: { number: 'T1', expiresOn: null } }),
       });
-      const id = made.body.product._id as string;
+      const id = parsed(made, ProductResponse).product._id;
       const [lot] = await lotsOf(id);
       await t.sql('alter table lots disable trigger lots_quantity_from_ledger');
       try {
@@ -652,7 +688,9 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
       } finally {
         await t.sql('alter table lots enable trigger lots_quantity_from_ledger');
       }
-      expect((await t.call('GET', '/api/stock/check', { token: admin })).body.mismatches).toEqual([]);
+      expect(
+        parsed(await t.call('GET', '/api/stock/check', { token: admin }), StockCheckResponse).mismatches,
+      ).toEqual([]);
     });
   });
 
@@ -704,7 +742,7 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
       for (const tracking of badTracking) {
         const res = await create({ tracking, stock: 0 });
         refused(res);
-        expect(res.body.error).toMatch(/tracking/);
+        expect(parsed(res, ApiError).error).toMatch(/tracking/);
       }
       for (const lot of badLots) refused(await create({ tracking: 'lot', stock: 2, lot }));
       // Each body's category and supplier came with a product of their own; no other was made.
@@ -712,10 +750,12 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
     });
 
     it('on PUT /api/products/:id', async () => {
-      const id = (await create({ stock: 3 })).body.product._id as string;
+      const id = parsed(await create({ stock: 3 }), ProductResponse).product._id;
       for (const tracking of badTracking) refused(await edit(id, { tracking }));
       for (const lot of badLots) refused(await edit(id, { tracking: 'lot', lot }));
-      expect((await t.call('GET', `/api/products/${id}`, { token: admin })).body.product).toMatchObject({
+      expect(
+        parsed(await t.call('GET', `/api/products/${id}`, { token: admin }), ProductResponse).product,
+      ).toMatchObject({
         tracking: 'none',
         stock: 3,
       });

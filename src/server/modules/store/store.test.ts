@@ -1,24 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditListResponse } from '../../../shared/audit';
+import { ApiError } from '../../../shared/common';
 import { ProductListResponse, ProductResponse } from '../../../shared/products';
 import type { Role } from '../../../shared/roles';
+import { MovementResponse } from '../../../shared/stock';
 import { StoreSettingsResponse, TaxRateListResponse, TaxRateResponse } from '../../../shared/store';
 import { ensureStoreSettings } from '../../db/first-run';
-import { tag } from '../../test/fixtures';
-import { startApp, type TestApp, targets } from '../../test/harness';
+import { nth, tag } from '../../test/fixtures';
+import { type Answer, parsed, startApp, type TestApp, targets } from '../../test/harness';
 
 const ROLES: Role[] = ['superAdmin', 'admin', 'salesRep', 'medicalRep', 'user'];
 const NOT_ADMIN: Role[] = ['superAdmin', 'salesRep', 'medicalRep', 'user'];
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 /** A refusal: the status, the error shape, and one sentence (no stack, no SQL). */
-function expectRefused(
-  res: { status: number; body: { success: boolean; error: string } },
-  status: number | number[],
-) {
+function expectRefused(res: Answer, status: number | number[]) {
   expect(Array.isArray(status) ? status : [status], JSON.stringify(res.body)).toContain(res.status);
-  expect(res.body.success).toBe(false);
-  expect(res.body.error).toMatch(/^\S.*[.!?]$/);
-  expect(res.body.error.length).toBeLessThan(200);
+  const refusal = parsed(res, ApiError);
+  expect(refusal.success).toBe(false);
+  expect(refusal.error).toMatch(/^\S.*[.!?]$/);
+  expect(refusal.error.length).toBeLessThan(200);
 }
 
 describe.each(targets)('store settings on $name', (target) => {
@@ -29,7 +30,8 @@ describe.each(targets)('store settings on $name', (target) => {
   afterAll(() => t?.close());
 
   const store = async (role: Role = 'admin') =>
-    (await t.call('GET', '/api/settings/store', { token: t.as[role].token })).body.store;
+    parsed(await t.call('GET', '/api/settings/store', { token: t.as[role].token }), StoreSettingsResponse)
+      .store;
   const put = (body: unknown, role: Role = 'admin') =>
     t.call('PUT', '/api/settings/store', { token: t.as[role].token, body });
 
@@ -55,7 +57,7 @@ describe.each(targets)('store settings on $name', (target) => {
     const before = await store();
     const res = await put({ address: ' 12 High Street ', phone: '555-0100', maxDiscountPercent: 12.5 });
     expect(res.status).toBe(200);
-    expect(res.body.store).toEqual({
+    expect(parsed(res, StoreSettingsResponse).store).toEqual({
       ...before,
       address: '12 High Street',
       phone: '555-0100',
@@ -69,7 +71,7 @@ describe.each(targets)('store settings on $name', (target) => {
       pricesIncludeTax: true,
       maxDiscountPercent: 0,
     });
-    expect(all.body.store).toMatchObject({
+    expect(parsed(all, StoreSettingsResponse).store).toMatchObject({
       name: 'Corner Pharmacy',
       taxNumber: 'VAT GB 123 4567 89',
       currency: 'EUR',
@@ -77,9 +79,11 @@ describe.each(targets)('store settings on $name', (target) => {
       maxDiscountPercent: 0,
       address: '12 High Street',
     });
-    expect(await store('user')).toEqual(all.body.store);
+    expect(await store('user')).toEqual(parsed(all, StoreSettingsResponse).store);
     // Empty: nothing changes.
-    expect((await put({})).body.store).toEqual(all.body.store);
+    expect(parsed(await put({}), StoreSettingsResponse).store).toEqual(
+      parsed(all, StoreSettingsResponse).store,
+    );
     await put({ currency: 'USD', pricesIncludeTax: false, maxDiscountPercent: 10 });
   });
 
@@ -88,7 +92,7 @@ describe.each(targets)('store settings on $name', (target) => {
     const started = await startApp(t.target, { config: { storeName: long } });
     try {
       const first = await started.call('GET', '/api/settings/store', { token: started.as.admin.token });
-      expect(first.body.store.name).toBe(long);
+      expect(parsed(first, StoreSettingsResponse).store.name).toBe(long);
       // The admin saves the form as it came, and then another name of 200.
       const saved = await started.call('PUT', '/api/settings/store', {
         token: started.as.admin.token,
@@ -101,7 +105,7 @@ describe.each(targets)('store settings on $name', (target) => {
         body: { name: other },
       });
       expect(changed.status, changed.text).toBe(200);
-      expect(changed.body.store.name).toBe(other);
+      expect(parsed(changed, StoreSettingsResponse).store.name).toBe(other);
     } finally {
       await started.close();
     }
@@ -124,10 +128,15 @@ describe.each(targets)('store settings on $name', (target) => {
     });
     await put({ phone: '555-0001', defaultTaxRate: null });
     const entries = async () =>
-      (await t.call('GET', '/api/audit?entity=store', { token: t.as.admin.token })).body.entries;
+      parsed(await t.call('GET', '/api/audit?entity=store', { token: t.as.admin.token }), AuditListResponse)
+        .entries;
     const count = (await entries()).length;
-    await put({ phone: '555-0002', defaultTaxRate: rate.body.taxRate._id, receiptFooter: 'Bye' });
-    const [latest] = await entries();
+    await put({
+      phone: '555-0002',
+      defaultTaxRate: parsed(rate, TaxRateResponse).taxRate._id,
+      receiptFooter: 'Bye',
+    });
+    const latest = nth(await entries());
     expect(latest).toMatchObject({
       action: 'updated',
       actor: { _id: t.as.admin.id, role: 'admin' },
@@ -136,7 +145,7 @@ describe.each(targets)('store settings on $name', (target) => {
     expect(latest.changes).toEqual(
       expect.arrayContaining([
         { field: 'phone', old: '555-0001', new: '555-0002' },
-        { field: 'defaultTaxRate', old: null, new: `${rate.body.taxRate.name} 8.875%` },
+        { field: 'defaultTaxRate', old: null, new: `${parsed(rate, TaxRateResponse).taxRate.name} 8.875%` },
         { field: 'receiptFooter', old: expect.any(String), new: 'Bye' },
       ]),
     );
@@ -144,7 +153,7 @@ describe.each(targets)('store settings on $name', (target) => {
     expect((await entries()).length).toBe(count + 1);
     await put({ phone: '555-0002' });
     expect((await entries()).length).toBe(count + 1);
-    expect((await store()).defaultTaxRate).toEqual(rate.body.taxRate);
+    expect((await store()).defaultTaxRate).toEqual(parsed(rate, TaxRateResponse).taxRate);
     await put({ defaultTaxRate: null });
   });
 
@@ -213,23 +222,27 @@ describe.each(targets)('tax rates on $name', (target) => {
   const add = (body: unknown, role: Role = 'admin') =>
     t.call('POST', '/api/tax-rates', { token: t.as[role].token, body });
   const list = async (role: Role = 'admin') =>
-    (await t.call('GET', '/api/tax-rates', { token: t.as[role].token })).body.taxRates;
+    parsed(await t.call('GET', '/api/tax-rates', { token: t.as[role].token }), TaxRateListResponse).taxRates;
 
   it('POST /api/tax-rates creates a rate (201); GET lists them by name ignoring case for every role', async () => {
     const stamp = tag();
     const b = await add({ name: ` b Reduced ${stamp} `, rate: 5 });
     expect(b.status).toBe(201);
     expect(TaxRateResponse.strict().parse(b.body)).toEqual(b.body);
-    expect(b.body.taxRate).toEqual({ _id: expect.any(String), name: `b Reduced ${stamp}`, rate: 5 });
+    expect(parsed(b, TaxRateResponse).taxRate).toEqual({
+      _id: expect.any(String),
+      name: `b Reduced ${stamp}`,
+      rate: 5,
+    });
     const a = await add({ name: `A Standard ${stamp}`, rate: 8.875 });
-    expect(a.body.taxRate.rate).toBe(8.875);
+    expect(parsed(a, TaxRateResponse).taxRate.rate).toBe(8.875);
     const c = await add({ name: `C Zero ${stamp}`, rate: 0 });
-    expect(c.body.taxRate.rate).toBe(0);
+    expect(parsed(c, TaxRateResponse).taxRate.rate).toBe(0);
     for (const role of ROLES) {
       const res = await t.call('GET', '/api/tax-rates', { token: t.as[role].token });
       expect(res.status, role).toBe(200);
       expect(TaxRateListResponse.strict().parse(res.body)).toEqual(res.body);
-      const names = res.body.taxRates.map((rate: { name: string }) => rate.name.toLowerCase());
+      const names = parsed(res, TaxRateListResponse).taxRates.map((rate) => rate.name.toLowerCase());
       expect(names).toEqual([...names].sort());
     }
     const mine = (await list()).filter((rate: { name: string }) => rate.name.endsWith(stamp));
@@ -241,25 +254,29 @@ describe.each(targets)('tax rates on $name', (target) => {
     const first = await add({ name, rate: 20 });
     const again = await add({ name: name.toUpperCase(), rate: 10 });
     expectRefused(again, 409);
-    expect(again.body.error).toBe(`A tax rate named "${name.toUpperCase()}" already exists.`);
+    expect(parsed(again, ApiError).error).toBe(`A tax rate named "${name.toUpperCase()}" already exists.`);
     const other = await add({ name: `Other ${tag()}`, rate: 1 });
-    const renamed = await t.call('PUT', `/api/tax-rates/${other.body.taxRate._id}`, {
+    const renamed = await t.call('PUT', `/api/tax-rates/${parsed(other, TaxRateResponse).taxRate._id}`, {
       token: t.as.admin.token,
       body: { name: name.toLowerCase(), rate: 1 },
     });
     expectRefused(renamed, 409);
     // Its own name, in another case, is not a duplicate.
-    const same = await t.call('PUT', `/api/tax-rates/${first.body.taxRate._id}`, {
+    const same = await t.call('PUT', `/api/tax-rates/${parsed(first, TaxRateResponse).taxRate._id}`, {
       token: t.as.admin.token,
       body: { name: name.toLowerCase(), rate: 19.5 },
     });
     expect(same.status).toBe(200);
-    expect(same.body.taxRate).toEqual({ _id: first.body.taxRate._id, name: name.toLowerCase(), rate: 19.5 });
+    expect(parsed(same, TaxRateResponse).taxRate).toEqual({
+      _id: parsed(first, TaxRateResponse).taxRate._id,
+      name: name.toLowerCase(),
+      rate: 19.5,
+    });
   });
 
   it('only an admin writes rates: the superAdmin and the selling roles get 403', async () => {
     const rate = await add({ name: `Guarded ${tag()}`, rate: 3 });
-    const id = rate.body.taxRate._id;
+    const id = parsed(rate, TaxRateResponse).taxRate._id;
     for (const role of NOT_ADMIN) {
       expectRefused(await add({ name: `No ${tag()}`, rate: 1 }, role), 403);
       expectRefused(
@@ -271,7 +288,7 @@ describe.each(targets)('tax rates on $name', (target) => {
       );
       expectRefused(await t.call('DELETE', `/api/tax-rates/${id}`, { token: t.as[role].token }), 403);
     }
-    expect((await list()).find((one: { _id: string }) => one._id === id)).toEqual(rate.body.taxRate);
+    expect((await list()).find((one) => one._id === id)).toEqual(parsed(rate, TaxRateResponse).taxRate);
   });
 
   it('PUT and DELETE answer 404 for an unknown or malformed id', async () => {
@@ -288,12 +305,12 @@ describe.each(targets)('tax rates on $name', (target) => {
   it('each change is an audit entry (taxRate created, updated, deleted)', async () => {
     const name = `Audited ${tag()}`;
     const created = await add({ name, rate: 7 });
-    const id = created.body.taxRate._id;
+    const id = parsed(created, TaxRateResponse).taxRate._id;
     await t.call('PUT', `/api/tax-rates/${id}`, { token: t.as.admin.token, body: { name, rate: 7.5 } });
     await t.call('DELETE', `/api/tax-rates/${id}`, { token: t.as.admin.token });
     const res = await t.call('GET', '/api/audit?entity=taxRate', { token: t.as.admin.token });
-    const mine = res.body.entries.filter((entry: { entity: { _id: string } }) => entry.entity._id === id);
-    expect(mine.map((entry: { action: string; changes: unknown }) => [entry.action, entry.changes])).toEqual([
+    const mine = parsed(res, AuditListResponse).entries.filter((entry) => entry.entity._id === id);
+    expect(mine.map((entry) => [entry.action, entry.changes])).toEqual([
       [
         'deleted',
         [
@@ -314,24 +331,28 @@ describe.each(targets)('tax rates on $name', (target) => {
 
   it("DELETE refuses a rate products or the store's default use with 409 naming how many, then deletes it once free", async () => {
     const token = t.as.admin.token;
-    const rate = (await add({ name: `In use ${tag()}`, rate: 5 })).body.taxRate;
+    const rate = parsed(await add({ name: `In use ${tag()}`, rate: 5 }), TaxRateResponse).taxRate;
     const one = await t.product();
     const two = await t.product();
     await t.sql('update products set tax_rate_id = $1 where id in ($2, $3)', [rate._id, one.id, two.id]);
     const byProducts = await t.call('DELETE', `/api/tax-rates/${rate._id}`, { token });
     expectRefused(byProducts, 409);
-    expect(byProducts.body.error).toBe('This tax rate is used by 2 products; give them another rate first.');
+    expect(parsed(byProducts, ApiError).error).toBe(
+      'This tax rate is used by 2 products; give them another rate first.',
+    );
 
     await t.call('PUT', '/api/settings/store', { token, body: { defaultTaxRate: rate._id } });
     const byBoth = await t.call('DELETE', `/api/tax-rates/${rate._id}`, { token });
     expectRefused(byBoth, 409);
-    expect(byBoth.body.error).toBe(
+    expect(parsed(byBoth, ApiError).error).toBe(
       "This tax rate is used by 2 products and is the store's default; give them another rate and choose another default first.",
     );
     await t.sql('update products set tax_rate_id = null where id in ($1, $2)', [one.id, two.id]);
     const byDefault = await t.call('DELETE', `/api/tax-rates/${rate._id}`, { token });
     expectRefused(byDefault, 409);
-    expect(byDefault.body.error).toBe("This tax rate is the store's default; choose another default first.");
+    expect(parsed(byDefault, ApiError).error).toBe(
+      "This tax rate is the store's default; choose another default first.",
+    );
 
     await t.call('PUT', '/api/settings/store', { token, body: { defaultTaxRate: null } });
     const freed = await t.call('DELETE', `/api/tax-rates/${rate._id}`, { token });
@@ -359,7 +380,7 @@ describe.each(targets)('tax rates on $name', (target) => {
     ['a null rate', { name: 'VAT', rate: null }],
   ])('POST and PUT /api/tax-rates refuse %s with 400 and one sentence', async (_label, body) => {
     const token = t.as.admin.token;
-    const existing = (await add({ name: `Bad input ${tag()}`, rate: 2 })).body.taxRate;
+    const existing = parsed(await add({ name: `Bad input ${tag()}`, rate: 2 }), TaxRateResponse).taxRate;
     const before = await list();
     // A body far larger than any valid one is refused before it is read: 413.
     const status = JSON.stringify(body).length > 5000 ? [400, 413] : 400;
@@ -379,12 +400,14 @@ describe.each(targets)('products carry the tax rate in force on $name', (target)
   it('every product answer carries taxRate (its own, else the store default, else null) and taxRateDefault', async () => {
     const token = t.as.admin.token;
     const stamp = tag();
-    const standard = (
-      await t.call('POST', '/api/tax-rates', { token, body: { name: `Std ${stamp}`, rate: 8.875 } })
-    ).body.taxRate;
-    const reduced = (
-      await t.call('POST', '/api/tax-rates', { token, body: { name: `Red ${stamp}`, rate: 5 } })
-    ).body.taxRate;
+    const standard = parsed(
+      await t.call('POST', '/api/tax-rates', { token, body: { name: `Std ${stamp}`, rate: 8.875 } }),
+      TaxRateResponse,
+    ).taxRate;
+    const reduced = parsed(
+      await t.call('POST', '/api/tax-rates', { token, body: { name: `Red ${stamp}`, rate: 5 } }),
+      TaxRateResponse,
+    ).taxRate;
     const { categoryId, supplierId } = await t.product();
     const base = { description: '', price: 2, stock: 4, category: categoryId, supplier: supplierId };
     const own = await t.call('POST', '/api/products/add', {
@@ -392,17 +415,17 @@ describe.each(targets)('products carry the tax rate in force on $name', (target)
       body: { ...base, name: `Taxed own ${stamp}`, taxRate: reduced._id, sku: `OWN-${stamp}` },
     });
     expect(own.status).toBe(201);
-    expect(own.body.product).toMatchObject({ taxRate: reduced, taxRateDefault: false });
+    expect(parsed(own, ProductResponse).product).toMatchObject({ taxRate: reduced, taxRateDefault: false });
     const plain = await t.call('POST', '/api/products/add', {
       token,
       body: { ...base, name: `Taxed plain ${stamp}`, sku: `PLAIN-${stamp}` },
     });
     // No default yet: no tax.
-    expect(plain.body.product).toMatchObject({ taxRate: null, taxRateDefault: true });
+    expect(parsed(plain, ProductResponse).product).toMatchObject({ taxRate: null, taxRateDefault: true });
 
     await t.call('PUT', '/api/settings/store', { token, body: { defaultTaxRate: standard._id } });
-    const ownId = own.body.product._id;
-    const plainId = plain.body.product._id;
+    const ownId = parsed(own, ProductResponse).product._id;
+    const plainId = parsed(plain, ProductResponse).product._id;
     const expected: Record<string, object> = {
       [ownId]: { taxRate: reduced, taxRateDefault: false },
       [plainId]: { taxRate: standard, taxRateDefault: true },
@@ -417,17 +440,17 @@ describe.each(targets)('products carry the tax rate in force on $name', (target)
     for (const id of [ownId, plainId]) {
       const one = await t.call('GET', `/api/products/${id}`, { token: t.as.user.token });
       expect(ProductResponse.strict().parse(one.body)).toEqual(one.body);
-      check([one.body.product], 'GET /api/products/:id');
+      check([parsed(one, ProductResponse).product], 'GET /api/products/:id');
     }
     for (const code of [`OWN-${stamp}`, `PLAIN-${stamp}`]) {
       const scanned = await t.call('GET', `/api/products/code/${code}`, { token: t.as.salesRep.token });
-      check([scanned.body.product], 'GET /api/products/code/:code');
+      check([parsed(scanned, ProductResponse).product], 'GET /api/products/code/:code');
     }
     const kept = await t.call('PUT', `/api/products/${ownId}`, {
       token,
       body: { ...base, name: `Taxed own ${stamp}`, price: 3 },
     });
-    check([kept.body.product], 'PUT without taxRate');
+    check([parsed(kept, ProductResponse).product], 'PUT without taxRate');
 
     // Every way a list is read: pages by name and stock, searches (prepared, short words, broad), the whole catalogue.
     for (const query of [
@@ -443,7 +466,7 @@ describe.each(targets)('products carry the tax rate in force on $name', (target)
       const res = await t.call('GET', `/api/products?${query}`, { token: t.as.medicalRep.token });
       expect(res.status, query).toBe(200);
       expect(ProductListResponse.strict().parse(res.body), query).toEqual(res.body);
-      check(res.body.products, query || 'the whole catalogue');
+      check(parsed(res, ProductListResponse).products, query || 'the whole catalogue');
     }
     // A stock movement answers the product too.
     const moved = await t.call('POST', `/api/products/${plainId}/adjust`, {
@@ -451,30 +474,32 @@ describe.each(targets)('products carry the tax rate in force on $name', (target)
       body: { quantity: 1, reason: 'found' },
     });
     expect(moved.status).toBe(200);
-    check([moved.body.product], 'a stock movement');
+    check([parsed(moved, MovementResponse).product], 'a stock movement');
 
     // null goes back to the store's default; without a default, no tax.
     const reset = await t.call('PUT', `/api/products/${ownId}`, {
       token,
       body: { ...base, name: `Taxed own ${stamp}`, taxRate: null },
     });
-    expect(reset.body.product).toMatchObject({ taxRate: standard, taxRateDefault: true });
+    expect(parsed(reset, ProductResponse).product).toMatchObject({ taxRate: standard, taxRateDefault: true });
     await t.call('PUT', '/api/settings/store', { token, body: { defaultTaxRate: null } });
     const none = await t.call('GET', `/api/products/${ownId}`, { token });
-    expect(none.body.product).toMatchObject({ taxRate: null, taxRateDefault: true });
+    expect(parsed(none, ProductResponse).product).toMatchObject({ taxRate: null, taxRateDefault: true });
   });
 
   it("a product's tax rate change is in its audit entry, by the rate's name", async () => {
     const token = t.as.admin.token;
-    const rate = (await t.call('POST', '/api/tax-rates', { token, body: { name: `Zero ${tag()}`, rate: 0 } }))
-      .body.taxRate;
+    const rate = parsed(
+      await t.call('POST', '/api/tax-rates', { token, body: { name: `Zero ${tag()}`, rate: 0 } }),
+      TaxRateResponse,
+    ).taxRate;
     const { categoryId, supplierId } = await t.product();
     const body = { name: `Audited ${tag()}`, price: 1, stock: 1, category: categoryId, supplier: supplierId };
     const added = await t.call('POST', '/api/products/add', { token, body });
-    const id = added.body.product._id;
+    const id = parsed(added, ProductResponse).product._id;
     await t.call('PUT', `/api/products/${id}`, { token, body: { ...body, taxRate: rate._id } });
     const res = await t.call('GET', '/api/audit?entity=product', { token });
-    const [latest] = res.body.entries.filter((entry: { entity: { _id: string } }) => entry.entity._id === id);
+    const latest = nth(parsed(res, AuditListResponse).entries.filter((entry) => entry.entity._id === id));
     expect(latest.action).toBe('updated');
     expect(latest.changes).toEqual([{ field: 'taxRate', old: null, new: rate.name }]);
   });

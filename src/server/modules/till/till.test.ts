@@ -1,5 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditListResponse } from '../../../shared/audit';
+import { ApiError } from '../../../shared/common';
 import type { Role } from '../../../shared/roles';
 import {
   CashMovementResponse,
@@ -8,22 +10,20 @@ import {
   SessionListResponse,
   SessionResponse,
 } from '../../../shared/till';
-import { tag } from '../../test/fixtures';
-import { startApp, type TestApp, targets } from '../../test/harness';
+import { nth, tag } from '../../test/fixtures';
+import { type Answer, parsed, startApp, type TestApp, targets } from '../../test/harness';
 import { sessionFigures } from './till.repository';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const huge = 'x'.repeat(10_000);
 
 /** A refusal: the status, the error shape, and one sentence (no stack, no SQL). */
-function expectRefused(
-  res: { status: number; body: { success: boolean; error: string } },
-  status: number | number[],
-) {
+function expectRefused(res: Answer, status: number | number[]) {
   expect(Array.isArray(status) ? status : [status], JSON.stringify(res.body)).toContain(res.status);
-  expect(res.body.success).toBe(false);
-  expect(res.body.error).toMatch(/^\S.*[.!?]$/);
-  expect(res.body.error.length).toBeLessThan(200);
+  const refusal = parsed(res, ApiError);
+  expect(refusal.success).toBe(false);
+  expect(refusal.error).toMatch(/^\S.*[.!?]$/);
+  expect(refusal.error.length).toBeLessThan(200);
 }
 
 /** Bad input is a 400; a body past the call's size limit (a 10,000-character field) a 413. */
@@ -41,7 +41,7 @@ describe.each(targets)('the till on $name', (target) => {
   const newRegister = async (name = `Till ${tag()}`) => {
     const res = await t.call('POST', '/api/registers', { token: as('admin'), body: { name } });
     expect(res.status, res.text).toBe(201);
-    return res.body.register as { _id: string; name: string; active: boolean };
+    return parsed(res, RegisterResponse).register;
   };
   const open = (
     registerId: string,
@@ -54,7 +54,8 @@ describe.each(targets)('the till on $name', (target) => {
     const register = await newRegister();
     const res = await open(register._id, { openingFloat }, token);
     expect(res.status, res.text).toBe(201);
-    return { register, session: res.body.session, report: res.body.report };
+    const { session, report } = parsed(res, SessionResponse);
+    return { register, session, report };
   };
   const cash = (sessionId: string, body: unknown, token = as('salesRep')) =>
     t.call('POST', `/api/register-sessions/${sessionId}/cash`, { token, body });
@@ -63,9 +64,10 @@ describe.each(targets)('the till on $name', (target) => {
   const getSession = (sessionId: string, token = as('salesRep')) =>
     t.call('GET', `/api/register-sessions/${sessionId}`, { token });
   const auditOf = async (entity: string, id: string) =>
-    (
-      await t.call('GET', `/api/audit?entity=${entity}&page=1&pageSize=100`, { token: as('admin') })
-    ).body.entries.filter((entry: { entity: { _id: string } }) => entry.entity._id === id);
+    parsed(
+      await t.call('GET', `/api/audit?entity=${entity}&page=1&pageSize=100`, { token: as('admin') }),
+      AuditListResponse,
+    ).entries.filter((entry) => entry.entity._id === id);
 
   // -------------------------------------------------------------------------------------------
   // Registers
@@ -77,8 +79,12 @@ describe.each(targets)('the till on $name', (target) => {
       const res = await t.call('GET', '/api/registers', { token: as(role) });
       expect(res.status, role).toBe(200);
       expect(RegisterListResponse.strict().parse(res.body)).toEqual(res.body);
-      expect(res.body.registers).toContainEqual({ _id: expect.any(String), name: 'Till 1', active: true });
-      const names = res.body.registers.map((r: { name: string }) => r.name);
+      expect(parsed(res, RegisterListResponse).registers).toContainEqual({
+        _id: expect.any(String),
+        name: 'Till 1',
+        active: true,
+      });
+      const names = parsed(res, RegisterListResponse).registers.map((r: { name: string }) => r.name);
       expect(names.indexOf(a.name)).toBeLessThan(names.indexOf(b.name));
     }
     expectRefused(await t.call('GET', '/api/registers', { token: as('superAdmin') }), 403);
@@ -93,8 +99,12 @@ describe.each(targets)('the till on $name', (target) => {
     });
     expect(created.status).toBe(201);
     expect(RegisterResponse.strict().parse(created.body)).toEqual(created.body);
-    expect(created.body.register).toEqual({ _id: expect.any(String), name, active: true });
-    const id = created.body.register._id;
+    expect(parsed(created, RegisterResponse).register).toEqual({
+      _id: expect.any(String),
+      name,
+      active: true,
+    });
+    const id = parsed(created, RegisterResponse).register._id;
     for (const role of ['superAdmin', 'salesRep', 'medicalRep', 'user'] as const) {
       expectRefused(
         await t.call('POST', '/api/registers', { token: as(role), body: { name: `X ${tag()}` } }),
@@ -110,7 +120,7 @@ describe.each(targets)('the till on $name', (target) => {
       body: { name: name.toUpperCase() },
     });
     expectRefused(dup, 409);
-    expect(dup.body.existing).toEqual({ _id: id, name });
+    expect(parsed(dup, ApiError).existing).toEqual({ _id: id, name });
     const other = await newRegister();
     expectRefused(
       await t.call('PUT', `/api/registers/${other._id}`, {
@@ -125,7 +135,11 @@ describe.each(targets)('the till on $name', (target) => {
       body: { name: name.toLowerCase() },
     });
     expect(renamed.status).toBe(200);
-    expect(renamed.body.register).toEqual({ _id: id, name: name.toLowerCase(), active: true });
+    expect(parsed(renamed, RegisterResponse).register).toEqual({
+      _id: id,
+      name: name.toLowerCase(),
+      active: true,
+    });
     for (const bad of [UNKNOWN_ID, 'not-an-id', huge.slice(0, 200)]) {
       expectRefused(
         await t.call('PUT', `/api/registers/${bad}`, { token: as('admin'), body: { active: false } }),
@@ -149,15 +163,15 @@ describe.each(targets)('the till on $name', (target) => {
     await t.call('PUT', `/api/registers/${register._id}`, { token: as('admin'), body: { active: false } });
     const entries = await auditOf('register', register._id);
     expect(entries.map((entry: { action: string }) => entry.action)).toEqual(['updated', 'created']);
-    expect(entries[1].changes).toEqual([
+    expect(nth(entries, 1).changes).toEqual([
       { field: 'name', new: register.name },
       { field: 'active', new: true },
     ]);
-    expect(entries[0]).toMatchObject({
+    expect(nth(entries)).toMatchObject({
       actor: { _id: t.as.admin.id, role: 'admin' },
       entity: { type: 'register', _id: register._id, name: `${register.name} renamed` },
     });
-    expect(entries[0].changes).toEqual([
+    expect(nth(entries).changes).toEqual([
       { field: 'name', old: register.name, new: `${register.name} renamed` },
       { field: 'active', old: true, new: false },
     ]);
@@ -174,9 +188,9 @@ describe.each(targets)('the till on $name', (target) => {
       body: { active: false },
     });
     expectRefused(refused, 409);
-    expect(refused.body.error).toBe('Close its open session first.');
+    expect(parsed(refused, ApiError).error).toBe('Close its open session first.');
     const list = await t.call('GET', '/api/registers', { token: as('admin') });
-    expect(list.body.registers).toContainEqual({ ...register, active: true });
+    expect(parsed(list, RegisterListResponse).registers).toContainEqual({ ...register, active: true });
     // Renaming it is fine while open.
     const renamed = await t.call('PUT', `/api/registers/${register._id}`, {
       token: as('admin'),
@@ -195,12 +209,17 @@ describe.each(targets)('the till on $name', (target) => {
     ['name a number', { name: 5 }],
     ['name null', { name: null }],
   ])('POST /api/registers refuses %s with 400 (413 past the size limit)', async (label, body) => {
-    const before = (await t.call('GET', '/api/registers', { token: as('admin') })).body.registers;
+    const before = parsed(
+      await t.call('GET', '/api/registers', { token: as('admin') }),
+      RegisterListResponse,
+    ).registers;
     expectRefused(
       await t.call('POST', '/api/registers', { token: as('admin'), body }),
       badInputStatus(label),
     );
-    expect((await t.call('GET', '/api/registers', { token: as('admin') })).body.registers).toEqual(before);
+    expect(
+      parsed(await t.call('GET', '/api/registers', { token: as('admin') }), RegisterListResponse).registers,
+    ).toEqual(before);
   });
 
   it.each([
@@ -219,7 +238,7 @@ describe.each(targets)('the till on $name', (target) => {
       badInputStatus(label),
     );
     const list = await t.call('GET', '/api/registers', { token: as('admin') });
-    expect(list.body.registers).toContainEqual(register);
+    expect(parsed(list, RegisterListResponse).registers).toContainEqual(register);
   });
 
   // -------------------------------------------------------------------------------------------
@@ -231,7 +250,7 @@ describe.each(targets)('the till on $name', (target) => {
       const res = await open(register._id, { openingFloat: 150.25 }, as(role));
       expect(res.status, res.text).toBe(201);
       expect(SessionResponse.strict().parse(res.body)).toEqual(res.body);
-      expect(res.body.session).toEqual({
+      expect(parsed(res, SessionResponse).session).toEqual({
         _id: expect.any(String),
         number: expect.any(Number),
         register: { _id: register._id, name: register.name },
@@ -244,7 +263,7 @@ describe.each(targets)('the till on $name', (target) => {
         countedCash: null,
         note: '',
       });
-      expect(res.body.report).toEqual({
+      expect(parsed(res, SessionResponse).report).toEqual({
         sales: { count: 0, total: 0 },
         refunds: { count: 0, total: 0 },
         payments: [
@@ -276,7 +295,7 @@ describe.each(targets)('the till on $name', (target) => {
     expect((await close(session._id, { countedCash: 10 })).status).toBe(200);
     const again = await open(register._id, { openingFloat: 5 }, as('user'));
     expect(again.status).toBe(201);
-    expect(again.body.session.number).toBeGreaterThan(session.number);
+    expect(parsed(again, SessionResponse).session.number).toBeGreaterThan(session.number);
   });
 
   it('opens racing on one register: exactly one 201, the others 409, one open session', async () => {
@@ -324,7 +343,7 @@ describe.each(targets)('the till on $name', (target) => {
       await other.commit();
       const res = await racing;
       expectRefused(res, 409);
-      expect(res.body.error).toContain('already has an open session');
+      expect(parsed(res, ApiError).error).toContain('already has an open session');
     });
 
     it('a cash-out waits for the session row, then judges the drawer with what the other took', async () => {
@@ -342,8 +361,8 @@ describe.each(targets)('the till on $name', (target) => {
       await other.commit();
       const res = await racing;
       expectRefused(res, 409);
-      expect(res.body.error).toContain('40.00');
-      expect((await getSession(session._id)).body.report.expectedCash).toBe(40);
+      expect(parsed(res, ApiError).error).toContain('40.00');
+      expect(parsed(await getSession(session._id), SessionResponse).report.expectedCash).toBe(40);
     });
   }
 
@@ -363,20 +382,28 @@ describe.each(targets)('the till on $name', (target) => {
     const put = await cash(session._id, { amount: 25.5, reason: ' Change from the bank ' });
     expect(put.status, put.text).toBe(201);
     expect(CashMovementResponse.strict().parse(put.body)).toEqual(put.body);
-    expect(put.body.movement).toEqual({
+    expect(parsed(put, CashMovementResponse).movement).toEqual({
       _id: expect.any(String),
       amount: 25.5,
       reason: 'Change from the bank',
       user: { _id: t.as.salesRep.id, name: t.as.salesRep.name },
       at: expect.any(String),
     });
-    expect(put.body.report).toMatchObject({ cashIn: 25.5, cashOut: 0, expectedCash: 75.5 });
+    expect(parsed(put, CashMovementResponse).report).toMatchObject({
+      cashIn: 25.5,
+      cashOut: 0,
+      expectedCash: 75.5,
+    });
     const tooMuch = await cash(session._id, { amount: -75.51, reason: 'Bank drop' });
     expectRefused(tooMuch, 409);
-    expect(tooMuch.body.error).toBe('The drawer holds $75.50; you cannot take out $75.51.');
+    expect(parsed(tooMuch, ApiError).error).toBe('The drawer holds $75.50; you cannot take out $75.51.');
     const all = await cash(session._id, { amount: -75.5, reason: 'Bank drop' });
     expect(all.status).toBe(201);
-    expect(all.body.report).toMatchObject({ cashIn: 25.5, cashOut: 75.5, expectedCash: 0 });
+    expect(parsed(all, CashMovementResponse).report).toMatchObject({
+      cashIn: 25.5,
+      cashOut: 75.5,
+      expectedCash: 0,
+    });
     expectRefused(await cash(session._id, { amount: -0.01, reason: 'Nothing left' }), 409);
     const [row] = await t.sql<{ n: number; sum: string }>(
       'select count(*)::int as n, sum(amount)::text as sum from cash_movements where session_id = $1',
@@ -391,7 +418,7 @@ describe.each(targets)('the till on $name', (target) => {
     try {
       const tooMuch = await cash(session._id, { amount: -1234.56, reason: 'Bank drop' });
       expectRefused(tooMuch, 409);
-      expect(tooMuch.body.error).toBe('The drawer holds €12.00; you cannot take out €1,234.56.');
+      expect(parsed(tooMuch, ApiError).error).toBe('The drawer holds €12.00; you cannot take out €1,234.56.');
     } finally {
       await t.sql(`update store_settings set currency = 'USD' where id = 1`);
     }
@@ -404,7 +431,7 @@ describe.each(targets)('the till on $name', (target) => {
     );
     expect(answers.filter((a) => a.status === 201)).toHaveLength(3);
     expect(answers.filter((a) => a.status === 409)).toHaveLength(3);
-    const report = (await getSession(session._id)).body.report;
+    const report = parsed(await getSession(session._id), SessionResponse).report;
     expect(report.cashOut).toBe(90);
     expect(report.expectedCash).toBe(10);
   });
@@ -415,14 +442,18 @@ describe.each(targets)('the till on $name', (target) => {
     const closed = await close(session._id, { countedCash: 119.6, note: ' Short 40 cents ' });
     expect(closed.status, closed.text).toBe(200);
     expect(SessionResponse.strict().parse(closed.body)).toEqual(closed.body);
-    expect(closed.body.session).toMatchObject({
+    expect(parsed(closed, SessionResponse).session).toMatchObject({
       status: 'closed',
       closedBy: { _id: t.as.salesRep.id, name: t.as.salesRep.name },
       closedAt: expect.any(String),
       countedCash: 119.6,
       note: 'Short 40 cents',
     });
-    expect(closed.body.report).toMatchObject({ expectedCash: 120, countedCash: 119.6, difference: -0.4 });
+    expect(parsed(closed, SessionResponse).report).toMatchObject({
+      expectedCash: 120,
+      countedCash: 119.6,
+      difference: -0.4,
+    });
     const [row] = await t.sql(
       `select status, counted_cash::text as counted, expected_cash::text as expected, closed_by_id, closed_at is not null as at
        from register_sessions where id = $1`,
@@ -442,8 +473,12 @@ describe.each(targets)('the till on $name', (target) => {
 
     const over = await openSession(10);
     const overClosed = await close(over.session._id, { countedCash: 12.5 });
-    expect(overClosed.body.report).toMatchObject({ expectedCash: 10, countedCash: 12.5, difference: 2.5 });
-    expect(overClosed.body.session.note).toBe('');
+    expect(parsed(overClosed, SessionResponse).report).toMatchObject({
+      expectedCash: 10,
+      countedCash: 12.5,
+      difference: 2.5,
+    });
+    expect(parsed(overClosed, SessionResponse).session.note).toBe('');
   });
 
   it('a till is shared while open: any seller sees it and moves its cash; once closed, another seller’s session is 404; an admin any', async () => {
@@ -452,7 +487,7 @@ describe.each(targets)('the till on $name', (target) => {
       expect((await getSession(session._id, as(role))).status).toBe(200);
       const moved = await cash(session._id, { amount: 1, reason: `Change from ${role}` }, as(role));
       expect(moved.status).toBe(201);
-      expect(moved.body.movement.user._id).toBe(t.as[role].id);
+      expect(parsed(moved, CashMovementResponse).movement.user._id).toBe(t.as[role].id);
     }
     const other = await openSession(5, as('medicalRep'));
     expect((await close(other.session._id, { countedCash: 5 }, as('user'))).status).toBe(200);
@@ -463,11 +498,11 @@ describe.each(targets)('the till on $name', (target) => {
     expect((await getSession(session._id, as('admin'))).status).toBe(200);
     const moved = await cash(session._id, { amount: -10, reason: 'Admin drop' }, as('admin'));
     expect(moved.status).toBe(201);
-    expect(moved.body.movement.user._id).toBe(t.as.admin.id);
+    expect(parsed(moved, CashMovementResponse).movement.user._id).toBe(t.as.admin.id);
     const closed = await close(session._id, { countedCash: 30 }, as('admin'));
     expect(closed.status).toBe(200);
-    expect(closed.body.session.closedBy._id).toBe(t.as.admin.id);
-    expect(closed.body.session.openedBy._id).toBe(t.as.salesRep.id);
+    expect(parsed(closed, SessionResponse).session.closedBy?._id).toBe(t.as.admin.id);
+    expect(parsed(closed, SessionResponse).session.openedBy._id).toBe(t.as.salesRep.id);
     for (const call of [
       getSession,
       (id: string, token?: string) => cash(id, { amount: 1, reason: 'x' }, token),
@@ -501,17 +536,17 @@ describe.each(targets)('the till on $name', (target) => {
         _id: session._id,
         name: `${register.name} #${session.number}`,
       });
-      expect(entry.actor._id).toBe(t.as.salesRep.id);
+      expect(entry.actor?._id).toBe(t.as.salesRep.id);
     }
-    expect(entries[2].changes).toEqual([
+    expect(nth(entries, 2).changes).toEqual([
       { field: 'register', new: register.name },
       { field: 'openingFloat', new: 12.34 },
     ]);
-    expect(entries[1].changes).toEqual([
+    expect(nth(entries, 1).changes).toEqual([
       { field: 'amount', new: -2.34 },
       { field: 'reason', new: 'Coffee' },
     ]);
-    expect(entries[0].changes).toEqual([
+    expect(nth(entries).changes).toEqual([
       { field: 'countedCash', new: 9.99 },
       { field: 'expectedCash', new: 10 },
       { field: 'difference', new: -0.01 },
@@ -700,19 +735,27 @@ describe.each(targets)('the till on $name', (target) => {
     };
     const live = await getSession(session._id);
     expect(SessionResponse.strict().parse(live.body)).toEqual(live.body);
-    expect(live.body.report).toEqual(xReport);
+    expect(parsed(live, SessionResponse).report).toEqual(xReport);
     // The drawer holds 115.40: not a cent more comes out.
     expectRefused(await cash(session._id, { amount: -115.41, reason: 'Too much' }), 409);
 
     const closed = await close(session._id, { countedCash: 115 });
     const zReport = { ...xReport, countedCash: 115, difference: -0.4 };
-    expect(closed.body.report).toEqual(zReport);
-    expect((await getSession(session._id)).body.report).toEqual(zReport);
-    const list = await t.call('GET', `/api/register-sessions?register=${closed.body.session.register._id}`, {
-      token: as('admin'),
+    expect(parsed(closed, SessionResponse).report).toEqual(zReport);
+    expect(parsed(await getSession(session._id), SessionResponse).report).toEqual(zReport);
+    const list = await t.call(
+      'GET',
+      `/api/register-sessions?register=${parsed(closed, SessionResponse).session.register._id}`,
+      {
+        token: as('admin'),
+      },
+    );
+    expect(nth(parsed(list, SessionListResponse).sessions)).toMatchObject({
+      _id: session._id,
+      expectedCash: 115.4,
+      difference: -0.4,
     });
-    expect(list.body.sessions[0]).toMatchObject({ _id: session._id, expectedCash: 115.4, difference: -0.4 });
-    const otherReport = (await getSession(other.session._id)).body.report;
+    const otherReport = parsed(await getSession(other.session._id), SessionResponse).report;
     // 7 + 50 − 1
     expect(otherReport).toMatchObject({ expectedCash: 56, discount: 5, sales: { count: 1, total: 50 } });
     expect(otherReport.taxes).toEqual([{ name: 'Reduced', rate: 5, base: 46.67, tax: 2.33 }]);
@@ -724,7 +767,7 @@ describe.each(targets)('the till on $name', (target) => {
   it('GET /api/register-sessions: newest first, always paged, admins see all and others their own, with filters', async () => {
     const register = await newRegister();
     const mine = await open(register._id, { openingFloat: 1 }, as('salesRep'));
-    await close(mine.body.session._id, { countedCash: 2 });
+    await close(parsed(mine, SessionResponse).session._id, { countedCash: 2 });
     const theirs = await open(register._id, { openingFloat: 3 }, as('user'));
     const adminList = await t.call('GET', `/api/register-sessions?register=${register._id}`, {
       token: as('admin'),
@@ -732,16 +775,16 @@ describe.each(targets)('the till on $name', (target) => {
     expect(adminList.status).toBe(200);
     expect(SessionListResponse.strict().parse(adminList.body)).toEqual(adminList.body);
     expect(adminList.body).toMatchObject({ total: 2, page: 1, pageSize: 20 });
-    expect(adminList.body.sessions.map((s: { _id: string }) => s._id)).toEqual([
-      theirs.body.session._id,
-      mine.body.session._id,
+    expect(parsed(adminList, SessionListResponse).sessions.map((s: { _id: string }) => s._id)).toEqual([
+      parsed(theirs, SessionResponse).session._id,
+      parsed(mine, SessionResponse).session._id,
     ]);
-    expect(adminList.body.sessions[0]).toMatchObject({
+    expect(nth(parsed(adminList, SessionListResponse).sessions)).toMatchObject({
       status: 'open',
       expectedCash: null,
       difference: null,
     });
-    expect(adminList.body.sessions[1]).toMatchObject({
+    expect(nth(parsed(adminList, SessionListResponse).sessions, 1)).toMatchObject({
       status: 'closed',
       countedCash: 2,
       expectedCash: 1,
@@ -752,33 +795,38 @@ describe.each(targets)('the till on $name', (target) => {
     const own = await t.call('GET', `/api/register-sessions?register=${register._id}`, {
       token: as('salesRep'),
     });
-    expect(own.body.sessions.map((s: { _id: string }) => s._id)).toEqual([
-      theirs.body.session._id,
-      mine.body.session._id,
+    expect(parsed(own, SessionListResponse).sessions.map((s: { _id: string }) => s._id)).toEqual([
+      parsed(theirs, SessionResponse).session._id,
+      parsed(mine, SessionResponse).session._id,
     ]);
-    expect(own.body.total).toBe(2);
+    expect(parsed(own, SessionListResponse).total).toBe(2);
     const everyOwn = await t.call('GET', '/api/register-sessions?pageSize=100', { token: as('salesRep') });
     expect(
-      everyOwn.body.sessions.every(
-        (s: { openedBy: { _id: string }; status: string }) =>
-          s.openedBy._id === t.as.salesRep.id || s.status === 'open',
+      parsed(everyOwn, SessionListResponse).sessions.every(
+        (s) => s.openedBy._id === t.as.salesRep.id || s.status === 'open',
       ),
     ).toBe(true);
 
     const openOnly = await t.call('GET', `/api/register-sessions?register=${register._id}&status=open`, {
       token: as('admin'),
     });
-    expect(openOnly.body.sessions.map((s: { _id: string }) => s._id)).toEqual([theirs.body.session._id]);
+    expect(parsed(openOnly, SessionListResponse).sessions.map((s: { _id: string }) => s._id)).toEqual([
+      parsed(theirs, SessionResponse).session._id,
+    ]);
     const page2 = await t.call('GET', `/api/register-sessions?register=${register._id}&page=2&pageSize=1`, {
       token: as('admin'),
     });
     expect(page2.body).toMatchObject({ total: 2, page: 2, pageSize: 1 });
-    expect(page2.body.sessions.map((s: { _id: string }) => s._id)).toEqual([mine.body.session._id]);
-    await close(theirs.body.session._id, { countedCash: 3 }, as('user'));
+    expect(parsed(page2, SessionListResponse).sessions.map((s: { _id: string }) => s._id)).toEqual([
+      parsed(mine, SessionResponse).session._id,
+    ]);
+    await close(parsed(theirs, SessionResponse).session._id, { countedCash: 3 }, as('user'));
     const afterClose = await t.call('GET', `/api/register-sessions?register=${register._id}`, {
       token: as('salesRep'),
     });
-    expect(afterClose.body.sessions.map((s: { _id: string }) => s._id)).toEqual([mine.body.session._id]);
+    expect(parsed(afterClose, SessionListResponse).sessions.map((s: { _id: string }) => s._id)).toEqual([
+      parsed(mine, SessionResponse).session._id,
+    ]);
     expectRefused(await t.call('GET', '/api/register-sessions', { token: as('superAdmin') }), 403);
   });
 
@@ -787,16 +835,17 @@ describe.each(targets)('the till on $name', (target) => {
     const s = await open(register._id, { openingFloat: 1 }, as('admin'));
     // 16:00 UTC on 1 January is 01:00 on 2 January in Tokyo.
     await t.sql(`update register_sessions set opened_at = '2030-01-01T16:00:00Z' where id = $1`, [
-      s.body.session._id,
+      parsed(s, SessionResponse).session._id,
     ]);
     const ids = async (query: string) =>
-      (
+      parsed(
         await t.call('GET', `/api/register-sessions?register=${register._id}&${query}`, {
           token: as('admin'),
-        })
-      ).body.sessions.map((x: { _id: string }) => x._id);
-    expect(await ids('from=2030-01-02&to=2030-01-02')).toEqual([s.body.session._id]);
-    expect(await ids('from=2030-01-02')).toEqual([s.body.session._id]);
+        }),
+        SessionListResponse,
+      ).sessions.map((x: { _id: string }) => x._id);
+    expect(await ids('from=2030-01-02&to=2030-01-02')).toEqual([parsed(s, SessionResponse).session._id]);
+    expect(await ids('from=2030-01-02')).toEqual([parsed(s, SessionResponse).session._id]);
     expect(await ids('to=2030-01-01')).toEqual([]);
     expect(await ids('from=2030-01-03')).toEqual([]);
   });
@@ -867,7 +916,7 @@ describe.each(targets)('the till on $name', (target) => {
     async (label, body) => {
       const { session } = await openSession(10);
       expectRefused(await cash(session._id, body), badInputStatus(label));
-      expect((await getSession(session._id)).body.report).toMatchObject({
+      expect(parsed(await getSession(session._id), SessionResponse).report).toMatchObject({
         cashIn: 0,
         cashOut: 0,
         expectedCash: 10,
@@ -887,7 +936,7 @@ describe.each(targets)('the till on $name', (target) => {
     async (label, body) => {
       const { session } = await openSession(10);
       expectRefused(await close(session._id, body), badInputStatus(label));
-      expect((await getSession(session._id)).body.session.status).toBe('open');
+      expect(parsed(await getSession(session._id), SessionResponse).session.status).toBe('open');
     },
   );
 
