@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Account, startApp, type TestApp, targets } from '../test/harness';
+import { ProductListResponse } from '../../shared/products';
+import { type Account, parsed, startApp, type TestApp, targets } from '../test/harness';
 import { EXPENSIVE_READ_LIMITS, ExpensiveReads, TOO_MANY_READS } from './expensive-reads';
 
 describe('ExpensiveReads', () => {
@@ -119,7 +120,7 @@ describe.each(targets)('expensive reads per user on $name', (target) => {
     await release();
     for (const answer of await Promise.all([...asked, others])) {
       expect(answer.status).toBe(200);
-      expect(answer.body.products.map((p: { name: string }) => p.name)).toEqual(['Green tea']);
+      expect(parsed(answer, ProductListResponse).products.map((p) => p.name)).toEqual(['Green tea']);
     }
     // Every slot is given back with its answer.
     expect(t.app.expensiveReads.of(employee.id)).toEqual({ running: 0, waiting: 0 });

@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CategoryResponse } from '../../../shared/categories';
+import { ApiError } from '../../../shared/common';
 import { type ImportCheckInput, ImportResponse, ImportRowsResponse } from '../../../shared/imports';
-import { PRODUCT_CSV_HEADER } from '../../../shared/products';
-import { fixtures, tag } from '../../test/fixtures';
-import { startApp, type TestApp, targets } from '../../test/harness';
+import { PRODUCT_CSV_HEADER, ProductResponse } from '../../../shared/products';
+import { TaxRateResponse } from '../../../shared/store';
+import { SupplierResponse } from '../../../shared/suppliers';
+import { fixtures, nth, tag } from '../../test/fixtures';
+import { parsed, startApp, type TestApp, targets } from '../../test/harness';
 import { parseCsv } from '../../test/parse-csv';
 import { createImport } from './imports.repository';
 
@@ -72,8 +76,7 @@ describe.each(targets)('import check on $name', (target) => {
   async function checked(id: string, body: Partial<ImportCheckInput> = {}) {
     const res = await check(id, body);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    ImportResponse.parse(res.body);
-    return res.body.import;
+    return parsed(res, ImportResponse).import;
   }
 
   async function rowsOf(id: string, query = '') {
@@ -107,7 +110,7 @@ describe.each(targets)('import check on $name', (target) => {
       body: { description: '', stock: 5, price: 1, ...values },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return res.body.product as { _id: string; name: string };
+    return parsed(res, ProductResponse).product;
   }
 
   describe('POST /api/imports/:id/check', () => {
@@ -124,7 +127,7 @@ describe.each(targets)('import check on $name', (target) => {
         mapping: { name: 'Name', sku: 'SKU', category: 'Category', supplier: 'Supplier', price: 'Price' },
       });
       expect(res.status).toBe(200);
-      expect(res.body.import).toMatchObject({
+      expect(parsed(res, ImportResponse).import).toMatchObject({
         _id: id,
         status: 'checked',
         mapping: { name: 'Name', sku: 'SKU', category: 'Category', supplier: 'Supplier', price: 'Price' },
@@ -821,8 +824,8 @@ describe.each(targets)('import check on $name', (target) => {
           headers: { 'content-type': 'application/json' },
         });
         expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
-        expect(res.body.success).toBe(false);
-        expect(res.body.error).toMatch(/\.$/);
+        expect(parsed(res, ApiError).success).toBe(false);
+        expect(parsed(res, ApiError).error).toMatch(/\.$/);
       }
       // Unknown top-level fields are ignored (DESIGN §3).
       const ok = await check(id, { extra: 1 } as Partial<ImportCheckInput>);
@@ -860,7 +863,7 @@ describe.each(targets)('import check on $name', (target) => {
         await t.sql('update imports set status = $2 where id = $1', [id, status]);
         const res = await check(id);
         expect(res.status).toBe(409);
-        expect(res.body.error).toMatch(/\.$/);
+        expect(parsed(res, ApiError).error).toMatch(/\.$/);
       }
       await t.sql(`update imports set status = 'failed', failure = 'The database went away.' where id = $1`, [
         id,
@@ -954,8 +957,8 @@ describe.each(targets)('import check on $name', (target) => {
       const first = await t.call('GET', `/api/imports/${id}/rows`, { token: t.as.admin.token });
       expect(first.status).toBe(200);
       expect(first.body).toMatchObject({ total: 45, page: 1, pageSize: 20 });
-      expect(first.body.rows).toHaveLength(20);
-      expect(first.body.rows[0]).toEqual({
+      expect(parsed(first, ImportRowsResponse).rows).toHaveLength(20);
+      expect(nth(parsed(first, ImportRowsResponse).rows)).toEqual({
         row: 2,
         result: 'error',
         errors: [{ column: 'Price', message: 'Price must be a number.' }],
@@ -964,13 +967,17 @@ describe.each(targets)('import check on $name', (target) => {
       const third = await t.call('GET', `/api/imports/${id}/rows?page=3&pageSize=20`, {
         token: t.as.admin.token,
       });
-      expect(third.body.rows.map((row: { row: number }) => row.row)).toEqual([42, 43, 44, 45, 46]);
+      expect(parsed(third, ImportRowsResponse).rows.map((row) => row.row)).toEqual([42, 43, 44, 45, 46]);
       const errors = await t.call('GET', `/api/imports/${id}/rows?result=error&pageSize=100`, {
         token: t.as.admin.token,
       });
-      expect(errors.body.total).toBe(15);
-      expect(errors.body.rows.every((row: { result: string }) => row.result === 'error')).toBe(true);
-      expect(errors.body.rows.map((row: { row: number }) => row.row).slice(0, 3)).toEqual([2, 5, 8]);
+      expect(parsed(errors, ImportRowsResponse).total).toBe(15);
+      expect(parsed(errors, ImportRowsResponse).rows.every((row) => row.result === 'error')).toBe(true);
+      expect(
+        parsed(errors, ImportRowsResponse)
+          .rows.map((row) => row.row)
+          .slice(0, 3),
+      ).toEqual([2, 5, 8]);
       const none = await t.call('GET', `/api/imports/${id}/rows?result=update`, { token: t.as.admin.token });
       expect(none.body).toMatchObject({ rows: [], total: 0 });
       const past = await t.call('GET', `/api/imports/${id}/rows?page=99`, { token: t.as.admin.token });
@@ -992,7 +999,7 @@ describe.each(targets)('import check on $name', (target) => {
       ]) {
         const res = await t.call('GET', `/api/imports/${id}/rows?${query}`, { token: t.as.admin.token });
         expect(res.status, query).toBe(400);
-        expect(res.body.error).toMatch(/\.$/);
+        expect(parsed(res, ApiError).error).toMatch(/\.$/);
       }
     });
   });
@@ -1004,15 +1011,22 @@ describe.each(targets)('import check on $name', (target) => {
       try {
         const call = (method: string, url: string, body?: unknown) =>
           own.call(method, url, { token: own.as.admin.token, ...(body === undefined ? {} : { body }) });
-        const category = (
-          await call('POST', '/api/category/add', { formCategory: 'Pain, "relief"', formDescription: '' })
-        ).body.category._id;
-        const supplier = (
-          await call('POST', '/api/supplier/add', { name: '=Acme', email: '', phone: '', address: '' })
-        ).body.supplier._id;
-        const reduced = (await call('POST', '/api/tax-rates', { name: 'Reduced', rate: 5 })).body.taxRate._id;
-        const standard = (await call('POST', '/api/tax-rates', { name: 'Standard', rate: 20 })).body.taxRate
-          ._id;
+        const category = parsed(
+          await call('POST', '/api/category/add', { formCategory: 'Pain, "relief"', formDescription: '' }),
+          CategoryResponse,
+        ).category._id;
+        const supplier = parsed(
+          await call('POST', '/api/supplier/add', { name: '=Acme', email: '', phone: '', address: '' }),
+          SupplierResponse,
+        ).supplier._id;
+        const reduced = parsed(
+          await call('POST', '/api/tax-rates', { name: 'Reduced', rate: 5 }),
+          TaxRateResponse,
+        ).taxRate._id;
+        const standard = parsed(
+          await call('POST', '/api/tax-rates', { name: 'Standard', rate: 20 }),
+          TaxRateResponse,
+        ).taxRate._id;
         expect((await call('PUT', '/api/settings/store', { defaultTaxRate: standard })).status).toBe(200);
         const made = [
           {
@@ -1076,7 +1090,10 @@ describe.each(targets)('import check on $name', (target) => {
           const rows = await own.call('GET', `/api/imports/${id}/rows?pageSize=100`, {
             token: own.as.admin.token,
           });
-          return { summary: res.body.import.summary, rows: rows.body.rows };
+          return {
+            summary: parsed(res, ImportResponse).import.summary,
+            rows: parsed(rows, ImportRowsResponse).rows,
+          };
         };
         const same = await checkAll(await importOf(lines));
         expect(same.summary).toMatchObject({ create: 0, update: 0, unchanged: 4, errors: 0 });
@@ -1090,13 +1107,8 @@ describe.each(targets)('import check on $name', (target) => {
         bandage[tax] = 'reduced';
         const changed = await checkAll(await importOf(edited));
         expect(changed.summary).toMatchObject({ create: 0, update: 2, unchanged: 2, errors: 0 });
-        const updates = changed.rows.filter((row: { result: string }) => row.result === 'update');
-        expect(
-          updates.map((row: { product: { name: string }; changes: unknown }) => [
-            row.product.name,
-            row.changes,
-          ]),
-        ).toEqual([
+        const updates = changed.rows.filter((row) => row.result === 'update');
+        expect(updates.map((row) => [row.product?.name, row.changes])).toEqual([
           ['Aspirin', [{ field: 'price', from: 4.5, to: 4.75 }]],
           ['Bandage', [{ field: 'taxRate', from: null, to: 'Reduced' }]],
         ]);

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvRow } from '../../../shared/csv';
 import { ImportResponse, ImportRowsResponse } from '../../../shared/imports';
+import { ProductResponse } from '../../../shared/products';
 import { tag } from '../../test/fixtures';
-import { startApp, type TestApp, targets } from '../../test/harness';
+import { parsed, startApp, type TestApp, targets } from '../../test/harness';
 import { parseCsv } from '../../test/parse-csv';
 
 /**
@@ -392,7 +393,9 @@ describe.each(targets)('a catalogue import from upload to the fixed errors file 
         (
           await t.sql<{ id: string }>('select id from products where sku like $1 order by sku', [`R${k}-%`])
         ).map(
-          async (row) => (await t.call('GET', `/api/products/${row.id}`, { token: admin() })).body.product,
+          async (row) =>
+            parsed(await t.call('GET', `/api/products/${row.id}`, { token: admin() }), ProductResponse)
+              .product,
         ),
       );
     const before = await answers();

@@ -4,17 +4,19 @@ import { PassThrough, Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import writeExcelFile from 'write-excel-file/node';
+import { ApiError } from '../../../shared/common';
 import {
   CSV_MIME,
   cellText,
   IMPORT_PREVIEW_CHARS,
   ImportResponse,
+  ImportRowsResponse,
   MAX_IMPORT_BYTES,
   MAX_IMPORT_CELL_CHARS,
   MAX_IMPORT_ROWS,
   XLSX_MIME,
 } from '../../../shared/imports';
-import { type Answer, startApp, type TestApp, targets } from '../../test/harness';
+import { type Answer, parsed, startApp, type TestApp, targets } from '../../test/harness';
 import { parseCsv } from '../../test/parse-csv';
 import { spacesPart, textCell, workbookFile } from '../../test/zip-files';
 import { workbookTurns } from './spreadsheet';
@@ -63,7 +65,7 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
     const res = await upload(csv, { fileName: 'My shop.csv' });
     expect(res.status).toBe(201);
     expect(ImportResponse.parse(res.body)).toEqual(res.body);
-    expect(res.body.import).toMatchObject({
+    expect(parsed(res, ImportResponse).import).toMatchObject({
       fileName: 'My shop.csv',
       format: 'csv',
       status: 'uploaded',
@@ -84,7 +86,7 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
         ['Cup', 'C-1', '', ''],
       ],
     });
-    expect(await storedRows(res.body.import._id)).toEqual([
+    expect(await storedRows(parsed(res, ImportResponse).import._id)).toEqual([
       { line: 2, cells: ['Tea; green', 'T-1', 'x', '12,5'] },
       { line: 5, cells: ['Say "hi"\r\nmug', 'M-1', '', '3'] },
       { line: 6, cells: ['Cup', 'C-1', '', ''] },
@@ -94,15 +96,15 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
   it('POST /api/imports/products reads tab-separated and comma files, with or without a final line break', async () => {
     const tabs = await upload('Name\tPrice\tStock\nTea\t1.5\t3\nCup\t"2,000"\t', { type: 'text/plain' });
     expect(tabs.status).toBe(201);
-    expect(tabs.body.import.columns).toEqual(['Name', 'Price', 'Stock']);
-    expect(tabs.body.import.preview).toEqual([
+    expect(parsed(tabs, ImportResponse).import.columns).toEqual(['Name', 'Price', 'Stock']);
+    expect(parsed(tabs, ImportResponse).import.preview).toEqual([
       ['Tea', '1.5', '3'],
       ['Cup', '2,000', ''],
     ]);
     for (const type of ['application/csv', 'application/vnd.ms-excel', 'text/csv; charset=utf-8']) {
       const res = await upload('Name,Price\n"Tea, green",1.5', { type });
       expect(res.status).toBe(201);
-      expect(res.body.import.preview).toEqual([['Tea, green', '1.5']]);
+      expect(parsed(res, ImportResponse).import.preview).toEqual([['Tea, green', '1.5']]);
     }
   });
 
@@ -111,7 +113,7 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
       'PRODUCT_NAME,item code,EAN,Unit_Price,QTY,reorder-point,Tax Rate,Vendor,Department,Notes\nTea,T1,501,1,2,3,VAT,Acme,Drinks,x\n',
     );
     expect(res.status).toBe(201);
-    expect(res.body.import.mapping).toEqual({
+    expect(parsed(res, ImportResponse).import.mapping).toEqual({
       name: 'PRODUCT_NAME',
       sku: 'item code',
       barcode: 'EAN',
@@ -149,7 +151,7 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
         code: 'BAD_REQUEST',
         error: expect.stringMatching(message),
       });
-      expect(res.body.error).toMatch(/\.$/);
+      expect(parsed(res, ApiError).error).toMatch(/\.$/);
     }
     // A failure after some rows were written drops the import with them.
     const late = await upload(`Name\n${'Tea\n'.repeat(5000)}"open\n`);
@@ -166,7 +168,7 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
     ]) {
       const res = await upload(type === 'application/json' ? '{"a":1}' : 'Name\nTea\n', { type });
       expect(res.status, type).toBe(415);
-      expect(res.body.error).toMatch(/^Send (the file|CSV) as .*\.$/);
+      expect(parsed(res, ApiError).error).toMatch(/^Send (the file|CSV) as .*\.$/);
     }
     const none = await upload('Name\nTea\n', { type: '' });
     expect(none.status).toBe(415);
@@ -194,10 +196,14 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
     // Sent without a length, it is counted as it arrives.
     const streamed = await upload(Readable.from([Buffer.from('Name\n'), huge.subarray(5)]));
     expect(streamed.status).toBe(413);
-    expect(streamed.body.error).toBe('The request body is too large (50 MB at most for this call).');
+    expect(parsed(streamed, ApiError).error).toBe(
+      'The request body is too large (50 MB at most for this call).',
+    );
     const workbook = await upload(Readable.from([huge]), { type: XLSX_MIME });
     expect(workbook.status).toBe(413);
-    expect(workbook.body.error).toBe('The request body is too large (50 MB at most for this call).');
+    expect(parsed(workbook, ApiError).error).toBe(
+      'The request body is too large (50 MB at most for this call).',
+    );
     expect(await importCount()).toBe(before);
   }, 60_000);
 
@@ -219,9 +225,21 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
     ]).toBuffer();
     const res = await upload(xlsx, { type: XLSX_MIME, fileName: 'shop.xlsx' });
     expect(res.status).toBe(201);
-    expect(res.body.import).toMatchObject({ format: 'xlsx', rows: 3, fileName: 'shop.xlsx' });
-    expect(res.body.import.columns).toEqual(['Name', 'Barcode', 'Price', 'Stock', 'Since', 'Active', 'Note']);
-    expect(await storedRows(res.body.import._id)).toEqual([
+    expect(parsed(res, ImportResponse).import).toMatchObject({
+      format: 'xlsx',
+      rows: 3,
+      fileName: 'shop.xlsx',
+    });
+    expect(parsed(res, ImportResponse).import.columns).toEqual([
+      'Name',
+      'Barcode',
+      'Price',
+      'Stock',
+      'Since',
+      'Active',
+      'Note',
+    ]);
+    expect(await storedRows(parsed(res, ImportResponse).import._id)).toEqual([
       { line: 2, cells: ['Tea', '5012345678900', '12.5', '3', '2024-02-29', 'true', ''] },
       { line: 4, cells: ['Cup', '4006381333931', '0.3', '-2', '', 'false', '  spaced  '] },
       { line: 5, cells: ['Mug', '', '0.333333333333333', '1000000000000000', '', '', '=1+1'] },
@@ -238,7 +256,7 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
     ]) {
       const res = await upload(body, { type: XLSX_MIME });
       expect(res.status).toBe(400);
-      expect(res.body.error).toMatch(/\.$/);
+      expect(parsed(res, ApiError).error).toMatch(/\.$/);
     }
   });
 
@@ -259,7 +277,7 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
         headers: { 'content-type': CSV_MIME },
       });
       expect(res.status, query.slice(0, 40)).toBe(400);
-      expect(res.body.error).toMatch(/\.$/);
+      expect(parsed(res, ApiError).error).toMatch(/\.$/);
     }
     const unnamed = await t.call('POST', '/api/imports/products', {
       token: t.as.admin.token,
@@ -267,12 +285,12 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
       headers: { 'content-type': CSV_MIME },
     });
     expect(unnamed.status).toBe(201);
-    expect(unnamed.body.import.fileName).toBe('products.csv');
+    expect(parsed(unnamed, ImportResponse).import.fileName).toBe('products.csv');
   });
 
   it('the import calls are for admins only (403 for the other roles, 401 without a token)', async () => {
     const made = await upload('Name\nTea\n');
-    const id = made.body.import._id;
+    const id = parsed(made, ImportResponse).import._id;
     for (const role of ['superAdmin', 'salesRep', 'medicalRep', 'user'] as const) {
       const token = t.as[role].token;
       expect((await upload('Name\nTea\n', { token })).status, role).toBe(403);
@@ -284,29 +302,29 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
 
   it('GET /api/imports/:id answers the import; 404 for unknown and malformed ids', async () => {
     const made = await upload(`${TWELVE}\nTea,T1,,,Drinks,Acme,1.5,,3,,,\n`);
-    const id = made.body.import._id;
+    const id = parsed(made, ImportResponse).import._id;
     const res = await t.call('GET', `/api/imports/${id}`, { token: t.as.admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual(made.body);
-    expect(Object.keys(res.body.import.mapping)).toHaveLength(12);
+    expect(Object.keys(parsed(res, ImportResponse).import.mapping)).toHaveLength(12);
     for (const bad of ['00000000-0000-0000-0000-000000000000', 'nope', '1', 'x'.repeat(10_000), `${id}x`]) {
       for (const path of [`/api/imports/${bad}`, `/api/imports/${bad}/errors?format=csv`]) {
         const missing = await t.call('GET', path, { token: t.as.admin.token });
         expect(missing.status, path.slice(0, 60)).toBe(404);
-        expect(missing.body.success).toBe(false);
+        expect(parsed(missing, ApiError).success).toBe(false);
       }
     }
   });
 
   it('GET /api/imports/:id/errors is a 409 before a check and refuses other formats', async () => {
     const made = await upload('Name\nTea\n');
-    const id = made.body.import._id;
+    const id = parsed(made, ImportResponse).import._id;
     const early = await t.call('GET', `/api/imports/${id}/errors?format=csv`, { token: t.as.admin.token });
     expect(early.status).toBe(409);
-    expect(early.body.error).toMatch(/^Check the file first/);
+    expect(parsed(early, ApiError).error).toMatch(/^Check the file first/);
     const json = await t.call('GET', `/api/imports/${id}/errors?format=json`, { token: t.as.admin.token });
     expect(json.status).toBe(400);
-    expect(json.body.error).toMatch(/format must be csv\./);
+    expect(parsed(json, ApiError).error).toMatch(/format must be csv\./);
   });
 
   it('GET /api/imports/:id/errors answers the failed rows as uploaded; fixed and uploaded again, the cells are the same', async () => {
@@ -318,8 +336,8 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
       'Mug;+4; spaced ;\n';
     const made = await upload(csv, { fileName: 'stock.list.csv' });
     expect(made.status).toBe(201);
-    const id = made.body.import._id;
-    expect(made.body.import.columns).toEqual(['Name', 'Price', 'Note', 'Column 4']);
+    const id = parsed(made, ImportResponse).import._id;
+    expect(parsed(made, ImportResponse).import.columns).toEqual(['Name', 'Price', 'Note', 'Column 4']);
     // As a check leaves them: every row a result, the failed ones with their problems.
     await t.sql("update import_rows set result = 'create', errors = '[]' where import_id = $1", [id]);
     await t.sql(
@@ -357,10 +375,16 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
 
     const again = await upload(res.text, { fileName: 'stock.list-errors.csv' });
     expect(again.status).toBe(201);
-    expect(again.body.import.columns).toEqual(['Name', 'Price', 'Note', 'Column 4', 'Error']);
-    expect(again.body.import.mapping).toEqual({ name: 'Name', price: 'Price' });
+    expect(parsed(again, ImportResponse).import.columns).toEqual([
+      'Name',
+      'Price',
+      'Note',
+      'Column 4',
+      'Error',
+    ]);
+    expect(parsed(again, ImportResponse).import.mapping).toEqual({ name: 'Name', price: 'Price' });
     const original = (await storedRows(id)).filter((row) => row.line !== 2);
-    const reread = await storedRows(again.body.import._id);
+    const reread = await storedRows(parsed(again, ImportResponse).import._id);
     expect(reread.map((row) => row.line)).toEqual([2, 3, 4]);
     expect(reread.map((row) => row.cells.slice(0, 4).map(cellText))).toEqual(
       original.map((row) => row.cells.map(cellText)),
@@ -433,7 +457,7 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
     expect(honest.length).toBeGreaterThan(3_000_000);
     const first = await whileAnswering(() => xlsx(honest));
     expect(first.res.status).toBe(413);
-    expect(first.res.body.error).toBe(
+    expect(parsed(first.res, ApiError).error).toBe(
       "The workbook's shared strings unpack to more than the 100 MB an import reads; save the sheet as CSV and upload that.",
     );
     expect(first.grew).toBeLessThan(100);
@@ -441,7 +465,7 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
     const lying = workbookFile(HEADER_ROW, { parts: [spacesPart('xl/worksheets/sheet1.xml', 800, 2000)] });
     const second = await whileAnswering(() => xlsx(lying));
     expect(second.res.status).toBe(400);
-    expect(second.res.body.error).toBe(
+    expect(parsed(second.res, ApiError).error).toBe(
       'The workbook is damaged: its sheet unpacks to more than its zip directory says; save it again and upload it.',
     );
     expect(second.grew).toBeLessThan(100);
@@ -453,7 +477,7 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
       const answers = await Promise.all([xlsx(file), xlsx(file), xlsx(file)]);
       for (const answer of answers) {
         expect(answer.status).toBe(400);
-        expect(answer.body.error).toBe(
+        expect(parsed(answer, ApiError).error).toBe(
           'Row 900000000 is past row 1,048,576, the last a sheet can have, so the workbook cannot be read.',
         );
       }
@@ -505,7 +529,7 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
     breaks.write('"\n', breaks.length - 2);
     const cell = await whileAnswering(() => upload(breaks));
     expect(cell.res.status).toBe(400);
-    expect(cell.res.body.error).toBe(
+    expect(parsed(cell.res, ApiError).error).toBe(
       'Line 2, column 2 holds more than 10,000 characters; a cell may hold 10,000 at most.',
     );
     expect(cell.grew).toBeLessThan(250);
@@ -514,7 +538,9 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
     empty.write('Name\nTea');
     const row = await whileAnswering(() => upload(empty));
     expect(row.res.status).toBe(400);
-    expect(row.res.body.error).toBe('Line 2 has more than 500 cells; a row may have 500 at most.');
+    expect(parsed(row.res, ApiError).error).toBe(
+      'Line 2 has more than 500 cells; a row may have 500 at most.',
+    );
     expect(row.grew).toBeLessThan(250);
     expect(await importCount()).toBe(before);
   }, 60_000);
@@ -524,18 +550,18 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
     const cut = `${'é'.repeat(IMPORT_PREVIEW_CHARS)}…`;
     const made = await upload(`Name,Description\nTea,${long}\nCup,short\n`);
     expect(made.status).toBe(201);
-    expect(made.body.import.preview).toEqual([
+    expect(parsed(made, ImportResponse).import.preview).toEqual([
       ['Tea', cut],
       ['Cup', 'short'],
     ]);
     expect(made.text.length).toBeLessThan(3000);
-    const id = made.body.import._id;
+    const id = parsed(made, ImportResponse).import._id;
     expect(await storedRows(id)).toEqual([
       { line: 2, cells: ['Tea', long] },
       { line: 3, cells: ['Cup', 'short'] },
     ]);
     const found = await t.call('GET', `/api/imports/${id}`, { token: t.as.admin.token });
-    expect(found.body.import.preview).toEqual(made.body.import.preview);
+    expect(parsed(found, ImportResponse).import.preview).toEqual(parsed(made, ImportResponse).import.preview);
 
     const checked = await t.call('POST', `/api/imports/${id}/check`, {
       token: t.as.admin.token,
@@ -544,7 +570,7 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
     expect(checked.status).toBe(200);
     const rows = await t.call('GET', `/api/imports/${id}/rows`, { token: t.as.admin.token });
     expect(rows.status).toBe(200);
-    expect(rows.body.rows.map((row: { cells: string[] }) => row.cells)).toEqual([
+    expect(parsed(rows, ImportRowsResponse).rows.map((row: { cells: string[] }) => row.cells)).toEqual([
       ['Tea', cut],
       ['Cup', 'short'],
     ]);
@@ -640,10 +666,10 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
     const res = await upload(csv);
     const seconds = (performance.now() - started) / 1000;
     expect(res.status).toBe(201);
-    expect(res.body.import.rows).toBe(100_000);
+    expect(parsed(res, ImportResponse).import.rows).toBe(100_000);
     const [count] = await t.sql<{ count: number }>(
       'select count(*)::int as count from import_rows where import_id = $1',
-      [res.body.import._id],
+      [parsed(res, ImportResponse).import._id],
     );
     expect(count?.count).toBe(100_000);
     console.log(

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../../shared/common';
 import { DashboardResponse } from '../../../shared/dashboard';
+import { OrderResponse } from '../../../shared/orders';
+import { ProductResponse } from '../../../shared/products';
 import {
   DraftPurchaseOrdersResponse,
   PurchaseOrderListResponse,
@@ -8,8 +11,8 @@ import {
 } from '../../../shared/purchasing';
 import { MovementListResponse } from '../../../shared/stock';
 import { setLowStockThreshold } from '../../db/low-stock-threshold';
-import { tag } from '../../test/fixtures';
-import { startApp, type TestApp, targets } from '../../test/harness';
+import { nth, tag } from '../../test/fixtures';
+import { parsed, startApp, type TestApp, targets } from '../../test/harness';
 
 type Item = {
   stock?: number;
@@ -83,9 +86,9 @@ describe.each(targets)('purchasing on $name', (target) => {
       lines: lines.map(([product, quantity, unitCost]) => ({ product, quantity, unitCost })),
     });
     expect(res.status).toBe(201);
-    const id = res.body.purchaseOrder._id as string;
+    const id = parsed(res, PurchaseOrderResponse).purchaseOrder._id as string;
     expect((await post(`/api/purchase-orders/${id}/order`)).status).toBe(200);
-    return res.body.purchaseOrder as PurchaseOrderResponse['purchaseOrder'];
+    return parsed(res, PurchaseOrderResponse).purchaseOrder as PurchaseOrderResponse['purchaseOrder'];
   };
 
   describe('products carry cost and reorder settings', () => {
@@ -97,16 +100,16 @@ describe.each(targets)('purchasing on $name', (target) => {
         body: { ...base, cost: 2.35, reorderPoint: 12, reorderQuantity: 30 },
       });
       expect(added.status).toBe(201);
-      expect(added.body.product).toMatchObject({
+      expect(parsed(added, ProductResponse).product).toMatchObject({
         cost: 2.35,
         reorderPoint: 12,
         reorderPointFromStore: false,
         reorderQuantity: 30,
       });
-      const id = added.body.product._id;
+      const id = parsed(added, ProductResponse).product._id;
       // An old client that does not send them leaves them alone.
       const kept = await t.call('PUT', `/api/products/${id}`, { token: admin, body: { ...base, price: 6 } });
-      expect(kept.body.product).toMatchObject({
+      expect(parsed(kept, ProductResponse).product).toMatchObject({
         price: 6,
         cost: 2.35,
         reorderPoint: 12,
@@ -117,7 +120,7 @@ describe.each(targets)('purchasing on $name', (target) => {
         token: admin,
         body: { ...base, cost: null, reorderPoint: null, reorderQuantity: null },
       });
-      expect(cleared.body.product).toMatchObject({
+      expect(parsed(cleared, ProductResponse).product).toMatchObject({
         cost: null,
         reorderPoint: 5,
         reorderPointFromStore: true,
@@ -139,7 +142,7 @@ describe.each(targets)('purchasing on $name', (target) => {
         body: { name, price: 5, stock: 8, category: categoryId, supplier, ...extra },
       });
       expect(res.status).toBe(400);
-      expect(res.body.error).toContain(message);
+      expect(parsed(res, ApiError).error).toContain(message);
       expect(await t.sql('select 1 from products where name = $1', [name])).toEqual([]);
     });
 
@@ -159,7 +162,7 @@ describe.each(targets)('purchasing on $name', (target) => {
       const stocks = body.lowStock.map((row) => row.stock);
       expect(stocks).toEqual([...stocks].sort((a, b) => a - b));
       const listed = await t.call('GET', `/api/products/${own.id}`, { token: admin });
-      expect(listed.body.product).toMatchObject({
+      expect(parsed(listed, ProductResponse).product).toMatchObject({
         stock: 15,
         reorderPoint: 20,
         reorderPointFromStore: false,
@@ -174,10 +177,10 @@ describe.each(targets)('purchasing on $name', (target) => {
       });
       expect(sold.status).toBe(201);
       // The rep's answer carries no cost (costs:read is the admin's); the order keeps it.
-      expect(sold.body.order).not.toHaveProperty('unitCost');
+      expect(parsed(sold, OrderResponse).order).not.toHaveProperty('unitCost');
       await t.sql('update products set cost = 9 where id = $1', [id]);
       const [row] = await t.sql<{ unit_cost: string }>('select unit_cost::text from orders where id = $1', [
-        sold.body.order._id,
+        parsed(sold, OrderResponse).order._id,
       ]);
       expect(row?.unit_cost).toBe('1.40');
     });
@@ -216,11 +219,11 @@ describe.each(targets)('purchasing on $name', (target) => {
         supplier: a.supplier,
         lines: [{ product: a.id, quantity: 1, unitCost: 1 }],
       });
-      expect(Number(second.body.purchaseOrder.number.slice(3))).toBeGreaterThan(
+      expect(Number(parsed(second, PurchaseOrderResponse).purchaseOrder.number.slice(3))).toBeGreaterThan(
         Number(order.number.slice(3)),
       );
       const read = await t.call('GET', `/api/purchase-orders/${order._id}`, { token: admin });
-      expect(read.body.purchaseOrder).toEqual(order);
+      expect(parsed(read, PurchaseOrderResponse).purchaseOrder).toEqual(order);
     });
 
     it('numbers stay unique when many purchase orders are drafted at once', async () => {
@@ -231,7 +234,7 @@ describe.each(targets)('purchasing on $name', (target) => {
         ),
       );
       expect(answers.map((res) => res.status)).toEqual(Array(12).fill(201));
-      const numbers = answers.map((res) => res.body.purchaseOrder.number);
+      const numbers = answers.map((res) => parsed(res, PurchaseOrderResponse).purchaseOrder.number);
       expect(new Set(numbers).size).toBe(12);
     });
 
@@ -260,7 +263,7 @@ describe.each(targets)('purchasing on $name', (target) => {
       };
       const res = await create(body);
       expect(res.status).toBe(400);
-      expect(res.body.error).toContain(message);
+      expect(parsed(res, ApiError).error).toContain(message);
       expect((await t.sql<{ n: number }>('select count(*)::int as n from purchase_orders'))[0]?.n).toBe(
         before,
       );
@@ -269,9 +272,10 @@ describe.each(targets)('purchasing on $name', (target) => {
     it('PUT changes a draft only; ordering moves it on once; a cancelled one cannot be ordered', async () => {
       const a = await item();
       const b = await item({ supplier: a.supplier });
-      const draft = (
-        await create({ supplier: a.supplier, lines: [{ product: a.id, quantity: 2, unitCost: 1 }] })
-      ).body.purchaseOrder;
+      const draft = parsed(
+        await create({ supplier: a.supplier, lines: [{ product: a.id, quantity: 2, unitCost: 1 }] }),
+        PurchaseOrderResponse,
+      ).purchaseOrder;
       const changed = await t.call('PUT', `/api/purchase-orders/${draft._id}`, {
         token: admin,
         body: {
@@ -281,32 +285,36 @@ describe.each(targets)('purchasing on $name', (target) => {
         },
       });
       expect(changed.status).toBe(200);
-      expect(changed.body.purchaseOrder).toMatchObject({
+      expect(parsed(changed, PurchaseOrderResponse).purchaseOrder).toMatchObject({
         number: draft.number,
         note: 'changed',
         total: 8.75,
       });
-      expect(changed.body.purchaseOrder.lines).toHaveLength(1);
+      expect(parsed(changed, PurchaseOrderResponse).purchaseOrder.lines).toHaveLength(1);
       const orderedRes = await post(`/api/purchase-orders/${draft._id}/order`);
-      expect(orderedRes.body.purchaseOrder).toMatchObject({
+      expect(parsed(orderedRes, PurchaseOrderResponse).purchaseOrder).toMatchObject({
         status: 'ordered',
         orderedAt: expect.any(String),
       });
       const again = await post(`/api/purchase-orders/${draft._id}/order`);
       expect(again.status).toBe(409);
-      expect(again.body.error).toBe(`${draft.number} is ordered; only a draft can be marked ordered.`);
+      expect(parsed(again, ApiError).error).toBe(
+        `${draft.number} is ordered; only a draft can be marked ordered.`,
+      );
       const late = await t.call('PUT', `/api/purchase-orders/${draft._id}`, {
         token: admin,
         body: { supplier: a.supplier, lines: [{ product: a.id, quantity: 1, unitCost: 1 }] },
       });
       expect(late.status).toBe(409);
-      expect(late.body.error).toBe(`${draft.number} is ordered; only a draft can be changed.`);
-      const other = (
-        await create({ supplier: a.supplier, lines: [{ product: a.id, quantity: 1, unitCost: 1 }] })
-      ).body.purchaseOrder;
-      expect((await post(`/api/purchase-orders/${other._id}/cancel`)).body.purchaseOrder.status).toBe(
-        'cancelled',
-      );
+      expect(parsed(late, ApiError).error).toBe(`${draft.number} is ordered; only a draft can be changed.`);
+      const other = parsed(
+        await create({ supplier: a.supplier, lines: [{ product: a.id, quantity: 1, unitCost: 1 }] }),
+        PurchaseOrderResponse,
+      ).purchaseOrder;
+      expect(
+        parsed(await post(`/api/purchase-orders/${other._id}/cancel`), PurchaseOrderResponse).purchaseOrder
+          .status,
+      ).toBe('cancelled');
       expect((await post(`/api/purchase-orders/${other._id}/order`)).status).toBe(409);
       expect((await t.call('GET', '/api/purchase-orders/nope', { token: admin })).status).toBe(404);
       expect((await post('/api/purchase-orders/00000000-0000-4000-8000-000000000000/order')).status).toBe(
@@ -328,10 +336,15 @@ describe.each(targets)('purchasing on $name', (target) => {
         lines: [{ line: lineA, quantity: 5 }],
       });
       expect(half.status).toBe(200);
-      expect(half.body.purchaseOrder).toMatchObject({ status: 'partially_received', receivedAt: null });
-      expect(half.body.purchaseOrder.lines.map((line: { received: number }) => line.received)).toEqual([
-        5, 0,
-      ]);
+      expect(parsed(half, PurchaseOrderResponse).purchaseOrder).toMatchObject({
+        status: 'partially_received',
+        receivedAt: null,
+      });
+      expect(
+        parsed(half, PurchaseOrderResponse).purchaseOrder.lines.map(
+          (line: { received: number }) => line.received,
+        ),
+      ).toEqual([5, 0]);
       expect(await product(a.id)).toEqual({ stock: 15, cost: '2.33' });
       const movements = await t.call('GET', `/api/products/${a.id}/movements?page=1`, { token: admin });
       const receipt = MovementListResponse.parse(movements.body).movements[0];
@@ -347,7 +360,10 @@ describe.each(targets)('purchasing on $name', (target) => {
           { line: lineB, quantity: 4 },
         ],
       });
-      expect(rest.body.purchaseOrder).toMatchObject({ status: 'received', receivedAt: expect.any(String) });
+      expect(parsed(rest, PurchaseOrderResponse).purchaseOrder).toMatchObject({
+        status: 'received',
+        receivedAt: expect.any(String),
+      });
       expect(await product(a.id)).toEqual({ stock: 20, cost: '2.50' });
       // A product without a cost takes the cost received.
       expect(await product(b.id)).toEqual({ stock: 4, cost: '1.50' });
@@ -366,7 +382,7 @@ describe.each(targets)('purchasing on $name', (target) => {
         lines: [{ line, quantity: 4 }],
       });
       expect(over.status).toBe(409);
-      expect(over.body.error).toBe(
+      expect(parsed(over, ApiError).error).toBe(
         `Only 3 of ${order.lines[0]?.product.name} are left to receive on ${order.number}, not 4.`,
       );
       const foreign = await ordered(a.supplier, [[a.id, 1, 1]]);
@@ -389,14 +405,15 @@ describe.each(targets)('purchasing on $name', (target) => {
         lines: [{ line, quantity: 1 }],
       });
       expect(full.status).toBe(409);
-      expect(full.body.error).toBe(
+      expect(parsed(full, ApiError).error).toBe(
         `${order.number} is received; only an ordered purchase order can be received.`,
       );
-      const draft = (
-        await create({ supplier: a.supplier, lines: [{ product: a.id, quantity: 1, unitCost: 1 }] })
-      ).body.purchaseOrder;
+      const draft = parsed(
+        await create({ supplier: a.supplier, lines: [{ product: a.id, quantity: 1, unitCost: 1 }] }),
+        PurchaseOrderResponse,
+      ).purchaseOrder;
       const early = await post(`/api/purchase-orders/${draft._id}/receive`, {
-        lines: [{ line: draft.lines[0]._id, quantity: 1 }],
+        lines: [{ line: nth(draft.lines)._id, quantity: 1 }],
       });
       expect(early.status).toBe(409);
       expect(await product(a.id)).toMatchObject({ stock: 4 });
@@ -413,7 +430,7 @@ describe.each(targets)('purchasing on $name', (target) => {
       expect(answers.map((res) => res.status)).toEqual([200, 200, 200]);
       expect(await product(a.id)).toMatchObject({ stock: 4 });
       const again = await post(`/api/purchase-orders/${order._id}/receive`, body, headers);
-      expect(again.body.purchaseOrder.lines[0].received).toBe(4);
+      expect(nth(parsed(again, PurchaseOrderResponse).purchaseOrder.lines).received).toBe(4);
       expect(await product(a.id)).toMatchObject({ stock: 4 });
     });
 
@@ -434,33 +451,40 @@ describe.each(targets)('purchasing on $name', (target) => {
       expect(await product(a.id)).toMatchObject({ stock: 6 });
       expect(await product(b.id)).toMatchObject({ stock: 4 });
       const read = await t.call('GET', `/api/purchase-orders/${order._id}`, { token: admin });
-      expect(read.body.purchaseOrder.lines.map((line: { received: number }) => line.received)).toEqual([
-        4, 4,
-      ]);
+      expect(
+        parsed(read, PurchaseOrderResponse).purchaseOrder.lines.map(
+          (line: { received: number }) => line.received,
+        ),
+      ).toEqual([4, 4]);
       expect(await ledgerHolds()).toBe(true);
     });
 
     it('cancel: a draft or ordered one is cancelled, a partly received one closed, a received one refused', async () => {
       const a = await item({ stock: 0 });
-      const draft = (
-        await create({ supplier: a.supplier, lines: [{ product: a.id, quantity: 1, unitCost: 1 }] })
-      ).body.purchaseOrder;
-      expect((await post(`/api/purchase-orders/${draft._id}/cancel`)).body.purchaseOrder.status).toBe(
-        'cancelled',
-      );
+      const draft = parsed(
+        await create({ supplier: a.supplier, lines: [{ product: a.id, quantity: 1, unitCost: 1 }] }),
+        PurchaseOrderResponse,
+      ).purchaseOrder;
+      expect(
+        parsed(await post(`/api/purchase-orders/${draft._id}/cancel`), PurchaseOrderResponse).purchaseOrder
+          .status,
+      ).toBe('cancelled');
       const sent = await ordered(a.supplier, [[a.id, 5, 1]]);
-      expect((await post(`/api/purchase-orders/${sent._id}/cancel`)).body.purchaseOrder.status).toBe(
-        'cancelled',
-      );
+      expect(
+        parsed(await post(`/api/purchase-orders/${sent._id}/cancel`), PurchaseOrderResponse).purchaseOrder
+          .status,
+      ).toBe('cancelled');
       const part = await ordered(a.supplier, [[a.id, 5, 1]]);
       await post(`/api/purchase-orders/${part._id}/receive`, {
         lines: [{ line: part.lines[0]?._id, quantity: 2 }],
       });
       const closed = await post(`/api/purchase-orders/${part._id}/cancel`);
-      expect(closed.body.purchaseOrder).toMatchObject({ status: 'closed' });
+      expect(parsed(closed, PurchaseOrderResponse).purchaseOrder).toMatchObject({ status: 'closed' });
       const again = await post(`/api/purchase-orders/${part._id}/cancel`);
       expect(again.status).toBe(409);
-      expect(again.body.error).toBe(`${part.number} is closed already; nothing is left to cancel.`);
+      expect(parsed(again, ApiError).error).toBe(
+        `${part.number} is closed already; nothing is left to cancel.`,
+      );
       expect(await product(a.id)).toMatchObject({ stock: 2 });
       const actions = await t.sql<{ action: string }>(
         "select action from audit_log where entity_type = 'purchaseOrder' and entity_id = $1 order by at, id",
@@ -474,8 +498,10 @@ describe.each(targets)('purchasing on $name', (target) => {
       const made: string[] = [];
       for (let i = 0; i < 3; i++)
         made.push(
-          (await create({ supplier: a.supplier, lines: [{ product: a.id, quantity: 1, unitCost: 2 }] })).body
-            .purchaseOrder._id,
+          parsed(
+            await create({ supplier: a.supplier, lines: [{ product: a.id, quantity: 1, unitCost: 2 }] }),
+            PurchaseOrderResponse,
+          ).purchaseOrder._id,
         );
       await post(`/api/purchase-orders/${made[1]}/order`);
       const page = await t.call('GET', `/api/purchase-orders?supplier=${a.supplier}&pageSize=2`, {
@@ -492,7 +518,9 @@ describe.each(targets)('purchasing on $name', (target) => {
       const drafts = await t.call('GET', `/api/purchase-orders?supplier=${a.supplier}&status=draft`, {
         token: admin,
       });
-      expect(drafts.body.purchaseOrders.map((row: { _id: string }) => row._id)).toEqual([made[2], made[0]]);
+      expect(
+        parsed(drafts, PurchaseOrderListResponse).purchaseOrders.map((row: { _id: string }) => row._id),
+      ).toEqual([made[2], made[0]]);
       const bad = await t.call('GET', '/api/purchase-orders?status=lost', { token: admin });
       expect(bad.status).toBe(400);
       const none = await t.call('GET', '/api/purchase-orders?supplier=nope', { token: admin });
@@ -502,14 +530,16 @@ describe.each(targets)('purchasing on $name', (target) => {
     it('a product or supplier on a purchase order cannot be deleted (409 naming it)', async () => {
       const a = await item();
       const other = await newSupplier();
-      const order = (await create({ supplier: other, lines: [{ product: a.id, quantity: 1, unitCost: 1 }] }))
-        .body.purchaseOrder;
+      const order = parsed(
+        await create({ supplier: other, lines: [{ product: a.id, quantity: 1, unitCost: 1 }] }),
+        PurchaseOrderResponse,
+      ).purchaseOrder;
       const product = await t.call('DELETE', `/api/products/${a.id}`, { token: admin });
       expect(product.status).toBe(409);
-      expect(product.body.error).toContain(`is on purchase order ${order.number}`);
+      expect(parsed(product, ApiError).error).toContain(`is on purchase order ${order.number}`);
       const supplier = await t.call('DELETE', `/api/supplier/${other}`, { token: admin });
       expect(supplier.status).toBe(409);
-      expect(supplier.body.error).toContain(`supplier of purchase order ${order.number}`);
+      expect(parsed(supplier, ApiError).error).toContain(`supplier of purchase order ${order.number}`);
       expect(await t.sql('select 1 from products where id = $1', [a.id])).toHaveLength(1);
       expect(await t.sql('select 1 from suppliers where id = $1', [other])).toHaveLength(1);
     });
@@ -602,8 +632,10 @@ describe.each(targets)('purchasing on $name', (target) => {
         [a.id],
       );
       expect(kept?.on_order).toBe(0);
-      const draft = (await create({ supplier, lines: [{ product: b.id, quantity: 6, unitCost: 1 }] })).body
-        .purchaseOrder;
+      const draft = parsed(
+        await create({ supplier, lines: [{ product: b.id, quantity: 6, unitCost: 1 }] }),
+        PurchaseOrderResponse,
+      ).purchaseOrder;
       await t.call('PUT', `/api/purchase-orders/${draft._id}`, {
         token: admin,
         body: { supplier, lines: [{ product: b.id, quantity: 7, unitCost: 1 }] },
@@ -877,12 +909,12 @@ describe.each(targets)('purchasing on $name', (target) => {
       const supplier = await newSupplier();
       const a = await item({ supplier, stock: 0, reorderPoint: 2 });
       const line = { product: a.id, quantity: 1, unitCost: 1 };
-      const older = (await create({ supplier, lines: [line] })).body.purchaseOrder;
-      const newer = (await create({ supplier, lines: [line] })).body.purchaseOrder;
+      const older = parsed(await create({ supplier, lines: [line] }), PurchaseOrderResponse).purchaseOrder;
+      const newer = parsed(await create({ supplier, lines: [line] }), PurchaseOrderResponse).purchaseOrder;
       expect((await groupOf(supplier))?.draft).toEqual({ _id: newer._id, number: newer.number });
       const refused = await post('/api/reorder-suggestions/draft', { supplier });
       expect(refused.status).toBe(409);
-      expect(refused.body.existing).toEqual({ _id: newer._id, name: newer.number });
+      expect(parsed(refused, ApiError).existing).toEqual({ _id: newer._id, name: newer.number });
       expect(await draftsOf(supplier)).toEqual([older._id, newer._id]);
     });
   });

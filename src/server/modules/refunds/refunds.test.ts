@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { saleNumberLabel } from '../../../shared/sales';
-import { refundNumberLabel } from '../../../shared/till';
+import { ApiError } from '../../../shared/common';
+import { SaleResponse, saleNumberLabel } from '../../../shared/sales';
+import { RefundResponse, refundNumberLabel, SessionResponse } from '../../../shared/till';
 import { fixtures, nth, tag } from '../../test/fixtures';
-import { type Account, startApp, type TestApp, targets } from '../../test/harness';
+import { type Account, parsed, startApp, type TestApp, targets } from '../../test/harness';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
@@ -86,7 +87,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
         method: 'card',
       });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
-      given.push(res.body.refund);
+      given.push(parsed(res, RefundResponse).refund);
     }
     // Lines in receipt order, each by the pro-rata rule; the last unit takes what is left.
     expect(given.map((r) => r.lines.map((l: { amount: number }) => l.amount))).toEqual([
@@ -115,7 +116,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       status: 'returned',
     });
 
-    const first = given[0];
+    const first = nth(given);
     expect(first).toMatchObject({
       number: expect.any(Number),
       sale: { _id: sale._id, number: sale.number },
@@ -138,7 +139,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
         },
       ],
     });
-    expect(given[1].number).toBeGreaterThan(first.number);
+    expect(nth(given, 1).number).toBeGreaterThan(first.number);
 
     // Every unit is back: one more is refused, naming the product.
     const more = await refund(t.as.salesRep, sale._id, {
@@ -146,7 +147,9 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       method: 'card',
     });
     expect(more.status).toBe(409);
-    expect(more.body.error).toBe(`Every unit of ${penLine.product.name} was already given back.`);
+    expect(parsed(more, ApiError).error).toBe(
+      `Every unit of ${penLine.product.name} was already given back.`,
+    );
 
     // Restocked: the units are back, each movement a return naming its refund.
     expect(await stockOf(pen.id)).toBe(10);
@@ -174,7 +177,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
 
     // The receipt lists its refunds; the refund's own receipt reads the same as its answer.
     const receipt = await t.call('GET', `/api/sales/${sale._id}`, { token: t.as.admin.token });
-    expect(receipt.body.sale.refunds).toEqual(
+    expect(parsed(receipt, SaleResponse).sale.refunds).toEqual(
       given.map((r) => ({
         _id: r._id,
         number: r.number,
@@ -183,10 +186,13 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
         createdAt: r.createdAt,
       })),
     );
-    expect(receipt.body.sale.lines[0]).toMatchObject({ returnedQuantity: 3, returnedTotal: 29 });
+    expect(nth(parsed(receipt, SaleResponse).sale.lines)).toMatchObject({
+      returnedQuantity: 3,
+      returnedTotal: 29,
+    });
     const read = await t.call('GET', `/api/refunds/${first._id}`, { token: t.as.medicalRep.token });
     expect(read.status).toBe(200);
-    expect(read.body.refund).toEqual(first);
+    expect(parsed(read, RefundResponse).refund).toEqual(first);
 
     // One audit entry per refund.
     const [audit] = await t.sql<{
@@ -224,7 +230,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       reason: '  Did not fit  ',
     });
     expect(two.status).toBe(201);
-    expect(two.body.refund).toMatchObject({
+    expect(parsed(two, RefundResponse).refund).toMatchObject({
       total: 80,
       reason: 'Did not fit',
       lines: [{ order: { _id: order }, quantity: 4, amount: 80, tax: 0 }],
@@ -252,9 +258,11 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     expect(await stockOf(kettle.id)).toBe(9);
     const [movement] = await t.sql<{ note: string }>(
       "select note from stock_movements where refund_id = $1 and kind = 'return'",
-      [two.body.refund._id],
+      [parsed(two, RefundResponse).refund._id],
     );
-    expect(movement?.note).toBe(`Refund ${refundNumberLabel(two.body.refund.number)}: Did not fit`);
+    expect(movement?.note).toBe(
+      `Refund ${refundNumberLabel(parsed(two, RefundResponse).refund.number)}: Did not fit`,
+    );
   });
 
   it('racing refunds never give back more than was sold: 8 one-unit refunds of 5 units, exactly 5 succeed', async () => {
@@ -288,7 +296,9 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     );
     expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 201, 201, 201, 409, 409, 409]);
     for (const refused of answers.filter((a) => a.status === 409))
-      expect(refused.body.error).toMatch(/^Every unit of (Cup|Saucer) .* was already given back\.$/);
+      expect(parsed(refused, ApiError).error).toMatch(
+        /^Every unit of (Cup|Saucer) .* was already given back\.$/,
+      );
     expect(await orderOf(cupOrder)).toEqual({
       returned_quantity: 5,
       returned_total: '16.65',
@@ -364,8 +374,8 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       reason: 'Broken',
     });
     expect(res.status).toBe(201);
-    expect(res.body.refund).toMatchObject({ restock: false, total: 25 });
-    const label = refundNumberLabel(res.body.refund.number);
+    expect(parsed(res, RefundResponse).refund).toMatchObject({ restock: false, total: 25 });
+    const label = refundNumberLabel(parsed(res, RefundResponse).refund.number);
     const movements = await t.sql<{
       kind: string;
       quantity: number;
@@ -376,7 +386,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     }>(
       `select kind, quantity, reason, stock_after, note, order_id from stock_movements
        where refund_id = $1 order by at`,
-      [res.body.refund._id],
+      [parsed(res, RefundResponse).refund._id],
     );
     expect(movements).toEqual([
       {
@@ -418,7 +428,11 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       method: 'storeCredit',
     });
     expect(res.status).toBe(201);
-    expect(res.body.refund).toMatchObject({ method: 'storeCredit', total: 14.5, customer: { _id: buyer } });
+    expect(parsed(res, RefundResponse).refund).toMatchObject({
+      method: 'storeCredit',
+      total: 14.5,
+      customer: { _id: buyer },
+    });
     const entries = await t.sql<{
       amount: string;
       kind: string;
@@ -434,7 +448,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       {
         amount: '14.50',
         kind: 'refund',
-        refund_id: res.body.refund._id,
+        refund_id: parsed(res, RefundResponse).refund._id,
         sale_id: sale._id,
         balance_after: '14.50',
       },
@@ -454,7 +468,9 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       method: 'storeCredit',
     });
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toBe('A store credit refund needs the sale’s customer; this sale has none.');
+    expect(parsed(refused, ApiError).error).toBe(
+      'A store credit refund needs the sale’s customer; this sale has none.',
+    );
     expect(await orderOf(nth(anonymous.lines).order._id)).toMatchObject({ returned_quantity: 0 });
   });
 
@@ -469,21 +485,21 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
 
     const none = await refund(t.as.salesRep, sale._id, one);
     expect(none.status).toBe(400);
-    expect(none.body.error).toBe('A cash refund needs an open till session.');
+    expect(parsed(none, ApiError).error).toBe('A cash refund needs an open till session.');
     const unknown = await refund(t.as.salesRep, sale._id, { ...one, session: UNKNOWN });
     expect(unknown.status).toBe(404);
-    expect(unknown.body.error).toBe('Till session not found.');
+    expect(parsed(unknown, ApiError).error).toBe('Till session not found.');
     const closed = await openSession('100');
     await closeSession(closed._id);
     const late = await refund(t.as.salesRep, sale._id, { ...one, session: closed._id });
     expect(late.status).toBe(409);
-    expect(late.body.error).toBe(`Till session #${closed.number} is closed.`);
+    expect(parsed(late, ApiError).error).toBe(`Till session #${closed.number} is closed.`);
 
     // The drawer: its float 20.00, and the sale is not (yet) one of its sales.
     const session = await openSession('20');
     const short = await refund(t.as.salesRep, sale._id, { ...one, session: session._id });
     expect(short.status).toBe(409);
-    expect(short.body.error).toBe('The drawer holds only $20.00.');
+    expect(parsed(short, ApiError).error).toBe('The drawer holds only $20.00.');
     expect(await orderOf(order)).toMatchObject({ returned_quantity: 0, returned_total: '0.00' });
 
     // Its cash sale (90.00 net of change), cash put in (5.00) and taken out (−10.00) count too.
@@ -499,7 +515,11 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       session: session._id,
     });
     expect(paid.status).toBe(201);
-    expect(paid.body.refund).toMatchObject({ total: 60, method: 'cash', session: session });
+    expect(parsed(paid, RefundResponse).refund).toMatchObject({
+      total: 60,
+      method: 'cash',
+      session: session,
+    });
     // 20 + 90 + 5 − 10 − 60 = 45 left: the last 30.00 fits, but not twice over.
     const third = await refund(t.as.salesRep, sale._id, { ...one, session: session._id });
     expect(third.status).toBe(201);
@@ -513,7 +533,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       session: session._id,
     });
     expect(empty.status).toBe(409);
-    expect(empty.body.error).toBe('The drawer holds only $15.00.');
+    expect(parsed(empty, ApiError).error).toBe('The drawer holds only $15.00.');
 
     // A card refund may name a session (recorded) or none.
     const carded = await sell(t.as.salesRep, {
@@ -526,9 +546,9 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       session: session._id,
     });
     expect(withSession.status).toBe(201);
-    expect(withSession.body.refund.session).toEqual(session);
+    expect(parsed(withSession, RefundResponse).refund.session).toEqual(session);
     const [recorded] = await t.sql<{ session_id: string }>('select session_id from refunds where id = $1', [
-      withSession.body.refund._id,
+      parsed(withSession, RefundResponse).refund._id,
     ]);
     expect(recorded?.session_id).toBe(session._id);
     const closedCard = await refund(t.as.salesRep, carded._id, {
@@ -557,14 +577,16 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     expect(credit.status).toBe(400);
     const res = await refund(t.as.salesRep, sale._id, { lines: [line], method: 'card', restock: false });
     expect(res.status).toBe(201);
-    expect(res.body.refund).toMatchObject({
+    expect(parsed(res, RefundResponse).refund).toMatchObject({
       total: 5,
       lines: [{ product: { _id: null, name }, quantity: 1, amount: 5 }],
       customer: { _id: null, name: expect.stringMatching(/^Leaver /) },
     });
-    expect(await t.sql('select 1 from stock_movements where refund_id = $1', [res.body.refund._id])).toEqual(
-      [],
-    );
+    expect(
+      await t.sql('select 1 from stock_movements where refund_id = $1', [
+        parsed(res, RefundResponse).refund._id,
+      ]),
+    ).toEqual([]);
   });
 
   it('two cash refunds of different sales racing for one drawer: the session lock lets only what it holds out', async () => {
@@ -589,7 +611,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     );
     expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409]);
     for (const refused of answers.filter((a) => a.status === 409))
-      expect(refused.body.error).toBe('The drawer holds only $0.00.');
+      expect(parsed(refused, ApiError).error).toBe('The drawer holds only $0.00.');
     const [paid] = await t.sql<{ total: string }>(
       "select coalesce(sum(total), 0)::text as total from refunds where session_id = $1 and method = 'cash'",
       [session._id],
@@ -611,7 +633,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
         session: session._id,
       });
       expect(res.status).toBe(400);
-      expect(res.body.error).toBe('This sale can be refunded by card, storeCredit only.');
+      expect(parsed(res, ApiError).error).toBe('This sale can be refunded by card, storeCredit only.');
     }
     expect(await refundCount(sale._id)).toBe(0);
   });
@@ -669,14 +691,14 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
 
     const all = await back(bowls, 2);
     expect(all.status).toBe(409);
-    expect(all.body.error).toBe(
+    expect(parsed(all, ApiError).error).toBe(
       'At most $4.00 more of this sale can be refunded in cash; refund the rest by card or as store credit.',
     );
     expect(await orderOf(bowls)).toMatchObject({ returned_quantity: 0 });
     expect((await back(bowls, 1)).status).toBe(201);
     const second = await back(cups, 1);
     expect(second.status).toBe(409);
-    expect(second.body.error).toBe(
+    expect(parsed(second, ApiError).error).toBe(
       'At most $1.50 more of this sale can be refunded in cash; refund the rest by card or as store credit.',
     );
     expect((await back(cups, 1, 'card')).status).toBe(201);
@@ -713,7 +735,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       ),
     );
     expect(answers.map((res) => res.status).sort()).toEqual([201, 409]);
-    expect(answers.find((res) => res.status === 409)?.body.error).toBe(
+    expect(parsed(nth(answers.filter((res) => res.status === 409)), ApiError).error).toBe(
       'At most $1.50 more of this sale can be refunded in cash; refund the rest by card.',
     );
     const [given] = await t.sql<{ cash: string }>(
@@ -738,7 +760,12 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
         token: t.as.salesRep.token,
       });
       expect(res.status, form).toBe(200);
-      expect(res.body.sale).toMatchObject({ _id: sale._id, number: sale.number, total: 6, refunds: [] });
+      expect(parsed(res, SaleResponse).sale).toMatchObject({
+        _id: sale._id,
+        number: sale.number,
+        total: 6,
+        refunds: [],
+      });
     }
     const unknownNumber = (await t.sql<{ n: string }>('select (max(number) + 1000)::text as n from sales'))[0]
       ?.n;
@@ -752,10 +779,10 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       token: t.as.salesRep.token,
     });
     expect(long.status).toBe(404);
-    expect(long.body.success).toBe(false);
+    expect(parsed(long, ApiError).success).toBe(false);
     const nul = await t.call('GET', '/api/sales/by-number/12%00', { token: t.as.salesRep.token });
     expect(nul.status).toBe(400);
-    expect(nul.body.success).toBe(false);
+    expect(parsed(nul, ApiError).success).toBe(false);
     // The static segment wins over /sales/:id, which still answers receipts by id.
     const own = await t.call('GET', `/api/sales/${sale._id}`, { token: t.as.user.token });
     expect(own.status).toBe(200);
@@ -777,7 +804,8 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
       payment: { method: 'card' },
     });
     const read = async (who: Account) =>
-      (await t.call('GET', `/api/sales/by-number/${sale.number}`, { token: who.token })).body.sale;
+      parsed(await t.call('GET', `/api/sales/by-number/${sale.number}`, { token: who.token }), SaleResponse)
+        .sale;
     for (const who of [seller, t.as.admin])
       expect((await read(who)).customer).toEqual({ _id: ada, name: expect.stringMatching(/^Ada Private /) });
     for (const who of [t.as.salesRep, t.as.medicalRep, t.as.user]) {
@@ -852,13 +880,13 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     for (const [body, status, error] of cases) {
       const res = await refund(t.as.salesRep, sale._id, body);
       expect(res.status, JSON.stringify(body).slice(0, 120)).toBe(status);
-      expect(res.body.success).toBe(false);
-      expect(res.body.error).toMatch(error);
+      expect(parsed(res, ApiError).success).toBe(false);
+      expect(parsed(res, ApiError).error).toMatch(error);
     }
     for (const saleId of ['not-a-sale', UNKNOWN, 'x'.repeat(90)]) {
       const res = await refund(t.as.salesRep, saleId, { lines: [line], method: 'card' });
       expect(res.status, saleId).toBe(404);
-      expect(res.body.error).toBe('Sale not found.');
+      expect(parsed(res, ApiError).error).toBe('Sale not found.');
     }
     const raw = await t.call('POST', `/api/sales/${sale._id}/refunds`, {
       token: t.as.salesRep.token,
@@ -887,11 +915,11 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     for (const role of ['admin', 'salesRep', 'medicalRep', 'user'] as const) {
       const res = await refund(t.as[role], sale._id, body);
       expect(res.status, role).toBe(201);
-      made.push(res.body.refund._id);
+      made.push(parsed(res, RefundResponse).refund._id);
     }
     const boss = await refund(t.as.superAdmin, sale._id, body);
     expect(boss.status).toBe(403);
-    expect(boss.body.success).toBe(false);
+    expect(parsed(boss, ApiError).success).toBe(false);
     expect((await t.call('POST', `/api/sales/${sale._id}/refunds`, { body })).status).toBe(401);
     for (const role of ['admin', 'salesRep', 'medicalRep', 'user'] as const) {
       const res = await t.call('GET', `/api/refunds/${made[0]}`, { token: t.as[role].token });
@@ -918,7 +946,8 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     const c = await refund(t.as.salesRep, sale._id, body, { 'idempotency-key': key });
     const done = [a, b, c].filter((answer) => answer.status === 201);
     expect(done.length).toBeGreaterThanOrEqual(2);
-    for (const answer of done) expect(answer.body.refund._id).toBe(done[0]?.body.refund._id);
+    for (const answer of done)
+      expect(parsed(answer, RefundResponse).refund._id).toBe(parsed(nth(done), RefundResponse).refund._id);
     expect(c.headers['idempotent-replay']).toBe('true');
     expect(await refundCount(sale._id)).toBe(1);
     expect(await orderOf(nth(sale.lines).order._id)).toMatchObject({ returned_quantity: 1 });
@@ -974,7 +1003,7 @@ describe.each(targets)('refunds at the counter on $name', (target) => {
     for (const p of products) expect(await stockOf(p.id)).toBe(await ledgerOf(p.id));
     // 16 sales of 3 lines × 2 units at 4.00 in, 8 refunds of 3 units out.
     const report = await t.call('GET', `/api/register-sessions/${session._id}`, { token: t.as.admin.token });
-    expect(report.body.report).toMatchObject({
+    expect(parsed(report, SessionResponse).report).toMatchObject({
       sales: { count: 16, total: 384 },
       refunds: { count: 8, total: 96 },
       expectedCash: 500 + 384 - 96,

@@ -1,7 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPORT_CSV_HEADERS, SalesReportResponse, TaxReportResponse } from '../../../shared/reports';
+import { ApiError } from '../../../shared/common';
+import { CustomerResponse } from '../../../shared/customers';
+import { DashboardResponse } from '../../../shared/dashboard';
+import {
+  CategoryReportResponse,
+  CustomerReportResponse,
+  ProductReportResponse,
+  REPORT_CSV_HEADERS,
+  SalesReportResponse,
+  StaffReportResponse,
+  TaxReportResponse,
+} from '../../../shared/reports';
+import { SaleResponse } from '../../../shared/sales';
 import { setReportTimeZone } from '../../db/report-time-zone';
-import { startApp, type TestApp, targets } from '../../test/harness';
+import { nth } from '../../test/fixtures';
+import { parsed, startApp, type TestApp, targets } from '../../test/harness';
 import { parseCsv } from '../../test/parse-csv';
 
 /**
@@ -100,7 +113,7 @@ describe.each(targets)('money in the reports on $name', (target) => {
         b: { quantity: 2, total: '20.00', tax: '1.63', rate: ['NYC', '8.875'] },
         c: { quantity: 1, total: '9.50', discount: '0.50' },
       },
-      { id: carla.body.customer._id, name: 'Carla' },
+      { id: parsed(carla, CustomerResponse).customer._id, name: 'Carla' },
     );
     await sell('2022-05-03T10:00:00Z', {
       d: { quantity: 4, total: '39.24', discount: '4.00', tax: '3.24', rate: ['Standard', '9'] },
@@ -123,7 +136,7 @@ describe.each(targets)('money in the reports on $name', (target) => {
     const res = await get(`/api/reports/sales?${range}`);
     expect(res.status, res.text).toBe(200);
     expect(SalesReportResponse.parse(res.body)).toEqual(res.body);
-    expect(res.body.periods).toEqual([
+    expect(parsed(res, SalesReportResponse).periods).toEqual([
       // A keeps 2 units: 27.00 − 9.00 net; B 18.37; C 9.50. A partly returned line keeps its discount
       // less its returned units' share, pro rata as its money (3.00 − 1.00), C its 0.50. Tax 1.62 + 1.63.
       {
@@ -139,7 +152,7 @@ describe.each(targets)('money in the reports on $name', (target) => {
       // D came back whole: nothing of it counts, its discount neither. E keeps 1 unit, F 1.
       { start: '2022-05-03', orders: 2, units: 2, revenue: 20, cost: 6, margin: 14, discount: 0, tax: 0 },
     ]);
-    expect(res.body.totals).toEqual({
+    expect(parsed(res, SalesReportResponse).totals).toEqual({
       orders: 5,
       units: 7,
       revenue: 65.87,
@@ -168,14 +181,17 @@ describe.each(targets)('money in the reports on $name', (target) => {
     });
     // The base is the revenue: the two reports agree.
     const sales = await get(`/api/reports/sales?${range}`);
-    expect(res.body.totals).toEqual({ base: sales.body.totals.revenue, tax: sales.body.totals.tax });
+    expect(parsed(res, TaxReportResponse).totals).toEqual({
+      base: parsed(sales, SalesReportResponse).totals.revenue,
+      tax: parsed(sales, SalesReportResponse).totals.tax,
+    });
     // One day: D came back whole, so its rate sold nothing that day and is left out.
     const day = await get('/api/reports/tax?from=2022-05-03&to=2022-05-03');
-    expect(day.body.rates).toEqual([
+    expect(parsed(day, TaxReportResponse).rates).toEqual([
       { name: '', rate: 0, base: 10, tax: 0 },
       { name: 'Exempt', rate: 0, base: 10, tax: 0 },
     ]);
-    expect(day.body.totals).toEqual({ base: 20, tax: 0 });
+    expect(parsed(day, TaxReportResponse).totals).toEqual({ base: 20, tax: 0 });
     const none = await get('/api/reports/tax?from=2019-01-01&to=2019-01-31');
     expect(none.body).toMatchObject({ rates: [], totals: { base: 0, tax: 0 } });
   });
@@ -184,10 +200,18 @@ describe.each(targets)('money in the reports on $name', (target) => {
     await giveBack('b', 1);
     const res = await get(`/api/reports/tax?${range}`);
     // B gives back round(20.00 / 2) = 10.00, of which round(1.63 / 2) = 0.82 tax: it keeps 9.19 + 0.81.
-    expect(res.body.rates).toContainEqual({ name: 'NYC', rate: 8.875, base: 9.19, tax: 0.81 });
-    expect(res.body.totals).toEqual({ base: 56.69, tax: 2.43 });
+    expect(parsed(res, TaxReportResponse).rates).toContainEqual({
+      name: 'NYC',
+      rate: 8.875,
+      base: 9.19,
+      tax: 0.81,
+    });
+    expect(parsed(res, TaxReportResponse).totals).toEqual({ base: 56.69, tax: 2.43 });
     await giveBack('b', 0);
-    expect((await get(`/api/reports/tax?${range}`)).body.totals).toEqual({ base: 65.87, tax: 3.25 });
+    expect(parsed(await get(`/api/reports/tax?${range}`), TaxReportResponse).totals).toEqual({
+      base: 65.87,
+      tax: 3.25,
+    });
   });
 
   it('the CSVs hold what the JSON answers', async () => {
@@ -200,16 +224,14 @@ describe.each(targets)('money in the reports on $name', (target) => {
     );
     expect(parseCsv(taxCsv.text)).toEqual([
       [...REPORT_CSV_HEADERS.tax],
-      ...tax.body.rates.map((r: { name: string; rate: number; base: number; tax: number }) =>
-        [r.name, r.rate, r.base, r.tax].map(String),
-      ),
+      ...parsed(tax, TaxReportResponse).rates.map((r) => [r.name, r.rate, r.base, r.tax].map(String)),
     ]);
     expect(parseCsv(taxCsv.text)[3]).toEqual(['NYC', '8.875', '18.37', '1.63']);
     const sales = await get(`/api/reports/sales?${range}&groupBy=month`);
     const salesCsv = await get(`/api/reports/sales?${range}&groupBy=month&format=csv`);
     expect(parseCsv(salesCsv.text)).toEqual([
       [...REPORT_CSV_HEADERS.sales],
-      ...sales.body.periods.map((p: Record<string, number | string>) =>
+      ...parsed(sales, SalesReportResponse).periods.map((p: Record<string, number | string>) =>
         REPORT_CSV_HEADERS.sales.map((column) => String(p[column === 'period start' ? 'start' : column])),
       ),
     ]);
@@ -227,7 +249,7 @@ describe.each(targets)('money in the reports on $name', (target) => {
 
   it('products, categories, staff and customers count the net revenue, margin net − cost', async () => {
     const products = await get(`/api/reports/products?${range}`);
-    expect(products.body.products).toEqual([
+    expect(parsed(products, ProductReportResponse).products).toEqual([
       expect.objectContaining({
         product: { _id: productId, name: 'Widget' },
         units: 7,
@@ -236,15 +258,15 @@ describe.each(targets)('money in the reports on $name', (target) => {
       }),
     ]);
     const categories = await get(`/api/reports/categories?${range}`);
-    expect(categories.body.categories).toEqual([
+    expect(parsed(categories, CategoryReportResponse).categories).toEqual([
       expect.objectContaining({ units: 7, revenue: 65.87, margin: 44.87, share: 1 }),
     ]);
     const staff = await get(`/api/reports/staff?${range}`);
-    expect(staff.body.staff).toEqual([
+    expect(parsed(staff, StaffReportResponse).staff).toEqual([
       { user: expect.objectContaining({ _id: t.as.salesRep.id }), orders: 5, units: 7, revenue: 65.87 },
     ]);
     const customers = await get(`/api/reports/customers?${range}`);
-    expect(customers.body.customers).toEqual([
+    expect(parsed(customers, CustomerReportResponse).customers).toEqual([
       // Written without a sales row, so no sale is counted: its units and revenue are.
       expect.objectContaining({
         customer: expect.objectContaining({ name: 'Carla' }),
@@ -260,8 +282,8 @@ describe.each(targets)('money in the reports on $name', (target) => {
     });
     const res = await get('/api/dashboard');
     expect(res.status, res.text).toBe(200);
-    expect(res.body.revenue).toBe(75.87);
-    expect(res.body.today).toEqual({ sales: 1, revenue: 10, averageBasket: 10 });
+    expect(parsed(res, DashboardResponse).revenue).toBe(75.87);
+    expect(parsed(res, DashboardResponse).today).toEqual({ sales: 1, revenue: 10, averageBasket: 10 });
   });
 
   describe('bad ranges', () => {
@@ -280,8 +302,8 @@ describe.each(targets)('money in the reports on $name', (target) => {
         if (format && query.startsWith('format')) continue;
         const res = await get(`/api/reports/tax?${query}${format}`);
         expect(res.status, `${query}: ${res.text}`).toBe(400);
-        expect(res.body.success).toBe(false);
-        expect(res.body.error).toContain(sentence);
+        expect(parsed(res, ApiError).success).toBe(false);
+        expect(parsed(res, ApiError).error).toContain(sentence);
       }
     });
   });
@@ -300,7 +322,7 @@ describe.each(targets)('a discount net of returns on $name', (target) => {
     const today = async () => {
       const res = await t.call('GET', '/api/reports/sales?groupBy=month', { token: admin });
       expect(res.status, res.text).toBe(200);
-      return res.body.totals.discount as number;
+      return parsed(res, SalesReportResponse).totals.discount;
     };
     const before = await today();
     // 3 × 22.53 = 67.59, 20 % off: 13.518, so 13.52.
@@ -312,8 +334,8 @@ describe.each(targets)('a discount net of returns on $name', (target) => {
       },
     });
     expect(sold.status, sold.text).toBe(201);
-    expect(sold.body.sale.discount).toBe(13.52);
-    const order = sold.body.sale.lines[0].order._id;
+    expect(parsed(sold, SaleResponse).sale.discount).toBe(13.52);
+    const order = nth(parsed(sold, SaleResponse).sale.lines).order._id;
     const back = (quantity: number) =>
       t.call('POST', `/api/order/${order}/return`, { token: admin, body: { quantity } });
     const added = async () => Math.round(((await today()) - before) * 100) / 100;
@@ -352,7 +374,11 @@ describe.each(targets)('the tax report across a change of time zone on $name', (
     const day = async (d: string) => {
       const tax = await t.call('GET', `/api/reports/tax?from=${d}&to=${d}`, { token: admin });
       const sales = await t.call('GET', `/api/reports/sales?from=${d}&to=${d}`, { token: admin });
-      return { rates: tax.body.rates, discount: sales.body.totals.discount, tax: sales.body.totals.tax };
+      return {
+        rates: parsed(tax, TaxReportResponse).rates,
+        discount: parsed(sales, SalesReportResponse).totals.discount,
+        tax: parsed(sales, SalesReportResponse).totals.tax,
+      };
     };
     const sold = { rates: [{ name: 'Standard', rate: 9, base: 18, tax: 1.62 }], discount: 2, tax: 1.62 };
     const nothing = { rates: [], discount: 0, tax: 0 };

@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CategoryResponse } from '../../../shared/categories';
+import { ApiError } from '../../../shared/common';
+import { OrderResponse } from '../../../shared/orders';
+import { ProductResponse } from '../../../shared/products';
 import {
   CategoryReportResponse,
   NeverSoldResponse,
@@ -9,12 +13,13 @@ import {
   StaffReportResponse,
   StockReportResponse,
 } from '../../../shared/reports';
+import { SupplierResponse } from '../../../shared/suppliers';
 import { buildApp } from '../../app';
 import { openDatabase } from '../../db/connection';
 import { setReportTimeZone } from '../../db/report-time-zone';
 import { seededRandom } from '../../db/seed';
-import { tag } from '../../test/fixtures';
-import { freshPostgres, startApp, type TestApp, targets } from '../../test/harness';
+import { nth, tag } from '../../test/fixtures';
+import { type Answer, freshPostgres, parsed, startApp, type TestApp, targets } from '../../test/harness';
 import { parseCsv } from '../../test/parse-csv';
 import { resolveRange, todayIn } from './reports.range';
 import { neverSold, topProducts } from './reports.repository';
@@ -68,13 +73,13 @@ describe.each(targets)('reports on $name', (target) => {
   async function post(path: string, body: unknown, token = admin) {
     const res = await t.call('POST', path, { token, body });
     expect(res.status, res.text).toBeLessThan(300);
-    return res.body;
+    return res;
   }
 
   /** An order through the API, then dated `at` (the triggers move its figures to that day). */
   async function order(token: string, productId: string, quantity: number, at: string): Promise<string> {
     const placed = await post('/api/order/add', { productId, quantity }, token);
-    const id = placed.order._id as string;
+    const id = parsed(placed, OrderResponse).order._id;
     await t.sql('update orders set order_date = $2 where id = $1', [id, at]);
     return id;
   }
@@ -91,13 +96,15 @@ describe.each(targets)('reports on $name', (target) => {
     t = await startApp(target);
     admin = t.as.admin.token;
     const category = async (name: string) =>
-      (await post('/api/category/add', { formCategory: name, formDescription: '' })).category._id as string;
+      parsed(await post('/api/category/add', { formCategory: name, formDescription: '' }), CategoryResponse)
+        .category._id;
     store.categories = {
       alpha: await category('Alpha'),
       beta: await category('=Beta'),
       gamma: await category('Gamma'),
     };
-    const supplier = (await post('/api/supplier/add', { name: 'Story supplier' })).supplier._id as string;
+    const supplier = parsed(await post('/api/supplier/add', { name: 'Story supplier' }), SupplierResponse)
+      .supplier._id;
     const product = async (
       name: string,
       category: string,
@@ -105,7 +112,7 @@ describe.each(targets)('reports on $name', (target) => {
       cost: number | null,
       stock: number,
     ) =>
-      (
+      parsed(
         await post('/api/products/add', {
           name,
           description: '',
@@ -114,8 +121,9 @@ describe.each(targets)('reports on $name', (target) => {
           stock,
           category,
           supplier,
-        })
-      ).product._id as string;
+        }),
+        ProductResponse,
+      ).product._id;
     const { alpha, beta, gamma } = store.categories;
     store.products = {
       anvil: await product('Anvil', alpha, 10, 6, 20),
@@ -181,12 +189,12 @@ describe.each(targets)('reports on $name', (target) => {
           ]) {
             const res = await get(`${route}?${query}`);
             expect(res.status, `${route}?${query}: ${res.text}`).toBe(400);
-            expect(res.body.success).toBe(false);
-            expect(res.body.error, query).toContain(sentence);
+            expect(parsed(res, ApiError).success).toBe(false);
+            expect(parsed(res, ApiError).error, query).toContain(sentence);
           }
         const twice = await get(`${route}?from=2024-01-01&from=2024-01-02`);
         expect(twice.status, twice.text).toBe(400);
-        expect(twice.body.error).toBe('from: Dates must be text.');
+        expect(parsed(twice, ApiError).error).toBe('from: Dates must be text.');
       },
     );
 
@@ -199,7 +207,7 @@ describe.each(targets)('reports on $name', (target) => {
       ]) {
         const res = await get(`/api/reports/sales?${query}&groupBy=month`);
         expect(res.status, `${query}: ${res.text}`).toBe(200);
-        expect(res.body.totals.orders).toBe(0);
+        expect(parsed(res, SalesReportResponse).totals.orders).toBe(0);
       }
       const audit = await get('/api/audit?from=1900-01-01&to=9999-12-31');
       expect(audit.status, audit.text).toBe(200);
@@ -248,11 +256,11 @@ describe.each(targets)('reports on $name', (target) => {
 
     it('groups by month across a month boundary, each period named by its first day in the range', async () => {
       const res = await get(`${story}&groupBy=month`);
-      expect(res.body.periods).toEqual([
+      expect(parsed(res, SalesReportResponse).periods).toEqual([
         { start: '2021-03-30', orders: 2, units: 4, revenue: 31, cost: 12, margin: 19, discount: 0, tax: 0 },
         { start: '2021-04-01', orders: 3, units: 7, revenue: 38, cost: 33, margin: 5, discount: 0, tax: 0 },
       ]);
-      expect(res.body.totals).toEqual({
+      expect(parsed(res, SalesReportResponse).totals).toEqual({
         orders: 5,
         units: 11,
         revenue: 69,
@@ -265,37 +273,37 @@ describe.each(targets)('reports on $name', (target) => {
 
     it('groups by ISO week (from Monday), the first one cut at a from in mid-week', async () => {
       const res = await get('/api/reports/sales?from=2021-03-31&to=2021-04-07&groupBy=week');
-      expect(res.body.periods).toEqual([
+      expect(parsed(res, SalesReportResponse).periods).toEqual([
         { start: '2021-03-31', orders: 3, units: 7, revenue: 38, cost: 33, margin: 5, discount: 0, tax: 0 },
         { start: '2021-04-05', ...zero },
       ]);
       const whole = await get('/api/reports/sales?from=2021-03-29&to=2021-04-04&groupBy=week');
-      expect(whole.body.periods).toEqual([
+      expect(parsed(whole, SalesReportResponse).periods).toEqual([
         { start: '2021-03-29', orders: 5, units: 11, revenue: 69, cost: 45, margin: 24, discount: 0, tax: 0 },
       ]);
     });
 
     it('a range of one day answers that day', async () => {
       const res = await get('/api/reports/sales?from=2021-04-01&to=2021-04-01&groupBy=month');
-      expect(res.body.periods).toEqual([
+      expect(parsed(res, SalesReportResponse).periods).toEqual([
         { start: '2021-04-01', orders: 1, units: 2, revenue: 16, cost: 10, margin: 6, discount: 0, tax: 0 },
       ]);
     });
 
     it('a range without sales answers every period with zeros', async () => {
       const res = await get('/api/reports/sales?from=2019-05-01&to=2019-05-03');
-      expect(res.body.periods).toEqual(
+      expect(parsed(res, SalesReportResponse).periods).toEqual(
         ['2019-05-01', '2019-05-02', '2019-05-03'].map((start) => ({ start, ...zero })),
       );
-      expect(res.body.totals).toEqual(zero);
+      expect(parsed(res, SalesReportResponse).totals).toEqual(zero);
     });
 
     it('covers 3 years exactly, and refuses one day more', async () => {
       const res = await get('/api/reports/sales?from=2020-01-01&to=2022-12-31&groupBy=month');
       expect(res.status, res.text).toBe(200);
-      expect(res.body.periods).toHaveLength(36);
+      expect(parsed(res, SalesReportResponse).periods).toHaveLength(36);
       const days = await get('/api/reports/sales?from=2020-01-01&to=2022-12-31');
-      expect(days.body.periods).toHaveLength(1096);
+      expect(parsed(days, SalesReportResponse).periods).toHaveLength(1096);
       const more = await get('/api/reports/sales?from=2020-01-01&to=2023-01-01');
       expect(more.status).toBe(400);
       expect(more.body).toEqual({
@@ -310,15 +318,21 @@ describe.each(targets)('reports on $name', (target) => {
       const today = todayIn('UTC');
       const res = await get('/api/reports/sales');
       expect(res.status).toBe(200);
-      expect(res.body.to).toBe(today);
-      expect(res.body.periods).toHaveLength(30);
-      expect(res.body.from).toBe(res.body.periods[0].start);
+      expect(parsed(res, SalesReportResponse).to).toBe(today);
+      expect(parsed(res, SalesReportResponse).periods).toHaveLength(30);
+      expect(parsed(res, SalesReportResponse).from).toBe(nth(parsed(res, SalesReportResponse).periods).start);
       const from = await get('/api/reports/sales?from=2021-03-30');
-      expect([from.body.from, from.body.to]).toEqual(['2021-03-30', '2021-04-28']);
-      expect(from.body.totals.revenue).toBe(69);
+      expect([parsed(from, SalesReportResponse).from, parsed(from, SalesReportResponse).to]).toEqual([
+        '2021-03-30',
+        '2021-04-28',
+      ]);
+      expect(parsed(from, SalesReportResponse).totals.revenue).toBe(69);
       const to = await get('/api/reports/sales?to=2021-04-02&groupBy=month');
-      expect([to.body.from, to.body.to]).toEqual(['2021-03-04', '2021-04-02']);
-      expect(to.body.totals.revenue).toBe(69);
+      expect([parsed(to, SalesReportResponse).from, parsed(to, SalesReportResponse).to]).toEqual([
+        '2021-03-04',
+        '2021-04-02',
+      ]);
+      expect(parsed(to, SalesReportResponse).totals.revenue).toBe(69);
     });
 
     it.each([
@@ -339,7 +353,7 @@ describe.each(targets)('reports on $name', (target) => {
       const res = await get(`/api/reports/products?from=2021-03-30&to=2021-04-02&${query}`);
       expect(res.status, res.text).toBe(200);
       expect(ProductReportResponse.parse(res.body)).toEqual(res.body);
-      return res.body.products.map((p: { product: { name: string } }) => [p.product.name, p]);
+      return parsed(res, ProductReportResponse).products.map((p) => [p.product.name, p] as const);
     };
 
     it('GET /api/reports/products ranks by revenue, units or margin; a deleted product is left out', async () => {
@@ -373,18 +387,11 @@ describe.each(targets)('reports on $name', (target) => {
         sort: 'revenue',
         products: [anvil$, chisel$, bolt$],
       });
-      expect((await top('sort=units')).map(([name]: [string]) => name)).toEqual(['Chisel', 'Anvil', '=Bolt']);
-      expect((await top('sort=margin')).map(([name]: [string]) => name)).toEqual([
-        'Anvil',
-        '=Bolt',
-        'Chisel',
-      ]);
-      expect((await top('sort=revenue&limit=2')).map(([name]: [string]) => name)).toEqual([
-        'Anvil',
-        'Chisel',
-      ]);
+      expect((await top('sort=units')).map(([name]) => name)).toEqual(['Chisel', 'Anvil', '=Bolt']);
+      expect((await top('sort=margin')).map(([name]) => name)).toEqual(['Anvil', '=Bolt', 'Chisel']);
+      expect((await top('sort=revenue&limit=2')).map(([name]) => name)).toEqual(['Anvil', 'Chisel']);
       const none = await get('/api/reports/products?from=2019-01-01&to=2019-01-31');
-      expect(none.body.products).toEqual([]);
+      expect(parsed(none, ProductReportResponse).products).toEqual([]);
     });
 
     it.each([
@@ -414,24 +421,24 @@ describe.each(targets)('reports on $name', (target) => {
       const res = await get('/api/reports/products/never-sold?from=2021-03-30&to=2021-04-02&pageSize=100');
       expect(res.status, res.text).toBe(200);
       expect(NeverSoldResponse.parse(res.body)).toEqual(res.body);
-      const ids = res.body.products.map((p: { _id: string }) => p._id);
+      const ids = parsed(res, NeverSoldResponse).products.map((p: { _id: string }) => p._id);
       const { anvil, bolt, chisel, drill } = store.products;
       expect(ids).toContain(drill);
       expect(ids).not.toContain(anvil);
       expect(ids).not.toContain(chisel);
       expect(ids).not.toContain(bolt);
-      expect(res.body.products.find((p: { _id: string }) => p._id === drill)).toEqual({
+      expect(parsed(res, NeverSoldResponse).products.find((p: { _id: string }) => p._id === drill)).toEqual({
         _id: drill,
         name: 'Drill',
         stock: 7,
         category: { name: 'Gamma' },
       });
       const expected = await counted('2021-03-30', '2021-04-02');
-      expect(res.body.total).toBe(expected.length);
+      expect(parsed(res, NeverSoldResponse).total).toBe(expected.length);
       expect(ids).toEqual(expected.map((row) => row.id).slice(0, 100));
       // The bolts sold on 04-02 all came back: on that day alone, =Bolt never sold.
       const day = await get('/api/reports/products/never-sold?from=2021-04-02&to=2021-04-02&pageSize=100');
-      const dayIds = day.body.products.map((p: { _id: string }) => p._id);
+      const dayIds = parsed(day, NeverSoldResponse).products.map((p: { _id: string }) => p._id);
       expect(dayIds).toContain(bolt);
       expect(dayIds).not.toContain(anvil);
     });
@@ -441,10 +448,14 @@ describe.each(targets)('reports on $name', (target) => {
       const page = await get(
         '/api/reports/products/never-sold?from=2019-01-01&to=2019-01-31&page=2&pageSize=2',
       );
-      expect(page.body.total).toBe(n);
-      expect([page.body.page, page.body.pageSize]).toEqual([2, 2]);
+      expect(parsed(page, NeverSoldResponse).total).toBe(n);
+      expect([parsed(page, NeverSoldResponse).page, parsed(page, NeverSoldResponse).pageSize]).toEqual([
+        2, 2,
+      ]);
       const all = await counted('2019-01-01', '2019-01-31');
-      expect(page.body.products.map((p: { _id: string }) => p._id)).toEqual(all.slice(2, 4).map((r) => r.id));
+      expect(parsed(page, NeverSoldResponse).products.map((p: { _id: string }) => p._id)).toEqual(
+        all.slice(2, 4).map((r) => r.id),
+      );
       const past = await get(
         `/api/reports/products/never-sold?from=2019-01-01&to=2019-01-31&page=${n}&pageSize=100`,
       );
@@ -477,8 +488,10 @@ describe.each(targets)('reports on $name', (target) => {
           `${from} to ${to}`,
         ).toEqual(expected);
         const page = await get(`/api/reports/products/never-sold?from=${from}&to=${to}&pageSize=5`);
-        expect(page.body.total, `${from} to ${to}`).toBe(expected.length);
-        expect(page.body.products.map((p: { _id: string }) => p._id)).toEqual(expected.slice(0, 5));
+        expect(parsed(page, NeverSoldResponse).total, `${from} to ${to}`).toBe(expected.length);
+        expect(parsed(page, NeverSoldResponse).products.map((p: { _id: string }) => p._id)).toEqual(
+          expected.slice(0, 5),
+        );
         for (const how of ['lastDay', 'days'] as const)
           for (const window of [
             { limit: 5, offset: 0 },
@@ -511,7 +524,7 @@ describe.each(targets)('reports on $name', (target) => {
         ],
       });
       const none = await get('/api/reports/categories?from=2019-01-01&to=2019-01-02');
-      expect(none.body.categories).toEqual([]);
+      expect(parsed(none, CategoryReportResponse).categories).toEqual([]);
     });
   });
 
@@ -521,7 +534,7 @@ describe.each(targets)('reports on $name', (target) => {
       expect(res.status, res.text).toBe(200);
       expect(StaffReportResponse.parse(res.body)).toEqual(res.body);
       const { salesRep, user } = t.as;
-      expect(res.body.staff).toEqual([
+      expect(parsed(res, StaffReportResponse).staff).toEqual([
         {
           user: { _id: salesRep.id, name: salesRep.name, role: 'salesRep' },
           orders: 3,
@@ -540,7 +553,7 @@ describe.each(targets)('reports on $name', (target) => {
       const res = await get('/api/reports/stock');
       expect(res.status, res.text).toBe(200);
       expect(StockReportResponse.parse(res.body)).toEqual(res.body);
-      const mine = res.body.categories.filter((c: { name: string }) =>
+      const mine = parsed(res, StockReportResponse).categories.filter((c: { name: string }) =>
         ['Alpha', '=Beta', 'Gamma'].includes(c.name),
       );
       expect(mine).toEqual([
@@ -553,12 +566,12 @@ describe.each(targets)('reports on $name', (target) => {
       const [whole] = await t.sql<{ products: number; units: number; value: string }>(
         'select count(*)::int as products, sum(stock)::int as units, sum(stock * coalesce(cost, 0))::text as value from products',
       );
-      expect(res.body.totals).toEqual({
+      expect(parsed(res, StockReportResponse).totals).toEqual({
         products: whole?.products,
         units: whole?.units,
         value: Number(whole?.value),
       });
-      const values = res.body.categories.map((c: { value: number }) => c.value);
+      const values = parsed(res, StockReportResponse).categories.map((c: { value: number }) => c.value);
       expect(values).toEqual([...values].sort((x, y) => y - x));
     });
   });
@@ -755,7 +768,10 @@ describe.each(targets)('reports on $name', (target) => {
 
     it('ties are broken by name', async () => {
       const res = await get('/api/reports/products?from=2020-01-01&to=2020-02-29&sort=units&limit=4');
-      const [first, second] = res.body.products as Array<{ product: { name: string }; units: number }>;
+      const [first, second] = parsed(res, ProductReportResponse).products as Array<{
+        product: { name: string };
+        units: number;
+      }>;
       expect(first?.units).toBe(second?.units);
       expect(first?.product.name.replace(/ [ab]$/, '')).toBe(second?.product.name.replace(/ [ab]$/, ''));
       expect(first?.product.name.endsWith(' a')).toBe(true);
@@ -864,11 +880,11 @@ describe.each(targets)('reports on $name', (target) => {
       async (_label, from, to) => {
         const categories = await get(`/api/reports/categories?from=${from}&to=${to}`);
         expect(categories.status, categories.text).toBe(200);
-        expect(categories.body.categories).toEqual(await categoriesOf(from, to));
+        expect(parsed(categories, CategoryReportResponse).categories).toEqual(await categoriesOf(from, to));
         const staff = await get(`/api/reports/staff?from=${from}&to=${to}`);
         expect(staff.status, staff.text).toBe(200);
-        expect(staff.body.staff).toEqual(await staffOf(from, to));
-        expect(staff.body.staff.length).toBeGreaterThan(0);
+        expect(parsed(staff, StaffReportResponse).staff).toEqual(await staffOf(from, to));
+        expect(parsed(staff, StaffReportResponse).staff.length).toBeGreaterThan(0);
       },
     );
   });
@@ -888,15 +904,12 @@ describe.each(targets)('report days on $name', (target) => {
       body: { productId: id, quantity: 2 },
     });
     await t.sql("update orders set order_date = '2021-06-15T23:30:00Z' where id = $1", [
-      placed.body.order._id,
+      parsed(placed, OrderResponse).order._id,
     ]);
-    const daysOf = async (
-      call: (url: string) => Promise<{ body: { periods: Array<{ start: string; units: number }> } }>,
-    ) =>
-      (await call('/api/reports/sales?from=2021-06-15&to=2021-06-16')).body.periods.map((p) => [
-        p.start,
-        p.units,
-      ]);
+    const daysOf = async (call: (url: string) => Promise<Answer>) =>
+      parsed(await call('/api/reports/sales?from=2021-06-15&to=2021-06-16'), SalesReportResponse).periods.map(
+        (p) => [p.start, p.units],
+      );
     const viaFirst = (url: string) => t.call('GET', url, { token: t.as.admin.token });
     expect(await daysOf(viaFirst)).toEqual([
       ['2021-06-15', 2],
@@ -915,7 +928,7 @@ describe.each(targets)('report days on $name', (target) => {
         url,
         headers: { authorization: `Bearer ${t.as.admin.token}` },
       });
-      return { body: res.json() };
+      return { status: res.statusCode, body: res.json(), headers: res.headers, text: res.body };
     };
     expect(await daysOf(viaTokyo)).toEqual([
       ['2021-06-15', 0],
@@ -928,7 +941,9 @@ describe.each(targets)('report days on $name', (target) => {
       token: t.as.user.token,
       body: { productId: id, quantity: 1 },
     });
-    await t.sql("update orders set order_date = '2021-06-30T23:30:00Z' where id = $1", [late.body.order._id]);
+    await t.sql("update orders set order_date = '2021-06-30T23:30:00Z' where id = $1", [
+      parsed(late, OrderResponse).order._id,
+    ]);
     const unitsByMonth = async () =>
       Promise.all(
         [

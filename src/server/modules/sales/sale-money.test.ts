@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../../shared/common';
 import { type Cart, centsNumber, isCartProblem, priceCart } from '../../../shared/money';
-import { ORDER_CSV_HEADER } from '../../../shared/orders';
-import { fixtures, tag } from '../../test/fixtures';
-import { type Account, PASSWORD, startApp, type TestApp, targets } from '../../test/harness';
+import { ORDER_CSV_HEADER, OrderListResponse, OrderResponse, ReturnResponse } from '../../../shared/orders';
+import { SaleListResponse, SaleResponse } from '../../../shared/sales';
+import { fixtures, nth, tag } from '../../test/fixtures';
+import { type Account, PASSWORD, parsed, startApp, type TestApp, targets } from '../../test/harness';
 import { parseCsv } from '../../test/parse-csv';
 
 /** DESIGN §12 at the counter: priced by the shared computation, approvals, selling above stock, returns. */
@@ -71,7 +73,7 @@ describe.each(targets)('money at the counter on $name', (target) => {
       payment: { method: 'cash', tendered: 100 },
     });
     expect(res.status).toBe(201);
-    const sale = res.body.sale;
+    const sale = parsed(res, SaleResponse).sale;
     const [vatName, cityName, zeroName] = [
       await rateNameOf(vat),
       await rateNameOf(city),
@@ -99,9 +101,9 @@ describe.each(targets)('money at the counter on $name', (target) => {
     const priced = priceCart(cart);
     if (isCartProblem(priced)) throw new Error('the cart prices');
     // The server's amounts are the shared computation's on the same data.
-    expect(
-      sale.lines.map((l: Record<string, number>) => [l.gross, l.discount, l.tax, l.total, l.net]),
-    ).toEqual(priced.lines.map((l) => [l.gross, l.discount, l.tax, l.total, l.net].map(centsNumber)));
+    expect(sale.lines.map((l) => [l.gross, l.discount, l.tax, l.total, l.net])).toEqual(
+      priced.lines.map((l) => [l.gross, l.discount, l.tax, l.total, l.net].map(centsNumber)),
+    );
     // By hand: pen 30.00 − 1.50 = 28.50, pad 11.10 − 1.10 = 10.00, ink 3.33; the cart's 1.00 over
     // 41.83 in proportion: 0.681…, 0.239…, 0.079… rounded down to 0.68, 0.23, 0.07 (0.98), the two
     // cents left to the largest remainders (ink, then pad) → 0.68, 0.24, 0.08, adding up to 1.00.
@@ -118,7 +120,7 @@ describe.each(targets)('money at the counter on $name', (target) => {
       { name: cityName, rate: 8.875, base: 9.76, tax: 0.87 },
       { name: zeroName, rate: 0, base: 3.25, tax: 0 },
     ]);
-    expect(sale.lines[0].taxRate).toEqual({ name: vatName, rate: 20 });
+    expect(nth(sale.lines).taxRate).toEqual({ name: vatName, rate: 20 });
     expect(sale.store).toEqual({
       name: 'Corner Shop',
       address: '1 High St',
@@ -140,7 +142,9 @@ describe.each(targets)('money at the counter on $name', (target) => {
     const listed = await t.call('GET', `/api/order/${t.as.salesRep.id}?page=1&pageSize=50`, {
       token: t.as.salesRep.token,
     });
-    const penOrder = listed.body.orders.find((o: { _id: string }) => o._id === sale.lines[0].order._id);
+    const penOrder = nth(
+      parsed(listed, OrderListResponse).orders.filter((o) => o._id === nth(sale.lines).order._id),
+    );
     expect(penOrder).toMatchObject({
       totalPrice: 33.38,
       discount: 2.18,
@@ -150,7 +154,7 @@ describe.each(targets)('money at the counter on $name', (target) => {
       returnedTotal: 0,
     });
     const unpaged = await t.call('GET', `/api/order/${t.as.salesRep.id}`, { token: t.as.salesRep.token });
-    expect(unpaged.body.orders.find((o: { _id: string }) => o._id === penOrder._id)).toEqual(penOrder);
+    expect(parsed(unpaged, OrderListResponse).orders.find((o) => o._id === penOrder._id)).toEqual(penOrder);
     const csv = await t.call('GET', `/api/order/${t.as.admin.id}?format=csv`, { token: t.as.admin.token });
     const [header, ...rows] = parseCsv(csv.text);
     expect(header).toEqual([...ORDER_CSV_HEADER]);
@@ -166,7 +170,12 @@ describe.each(targets)('money at the counter on $name', (target) => {
     ]).toEqual(['33.38', '2.18', '5.56', `${vatName} 20%`, '27.82', '0']);
     // The sales list sums it up.
     const list = await t.call('GET', `/api/sales?search=${sale.number}`, { token: t.as.admin.token });
-    expect(list.body.sales[0]).toMatchObject({ subtotal: 44.43, discount: 3.6, tax: 6.43, total: 47.26 });
+    expect(parsed(list, SaleListResponse).sales[0]).toMatchObject({
+      subtotal: 44.43,
+      discount: 3.6,
+      tax: 6.43,
+      total: 47.26,
+    });
   });
 
   it('prices prices with tax: the total is the amount, the tax inside it; the store default rate applies', async () => {
@@ -179,10 +188,23 @@ describe.each(targets)('money at the counter on $name', (target) => {
     });
     expect(res.status).toBe(201);
     // 12.00 − 1.20 = 10.80, tax 10.80 × 20 / 120 = 1.80, net 9.00.
-    expect(res.body.sale.lines[0]).toMatchObject({ gross: 12, discount: 1.2, tax: 1.8, total: 10.8, net: 9 });
-    expect(res.body.sale).toMatchObject({ subtotal: 12, discount: 1.2, tax: 1.8, total: 10.8 });
-    expect(res.body.sale.store.pricesIncludeTax).toBe(true);
-    expect(res.body.sale.taxes).toEqual([{ name: await rateNameOf(vat), rate: 20, base: 9, tax: 1.8 }]);
+    expect(nth(parsed(res, SaleResponse).sale.lines)).toMatchObject({
+      gross: 12,
+      discount: 1.2,
+      tax: 1.8,
+      total: 10.8,
+      net: 9,
+    });
+    expect(parsed(res, SaleResponse).sale).toMatchObject({
+      subtotal: 12,
+      discount: 1.2,
+      tax: 1.8,
+      total: 10.8,
+    });
+    expect(parsed(res, SaleResponse).sale.store.pricesIncludeTax).toBe(true);
+    expect(parsed(res, SaleResponse).sale.taxes).toEqual([
+      { name: await rateNameOf(vat), rate: 20, base: 9, tax: 1.8 },
+    ]);
   });
 
   it('a total other than the one computation gives is a 409 TOTAL_CHANGED with the new total, before anything is written; the total it gives passes', async () => {
@@ -229,9 +251,9 @@ describe.each(targets)('money at the counter on $name', (target) => {
       total: 7.74,
     });
     expect(good.status).toBe(201);
-    expect(good.body.sale).toMatchObject({ total: 7.74, tax: 0.49, change: 2.26 });
+    expect(parsed(good, SaleResponse).sale).toMatchObject({ total: 7.74, tax: 0.49, change: 2.26 });
     // The refusal drew no receipt number.
-    expect(good.body.sale.number).toBe(last + 1);
+    expect(parsed(good, SaleResponse).sale.number).toBe(last + 1);
     expect(await stockOf(cheese.id)).toBe(9);
   });
 
@@ -254,7 +276,7 @@ describe.each(targets)('money at the counter on $name', (target) => {
       payment: { method: 'card' },
     });
     expect(short.status).toBe(409);
-    expect(short.body.code).toBe('NOT_ENOUGH_STOCK');
+    expect(parsed(short, ApiError).code).toBe('NOT_ENOUGH_STOCK');
     expect(short.body).not.toHaveProperty('total');
     const bad = await sell(t.as.salesRep, {
       lines: [{ productId: soup.id, quantity: 1 }],
@@ -262,7 +284,7 @@ describe.each(targets)('money at the counter on $name', (target) => {
       total: 4.361,
     });
     expect(bad.status).toBe(400);
-    expect(bad.body.error).toBe('total: The total has at most 2 decimals.');
+    expect(parsed(bad, ApiError).error).toBe('total: The total has at most 2 decimals.');
   });
 
   it('a catalogue order is taxed the same way (the same path)', async () => {
@@ -274,15 +296,17 @@ describe.each(targets)('money at the counter on $name', (target) => {
       body: { productId: bandage.id, quantity: 2 },
     });
     expect(res.status).toBe(201);
-    expect(res.body.order).toMatchObject({
+    expect(parsed(res, OrderResponse).order).toMatchObject({
       totalPrice: 24,
       tax: 4,
       netTotal: 20,
       discount: 0,
       taxRate: { name: await rateNameOf(vat), rate: 20 },
     });
-    const receipt = await t.call('GET', `/api/sales/${res.body.order.sale._id}`, { token: t.as.user.token });
-    expect(receipt.body.sale).toMatchObject({ subtotal: 20, tax: 4, total: 24 });
+    const receipt = await t.call('GET', `/api/sales/${parsed(res, OrderResponse).order.sale?._id}`, {
+      token: t.as.user.token,
+    });
+    expect(parsed(receipt, SaleResponse).sale).toMatchObject({ subtotal: 20, tax: 4, total: 24 });
   });
 
   it('a discount within the limit needs no approval, and a given one is not checked (no count, no refusal)', async () => {
@@ -316,7 +340,7 @@ describe.each(targets)('money at the counter on $name', (target) => {
       });
     const without = await over();
     expect(without.status).toBe(403);
-    expect(without.body.error).toBe("This discount needs a manager's approval.");
+    expect(parsed(without, ApiError).error).toBe("This discount needs a manager's approval.");
     // A deactivated admin approves nothing, PIN or not; nor does an admin who has set no PIN.
     const gone = await approver('5555');
     await t.sql('update users set active = false where id = $1', [gone.id]);
@@ -331,7 +355,7 @@ describe.each(targets)('money at the counter on $name', (target) => {
     ]) {
       const res = await over(approval);
       expect(res.status, approval.email).toBe(403);
-      expect(res.body.error).toBe(`That PIN is not right for ${approval.email}.`);
+      expect(parsed(res, ApiError).error).toBe(`That PIN is not right for ${approval.email}.`);
     }
     // A cart discount counts with the line's own (both together, per line).
     const cartOver = await sell(t.as.medicalRep, {
@@ -343,7 +367,7 @@ describe.each(targets)('money at the counter on $name', (target) => {
     expect(await stockOf(pen.id)).toBe(50);
     const approved = await over({ email: admin.email.toUpperCase(), pin: '4321' });
     expect(approved.status).toBe(201);
-    expect(approved.body.sale.discount).toBe(2.01);
+    expect(parsed(approved, SaleResponse).sale.discount).toBe(2.01);
     const [entry] = await t.sql<{
       actor_id: string;
       entity_type: string;
@@ -351,7 +375,7 @@ describe.each(targets)('money at the counter on $name', (target) => {
       changes: unknown;
     }>(
       `select actor_id, entity_type, entity_id, changes from audit_log where action = 'discountApproved' and entity_id = $1`,
-      [approved.body.sale._id],
+      [parsed(approved, SaleResponse).sale._id],
     );
     expect(entry).toMatchObject({ actor_id: admin.id, entity_type: 'sale' });
     expect(JSON.stringify(entry?.changes)).toContain(admin.name);
@@ -361,7 +385,7 @@ describe.each(targets)('money at the counter on $name', (target) => {
       payment: { method: 'cash' },
     });
     expect(mine.status).toBe(201);
-    expect(mine.body.sale.total).toBe(0);
+    expect(parsed(mine, SaleResponse).sale.total).toBe(0);
   });
 
   it('wrong PINs count on the approver’s own PIN counter, 5 in 15 minutes, then 429 even with the right one; never on their sign-in', async () => {
@@ -391,7 +415,9 @@ describe.each(targets)('money at the counter on $name', (target) => {
     expect(login.status, login.text).toBe(200);
     const throttled = await attempt('12345678');
     expect(throttled.status).toBe(429);
-    expect(throttled.body.error).toBe(`Too many wrong PINs for ${admin.email}; try again in 15 minutes.`);
+    expect(parsed(throttled, ApiError).error).toBe(
+      `Too many wrong PINs for ${admin.email}; try again in 15 minutes.`,
+    );
     expect(await stockOf(pen.id)).toBe(49);
     // Another approver's counter is their own.
     const other = await approver('2468');
@@ -406,14 +432,14 @@ describe.each(targets)('money at the counter on $name', (target) => {
       payment: { method: 'card' },
     });
     expect(without.status).toBe(409);
-    expect(without.body.error).toBe('Not enough stock of Shelf pen: 2 left.');
+    expect(parsed(without, ApiError).error).toBe('Not enough stock of Shelf pen: 2 left.');
     const wrong = await sell(t.as.salesRep, {
       lines: [{ productId: pen.id, quantity: 5, overrideStock: true }],
       approval: { email: admin.email, pin: '1111' },
       payment: { method: 'card' },
     });
     expect(wrong.status).toBe(403);
-    expect(wrong.body.error).toBe(`That PIN is not right for ${admin.email}.`);
+    expect(parsed(wrong, ApiError).error).toBe(`That PIN is not right for ${admin.email}.`);
     // Not asking to override: a 409, approval or not.
     const plain = await sell(t.as.salesRep, {
       lines: [{ productId: pen.id, quantity: 5 }],
@@ -441,7 +467,7 @@ describe.each(targets)('money at the counter on $name', (target) => {
     expect(await ledgerOf(pen.id)).toBe(0);
     const audited = await t.sql(
       `select 1 from audit_log where action = 'stockOverridden' and entity_id = $1`,
-      [res.body.sale._id],
+      [parsed(res, SaleResponse).sale._id],
     );
     expect(audited).toHaveLength(1);
     // An admin at the till vouches for the units themselves.
@@ -472,15 +498,15 @@ describe.each(targets)('money at the counter on $name', (target) => {
       lines: [{ productId: pen.id, quantity: 3, discount: { type: 'amount', value: 1 } }],
       payment: { method: 'card' },
     });
-    expect(res.body.sale.total).toBe(29);
-    const orderId = res.body.sale.lines[0].order._id;
+    expect(parsed(res, SaleResponse).sale.total).toBe(29);
+    const orderId = nth(parsed(res, SaleResponse).sale.lines).order._id;
     const back = async () =>
       t.call('POST', `/api/order/${orderId}/return`, { token: t.as.admin.token, body: { quantity: 1 } });
     const given = [];
     for (let i = 0; i < 3; i++) {
       const r = await back();
       expect(r.status).toBe(200);
-      given.push(r.body.refunded);
+      given.push(parsed(r, ReturnResponse).refunded);
     }
     expect(given).toEqual([9.67, 9.66, 9.67]);
     const [order] = await t.sql<{ returned_total: string; status: string }>(
@@ -496,7 +522,7 @@ describe.each(targets)('money at the counter on $name', (target) => {
       lines: [{ productId: taxedPen.id, quantity: 3 }],
       payment: { method: 'card' },
     });
-    const line = sold.body.sale.lines[0];
+    const line = nth(parsed(sold, SaleResponse).sale.lines);
     expect(line).toMatchObject({ total: 11.99, tax: 2 });
     const two = await t.call('POST', `/api/order/${line.order._id}/return`, {
       token: t.as.admin.token,
@@ -508,12 +534,20 @@ describe.each(targets)('money at the counter on $name', (target) => {
       [line.order._id],
     );
     expect(taxBack?.returned_tax).toBe('1.33');
-    const list = await t.call('GET', `/api/sales?search=${sold.body.sale.number}`, {
+    const list = await t.call('GET', `/api/sales?search=${parsed(sold, SaleResponse).sale.number}`, {
       token: t.as.admin.token,
     });
-    expect(list.body.sales[0]).toMatchObject({ returnedQuantity: 2, returnedTotal: 7.99 });
-    const receipt = await t.call('GET', `/api/sales/${sold.body.sale._id}`, { token: t.as.admin.token });
-    expect(receipt.body.sale.lines[0]).toMatchObject({ returnedQuantity: 2, returnedTotal: 7.99 });
+    expect(parsed(list, SaleListResponse).sales[0]).toMatchObject({
+      returnedQuantity: 2,
+      returnedTotal: 7.99,
+    });
+    const receipt = await t.call('GET', `/api/sales/${parsed(sold, SaleResponse).sale._id}`, {
+      token: t.as.admin.token,
+    });
+    expect(nth(parsed(receipt, SaleResponse).sale.lines)).toMatchObject({
+      returnedQuantity: 2,
+      returnedTotal: 7.99,
+    });
   });
 
   it('a sale from before this change shows the store as it is now, subtotal = total and no taxes', async () => {
@@ -522,16 +556,31 @@ describe.each(targets)('money at the counter on $name', (target) => {
       lines: [{ productId: pen.id, quantity: 1 }],
       payment: { method: 'card' },
     });
-    await t.sql(`update sales set store = null, subtotal = null where id = $1;`, [res.body.sale._id]);
-    await t.sql(`update orders set tax_rate_name = null, tax_rate = null where sale_id = $1`, [
-      res.body.sale._id,
+    await t.sql(`update sales set store = null, subtotal = null where id = $1;`, [
+      parsed(res, SaleResponse).sale._id,
     ]);
-    const receipt = await t.call('GET', `/api/sales/${res.body.sale._id}`, { token: t.as.salesRep.token });
-    expect(receipt.body.sale).toMatchObject({ subtotal: 2, discount: 0, tax: 0, total: 2, taxes: [] });
-    expect(receipt.body.sale.store).toMatchObject({ name: 'Corner Shop', address: '1 High St' });
+    await t.sql(`update orders set tax_rate_name = null, tax_rate = null where sale_id = $1`, [
+      parsed(res, SaleResponse).sale._id,
+    ]);
+    const receipt = await t.call('GET', `/api/sales/${parsed(res, SaleResponse).sale._id}`, {
+      token: t.as.salesRep.token,
+    });
+    expect(parsed(receipt, SaleResponse).sale).toMatchObject({
+      subtotal: 2,
+      discount: 0,
+      tax: 0,
+      total: 2,
+      taxes: [],
+    });
+    expect(parsed(receipt, SaleResponse).sale.store).toMatchObject({
+      name: 'Corner Shop',
+      address: '1 High St',
+    });
     await t.sql('delete from store_settings');
-    const bare = await t.call('GET', `/api/sales/${res.body.sale._id}`, { token: t.as.salesRep.token });
-    expect(bare.body.sale.store).toEqual({
+    const bare = await t.call('GET', `/api/sales/${parsed(res, SaleResponse).sale._id}`, {
+      token: t.as.salesRep.token,
+    });
+    expect(parsed(bare, SaleResponse).sale.store).toEqual({
       name: 'Inventory MS',
       address: '',
       phone: '',
@@ -546,7 +595,7 @@ describe.each(targets)('money at the counter on $name', (target) => {
       payment: { method: 'card' },
     });
     expect(fresh.status).toBe(201);
-    expect(fresh.body.sale.store.name).toBe('Inventory MS');
+    expect(parsed(fresh, SaleResponse).sale.store.name).toBe('Inventory MS');
   });
 
   it('refuses bad discounts, approvals and tendered amounts with 400 and one sentence, taking nothing', async () => {
@@ -583,7 +632,7 @@ describe.each(targets)('money at the counter on $name', (target) => {
     for (const body of bodies) {
       const res = await sell(t.as.salesRep, { payment: { method: 'card' }, ...(body as object) });
       expect(res.status, JSON.stringify(body).slice(0, 120)).toBe(400);
-      expect(res.body.error).toMatch(/\w.*\.$/);
+      expect(parsed(res, ApiError).error).toMatch(/\w.*\.$/);
     }
     // Cash tendered must cover the discounted, taxed total.
     const vat = await rate('VAT', '20');
@@ -593,13 +642,13 @@ describe.each(targets)('money at the counter on $name', (target) => {
       payment: { method: 'cash', tendered: 10.79 },
     });
     expect(short.status).toBe(400);
-    expect(short.body.error).toBe('Cash tendered is less than the total ($10.80).');
+    expect(parsed(short, ApiError).error).toBe('Cash tendered is less than the total ($10.80).');
     const enough = await sell(t.as.salesRep, {
       lines: [line({ type: 'percent', value: 10 })],
       payment: { method: 'cash', tendered: 10.8 },
     });
     expect(enough.status).toBe(201);
-    expect(enough.body.sale.change).toBe(0);
+    expect(parsed(enough, SaleResponse).sale.change).toBe(0);
     expect(await stockOf(pen.id)).toBe(9);
     // Lines of one product with agreeing discounts merge: amounts add up, the same percent stays.
     const merged = await sell(t.as.salesRep, {
@@ -607,8 +656,12 @@ describe.each(targets)('money at the counter on $name', (target) => {
       payment: { method: 'card' },
     });
     expect(merged.status).toBe(201);
-    expect(merged.body.sale.lines).toHaveLength(1);
-    expect(merged.body.sale.lines[0]).toMatchObject({ quantity: 2, gross: 20, discount: 0.75 });
+    expect(parsed(merged, SaleResponse).sale.lines).toHaveLength(1);
+    expect(nth(parsed(merged, SaleResponse).sale.lines)).toMatchObject({
+      quantity: 2,
+      gross: 20,
+      discount: 0.75,
+    });
   });
 
   it('PUT /api/users/me/pin: admins only, 4–8 digits, the current password, stored as argon2id, never answered', async () => {

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LoginResponse } from '../../../shared/auth';
+import { ApiError } from '../../../shared/common';
 import type { Role } from '../../../shared/roles';
-import { type Account, PASSWORD, startApp, type TestApp, targets } from '../../test/harness';
+import {
+  ProfileResponse,
+  ResetPasswordResponse,
+  UserListResponse,
+  UserResponse,
+} from '../../../shared/users';
+import { type Account, PASSWORD, parsed, startApp, type TestApp, targets } from '../../test/harness';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const MUST_CHANGE = 'Change your password before you continue.';
@@ -66,14 +74,14 @@ describe.each(targets)('staff management on $name', (target) => {
       ]);
       // The new role holds on the rep's next call: a medicalRep still orders, and reads only itself.
       const me = await t.call('GET', `/api/users/${rep.id}`, { token: rep.token });
-      expect(me.body.user.role).toBe('medicalRep');
+      expect(parsed(me, UserResponse).user.role).toBe('medicalRep');
     });
 
     it("lets the superAdmin rename an admin, but not give an admin's account another role", async () => {
       const admin = await t.account('admin', 'Adam Admin');
       const renamed = await patch(t.as.superAdmin, admin.id, { name: 'Adam Boss' });
       expect(renamed.status).toBe(200);
-      expect(renamed.body.user.name).toBe('Adam Boss');
+      expect(parsed(renamed, UserResponse).user.name).toBe('Adam Boss');
       const demoted = await patch(t.as.superAdmin, admin.id, { role: 'salesRep' });
       expect(demoted.status).toBe(403);
       expect(demoted.body).toEqual({
@@ -111,14 +119,16 @@ describe.each(targets)('staff management on $name', (target) => {
       const rep = await t.account('salesRep');
       const res = await patch(t.as.admin, rep.id, { role });
       expect(res.status).toBe(403);
-      expect(res.body.error).toBe(`Your role cannot give the ${role} role.`);
+      expect(parsed(res, ApiError).error).toBe(`Your role cannot give the ${role} role.`);
     });
 
     it.each(['admin', 'superAdmin'] as const)('answers 403 to a %s changing themselves', async (role) => {
       const me = await t.account(role);
       const res = await patch(me, me.id, { name: 'Myself' });
       expect(res.status).toBe(403);
-      expect(res.body.error).toBe('You cannot change your own account here; edit your profile instead.');
+      expect(parsed(res, ApiError).error).toBe(
+        'You cannot change your own account here; edit your profile instead.',
+      );
     });
 
     it.each(['salesRep', 'medicalRep', 'user'] as const)('answers 403 to a %s', async (role) => {
@@ -133,7 +143,7 @@ describe.each(targets)('staff management on $name', (target) => {
       const rep = await t.account('salesRep');
       const empty = await patch(t.as.admin, rep.id, {});
       expect(empty.status).toBe(400);
-      expect(empty.body.error).toBe('Give a name, a role or active to change.');
+      expect(parsed(empty, ApiError).error).toBe('Give a name, a role or active to change.');
       expect((await patch(t.as.admin, rep.id, { name: '   ' })).status).toBe(400);
       expect((await patch(t.as.admin, rep.id, { active: 'no' })).status).toBe(400);
       expect((await patch(t.as.admin, rep.id, { role: 'owner' })).status).toBe(400);
@@ -146,7 +156,7 @@ describe.each(targets)('staff management on $name', (target) => {
       expect((await t.call('GET', '/api/products', { token: rep.token })).status).toBe(200);
       const res = await patch(t.as.admin, rep.id, { active: false });
       expect(res.status).toBe(200);
-      expect(res.body.user.active).toBe(false);
+      expect(parsed(res, UserResponse).user.active).toBe(false);
 
       expect((await t.call('GET', '/api/products', { token: rep.token })).status).toBe(401);
       expect((await t.call('GET', `/api/users/${rep.id}`, { token: rep.token })).status).toBe(401);
@@ -156,7 +166,7 @@ describe.each(targets)('staff management on $name', (target) => {
 
       const wrong = await login(rep.email, 'not the password');
       expect(wrong.status).toBe(401);
-      expect(wrong.body.error).toBe('Invalid email or password');
+      expect(parsed(wrong, ApiError).error).toBe('Invalid email or password');
       const right = await login(rep.email, PASSWORD);
       expect(right.status).toBe(403);
       expect(right.body).toEqual({
@@ -166,7 +176,9 @@ describe.each(targets)('staff management on $name', (target) => {
       });
 
       const list = await t.call('GET', '/api/users?search=Dora', { token: t.as.admin.token });
-      expect(list.body.users).toContainEqual(expect.objectContaining({ _id: rep.id, active: false }));
+      expect(parsed(list, UserListResponse).users).toContainEqual(
+        expect.objectContaining({ _id: rep.id, active: false }),
+      );
       expect(await entries(rep.id)).toEqual([
         {
           action: 'deactivated',
@@ -181,11 +193,13 @@ describe.each(targets)('staff management on $name', (target) => {
       expect((await patch(t.as.admin, rep.id, { active: false })).status).toBe(200);
       const back = await patch(t.as.admin, rep.id, { active: true });
       expect(back.status).toBe(200);
-      expect(back.body.user.active).toBe(true);
+      expect(parsed(back, UserResponse).user.active).toBe(true);
       expect((await t.call('GET', '/api/products', { token: rep.token })).status).toBe(401);
       const signedIn = await login(rep.email, PASSWORD);
       expect(signedIn.status).toBe(200);
-      expect((await t.call('GET', '/api/products', { token: signedIn.body.token })).status).toBe(200);
+      expect(
+        (await t.call('GET', '/api/products', { token: parsed(signedIn, LoginResponse).token })).status,
+      ).toBe(200);
       expect((await entries(rep.id)).map((entry) => entry.action)).toEqual(['deactivated', 'reactivated']);
       expect((await entries(rep.id))[1]?.changes).toEqual([{ field: 'active', old: false, new: true }]);
     });
@@ -221,20 +235,30 @@ describe.each(targets)('staff management on $name', (target) => {
       const rep = await t.account('salesRep', 'Reset Rep');
       const res = await reset(t.as.admin, rep.id);
       expect(res.status).toBe(200);
-      expect(Object.keys(res.body).sort()).toEqual(['success', 'temporaryPassword', 'user']);
-      expect(res.body.temporaryPassword).toMatch(/^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/);
-      expect(res.body.temporaryPassword).not.toMatch(/[01ilo]/);
-      expect(res.body.user).toMatchObject({ _id: rep.id, active: true, mustChangePassword: true });
+      expect(Object.keys(parsed(res, ResetPasswordResponse)).sort()).toEqual([
+        'success',
+        'temporaryPassword',
+        'user',
+      ]);
+      expect(parsed(res, ResetPasswordResponse).temporaryPassword).toMatch(/^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/);
+      expect(parsed(res, ResetPasswordResponse).temporaryPassword).not.toMatch(/[01ilo]/);
+      expect(parsed(res, UserResponse).user).toMatchObject({
+        _id: rep.id,
+        active: true,
+        mustChangePassword: true,
+      });
       const again = await reset(t.as.admin, rep.id);
-      expect(again.body.temporaryPassword).not.toBe(res.body.temporaryPassword);
+      expect(parsed(again, ResetPasswordResponse).temporaryPassword).not.toBe(
+        parsed(res, ResetPasswordResponse).temporaryPassword,
+      );
 
       expect((await t.call('GET', '/api/products', { token: rep.token })).status).toBe(401);
       expect((await login(rep.email, PASSWORD)).status).toBe(401);
-      expect((await login(rep.email, res.body.temporaryPassword)).status).toBe(401);
-      const signedIn = await login(rep.email, again.body.temporaryPassword);
+      expect((await login(rep.email, parsed(res, ResetPasswordResponse).temporaryPassword)).status).toBe(401);
+      const signedIn = await login(rep.email, parsed(again, ResetPasswordResponse).temporaryPassword);
       expect(signedIn.status).toBe(200);
-      expect(signedIn.body.mustChangePassword).toBe(true);
-      expect(signedIn.body.user.mustChangePassword).toBe(true);
+      expect(parsed(signedIn, LoginResponse).mustChangePassword).toBe(true);
+      expect(parsed(signedIn, LoginResponse).user.mustChangePassword).toBe(true);
 
       const actions = await entries(rep.id);
       expect(actions.map((entry) => entry.action)).toEqual(['passwordReset', 'passwordReset']);
@@ -244,35 +268,37 @@ describe.each(targets)('staff management on $name', (target) => {
         changes: [{ field: 'password' }, { field: 'mustChangePassword', old: false, new: true }],
       });
       const logged = JSON.stringify(await t.sql('select * from audit_log where entity_id = $1', [rep.id]));
-      expect(logged).not.toContain(res.body.temporaryPassword);
-      expect(logged).not.toContain(again.body.temporaryPassword);
+      expect(logged).not.toContain(parsed(res, ResetPasswordResponse).temporaryPassword);
+      expect(logged).not.toContain(parsed(again, ResetPasswordResponse).temporaryPassword);
       expect(logged).not.toContain('$argon2');
     });
 
     it('answers 403 everywhere but their own user and sign-out until they choose a new password', async () => {
       const rep = await t.account('salesRep');
-      const { temporaryPassword } = (await reset(t.as.admin, rep.id)).body;
-      const token = (await login(rep.email, temporaryPassword)).body.token as string;
+      const { temporaryPassword } = parsed(await reset(t.as.admin, rep.id), ResetPasswordResponse);
+      const token = parsed(await login(rep.email, temporaryPassword), LoginResponse).token;
 
       const products = await t.call('GET', '/api/products', { token });
       expect(products.status).toBe(403);
       expect(products.body).toEqual({ success: false, code: 'MUST_CHANGE_PASSWORD', error: MUST_CHANGE });
       const { res: ordered, stock } = await order({ ...rep, token });
       expect(ordered.status).toBe(403);
-      expect(ordered.body.error).toBe(MUST_CHANGE);
+      expect(parsed(ordered, ApiError).error).toBe(MUST_CHANGE);
       expect(stock).toBe(5);
-      expect((await t.call('GET', '/api/products/code/ANY-CODE', { token })).body.error).toBe(MUST_CHANGE);
+      expect(parsed(await t.call('GET', '/api/products/code/ANY-CODE', { token }), ApiError).error).toBe(
+        MUST_CHANGE,
+      );
 
       const mine = await t.call('GET', `/api/users/${rep.id}`, { token });
       expect(mine.status).toBe(200);
-      expect(mine.body.user.mustChangePassword).toBe(true);
+      expect(parsed(mine, UserResponse).user.mustChangePassword).toBe(true);
 
       const unchanged = await t.call('PUT', `/api/users/${rep.id}`, {
         token,
         body: { name: 'Still Rep', email: rep.email },
       });
       expect(unchanged.status).toBe(400);
-      expect(unchanged.body.error).toBe('Choose a new password to continue.');
+      expect(parsed(unchanged, ApiError).error).toBe('Choose a new password to continue.');
       const same = await t.call('PUT', `/api/users/${rep.id}`, {
         token,
         body: {
@@ -283,7 +309,7 @@ describe.each(targets)('staff management on $name', (target) => {
         },
       });
       expect(same.status).toBe(400);
-      expect(same.body.error).toBe('Choose a password other than the temporary one.');
+      expect(parsed(same, ApiError).error).toBe('Choose a password other than the temporary one.');
 
       const changed = await t.call('PUT', `/api/users/${rep.id}`, {
         token,
@@ -295,19 +321,21 @@ describe.each(targets)('staff management on $name', (target) => {
         },
       });
       expect(changed.status).toBe(200);
-      expect(changed.body.user.mustChangePassword).toBe(false);
-      expect(typeof changed.body.token).toBe('string');
-      expect((await t.call('GET', '/api/products', { token: changed.body.token })).status).toBe(200);
-      const { res: sold } = await order({ ...rep, token: changed.body.token });
+      expect(parsed(changed, ProfileResponse).user.mustChangePassword).toBe(false);
+      expect(typeof parsed(changed, ProfileResponse).token).toBe('string');
+      expect(
+        (await t.call('GET', '/api/products', { token: parsed(changed, ProfileResponse).token })).status,
+      ).toBe(200);
+      const { res: sold } = await order({ ...rep, token: parsed(changed, ProfileResponse).token as string });
       expect(sold.status).toBe(201);
       const fresh = await login(rep.email, 'my own new password');
-      expect(fresh.body.mustChangePassword).toBe(false);
+      expect(parsed(fresh, LoginResponse).mustChangePassword).toBe(false);
     });
 
     it('lets a user who must change their password sign out', async () => {
       const rep = await t.account('user');
-      const { temporaryPassword } = (await reset(t.as.admin, rep.id)).body;
-      const token = (await login(rep.email, temporaryPassword)).body.token as string;
+      const { temporaryPassword } = parsed(await reset(t.as.admin, rep.id), ResetPasswordResponse);
+      const token = parsed(await login(rep.email, temporaryPassword), LoginResponse).token;
       const out = await t.call('POST', '/api/auth/logout', { token });
       expect(out.status).toBe(200);
       expect((await t.call('GET', `/api/users/${rep.id}`, { token })).status).toBe(401);
@@ -316,20 +344,20 @@ describe.each(targets)('staff management on $name', (target) => {
     it("keeps an admin who must change their password from reading another user's account", async () => {
       const admin = await t.account('admin');
       const rep = await t.account('salesRep');
-      const { temporaryPassword } = (await reset(t.as.superAdmin, admin.id)).body;
-      const token = (await login(admin.email, temporaryPassword)).body.token as string;
+      const { temporaryPassword } = parsed(await reset(t.as.superAdmin, admin.id), ResetPasswordResponse);
+      const token = parsed(await login(admin.email, temporaryPassword), LoginResponse).token;
       const other = await t.call('GET', `/api/users/${rep.id}`, { token });
       expect(other.status).toBe(403);
-      expect(other.body.error).toBe(MUST_CHANGE);
+      expect(parsed(other, ApiError).error).toBe(MUST_CHANGE);
       expect((await t.call('GET', `/api/users/${admin.id}`, { token })).status).toBe(200);
-      expect((await t.call('GET', '/api/dashboard', { token })).body.error).toBe(MUST_CHANGE);
+      expect(parsed(await t.call('GET', '/api/dashboard', { token }), ApiError).error).toBe(MUST_CHANGE);
     });
 
     it('answers 403 for oneself, for a user of a role the caller cannot create, and 404 for nobody', async () => {
       const admin = await t.account('admin');
       const self = await reset(admin, admin.id);
       expect(self.status).toBe(403);
-      expect(self.body.error).toBe('Change your own password on your profile.');
+      expect(parsed(self, ApiError).error).toBe('Change your own password on your profile.');
       const peer = await t.account('admin');
       expect((await reset(admin, peer.id)).status).toBe(403);
       const rep = await t.account('salesRep');
@@ -337,7 +365,7 @@ describe.each(targets)('staff management on $name', (target) => {
       expect((await reset(t.as.salesRep, rep.id)).status).toBe(403);
       expect((await reset(t.as.admin, UNKNOWN_ID)).status).toBe(404);
       // Nothing changed for the refused ones.
-      expect((await login(peer.email, PASSWORD)).body.mustChangePassword).toBe(false);
+      expect(parsed(await login(peer.email, PASSWORD), LoginResponse).mustChangePassword).toBe(false);
       expect((await login(rep.email, PASSWORD)).status).toBe(200);
       expect(await entries(rep.id)).toEqual([]);
     });
