@@ -36,8 +36,7 @@ export interface Account {
 
 export interface Answer {
   status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary answer fields.
-  body: any;
+  body: unknown;
   headers: Record<string, string | string[] | number | undefined>;
   text: string;
 }
