@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DashboardResponse } from '../../shared/dashboard';
 import { centsText, refundDue, toCents } from '../../shared/money';
-import { startApp, type TestApp, targets } from '../test/harness';
+import { OrderResponse } from '../../shared/orders';
+import { SalesReportResponse } from '../../shared/reports';
+import { parsed, startApp, type TestApp, targets } from '../test/harness';
 import { setReportTimeZone } from './report-time-zone';
 import { seedDemo } from './seed';
 
@@ -272,7 +275,7 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
     );
     expect(costed?.n).toBe(0);
     const dashboard = await t.call('GET', '/api/dashboard', { token: t.as.admin.token });
-    expect(dashboard.body.toReorder).toBeGreaterThan(5);
+    expect(parsed(dashboard, DashboardResponse).toReorder).toBeGreaterThan(5);
   });
 
   it('match the orders after returns through the API', async () => {
@@ -282,7 +285,7 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
       body: { productId: id, quantity: 7 },
     });
     for (const quantity of [2, 5])
-      await t.call('POST', `/api/order/${placed.body.order._id}/return`, {
+      await t.call('POST', `/api/order/${parsed(placed, OrderResponse).order._id}/return`, {
         token: t.as.admin.token,
         body: { quantity },
       });
@@ -319,7 +322,8 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
       await t.call('POST', '/api/order/add', { token: t.as.user.token, body: { productId: id, quantity } });
     }
     const ordersToday = async () =>
-      (await t.call('GET', '/api/dashboard', { token: t.as.admin.token })).body.ordersToday as number;
+      parsed(await t.call('GET', '/api/dashboard', { token: t.as.admin.token }), DashboardResponse)
+        .ordersToday;
     const before = await ordersToday();
     await t.sql("update orders set order_date = order_date - interval '3 days' where product_id = $1", [id]);
     expect(await ordersToday()).toBe(before - 2);
@@ -335,8 +339,8 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
     await t.sql('update products set cost = 3 where id = $1', [other]);
     const leaving = await t.account('medicalRep');
     const orderOf = async (token: string, productId: string, quantity: number) =>
-      (await t.call('POST', '/api/order/add', { token, body: { productId, quantity } })).body.order
-        ._id as string;
+      parsed(await t.call('POST', '/api/order/add', { token, body: { productId, quantity } }), OrderResponse)
+        .order._id;
     const first = await orderOf(leaving.token, id, 4);
     await orderOf(leaving.token, other, 2);
     const kept = await orderOf(t.as.salesRep.token, other, 3);
@@ -499,8 +503,8 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
     const [counted] = await t.sql<{ n: number; stock: number }>(
       'select count(*)::int as n, coalesce(sum(stock), 0)::int as stock from products',
     );
-    expect(res.body.totalProducts).toBe(counted?.n);
-    expect(res.body.totalStock).toBe(counted?.stock);
+    expect(parsed(res, DashboardResponse).totalProducts).toBe(counted?.n);
+    expect(parsed(res, DashboardResponse).totalStock).toBe(counted?.stock);
   });
 
   it('the dashboard reads them: revenue and the best seller', async () => {
@@ -513,8 +517,11 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
     const [counted] = await t.sql<{ revenue: string }>(
       'select sum(total_price - tax - returned_total + returned_tax)::text as revenue from orders',
     );
-    expect(res.body.revenue).toBe(Number(counted?.revenue));
-    expect(res.body.highestSaleProduct).toMatchObject({ name: 'Best seller of all', totalQuantity: 50_000 });
+    expect(parsed(res, DashboardResponse).revenue).toBe(Number(counted?.revenue));
+    expect(parsed(res, DashboardResponse).highestSaleProduct).toMatchObject({
+      name: 'Best seller of all',
+      totalQuantity: 50_000,
+    });
   });
 });
 
@@ -562,6 +569,6 @@ describe.each(targets)('kept sales figures at the largest amounts on $name', (ta
     ).toEqual([]);
     const report = await t.call('GET', '/api/reports/sales?groupBy=month', { token: t.as.admin.token });
     expect(report.status, report.text).toBe(200);
-    expect(report.body.totals.revenue).toBeGreaterThanOrEqual(1.1e15);
+    expect(parsed(report, SalesReportResponse).totals.revenue).toBeGreaterThanOrEqual(1.1e15);
   });
 });

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../test/harness';
+import { LoginResponse } from '../../shared/auth';
+import { ImportListResponse } from '../../shared/imports';
+import { ProductListResponse } from '../../shared/products';
+import { SaleResponse } from '../../shared/sales';
+import { StoreSettingsResponse, TaxRateListResponse } from '../../shared/store';
+import { SessionResponse } from '../../shared/till';
+import { nth } from '../test/fixtures';
+import { parsed, startApp, type TestApp } from '../test/harness';
 import { DEMO_PASSWORD, demoBarcode, seedDemo } from './seed';
 import { DEMO_NEW_LINES, DEMO_PRICE_LIST } from './seed-imports';
 
@@ -45,7 +52,7 @@ describe('the demo store', () => {
       token: t.as.user.token,
       body: { lines: [{ productId: product, quantity: 1 }], payment: { method: 'card' } },
     });
-    expect(sale.body.sale.number).toBe(inOrder.length + 1);
+    expect(parsed(sale, SaleResponse).sale.number).toBe(inOrder.length + 1);
   });
 
   it('has a till worked for four days and open today, with split payments, refunds and store credit (DESIGN §13)', async () => {
@@ -65,8 +72,8 @@ describe('the demo store', () => {
     for (const session of closed) {
       const answer = await t.call('GET', `/api/register-sessions/${session.id}`, { token: t.as.admin.token });
       expect(answer.status).toBe(200);
-      expect(answer.body.report.expectedCash).toBe(Number(session.expected));
-      expect(answer.body.report.countedCash).toBe(Number(session.counted));
+      expect(parsed(answer, SessionResponse).report.expectedCash).toBe(Number(session.expected));
+      expect(parsed(answer, SessionResponse).report.countedCash).toBe(Number(session.counted));
     }
     // Every sale's payments add up to its total; cash gives the change it records.
     const unpaid = await t.sql(
@@ -119,24 +126,24 @@ describe('the demo store', () => {
 
   it('has tax rates, a store pricing without tax at the standard default, and products on the reduced and zero rates', async () => {
     const store = await t.call('GET', '/api/settings/store', { token: t.as.user.token });
-    expect(store.body.store).toMatchObject({
+    expect(parsed(store, StoreSettingsResponse).store).toMatchObject({
       name: 'Inventory MS',
       currency: 'USD',
       pricesIncludeTax: false,
       defaultTaxRate: { name: 'Standard 8.875%', rate: 8.875 },
       maxDiscountPercent: 10,
     });
-    expect(store.body.store.address).not.toBe('');
-    expect(store.body.store.taxNumber).not.toBe('');
-    expect(store.body.store.receiptFooter).not.toBe('');
+    expect(parsed(store, StoreSettingsResponse).store.address).not.toBe('');
+    expect(parsed(store, StoreSettingsResponse).store.taxNumber).not.toBe('');
+    expect(parsed(store, StoreSettingsResponse).store.receiptFooter).not.toBe('');
     const rates = await t.call('GET', '/api/tax-rates', { token: t.as.user.token });
-    expect(rates.body.taxRates.map((rate: { name: string }) => rate.name)).toEqual([
+    expect(parsed(rates, TaxRateListResponse).taxRates.map((rate) => rate.name)).toEqual([
       'Reduced 5%',
       'Standard 8.875%',
       'Zero 0%',
     ]);
     const products = await t.call('GET', '/api/products', { token: t.as.user.token });
-    const inForce = new Set(products.body.products.map((p: { taxRate: { name: string } }) => p.taxRate.name));
+    const inForce = new Set(parsed(products, ProductListResponse).products.map((p) => p.taxRate?.name));
     expect(inForce).toEqual(new Set(['Reduced 5%', 'Standard 8.875%', 'Zero 0%']));
   });
 
@@ -145,17 +152,17 @@ describe('the demo store', () => {
     const login = await t.call('POST', '/api/auth/login', {
       body: { email: 'admin@demo.local', password: DEMO_PASSWORD },
     });
-    const token = login.body.token ?? t.as.admin.token;
+    const token = LoginResponse.safeParse(login.body).data?.token ?? t.as.admin.token;
     const list = await t.call('GET', '/api/imports', { token });
     expect(list.status).toBe(200);
-    expect(
-      list.body.imports.map((i: { fileName: string; status: string }) => [i.fileName, i.status]),
-    ).toEqual([
+    expect(parsed(list, ImportListResponse).imports.map((i) => [i.fileName, i.status])).toEqual([
       // Newest first: the price list was applied as the demo opened, the spring lines wait since yesterday.
       [DEMO_PRICE_LIST, 'applied'],
       [DEMO_NEW_LINES, 'checked'],
     ]);
-    const [priceList, spring] = list.body.imports;
+    const { imports } = parsed(list, ImportListResponse);
+    const priceList = nth(imports, 0);
+    const spring = nth(imports, 1);
     expect(spring).toMatchObject({ rows: 12, summary: { create: 12, update: 0, unchanged: 0, errors: 0 } });
     expect(priceList).toMatchObject({
       rows: 47,
@@ -164,9 +171,10 @@ describe('the demo store', () => {
       summary: { create: 5, update: 40, unchanged: 0, errors: 2 },
     });
     // In order: uploaded, checked, applied.
-    expect(priceList.createdAt <= priceList.checkedAt && priceList.checkedAt <= priceList.appliedAt).toBe(
-      true,
-    );
+    expect(
+      priceList.createdAt <= (priceList.checkedAt ?? '') &&
+        (priceList.checkedAt ?? '') <= (priceList.appliedAt ?? ''),
+    ).toBe(true);
 
     // The summary is its rows' results; the two errors are the price and the missing category.
     const results = await t.sql<{ result: string; n: number }>(
@@ -180,10 +188,10 @@ describe('the demo store', () => {
       unchanged: of('unchanged'),
       errors: of('error'),
     }).toEqual({
-      create: priceList.summary.create,
-      update: priceList.summary.update,
-      unchanged: priceList.summary.unchanged,
-      errors: priceList.summary.errors,
+      create: priceList.summary?.create,
+      update: priceList.summary?.update,
+      unchanged: priceList.summary?.unchanged,
+      errors: priceList.summary?.errors,
     });
     const errors = await t.call('GET', `/api/imports/${priceList._id}/errors?format=csv`, { token });
     expect(errors.text).toContain('n/a');

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_CSV_HEADER } from '../../shared/audit';
-import { PRODUCT_CSV_HEADER } from '../../shared/products';
-import { PURCHASE_ORDER_CSV_HEADER } from '../../shared/purchasing';
+import { ApiError } from '../../shared/common';
+import { PRODUCT_CSV_HEADER, ProductResponse } from '../../shared/products';
+import { PURCHASE_ORDER_CSV_HEADER, PurchaseOrderResponse } from '../../shared/purchasing';
 import { MOVEMENT_CSV_HEADER } from '../../shared/stock';
 import { movementsInsert } from '../modules/stock/movements';
-import { tag } from './fixtures';
-import { startApp, type TestApp, targets } from './harness';
+import { nth, tag } from './fixtures';
+import { parsed, startApp, type TestApp, targets } from './harness';
 import { parseCsv } from './parse-csv';
 
 /** The long lists answer format=csv (DESIGN §10): the whole filtered list, streamed. */
@@ -93,11 +94,11 @@ describe.each(targets)('lists as CSV on $name', (target) => {
       token: admin,
       body: { supplier: supplierId, lines: [{ product: id, quantity: 4, unitCost: 1 }] },
     });
-    const order = po.body.purchaseOrder;
+    const order = parsed(po, PurchaseOrderResponse).purchaseOrder;
     await t.call('POST', `/api/purchase-orders/${order._id}/order`, { token: admin });
     await t.call('POST', `/api/purchase-orders/${order._id}/receive`, {
       token: admin,
-      body: { lines: [{ line: order.lines[0]._id, quantity: 4 }] },
+      body: { lines: [{ line: nth(order.lines)._id, quantity: 4 }] },
     });
     const [header, ...rows] = await csv(`/api/products/${id}/movements?format=csv`);
     expect(header).toEqual([...MOVEMENT_CSV_HEADER]);
@@ -121,24 +122,25 @@ describe.each(targets)('lists as CSV on $name', (target) => {
     const made = [];
     for (const quantity of [1, 2, 3])
       made.push(
-        (
+        parsed(
           await t.call('POST', '/api/purchase-orders', {
             token: admin,
             body: { supplier: supplierId, lines: [{ product: id, quantity, unitCost: 0.5 }] },
-          })
-        ).body.purchaseOrder,
+          }),
+          PurchaseOrderResponse,
+        ).purchaseOrder,
       );
-    await t.call('POST', `/api/purchase-orders/${made[1]._id}/order`, { token: admin });
+    await t.call('POST', `/api/purchase-orders/${nth(made, 1)._id}/order`, { token: admin });
     const [header, ...rows] = await csv(`/api/purchase-orders?format=csv&supplier=${supplierId}`);
     expect(header).toEqual([...PURCHASE_ORDER_CSV_HEADER]);
     expect(rows.map((row) => [row[0], row[2], row[3]])).toEqual([
-      [made[2].number, 'draft', '1.5'],
-      [made[1].number, 'ordered', '1'],
-      [made[0].number, 'draft', '0.5'],
+      [nth(made, 2).number, 'draft', '1.5'],
+      [nth(made, 1).number, 'ordered', '1'],
+      [nth(made, 0).number, 'draft', '0.5'],
     ]);
     expect(rows[1]?.[5]).toMatch(/^\d{4}-\d\d-\d\dT/);
     const drafts = await csv(`/api/purchase-orders?format=csv&supplier=${supplierId}&status=draft`);
-    expect(drafts.slice(1).map((row) => row[0])).toEqual([made[2].number, made[0].number]);
+    expect(drafts.slice(1).map((row) => row[0])).toEqual([nth(made, 2).number, nth(made, 0).number]);
   });
 
   /**
@@ -209,7 +211,7 @@ describe.each(targets)('lists as CSV on $name', (target) => {
       token: admin,
       body: { name, price: 3, stock: 1, category: categoryId, supplier: supplierId },
     });
-    await t.call('PUT', `/api/products/${added.body.product._id}`, {
+    await t.call('PUT', `/api/products/${parsed(added, ProductResponse).product._id}`, {
       token: admin,
       body: { name, price: 4, stock: 1, category: categoryId, supplier: supplierId },
     });
@@ -223,6 +225,6 @@ describe.each(targets)('lists as CSV on $name', (target) => {
     expect(mine[0]?.[6]).toBe('price: 3.00 → 4.00');
     const refused = await t.call('GET', '/api/audit?format=csv', { token: t.as.salesRep.token });
     expect(refused.status).toBe(403);
-    expect(refused.body.error).toEqual(expect.any(String));
+    expect(parsed(refused, ApiError).error).toEqual(expect.any(String));
   });
 });

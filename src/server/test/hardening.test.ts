@@ -2,20 +2,21 @@ import { connect } from 'node:net';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../shared/common';
+import { ApiError, ERROR_CODES } from '../../shared/common';
 import { ROLES, type Role } from '../../shared/roles';
 import { buildApp } from '../app';
 import { openDatabase } from '../db/connection';
 import { authenticate, guardSignedInCheck } from '../lib/auth';
-import { type Answer, PASSWORD, startApp, type TestApp, targets, testConfig } from './harness';
+import { type Answer, PASSWORD, parsed, startApp, type TestApp, targets, testConfig } from './harness';
 
 function expectEnvelope(res: Answer, status: number) {
   expect(res.status, res.text).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
-  expect(res.body.success).toBe(false);
-  expect(res.body.error).toMatch(/^[^\n]+$/);
+  const refusal = parsed(res, ApiError);
+  expect(refusal.success).toBe(false);
+  expect(refusal.error).toMatch(/^[^\n]+$/);
   // Our stable code, never the framework's own (FST_ERR_…) or a driver's.
-  expect(res.body.code).toBeOneOf([...ERROR_CODES]);
+  expect(refusal.code).toBeOneOf([...ERROR_CODES]);
   expect(res.text).not.toMatch(/FST_ERR|statusCode|\n\s+at /);
   expect(res.headers['cache-control']).toBe('no-store');
 }
@@ -86,7 +87,7 @@ describe.each(targets)('hardening on $name', (target) => {
         body: { email: `${t.as.user.email}\u0000`, password: PASSWORD },
       });
       expectEnvelope(res, 400);
-      expect(res.body.details).toEqual([{ path: 'email', message: expect.any(String) }]);
+      expect(parsed(res, ApiError).details).toEqual([{ path: 'email', message: expect.any(String) }]);
     });
 
     it.each([
@@ -106,7 +107,7 @@ describe.each(targets)('hardening on $name', (target) => {
       };
       const res = await t.call('POST', '/api/products/add', { token: t.as.admin.token, body });
       expectEnvelope(res, 400);
-      expect(res.body.details).toEqual([{ path, message: expect.any(String) }]);
+      expect(parsed(res, ApiError).details).toEqual([{ path, message: expect.any(String) }]);
       // Only the product t.product() made is in its category.
       expect(await t.sql('select 1 from products where category_id = $1', [categoryId])).toHaveLength(1);
     });

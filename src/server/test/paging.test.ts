@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp, targets } from './harness';
+import { ApiError } from '../../shared/common';
+import { OrderListResponse } from '../../shared/orders';
+import { ProductListResponse } from '../../shared/products';
+import { UserListResponse } from '../../shared/users';
+import { nth } from './fixtures';
+import { parsed, startApp, type TestApp, targets } from './harness';
 
 describe.each(targets)('paging, search and sort on $name', (target) => {
   let t: TestApp;
@@ -33,20 +38,20 @@ describe.each(targets)('paging, search and sort on $name', (target) => {
   it('GET /api/products without parameters answers the whole catalogue and its total', async () => {
     const res = await get('/api/products');
     expect(res.status).toBe(200);
-    expect(res.body.products).toHaveLength(27);
-    expect(res.body.total).toBe(27);
-    expect(res.body.page).toBeUndefined();
+    expect(parsed(res, ProductListResponse).products).toHaveLength(27);
+    expect(parsed(res, ProductListResponse).total).toBe(27);
+    expect(parsed(res, ProductListResponse).page).toBeUndefined();
   });
 
   it('GET /api/products pages by name with the total of all matches', async () => {
     const res = await get(`/api/products?category=${categoryA}&page=2&pageSize=10`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ total: 25, page: 2, pageSize: 10 });
-    expect(names(res.body)).toEqual(
+    expect(names(parsed(res, ProductListResponse))).toEqual(
       Array.from({ length: 10 }, (_, i) => `Zinc tablet ${String(i + 10).padStart(2, '0')}`),
     );
     const last = await get(`/api/products?category=${categoryA}&page=3&pageSize=10`);
-    expect(last.body.products).toHaveLength(5);
+    expect(parsed(last, ProductListResponse).products).toHaveLength(5);
     const beyond = await get(`/api/products?category=${categoryA}&page=9&pageSize=10`);
     expect(beyond.body).toMatchObject({ products: [], total: 25 });
   });
@@ -55,17 +60,21 @@ describe.each(targets)('paging, search and sort on $name', (target) => {
     expect((await get('/api/products?pageSize=5')).body).toMatchObject({ page: 1, pageSize: 5, total: 27 });
     const res = await get('/api/products?page=1');
     expect(res.body).toMatchObject({ page: 1, pageSize: 20 });
-    expect(res.body.products).toHaveLength(20);
+    expect(parsed(res, ProductListResponse).products).toHaveLength(20);
   });
 
   it('search needs every word, ignores case, and takes % literally', async () => {
-    expect(names((await get('/api/products?search=VITAMIN')).body).sort()).toEqual([
+    expect(names(parsed(await get('/api/products?search=VITAMIN'), ProductListResponse)).sort()).toEqual([
       'Vitamin gel 100% pure',
       'Vitamin spray',
     ]);
-    expect(names((await get('/api/products?search=gel%20vitamin')).body)).toEqual(['Vitamin gel 100% pure']);
-    expect(names((await get('/api/products?search=100%25')).body)).toEqual(['Vitamin gel 100% pure']);
-    expect((await get('/api/products?search=0%25%25')).body.total).toBe(0);
+    expect(names(parsed(await get('/api/products?search=gel%20vitamin'), ProductListResponse))).toEqual([
+      'Vitamin gel 100% pure',
+    ]);
+    expect(names(parsed(await get('/api/products?search=100%25'), ProductListResponse))).toEqual([
+      'Vitamin gel 100% pure',
+    ]);
+    expect(parsed(await get('/api/products?search=0%25%25'), ProductListResponse).total).toBe(0);
     expect((await get('/api/products?search=tablet%2007&page=1&pageSize=5')).body).toMatchObject({
       total: 1,
     });
@@ -73,9 +82,9 @@ describe.each(targets)('paging, search and sort on $name', (target) => {
 
   it('sorts by price and stock both ways', async () => {
     const byPrice = await get(`/api/products?category=${categoryA}&sort=-price&pageSize=3`);
-    expect(byPrice.body.products.map((p: { price: number }) => p.price)).toEqual([25, 24, 23]);
+    expect(parsed(byPrice, ProductListResponse).products.map((p) => p.price)).toEqual([25, 24, 23]);
     const byStock = await get(`/api/products?category=${categoryA}&sort=stock&pageSize=3`);
-    expect(byStock.body.products.map((p: { stock: number }) => p.stock)).toEqual([0, 1, 2]);
+    expect(parsed(byStock, ProductListResponse).products.map((p) => p.stock)).toEqual([0, 1, 2]);
   });
 
   it.each([
@@ -86,13 +95,16 @@ describe.each(targets)('paging, search and sort on $name', (target) => {
   ])('GET /api/products?%s answers 400 with one sentence', async (query, sentence?: string) => {
     const res = await get(`/api/products?${query}`);
     expect(res.status).toBe(400);
-    expect(res.body.success).toBe(false);
-    if (sentence) expect(res.body.error).toContain(sentence);
+    expect(parsed(res, ApiError).success).toBe(false);
+    if (sentence) expect(parsed(res, ApiError).error).toContain(sentence);
   });
 
   it('an unknown or malformed category matches nothing', async () => {
-    expect((await get('/api/products?category=00000000-0000-4000-8000-000000000000')).body.total).toBe(0);
-    expect((await get('/api/products?category=nope&page=1')).body.total).toBe(0);
+    expect(
+      parsed(await get('/api/products?category=00000000-0000-4000-8000-000000000000'), ProductListResponse)
+        .total,
+    ).toBe(0);
+    expect(parsed(await get('/api/products?category=nope&page=1'), ProductListResponse).total).toBe(0);
   });
 
   it('GET /api/order/:userId pages newest first, searches product and user names, and counts them', async () => {
@@ -106,33 +118,33 @@ describe.each(targets)('paging, search and sort on $name', (target) => {
     }
     const mine = await t.call('GET', `/api/order/${buyer.id}?page=2&pageSize=3`, { token: buyer.token });
     expect(mine.body).toMatchObject({ total: 7, page: 2, pageSize: 3 });
-    expect(mine.body.orders.map((o: { quantity: number }) => o.quantity)).toEqual([4, 3, 2]);
+    expect(parsed(mine, OrderListResponse).orders.map((o) => o.quantity)).toEqual([4, 3, 2]);
     const oldest = await t.call('GET', `/api/order/${buyer.id}?sort=date&pageSize=2`, { token: buyer.token });
-    expect(oldest.body.orders.map((o: { quantity: number }) => o.quantity)).toEqual([1, 2]);
+    expect(parsed(oldest, OrderListResponse).orders.map((o) => o.quantity)).toEqual([1, 2]);
 
     const admin = t.as.admin;
     const all = await t.call('GET', `/api/order/${admin.id}?page=1&pageSize=2`, { token: admin.token });
     const [counted] = await t.sql<{ n: number }>('select count(*)::int as n from orders');
-    expect(all.body.total).toBe(counted?.n);
+    expect(parsed(all, OrderListResponse).total).toBe(counted?.n);
     const searched = await t.call('GET', `/api/order/${admin.id}?search=paging%20buyer&page=1`, {
       token: admin.token,
     });
-    expect(searched.body.total).toBe(7);
+    expect(parsed(searched, OrderListResponse).total).toBe(7);
     const byProduct = await t.call('GET', `/api/order/${admin.id}?search=paged`, { token: admin.token });
-    expect(byProduct.body.orders).toHaveLength(7);
+    expect(parsed(byProduct, OrderListResponse).orders).toHaveLength(7);
   });
 
   it('GET /api/users searches name or email and pages within the roles the caller manages', async () => {
     await t.account('salesRep', 'Searchable Person');
     const res = await get('/api/users?search=searchable&page=1&pageSize=5', 'admin');
     expect(res.body).toMatchObject({ total: 1, page: 1, pageSize: 5 });
-    expect(res.body.users[0].name).toBe('Searchable Person');
+    expect(nth(parsed(res, UserListResponse).users).name).toBe('Searchable Person');
     const noAdmins = await get(`/api/users?search=${encodeURIComponent(t.as.admin.email)}`, 'admin');
-    expect(noAdmins.body.total).toBe(0);
+    expect(parsed(noAdmins, UserListResponse).total).toBe(0);
     const asSuper = await get(`/api/users?search=${encodeURIComponent(t.as.admin.email)}`, 'superAdmin');
-    expect(asSuper.body.total).toBe(1);
+    expect(parsed(asSuper, UserListResponse).total).toBe(1);
     const sorted = await get('/api/users?sort=-email&page=1&pageSize=100', 'superAdmin');
-    const emails = sorted.body.users.map((u: { email: string }) => u.email);
+    const emails = parsed(sorted, UserListResponse).users.map((u) => u.email);
     expect(emails).toEqual([...emails].sort().reverse());
   });
 });
@@ -155,25 +167,25 @@ describe.each(targets)('a broad product search on $name', (target) => {
       token: t.as.user.token,
     });
     expect(res.status).toBe(200);
-    expect(res.body.total).toBe(2100);
-    expect(res.body.products.map((p: { name: string }) => p.name)).toEqual(
+    expect(parsed(res, ProductListResponse).total).toBe(2100);
+    expect(parsed(res, ProductListResponse).products.map((p) => p.name)).toEqual(
       Array.from({ length: 10 }, (_, i) => `Common item ${String(21 + i).padStart(4, '0')}`),
     );
     const narrow = await t.call('GET', '/api/products?search=item%20200&page=1&pageSize=50', {
       token: t.as.user.token,
     });
-    expect(narrow.body.products.map((p: { name: string }) => p.name)).toEqual([
+    expect(parsed(narrow, ProductListResponse).products.map((p) => p.name)).toEqual([
       'Common item 0200',
       'Common item 1200',
       ...Array.from({ length: 10 }, (_, i) => `Common item ${2000 + i}`),
     ]);
-    expect(narrow.body.total).toBe(12);
+    expect(parsed(narrow, ProductListResponse).total).toBe(12);
     const byStock = await t.call('GET', '/api/products?search=item&sort=-stock&page=1&pageSize=3', {
       token: t.as.user.token,
     });
-    expect(byStock.body.products.map((p: { stock: number }) => p.stock)).toEqual([6, 6, 6]);
+    expect(parsed(byStock, ProductListResponse).products.map((p) => p.stock)).toEqual([6, 6, 6]);
     // Equal stock is in name order: descending here, 2099 being the last name with i % 7 = 6.
-    expect(byStock.body.products.map((p: { name: string }) => p.name)).toEqual([
+    expect(parsed(byStock, ProductListResponse).products.map((p) => p.name)).toEqual([
       'Common item 2099',
       'Common item 2092',
       'Common item 2085',
@@ -181,7 +193,7 @@ describe.each(targets)('a broad product search on $name', (target) => {
     const lowest = await t.call('GET', '/api/products?sort=stock&page=2&pageSize=3', {
       token: t.as.user.token,
     });
-    expect(lowest.body.products.map((p: { name: string; stock: number }) => [p.stock, p.name])).toEqual([
+    expect(parsed(lowest, ProductListResponse).products.map((p) => [p.stock, p.name])).toEqual([
       [0, 'Common item 0028'],
       [0, 'Common item 0035'],
       [0, 'Common item 0042'],

@@ -1,9 +1,13 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../shared/common';
+import { OrderResponse } from '../../shared/orders';
+import { PurchaseOrderResponse } from '../../shared/purchasing';
 import { can, type Role } from '../../shared/roles';
-import { tag } from './fixtures';
-import { type Account, PASSWORD, startApp, type TestApp, targets } from './harness';
+import { SaleResponse } from '../../shared/sales';
+import { RefundResponse, SessionResponse } from '../../shared/till';
+import { nth, tag } from './fixtures';
+import { type Account, PASSWORD, parsed, startApp, type TestApp, targets } from './harness';
 import { parseCsv } from './parse-csv';
 
 /**
@@ -113,7 +117,7 @@ async function newSession(t: TestApp, me: Account | undefined): Promise<string> 
     token: opener.token,
     body: { openingFloat: 10 },
   });
-  return opened.body.session._id as string;
+  return parsed(opened, SessionResponse).session._id;
 }
 
 /** A one-line sale paid by card, made by the test user: its receipt. */
@@ -125,7 +129,7 @@ async function newCardSale(t: TestApp) {
       payment: { method: 'card' },
     },
   });
-  return sale.body.sale;
+  return parsed(sale, SaleResponse).sale;
 }
 
 /** A purchase order made by the test admin, ordered when `ordered`; its id and first line. */
@@ -135,9 +139,9 @@ async function newPurchaseOrder(t: TestApp, ordered = false) {
     token: t.as.admin.token,
     body: { supplier: product.supplierId, lines: [{ product: product.id, quantity: 5, unitCost: 1 }] },
   });
-  const id = created.body.purchaseOrder._id as string;
+  const id = parsed(created, PurchaseOrderResponse).purchaseOrder._id;
   if (ordered) await t.call('POST', `/api/purchase-orders/${id}/order`, { token: t.as.admin.token });
-  return { id, line: created.body.purchaseOrder.lines[0]._id as string, product };
+  return { id, line: nth(parsed(created, PurchaseOrderResponse).purchaseOrder.lines)._id, product };
 }
 
 /** A product with a cost, by its (unique) name. */
@@ -514,7 +518,11 @@ const ROWS: Row[] = [
         token: t.as.user.token,
         body: { productId: id, quantity: 2 },
       });
-      return { method: 'POST', url: `/api/order/${placed.body.order._id}/return`, body: { quantity: 1 } };
+      return {
+        method: 'POST',
+        url: `/api/order/${parsed(placed, OrderResponse).order._id}/return`,
+        body: { quantity: 1 },
+      };
     },
   },
   {
@@ -702,7 +710,7 @@ const ROWS: Row[] = [
           payment: { method: 'card' },
         },
       });
-      return { method: 'GET', url: `/api/sales/${sale.body.sale._id}` };
+      return { method: 'GET', url: `/api/sales/${parsed(sale, SaleResponse).sale._id}` };
     },
   },
   // The till (DESIGN §13).
@@ -779,7 +787,7 @@ const ROWS: Row[] = [
       return {
         method: 'POST',
         url: `/api/sales/${sale._id}/refunds`,
-        body: { lines: [{ order: sale.lines[0].order._id, quantity: 1 }], method: 'card' },
+        body: { lines: [{ order: nth(sale.lines).order._id, quantity: 1 }], method: 'card' },
       };
     },
   },
@@ -790,9 +798,9 @@ const ROWS: Row[] = [
       const sale = await newCardSale(t);
       const refund = await t.call('POST', `/api/sales/${sale._id}/refunds`, {
         token: t.as.admin.token,
-        body: { lines: [{ order: sale.lines[0].order._id, quantity: 1 }], method: 'card' },
+        body: { lines: [{ order: nth(sale.lines).order._id, quantity: 1 }], method: 'card' },
       });
-      return { method: 'GET', url: `/api/refunds/${refund.body.refund._id}` };
+      return { method: 'GET', url: `/api/refunds/${parsed(refund, RefundResponse).refund._id}` };
     },
   },
   // Not in the design: the people the log's "who" filter offers, read like the log.

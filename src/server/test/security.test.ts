@@ -3,24 +3,50 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../shared/common';
+import { z } from 'zod';
+import { LoginResponse } from '../../shared/auth';
+import { ApiError, ERROR_CODES } from '../../shared/common';
+import { SaleResponse } from '../../shared/sales';
+import { ProfileResponse, UserResponse } from '../../shared/users';
 import { buildApp } from '../app';
 import { openDatabase } from '../db/connection';
 import { tag } from './fixtures';
-import { type Answer, PASSWORD, startApp, type TestApp, targets, testConfig } from './harness';
+import { type Answer, PASSWORD, parsed, startApp, type TestApp, targets, testConfig } from './harness';
 
 const HASH_OR_SECRET = /passwordHash|password_hash|pinHash|pin_hash|\$argon2/i;
 const STACK_OR_SQL =
   /\n\s+at |"stack"|node_modules|\.ts:\d+|\bselect\b.+\bfrom\b|\binsert into\b|relation "|column "/i;
 
+/** The parts of the OpenAPI document these tests read: its version, paths and request bodies. */
+const OpenApiDoc = z.object({
+  openapi: z.string(),
+  paths: z.record(
+    z.string(),
+    z.record(
+      z.string(),
+      z.object({
+        requestBody: z
+          .object({
+            content: z.record(
+              z.string(),
+              z.object({ schema: z.object({ properties: z.record(z.string(), z.unknown()).optional() }) }),
+            ),
+          })
+          .optional(),
+      }),
+    ),
+  ),
+});
+
 function expectCleanError(res: Answer, status: number) {
   expect(res.status, res.text).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
-  expect(res.body.success).toBe(false);
-  expect(typeof res.body.error).toBe('string');
-  expect(res.body.error).toMatch(/^[^\n]+$/);
-  expect(res.body.code).toBeOneOf([...ERROR_CODES]);
-  for (const key of Object.keys(res.body)) expect(['success', 'error', 'code', 'details']).toContain(key);
+  const refusal = parsed(res, ApiError);
+  expect(refusal.success).toBe(false);
+  expect(typeof refusal.error).toBe('string');
+  expect(refusal.error).toMatch(/^[^\n]+$/);
+  expect(refusal.code).toBeOneOf([...ERROR_CODES]);
+  for (const key of Object.keys(refusal)) expect(['success', 'error', 'code', 'details']).toContain(key);
   expect(res.text).not.toMatch(STACK_OR_SQL);
 }
 
@@ -46,7 +72,7 @@ describe.each(targets)('security on $name', (target) => {
     const body = JSON.stringify({ formCategory: 'Big', formDescription: 'x'.repeat(17 * 1024) });
     const res = await t.call('POST', '/api/category/add', { token: t.as.admin.token, body, headers: json });
     expectCleanError(res, 400);
-    expect(res.body.details).toEqual([{ path: 'formDescription', message: expect.any(String) }]);
+    expect(parsed(res, ApiError).details).toEqual([{ path: 'formDescription', message: expect.any(String) }]);
   });
 
   it.each([
@@ -129,12 +155,12 @@ describe.each(targets)('security on $name', (target) => {
       body: { name: 'Walker', email, password: 'walker password 1', address: 'Path 1', role: 'user' },
     });
     expect(created.status).toBe(201);
-    const id = created.body.user._id;
+    const id = parsed(created, UserResponse).user._id;
     const signedIn = await record('POST', '/api/auth/login', {
       body: { email, password: 'walker password 1' },
     });
     expect(signedIn.status).toBe(200);
-    const token = signedIn.body.token;
+    const token = parsed(signedIn, LoginResponse).token;
     await record('GET', '/api/users', { token: admin });
     await record('GET', '/api/users', { token: t.as.superAdmin.token });
     await record('GET', `/api/users/${id}`, { token });
@@ -151,17 +177,17 @@ describe.each(targets)('security on $name', (target) => {
     });
     expect(changed.status).toBe(200);
     await record('PUT', `/api/users/${id}`, {
-      token: changed.body.token,
+      token: parsed(changed, ProfileResponse).token,
       body: { name: 'Walker', email, address: 'Path 3', password: '' },
     });
     const { id: productId } = await t.product({ stock: 5 });
-    await record('GET', '/api/products', { token: changed.body.token });
+    await record('GET', '/api/products', { token: parsed(changed, ProfileResponse).token });
     const ordered = await record('POST', '/api/order/add', {
-      token: changed.body.token,
+      token: parsed(changed, ProfileResponse).token,
       body: { productId, quantity: 1 },
     });
     expect(ordered.status).toBe(201);
-    await record('GET', `/api/order/${id}`, { token: changed.body.token });
+    await record('GET', `/api/order/${id}`, { token: parsed(changed, ProfileResponse).token });
     await record('GET', `/api/order/${t.as.admin.id}`, { token: admin });
     // An admin's approval PIN (DESIGN §12): set, used at the counter, never answered.
     const pinned = await record('PUT', '/api/users/me/pin', {
@@ -178,7 +204,7 @@ describe.each(targets)('security on $name', (target) => {
       },
     });
     expect(sold.status).toBe(201);
-    await record('GET', `/api/sales/${sold.body.sale._id}`, { token: admin });
+    await record('GET', `/api/sales/${parsed(sold, SaleResponse).sale._id}`, { token: admin });
     await record('GET', '/api/sales', { token: admin });
     await record('GET', `/api/users/${t.as.admin.id}`, { token: admin });
     await record('GET', '/api/dashboard', { token: admin });
@@ -203,11 +229,11 @@ describe.each(targets)('security on $name', (target) => {
       }),
       await t.call('POST', '/api/auth/login', { body: { email, password: 'walker password 1' } }),
       await t.call('PUT', `/api/users/${id}`, {
-        token: changed.body.token,
+        token: parsed(changed, ProfileResponse).token,
         body: { name: 'Walker', email, address: '', password: 'short' },
       }),
       await t.call('PUT', `/api/users/${id}`, {
-        token: changed.body.token,
+        token: parsed(changed, ProfileResponse).token,
         body: { name: 'Walker', email, address: '', password: 'walker password 4', currentPassword: 'wrong' },
       }),
     ];
@@ -255,7 +281,8 @@ describe.each(targets)('security on $name', (target) => {
   it('GET /api/docs/json is an OpenAPI 3 document of the whole API', async () => {
     const res = await t.call('GET', '/api/docs/json');
     expect(res.status).toBe(200);
-    expect(res.body.openapi).toMatch(/^3\./);
+    const doc = parsed(res, OpenApiDoc);
+    expect(doc.openapi).toMatch(/^3\./);
     for (const path of [
       '/api/auth/login',
       '/api/products',
@@ -275,11 +302,11 @@ describe.each(targets)('security on $name', (target) => {
       '/api/lots/expiring',
       '/api/lots/{id}/trace',
     ])
-      expect(Object.keys(res.body.paths)).toContain(path);
+      expect(Object.keys(doc.paths)).toContain(path);
     // Request bodies come from the shared schemas.
     const productBody =
-      res.body.paths['/api/products/add'].post.requestBody.content['application/json'].schema;
-    expect(Object.keys(productBody.properties).sort()).toEqual([
+      doc.paths['/api/products/add']?.post?.requestBody?.content['application/json']?.schema;
+    expect(Object.keys(productBody?.properties ?? {}).sort()).toEqual([
       'barcode',
       'category',
       'cost',

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../../shared/common';
+import { LoginResponse } from '../../../shared/auth';
+import { ApiError, ERROR_CODES } from '../../../shared/common';
+import { ProfileResponse } from '../../../shared/users';
 import { buildApp } from '../../app';
 import { openDatabase } from '../../db/connection';
 import { users } from '../../db/schema';
@@ -12,6 +14,7 @@ import {
   type Answer,
   freshPostgres,
   PASSWORD,
+  parsed,
   startApp,
   type TestApp,
   targets,
@@ -53,11 +56,16 @@ describe.each(targets)('auth on $name', (target) => {
     const me = await t.account('salesRep', 'Rita Rep');
     const res = await login(me.email, PASSWORD);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['mustChangePassword', 'success', 'token', 'user']);
-    expect(res.body.success).toBe(true);
-    expect(res.body.mustChangePassword).toBe(false);
-    expect(res.body.token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
-    expect(res.body.user).toEqual({
+    expect(Object.keys(parsed(res, LoginResponse)).sort()).toEqual([
+      'mustChangePassword',
+      'success',
+      'token',
+      'user',
+    ]);
+    expect(parsed(res, LoginResponse).success).toBe(true);
+    expect(parsed(res, LoginResponse).mustChangePassword).toBe(false);
+    expect(parsed(res, LoginResponse).token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(parsed(res, LoginResponse).user).toEqual({
       _id: me.id,
       name: 'Rita Rep',
       email: me.email,
@@ -66,7 +74,7 @@ describe.each(targets)('auth on $name', (target) => {
       active: true,
       mustChangePassword: false,
     });
-    const products = await t.call('GET', '/api/products', { token: res.body.token });
+    const products = await t.call('GET', '/api/products', { token: parsed(res, LoginResponse).token });
     expect(products.status).toBe(200);
   });
 
@@ -74,8 +82,8 @@ describe.each(targets)('auth on $name', (target) => {
     const me = await t.account('user');
     const res = await login(`  ${me.email.toUpperCase()} `, PASSWORD);
     expect(res.status).toBe(200);
-    expect(res.body.user._id).toBe(me.id);
-    expect(res.body.user.email).toBe(me.email);
+    expect(parsed(res, LoginResponse).user._id).toBe(me.id);
+    expect(parsed(res, LoginResponse).user.email).toBe(me.email);
   });
 
   it('POST /api/auth/login answers 401 "Invalid email or password" for an unknown email and a wrong password alike', async () => {
@@ -109,8 +117,8 @@ describe.each(targets)('auth on $name', (target) => {
       headers: { 'content-type': 'application/json' },
     });
     expect(res.status).toBe(400);
-    expect(res.body.success).toBe(false);
-    expect(res.body.error).toMatch(/^[^\n]+$/);
+    expect(parsed(res, ApiError).success).toBe(false);
+    expect(parsed(res, ApiError).error).toMatch(/^[^\n]+$/);
   });
 
   it('a protected call without a token answers 401 with the error shape', async () => {
@@ -174,16 +182,18 @@ describe.each(targets)('auth on $name', (target) => {
       },
     });
     expect(res.status).toBe(200);
-    expect(typeof res.body.token).toBe('string');
+    expect(typeof parsed(res, ProfileResponse).token).toBe('string');
     expectErrorShape(await t.call('GET', '/api/products', { token: me.token }), 401);
-    expect((await t.call('GET', '/api/products', { token: res.body.token })).status).toBe(200);
+    expect((await t.call('GET', '/api/products', { token: parsed(res, ProfileResponse).token })).status).toBe(
+      200,
+    );
     expect((await login(me.email, PASSWORD)).status).toBe(401);
     expect((await login(me.email, 'a brand new password')).status).toBe(200);
   });
 
   it('a signed-in token expires after the configured lifetime', async () => {
     const res = await login(t.as.user.email, PASSWORD);
-    const claims = decodeJwt(res.body.token);
+    const claims = decodeJwt(parsed(res, LoginResponse).token);
     // The harness configures a one-hour lifetime (TOKEN_TTL).
     expect((claims.exp as number) - (claims.iat as number)).toBe(3600);
     expect(claims.sub).toBe(t.as.user.id);
@@ -250,7 +260,7 @@ describe.each(targets)('login throttling on $name', (target) => {
     }
     const blocked = await login(me.email, PASSWORD, '10.0.3.1');
     expect(blocked.status).toBe(429);
-    expect(blocked.body.success).toBe(false);
+    expect(parsed(blocked, ApiError).success).toBe(false);
     // Another address is not affected.
     expect((await login(me.email, PASSWORD, '10.0.3.2')).status).toBe(200);
   });
@@ -314,7 +324,7 @@ describe.each(targets)('known devices on $name', (target) => {
     expect((await login(owner.email, PASSWORD, '10.60.1.1')).status).toBe(429);
     const signedIn = await login(owner.email, PASSWORD, '10.60.1.2', browser);
     expect(signedIn.status).toBe(200);
-    expect(signedIn.body.user._id).toBe(owner.id);
+    expect(parsed(signedIn, LoginResponse).user._id).toBe(owner.id);
     // The device keeps its id: the cookie is renewed, not replaced.
     expect(String(signedIn.headers['set-cookie'])).toContain(`ims_device=${browser};`);
   });
@@ -413,7 +423,7 @@ describe.each(targets)('sessions on $name', (target) => {
   const signIn = async (email: string) => {
     const res = await t.call('POST', '/api/auth/login', { body: { email, password: PASSWORD } });
     expect(res.status).toBe(200);
-    return res.body.token as string;
+    return parsed(res, LoginResponse).token;
   };
 
   it('POST /api/auth/logout revokes the token it is called with at once, and only that one', async () => {

@@ -9,12 +9,16 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CategoryResponse } from '../../../shared/categories';
 import { DashboardResponse } from '../../../shared/dashboard';
+import { OrderResponse } from '../../../shared/orders';
+import { ProductResponse } from '../../../shared/products';
 import { PERMISSIONS } from '../../../shared/roles';
+import { SupplierResponse } from '../../../shared/suppliers';
 import { runnerOf } from '../../db/connection';
 import { setReportTimeZone } from '../../db/report-time-zone';
 import { fixtures } from '../../test/fixtures';
-import { freshPostgres, startApp, type Target, type TestApp, targets } from '../../test/harness';
+import { freshPostgres, parsed, startApp, type Target, type TestApp, targets } from '../../test/harness';
 import { MIGRATIONS, migrationsBefore } from '../../test/migrations-before';
 import { recordMovements } from '../stock/movements';
 import { DASHBOARD } from './dashboard.repository';
@@ -38,18 +42,23 @@ type Seeded = { empty: string; syrup: string; vitamin: string; bandages: string;
 async function seed(t: TestApp): Promise<Seeded> {
   const admin = t.as.admin.token;
   const category = async (formCategory: string) =>
-    (await t.call('POST', '/api/category/add', { token: admin, body: { formCategory } })).body.category._id;
+    parsed(
+      await t.call('POST', '/api/category/add', { token: admin, body: { formCategory } }),
+      CategoryResponse,
+    ).category._id;
   const tablets = await category('Tablets');
   const syrups = await category('Syrups');
-  const supplier = (await t.call('POST', '/api/supplier/add', { token: admin, body: { name: 'Acme' } })).body
-    .supplier._id;
+  const supplier = parsed(
+    await t.call('POST', '/api/supplier/add', { token: admin, body: { name: 'Acme' } }),
+    SupplierResponse,
+  ).supplier._id;
   const product = async (name: string, price: number, stock: number, categoryId: string) => {
     const res = await t.call('POST', '/api/products/add', {
       token: admin,
       body: { name, description: '', price, stock, category: categoryId, supplier },
     });
     expect(res.status).toBe(201);
-    return res.body.product._id as string;
+    return parsed(res, ProductResponse).product._id;
   };
   const empty = await product('Empty Jar', 5, 0, tablets);
   const syrup = await product('Cough Syrup', 19.99, 6, syrups);
@@ -58,7 +67,7 @@ async function seed(t: TestApp): Promise<Seeded> {
   const order = async (token: string, productId: string, quantity: number) => {
     const res = await t.call('POST', '/api/order/add', { token, body: { productId, quantity } });
     expect(res.status).toBe(201);
-    return res.body.order._id as string;
+    return parsed(res, OrderResponse).order._id;
   };
   const orders = [
     await order(t.as.user.token, syrup, 3),
@@ -142,7 +151,7 @@ describe.each(targets)('dashboard of a stocked store on $name', (target) => {
   it('GET /api/dashboard counts products, stock, orders today and exact revenue', async () => {
     const res = await t.call('GET', '/api/dashboard', { token: t.as.admin.token });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual([
+    expect(Object.keys(parsed(res, DashboardResponse)).sort()).toEqual([
       'expiringSoon',
       'highestSaleProduct',
       'lowStock',
@@ -155,26 +164,26 @@ describe.each(targets)('dashboard of a stocked store on $name', (target) => {
       'totalProducts',
       'totalStock',
     ]);
-    expect(res.body.totalProducts).toBe(4);
-    expect(res.body.totalStock).toBe(0 + 3 + 5 + 6);
+    expect(parsed(res, DashboardResponse).totalProducts).toBe(4);
+    expect(parsed(res, DashboardResponse).totalStock).toBe(0 + 3 + 5 + 6);
     // The order moved to two days ago still counts as revenue but not as today's.
-    expect(res.body.ordersToday).toBe(2);
+    expect(parsed(res, DashboardResponse).ordersToday).toBe(2);
     // 3 × 19.99 + 4 × 0.10, summed exactly.
-    expect(res.body.revenue).toBe(60.37);
+    expect(parsed(res, DashboardResponse).revenue).toBe(60.37);
     // Today: 3 × 19.99 + 2 × 0.10 in two sales.
-    expect(res.body.today).toEqual({ sales: 2, revenue: 60.17, averageBasket: 30.09 });
+    expect(parsed(res, DashboardResponse).today).toEqual({ sales: 2, revenue: 60.17, averageBasket: 30.09 });
   });
 
   it('GET /api/dashboard lists out-of-stock products with their category name', async () => {
     const res = await t.call('GET', '/api/dashboard', { token: t.as.admin.token });
-    expect(res.body.outOfStock).toEqual([
+    expect(parsed(res, DashboardResponse).outOfStock).toEqual([
       { _id: data.empty, name: 'Empty Jar', category: { name: 'Tablets' } },
     ]);
   });
 
   it('GET /api/dashboard lists low stock as 0 < stock ≤ 5, lowest first', async () => {
     const res = await t.call('GET', '/api/dashboard', { token: t.as.admin.token });
-    expect(res.body.lowStock).toEqual([
+    expect(parsed(res, DashboardResponse).lowStock).toEqual([
       { _id: data.syrup, name: 'Cough Syrup', stock: 3, category: { name: 'Syrups' } },
       { _id: data.vitamin, name: 'Vitamin C', stock: 5, category: { name: 'Tablets' } },
     ]);
@@ -182,7 +191,11 @@ describe.each(targets)('dashboard of a stocked store on $name', (target) => {
 
   it('GET /api/dashboard names the product with the most units sold over all its orders', async () => {
     const res = await t.call('GET', '/api/dashboard', { token: t.as.admin.token });
-    expect(res.body.highestSaleProduct).toEqual({ name: 'Vitamin C', category: 'Tablets', totalQuantity: 4 });
+    expect(parsed(res, DashboardResponse).highestSaleProduct).toEqual({
+      name: 'Vitamin C',
+      category: 'Tablets',
+      totalQuantity: 4,
+    });
   });
 });
 
@@ -199,7 +212,7 @@ describe.each(targets)(
 
     it('GET /api/dashboard lists low stock up to the configured threshold', async () => {
       const res = await t.call('GET', '/api/dashboard', { token: t.as.admin.token });
-      expect(res.body.lowStock).toEqual([
+      expect(parsed(res, DashboardResponse).lowStock).toEqual([
         { _id: data.syrup, name: 'Cough Syrup', stock: 3, category: { name: 'Syrups' } },
       ]);
     });
@@ -213,9 +226,9 @@ describe.each(targets)(
       await t.sql('update orders set order_date = $2 where id = $1', [before, new Date(midnight - 60_000)]);
       await t.sql('update orders set order_date = $2 where id = $1', [after, new Date(midnight + 60_000)]);
       const res = await t.call('GET', '/api/dashboard', { token: t.as.admin.token });
-      expect(res.body.ordersToday).toBe(1);
+      expect(parsed(res, DashboardResponse).ordersToday).toBe(1);
       // Of the store's day only the order after its midnight: 2 × 0.10.
-      expect(res.body.today).toEqual({ sales: 1, revenue: 0.2, averageBasket: 0.2 });
+      expect(parsed(res, DashboardResponse).today).toEqual({ sales: 1, revenue: 0.2, averageBasket: 0.2 });
     });
   },
 );
@@ -254,7 +267,7 @@ describe.each(targets)('the dashboard’s day with TZ=Pacific/Kiritimati on $nam
   const order = async (productId: string, quantity: number, token = t.as.user.token) => {
     const res = await t.call('POST', '/api/order/add', { token, body: { productId, quantity } });
     expect(res.status, res.text).toBe(201);
-    return res.body.order._id as string;
+    return parsed(res, OrderResponse).order._id;
   };
   const giveBack = async (orderId: string, quantity: number) => {
     const res = await t.call('POST', `/api/order/${orderId}/return`, {
@@ -266,7 +279,7 @@ describe.each(targets)('the dashboard’s day with TZ=Pacific/Kiritimati on $nam
   const dashboard = async () => {
     const res = await t.call('GET', '/api/dashboard', { token: t.as.admin.token });
     expect(res.status, res.text).toBe(200);
-    return res.body;
+    return parsed(res, DashboardResponse);
   };
 
   it('GET /api/dashboard counts a 3-line sale and a catalogue order as 2 sales today, revenue net of a return, the average basket exact, and not yesterday’s sale', async () => {
@@ -565,7 +578,10 @@ describe.each(targets)('sales of the days before migration 0020 on $name', (targ
       await database.close();
 
       app = await startApp(target, { config: { ...database.config, timeZone: 'UTC' } });
-      const body = (await app.call('GET', '/api/dashboard', { token: app.as.admin.token })).body;
+      const body = parsed(
+        await app.call('GET', '/api/dashboard', { token: app.as.admin.token }),
+        DashboardResponse,
+      );
       expect(body.ordersToday).toBe(5);
       // Today's 7 orders are 2 × 2.50 each, less one unit returned on the second line of the 3-line sale.
       expect(body.today).toEqual({ sales: 5, revenue: 32.5, averageBasket: 6.5 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../../shared/common';
 import {
   guessMapping,
   ImportResponse,
@@ -9,7 +10,7 @@ import { PRODUCT_CSV_HEADER } from '../../../shared/products';
 import { buildApp } from '../../app';
 import { openDatabase } from '../../db/connection';
 import { tag } from '../../test/fixtures';
-import { type Account, startApp, type TestApp, targets } from '../../test/harness';
+import { type Account, parsed, startApp, type TestApp, targets } from '../../test/harness';
 import { BATCH_ROWS } from './apply-batches';
 import { createImport } from './imports.repository';
 
@@ -673,7 +674,7 @@ describe.each(targets)('catalogue import apply on $name', (target) => {
       await applied(id);
       const again = await apply(id);
       expect(again.status).toBe(409);
-      expect(again.body.error).toBe('This import is already applied.');
+      expect(parsed(again, ApiError).error).toBe('This import is already applied.');
       expect(await auditOf(id)).toHaveLength(1);
     });
 
@@ -683,7 +684,7 @@ describe.each(targets)('catalogue import apply on $name', (target) => {
       const answers = await Promise.all([apply(id), apply(id), apply(id)]);
       expect(answers.map((a) => a.status).sort()).toEqual([202, 409, 409]);
       for (const a of answers.filter((x) => x.status === 409))
-        expect(a.body.error).toMatch(/^This import is already (being )?applied\.$/);
+        expect(parsed(a, ApiError).error).toMatch(/^This import is already (being )?applied\.$/);
       await t.app.importApplier.applying(id);
       expect(await t.sql('select id from products where sku = $1', [sku])).toHaveLength(1);
       expect(await auditOf(id)).toHaveLength(1);
@@ -706,7 +707,7 @@ describe.each(targets)('catalogue import apply on $name', (target) => {
       expect([404, 414, 431]).toContain(huge.status);
       const nul = await apply('%00');
       expect(nul.status).toBe(400);
-      expect(nul.body.error).toMatch(/\.$/);
+      expect(parsed(nul, ApiError).error).toMatch(/\.$/);
     });
 
     it('ignores a body, whatever it holds', async () => {
@@ -725,7 +726,7 @@ describe.each(targets)('catalogue import apply on $name', (target) => {
       for (const role of ['superAdmin', 'salesRep', 'medicalRep', 'user'] as const) {
         const res = await apply(id, t.as[role]);
         expect(res.status).toBe(403);
-        expect(res.body.success).toBe(false);
+        expect(parsed(res, ApiError).success).toBe(false);
       }
       expect((await t.call('POST', `/api/imports/${id}/apply`)).status).toBe(401);
       expect((await importOf(id))?.status).toBe('checked');
@@ -806,7 +807,7 @@ describe.each(targets)('catalogue import apply on $name', (target) => {
 
       await t.sql(`update imports set mapping = mapping || '{"name": "Name"}'::jsonb where id = $1`, [id]);
       const res = await applied(id);
-      expect(res.body.import).toMatchObject({ status: 'applying', failure: null });
+      expect(parsed(res, ImportResponse).import).toMatchObject({ status: 'applying', failure: null });
       expect(await importOf(id)).toMatchObject({ status: 'applied', processed: 1, failure: null });
       expect(await productBySku(sku)).toBeDefined();
       expect(await auditOf(id)).toHaveLength(1);

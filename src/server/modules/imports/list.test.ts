@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CSV_MIME, ImportListResponse } from '../../../shared/imports';
+import { ApiError } from '../../../shared/common';
+import { CSV_MIME, ImportListResponse, ImportResponse } from '../../../shared/imports';
 import { ROLES } from '../../../shared/roles';
-import { startApp, type TestApp, targets } from '../../test/harness';
+import { parsed, startApp, type TestApp, targets } from '../../test/harness';
 
 describe.each(targets)('the list of imports on $name', (target) => {
   let t: TestApp;
@@ -18,10 +19,10 @@ describe.each(targets)('the list of imports on $name', (target) => {
         headers: { 'content-type': CSV_MIME },
       });
       expect(answer.status).toBe(201);
-      ids.push(answer.body.import._id);
+      ids.push(parsed(answer, ImportResponse).import._id);
       // Days apart, so the order does not rest on a clock's resolution.
       await t.sql(`update imports set created_at = now() - make_interval(days => $2) where id = $1`, [
-        answer.body.import._id,
+        parsed(answer, ImportResponse).import._id,
         10 - i,
       ]);
     }
@@ -55,12 +56,12 @@ describe.each(targets)('the list of imports on $name', (target) => {
       createdBy: { _id: t.as.admin.id, name: t.as.admin.name },
     });
     const one = await t.call('GET', `/api/imports/${ids[4]}`, { token: t.as.admin.token });
-    expect({ ...one.body.import, preview: [] }).toEqual(newest);
+    expect({ ...parsed(one, ImportResponse).import, preview: [] }).toEqual(newest);
   });
 
   it('leaves out an upload cut off halfway (no rows)', async () => {
-    const body = (await list('?pageSize=100')).body;
-    expect(body.imports.map((item: { _id: string }) => item._id)).not.toContain(cutOff);
+    const body = parsed(await list('?pageSize=100'), ImportListResponse);
+    expect(body.imports.map((item) => item._id)).not.toContain(cutOff);
     expect(body.total).toBe(5);
   });
 
@@ -71,9 +72,13 @@ describe.each(targets)('the list of imports on $name', (target) => {
     const past = await list('?page=9&pageSize=2');
     const newestFirst = [...ids].reverse();
     expect(first.body).toMatchObject({ total: 5, page: 1, pageSize: 2, pageCount: 3 });
-    expect(first.body.imports.map((item: { _id: string }) => item._id)).toEqual(newestFirst.slice(0, 2));
-    expect(second.body.imports.map((item: { _id: string }) => item._id)).toEqual(newestFirst.slice(2, 4));
-    expect(third.body.imports.map((item: { _id: string }) => item._id)).toEqual(newestFirst.slice(4));
+    expect(parsed(first, ImportListResponse).imports.map((item) => item._id)).toEqual(
+      newestFirst.slice(0, 2),
+    );
+    expect(parsed(second, ImportListResponse).imports.map((item) => item._id)).toEqual(
+      newestFirst.slice(2, 4),
+    );
+    expect(parsed(third, ImportListResponse).imports.map((item) => item._id)).toEqual(newestFirst.slice(4));
     expect(past.status).toBe(200);
     expect(past.body).toMatchObject({ imports: [], total: 5, page: 9, pageCount: 3 });
     expect((await list('?page=2')).body).toMatchObject({ imports: [], page: 2, pageSize: 20, pageCount: 1 });
@@ -86,9 +91,9 @@ describe.each(targets)('the list of imports on $name', (target) => {
       body: { mapping: { name: 'Name', price: 'Price' }, matchBy: 'name' },
     });
     expect(check.status).toBe(200);
-    const item = (await list()).body.imports.find((found: { _id: string }) => found._id === id);
-    expect(item).toMatchObject({ status: 'checked', summary: check.body.import.summary });
-    expect(item.checkedAt).toEqual(expect.any(String));
+    const item = parsed(await list(), ImportListResponse).imports.find((found) => found._id === id);
+    expect(item).toMatchObject({ status: 'checked', summary: parsed(check, ImportResponse).import.summary });
+    expect(item?.checkedAt).toEqual(expect.any(String));
   });
 
   it.each(ROLES.filter((role) => role !== 'admin' && role !== 'superAdmin'))(
@@ -124,8 +129,9 @@ describe.each(targets)('the list of imports on $name', (target) => {
   ])('answers 400 with one sentence to %#: bad paging', async (query, message) => {
     const answer = await list(`?${query}`);
     expect(answer.status).toBe(400);
-    expect(answer.body.success).toBe(false);
-    expect(answer.body.error).toMatch(/^[^\n]+\.$/);
-    if (message) expect(answer.body.error).toContain(message);
+    const refusal = parsed(answer, ApiError);
+    expect(refusal.success).toBe(false);
+    expect(refusal.error).toMatch(/^[^\n]+\.$/);
+    if (message) expect(refusal.error).toContain(message);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../../shared/common';
 import { csvRow } from '../../../shared/csv';
 import {
   type ImportCheckInput,
@@ -7,7 +8,7 @@ import {
   ImportRowsResponse,
 } from '../../../shared/imports';
 import { tag } from '../../test/fixtures';
-import { startApp, type TestApp, targets } from '../../test/harness';
+import { parsed, startApp, type TestApp, targets } from '../../test/harness';
 import { lotLedgerOf } from '../../test/lot-ledger';
 import { recordMovements } from '../stock/movements';
 import { BATCH_ROWS } from './apply-batches';
@@ -478,7 +479,9 @@ describe.each(targets)('a catalogue import with lots on $name', (target) => {
           headers: { 'content-type': 'text/csv' },
         });
         expect(res.status).toBe(400);
-        expect(res.body.error).toBe('Line 2 holds a NUL character, which a text file cannot hold.');
+        expect(parsed(res, ApiError).error).toBe(
+          'Line 2 holds a NUL character, which a text file cannot hold.',
+        );
       }
       // Numbers are lot numbers like any other text.
       const numbers = await dryRun([row(`M${k}`, { Lot: 12345, Expiry: '2030-12-31', Stock: 1 })]);
@@ -492,13 +495,13 @@ describe.each(targets)('a catalogue import with lots on $name', (target) => {
         body: { mapping: { ...uploaded.mapping, lot: 'Batch' } },
       });
       expect(res.status).toBe(400);
-      expect(res.body.error).toBe('The file has no column named “Batch”.');
+      expect(parsed(res, ApiError).error).toBe('The file has no column named “Batch”.');
       const twice = await t.call('POST', `/api/imports/${uploaded._id}/check`, {
         token: admin(),
         body: { mapping: { ...uploaded.mapping, expiry: 'Lot' } },
       });
       expect(twice.status).toBe(400);
-      expect(twice.body.error).toBe(
+      expect(parsed(twice, ApiError).error).toBe(
         'Lot and Expiry are both mapped to the column “Lot”: a column serves one field.',
       );
     });

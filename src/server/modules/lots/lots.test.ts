@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../../shared/common';
 import {
   addDays,
   EXPIRING_CSV_HEADER,
@@ -9,7 +10,7 @@ import {
 import { PurchaseOrderResponse } from '../../../shared/purchasing';
 import type { Runner } from '../../db/connection';
 import { fixtures, tag } from '../../test/fixtures';
-import { startApp, type TestApp, targets } from '../../test/harness';
+import { parsed, startApp, type TestApp, targets } from '../../test/harness';
 import { lotLedgerOf } from '../../test/lot-ledger';
 import { parseCsv } from '../../test/parse-csv';
 import { movementsInsert } from '../stock/movements';
@@ -48,7 +49,7 @@ function helpers(t: () => TestApp) {
       },
     });
     expect(created.status, created.text).toBe(201);
-    const order = created.body.purchaseOrder as PurchaseOrderResponse['purchaseOrder'];
+    const order = parsed(created, PurchaseOrderResponse).purchaseOrder;
     const marked = await t().call('POST', `/api/purchase-orders/${order._id}/order`, { token: admin() });
     expect(marked.status, marked.text).toBe(200);
     return { id: order._id, number: order.number, lines: order.lines.map((line) => line._id) };
@@ -102,7 +103,7 @@ describe.each(targets)('receiving by lot on $name', (target) => {
     ]);
     // Every purchase order answer says which lines name lots.
     const read = await t.call('GET', `/api/purchase-orders/${order.id}`, { token: h.admin() });
-    expect(read.body.purchaseOrder.lines.map((line: { product: unknown }) => line.product)).toEqual([
+    expect(parsed(read, PurchaseOrderResponse).purchaseOrder.lines.map((line) => line.product)).toEqual([
       { _id: tracked, name: expect.stringMatching(/^Amoxicillin /), tracking: 'lot' },
       { _id: plain, name: expect.stringMatching(/^Gauze /), tracking: 'none' },
     ]);
@@ -163,7 +164,7 @@ describe.each(targets)('receiving by lot on $name', (target) => {
       },
     ]);
     expect(rest.status, rest.text).toBe(200);
-    expect(rest.body.purchaseOrder.status).toBe('received');
+    expect(parsed(rest, PurchaseOrderResponse).purchaseOrder.status).toBe('received');
     expect((await h.lotsOf(tracked)).map((lot) => [lot.number, lot.quantity])).toEqual([
       ['AMX-1', 6],
       ['AMX-2', 2],
@@ -214,7 +215,7 @@ describe.each(targets)('receiving by lot on $name', (target) => {
       },
     ]);
     expect(none.status, none.text).toBe(409);
-    expect(none.body.error).toBe('Lot INS-1 expires on 2030-06-30; it was given no expiry.');
+    expect(parsed(none, ApiError).error).toBe('Lot INS-1 expires on 2030-06-30; it was given no expiry.');
     // The over-receipt rule stays: 5 ordered, 6 received is a 409 even with good lots.
     const over = await h.receive(order.id, [
       {
@@ -224,7 +225,9 @@ describe.each(targets)('receiving by lot on $name', (target) => {
       },
     ]);
     expect(over.status, over.text).toBe(409);
-    expect(over.body.error).toMatch(/^Only 5 of Insulin .* are left to receive on PO-\d{6}, not 6\.$/);
+    expect(parsed(over, ApiError).error).toMatch(
+      /^Only 5 of Insulin .* are left to receive on PO-\d{6}, not 6\.$/,
+    );
     await ledgerHolds(t, first.id);
   });
 
@@ -323,10 +326,10 @@ describe.each(targets)('receiving by lot on $name', (target) => {
     for (const [label, lots, quantity, sentence] of cases) {
       const res = await h.receive(order.id, [{ line, quantity, lots }]);
       expect(res.status, `${label}: ${res.text}`).toBe(400);
-      expect(res.body.success, label).toBe(false);
-      expect(res.body.error, label).toContain(sentence);
-      expect(res.body.error, label).toMatch(/\.$/);
-      expect(res.body.error.length, label).toBeLessThan(300);
+      expect(parsed(res, ApiError).success, label).toBe(false);
+      expect(parsed(res, ApiError).error, label).toContain(sentence);
+      expect(parsed(res, ApiError).error, label).toMatch(/\.$/);
+      expect(parsed(res, ApiError).error.length, label).toBeLessThan(300);
     }
     expect(await h.lotsOf(tracked)).toEqual([]);
   });
@@ -520,9 +523,9 @@ describe.each(targets)('the expiring list with TZ=Pacific/Kiritimati on $name', 
       for (const format of ['', '&format=csv']) {
         const res = await get(`days=${days}${format}`);
         expect(res.status, res.text.slice(0, 200)).toBe(400);
-        expect(res.body.success).toBe(false);
-        expect(res.body.error).toContain(sentence);
-        expect(res.body.error.length).toBeLessThan(200);
+        expect(parsed(res, ApiError).success).toBe(false);
+        expect(parsed(res, ApiError).error).toContain(sentence);
+        expect(parsed(res, ApiError).error.length).toBeLessThan(200);
       }
     },
   );
@@ -536,7 +539,7 @@ describe.each(targets)('the expiring list with TZ=Pacific/Kiritimati on $name', 
     ]) {
       const res = await get(query as string);
       expect(res.status, `${query}: ${res.text}`).toBe(400);
-      expect(res.body.error).toContain(sentence);
+      expect(parsed(res, ApiError).error).toContain(sentence);
     }
   });
 

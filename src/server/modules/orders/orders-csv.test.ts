@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORDER_CSV_HEADER } from '../../../shared/orders';
-import { startApp, type TestApp, targets } from '../../test/harness';
+import { ApiError } from '../../../shared/common';
+import { ORDER_CSV_HEADER, OrderListResponse } from '../../../shared/orders';
+import { SaleResponse } from '../../../shared/sales';
+import { nth } from '../../test/fixtures';
+import { parsed, startApp, type TestApp, targets } from '../../test/harness';
 import { parseCsv } from '../../test/parse-csv';
 
 describe.each(targets)('orders as CSV on $name', (target) => {
@@ -31,7 +34,9 @@ describe.each(targets)('orders as CSV on $name', (target) => {
     const [header, ...rows] = parseCsv(res.text);
     expect(header).toEqual([...ORDER_CSV_HEADER]);
     const json = await t.call('GET', `/api/order/${t.as.admin.id}`, { token: t.as.admin.token });
-    expect(rows.map((row) => row[0])).toEqual(json.body.orders.map((order: { _id: string }) => order._id));
+    expect(rows.map((row) => row[0])).toEqual(
+      parsed(json, OrderListResponse).orders.map((order) => order._id),
+    );
     const first = rows[0] as string[];
     expect(first.slice(2, 16)).toEqual([
       `'=HYPERLINK("http://x", "Pen, blue")`,
@@ -52,7 +57,7 @@ describe.each(targets)('orders as CSV on $name', (target) => {
     expect(res.text).toContain(`"'=HYPERLINK(""http://x"", ""Pen, blue"")"`);
     expect(first[1]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0[12]:00$/);
     expect(Date.parse(first[1] as string)).toBe(
-      Math.floor(Date.parse(json.body.orders[0].orderDate) / 1000) * 1000,
+      Math.floor(Date.parse(nth(parsed(json, OrderListResponse).orders).orderDate) / 1000) * 1000,
     );
   });
 
@@ -63,10 +68,10 @@ describe.each(targets)('orders as CSV on $name', (target) => {
       body: { lines: [{ productId: id, quantity: 1 }], payment: { method: 'cash', tendered: 5 }, total: 3 },
     });
     expect(sold.status).toBe(201);
-    await t.sql('update sales set number = 725 where id = $1', [sold.body.sale._id]);
+    await t.sql('update sales set number = 725 where id = $1', [parsed(sold, SaleResponse).sale._id]);
     await t.sql(
       `update orders set sale_number = 725, order_date = '2026-11-25T14:04:05.678Z' where sale_id = $1`,
-      [sold.body.sale._id],
+      [parsed(sold, SaleResponse).sale._id],
     );
     const { id: summer } = await t.product({ name: 'Receipt ink', stock: 10, price: 3 });
     await t.call('POST', '/api/order/add', {
@@ -158,6 +163,6 @@ describe.each(targets)('orders as CSV on $name', (target) => {
   it('format other than json or csv is a 400', async () => {
     const res = await t.call('GET', `/api/order/${t.as.admin.id}?format=xml`, { token: t.as.admin.token });
     expect(res.status).toBe(400);
-    expect(res.body.error).toContain('format must be json or csv.');
+    expect(parsed(res, ApiError).error).toContain('format must be json or csv.');
   });
 });

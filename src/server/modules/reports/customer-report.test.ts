@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CustomerReportResponse } from '../../../shared/reports';
 import { fixtures, nth } from '../../test/fixtures';
-import { startApp, type TestApp, targets } from '../../test/harness';
+import { parsed, startApp, type TestApp, targets } from '../../test/harness';
 
 /**
  * sales_day_customers beside a recount of the orders: the rows that differ (none when kept right).
@@ -56,14 +57,16 @@ describe.each(targets)('the customers report on $name', (target) => {
 
     const res = await report();
     expect(res.status).toBe(200);
-    expect(res.body.customers).toEqual([
+    expect(parsed(res, CustomerReportResponse).customers).toEqual([
       { customer: { _id: big, name: 'Big Spender' }, sales: 2, units: 8, revenue: 8 },
       { customer: null, sales: 1, units: 2, revenue: 5 },
       { customer: { _id: small, name: 'Small Spender' }, sales: 1, units: 1, revenue: 2.5 },
     ]);
-    expect((await report('?limit=1')).body.customers).toHaveLength(1);
+    expect(parsed(await report('?limit=1'), CustomerReportResponse).customers).toHaveLength(1);
     // A range without these sales lists no one.
-    expect((await report('?from=2020-01-01&to=2020-01-31')).body.customers).toEqual([]);
+    expect(parsed(await report('?from=2020-01-01&to=2020-01-31'), CustomerReportResponse).customers).toEqual(
+      [],
+    );
     expect((await report('?limit=0')).status).toBe(400);
     expect((await report('?from=2024-02-01&to=2024-01-01')).status).toBe(400);
     // The CSV: one row per customer, the deleted ones named.

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ApiError } from '../../../shared/common';
+import { OrderListResponse, OrderResponse, ReturnResponse } from '../../../shared/orders';
+import { SaleResponse } from '../../../shared/sales';
+import { RefundResponse } from '../../../shared/till';
 import { businessError } from '../../lib/errors';
-import { fixtures, tag } from '../../test/fixtures';
-import { type Account, startApp, type TestApp, targets } from '../../test/harness';
+import { fixtures, nth, tag } from '../../test/fixtures';
+import { type Account, parsed, startApp, type TestApp, targets } from '../../test/harness';
 import { lotLedgerOf } from '../../test/lot-ledger';
 import { recordMovements } from '../stock/movements';
 
@@ -102,7 +107,9 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
       payment: { method: 'card' },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const [gauzeLine, pillsLine] = res.body.sale.lines;
+    const { lines: soldLines } = parsed(res, SaleResponse).sale;
+    const gauzeLine = nth(soldLines, 0);
+    const pillsLine = nth(soldLines, 1);
     expect(gauzeLine.lots).toEqual([]);
     expect(pillsLine.lots).toEqual([
       { lot: lotName(pills.lots.SOON as string, 'SOON', soon), quantity: 3 },
@@ -116,14 +123,19 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
     expect(await lotQuantities(pills.id)).toEqual({ GONE: 4, LATE: 8, NONE: 5, SOON: 0 });
     expect(await ledgerHolds(pills.id)).toBe(17);
     // The receipt read back says the same.
-    const receipt = await t.call('GET', `/api/sales/${res.body.sale._id}`, { token: t.as.salesRep.token });
-    expect(receipt.status).toBe(200);
-    expect(receipt.body.sale.lines.map((line: { lots: unknown }) => line.lots)).toEqual([[], pillsLine.lots]);
-    // And so does the counter's look-up by number.
-    const byNumber = await t.call('GET', `/api/sales/by-number/${res.body.sale.number}`, {
+    const receipt = await t.call('GET', `/api/sales/${parsed(res, SaleResponse).sale._id}`, {
       token: t.as.salesRep.token,
     });
-    expect(byNumber.body.sale.lines[1].lots).toEqual(pillsLine.lots);
+    expect(receipt.status).toBe(200);
+    expect(parsed(receipt, SaleResponse).sale.lines.map((line: { lots: unknown }) => line.lots)).toEqual([
+      [],
+      pillsLine.lots,
+    ]);
+    // And so does the counter's look-up by number.
+    const byNumber = await t.call('GET', `/api/sales/by-number/${parsed(res, SaleResponse).sale.number}`, {
+      token: t.as.salesRep.token,
+    });
+    expect(nth(parsed(byNumber, SaleResponse).sale.lines, 1).lots).toEqual(pillsLine.lots);
   });
 
   it('an expired lot is never taken: 409 "Only N of <product> unexpired in stock." on both routes, before anything is written', async () => {
@@ -153,7 +165,7 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
       payment: { method: 'card' },
     });
     expect(overridden.status).toBe(409);
-    expect(overridden.body.error).toBe(short);
+    expect(parsed(overridden, ApiError).error).toBe(short);
     expect(await salesCount()).toBe(before);
     expect(await lotQuantities(syrup.id)).toEqual({ NEW: 2, OLD: 10 });
     expect(await stockOf(plain.id)).toBe(10);
@@ -165,12 +177,12 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
     } catch (error) {
       ledgerRefusal = businessError(error)?.message;
     }
-    expect(ledgerRefusal).toBe(refusedSale.body.error);
+    expect(ledgerRefusal).toBe(parsed(refusedSale, ApiError).error);
 
     // Two units are there to sell (expiring today is not expired); then none, in the same words.
     const two = await order(t.as.salesRep, syrup.id, 2);
     expect(two.status).toBe(201);
-    expect(two.body.order.lots).toEqual([
+    expect(parsed(two, OrderResponse).order.lots).toEqual([
       { lot: lotName(syrup.lots.NEW as string, 'NEW', await day(0)), quantity: 2 },
     ]);
     const none = await sell(t.as.salesRep, {
@@ -178,7 +190,7 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
       payment: { method: 'card' },
     });
     expect(none.status).toBe(409);
-    expect(none.body.error).toBe(`Only 0 of ${syrup.name} unexpired in stock.`);
+    expect(parsed(none, ApiError).error).toBe(`Only 0 of ${syrup.name} unexpired in stock.`);
     expect(await lotQuantities(syrup.id)).toEqual({ NEW: 0, OLD: 10 });
     expect(await ledgerHolds(syrup.id)).toBe(10);
     // The refusals drew no receipt number: the next sale's follows the last one written.
@@ -188,9 +200,9 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
       payment: { method: 'card' },
     });
     const [last] = await t.sql<{ n: string }>(`select max(number)::text as n from sales where id <> $1`, [
-      next.body.sale._id,
+      parsed(next, SaleResponse).sale._id,
     ]);
-    expect(next.body.sale.number).toBe(Number(last?.n) + 1);
+    expect(parsed(next, SaleResponse).sale.number).toBe(Number(last?.n) + 1);
   });
 
   it('an untracked product short of stock keeps its own sentences', async () => {
@@ -199,8 +211,8 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
       lines: [{ productId: pen.id, quantity: 2 }],
       payment: { method: 'card' },
     });
-    expect(sale.body.error).toMatch(/^Not enough stock of Pen .*: 1 left\.$/);
-    expect((await order(t.as.salesRep, pen.id, 2)).body.error).toBe('Not enough stock');
+    expect(parsed(sale, ApiError).error).toMatch(/^Not enough stock of Pen .*: 1 left\.$/);
+    expect(parsed(await order(t.as.salesRep, pen.id, 2), ApiError).error).toBe('Not enough stock');
   });
 
   it('POST /api/order/add answers the lots it took, and every order list carries them ([] without lots)', async () => {
@@ -217,17 +229,20 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
       { lot: lotName(drops.lots.A as string, 'A', a), quantity: 2 },
       { lot: lotName(drops.lots.B as string, 'B', b), quantity: 1 },
     ];
-    expect(placed.body.order.lots).toEqual(lots);
+    expect(parsed(placed, OrderResponse).order.lots).toEqual(lots);
     const other = await order(seller, plain.id, 1);
-    expect(other.body.order.lots).toEqual([]);
+    expect(parsed(other, OrderResponse).order.lots).toEqual([]);
 
     const listed = async (who: Account, userId: string, query: string) => {
       const res = await t.call('GET', `/api/order/${userId}${query}`, { token: who.token });
       expect(res.status).toBe(200);
       const byId = new Map<string, unknown>(
-        res.body.orders.map((o: { _id: string; lots: unknown }) => [o._id, o.lots]),
+        parsed(res, OrderListResponse).orders.map((o) => [o._id, o.lots]),
       );
-      return [byId.get(placed.body.order._id), byId.get(other.body.order._id)];
+      return [
+        byId.get(parsed(placed, OrderResponse).order._id),
+        byId.get(parsed(other, OrderResponse).order._id),
+      ];
     };
     for (const query of ['?page=1&pageSize=10', '']) {
       // A seller's own, the admin's view of that seller, and the admin's every order.
@@ -241,9 +256,11 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
         token: t.as.admin.token,
       },
     );
-    const mine = everyone.body.orders.find((o: { _id: string }) => o._id === placed.body.order._id);
-    expect(mine.lots).toEqual(lots);
-    expect(everyone.body.orders.every((o: { lots: unknown }) => Array.isArray(o.lots))).toBe(true);
+    const mine = parsed(everyone, OrderListResponse).orders.find(
+      (o) => o._id === parsed(placed, OrderResponse).order._id,
+    );
+    expect(mine?.lots).toEqual(lots);
+    expect(parsed(everyone, OrderListResponse).orders.every((o) => Array.isArray(o.lots))).toBe(true);
   });
 
   it('POST /api/order/:id/return sends units back to the lots the order took from, a partial then a full return', async () => {
@@ -254,7 +271,7 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
     ]);
     const placed = await order(t.as.salesRep, cream.id, 4);
     expect(placed.status).toBe(201);
-    const id = placed.body.order._id;
+    const id = parsed(placed, OrderResponse).order._id;
     expect(await lotQuantities(cream.id)).toEqual({ A: 0, B: 3 });
     const back = (quantity: number) =>
       t.call('POST', `/api/order/${id}/return`, { token: t.as.admin.token, body: { quantity } });
@@ -267,14 +284,14 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
       ['B', 2],
     ]);
     // The order still names what it took.
-    expect(partial.body.order.lots).toEqual([
+    expect(parsed(partial, ReturnResponse).order.lots).toEqual([
       { lot: lotName(cream.lots.A as string, 'A', a), quantity: 2 },
       { lot: lotName(cream.lots.B as string, 'B', b), quantity: 2 },
     ]);
     await ledgerHolds(cream.id);
     const full = await back(1);
     expect(full.status).toBe(200);
-    expect(full.body.order).toMatchObject({ status: 'returned', returnedQuantity: 4 });
+    expect(parsed(full, ReturnResponse).order).toMatchObject({ status: 'returned', returnedQuantity: 4 });
     expect(await lotQuantities(cream.id)).toEqual({ A: 2, B: 5 });
     expect(await ledgerHolds(cream.id)).toBe(7);
     expect((await back(1)).status).toBe(409);
@@ -291,10 +308,10 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
       payment: { method: 'card' },
     });
     expect(sold.status).toBe(201);
-    const orderId = sold.body.sale.lines[0].order._id;
+    const orderId = nth(parsed(sold, SaleResponse).sale.lines).order._id;
     expect(await lotQuantities(balm.id)).toEqual({ A: 0, B: 2 });
     const refund = (quantity: number, restock: boolean) =>
-      t.call('POST', `/api/sales/${sold.body.sale._id}/refunds`, {
+      t.call('POST', `/api/sales/${parsed(sold, SaleResponse).sale._id}/refunds`, {
         token: t.as.salesRep.token,
         body: { lines: [{ order: orderId, quantity }], method: 'card', restock },
       });
@@ -309,7 +326,7 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
     const moves = await t.sql<{ kind: string; number: string; quantity: number; reason: string }>(
       `select m.kind, l.number, m.quantity, m.reason from stock_movements m join lots l on l.id = m.lot_id
        where m.refund_id = $1 order by m.kind desc, l.number`,
-      [damaged.body.refund._id],
+      [parsed(damaged, RefundResponse).refund._id],
     );
     expect(moves).toEqual([
       { kind: 'return', number: 'A', quantity: 2, reason: 'returned' },
@@ -323,8 +340,10 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
     expect((await refund(1, true)).status).toBe(201);
     expect(await lotQuantities(balm.id)).toEqual({ A: 1, B: 3 });
     expect(await ledgerHolds(balm.id)).toBe(4);
-    const receipt = await t.call('GET', `/api/sales/${sold.body.sale._id}`, { token: t.as.salesRep.token });
-    expect(receipt.body.sale.lines[0]).toMatchObject({ returnedQuantity: 5 });
+    const receipt = await t.call('GET', `/api/sales/${parsed(sold, SaleResponse).sale._id}`, {
+      token: t.as.salesRep.token,
+    });
+    expect(nth(parsed(receipt, SaleResponse).sale.lines)).toMatchObject({ returnedQuantity: 5 });
   });
 
   it('30 sales racing for two small lots: exactly 15 go through, both lots end at 0, never below', async () => {
@@ -346,22 +365,23 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
     expect(statuses.filter((status) => status === 201)).toHaveLength(15);
     expect(statuses.filter((status) => status === 409)).toHaveLength(15);
     for (const res of answers.filter((r) => r.status === 409))
-      expect(res.body.error).toMatch(/^Only \d+ of Tablets \w+ unexpired in stock\.$/);
+      expect(parsed(res, ApiError).error).toMatch(/^Only \d+ of Tablets \w+ unexpired in stock\.$/);
     expect(await lotQuantities(tablets.id)).toEqual({ FIVE: 0, OLD: 4, TEN: 0 });
     expect(await ledgerHolds(tablets.id)).toBe(4);
     // Each order's lots add up to its one unit, and the database agrees with every answer.
     const answered = answers
       .filter((r) => r.status === 201)
-      .map((r) =>
-        r.body.order ? r.body.order : { _id: r.body.sale.lines[0].order._id, ...r.body.sale.lines[0] },
-      );
+      .map((r) => {
+        const taken = parsed(r, z.union([OrderResponse, SaleResponse]));
+        if ('order' in taken) return taken.order;
+        const line = nth(taken.sale.lines);
+        return { _id: line.order._id, ...line };
+      });
     for (const placed of answered) {
-      expect(placed.lots.reduce((sum: number, lot: { quantity: number }) => sum + lot.quantity, 0)).toBe(1);
-      expect(await movementsOf(placed._id, 'sale')).toEqual([[placed.lots[0].lot.number, -1]]);
+      expect(placed.lots.reduce((sum, lot) => sum + lot.quantity, 0)).toBe(1);
+      expect(await movementsOf(placed._id, 'sale')).toEqual([[nth(placed.lots).lot.number, -1]]);
     }
-    const taken = answered.flatMap((placed) =>
-      placed.lots.map((lot: { lot: { number: string } }) => lot.lot.number),
-    );
+    const taken = answered.flatMap((placed) => placed.lots.map((lot) => lot.lot.number));
     expect(taken.filter((number) => number === 'TEN')).toHaveLength(10);
     expect(taken.filter((number) => number === 'FIVE')).toHaveLength(5);
     const [orders] = await t.sql<{ n: number; units: number }>(
@@ -406,7 +426,7 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
       ]) {
         // 413 for a body above the route's limit, 400 for the rest.
         expect([400, 413], `${JSON.stringify(quantity).slice(0, 40)}: ${res.text}`).toContain(res.status);
-        expect(res.body.error).toMatch(/^[^\n]+\.$/);
+        expect(parsed(res, ApiError).error).toMatch(/^[^\n]+\.$/);
       }
     }
     expect(await lotQuantities(gel.id)).toEqual({ G: 3 });

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CustomerResponse } from '../../../shared/customers';
 import { PERMISSIONS } from '../../../shared/roles';
 import { Sale } from '../../../shared/sales';
 import { runnerOf } from '../../db/connection';
 import { signedInRunnerFor } from '../../lib/auth';
 import { MemoryState } from '../../lib/shared-state';
 import { allowancesOn } from '../../lib/throttle';
-import { startApp, type TestApp, targets } from '../../test/harness';
+import { parsed, startApp, type TestApp, targets } from '../../test/harness';
 import { recordMovements } from '../stock/movements';
 import { CartRow, readCart, WrittenRow } from './sales.repository';
 import { type SellContext, sellCart } from './sell';
@@ -51,12 +52,13 @@ describe.each(targets)("the sale's statements on $name", (target) => {
     await recordMovements({ query: t.sql }, [
       { productId: tracked.id, kind: 'receipt', quantity: 6, lotId: lot?.id },
     ]);
-    const customer = (
+    const { customer } = parsed(
       await t.call('POST', '/api/customers', {
         token: t.as.salesRep.token,
         body: { name: `Customer ${taxed.id.slice(0, 8)}` },
-      })
-    ).body.customer as { _id: string };
+      }),
+      CustomerResponse,
+    );
     const credited = await t.call('POST', `/api/customers/${customer._id}/credit`, {
       token: t.as.admin.token,
       body: { amount: 100, note: 'Goodwill' },

@@ -1,8 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_SALE_LINES, saleNumberLabel } from '../../../shared/sales';
-import { fixtures } from '../../test/fixtures';
-import { type Account, startApp, type TestApp, targets } from '../../test/harness';
+import { z } from 'zod';
+import { ApiError } from '../../../shared/common';
+import { CustomerDetailResponse } from '../../../shared/customers';
+import { OrderListResponse, OrderResponse } from '../../../shared/orders';
+import { MAX_SALE_LINES, SaleListResponse, SaleResponse, saleNumberLabel } from '../../../shared/sales';
+import { fixtures, nth } from '../../test/fixtures';
+import { type Account, parsed, startApp, type TestApp, targets } from '../../test/harness';
 import { parseCsv } from '../../test/parse-csv';
+
+/** The receipt number of an order taken as a sale, failing the test when it has none. */
+function saleNumberOf(order: { _id: string; sale: { number: number } | null }): number {
+  if (!order.sale) throw new Error(`Order ${order._id} answered no sale.`);
+  return order.sale.number;
+}
 
 describe.each(targets)('sales on $name', (target) => {
   let t: TestApp;
@@ -32,7 +42,7 @@ describe.each(targets)('sales on $name', (target) => {
       total: 25.49,
     });
     expect(res.status).toBe(201);
-    const sale = res.body.sale;
+    const sale = parsed(res, SaleResponse).sale;
     const sold = (id: string, name: string, quantity: number, unitPrice: number, total: number) => ({
       order: { _id: expect.any(String) },
       product: { _id: id, name },
@@ -109,9 +119,9 @@ describe.each(targets)('sales on $name', (target) => {
     const csv = await t.call('GET', `/api/order/${rep.id}?format=csv`, { token: t.as.admin.token });
     const [header, ...rows] = parseCsv(csv.text);
     expect(header?.slice(-2)).toEqual(['sale number', 'customer']);
-    const line = rows.find((row) => row[0] === sale.lines[0].order._id);
+    const line = rows.find((row) => row[0] === nth(sale.lines).order._id);
     expect(line?.slice(-2)).toEqual([saleNumberLabel(sale.number), 'Ada Shopper']);
-    expect(listed.body.orders[0]).toMatchObject({
+    expect(nth(parsed(listed, OrderListResponse).orders)).toMatchObject({
       sale: { _id: sale._id, number: sale.number },
       customer: { _id: buyer, name: 'Ada Shopper' },
     });
@@ -127,8 +137,8 @@ describe.each(targets)('sales on $name', (target) => {
       payment: { method: 'card' },
     });
     expect(res.status).toBe(201);
-    expect(res.body.sale.lines).toHaveLength(1);
-    expect(res.body.sale).toMatchObject({
+    expect(parsed(res, SaleResponse).sale.lines).toHaveLength(1);
+    expect(parsed(res, SaleResponse).sale).toMatchObject({
       lines: [{ quantity: 3, total: 4.5 }],
       total: 4.5,
       customer: null,
@@ -140,13 +150,16 @@ describe.each(targets)('sales on $name', (target) => {
       lines: [{ productId: pen.id, quantity: 1 }],
       payment: { method: 'cash' },
     });
-    expect(exact.body.sale).toMatchObject({ payment: { method: 'cash', tendered: 1.5 }, change: 0 });
+    expect(parsed(exact, SaleResponse).sale).toMatchObject({
+      payment: { method: 'cash', tendered: 1.5 },
+      change: 0,
+    });
     const tendered = await sell(t.as.user, {
       lines: [{ productId: pen.id, quantity: 1 }],
       payment: { method: 'card', tendered: 5 },
     });
     expect(tendered.status).toBe(400);
-    expect(tendered.body.error).toMatch(/Only a cash payment takes a tendered amount/);
+    expect(parsed(tendered, ApiError).error).toMatch(/Only a cash payment takes a tendered amount/);
   });
 
   it('takes nothing when one line is short: 409 naming the product', async () => {
@@ -177,7 +190,7 @@ describe.each(targets)('sales on $name', (target) => {
       lines: [{ productId: out.id, quantity: 1 }],
       payment: { method: 'card' },
     });
-    expect(none.body.error).toBe('Gone Gadget is out of stock.');
+    expect(parsed(none, ApiError).error).toBe('Gone Gadget is out of stock.');
   });
 
   it('refuses bad input with one sentence and stores nothing', async () => {
@@ -226,8 +239,8 @@ describe.each(targets)('sales on $name', (target) => {
     for (const [body, status, error] of cases) {
       const res = await sell(t.as.salesRep, body);
       expect(res.status, JSON.stringify(body).slice(0, 120)).toBe(status);
-      expect(res.body.success).toBe(false);
-      expect(res.body.error).toMatch(error);
+      expect(parsed(res, ApiError).success).toBe(false);
+      expect(parsed(res, ApiError).error).toMatch(error);
     }
     expect(await stockOf(p.id)).toBe(5);
     expect(await t.sql('select 1 from orders where product_id = $1', [p.id])).toEqual([]);
@@ -239,22 +252,20 @@ describe.each(targets)('sales on $name', (target) => {
     expect((await sell(t.as.superAdmin, body)).status).toBe(403);
     const admins = await sell(t.as.admin, body);
     expect(admins.status).toBe(201);
-    expect(admins.body.sale.seller).toEqual({ _id: t.as.admin.id, name: t.as.admin.name });
+    expect(parsed(admins, SaleResponse).sale.seller).toEqual({ _id: t.as.admin.id, name: t.as.admin.name });
     expect(await stockOf(p.id)).toBe(19);
     expect((await t.call('POST', '/api/sales', { body })).status).toBe(401);
-    const mine = (await sell(t.as.medicalRep, body)).body.sale;
+    const mine = parsed(await sell(t.as.medicalRep, body), SaleResponse).sale;
     const theirs = await t.call('GET', `/api/sales/${mine._id}`, { token: t.as.user.token });
     expect(theirs.status).toBe(404);
-    expect((await t.call('GET', `/api/sales/${mine._id}`, { token: t.as.admin.token })).body.sale).toEqual(
-      mine,
-    );
-    const own = await t.call('GET', '/api/sales?pageSize=100', { token: t.as.medicalRep.token });
-    expect(own.body.sales.map((s: { _id: string }) => s._id)).toContain(mine._id);
     expect(
-      own.body.sales.every((s: { seller: { _id: string } }) => s.seller._id === t.as.medicalRep.id),
-    ).toBe(true);
+      parsed(await t.call('GET', `/api/sales/${mine._id}`, { token: t.as.admin.token }), SaleResponse).sale,
+    ).toEqual(mine);
+    const own = await t.call('GET', '/api/sales?pageSize=100', { token: t.as.medicalRep.token });
+    expect(parsed(own, SaleListResponse).sales.map((s) => s._id)).toContain(mine._id);
+    expect(parsed(own, SaleListResponse).sales.every((s) => s.seller._id === t.as.medicalRep.id)).toBe(true);
     const others = await t.call('GET', '/api/sales?pageSize=100', { token: t.as.user.token });
-    expect(others.body.sales.map((s: { _id: string }) => s._id)).not.toContain(mine._id);
+    expect(parsed(others, SaleListResponse).sales.map((s) => s._id)).not.toContain(mine._id);
     expect((await t.call('GET', '/api/sales/nope', { token: t.as.admin.token })).status).toBe(404);
   });
 
@@ -283,7 +294,7 @@ describe.each(targets)('sales on $name', (target) => {
       const statuses = [a.status, b.status].sort();
       expect(statuses).toEqual([201, 409]);
       const lost = a.status === 409 ? a : b;
-      expect(lost.body.error).toMatch(new RegExp(`Last Lamp ${round}`));
+      expect(parsed(lost, ApiError).error).toMatch(new RegExp(`Last Lamp ${round}`));
       const won = a.status === 201 ? { lamp: 3, bulb: 2 } : { lamp: 2, bulb: 4 };
       expect(await stockOf(last.id)).toBe(3 - won.lamp);
       expect(await stockOf(other.id)).toBe(10 - won.bulb);
@@ -312,15 +323,15 @@ describe.each(targets)('sales on $name', (target) => {
     expect(answers.filter((a) => a.status === 409)).toHaveLength(18);
     expect(await stockOf(p.id)).toBe(0);
     expect(await ledgerOf(p.id)).toBe(0);
-    const numbers = won.map((a) => a.body.sale.number as number);
+    const numbers = won.map((a) => parsed(a, SaleResponse).sale.number);
     expect(new Set(numbers).size).toBe(12);
     // Sales one after another get increasing numbers.
     const one = {
       lines: [{ productId: (await t.product({ stock: 5 })).id, quantity: 1 }],
       payment: { method: 'card' },
     };
-    const first = (await sell(t.as.user, one)).body.sale;
-    const second = (await sell(t.as.salesRep, one)).body.sale;
+    const first = parsed(await sell(t.as.user, one), SaleResponse).sale;
+    const second = parsed(await sell(t.as.salesRep, one), SaleResponse).sale;
     expect(second.number).toBeGreaterThan(first.number);
     expect(first.number).toBeGreaterThan(Math.max(...numbers));
     expect(new Date(second.createdAt).getTime()).toBeGreaterThanOrEqual(new Date(first.createdAt).getTime());
@@ -360,7 +371,7 @@ describe.each(targets)('sales on $name', (target) => {
         payment: { method: 'card' },
       });
       expect(res.status).toBe(201);
-      saleId = res.body.sale.lines[0].order._id;
+      saleId = nth(parsed(res, SaleResponse).sale.lines).order._id;
     });
     expect([...bySale.keys()].sort()).toEqual([
       'category_stock',
@@ -430,7 +441,7 @@ describe.each(targets)('sales on $name', (target) => {
     const third = await sell(t.as.user, body, headers);
     expect(third.status).toBe(201);
     expect(third.headers['idempotent-replay']).toBe('true');
-    expect(third.body.sale).toEqual(done[0]?.body.sale);
+    expect(parsed(third, SaleResponse).sale).toEqual(done[0] && parsed(done[0], SaleResponse).sale);
     expect(await stockOf(p.id)).toBe(8);
   });
 
@@ -444,9 +455,9 @@ describe.each(targets)('sales on $name', (target) => {
     for (const who of [t.as.user, t.as.salesRep, t.as.medicalRep, t.as.user]) {
       const placed = await order(who);
       expect(placed.status).toBe(201);
-      expect(placed.body.order.customer).toBeNull();
-      numbers.push(placed.body.order.sale.number);
-      numbers.push((await counter(who)).body.sale.number);
+      expect(parsed(placed, OrderResponse).order.customer).toBeNull();
+      numbers.push(saleNumberOf(parsed(placed, OrderResponse).order));
+      numbers.push(parsed(await counter(who), SaleResponse).sale.number);
     }
     expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
     expect(new Set(numbers).size).toBe(numbers.length);
@@ -467,7 +478,10 @@ describe.each(targets)('sales on $name', (target) => {
     expect(answers.filter((a) => a.status === 409)).toHaveLength(14);
     expect(await stockOf(q.id)).toBe(0);
     expect(await ledgerOf(q.id)).toBe(0);
-    const drawn = won.map((a) => (a.body.sale ?? a.body.order.sale).number as number);
+    const drawn = won.map((a) => {
+      const taken = parsed(a, z.union([SaleResponse, OrderResponse]));
+      return 'sale' in taken ? taken.sale.number : saleNumberOf(taken.order);
+    });
     expect(new Set(drawn).size).toBe(10);
     const [sales] = await t.sql<{ n: number; orders: number }>(
       `select count(distinct s.id)::int as n, count(o.id)::int as orders
@@ -475,7 +489,7 @@ describe.each(targets)('sales on $name', (target) => {
       [q.id],
     );
     expect(sales).toEqual({ n: 10, orders: 10 });
-    const after = (await order(t.as.user)).body.order.sale.number;
+    const after = saleNumberOf(parsed(await order(t.as.user), OrderResponse).order);
     expect(after).toBeGreaterThan(Math.max(...drawn));
   });
 
@@ -487,7 +501,7 @@ describe.each(targets)('sales on $name', (target) => {
     const made = [] as { _id: string; number: number }[];
     for (let i = 0; i < 3; i++)
       made.push(
-        (
+        parsed(
           await sell(rep, {
             lines: [
               { productId: p.id, quantity: 2 },
@@ -495,8 +509,9 @@ describe.each(targets)('sales on $name', (target) => {
             ],
             customer: zelda,
             payment: { method: 'card' },
-          })
-        ).body.sale,
+          }),
+          SaleResponse,
+        ).sale,
       );
     const list = async (who: Account, query: string) => {
       const res = await t.call('GET', `/api/sales?${query}`, { token: who.token });
@@ -526,8 +541,10 @@ describe.each(targets)('sales on $name', (target) => {
     expect(page2).toMatchObject({ total: 3, page: 2, pageSize: 1 });
     expect(page2.sales.map((s) => s._id)).toEqual([made[1]?._id]);
     // Each row counts its lines and what came back of them.
-    const line = (await t.call('GET', `/api/sales/${last._id}`, { token: t.as.admin.token })).body.sale
-      .lines[0];
+    const line = nth(
+      parsed(await t.call('GET', `/api/sales/${last._id}`, { token: t.as.admin.token }), SaleResponse).sale
+        .lines,
+    );
     const back = await t.call('POST', `/api/order/${line.order._id}/return`, {
       token: t.as.admin.token,
       body: { quantity: 1 },
@@ -560,7 +577,7 @@ describe.each(targets)('sales on $name', (target) => {
     expect(await ids(`from=${weekAgo}&to=${today}`)).toHaveLength(3);
     const bad = await t.call('GET', `/api/sales?from=${today}&to=${weekAgo}`, { token: t.as.admin.token });
     expect(bad.status).toBe(400);
-    expect(bad.body.error).toMatch(/from date/);
+    expect(parsed(bad, ApiError).error).toMatch(/from date/);
     expect((await t.call('GET', '/api/sales?from=2025-02-30', { token: t.as.admin.token })).status).toBe(400);
   });
 
@@ -569,19 +586,23 @@ describe.each(targets)('sales on $name', (target) => {
     const shared = (await customer({ name: `Shared ${Date.now()}` }))._id;
     const [ann, bob] = [await t.account('salesRep', 'Ann Rep'), await t.account('medicalRep', 'Bob Rep')];
     const sale = async (who: Account, withCustomer: boolean) =>
-      (
+      parsed(
         await sell(who, {
           lines: [{ productId: p.id, quantity: 1 }],
           ...(withCustomer ? { customer: shared } : {}),
           payment: { method: 'card' },
-        })
-      ).body.sale._id as string;
+        }),
+        SaleResponse,
+      ).sale._id;
     const annSales = [await sale(ann, true), await sale(ann, false)];
     const bobSales = [await sale(bob, true), await sale(bob, true)];
     const ids = async (who: Account, query: string) => {
       const res = await t.call('GET', `/api/sales?pageSize=100${query}`, { token: who.token });
       expect(res.status, res.text).toBe(200);
-      return { ids: res.body.sales.map((s: { _id: string }) => s._id) as string[], total: res.body.total };
+      return {
+        ids: parsed(res, SaleListResponse).sales.map((s) => s._id) as string[],
+        total: parsed(res, SaleListResponse).total,
+      };
     };
     // Each rep, by customer or not, paged or not: only their own.
     expect(await ids(ann, `&customer=${shared}`)).toEqual({ ids: [annSales[0]], total: 1 });
@@ -602,7 +623,8 @@ describe.each(targets)('sales on $name', (target) => {
     expect((await receipt(t.as.admin, bobSales[0] as string)).status).toBe(200);
     // The customer's page sums, for a rep, only the sales they made; for the admin, all three.
     const summary = async (who: Account) =>
-      (await t.call('GET', `/api/customers/${shared}`, { token: who.token })).body.summary;
+      parsed(await t.call('GET', `/api/customers/${shared}`, { token: who.token }), CustomerDetailResponse)
+        .summary;
     expect(await summary(ann)).toMatchObject({ sales: 1, totalSpent: 3 });
     expect(await summary(bob)).toMatchObject({ sales: 2, totalSpent: 6 });
     expect(await summary(t.as.admin)).toMatchObject({ sales: 3, totalSpent: 9 });

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../../shared/common';
+import { DashboardResponse } from '../../../shared/dashboard';
+import { OrderListResponse, OrderResponse, ReturnResponse } from '../../../shared/orders';
+import { ProductResponse } from '../../../shared/products';
 import { MovementListResponse, MovementResponse, StockCheckResponse } from '../../../shared/stock';
-import { fixtures, tag } from '../../test/fixtures';
-import { type Account, startApp, type TestApp, targets } from '../../test/harness';
+import { fixtures, nth, tag } from '../../test/fixtures';
+import { type Account, parsed, startApp, type TestApp, targets } from '../../test/harness';
 
 describe.each(targets)('stock ledger on $name', (target) => {
   let t: TestApp;
@@ -33,8 +37,8 @@ describe.each(targets)('stock ledger on $name', (target) => {
         body: { name: `Ledger ${tag()}`, price: 2, stock: 12, category: categoryId, supplier: supplierId },
       });
       expect(res.status).toBe(201);
-      const id = res.body.product._id;
-      expect(res.body.product.stock).toBe(12);
+      const id = parsed(res, ProductResponse).product._id;
+      expect(parsed(res, ProductResponse).product.stock).toBe(12);
       const rows = await t.sql(
         'select kind, quantity, stock_after, user_id from stock_movements where product_id = $1',
         [id],
@@ -90,7 +94,7 @@ describe.each(targets)('stock ledger on $name', (target) => {
         token: admin.token,
         body: { quantity: 20, reason: 'received' },
       });
-      expect(up.body.movement.stockAfter).toBe(27);
+      expect(parsed(up, MovementResponse).movement.stockAfter).toBe(27);
       expect(await stockOf(id)).toBe(27);
       expect(await ledgerOf(id)).toBe(27);
       // Each is in the activity log, in the same transaction.
@@ -162,7 +166,7 @@ describe.each(targets)('stock ledger on $name', (target) => {
         body: { counted: 7, note: 'Shelf count' },
       });
       expect(res.status).toBe(200);
-      expect(res.body.movement).toMatchObject({
+      expect(parsed(res, MovementResponse).movement).toMatchObject({
         kind: 'count',
         quantity: -3,
         stockAfter: 7,
@@ -172,7 +176,11 @@ describe.each(targets)('stock ledger on $name', (target) => {
         token: admin.token,
         body: { counted: 7 },
       });
-      expect(same.body.movement).toMatchObject({ kind: 'count', quantity: 0, stockAfter: 7 });
+      expect(parsed(same, MovementResponse).movement).toMatchObject({
+        kind: 'count',
+        quantity: 0,
+        stockAfter: 7,
+      });
       expect(await ledgerOf(id)).toBe(7);
       expect((await movementsOf(id)).map((m) => m.quantity)).toEqual([10, -3, 0]);
     });
@@ -191,7 +199,8 @@ describe.each(targets)('stock ledger on $name', (target) => {
     it('pages a product’s movements newest first, with the order of each sale and its receipt number', async () => {
       const { id } = await t.product({ stock: 30 });
       const placed = [];
-      for (let i = 0; i < 3; i++) placed.push((await order(t.as.salesRep.token, id, i + 1)).body.order);
+      for (let i = 0; i < 3; i++)
+        placed.push(parsed(await order(t.as.salesRep.token, id, i + 1), OrderResponse).order);
       await t.call('POST', `/api/products/${id}/adjust`, {
         token: admin.token,
         body: { quantity: 2, reason: 'found' },
@@ -207,13 +216,13 @@ describe.each(targets)('stock ledger on $name', (target) => {
         ['sale', -3, 24],
         ['sale', -2, 27],
       ]);
-      expect(page.movements[1]?.order).toEqual({ _id: placed[2]._id, sale: placed[2].sale });
-      expect(placed[2].sale).toEqual({ _id: expect.any(String), number: expect.any(Number) });
+      expect(page.movements[1]?.order).toEqual({ _id: nth(placed, 2)._id, sale: nth(placed, 2).sale });
+      expect(nth(placed, 2).sale).toEqual({ _id: expect.any(String), number: expect.any(Number) });
       expect(page.movements[1]?.user).toEqual({ _id: t.as.salesRep.id, name: t.as.salesRep.name });
       const second = await t.call('GET', `/api/products/${id}/movements?page=2&pageSize=3`, {
         token: admin.token,
       });
-      expect(second.body.movements.map((m: { kind: string }) => m.kind)).toEqual(['sale', 'initial']);
+      expect(parsed(second, MovementListResponse).movements.map((m) => m.kind)).toEqual(['sale', 'initial']);
     });
 
     it('answers 404 for a product that never existed, and only admins may read it', async () => {
@@ -246,7 +255,7 @@ describe.each(targets)('stock ledger on $name', (target) => {
         await t.sql('alter table products enable trigger products_stock_from_ledger');
       }
       const after = await t.call('GET', '/api/stock/check', { token: admin.token });
-      expect(after.body.mismatches).toEqual([
+      expect(parsed(after, StockCheckResponse).mismatches).toEqual([
         { product: { _id: id, name: expect.stringMatching(/^Tampered /) }, stock: 9, ledger: 5 },
       ]);
       await t.sql('alter table products disable trigger products_stock_from_ledger');
@@ -281,7 +290,7 @@ describe.each(targets)('stock ledger on $name', (target) => {
       for (let i = 0; i < 3; i++) await order(t.as.user.token, id, 1);
       const res = await edit(id, { price: 12.5, stock: 50, expectedStock: 50 });
       expect(res.status).toBe(200);
-      expect(res.body.product).toMatchObject({ price: 12.5, stock: 47 });
+      expect(parsed(res, ProductResponse).product).toMatchObject({ price: 12.5, stock: 47 });
       expect(await ledgerOf(id)).toBe(47);
     });
 
@@ -305,7 +314,7 @@ describe.each(targets)('stock ledger on $name', (target) => {
       const { id } = await t.product({ stock: 20 });
       const res = await edit(id, { stock: 25, expectedStock: 20 });
       expect(res.status).toBe(200);
-      expect(res.body.product.stock).toBe(25);
+      expect(parsed(res, ProductResponse).product.stock).toBe(25);
       expect((await movementsOf(id)).at(-1)).toMatchObject({ kind: 'count', quantity: 5, stock_after: 25 });
     });
 
@@ -313,7 +322,7 @@ describe.each(targets)('stock ledger on $name', (target) => {
       const { id } = await t.product({ stock: 8 });
       expect((await edit(id, { stock: 8 })).status).toBe(200);
       expect(await movementsOf(id)).toHaveLength(1);
-      expect((await edit(id, { stock: 3 })).body.product.stock).toBe(3);
+      expect(parsed(await edit(id, { stock: 3 }), ProductResponse).product.stock).toBe(3);
       expect((await movementsOf(id)).at(-1)).toMatchObject({ kind: 'count', quantity: -5 });
     });
   });
@@ -321,13 +330,13 @@ describe.each(targets)('stock ledger on $name', (target) => {
   describe('POST /api/order/:id/return', () => {
     it('takes units back to stock, grows returnedQuantity, and marks the order returned when all came back', async () => {
       const { id } = await t.product({ stock: 10, price: 4 });
-      const placed = (await order(t.as.medicalRep.token, id, 3)).body.order;
+      const placed = parsed(await order(t.as.medicalRep.token, id, 3), OrderResponse).order;
       const part = await t.call('POST', `/api/order/${placed._id}/return`, {
         token: admin.token,
         body: { quantity: 2, reason: 'Wrong size' },
       });
       expect(part.status).toBe(200);
-      expect(part.body.order).toMatchObject({
+      expect(parsed(part, ReturnResponse).order).toMatchObject({
         _id: placed._id,
         status: 'placed',
         returnedQuantity: 2,
@@ -345,17 +354,17 @@ describe.each(targets)('stock ledger on $name', (target) => {
         token: admin.token,
         body: { quantity: 1 },
       });
-      expect(rest.body.order).toMatchObject({ status: 'returned', returnedQuantity: 3 });
+      expect(parsed(rest, ReturnResponse).order).toMatchObject({ status: 'returned', returnedQuantity: 3 });
       const more = await t.call('POST', `/api/order/${placed._id}/return`, {
         token: admin.token,
         body: { quantity: 1 },
       });
       expect(more.status).toBe(409);
-      expect(more.body.error).toBe('Every unit of this order was already returned.');
+      expect(parsed(more, ApiError).error).toBe('Every unit of this order was already returned.');
       expect(await stockOf(id)).toBe(10);
       // The orders list shows it.
       const list = await t.call('GET', `/api/order/${t.as.medicalRep.id}`, { token: t.as.medicalRep.token });
-      expect(list.body.orders.find((o: { _id: string }) => o._id === placed._id)).toMatchObject({
+      expect(parsed(list, OrderListResponse).orders.find((o) => o._id === placed._id)).toMatchObject({
         status: 'returned',
         returnedQuantity: 3,
       });
@@ -363,13 +372,13 @@ describe.each(targets)('stock ledger on $name', (target) => {
 
     it('refuses more than remains with 409 naming what remains, an unknown order with 404, and non-admins with 403', async () => {
       const { id } = await t.product({ stock: 10 });
-      const placed = (await order(t.as.user.token, id, 2)).body.order;
+      const placed = parsed(await order(t.as.user.token, id, 2), OrderResponse).order;
       const res = await t.call('POST', `/api/order/${placed._id}/return`, {
         token: admin.token,
         body: { quantity: 3 },
       });
       expect(res.status).toBe(409);
-      expect(res.body.error).toBe('Only 2 of this order can still be returned.');
+      expect(parsed(res, ApiError).error).toBe('Only 2 of this order can still be returned.');
       expect(
         (
           await t.call('POST', '/api/order/00000000-0000-4000-8000-000000000000/return', {
@@ -394,12 +403,13 @@ describe.each(targets)('stock ledger on $name', (target) => {
       try {
         const { id } = await fresh.product({ name: 'Net seller', stock: 20, price: 2.5 });
         const { id: other } = await fresh.product({ name: 'Steady seller', stock: 20, price: 1 });
-        const a = (
+        const a = parsed(
           await fresh.call('POST', '/api/order/add', {
             token: fresh.as.user.token,
             body: { productId: id, quantity: 6 },
-          })
-        ).body.order;
+          }),
+          OrderResponse,
+        ).order;
         await fresh.call('POST', '/api/order/add', {
           token: fresh.as.user.token,
           body: { productId: other, quantity: 4 },
@@ -408,7 +418,10 @@ describe.each(targets)('stock ledger on $name', (target) => {
           token: fresh.as.admin.token,
           body: { quantity: 3 },
         });
-        const dash = (await fresh.call('GET', '/api/dashboard', { token: fresh.as.admin.token })).body;
+        const dash = parsed(
+          await fresh.call('GET', '/api/dashboard', { token: fresh.as.admin.token }),
+          DashboardResponse,
+        );
         expect(dash.revenue).toBe(3 * 2.5 + 4);
         expect(dash.ordersToday).toBe(2);
         expect(dash.highestSaleProduct).toMatchObject({ name: 'Steady seller', totalQuantity: 4 });
@@ -420,7 +433,7 @@ describe.each(targets)('stock ledger on $name', (target) => {
 
     it('parallel returns never give back more than was sold', async () => {
       const { id } = await t.product({ stock: 10 });
-      const placed = (await order(t.as.user.token, id, 5)).body.order;
+      const placed = parsed(await order(t.as.user.token, id, 5), OrderResponse).order;
       const results = await Promise.all(
         Array.from({ length: 12 }, () =>
           t.call('POST', `/api/order/${placed._id}/return`, { token: admin.token, body: { quantity: 1 } }),
@@ -454,7 +467,7 @@ describe.each(targets)('stock ledger on $name', (target) => {
         Array.from({ length: 10 }, () => order(t.as.salesRep.token, id, 1, key)),
       );
       expect(results.map((r) => r.status)).toEqual(Array(10).fill(201));
-      expect(new Set(results.map((r) => r.body.order._id)).size).toBe(1);
+      expect(new Set(results.map((r) => parsed(r, OrderResponse).order._id)).size).toBe(1);
       expect(await stockOf(id)).toBe(99);
     });
 
@@ -468,7 +481,9 @@ describe.each(targets)('stock ledger on $name', (target) => {
       expect(again.body).toEqual(refused.body);
       const other = await order(t.as.user.token, id, 1, key);
       expect(other.status).toBe(409);
-      expect(other.body.error).toBe('This Idempotency-Key was already used for a different request.');
+      expect(parsed(other, ApiError).error).toBe(
+        'This Idempotency-Key was already used for a different request.',
+      );
       expect(await stockOf(id)).toBe(1);
     });
 
@@ -493,8 +508,8 @@ describe.each(targets)('stock ledger on $name', (target) => {
           body: { quantity: 5, reason: 'received' },
           headers: { 'idempotency-key': `adjust-${id}` },
         });
-      expect((await adjust()).body.movement.stockAfter).toBe(15);
-      expect((await adjust()).body.movement.stockAfter).toBe(15);
+      expect(parsed(await adjust(), MovementResponse).movement.stockAfter).toBe(15);
+      expect(parsed(await adjust(), MovementResponse).movement.stockAfter).toBe(15);
       const count = () =>
         t.call('POST', `/api/products/${id}/count`, {
           token: admin.token,
@@ -503,7 +518,7 @@ describe.each(targets)('stock ledger on $name', (target) => {
         });
       const [c1, c2] = [await count(), await count()];
       expect(c2.body).toEqual(c1.body);
-      const placed = (await order(t.as.user.token, id, 4)).body.order;
+      const placed = parsed(await order(t.as.user.token, id, 4), OrderResponse).order;
       const give = () =>
         t.call('POST', `/api/order/${placed._id}/return`, {
           token: admin.token,
@@ -525,7 +540,8 @@ describe.each(targets)('stock ledger on $name', (target) => {
   it('200 concurrent orders, adjustments, counts and returns on one product end with stock = sum of movements ≥ 0', async () => {
     const { id } = await t.product({ stock: 40 });
     const placedIds: string[] = [];
-    for (let i = 0; i < 10; i++) placedIds.push((await order(t.as.user.token, id, 1)).body.order._id);
+    for (let i = 0; i < 10; i++)
+      placedIds.push(parsed(await order(t.as.user.token, id, 1), OrderResponse).order._id);
     const tokens = [t.as.user.token, t.as.salesRep.token, t.as.medicalRep.token];
     const ops = Array.from({ length: 200 }, (_, i) => {
       switch (i % 5) {

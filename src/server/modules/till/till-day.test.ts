@@ -1,10 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ZodType } from 'zod';
+import { CustomerResponse } from '../../../shared/customers';
 import { centsNumber, toCents } from '../../../shared/money';
 import type { Role } from '../../../shared/roles';
 import type { Sale } from '../../../shared/sales';
-import { type Refund, SessionResponse } from '../../../shared/till';
+import {
+  CashMovementResponse,
+  CreditAdjustmentResponse,
+  CreditResponse,
+  type Refund,
+  RefundResponse,
+  RegisterResponse,
+  SessionResponse,
+} from '../../../shared/till';
 import { fixtures, type SaleBody } from '../../test/fixtures';
-import { startApp, type TestApp, targets } from '../../test/harness';
+import { parsed, startApp, type TestApp, targets } from '../../test/harness';
 
 /**
  * A day at one till (issue 22 item 5): sales paid in cash with change, split, with store credit
@@ -22,16 +32,18 @@ describe.each(targets)('a day at the till on $name', (target) => {
   const { sold, taxRate, storeSettings } = fixtures(() => t);
 
   const as = (role: Role) => t.as[role].token;
-  const ok = async (
+  /** The body of a call that must answer `status`, as `schema` describes it. */
+  const ok = async <S extends ZodType>(
     method: 'GET' | 'POST' | 'PUT',
     url: string,
     body: unknown,
     role: Role,
     status: number,
+    schema: S,
   ) => {
     const res = await t.call(method, url, { token: as(role), body });
     expect(res.status, `${method} ${url}: ${res.text}`).toBe(status);
-    return res.body;
+    return parsed(res, schema);
   };
 
   it('the session’s reports are the sums of its sales, refunds and cash movements, to the cent', async () => {
@@ -40,20 +52,49 @@ describe.each(targets)('a day at the till on $name', (target) => {
     await storeSettings({ defaultTaxRate: standard._id, pricesIncludeTax: false });
     const pens = await t.product({ name: 'Pens', stock: 50, price: 10 });
     const pads = await t.product({ name: 'Pads', stock: 50, price: 7.5 });
-    const { customer } = await ok('POST', '/api/customers', { name: 'Rita Regular' }, 'salesRep', 201);
-    await ok('POST', `/api/customers/${customer._id}/credit`, { amount: 30, note: 'Goodwill' }, 'admin', 201);
+    const { customer } = await ok(
+      'POST',
+      '/api/customers',
+      { name: 'Rita Regular' },
+      'salesRep',
+      201,
+      CustomerResponse,
+    );
+    await ok(
+      'POST',
+      `/api/customers/${customer._id}/credit`,
+      { amount: 30, note: 'Goodwill' },
+      'admin',
+      201,
+      CreditAdjustmentResponse,
+    );
 
-    const { register } = await ok('POST', '/api/registers', { name: 'Front till' }, 'admin', 201);
+    const { register } = await ok(
+      'POST',
+      '/api/registers',
+      { name: 'Front till' },
+      'admin',
+      201,
+      RegisterResponse,
+    );
     const { session } = await ok(
       'POST',
       `/api/registers/${register._id}/open`,
       { openingFloat: 200 },
       'salesRep',
       201,
+      SessionResponse,
     );
-    const other = await ok('POST', '/api/registers', { name: 'Back till' }, 'admin', 201);
+    const other = await ok('POST', '/api/registers', { name: 'Back till' }, 'admin', 201, RegisterResponse);
     const otherSession = (
-      await ok('POST', `/api/registers/${other.register._id}/open`, { openingFloat: 10 }, 'user', 201)
+      await ok(
+        'POST',
+        `/api/registers/${other.register._id}/open`,
+        { openingFloat: 10 },
+        'user',
+        201,
+        SessionResponse,
+      )
     ).session;
 
     const sell = (body: SaleBody, role: Role = 'salesRep') => sold(t.as[role], body);
@@ -114,6 +155,7 @@ describe.each(targets)('a day at the till on $name', (target) => {
           },
           'salesRep',
           201,
+          RefundResponse,
         )
       ).refund;
     const refunds = [
@@ -125,7 +167,14 @@ describe.each(targets)('a day at the till on $name', (target) => {
     const elsewhere = await refund(splitSale, 1, 'card', false);
 
     const move = (amount: number, reason: string) =>
-      ok('POST', `/api/register-sessions/${session._id}/cash`, { amount, reason }, 'salesRep', 201);
+      ok(
+        'POST',
+        `/api/register-sessions/${session._id}/cash`,
+        { amount, reason },
+        'salesRep',
+        201,
+        CashMovementResponse,
+      );
     await move(50, 'Change from the bank');
     await move(-12.5, 'Window cleaner');
 
@@ -172,7 +221,7 @@ describe.each(targets)('a day at the till on $name', (target) => {
     expect(elsewhere.session).toBeNull();
 
     const x = SessionResponse.parse(
-      await ok('GET', `/api/register-sessions/${session._id}`, undefined, 'admin', 200),
+      await ok('GET', `/api/register-sessions/${session._id}`, undefined, 'admin', 200, SessionResponse),
     );
     expect(x.report).toEqual(report);
     // Cash taken: 50 handed over less the change, 20 of the split less its change.
@@ -189,12 +238,13 @@ describe.each(targets)('a day at the till on $name', (target) => {
         { countedCash: counted, note: 'Counted twice' },
         'user',
         200,
+        SessionResponse,
       ),
     );
     expect(z.report).toEqual({ ...report, countedCash: counted, difference: -0.5 });
     expect(z.session).toMatchObject({ status: 'closed', countedCash: counted, note: 'Counted twice' });
     const again = SessionResponse.parse(
-      await ok('GET', `/api/register-sessions/${session._id}`, undefined, 'salesRep', 200),
+      await ok('GET', `/api/register-sessions/${session._id}`, undefined, 'salesRep', 200, SessionResponse),
     );
     expect(again.report).toEqual(z.report);
 
@@ -214,12 +264,20 @@ describe.each(targets)('a day at the till on $name', (target) => {
       expect(refused.status, refused.text).toBe(409);
     }
     expect(
-      SessionResponse.parse(await ok('GET', `/api/register-sessions/${session._id}`, undefined, 'admin', 200))
-        .report,
+      SessionResponse.parse(
+        await ok('GET', `/api/register-sessions/${session._id}`, undefined, 'admin', 200, SessionResponse),
+      ).report,
     ).toEqual(z.report);
 
     // The customer's credit: 30 given, 10.89 spent, the refunded unit back.
-    const credit = await ok('GET', `/api/customers/${customer._id}/credit`, undefined, 'salesRep', 200);
+    const credit = await ok(
+      'GET',
+      `/api/customers/${customer._id}/credit`,
+      undefined,
+      'salesRep',
+      200,
+      CreditResponse,
+    );
     expect(credit.balance).toBe(
       centsNumber(toCents(30) - toCents(creditSale.total) + toCents(refunds[2]?.total ?? 0)),
     );

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LoginResponse } from '../../../shared/auth';
+import { ApiError } from '../../../shared/common';
+import { OrderListResponse, OrderResponse } from '../../../shared/orders';
 import type { Role } from '../../../shared/roles';
+import { ProfileResponse, UserListResponse, UserResponse } from '../../../shared/users';
 import { tag } from '../../test/fixtures';
-import { type Account, PASSWORD, startApp, type TestApp, targets } from '../../test/harness';
+import { type Account, PASSWORD, parsed, startApp, type TestApp, targets } from '../../test/harness';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const REPS_AND_USER = ['salesRep', 'medicalRep', 'user'] as const;
@@ -33,12 +37,13 @@ describe.each(targets)('users on $name', (target) => {
       const someone = await t.account('admin', 'Listed Admin');
       const res = await t.call('GET', '/api/users', { token: t.as.superAdmin.token });
       expect(res.status).toBe(200);
-      expect(Object.keys(res.body).sort()).toEqual(['success', 'total', 'users']);
-      expect(res.body.total).toBe(res.body.users.length);
-      const roles = new Set(res.body.users.map((u: { role: string }) => u.role));
+      expect(Object.keys(parsed(res, UserListResponse)).sort()).toEqual(['success', 'total', 'users']);
+      expect(parsed(res, UserListResponse).total).toBe(parsed(res, UserListResponse).users.length);
+      const roles = new Set(parsed(res, UserListResponse).users.map((u) => u.role));
       expect([...roles].sort()).toEqual(['admin', 'medicalRep', 'salesRep', 'superAdmin', 'user']);
-      for (const user of res.body.users) expect(Object.keys(user).sort()).toEqual(USER_KEYS);
-      expect(res.body.users).toContainEqual({
+      for (const user of parsed(res, UserListResponse).users)
+        expect(Object.keys(user).sort()).toEqual(USER_KEYS);
+      expect(parsed(res, UserListResponse).users).toContainEqual({
         _id: someone.id,
         name: 'Listed Admin',
         email: someone.email,
@@ -53,10 +58,10 @@ describe.each(targets)('users on $name', (target) => {
       const rep = await t.account('salesRep');
       const res = await t.call('GET', '/api/users', { token: t.as.admin.token });
       expect(res.status).toBe(200);
-      const roles = new Set(res.body.users.map((u: { role: string }) => u.role));
+      const roles = new Set(parsed(res, UserListResponse).users.map((u) => u.role));
       expect([...roles].sort()).toEqual(['medicalRep', 'salesRep', 'user']);
-      expect(res.body.users.map((u: { _id: string }) => u._id)).toContain(rep.id);
-      expect(res.body.users.map((u: { _id: string }) => u._id)).not.toContain(t.as.admin.id);
+      expect(parsed(res, UserListResponse).users.map((u) => u._id)).toContain(rep.id);
+      expect(parsed(res, UserListResponse).users.map((u) => u._id)).not.toContain(t.as.admin.id);
     });
 
     it.each(REPS_AND_USER)('answers 403 to a %s', async (role) => {
@@ -71,8 +76,8 @@ describe.each(targets)('users on $name', (target) => {
       const body = newUser('admin', { name: '  Ada Admin ', email: `  ${freshEmail('Ada').toUpperCase()}` });
       const res = await t.call('POST', '/api/users/add', { token: t.as.superAdmin.token, body });
       expect(res.status).toBe(201);
-      expect(Object.keys(res.body).sort()).toEqual(['success', 'user']);
-      expect(res.body.user).toEqual({
+      expect(Object.keys(parsed(res, UserResponse)).sort()).toEqual(['success', 'user']);
+      expect(parsed(res, UserResponse).user).toEqual({
         _id: expect.any(String),
         name: 'Ada Admin',
         email: body.email.trim().toLowerCase(),
@@ -83,14 +88,14 @@ describe.each(targets)('users on $name', (target) => {
       });
       const signIn = await login(body.email, 'long enough password');
       expect(signIn.status).toBe(200);
-      expect(signIn.body.user._id).toBe(res.body.user._id);
+      expect(parsed(signIn, LoginResponse).user._id).toBe(parsed(res, UserResponse).user._id);
     });
 
     it('stores a missing address as an empty one', async () => {
       const { address: _address, ...body } = newUser('user');
       const res = await t.call('POST', '/api/users/add', { token: t.as.admin.token, body });
       expect(res.status).toBe(201);
-      expect(res.body.user.address).toBe('');
+      expect(parsed(res, UserResponse).user.address).toBe('');
     });
 
     it.each(['superAdmin', 'salesRep', 'medicalRep', 'user'] as const)(
@@ -99,7 +104,7 @@ describe.each(targets)('users on $name', (target) => {
         const body = newUser(role);
         const res = await t.call('POST', '/api/users/add', { token: t.as.superAdmin.token, body });
         expect(res.status).toBe(403);
-        expect(res.body.success).toBe(false);
+        expect(parsed(res, ApiError).success).toBe(false);
         const rows = await t.sql('select 1 from users where email = $1', [body.email]);
         expect(rows).toHaveLength(0);
       },
@@ -108,14 +113,14 @@ describe.each(targets)('users on $name', (target) => {
     it.each(REPS_AND_USER)('lets an admin create a %s', async (role) => {
       const res = await t.call('POST', '/api/users/add', { token: t.as.admin.token, body: newUser(role) });
       expect(res.status).toBe(201);
-      expect(res.body.user.role).toBe(role);
+      expect(parsed(res, UserResponse).user.role).toBe(role);
     });
 
     it.each(['admin', 'superAdmin'] as const)('refuses an admin creating a %s with 403', async (role) => {
       const body = newUser(role);
       const res = await t.call('POST', '/api/users/add', { token: t.as.admin.token, body });
       expect(res.status).toBe(403);
-      expect(res.body.success).toBe(false);
+      expect(parsed(res, ApiError).success).toBe(false);
       const rows = await t.sql('select 1 from users where email = $1', [body.email]);
       expect(rows).toHaveLength(0);
     });
@@ -169,9 +174,9 @@ describe.each(targets)('users on $name', (target) => {
       const body = newUser('user', change);
       const res = await t.call('POST', '/api/users/add', { token: t.as.admin.token, body });
       expect(res.status).toBe(400);
-      expect(res.body.success).toBe(false);
-      expect(res.body.error).toMatch(/^[^\n]+$/);
-      expect(res.body.details).toEqual(
+      expect(parsed(res, ApiError).success).toBe(false);
+      expect(parsed(res, ApiError).error).toMatch(/^[^\n]+$/);
+      expect(parsed(res, ApiError).details).toEqual(
         expect.arrayContaining([{ path: expect.any(String), message: expect.any(String) }]),
       );
     });
@@ -184,15 +189,15 @@ describe.each(targets)('users on $name', (target) => {
         body: newUser('user', { email: longestEmail }),
       });
       expect(res.status).toBe(201);
-      expect(res.body.user.email).toBe(longestEmail);
+      expect(parsed(res, UserResponse).user.email).toBe(longestEmail);
     });
 
     it('accepts an 8-character password and ignores unknown fields', async () => {
       const body = newUser('user', { password: '12345678', isAdmin: true, _id: UNKNOWN_ID });
       const res = await t.call('POST', '/api/users/add', { token: t.as.admin.token, body });
       expect(res.status).toBe(201);
-      expect(res.body.user._id).not.toBe(UNKNOWN_ID);
-      expect(res.body.user.role).toBe('user');
+      expect(parsed(res, UserResponse).user._id).not.toBe(UNKNOWN_ID);
+      expect(parsed(res, UserResponse).user.role).toBe('user');
       expect((await login(body.email as string, '12345678')).status).toBe(200);
     });
   });
@@ -230,7 +235,7 @@ describe.each(targets)('users on $name', (target) => {
       for (const target of [other, boss, me]) {
         const res = await t.call('DELETE', `/api/users/${target.id}`, { token: me.token });
         expect(res.status).toBe(403);
-        expect(res.body.success).toBe(false);
+        expect(parsed(res, ApiError).success).toBe(false);
         expect(await t.sql('select 1 from users where id = $1', [target.id])).toHaveLength(1);
       }
     });
@@ -260,13 +265,13 @@ describe.each(targets)('users on $name', (target) => {
         body: { productId, quantity: 2 },
       });
       expect(placed.status).toBe(201);
-      const orderId = placed.body.order._id;
+      const orderId = parsed(placed, OrderResponse).order._id;
       expect((await t.call('DELETE', `/api/users/${buyer.id}`, { token: t.as.admin.token })).status).toBe(
         200,
       );
       const all = await t.call('GET', `/api/order/${t.as.admin.id}`, { token: t.as.admin.token });
       expect(all.status).toBe(200);
-      const kept = all.body.orders.find((o: { _id: string }) => o._id === orderId);
+      const kept = parsed(all, OrderListResponse).orders.find((o) => o._id === orderId);
       expect(kept).toMatchObject({
         user: { name: 'Gone Buyer', address: 'Gone Buyer street 1' },
         product: { name: 'Kept item' },
@@ -283,8 +288,8 @@ describe.each(targets)('users on $name', (target) => {
         const me = t.as[role];
         const res = await t.call('GET', `/api/users/${me.id}`, { token: me.token });
         expect(res.status).toBe(200);
-        expect(Object.keys(res.body).sort()).toEqual(['success', 'user']);
-        expect(res.body.user).toEqual({
+        expect(Object.keys(parsed(res, UserResponse)).sort()).toEqual(['success', 'user']);
+        expect(parsed(res, UserResponse).user).toEqual({
           _id: me.id,
           name: me.name,
           email: me.email,
@@ -302,7 +307,7 @@ describe.each(targets)('users on $name', (target) => {
         const other = await t.account(role);
         const res = await t.call('GET', `/api/users/${other.id}`, { token: t.as.superAdmin.token });
         expect(res.status).toBe(200);
-        expect(res.body.user._id).toBe(other.id);
+        expect(parsed(res, UserResponse).user._id).toBe(other.id);
       },
     );
 
@@ -311,13 +316,13 @@ describe.each(targets)('users on $name', (target) => {
         const other = await t.account(role);
         const res = await t.call('GET', `/api/users/${other.id}`, { token: t.as.admin.token });
         expect(res.status).toBe(200);
-        expect(res.body.user.role).toBe(role);
+        expect(parsed(res, UserResponse).user.role).toBe(role);
       }
       for (const role of ['admin', 'superAdmin'] as const) {
         const other = await t.account(role);
         const res = await t.call('GET', `/api/users/${other.id}`, { token: t.as.admin.token });
         expect(res.status).toBe(403);
-        expect(res.body.success).toBe(false);
+        expect(parsed(res, ApiError).success).toBe(false);
       }
     });
 
@@ -359,8 +364,8 @@ describe.each(targets)('users on $name', (target) => {
         },
       });
       expect(res.status).toBe(200);
-      expect(Object.keys(res.body).sort()).toEqual(['success', 'user']);
-      expect(res.body.user).toEqual({
+      expect(Object.keys(parsed(res, ProfileResponse)).sort()).toEqual(['success', 'user']);
+      expect(parsed(res, ProfileResponse).user).toEqual({
         _id: me.id,
         name: 'Renamed Person',
         email,
@@ -370,7 +375,9 @@ describe.each(targets)('users on $name', (target) => {
         mustChangePassword: false,
       });
       // The token stays valid and the new email signs in with the unchanged password.
-      expect((await t.call('GET', `/api/users/${me.id}`, { token: me.token })).body.user.email).toBe(email);
+      expect(
+        parsed(await t.call('GET', `/api/users/${me.id}`, { token: me.token }), UserResponse).user.email,
+      ).toBe(email);
       expect((await login(email, PASSWORD)).status).toBe(200);
     });
 
@@ -379,7 +386,7 @@ describe.each(targets)('users on $name', (target) => {
       for (const body of [profile(me, { password: '' }), profile(me)]) {
         const res = await t.call('PUT', `/api/users/${me.id}`, { token: me.token, body });
         expect(res.status).toBe(200);
-        expect(res.body.token).toBeUndefined();
+        expect(parsed(res, ProfileResponse).token).toBeUndefined();
       }
       expect((await login(me.email, PASSWORD)).status).toBe(200);
       expect((await t.call('GET', '/api/products', { token: me.token })).status).toBe(200);
@@ -392,7 +399,7 @@ describe.each(targets)('users on $name', (target) => {
         body: profile(me, { password: 'another fine password', currentPassword: PASSWORD }),
       });
       expect(res.status).toBe(200);
-      expect(Object.keys(res.body).sort()).toEqual(['success', 'token', 'user']);
+      expect(Object.keys(parsed(res, ProfileResponse)).sort()).toEqual(['success', 'token', 'user']);
       expect((await login(me.email, 'another fine password')).status).toBe(200);
       expect((await login(me.email, PASSWORD)).status).toBe(401);
     });
@@ -441,7 +448,7 @@ describe.each(targets)('users on $name', (target) => {
         body: profile(me, { name: 'Only The Name', email: me.email.toUpperCase() }),
       });
       expect(res.status).toBe(200);
-      expect(res.body.user.name).toBe('Only The Name');
+      expect(parsed(res, ProfileResponse).user.name).toBe('Only The Name');
     });
 
     it('wrong current passwords count against the sign-in throttle', async () => {
@@ -513,7 +520,7 @@ describe.each(targets)('users on $name', (target) => {
           expect((await propose(other.email, PASSWORD)).status).toBe(409);
         const refused = await propose(taken[3]?.email as string, PASSWORD);
         expect(refused.status).toBe(429);
-        expect(refused.body.error).toMatch(/^Too many failed sign-in attempts/);
+        expect(parsed(refused, ApiError).error).toMatch(/^Too many failed sign-in attempts/);
         expect((await propose(freshEmail('free'), PASSWORD)).status).toBe(429);
         const [row] = await strict.sql<{ email: string }>('select email from users where id = $1', [me.id]);
         expect(row?.email).toBe(me.email);
@@ -532,7 +539,7 @@ describe.each(targets)('users on $name', (target) => {
       const me = await t.account('user');
       const res = await t.call('PUT', `/api/users/${me.id}`, { token: me.token, body: profile(me, change) });
       expect(res.status).toBe(400);
-      expect(res.body.success).toBe(false);
+      expect(parsed(res, ApiError).success).toBe(false);
     });
 
     it('answers 404 for a malformed id', async () => {
