@@ -11,6 +11,7 @@ import {
   type ImportSummary,
   readImportRow,
 } from '../../../shared/imports';
+import { refusalSentence } from '../../../shared/refusals';
 import type { Role } from '../../../shared/roles';
 import { type Db, runnerOf, type Tx } from '../../db/connection';
 import { pgCode, violatedConstraint } from '../../lib/errors';
@@ -332,9 +333,9 @@ export class ApplyJob {
   private rowError(error: unknown): ImportError {
     const constraint = violatedConstraint(error);
     if (constraint === 'products_sku_lower_key')
-      return { column: this.headerOf.sku ?? 'Row', message: 'Another product already has this SKU.' };
+      return { column: this.headerOf.sku ?? 'Row', message: refusalSentence('SKU_TAKEN') };
     if (constraint === 'products_barcode_lower_key')
-      return { column: this.headerOf.barcode ?? 'Row', message: 'Another product already has this barcode.' };
+      return { column: this.headerOf.barcode ?? 'Row', message: refusalSentence('BARCODE_TAKEN') };
     if (pgCode(error) === 'IMS06')
       return { column: this.headerOf.lot ?? 'Row', message: 'Lot is required for a lot-tracked product.' };
     if (pgCode(error) === 'IMS07' || pgCode(error) === 'IMS08')
