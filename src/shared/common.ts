@@ -57,6 +57,10 @@ export const ApiError = z.object({
   total: z.number().optional(),
   /** STOCK_CHANGED: the product's stock now. */
   stock: z.number().optional(),
+  /** SHORT_AT_LOCATION (DESIGN §17): the product's stock at the other locations holding some. */
+  elsewhere: z
+    .array(z.object({ location: z.object({ _id: z.string(), name: z.string() }), stock: z.number().int() }))
+    .optional(),
 });
 export type ApiError = z.infer<typeof ApiError>;
 

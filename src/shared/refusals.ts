@@ -200,6 +200,48 @@ export const REFUSALS = {
     sentence: (facts: { supplier: string; draft: string }) =>
       `${facts.supplier} already has a draft purchase order, ${facts.draft}: open it to change it rather than drafting another.`,
   },
+  /**
+   * Locations (DESIGN §17). A line short at the location it takes from, even when another holds
+   * it: it names the product and the location; the body's `elsewhere` says where else it is.
+   */
+  SHORT_AT_LOCATION: {
+    status: 409,
+    sentence: (facts: { product: string; location: string; left: number }) =>
+      facts.left === 0
+        ? `${facts.product} is out of stock at ${facts.location}.`
+        : `Not enough stock of ${facts.product} at ${facts.location}: ${facts.left} left.`,
+  },
+  /** A location name another location has (ignoring case). */
+  LOCATION_NAME_TAKEN: { status: 409, sentence: () => 'Another location already has this name.' },
+  /** Deactivating a location that still holds something: `what` says which (stock, a till session, …). */
+  LOCATION_IN_USE: {
+    status: 409,
+    sentence: (facts: { location: string; what: string }) =>
+      `${facts.location} cannot be deactivated: it ${facts.what}.`,
+  },
+  /** An inactive location chosen for a register, purchase order, transfer, adjustment, count or sale. */
+  LOCATION_INACTIVE: {
+    status: 409,
+    sentence: (facts: { location: string }) => `${facts.location} is inactive: choose an active location.`,
+  },
+  /** A transfer step its status does not allow (editing a sent one, receiving a draft, …). */
+  TRANSFER_STATUS: {
+    status: 409,
+    sentence: (facts: { transfer: string; status: string; step: string }) =>
+      `${facts.transfer} is ${facts.status}: it cannot be ${facts.step}.`,
+  },
+  /** A transfer line receiving more than is on the road: received + lost over what was sent. */
+  TRANSFER_OVER_RECEIVED: {
+    status: 409,
+    sentence: (facts: { product: string; open: number }) =>
+      `Only ${facts.open} of ${facts.product} are still in transit on this transfer.`,
+  },
+  /** A register whose location changes while one of its sessions is open. */
+  REGISTER_SESSION_OPEN: {
+    status: 409,
+    sentence: (facts: { register: string }) =>
+      `${facts.register} has an open session: close it before moving the register to another location.`,
+  },
   /** A repeat of a keyed request while the first still runs, or the key used for another request. */
   IDEMPOTENCY_RUNNING: {
     status: 409,

@@ -5,8 +5,33 @@ import { ExportFormat, PageInfo, PageQuery } from './paging';
 import { Product, Stock } from './products';
 
 /** Why a stock number changed (DESIGN §8). */
-export const MOVEMENT_KINDS = ['initial', 'sale', 'return', 'receipt', 'adjustment', 'count'] as const;
+export const MOVEMENT_KINDS = [
+  'initial',
+  'sale',
+  'return',
+  'receipt',
+  'adjustment',
+  'count',
+  /** DESIGN §17: units leaving for, arriving from, and lost on a transfer. */
+  'transferOut',
+  'transferIn',
+  'transferLoss',
+] as const;
+/** The transfer movements (DESIGN §17): the ones Σ non-transfer movements leaves out (a transferLoss is a write-off). */
+export const TRANSFER_MOVEMENT_KINDS = ['transferOut', 'transferIn'] as const;
 export const MovementKind = z.enum(MOVEMENT_KINDS);
+/** Each kind as the screens name it. */
+export const MOVEMENT_KIND_LABEL: Record<(typeof MOVEMENT_KINDS)[number], string> = {
+  initial: 'Opening stock',
+  sale: 'Sale',
+  return: 'Return',
+  receipt: 'Receipt',
+  adjustment: 'Adjustment',
+  count: 'Count',
+  transferOut: 'Transfer out',
+  transferIn: 'Transfer in',
+  transferLoss: 'Lost in transit',
+};
 export type MovementKind = z.infer<typeof MovementKind>;
 
 export const ADJUSTMENT_REASONS = [
@@ -69,6 +94,10 @@ export const Movement = z.object({
   purchaseOrder: z.object({ _id: z.string(), number: z.string() }).optional(),
   /** The lot the units came from or went to (DESIGN §15). */
   lot: LotName.optional(),
+  /** Where the units came in or went out (DESIGN §17). */
+  location: z.object({ _id: z.string(), name: z.string() }).optional(),
+  /** The transfer a transfer movement belongs to (DESIGN §17). */
+  transfer: z.object({ _id: z.string(), number: z.string() }).optional(),
 });
 export type Movement = z.infer<typeof Movement>;
 

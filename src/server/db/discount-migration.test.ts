@@ -22,6 +22,9 @@ describe('a database whose kept discount counted a line whole until its last uni
       // An older server: its functions counted a line's whole discount while any unit of it stayed.
       await migrate(drizzle({ client }), { migrationsFolder: before });
       for (const { name, text } of databaseFunctions()) {
+        // Bodies of a later migration (0029, locations) name tables this schema has not yet: the
+        // older server had the bodies its own migrations made.
+        if (text.includes('location')) continue;
         const older = text.replace(
           /\(?discount - returned_discount\)?/g,
           '(returned_quantity < quantity)::int * discount',

@@ -15,7 +15,17 @@ export type Existing = { _id: string; name: string };
  * `code` (by its status when not given), and each other field in the body only when given: the
  * record it names, for TOTAL_CHANGED the total, for STOCK_CHANGED the stock now.
  */
-export type RefusalFacts = { code?: ErrorCode; existing?: Existing; total?: number; stock?: number };
+export type RefusalFacts = {
+  code?: ErrorCode;
+  existing?: Existing;
+  total?: number;
+  stock?: number;
+  /** SHORT_AT_LOCATION (DESIGN §17): the product's stock at its other locations that hold some. */
+  elsewhere?: Elsewhere;
+};
+
+/** Where else a product short at one location is held, and how many units each holds. */
+export type Elsewhere = { location: { _id: string; name: string }; stock: number }[];
 
 /** A business failure with the status, the stable code and the one sentence the client sees. */
 export class AppError extends Error {
@@ -23,6 +33,7 @@ export class AppError extends Error {
   readonly existing: Existing | undefined;
   readonly total: number | undefined;
   readonly stock: number | undefined;
+  readonly elsewhere: Elsewhere | undefined;
 
   constructor(
     readonly status: number,
@@ -35,6 +46,7 @@ export class AppError extends Error {
     this.existing = facts.existing;
     this.total = facts.total;
     this.stock = facts.stock;
+    this.elsewhere = facts.elsewhere;
   }
 }
 
@@ -42,7 +54,7 @@ export class AppError extends Error {
 export function appErrorBody(
   error: AppError,
 ): { success: false; error: string; code: ErrorCode } & Omit<RefusalFacts, 'code'> {
-  const { code, existing, total, stock } = error;
+  const { code, existing, total, stock, elsewhere } = error;
   return {
     success: false,
     error: error.message,
@@ -50,6 +62,7 @@ export function appErrorBody(
     ...(existing === undefined ? {} : { existing }),
     ...(total === undefined ? {} : { total }),
     ...(stock === undefined ? {} : { stock }),
+    ...(elsewhere === undefined ? {} : { elsewhere }),
   };
 }
 

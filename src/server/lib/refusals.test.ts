@@ -55,7 +55,12 @@ describe('the ledgers’ refusals', () => {
     for (const code of Object.keys(LEDGER_ERRORS))
       expect(raisers.get(code)?.size ?? 0, code).toBeLessThanOrEqual(1);
     expect(raisers.get('IMS09')).toEqual(
-      new Set(['lots_quantity_from_ledger', 'products_stock_from_ledger']),
+      new Set([
+        'location_stock_from_ledger',
+        'lot_stock_from_ledger',
+        'lots_quantity_from_ledger',
+        'products_stock_from_ledger',
+      ]),
     );
     expect(
       businessError(

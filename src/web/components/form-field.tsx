@@ -3,7 +3,7 @@ import { type ComponentProps, type ReactNode, useId } from 'react';
 const CONTROL =
   'block w-full rounded-md border bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 disabled:bg-slate-100 disabled:text-slate-500 read-only:bg-slate-50';
 
-function controlClass(error?: string) {
+export function controlClass(error?: string) {
   return `${CONTROL} ${error ? 'border-red-500' : 'border-slate-300'}`;
 }
 

@@ -7,6 +7,7 @@ import type { ProductQuery } from '../../shared/products';
 import type { PurchaseOrderQuery } from '../../shared/purchasing';
 import type { SaleQuery } from '../../shared/sales';
 import type { SessionQuery } from '../../shared/till';
+import type { TransferQuery } from '../../shared/transfers';
 import type { UserQuery } from '../../shared/users';
 
 /**
@@ -69,4 +70,11 @@ export const queryKeys = {
   lots: ['lots'] as const,
   expiringLots: (query: ExpiringQuery) => ['lots', 'expiring', query] as const,
   lotTrace: (id: string) => ['lots', 'trace', id] as const,
+  // Locations (DESIGN §17). A product's stock by location sits under the products; transfers under
+  // their own key, and a transfer's step refreshes the products too (stock moved).
+  locations: ['locations'] as const,
+  productLocations: (id: string) => ['products', 'locations', id] as const,
+  transfers: ['transfers'] as const,
+  transferPage: (query: TransferQuery) => ['transfers', 'page', query] as const,
+  transfer: (id: string) => ['transfers', 'one', id] as const,
 };

@@ -5,6 +5,7 @@ export * from './audit';
 export * from './catalogue';
 export * from './customers';
 export * from './imports';
+export * from './locations';
 export * from './purchasing';
 export * from './refunds';
 export * from './reports';

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import * as pg from 'drizzle-orm/pg-core';
 import { products, suppliers } from './catalogue';
 import { createdAt, id } from './columns';
+import { locations } from './locations';
 
 /** Purchase order numbers (PO-000123): unique and increasing; a rolled-back draft leaves a gap. */
 export const purchaseOrderNumbers = pg.pgSequence('purchase_order_number_seq');
@@ -23,6 +24,12 @@ export const purchaseOrders = pg.pgTable(
       .references(() => suppliers.id, { onDelete: 'restrict' }),
     status: pg.text('status').notNull().default('draft'),
     note: pg.text('note').notNull().default(''),
+    /** Where it is delivered (DESIGN §17): receipts add stock there; its units on order are that location's. */
+    locationId: pg
+      .uuid('location_id')
+      .notNull()
+      .default(sql`default_location()`)
+      .references(() => locations.id, { onDelete: 'restrict' }),
     createdAt: createdAt(),
     orderedAt: pg.timestamp('ordered_at', { withTimezone: true }),
     receivedAt: pg.timestamp('received_at', { withTimezone: true }),

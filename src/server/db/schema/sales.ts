@@ -33,6 +33,8 @@ export const orders = pg.pgTable(
     saleNumber: pg.bigint('sale_number', { mode: 'number' }),
     /** The line's place on the receipt, from 1. */
     saleLine: pg.smallint('sale_line'),
+    /** Where the units left from (DESIGN §17): the register's location, else the seller's, else the default. */
+    locationId: pg.uuid('location_id').notNull().default(sql`default_location()`),
     /** The sale's customer, and their name as it was (kept when the customer is deleted). */
     customerId: pg.uuid('customer_id').references(() => customers.id, { onDelete: 'set null' }),
     customerName: pg.text('customer_name'),
@@ -56,6 +58,8 @@ export const orders = pg.pgTable(
     returnedDiscount: pg.numeric('returned_discount', { precision: 20, scale: 2 }).notNull().default('0'),
   },
   (t) => [
+    // Sales by where the stock left from (DESIGN §17): a location's orders by day.
+    pg.index('orders_location_date_idx').on(t.locationId, t.orderDate),
     pg.check('orders_quantity_positive', sql`${t.quantity} >= 1`),
     pg.check('orders_discount_nonnegative', sql`${t.discount} >= 0`),
     pg.check('orders_tax_within', sql`${t.tax} between 0 and ${t.totalPrice}`),

@@ -84,11 +84,19 @@ export const stockMovements = pg.pgTable(
     refundId: pg.uuid('refund_id'),
     /** The lot the units came from or went to (DESIGN §15); null for a product without lots. */
     lotId: pg.uuid('lot_id'),
+    /**
+     * Where the units came in or went out (DESIGN §17); a write that names none takes the default
+     * location (default_location.sql). stock_after is that location's stock right after it. No foreign key
+     * (as to products): written on every sale; locations are never deleted.
+     */
+    locationId: pg.uuid('location_id').notNull().default(sql`default_location()`),
+    /** The transfer a transferOut, transferIn or transferLoss belongs to (DESIGN §17). */
+    transferId: pg.uuid('transfer_id'),
   },
   (t) => [
     pg.check(
       'stock_movements_kind_known',
-      sql`${t.kind} in ('initial','sale','return','receipt','adjustment','count')`,
+      sql`${t.kind} in ('initial','sale','return','receipt','adjustment','count','transferOut','transferIn','transferLoss')`,
     ),
     pg.check(
       'stock_movements_reason_known',
@@ -102,6 +110,8 @@ export const stockMovements = pg.pgTable(
     pg.index('stock_movements_order_idx').on(t.orderId),
     // A lot's history (its recall trace), oldest first.
     pg.index('stock_movements_lot_idx').on(t.lotId, t.at, t.id).where(sql`${t.lotId} is not null`),
+    // A transfer's movements.
+    pg.index('stock_movements_transfer_idx').on(t.transferId).where(sql`${t.transferId} is not null`),
   ],
 );
 

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import * as pg from 'drizzle-orm/pg-core';
 import { taxRates } from './catalogue';
 import { createdAt } from './columns';
+import { locations } from './locations';
 
 /**
  * The store's details and money rules (DESIGN §12): one row (id 1). The receipt copies the
@@ -26,6 +27,10 @@ export const storeSettings = pg.pgTable(
       .numeric('max_discount_percent', { precision: 5, scale: 2 })
       .notNull()
       .default('10'),
+    /** Where a write that names no location takes or puts stock (DESIGN §17); null: the first location made. */
+    defaultLocationId: pg
+      .uuid('default_location_id')
+      .references(() => locations.id, { onDelete: 'restrict' }),
     updatedAt: pg.timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

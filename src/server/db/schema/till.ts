@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import * as pg from 'drizzle-orm/pg-core';
 import { createdAt, id } from './columns';
+import { locations } from './locations';
 import { users } from './users';
 
 /** A till (DESIGN §13): a drawer that sessions open and close. "Till 1" exists from the start. */
@@ -11,6 +12,12 @@ export const registers = pg.pgTable(
     id: id(),
     name: pg.text('name').notNull(),
     active: pg.boolean('active').notNull().default(true),
+    /** Where its sessions' sales take stock from (DESIGN §17). */
+    locationId: pg
+      .uuid('location_id')
+      .notNull()
+      .default(sql`default_location()`)
+      .references(() => locations.id, { onDelete: 'restrict' }),
     createdAt: createdAt(),
   },
   (t) => [pg.uniqueIndex('registers_name_lower_key').on(sql`lower(${t.name})`)],

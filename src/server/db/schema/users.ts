@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import * as pg from 'drizzle-orm/pg-core';
 import { createdAt, id } from './columns';
+import { locations } from './locations';
 
 export const users = pg.pgTable(
   'users',
@@ -20,6 +21,8 @@ export const users = pg.pgTable(
     mustChangePassword: pg.boolean('must_change_password').notNull().default(false),
     /** An admin's argon2id PIN hash for approving discounts at the counter (DESIGN §12); never answered. */
     pinHash: pg.text('pin_hash'),
+    /** Where the user's sales outside a till session take stock from (DESIGN §17); null: the default location. */
+    locationId: pg.uuid('location_id').references(() => locations.id, { onDelete: 'restrict' }),
     createdAt: createdAt(),
   },
   (t) => [

@@ -68,6 +68,7 @@ const fromRaw = (row: PlacedRow): OrderRow => ({
   returnedTotal: String(row.returned_total),
   returnedTax: String(row.returned_tax),
   returnedDiscount: String(row.returned_discount),
+  locationId: row.location_id,
   productName: row.product_name,
   categoryName: row.category_name,
   userName: row.user_name,

@@ -149,6 +149,7 @@ export const PlacedRow = z.object({
   sale_line: z.number().int().nullable(),
   customer_id: z.string().nullable(),
   customer_name: z.string().nullable(),
+  location_id: z.string(),
 });
 export type PlacedRow = z.infer<typeof PlacedRow>;
 

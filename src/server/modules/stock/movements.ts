@@ -7,7 +7,7 @@ import type { stockMovements } from '../../db/schema';
  * every sale, refund, receipt, adjustment, count, import, seed and bench row that records a
  * movement goes through this module, so a column a movement gains is added here once. The ledger's
  * trigger (src/server/db/functions/stock_movements_apply.sql) stays the one place that applies a
- * movement to a product's stock and its lots, refuses it (IMS01 below zero, IMS02 no product, IMS05
+ * movement to a product's stock at its location (DESIGN §17) and its lots, refuses it (IMS01 below zero, IMS02 no product, IMS05
  * and IMS07 for lots) and fills in the stock after it. `movements.test.ts` lists the writers: no
  * other file inserts into stock_movements.
  *
@@ -35,6 +35,8 @@ export const MOVEMENT_COLUMNS = [
   'purchase_order_id',
   'refund_id',
   'lot_id',
+  'location_id',
+  'transfer_id',
 ] as const;
 export type MovementColumn = (typeof MOVEMENT_COLUMNS)[number];
 
@@ -61,6 +63,10 @@ export type NewMovement = {
   purchaseOrderId?: string | null;
   refundId?: string | null;
   lotId?: string | null;
+  /** Where the units come in or go out (DESIGN §17); omitted or null: the default location. */
+  locationId?: string | null;
+  /** The transfer a transferOut, transferIn or transferLoss belongs to. */
+  transferId?: string | null;
   /**
    * When it happened: an ISO time (seeds and imported history); `'clock'` for the moment the row
    * is written (each row its own time, so a history reads a return before its write-off); omitted,
@@ -88,6 +94,8 @@ const COLUMN_TYPES: Record<MovementColumn, string> = {
   purchase_order_id: 'uuid',
   refund_id: 'uuid',
   lot_id: 'uuid',
+  location_id: 'uuid',
+  transfer_id: 'uuid',
 };
 
 /** What a column is when a movement does not give it. */
@@ -110,7 +118,8 @@ const RECORD = `insert into stock_movements (${MOVEMENT_COLUMNS.join(', ')})
    order by x.n
   returning id, at, product_id as "productId", kind, quantity, stock_after as "stockAfter", reason, note,
             user_id as "userId", user_name as "userName", order_id as "orderId",
-            purchase_order_id as "purchaseOrderId", refund_id as "refundId", lot_id as "lotId"`;
+            purchase_order_id as "purchaseOrderId", refund_id as "refundId", lot_id as "lotId",
+            location_id as "locationId", transfer_id as "transferId"`;
 
 function toRow(movement: NewMovement): Record<MovementColumn, unknown> {
   return {
@@ -126,6 +135,8 @@ function toRow(movement: NewMovement): Record<MovementColumn, unknown> {
     purchase_order_id: movement.purchaseOrderId ?? null,
     refund_id: movement.refundId ?? null,
     lot_id: movement.lotId ?? null,
+    location_id: movement.locationId ?? null,
+    transfer_id: movement.transferId ?? null,
   };
 }
 

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import type { TraceMovement, TraceResponse } from '../../../shared/lots';
 import { saleNumberLabel } from '../../../shared/sales';
-import { MOVEMENT_KINDS, type MovementKind } from '../../../shared/stock';
+import { MOVEMENT_KIND_LABEL, MOVEMENT_KINDS, type MovementKind } from '../../../shared/stock';
 import { buttonClass } from '../../components/button';
 import { LoadState } from '../../components/load-state';
 import { Expiry } from '../../components/lot-expiry';
@@ -13,14 +13,7 @@ import { formatCount, formatDateTime } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { lotTraceQuery } from './lots-api';
 
-const KIND_LABEL: Record<MovementKind, string> = {
-  initial: 'Opening stock',
-  sale: 'Sale',
-  return: 'Return',
-  receipt: 'Receipt',
-  adjustment: 'Adjustment',
-  count: 'Count',
-};
+const KIND_LABEL = MOVEMENT_KIND_LABEL;
 
 const REASON_LABEL: Record<string, string> = {
   received: 'Received',

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { saleNumberLabel } from '../../../shared/sales';
-import type { Movement, MovementKind } from '../../../shared/stock';
+import { MOVEMENT_KIND_LABEL, type Movement } from '../../../shared/stock';
 import { buttonClass } from '../../components/button';
 import { DownloadCsvButton } from '../../components/download-csv';
 import { LoadState } from '../../components/load-state';
@@ -21,14 +21,7 @@ import { LotsSection } from './lots-section';
 import { MOVEMENTS_PAGE_SIZE, movementsQuery, productQuery } from './stock-api';
 import { AdjustDialog, CountDialog, reasonLabel, signed } from './stock-dialogs';
 
-const KIND_LABEL: Record<MovementKind, string> = {
-  initial: 'Opening stock',
-  sale: 'Sale',
-  return: 'Return',
-  receipt: 'Receipt',
-  adjustment: 'Adjustment',
-  count: 'Count',
-};
+const KIND_LABEL = MOVEMENT_KIND_LABEL;
 
 /** A product's stock and every movement that explains it (DESIGN §8), with Adjust and Count. */
 export function StockPage() {
