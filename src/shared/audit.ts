@@ -12,7 +12,8 @@ import { Role } from './roles';
  * admin reset; the store's settings a `store` updated, and tax rates a `taxRate`; the till (DESIGN
  * §13) a `register` created or updated, a `registerSession` opened, cashMoved or closed, a `refund`
  * refunded, and a `customer`'s store credit creditAdjusted; a catalogue `import` (DESIGN §14)
- * imported, once, with its file and counts.
+ * imported, once, with its file and counts; a `transfer` (DESIGN §17) created, updated, sent,
+ * received, cancelled or closed.
  */
 export const AUDIT_ENTITIES = [
   'user',
@@ -29,6 +30,7 @@ export const AUDIT_ENTITIES = [
   'registerSession',
   'refund',
   'import',
+  'transfer',
 ] as const;
 export const AuditEntity = z.enum(AUDIT_ENTITIES, {
   error: `entity must be one of ${AUDIT_ENTITIES.join(', ')}.`,
@@ -61,6 +63,7 @@ export const AUDIT_ACTIONS = [
   'refunded',
   'creditAdjusted',
   'imported',
+  'sent',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS, {
   error: `action must be one of ${AUDIT_ACTIONS.join(', ')}.`,

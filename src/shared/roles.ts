@@ -31,6 +31,8 @@ export const PERMISSIONS = {
   'orders:return': ['admin'],
   'audit:read': ['superAdmin', 'admin'],
   'purchasing:manage': ['admin'],
+  /** Transfers of stock between locations (DESIGN §17). */
+  'transfers:manage': ['admin'],
   'reports:read': ['admin'],
   'customers:read': STAFF,
   'customers:create': STAFF,

@@ -49,6 +49,7 @@ export const ACTION_LABEL: Record<AuditAction, string> = {
   refunded: 'Refunded',
   creditAdjusted: 'Store credit adjusted',
   imported: 'Imported',
+  sent: 'Sent',
 };
 
 const ACTION_TONE: Partial<Record<AuditAction, string>> = {
@@ -72,6 +73,7 @@ const ENTITY_LABEL: Record<AuditEntity, string> = {
   registerSession: 'Till session',
   refund: 'Refund',
   import: 'Catalogue import',
+  transfer: 'Transfer',
 };
 
 const ENTITY_CHOICE: Record<AuditEntity, string> = {
@@ -89,6 +91,7 @@ const ENTITY_CHOICE: Record<AuditEntity, string> = {
   registerSession: 'Till sessions',
   refund: 'Refunds',
   import: 'Catalogue imports',
+  transfer: 'Transfers',
 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
