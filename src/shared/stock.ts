@@ -131,6 +131,19 @@ export const StockMismatch = z.object({
   /** Set when the mismatch is a lot's: its quantity (stock) against the sum of its movements (ledger), or, with no lot, the product's stock against the sum of its lots (lots). */
   lot: LotName.optional(),
   lots: z.number().int().optional(),
+  /**
+   * Set when the mismatch is at one location (DESIGN §17): the product's (or, with `lot`, the
+   * lot's) units there (stock) against the sum of the movements there (ledger).
+   */
+  location: z.object({ _id: z.string(), name: z.string() }).optional(),
+  /** The product's (or the lot's) units summed over its locations, when that is not its stock. */
+  locations: z.number().int().optional(),
+  /**
+   * Set when Σ locations + units in transit is not the sum of the movements that are not
+   * transfers (transferOut, transferIn): the units in transit and that sum.
+   */
+  inTransit: z.number().int().optional(),
+  outsideTransfers: z.number().int().optional(),
 });
 export const StockCheckResponse = Ok.extend({
   checked: z.number().int(),

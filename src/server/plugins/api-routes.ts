@@ -20,6 +20,7 @@ import { stockRoutes } from '../modules/stock/stock.routes';
 import { storeRoutes } from '../modules/store/store.routes';
 import { suppliersRoutes } from '../modules/suppliers/suppliers.routes';
 import { tillRoutes } from '../modules/till/till.routes';
+import { transfersRoutes } from '../modules/transfers/transfers.routes';
 import { usersRoutes } from '../modules/users/users.routes';
 
 /** Every module's routes under /api, each request's user read from its token first. */
@@ -49,6 +50,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
       await api.register(importCheckRoutes);
       await api.register(importApplyRoutes);
       await api.register(lotsRoutes);
+      await api.register(transfersRoutes);
     },
     { prefix: '/api' },
   );

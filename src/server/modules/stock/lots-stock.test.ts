@@ -680,6 +680,7 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
           lot: { _id: lot?._id, number: 'T1', expiresOn: null },
           stock: 9,
           ledger: 4,
+          locations: 4,
         },
       ]);
       await t.sql('alter table lots disable trigger lots_quantity_from_ledger');

@@ -236,7 +236,10 @@ export async function movementCsvBatch(
   };
 }
 
-/** A stock check's finding (StockMismatch): a product's, or with `lot` one of its lots'. */
+/**
+ * A stock check's finding (StockMismatch): a product's; with `lot` one of its lots'; with
+ * `location` its row (or its lot's row) at one location against the movements there.
+ */
 export type StockCheckRow = {
   productId: string;
   name: string;
@@ -245,44 +248,107 @@ export type StockCheckRow = {
   /** A lot-tracked product's: the sum of its lots. */
   lots: number | null;
   lot: LotName | null;
+  location: { _id: string; name: string } | null;
+  /** A product's (or a lot's) stock summed over its locations, when it is not its stock. */
+  locations: number | null;
+  /** When Σ locations + in transit is not Σ movements outside transfers: those three. */
+  inTransit: number | null;
+  outsideTransfers: number | null;
 };
 
 /**
- * Every product whose stock differs from the sum of its movements or, lot-tracked, from the sum of
- * its lots, and every lot whose units differ from the sum of the movements naming it (DESIGN §8,
- * §15). The triggers make this impossible; the check proves it, and would show a database changed
- * behind them. One pass over the movements, grouped by product and lot, serves both sums.
+ * Every product whose stock differs from the sum of its movements, from the sum of its stock over
+ * its locations or, lot-tracked, from the sum of its lots; every product whose stock over its
+ * locations plus its units in transit is not the sum of its movements that are not transfers
+ * (transferOut, transferIn); every lot whose units differ from the movements naming it or from its
+ * units over locations; and every (product, location) and (lot, location) row that differs from
+ * the movements there (DESIGN §8, §15, §17). The triggers make this impossible; the check proves
+ * it, and would show a database changed behind them. One pass over the movements, grouped by
+ * product, location, lot and whether a transfer moved them, serves every sum.
  */
 export async function stockCheck(db: Db): Promise<{ checked: number; mismatches: StockCheckRow[] }> {
   const result = await db.execute(sql`
     with moved as materialized (
-      select product_id, lot_id, sum(quantity)::bigint as total
-      from ${stockMovements} group by product_id, lot_id
+      select product_id, location_id, lot_id, kind in ('transferOut', 'transferIn') as transfer,
+             sum(quantity)::bigint as total
+      from ${stockMovements} group by product_id, location_id, lot_id, kind in ('transferOut', 'transferIn')
     ), ledger as (
-      select product_id, sum(total)::bigint as total from moved group by product_id
+      select product_id, sum(total)::bigint as total,
+             coalesce(sum(total) filter (where not transfer), 0)::bigint as outside
+      from moved group by product_id
+    ), at_location as (
+      select product_id, location_id, sum(total)::bigint as total from moved group by product_id, location_id
     ), lot_ledger as (
       select lot_id, sum(total)::bigint as total from moved where lot_id is not null group by lot_id
+    ), lot_at_location as (
+      select lot_id, location_id, sum(total)::bigint as total
+      from moved where lot_id is not null group by lot_id, location_id
     ), in_lots as (
       select product_id, sum(quantity)::bigint as total from ${lots} group by product_id
+    ), located as (
+      select product_id, sum(stock)::bigint as total from location_stock group by product_id
+    ), lot_located as (
+      select lot_id, sum(quantity)::bigint as total from lot_stock group by lot_id
+    ), transit as (
+      select product_id, sum(sent - received - lost - returned)::bigint as total
+      from transfer_lines where sent > received + lost + returned group by product_id
     ), compared as materialized (
       select p.id, p.name, p.stock, coalesce(l.total, 0) as ledger,
-             case when p.tracking = 'lot' then coalesce(s.total, 0) end as lots
+             case when p.tracking = 'lot' then coalesce(s.total, 0) end as lots,
+             coalesce(c.total, 0) as located, coalesce(w.total, 0) as transit,
+             coalesce(l.outside, 0) as outside
       from ${products} p
       left join ledger l on l.product_id = p.id
       left join in_lots s on s.product_id = p.id
+      left join located c on c.product_id = p.id
+      left join transit w on w.product_id = p.id
+    ), place_rows as (
+      select coalesce(s.product_id, m.product_id) as product_id, coalesce(s.location_id, m.location_id) as location_id,
+             coalesce(s.stock, 0) as stock, coalesce(m.total, 0) as ledger
+      from location_stock s full join at_location m on m.product_id = s.product_id and m.location_id = s.location_id
+      -- A deleted product's rows go with it; its movements stay, as history.
+      where coalesce(s.stock, 0) <> coalesce(m.total, 0)
+        and exists (select 1 from ${products} p where p.id = coalesce(s.product_id, m.product_id))
+    ), lot_place_rows as (
+      select coalesce(s.lot_id, m.lot_id) as lot_id, coalesce(s.location_id, m.location_id) as location_id,
+             coalesce(s.quantity, 0) as stock, coalesce(m.total, 0) as ledger
+      from lot_stock s full join lot_at_location m on m.lot_id = s.lot_id and m.location_id = s.location_id
+      where coalesce(s.quantity, 0) <> coalesce(m.total, 0)
+        and exists (select 1 from ${lots} l where l.id = coalesce(s.lot_id, m.lot_id))
     ), found as (
-      select id as "productId", name, stock, ledger, lots, null::json as lot
-      from compared where stock <> ledger or stock <> coalesce(lots, stock)
+      select id as "productId", name, stock, ledger, lots, null::json as lot, null::json as location,
+             case when located <> stock then located end as locations,
+             case when located + transit <> outside then transit end as "inTransit",
+             case when located + transit <> outside then outside end as "outsideTransfers"
+      from compared
+      where stock <> ledger or stock <> coalesce(lots, stock) or stock <> located or located + transit <> outside
       union all
       select l.product_id, coalesce(p.name, 'Deleted product'), l.quantity, coalesce(m.total, 0), null,
-             json_build_object('_id', l.id, 'number', l.number, 'expiresOn', l.expires_on::text)
+             json_build_object('_id', l.id, 'number', l.number, 'expiresOn', l.expires_on::text), null,
+             case when l.quantity <> coalesce(c.total, 0) then coalesce(c.total, 0) end, null, null
       from ${lots} l
       left join lot_ledger m on m.lot_id = l.id
+      left join lot_located c on c.lot_id = l.id
       left join ${products} p on p.id = l.product_id
-      where l.quantity <> coalesce(m.total, 0)
+      where l.quantity <> coalesce(m.total, 0) or l.quantity <> coalesce(c.total, 0)
+      union all
+      select r.product_id, p.name, r.stock, r.ledger, null, null,
+             json_build_object('_id', r.location_id, 'name', coalesce(o.name, 'Unknown location')), null, null, null
+      from place_rows r
+      join ${products} p on p.id = r.product_id
+      left join locations o on o.id = r.location_id
+      union all
+      select l.product_id, coalesce(p.name, 'Deleted product'), r.stock, r.ledger, null,
+             json_build_object('_id', l.id, 'number', l.number, 'expiresOn', l.expires_on::text),
+             json_build_object('_id', r.location_id, 'name', coalesce(o.name, 'Unknown location')), null, null, null
+      from lot_place_rows r
+      join ${lots} l on l.id = r.lot_id
+      left join ${products} p on p.id = l.product_id
+      left join locations o on o.id = r.location_id
     )
     select (select count(*)::int from compared) as checked,
-           (select coalesce(json_agg(found order by lower(name), "productId", lot->>'number' nulls first), '[]'::json)
+           (select coalesce(json_agg(found order by lower(name), "productId", lot->>'number' nulls first,
+                                      location->>'name' nulls first), '[]'::json)
             from found) as mismatches`);
   const [row] = rowsOf<{ checked: number; mismatches: StockCheckRow[] | string }>(result);
   const mismatches =

@@ -180,9 +180,9 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'products:write' },
       schema: {
         tags: ['stock'],
-        summary: 'Check every product’s stock against the sum of its movements, and every lot',
+        summary: 'Check every product’s stock against the sum of its movements, and every lot and location',
         description:
-          'A mismatch with `lot` is a lot whose units (stock) differ from the sum of the movements naming it (ledger); one with `lots` is a lot-tracked product, whose stock must also equal the sum of its lots (DESIGN §15).',
+          'A mismatch with `lot` is a lot whose units (stock) differ from the sum of the movements naming it (ledger); one with `lots` is a lot-tracked product, whose stock must also equal the sum of its lots (DESIGN §15). One with `location` is a product’s (or with `lot`, a lot’s) units at that location against the movements there; `locations` is the sum over its locations when it is not its stock; `inTransit` and `outsideTransfers` say that the sum over its locations plus its units in transit is not the sum of its movements outside transfers (DESIGN §17).',
         response: { 200: StockCheckResponse },
       },
     },
@@ -191,13 +191,30 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
       return {
         success: true as const,
         checked,
-        mismatches: mismatches.map(({ productId, name, stock, ledger, lots, lot }) => ({
-          product: { _id: productId, name },
-          stock,
-          ledger,
-          ...(lots !== null && { lots }),
-          ...(lot !== null && { lot }),
-        })),
+        mismatches: mismatches.map(
+          ({
+            productId,
+            name,
+            stock,
+            ledger,
+            lots,
+            lot,
+            location,
+            locations,
+            inTransit,
+            outsideTransfers,
+          }) => ({
+            product: { _id: productId, name },
+            stock,
+            ledger,
+            ...(lots !== null && { lots }),
+            ...(lot !== null && { lot }),
+            ...(location !== null && { location }),
+            ...(locations !== null && { locations }),
+            ...(inTransit !== null && { inTransit }),
+            ...(outsideTransfers !== null && { outsideTransfers }),
+          }),
+        ),
       };
     },
   );

@@ -256,7 +256,12 @@ describe.each(targets)('stock ledger on $name', (target) => {
       }
       const after = await t.call('GET', '/api/stock/check', { token: admin.token });
       expect(parsed(after, StockCheckResponse).mismatches).toEqual([
-        { product: { _id: id, name: expect.stringMatching(/^Tampered /) }, stock: 9, ledger: 5 },
+        {
+          product: { _id: id, name: expect.stringMatching(/^Tampered /) },
+          stock: 9,
+          ledger: 5,
+          locations: 5,
+        },
       ]);
       await t.sql('alter table products disable trigger products_stock_from_ledger');
       try {
