@@ -43,10 +43,17 @@ const Units = (label: string, min: number) =>
     .min(min, { error: `${label} must be at least ${min}.` })
     .max(1_000_000, { error: `${label} must be at most 1,000,000.` });
 
+/** An id a line names (a product, a transfer's line), with a sentence for each way it can be wrong. */
+const NamedId = (label: string) =>
+  z
+    .string({ error: `${label} must be text.` })
+    .min(1, { error: `${label} must not be empty.` })
+    .max(100, { error: `${label} must be at most 100 characters.` });
+
 export const TransferLotInput = z.object({ number: LotNumber, quantity: Units('Lot quantity', 1) });
 
 export const TransferLineInput = z.object({
-  product: Id,
+  product: NamedId('product'),
   quantity: Units('Quantity', 1),
   /** A tracked product's lots to send (their quantities add up to the line's); absent: FEFO at `from`. */
   lots: z.array(TransferLotInput).max(50, { error: 'A line may name at most 50 lots.' }).optional(),
@@ -67,7 +74,7 @@ export const ReceiveTransferInput = z.object({
   lines: z
     .array(
       z.object({
-        line: Id,
+        line: NamedId('line'),
         received: Units('Received', 0),
         lost: Units('Lost', 0).default(0),
       }),
