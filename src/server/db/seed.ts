@@ -15,6 +15,7 @@ import { hashPassword } from '../lib/passwords';
 import { type MovementReason, recordMovements } from '../modules/stock/movements';
 import type { Database } from './connection';
 import { seedImports } from './seed-imports';
+import { seedLocations } from './seed-locations';
 import { seedLots } from './seed-lots';
 import { seedTill } from './seed-till';
 
@@ -446,6 +447,8 @@ export async function seedDemo(
   const seller = userIds.find((u) => u.role === 'salesRep') ?? buyers[0];
   if (seller) await seedTill(database, { now, admin, seller, random });
   if (admin) await seedImports(database, { now, admin });
+  // A stockroom and a second shop, stocked by transfers (DESIGN §17), with its own draws.
+  if (admin) await seedLocations(database, { admin, random: seededRandom(20_261_201) });
 }
 
 /**
