@@ -5,6 +5,7 @@ import { buttonClass } from '../../components/button';
 import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { TRANSFERS_PATH, transferPath } from '../../lib/admin-paths';
+import { useLocations } from '../../lib/locations';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { startFromAddress, startOf, TransferForm } from './transfer-form';
 import { transferQuery } from './transfers-api';
@@ -36,8 +37,14 @@ function NewTransfer({ params }: { params: URLSearchParams }) {
 
 function EditTransfer({ id }: { id: string }) {
   const answer = useQuery(transferQuery(id));
+  const locations = useLocations();
   const transfer = answer.data?.transfer;
   useDocumentTitle(transfer ? `Edit ${transfer.number}` : 'Edit transfer');
+  // Try again asks for all the form needs: the draft, and the locations when they failed too.
+  const retry = () => {
+    void answer.refetch();
+    if (locations.isError) void locations.refetch();
+  };
   return (
     <>
       <PageHeader title={transfer ? `Edit ${transfer.number}` : 'Edit transfer'}>
@@ -50,6 +57,7 @@ function EditTransfer({ id }: { id: string }) {
         what="the transfer"
         loading="Loading the transfer..."
         missing="This transfer does not exist."
+        retry={retry}
       >
         {({ transfer: loaded }) =>
           loaded.status === 'draft' ? (

@@ -5,10 +5,12 @@ import type { Product } from '../../../shared/products';
 import { type Transfer, TransferInput } from '../../../shared/transfers';
 import { buttonClass } from '../../components/button';
 import { FormError, TextAreaField } from '../../components/form-field';
+import { LoadState } from '../../components/load-state';
 import { LocationPicker } from '../../components/location-picker';
 import { Table, TableMessage, Td, Th } from '../../components/table';
 import { TRANSFERS_PATH, transferPath } from '../../lib/admin-paths';
 import { ApiRequestError } from '../../lib/api';
+import { useLocations } from '../../lib/locations';
 import { notify } from '../../lib/notify';
 import { ProductPicker } from './product-picker';
 import { productQuery, refusalText, useKeys, useSaveTransfer } from './transfers-api';
@@ -121,6 +123,7 @@ export function TransferForm({ transfer, start }: { transfer: Transfer | null; s
   const formId = useId();
   const navigate = useNavigate();
   const save = useSaveTransfer();
+  const locations = useLocations();
   const keys = useKeys();
   const [from, setFrom] = useState(start.from);
   const [to, setTo] = useState(start.to);
@@ -185,6 +188,10 @@ export function TransferForm({ transfer, start }: { transfer: Transfer | null; s
 
   return (
     <form noValidate onSubmit={submit} className="space-y-6">
+      {/* Without the locations nothing can be drafted: say so, with Try again. */}
+      <LoadState query={locations} what="the locations" loading="Loading locations...">
+        {() => null}
+      </LoadState>
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
         <div>
           <LocationPicker
