@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { newTransferPath } from '../../lib/admin-paths';
 import { pageAnswer } from '../../test/helpers';
 import {
   answerProduct,
@@ -64,14 +65,13 @@ describe('a new transfer', () => {
       number: 'TR-000009',
       lines: [line('p1', 'Blue Pen', { quantity: 6 })],
     });
-    const { calls, router } = renderTransfers(
-      '/admin-dashboard/transfers/new?from=l2&to=l1&product=p1&quantity=6',
-      {
-        ...search,
-        'POST /api/transfers': () => answerTransfer(saved, 201),
-        'GET /api/transfers/t9': () => answerTransfer(saved),
-      },
-    );
+    const address = newTransferPath({ from: 'l2', to: 'l1', product: 'p1', quantity: 6 });
+    expect(address).toBe('/admin-dashboard/transfers/new?from=l2&to=l1&product=p1&quantity=6');
+    const { calls, router } = renderTransfers(address, {
+      ...search,
+      'POST /api/transfers': () => answerTransfer(saved, 201),
+      'GET /api/transfers/t9': () => answerTransfer(saved),
+    });
     expect(await screen.findByText('Blue Pen')).toBeTruthy();
     expect((screen.getByLabelText('Quantity of Blue Pen') as HTMLInputElement).value).toBe('6');
     await waitFor(() => expect((screen.getByLabelText('From') as HTMLSelectElement).value).toBe('l2'));

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Transfer } from '../../../shared/transfers';
+import { atViewport } from '../../test/viewport';
 import { answerTransfer, callsTo, line, refusal, renderTransfers, transfer } from './transfers-test-data';
 
 /** A fake server holding one transfer: GET answers it as it is now, each step answers `after`. */
@@ -200,5 +201,17 @@ describe('a transfer', () => {
       'GET /api/transfers/nope': () => refusal(404, 'NOT_FOUND', 'Transfer not found.'),
     });
     expect(await screen.findByText('This transfer does not exist.')).toBeTruthy();
+  });
+});
+
+describe('a transfer on a phone', () => {
+  it('stacks its lines as cards, each number named, and keeps every step reachable', async () => {
+    atViewport(375);
+    renderTransfers('/admin-dashboard/transfers/t1', serving(sent(), {}));
+    const table = await screen.findByRole('table', { name: 'Lines of TR-000001' });
+    expect(table.querySelector('thead')?.className).toContain('max-sm:sr-only');
+    expect(within(table).getAllByRole('row')[1]?.className).toContain('max-sm:grid');
+    expect(screen.getByRole('button', { name: 'Receive' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Close transfer' })).toBeTruthy();
   });
 });
