@@ -7,6 +7,7 @@ import { purchaseOrder } from '../features/purchasing/purchasing-test-data';
 import { refund } from '../features/refunds/refunds-test-data';
 import { period, salesAnswer } from '../features/reports/reports-test-data';
 import { openSession, report as tillReport } from '../features/till/till-test-data';
+import { summary, transfer, line as transferLine } from '../features/transfers/transfers-test-data';
 import { createQueryClient } from '../lib/query-client';
 import { customer, sale, saleLine, product as saleProduct } from '../test/fixtures';
 import { renderWithClient, signIn, userOf } from '../test/helpers';
@@ -71,6 +72,7 @@ const EMPTY_TEXTS = [
   'No sales match',
   'Nothing expires in the next',
   'This lot has no movements.',
+  'No transfers',
 ];
 
 const SENTENCE = 'The database is resting.';
@@ -396,7 +398,21 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
       pageCount: 1,
     }),
   },
+  // Locations and transfers (DESIGN §17): the pickers' locations, the list, one draft.
+  {
+    path: /^\/api\/locations$/,
+    answer: () => ({ locations: [{ _id: 'x1', name: SHOWN, kind: 'store', address: '', active: true }] }),
+  },
+  {
+    path: /^\/api\/transfers$/,
+    answer: (query) => ({ transfers: [summary(shownTransfer())], ...page(query, 1) }),
+  },
+  { path: /^\/api\/transfers\/x1$/, answer: () => ({ transfer: shownTransfer() }) },
 ];
+
+function shownTransfer() {
+  return transfer({ _id: 'x1', from: { _id: 'x1', name: SHOWN }, lines: [transferLine('x1', SHOWN)] });
+}
 
 function tillSession() {
   return openSession({ _id: 'x1', register: { _id: 'x1', name: SHOWN } });

@@ -1,6 +1,6 @@
 import type { Role } from '../../shared/roles';
 import type { IconName } from '../components/icon';
-import { EXPIRING_PATH, REPORTS_PATH } from '../lib/admin-paths';
+import { EXPIRING_PATH, REPORTS_PATH, TRANSFERS_PATH } from '../lib/admin-paths';
 import { CHANGE_PASSWORD_PATH, landingPathFor } from '../lib/role-home';
 import type { Session } from '../lib/session';
 
@@ -66,6 +66,7 @@ export const MENUS: Record<Role, MenuItem[]> = {
     { label: 'Customers', to: '/admin-dashboard/customers', icon: 'customers' },
     { label: 'Suppliers', to: '/admin-dashboard/supplier', icon: 'suppliers' },
     { label: 'Purchasing', to: '/admin-dashboard/purchase-orders', icon: 'purchasing' },
+    { label: 'Transfers', to: TRANSFERS_PATH, icon: 'transfer' },
     { label: 'Reports', to: REPORTS_PATH, icon: 'reports' },
     { label: 'Users', to: '/admin-dashboard/users', icon: 'users' },
     { label: 'Store settings', to: '/admin-dashboard/store', icon: 'store' },

@@ -47,6 +47,14 @@ const purchaseOrderPrint = () =>
   }));
 const reorder = () =>
   import('../features/purchasing/reorder-page').then((m) => ({ Component: m.ReorderPage }));
+const transfers = () =>
+  import('../features/transfers/transfers-page').then((m) => ({ Component: m.TransfersPage }));
+const transfer = () =>
+  import('../features/transfers/transfer-page').then((m) => ({ Component: m.TransferPage }));
+const transferForm = () =>
+  import('../features/transfers/transfer-form-page').then((m) => ({ Component: m.TransferFormPage }));
+const packingList = () =>
+  import('../features/transfers/packing-list-page').then((m) => ({ Component: m.PackingListPage }));
 const reports = () => import('../features/reports/reports-page').then((m) => ({ Component: m.ReportsPage }));
 const customers = () =>
   import('../features/customers/customers-page').then((m) => ({ Component: m.CustomersPage }));
@@ -151,6 +159,11 @@ const adminPages: Page[] = [
   { path: 'purchase-orders/:id', lazy: purchaseOrder },
   { path: 'purchase-orders/:id/print', lazy: purchaseOrderPrint },
   { path: 'reorder', lazy: reorder },
+  { path: 'transfers', lazy: transfers },
+  { path: 'transfers/new', lazy: transferForm },
+  { path: 'transfers/:id', lazy: transfer },
+  { path: 'transfers/:id/edit', lazy: transferForm },
+  { path: 'transfers/:id/packing-list', lazy: packingList },
   { path: 'reports', lazy: reports },
   ...storePages,
   { path: 'users', lazy: users },

@@ -30,3 +30,20 @@ export function productsPath(list?: string | null): string {
 export const EXPIRING_PATH = '/admin-dashboard/lots/expiring';
 /** A lot's trace: every movement of its units, for a recall. */
 export const lotTracePath = (lotId: string) => `/admin-dashboard/lots/${encodeURIComponent(lotId)}`;
+
+/** Transfers between locations (DESIGN §17): the list, a new one, one transfer and its packing list. */
+export const TRANSFERS_PATH = '/admin-dashboard/transfers';
+export const NEW_TRANSFER_PATH = `${TRANSFERS_PATH}/new`;
+/** A new transfer the form opens filled in (the reorder page's suggestion): from, to, one product and its quantity. */
+export function newTransferPath(
+  suggest: { from?: string; to?: string; product?: string; quantity?: number } = {},
+) {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(suggest))
+    if (value !== undefined && value !== '') query.set(name, String(value));
+  const text = query.toString();
+  return text ? `${NEW_TRANSFER_PATH}?${text}` : NEW_TRANSFER_PATH;
+}
+export const transferPath = (id: string) => `${TRANSFERS_PATH}/${encodeURIComponent(id)}`;
+export const editTransferPath = (id: string) => `${transferPath(id)}/edit`;
+export const packingListPath = (id: string) => `${transferPath(id)}/packing-list`;

@@ -24,6 +24,8 @@ export type FailureFacts = {
   total?: number;
   /** STOCK_CHANGED: the product's stock now. */
   stock?: number;
+  /** SHORT_AT_LOCATION (DESIGN §17): where else the product is held, for "12 at Stockroom". */
+  elsewhere?: { location: { _id: string; name: string }; stock: number }[];
   /** The answer carried no sentence of ours (a proxy's page, an empty body): `message` is ours. */
   withoutSentence?: boolean;
 };
@@ -37,6 +39,7 @@ export class ApiRequestError extends Error {
   readonly code: string | undefined;
   readonly total: number | undefined;
   readonly stock: number | undefined;
+  readonly elsewhere: { location: { _id: string; name: string }; stock: number }[];
   readonly withoutSentence: boolean;
 
   constructor(message: string, status: number, facts: FailureFacts = {}) {
@@ -48,6 +51,7 @@ export class ApiRequestError extends Error {
     this.code = facts.code;
     this.total = facts.total;
     this.stock = facts.stock;
+    this.elsewhere = facts.elsewhere ?? [];
     this.withoutSentence = facts.withoutSentence ?? false;
   }
 }
