@@ -1,5 +1,10 @@
 import type { Role } from '../../shared/roles';
-import { cancelTransfer, insertTransfer, receiveTransfer, sendTransfer } from '../modules/transfers/transfers.repository';
+import {
+  cancelTransfer,
+  insertTransfer,
+  receiveTransfer,
+  sendTransfer,
+} from '../modules/transfers/transfers.repository';
 import type { Database } from './connection';
 
 /**
@@ -38,7 +43,12 @@ export async function seedLocations(
   const step = (work: Parameters<Database['db']['transaction']>[0]) => database.db.transaction(work);
 
   /** A transfer made and sent; answers its id. */
-  const sent = async (from: string, to: string, lines: { product: string; quantity: number }[], note: string) => {
+  const sent = async (
+    from: string,
+    to: string,
+    lines: { product: string; quantity: number }[],
+    note: string,
+  ) => {
     let id = '';
     await step(async (tx) => {
       id = await insertTransfer(tx, { from, to, lines, note }, actor);
@@ -47,9 +57,10 @@ export async function seedLocations(
     return id;
   };
   const lineIds = async (id: string) =>
-    q<{ id: string; sent: number }>('select id, sent from transfer_lines where transfer_id = $1 order by line_no', [
-      id,
-    ]);
+    q<{ id: string; sent: number }>(
+      'select id, sent from transfer_lines where transfer_id = $1 order by line_no',
+      [id],
+    );
   const receiveAll = async (id: string) => {
     const lines = await lineIds(id);
     await step((tx) =>
@@ -65,19 +76,28 @@ export async function seedLocations(
   // The stockroom holds the back stock: 40 % of the best-stocked third, received whole.
   const back = stocked.filter((_, i) => i % 3 === 0).slice(0, 40);
   for (let start = 0; start < back.length; start += 20)
-    await receiveAll(await sent(mainId, stockroomId, share(back.slice(start, start + 20), 0.4), 'Back stock to the stockroom'));
+    await receiveAll(
+      await sent(
+        mainId,
+        stockroomId,
+        share(back.slice(start, start + 20), 0.4),
+        'Back stock to the stockroom',
+      ),
+    );
   // The Brooklyn shop opened with a quarter of another third.
   const opening = stocked.filter((_, i) => i % 3 === 1).slice(0, 45);
   for (let start = 0; start < opening.length; start += 15)
     await receiveAll(
-      await sent(mainId, brooklynId, share(opening.slice(start, start + 15), 0.25), 'Opening stock for Brooklyn'),
+      await sent(
+        mainId,
+        brooklynId,
+        share(opening.slice(start, start + 15), 0.25),
+        'Opening stock for Brooklyn',
+      ),
     );
 
   const some = (rows: typeof stocked, n: number, part: number) =>
-    share(
-      rows.filter(() => random() < 0.5).slice(0, n),
-      part,
-    );
+    share(rows.filter(() => random() < 0.5).slice(0, n), part);
   // On the road now: the stockroom refilling the main store's shelves.
   await sent(stockroomId, mainId, some(back, 4, 0.2), 'Shelf refill');
   // Partly received at Brooklyn, one unit broken on the way.
@@ -109,7 +129,11 @@ export async function seedLocations(
   await step((tx) => cancelTransfer(tx, closed, actor));
   // A draft not sent yet, and one cancelled before it left.
   await step(async (tx) => {
-    await insertTransfer(tx, { from: mainId, to: brooklynId, lines: some(opening, 3, 0.1), note: 'Next week' }, actor);
+    await insertTransfer(
+      tx,
+      { from: mainId, to: brooklynId, lines: some(opening, 3, 0.1), note: 'Next week' },
+      actor,
+    );
   });
   let cancelled = '';
   await step(async (tx) => {

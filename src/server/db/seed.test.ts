@@ -3,6 +3,7 @@ import { LoginResponse } from '../../shared/auth';
 import { ImportListResponse } from '../../shared/imports';
 import { ProductListResponse } from '../../shared/products';
 import { SaleResponse } from '../../shared/sales';
+import { StockCheckResponse } from '../../shared/stock';
 import { StoreSettingsResponse, TaxRateListResponse } from '../../shared/store';
 import { SessionResponse } from '../../shared/till';
 import { nth } from '../test/fixtures';
@@ -107,6 +108,36 @@ describe('the demo store', () => {
       'select count(*)::int as holders from customers where credit_balance > 0',
     );
     expect(credit?.holders).toBeGreaterThanOrEqual(2);
+  });
+
+  it('has a stockroom and a second shop stocked by transfers, a transfer in every state, and every ledger whole (DESIGN §17)', async () => {
+    const places = await t.sql<{ name: string; kind: string; units: number; products: number }>(
+      `select l.name, l.kind, coalesce(sum(s.stock), 0)::int as units, count(*) filter (where s.stock > 0)::int as products
+       from locations l left join location_stock s on s.location_id = l.id group by l.id order by l.created_at`,
+    );
+    expect(places.map((p) => [p.name, p.kind])).toEqual([
+      ['Main store', 'store'],
+      ['Stockroom', 'stockroom'],
+      ['Brooklyn shop', 'store'],
+    ]);
+    for (const place of places) expect(place.products, place.name).toBeGreaterThan(10);
+    const statuses = await t.sql<{ status: string }>('select distinct status from transfers order by status');
+    expect(statuses.map((s) => s.status)).toEqual([
+      'cancelled',
+      'closed',
+      'draft',
+      'inTransit',
+      'partiallyReceived',
+      'received',
+    ]);
+    const [lost] = await t.sql<{ lost: number }>('select sum(lost)::int as lost from transfer_lines');
+    expect(lost?.lost).toBeGreaterThan(0);
+    const [till] = await t.sql<{ name: string }>(
+      `select r.name from registers r join locations l on l.id = r.location_id where l.name = 'Brooklyn shop'`,
+    );
+    expect(till?.name).toBe('Brooklyn till');
+    const check = await t.call('GET', '/api/stock/check', { token: t.as.admin.token });
+    expect(parsed(check, StockCheckResponse).mismatches).toEqual([]);
   });
 
   it('gives every product a SKU and a valid EAN-13 barcode', async () => {
