@@ -10,7 +10,6 @@ import {
   MAIN,
   ROOM,
   renderReports,
-  salesAnswer,
   stockAnswer,
 } from './reports-test-data';
 
