@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Ok } from './common';
+import { Named, Ok } from './common';
 
 const CategoryName = z.object({ name: z.string() });
 
@@ -28,5 +28,8 @@ export const DashboardResponse = Ok.extend({
   lowStock: z.array(
     z.object({ _id: z.string(), name: z.string(), stock: z.number().int(), category: CategoryName }),
   ),
+  /** With ?location= (DESIGN §17): the location the figures are of, and what it holds at cost. */
+  location: Named.optional(),
+  stockValue: z.object({ products: z.number().int(), units: z.number().int(), value: z.number() }).optional(),
 });
 export type DashboardResponse = z.infer<typeof DashboardResponse>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { checkRange, DateOnly, Ok } from './common';
+import { checkRange, DateOnly, Named, Ok } from './common';
+import { LocationId } from './locations';
 import { ExportFormat, MAX_PAGE_SIZE, PageQuery } from './paging';
 import { Role } from './roles';
 
@@ -14,10 +15,15 @@ export const DEFAULT_RANGE_DAYS = 30;
 /** The longest range a report covers, in years (a longer one is refused with 400). */
 export const MAX_RANGE_YEARS = 3;
 
+/**
+ * `location` (DESIGN §17): the figures of the orders whose stock left from that location (an
+ * inactive one too; unknown: 404); without it, the whole store.
+ */
 const RangeFields = z.object({
   from: DateOnly.optional(),
   to: DateOnly.optional(),
   format: ExportFormat,
+  location: LocationId.optional(),
 });
 
 /** `fields` with the range's rules: from ≤ to, at most MAX_RANGE_YEARS years. */
@@ -30,7 +36,12 @@ export const ReportRange = withRangeRules(RangeFields);
 export type ReportRange = z.input<typeof ReportRange>;
 
 /** The range a report answers for: what was asked, with the defaults filled in. */
-export const RangeAnswer = z.object({ from: z.string(), to: z.string() });
+export const RangeAnswer = z.object({
+  from: z.string(),
+  to: z.string(),
+  /** The location the figures are of, when one was asked for. */
+  location: Named.optional(),
+});
 
 /**
  * Orders, units, revenue (net), cost and margin (revenue − cost) of a period or a whole range;
@@ -191,18 +202,33 @@ export const TaxReportResponse = Ok.extend({
 });
 export type TaxReportResponse = z.infer<typeof TaxReportResponse>;
 
-/** What the stock is worth now, at cost (a product without a cost counts 0), by category. */
-export const StockReportQuery = z.object({ format: ExportFormat });
+/**
+ * What the stock is worth now, at cost (a product without a cost counts 0), by category; with
+ * `location`, what is held there (products: those holding units there).
+ */
+export const StockReportQuery = z.object({ format: ExportFormat, location: LocationId.optional() });
 export const StockValue = z.object({
   products: z.number().int(),
   units: z.number().int(),
   value: z.number(),
 });
 export const StockReportResponse = Ok.extend({
+  location: Named.optional(),
   categories: z.array(StockValue.extend({ name: z.string() })),
   totals: StockValue,
 });
 export type StockReportResponse = z.infer<typeof StockReportResponse>;
+
+/**
+ * GET /api/reports/stock/locations (DESIGN §17): each location's stock value at cost by name
+ * (inactive ones too), or the one `location` names; products are those holding units there. Units
+ * in transit belong to no location, so the totals are the store's stock less what is on the road.
+ */
+export const StockByLocationResponse = Ok.extend({
+  locations: z.array(StockValue.extend({ location: Named, active: z.boolean() })),
+  totals: StockValue,
+});
+export type StockByLocationResponse = z.infer<typeof StockByLocationResponse>;
 
 /** The columns of each report's CSV, in order (one row per period, product, category, person). */
 export const REPORT_CSV_HEADERS = {
@@ -213,5 +239,6 @@ export const REPORT_CSV_HEADERS = {
   staff: ['user id', 'name', 'role', 'orders', 'units', 'revenue'],
   customers: ['customer id', 'name', 'sales', 'units', 'revenue'],
   stock: ['category', 'products', 'units', 'value'],
+  stockByLocation: ['location id', 'location', 'products', 'units', 'value'],
   tax: ['tax rate', 'rate', 'base', 'tax'],
 } as const;

@@ -16,12 +16,26 @@ import {
   SalesReportQuery,
   SalesReportResponse,
   StaffReportResponse,
+  StockByLocationResponse,
   StockReportQuery,
   StockReportResponse,
   TaxReportResponse,
 } from '../../../shared/reports';
 import { CSV_BATCH, sendCsv } from '../../lib/csv-stream';
+import { type LocationRef, locationFor } from '../locations/location-for';
 import { customerReport } from './customer-report';
+import {
+  categoryReportAt,
+  customerReportAt,
+  neverSoldAt,
+  neverSoldCsvBatchAt,
+  salesReportAt,
+  staffReportAt,
+  stockByLocation,
+  stockReportAt,
+  taxReportAt,
+  topProductsAt,
+} from './location-reports';
 import { resolveRange, todayIn } from './reports.range';
 import {
   categoryReport,
@@ -36,13 +50,25 @@ import {
   topProducts,
 } from './reports.repository';
 
-const RANGE_TEXT = `from and to are days (YYYY-MM-DD, both included) in the server time zone; without them the last ${DEFAULT_RANGE_DAYS} days up to today (to alone: the ${DEFAULT_RANGE_DAYS} days ending then; from alone: the ${DEFAULT_RANGE_DAYS} days from then, up to today). 400 when from is after to or the range is longer than 3 years. Figures are net of returns; revenue is net of discounts and tax too. The answer names the range it covers. format=csv answers the report as CSV.`;
+const RANGE_TEXT = `from and to are days (YYYY-MM-DD, both included) in the server time zone; without them the last ${DEFAULT_RANGE_DAYS} days up to today (to alone: the ${DEFAULT_RANGE_DAYS} days ending then; from alone: the ${DEFAULT_RANGE_DAYS} days from then, up to today). 400 when from is after to or the range is longer than 3 years. Figures are net of returns; revenue is net of discounts and tax too. The answer names the range it covers. format=csv answers the report as CSV. location (an id) gives the figures of the orders whose stock left from that location (an inactive one too; unknown: 404), counted from its orders; the answer names it.`;
 
-const csvName = (report: string, range?: Range) =>
-  range ? `${report}-${range.from}-to-${range.to}.csv` : `${report}.csv`;
+/** The file's name: the report, its location's id when it has one, its range. */
+const csvName = (report: string, range?: Range, location?: LocationRef) => {
+  const at = location ? `-at-${location.id}` : '';
+  return range ? `${report}${at}-${range.from}-to-${range.to}.csv` : `${report}${at}.csv`;
+};
+
+/** The answer's naming of the location asked for (nothing without one). */
+const named = (location: LocationRef | undefined) =>
+  location ? { location: { _id: location.id, name: location.name } } : {};
 
 export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   const rangeOf = (query: ReportRange) => resolveRange(query, todayIn(app.config.timeZone));
+  /** The location `?location=` names (inactive allowed; unknown or not an id: 404), or none. */
+  const locationOf = (query: { location?: string }) =>
+    query.location === undefined
+      ? Promise.resolve(undefined)
+      : locationFor(app.database, query.location, { inactive: 'allowed' });
 
   app.get(
     '/reports/sales',
@@ -59,22 +85,30 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const range = rangeOf(request.query);
+      const location = await locationOf(request.query);
       const groupBy = request.query.groupBy ?? 'day';
-      const { periods, totals } = await salesReport(app.database, range, groupBy);
+      const { periods, totals } = location
+        ? await salesReportAt(app.database, range, location.id, groupBy)
+        : await salesReport(app.database, range, groupBy);
       if (request.query.format === 'csv')
-        return sendCsv(reply, csvName(`sales-by-${groupBy}`, range), REPORT_CSV_HEADERS.sales, async () => ({
-          rows: periods.map((p) => [
-            p.start,
-            p.orders,
-            p.units,
-            p.revenue,
-            p.cost,
-            p.margin,
-            p.discount,
-            p.tax,
-          ]),
-        }));
-      return { success: true as const, ...range, groupBy, periods, totals };
+        return sendCsv(
+          reply,
+          csvName(`sales-by-${groupBy}`, range, location),
+          REPORT_CSV_HEADERS.sales,
+          async () => ({
+            rows: periods.map((p) => [
+              p.start,
+              p.orders,
+              p.units,
+              p.revenue,
+              p.cost,
+              p.margin,
+              p.discount,
+              p.tax,
+            ]),
+          }),
+        );
+      return { success: true as const, ...range, ...named(location), groupBy, periods, totals };
     },
   );
 
@@ -92,17 +126,16 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const range = rangeOf(request.query);
+      const location = await locationOf(request.query);
       const sort = request.query.sort ?? 'revenue';
-      const products = await topProducts(
-        app.database,
-        range,
-        sort,
-        request.query.limit ?? DEFAULT_PRODUCT_REPORT_LIMIT,
-      );
+      const limit = request.query.limit ?? DEFAULT_PRODUCT_REPORT_LIMIT;
+      const products = location
+        ? await topProductsAt(app.database, range, location.id, sort, limit)
+        : await topProducts(app.database, range, sort, limit);
       if (request.query.format === 'csv')
         return sendCsv(
           reply,
-          csvName(`products-by-${sort}`, range),
+          csvName(`products-by-${sort}`, range, location),
           REPORT_CSV_HEADERS.products,
           async () => ({
             rows: products.map((p) => [
@@ -115,7 +148,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
             ]),
           }),
         );
-      return { success: true as const, ...range, sort, products };
+      return { success: true as const, ...range, ...named(location), sort, products };
     },
   );
 
@@ -133,19 +166,23 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const range = rangeOf(request.query);
+      const location = await locationOf(request.query);
       if (request.query.format === 'csv')
         return sendCsv<NameCursor>(
           reply,
-          csvName('never-sold', range),
+          csvName('never-sold', range, location),
           REPORT_CSV_HEADERS.neverSold,
-          (after) => neverSoldCsvBatch(app.database, range, after, CSV_BATCH),
+          (after) =>
+            location
+              ? neverSoldCsvBatchAt(app.database, range, location.id, after, CSV_BATCH)
+              : neverSoldCsvBatch(app.database, range, after, CSV_BATCH),
         );
       const { page = 1, pageSize = DEFAULT_PAGE_SIZE } = request.query;
-      const { products, total } = await neverSold(app.database, range, {
-        limit: pageSize,
-        offset: (page - 1) * pageSize,
-      });
-      return { success: true as const, ...range, products, total, page, pageSize };
+      const window = { limit: pageSize, offset: (page - 1) * pageSize };
+      const { products, total } = location
+        ? await neverSoldAt(app.database, range, location.id, window)
+        : await neverSold(app.database, range, window);
+      return { success: true as const, ...range, ...named(location), products, total, page, pageSize };
     },
   );
 
@@ -163,12 +200,20 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const range = rangeOf(request.query);
-      const categories = await categoryReport(app.database, range);
+      const location = await locationOf(request.query);
+      const categories = location
+        ? await categoryReportAt(app.database, range, location.id)
+        : await categoryReport(app.database, range);
       if (request.query.format === 'csv')
-        return sendCsv(reply, csvName('categories', range), REPORT_CSV_HEADERS.categories, async () => ({
-          rows: categories.map((c) => [c.name, c.units, c.revenue, c.margin, c.share]),
-        }));
-      return { success: true as const, ...range, categories };
+        return sendCsv(
+          reply,
+          csvName('categories', range, location),
+          REPORT_CSV_HEADERS.categories,
+          async () => ({
+            rows: categories.map((c) => [c.name, c.units, c.revenue, c.margin, c.share]),
+          }),
+        );
+      return { success: true as const, ...range, ...named(location), categories };
     },
   );
 
@@ -186,9 +231,12 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const range = rangeOf(request.query);
-      const staff = await staffReport(app.database, range);
+      const location = await locationOf(request.query);
+      const staff = location
+        ? await staffReportAt(app.database, range, location.id)
+        : await staffReport(app.database, range);
       if (request.query.format === 'csv')
-        return sendCsv(reply, csvName('staff', range), REPORT_CSV_HEADERS.staff, async () => ({
+        return sendCsv(reply, csvName('staff', range, location), REPORT_CSV_HEADERS.staff, async () => ({
           rows: staff.map((s) => [
             s.user?._id ?? '',
             s.user?.name ?? REMOVED_STAFF,
@@ -198,7 +246,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
             s.revenue,
           ]),
         }));
-      return { success: true as const, ...range, staff };
+      return { success: true as const, ...range, ...named(location), staff };
     },
   );
 
@@ -216,19 +264,27 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const range = rangeOf(request.query);
+      const location = await locationOf(request.query);
       const limit = request.query.limit ?? DEFAULT_CUSTOMER_REPORT_LIMIT;
-      const customers = await customerReport(app.database, range, limit);
+      const customers = location
+        ? await customerReportAt(app.database, range, location.id, limit)
+        : await customerReport(app.database, range, limit);
       if (request.query.format === 'csv')
-        return sendCsv(reply, csvName('customers', range), REPORT_CSV_HEADERS.customers, async () => ({
-          rows: customers.map((c) => [
-            c.customer?._id ?? '',
-            c.customer?.name ?? REMOVED_CUSTOMERS,
-            c.sales,
-            c.units,
-            c.revenue,
-          ]),
-        }));
-      return { success: true as const, ...range, customers };
+        return sendCsv(
+          reply,
+          csvName('customers', range, location),
+          REPORT_CSV_HEADERS.customers,
+          async () => ({
+            rows: customers.map((c) => [
+              c.customer?._id ?? '',
+              c.customer?.name ?? REMOVED_CUSTOMERS,
+              c.sales,
+              c.units,
+              c.revenue,
+            ]),
+          }),
+        );
+      return { success: true as const, ...range, ...named(location), customers };
     },
   );
 
@@ -246,12 +302,15 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const range = rangeOf(request.query);
-      const { rates, totals } = await taxReport(app.database, range);
+      const location = await locationOf(request.query);
+      const { rates, totals } = location
+        ? await taxReportAt(app.database, range, location.id)
+        : await taxReport(app.database, range);
       if (request.query.format === 'csv')
-        return sendCsv(reply, csvName('tax', range), REPORT_CSV_HEADERS.tax, async () => ({
+        return sendCsv(reply, csvName('tax', range, location), REPORT_CSV_HEADERS.tax, async () => ({
           rows: rates.map((r) => [r.name, r.rate, r.base, r.tax]),
         }));
-      return { success: true as const, ...range, rates, totals };
+      return { success: true as const, ...range, ...named(location), rates, totals };
     },
   );
 
@@ -263,18 +322,55 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['reports'],
         summary: 'What the stock is worth now, at cost, by category',
         description:
-          'Products, units in stock and their value at cost (a product without a cost counts 0) for every category, most value first, and the totals. format=csv answers it as CSV.',
+          'Products, units in stock and their value at cost (a product without a cost counts 0) for every category, most value first, and the totals. With location (an id; inactive too; unknown: 404), what is held there (products: those holding units there). format=csv answers it as CSV.',
         querystring: StockReportQuery,
         response: { 200: StockReportResponse },
       },
     },
     async (request, reply) => {
-      const { categories, totals } = await stockReport(app.database);
+      const location = await locationOf(request.query);
+      const { categories, totals } = location
+        ? await stockReportAt(app.database, location.id)
+        : await stockReport(app.database);
       if (request.query.format === 'csv')
-        return sendCsv(reply, csvName('stock-value'), REPORT_CSV_HEADERS.stock, async () => ({
-          rows: categories.map((c) => [c.name, c.products, c.units, c.value]),
-        }));
-      return { success: true as const, categories, totals };
+        return sendCsv(
+          reply,
+          csvName('stock-value', undefined, location),
+          REPORT_CSV_HEADERS.stock,
+          async () => ({
+            rows: categories.map((c) => [c.name, c.products, c.units, c.value]),
+          }),
+        );
+      return { success: true as const, ...named(location), categories, totals };
+    },
+  );
+
+  app.get(
+    '/reports/stock/locations',
+    {
+      config: { permission: 'reports:read', expensiveRead: true },
+      schema: {
+        tags: ['reports'],
+        summary: 'What the stock held at each location is worth now, at cost',
+        description:
+          'Every location by name (inactive ones too), or the one location names (unknown: 404): the products holding units there, the units and their value at cost (a product without a cost counts 0), and the totals. Units in transit belong to no location. format=csv answers it as CSV.',
+        querystring: StockReportQuery,
+        response: { 200: StockByLocationResponse },
+      },
+    },
+    async (request, reply) => {
+      const location = await locationOf(request.query);
+      const { locations, totals } = await stockByLocation(app.database, location?.id ?? null);
+      if (request.query.format === 'csv')
+        return sendCsv(
+          reply,
+          csvName('stock-value-by-location', undefined, location),
+          REPORT_CSV_HEADERS.stockByLocation,
+          async () => ({
+            rows: locations.map((l) => [l.location._id, l.location.name, l.products, l.units, l.value]),
+          }),
+        );
+      return { success: true as const, locations, totals };
     },
   );
 };

@@ -24,7 +24,10 @@ const answer = (toReorder: number, extra: Partial<DashboardResponse> = {}): Dash
 
 function renderDashboard(toReorder: number, extra: Partial<DashboardResponse> = {}) {
   signIn(userOf('admin'));
-  const mock = mockFetch({ 'GET /api/dashboard': () => ({ body: answer(toReorder, extra) }) });
+  const mock = mockFetch({
+    'GET /api/dashboard': () => ({ body: answer(toReorder, extra) }),
+    'GET /api/locations': () => ({ body: { success: true, locations: [] } }),
+  });
   renderWithClient(
     <MemoryRouter>
       <AdminDashboardPage />
@@ -116,6 +119,7 @@ describe('admin dashboard', () => {
           ? { status: 500, body: { success: false, error: 'The database is resting.' } }
           : { body: answer(0) };
       },
+      'GET /api/locations': () => ({ body: { success: true, locations: [] } }),
     });
     renderWithClient(
       <MemoryRouter>

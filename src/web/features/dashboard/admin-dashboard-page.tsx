@@ -4,10 +4,13 @@ import { Link } from 'react-router';
 import { DashboardResponse } from '../../../shared/dashboard';
 import { EXPIRING_DAYS } from '../../../shared/lots';
 import { LoadState } from '../../components/load-state';
+import { LocationPicker } from '../../components/location-picker';
 import { PageHeader } from '../../components/page-header';
 import { EXPIRING_PATH, REORDER_PATH } from '../../lib/admin-paths';
 import { api } from '../../lib/api';
 import { formatCount } from '../../lib/format';
+import { useListAddress } from '../../lib/list-address';
+import { withQuery } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
 import { useMoney } from '../../lib/store-settings';
 
@@ -158,20 +161,59 @@ function ExpiringLink({ soon }: { soon: DashboardResponse['expiringSoon'] }) {
   );
 }
 
-/** Admin: the store's figures (all time and today's) and the stock that needs attention. */
+/** What a location holds (DESIGN §17), at cost: shown when the dashboard is of one location. */
+function StockValueStrip({
+  where,
+  held,
+}: {
+  where: string;
+  held: NonNullable<DashboardResponse['stockValue']>;
+}) {
+  const money = useMoney();
+  return (
+    <section
+      aria-label={`Stock value at ${where}`}
+      className="mb-4 rounded-lg border border-slate-200 bg-white px-4 py-3 text-sm shadow-sm sm:px-5"
+    >
+      <p>
+        <span className="font-medium text-slate-600">Stock value at {where}: </span>
+        <span className="font-semibold tabular-nums">{money(held.value)}</span>{' '}
+        <span className="text-slate-600">
+          at cost, {formatCount(held.units)} {held.units === 1 ? 'unit' : 'units'} of{' '}
+          {formatCount(held.products)} {held.products === 1 ? 'product' : 'products'}
+        </span>
+      </p>
+    </section>
+  );
+}
+
+/**
+ * Admin: the store's figures (all time and today's) and the stock that needs attention; with a
+ * location chosen (kept in the address, `?location=`), that location's: its sales, its stock, its
+ * low and out of stock by the reorder point in force there, and what it holds at cost.
+ */
 export function AdminDashboardPage() {
   const money = useMoney();
+  const { params, setOption } = useListAddress<'location'>();
+  const location = params.get('location') ?? '';
   const dashboard = useQuery({
-    queryKey: queryKeys.dashboard,
-    queryFn: ({ signal }) => api('/dashboard', { schema: DashboardResponse, signal }),
+    queryKey: [...queryKeys.dashboard, location],
+    queryFn: ({ signal }) =>
+      api(withQuery('/dashboard', { location }), { schema: DashboardResponse, signal }),
   });
 
   return (
     <>
       <PageHeader title="Dashboard" />
+      <div className="mb-4">
+        <LocationPicker value={location} onChange={(value) => setOption('location', value)} />
+      </div>
       <LoadState query={dashboard} what="the dashboard">
         {(figures) => (
           <>
+            {figures.location && figures.stockValue ? (
+              <StockValueStrip where={figures.location.name} held={figures.stockValue} />
+            ) : null}
             <dl className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
               <Tile
                 label="Total Products"

@@ -65,7 +65,8 @@ export type SalesMetric = (typeof SALES_METRICS)[number];
 
 export const GROUP_LABEL: Record<ReportGroup, string> = { day: 'Day', week: 'Week', month: 'Month' };
 
-export type DateRange = { from: string; to: string };
+/** The days a report covers, and the location it is of (DESIGN §17; absent or '': the whole store). */
+export type DateRange = { from: string; to: string; location?: string };
 
 /** A day as YYYY-MM-DD, in the reader's calendar. */
 export function localDay(date: Date): string {
@@ -138,6 +139,8 @@ export type ReportView = {
   metric: SalesMetric;
   sort: ProductReportSort;
   page: number;
+  /** The location the reports are of (`?location=`), '' for the whole store. */
+  location: string;
 };
 
 /** The view the address holds, with `today` for the presets; anything unreadable is the default. */
@@ -170,6 +173,7 @@ export function readView(params: URLSearchParams, today: string): ReportView {
     metric: oneOf(SALES_METRICS, params.get('metric')) ?? 'revenue',
     sort: oneOf(PRODUCT_REPORT_SORTS, params.get('sort')) ?? 'revenue',
     page: pageIn(params),
+    location: params.get('location') ?? '',
   };
 }
 

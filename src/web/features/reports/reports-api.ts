@@ -10,6 +10,7 @@ import {
   type ReportGroup,
   SalesReportResponse,
   StaffReportResponse,
+  StockByLocationResponse,
   StockReportResponse,
   TaxReportResponse,
 } from '../../../shared/reports';
@@ -34,7 +35,8 @@ export const reportPaths = {
   staff: (range: DateRange) => withQuery('/reports/staff', range),
   customers: (range: DateRange) => withQuery('/reports/customers', range),
   tax: (range: DateRange) => withQuery('/reports/tax', range),
-  stock: () => '/reports/stock',
+  stock: (location = '') => withQuery('/reports/stock', { location }),
+  stockByLocation: (location = '') => withQuery('/reports/stock/locations', { location }),
 };
 
 const NO_SALES = 'No sales in this range.';
@@ -64,6 +66,11 @@ export const reportWords = {
   },
   tax: { title: 'Tax by rate', what: 'the tax report', empty: NO_SALES },
   stock: { title: 'Stock value by category', what: 'the stock value', empty: 'No products in stock.' },
+  stockByLocation: {
+    title: 'Stock value by location',
+    what: 'the stock value by location',
+    empty: 'No locations.',
+  },
 } satisfies Record<keyof typeof reportPaths, { title: string; what: string; empty: string }>;
 
 // Only this screen reads reports, so their keys live here. Every sale changes them: they are
@@ -90,4 +97,7 @@ export const staffReportQuery = (range: DateRange) =>
 export const customerReportQuery = (range: DateRange) =>
   reportQuery(reportPaths.customers(range), CustomerReportResponse);
 export const taxReportQuery = (range: DateRange) => reportQuery(reportPaths.tax(range), TaxReportResponse);
-export const stockReportQuery = () => reportQuery(reportPaths.stock(), StockReportResponse);
+export const stockReportQuery = (location = '') =>
+  reportQuery(reportPaths.stock(location), StockReportResponse);
+export const stockByLocationQuery = (location = '') =>
+  reportQuery(reportPaths.stockByLocation(location), StockByLocationResponse);

@@ -1,4 +1,5 @@
 import { useSearchParams } from 'react-router';
+import { LocationPicker } from '../../components/location-picker';
 import { PageHeader } from '../../components/page-header';
 import { useListAddress } from '../../lib/list-address';
 import { CategoryReport } from './category-report';
@@ -20,7 +21,7 @@ import { StaffReport } from './staff-report';
 import { StockReport } from './stock-report';
 import { TaxReport } from './tax-report';
 
-type Setting = 'tab' | 'group' | 'metric' | 'sort';
+type Setting = 'tab' | 'group' | 'metric' | 'sort' | 'location';
 
 function CurrentReport({
   view,
@@ -31,14 +32,14 @@ function CurrentReport({
   set: (name: Setting, value: string) => void;
   setPage: (page: number) => void;
 }) {
-  if (view.tab === 'stock') return <StockReport />;
+  if (view.tab === 'stock') return <StockReport location={view.location} />;
   if (view.rangeError)
     return (
       <p className="rounded-lg border border-slate-200 bg-white px-4 py-8 text-center text-sm text-slate-600">
         Choose a valid date range to see this report.
       </p>
     );
-  const range: DateRange = { from: view.from, to: view.to };
+  const range: DateRange = { from: view.from, to: view.to, location: view.location };
   switch (view.tab) {
     case 'sales':
       return (
@@ -86,6 +87,9 @@ export function ReportsPage() {
   return (
     <>
       <PageHeader title="Reports" />
+      <div className="mb-4">
+        <LocationPicker value={view.location} onChange={(location) => setFilter('location', location)} />
+      </div>
       <RangePicker view={view} onPreset={(preset) => chooseRange({ preset })} onDates={chooseRange} />
       <ReportTabs current={view.tab} onChange={(tab) => setFilter('tab', tab === 'sales' ? '' : tab)}>
         <CurrentReport view={view} set={setFilter} setPage={setPage} />

@@ -186,10 +186,24 @@ export function taxAnswer(query: Record<string, string>) {
   });
 }
 
+export const MAIN = '11111111-1111-4111-8111-111111111111';
+export const ROOM = '22222222-2222-4222-8222-222222222222';
+
+/** The store's locations: the main store and a stockroom. */
+export function locationsAnswer() {
+  return {
+    success: true,
+    locations: [
+      { _id: MAIN, name: 'Main store', kind: 'store', address: '', active: true },
+      { _id: ROOM, name: 'Back room', kind: 'stockroom', address: '', active: true },
+    ],
+  };
+}
+
 /** The reports screen at `path` (and anywhere else, "Elsewhere"), on a fake server of `handlers`. */
 export function renderReports(path: string, handlers: Record<string, Handler>) {
   signIn(userOf('admin'));
-  const mock = mockFetch(handlers);
+  const mock = mockFetch({ 'GET /api/locations': () => ({ body: locationsAnswer() }), ...handlers });
   const router = createMemoryRouter(
     [
       { path: '/admin-dashboard/reports', element: <ReportsPage /> },
