@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, MAX, Named, Ok, optionalText } from './common';
+import { LocationId } from './locations';
 import { ReceiveLots, Tracking } from './lots';
 import { ExportFormat, PageInfo, PageQuery } from './paging';
 
@@ -62,6 +63,8 @@ export const PurchaseOrderInput = z.object({
       error: `A purchase order holds at most ${MAX_PURCHASE_ORDER_LINES} lines.`,
     }),
   note: optionalText(MAX.description).default(''),
+  /** Where it is delivered (DESIGN §17): a location's id; the default location when not given. */
+  location: LocationId.optional(),
 });
 export type PurchaseOrderInput = z.input<typeof PurchaseOrderInput>;
 
@@ -79,6 +82,8 @@ export const PurchaseOrder = z.object({
   _id: z.string(),
   number: z.string(),
   supplier: Named,
+  /** Where it is delivered (DESIGN §17): receipts add stock there; its open units are on order there. */
+  location: Named,
   status: PurchaseOrderStatus,
   note: z.string(),
   lines: z.array(PurchaseOrderLine),
@@ -94,6 +99,7 @@ export const PurchaseOrderSummary = PurchaseOrder.pick({
   _id: true,
   number: true,
   supplier: true,
+  location: true,
   status: true,
   total: true,
   createdAt: true,
@@ -107,6 +113,8 @@ export type PurchaseOrderResponse = z.infer<typeof PurchaseOrderResponse>;
 export const PurchaseOrderQuery = PageQuery.omit({ search: true }).extend({
   status: PurchaseOrderStatus.optional(),
   supplier: Id.optional(),
+  /** Only those delivered to this location (404 when it names none). */
+  location: LocationId.optional(),
   format: ExportFormat,
 });
 
@@ -119,6 +127,7 @@ export const PURCHASE_ORDER_CSV_HEADER = [
   'created',
   'ordered',
   'received',
+  'location',
 ] as const;
 export type PurchaseOrderQuery = z.input<typeof PurchaseOrderQuery>;
 export const PurchaseOrderListResponse = Ok.extend({ purchaseOrders: z.array(PurchaseOrderSummary) }).extend(
@@ -161,6 +170,16 @@ export const ReorderSuggestionLine = z.object({
   suggested: z.number().int(),
   /** The product's cost, or 0 when it has none yet. */
   unitCost: z.number(),
+  /**
+   * With ?location= (DESIGN §17): the other active location with the most units above its own
+   * reorder point in force (`available`), and the units to transfer from it (`quantity`, at most
+   * available); `suggested` is then what is left to buy (0 when the transfer covers it). Null
+   * when no location can spare any; absent without ?location=.
+   */
+  transferFrom: z
+    .object({ location: Named, available: z.number().int(), quantity: z.number().int() })
+    .nullable()
+    .optional(),
 });
 export type ReorderSuggestionLine = z.infer<typeof ReorderSuggestionLine>;
 
@@ -168,7 +187,13 @@ export type ReorderSuggestionLine = z.infer<typeof ReorderSuggestionLine>;
 export const PurchaseOrderRef = z.object({ _id: z.string(), number: z.string() });
 export type PurchaseOrderRef = z.infer<typeof PurchaseOrderRef>;
 
+/** GET /api/reorder-suggestions?location=: judged at that location (DESIGN §17); absent, the whole store. */
+export const ReorderSuggestionsQuery = z.object({ location: LocationId.optional() });
+export type ReorderSuggestionsQuery = z.input<typeof ReorderSuggestionsQuery>;
+
 export const ReorderSuggestionsResponse = Ok.extend({
+  /** The location judged, when ?location= named one. */
+  location: Named.optional(),
   suppliers: z.array(
     z.object({
       supplier: Named,
@@ -188,6 +213,8 @@ export type ReorderSuggestionsResponse = z.infer<typeof ReorderSuggestionsRespon
  */
 export const DraftFromSuggestionsInput = z.object({
   supplier: Id.optional(),
+  /** Drafts from the suggestions at this location (what transfers do not cover), delivered there. */
+  location: LocationId.optional(),
   quantities: z
     .record(
       Id,

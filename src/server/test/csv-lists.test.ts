@@ -188,7 +188,7 @@ describe.each(targets)('lists as CSV on $name', (target) => {
     const orders = (await csv(`/api/purchase-orders?format=csv&supplier=${supplierId}`)).slice(1);
     expect(orders).toHaveLength(ROWS);
     expect(new Set(orders.map((row) => row[0])).size).toBe(ROWS);
-    expect(orders[0]?.slice(4)).toEqual(['2019-03-01T15:30:00+05:30', '', '']);
+    expect(orders[0]?.slice(4)).toEqual(['2019-03-01T15:30:00+05:30', '', '', 'Main store']);
 
     const name = `Moment ${tag()}`;
     await t.sql(

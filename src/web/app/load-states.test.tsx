@@ -156,11 +156,21 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
   {
     path: /^\/api\/purchase-orders$/,
     answer: (query) => {
-      const { _id, number, supplier, status, total, createdAt } = purchaseOrder({
+      const { _id, number, supplier, location, status, total, createdAt } = purchaseOrder({
         supplier: { _id: 's1', name: SHOWN },
       });
-      return { purchaseOrders: [{ _id, number, supplier, status, total, createdAt }], ...page(query, 1) };
+      return {
+        purchaseOrders: [{ _id, number, supplier, location, status, total, createdAt }],
+        ...page(query, 1),
+      };
     },
+  },
+  // The locations (DESIGN §17): the pickers, and the printable purchase order's delivery address.
+  {
+    path: /^\/api\/locations$/,
+    answer: () => ({
+      locations: [{ _id: 'l1', name: 'Main store', kind: 'store', address: '', active: true }],
+    }),
   },
   {
     path: /^\/api\/purchase-orders\/x1$/,

@@ -7,13 +7,15 @@ import {
   type PurchaseOrderSummary,
   purchaseOrderNumber,
 } from '../../../shared/purchasing';
-import { type Db, runnerOf, type Tx } from '../../db/connection';
-import { products, purchaseOrderLines, purchaseOrders, suppliers } from '../../db/schema';
+import { type Db, type Runner, runnerOf, type Tx } from '../../db/connection';
+import { locations, products, purchaseOrderLines, purchaseOrders, suppliers } from '../../db/schema';
+import { sqlFile } from '../../db/sql-file';
 import { type CsvBatch, exactTime, type NewestCursor, nextNewest, olderThan } from '../../lib/csv-stream';
 import { badRequest, conflict, isId, notFound, refuseWith } from '../../lib/errors';
 import { rowsOf } from '../../lib/sql';
 import type { ZonedClock } from '../../lib/zoned-time';
 import { type Actor, recordAudit } from '../audit/audit.repository';
+import { type LocationRef, locationFor } from '../locations/location-for';
 import { lotForAdding } from '../lots/lots.repository';
 import { SUGGESTED_QUANTITY, TO_REORDER } from '../products/low-stock';
 import { type NewMovement, recordMovements } from '../stock/movements';
@@ -22,7 +24,12 @@ export type PurchaseOrderValues = {
   supplier: string;
   lines: Array<{ product: string; quantity: number; unitCost: number }>;
   note: string;
+  /** Where it is delivered: a location's id, or the default location when not given. */
+  location?: string;
 };
+
+/** A purchase order list's filters; `location` is a location's id resolved by locationFor. */
+export type PurchaseOrderFilter = { status?: PurchaseOrderStatus; supplier?: string; location?: string };
 
 const STATUS_WORDS: Record<PurchaseOrderStatus, string> = {
   draft: 'a draft',
@@ -72,6 +79,8 @@ export async function findPurchaseOrder(db: Db, id: string): Promise<PurchaseOrd
       number: purchaseOrders.number,
       supplierId: suppliers.id,
       supplierName: suppliers.name,
+      locationId: locations.id,
+      locationName: locations.name,
       status: purchaseOrders.status,
       note: purchaseOrders.note,
       total: totalOf(purchaseOrders.id),
@@ -81,6 +90,7 @@ export async function findPurchaseOrder(db: Db, id: string): Promise<PurchaseOrd
     })
     .from(purchaseOrders)
     .innerJoin(suppliers, eq(suppliers.id, purchaseOrders.supplierId))
+    .innerJoin(locations, eq(locations.id, purchaseOrders.locationId))
     .where(eq(purchaseOrders.id, id));
   if (!order) return undefined;
   const lines = await db
@@ -101,6 +111,7 @@ export async function findPurchaseOrder(db: Db, id: string): Promise<PurchaseOrd
     _id: order.id,
     number: purchaseOrderNumber(order.number),
     supplier: { _id: order.supplierId, name: order.supplierName },
+    location: { _id: order.locationId, name: order.locationName },
     status: order.status as PurchaseOrderStatus,
     note: order.note,
     lines: lines.map((line) => ({
@@ -117,8 +128,9 @@ export async function findPurchaseOrder(db: Db, id: string): Promise<PurchaseOrd
   };
 }
 
-function purchaseOrderWhere(filter: { status?: PurchaseOrderStatus; supplier?: string }) {
+function purchaseOrderWhere(filter: PurchaseOrderFilter) {
   return and(
+    filter.location === undefined ? undefined : eq(purchaseOrders.locationId, filter.location),
     filter.status ? eq(purchaseOrders.status, filter.status) : undefined,
     filter.supplier === undefined
       ? undefined
@@ -131,7 +143,7 @@ function purchaseOrderWhere(filter: { status?: PurchaseOrderStatus; supplier?: s
 /** One page of purchase orders, newest first, by status and supplier. */
 export async function purchaseOrderPage(
   db: Db,
-  filter: { status?: PurchaseOrderStatus; supplier?: string },
+  filter: PurchaseOrderFilter,
   window: { limit: number; offset: number },
 ): Promise<{ purchaseOrders: PurchaseOrderSummary[]; total: number }> {
   const where = purchaseOrderWhere(filter);
@@ -142,12 +154,15 @@ export async function purchaseOrderPage(
         number: purchaseOrders.number,
         supplierId: suppliers.id,
         supplierName: suppliers.name,
+        locationId: locations.id,
+        locationName: locations.name,
         status: purchaseOrders.status,
         total: totalOf(purchaseOrders.id),
         createdAt: purchaseOrders.createdAt,
       })
       .from(purchaseOrders)
       .innerJoin(suppliers, eq(suppliers.id, purchaseOrders.supplierId))
+      .innerJoin(locations, eq(locations.id, purchaseOrders.locationId))
       .where(where)
       .orderBy(desc(purchaseOrders.createdAt), desc(purchaseOrders.id))
       .limit(window.limit)
@@ -159,6 +174,7 @@ export async function purchaseOrderPage(
       _id: row.id,
       number: purchaseOrderNumber(row.number),
       supplier: { _id: row.supplierId, name: row.supplierName },
+      location: { _id: row.locationId, name: row.locationName },
       status: row.status as PurchaseOrderStatus,
       total: Number(row.total),
       createdAt: iso(row.createdAt) as string,
@@ -170,7 +186,7 @@ export async function purchaseOrderPage(
 /** One batch of the purchase orders CSV (PURCHASE_ORDER_CSV_HEADER), newest first, filtered. */
 export async function purchaseOrderCsvBatch(
   db: Db,
-  filter: { status?: PurchaseOrderStatus; supplier?: string },
+  filter: PurchaseOrderFilter,
   after: NewestCursor | undefined,
   size: number,
   clock: ZonedClock,
@@ -186,10 +202,12 @@ export async function purchaseOrderCsvBatch(
       createdAt: purchaseOrders.createdAt,
       orderedAt: purchaseOrders.orderedAt,
       receivedAt: purchaseOrders.receivedAt,
+      locationName: locations.name,
       cursorAt: exactTime(purchaseOrders.createdAt),
     })
     .from(purchaseOrders)
     .innerJoin(suppliers, eq(suppliers.id, purchaseOrders.supplierId))
+    .innerJoin(locations, eq(locations.id, purchaseOrders.locationId))
     .where(and(purchaseOrderWhere(filter), olderThan(purchaseOrders.createdAt, purchaseOrders.id, after)))
     .orderBy(desc(purchaseOrders.createdAt), desc(purchaseOrders.id))
     .limit(size);
@@ -202,6 +220,7 @@ export async function purchaseOrderCsvBatch(
       at(row.createdAt),
       at(row.orderedAt),
       at(row.receivedAt),
+      row.locationName,
     ]),
     next: nextNewest(rows, size, (row) => ({ at: row.cursorAt, id: row.id })),
   };
@@ -240,6 +259,7 @@ async function auditedContent(tx: Tx, id: string): Promise<AuditChange[]> {
   if (!order) return [];
   return [
     { field: 'supplier', new: order.supplier.name },
+    { field: 'location', new: order.location.name },
     { field: 'lines', new: order.lines.length },
     { field: 'total', new: order.total.toFixed(2) },
     ...(order.note ? [{ field: 'note', new: order.note }] : []),
@@ -253,9 +273,10 @@ export async function insertPurchaseOrder(
   actor: Actor,
 ): Promise<string> {
   await checkReferences(tx, values);
+  const location = await locationFor(runnerOf(tx), values.location);
   const [row] = await tx
     .insert(purchaseOrders)
-    .values({ supplierId: values.supplier, note: values.note })
+    .values({ supplierId: values.supplier, note: values.note, locationId: location.id })
     .returning({ id: purchaseOrders.id, number: purchaseOrders.number });
   const { id, number } = row as { id: string; number: number };
   await insertLines(tx, id, values.lines);
@@ -272,7 +293,12 @@ export async function insertPurchaseOrder(
 async function lockPurchaseOrder(tx: Tx, id: string) {
   if (!isId(id)) throw notFound('Purchase order');
   const [row] = await tx
-    .select({ id: purchaseOrders.id, number: purchaseOrders.number, status: purchaseOrders.status })
+    .select({
+      id: purchaseOrders.id,
+      number: purchaseOrders.number,
+      status: purchaseOrders.status,
+      locationId: purchaseOrders.locationId,
+    })
     .from(purchaseOrders)
     .where(eq(purchaseOrders.id, id))
     .for('update');
@@ -291,10 +317,11 @@ export async function updatePurchaseOrder(
   if (order.status !== 'draft')
     throw conflict(`${order.name} is ${STATUS_WORDS[order.status]}; only a draft can be changed.`);
   await checkReferences(tx, values);
+  const location = await locationFor(runnerOf(tx), values.location);
   const before = await auditedContent(tx, id);
   await tx
     .update(purchaseOrders)
-    .set({ supplierId: values.supplier, note: values.note })
+    .set({ supplierId: values.supplier, note: values.note, locationId: location.id })
     .where(eq(purchaseOrders.id, id));
   await tx.delete(purchaseOrderLines).where(eq(purchaseOrderLines.purchaseOrderId, id));
   await insertLines(tx, id, values.lines);
@@ -366,8 +393,8 @@ export async function cancelPurchaseOrder(tx: Tx, id: string, actor: Actor): Pro
  *    takes the units off on order.) Each product's cost becomes the weighted average of the stock
  *    on hand at its cost and the units received at theirs, rounded to the cent (a product
  *    without a cost takes the new one).
- * 4. Each line's units arrive by a `receipt` movement naming the purchase order, which the
- *    ledger's trigger applies to the stock. A lot-tracked product's line names its lots (DESIGN
+ * 4. Each line's units arrive by a `receipt` movement naming the purchase order, at its location
+ *    (DESIGN §17), which the ledger's trigger applies to the stock there. A lot-tracked product's line names its lots (DESIGN
  *    §15; 400 without, and 400 when an untracked product's line names some): each lot is found or
  *    created (lotForAdding: a known number with another expiry is a 409) and gets its own
  *    movement naming it, which the trigger adds to the lot with the product.
@@ -428,6 +455,7 @@ export async function receivePurchaseOrder(
       note: `Received on ${order.name}`,
       actor,
       purchaseOrderId: id,
+      locationId: order.locationId,
     };
     const received = lotsOf.get(row.line_id);
     if (!received) {
@@ -576,6 +604,40 @@ export async function reorderSuggestionsJson(db: Db): Promise<string> {
 const NUMBER_TEXT = (column: string) =>
   `'PO-' || lpad(${column}::text, greatest(6, length(${column}::text)), '0')`;
 
+const REORDER_AT_LOCATION = sqlFile('src/server/modules/purchasing/reorder-at-location.sql', {
+  suggested: SUGGESTED_QUANTITY,
+});
+
+/** A row of REORDER_AT_LOCATION (reorder-at-location.sql), as drafting reads it. */
+type ReorderAtLocationRow = { product_id: string; supplier_id: string; unit_cost: string; buy: number };
+
+/** The products to reorder at a location, supplier then name order (reorder-at-location.sql). */
+async function reorderAtLocation(
+  runner: Pick<Runner, 'query'>,
+  locationId: string,
+): Promise<ReorderAtLocationRow[]> {
+  return runner.query<ReorderAtLocationRow>(REORDER_AT_LOCATION, [locationId]);
+}
+
+const REORDER_AT_LOCATION_JSON = sqlFile('src/server/modules/purchasing/reorder-at-location-json.sql', {
+  rows: REORDER_AT_LOCATION,
+  number: NUMBER_TEXT('d.number'),
+});
+
+/**
+ * The reorder suggestions at one location (DESIGN §17), as the JSON text of
+ * ReorderSuggestionsResponse (reorder-at-location-json.sql): its lines judged by stock + on order
+ * there against the reorder point in force there, each suggesting a transfer from the location
+ * that can spare most before a purchase of the rest; each supplier's newest draft delivered there.
+ */
+export async function reorderSuggestionsAtJson(
+  runner: Pick<Runner, 'query'>,
+  location: LocationRef,
+): Promise<string> {
+  const [row] = await runner.query<{ body: string }>(REORDER_AT_LOCATION_JSON, [location.id, location.name]);
+  return (row as { body: string }).body;
+}
+
 export type ExistingDraft = {
   supplier: { _id: string; name: string };
   draft: { _id: string; number: string };
@@ -584,7 +646,8 @@ export type ExistingDraft = {
 /**
  * Drafts one purchase order per supplier from the suggestions (only `supplier`'s when given), at
  * each product's cost (0 when it has none). `quantities` replaces suggested quantities; 0 leaves
- * a product out. The ids of the drafts, by supplier name.
+ * a product out. The ids of the drafts, by supplier name. With `location` (DESIGN §17), from the
+ * suggestions there: what transfers do not cover, delivered there.
  *
  * A supplier with a draft purchase order already (made here or by hand) gets no second one: when
  * it is the supplier asked for, a 409 naming the draft; among all, it is left out and its draft
@@ -593,19 +656,29 @@ export type ExistingDraft = {
  */
 export async function draftFromSuggestions(
   tx: Tx,
-  options: { supplier?: string; quantities?: Record<string, number> },
+  options: { supplier?: string; quantities?: Record<string, number>; location?: LocationRef },
   actor: Actor,
 ): Promise<{ ids: string[]; existingDrafts: ExistingDraft[] }> {
   if (options.supplier !== undefined && !isId(options.supplier))
     throw badRequest('Choose an existing supplier.');
-  const rows = rowsOf<{ product_id: string; supplier_id: string; suggested: number; cost: string | null }>(
-    await tx.execute(sql`
-      select r.product_id, r.supplier_id, ${sql.raw(SUGGESTED_QUANTITY)} as suggested, r.cost
-      from ${sql.raw(TO_REORDER)} r
-      join ${suppliers} s on s.id = r.supplier_id
-      ${options.supplier ? sql`where r.supplier_id = ${options.supplier}` : sql``}
-      order by lower(s.name), s.id, r.name_key, r.product_id`),
-  );
+  const { location } = options;
+  const rows = location
+    ? (await reorderAtLocation(runnerOf(tx), location.id))
+        .filter((row) => options.supplier === undefined || row.supplier_id === options.supplier)
+        .map((row) => ({
+          product_id: row.product_id,
+          supplier_id: row.supplier_id,
+          suggested: row.buy,
+          cost: row.unit_cost,
+        }))
+    : rowsOf<{ product_id: string; supplier_id: string; suggested: number; cost: string | null }>(
+        await tx.execute(sql`
+          select r.product_id, r.supplier_id, ${sql.raw(SUGGESTED_QUANTITY)} as suggested, r.cost
+          from ${sql.raw(TO_REORDER)} r
+          join ${suppliers} s on s.id = r.supplier_id
+          ${options.supplier ? sql`where r.supplier_id = ${options.supplier}` : sql``}
+          order by lower(s.name), s.id, r.name_key, r.product_id`),
+      );
   const bySupplier = new Map<string, PurchaseOrderValues['lines']>();
   for (const row of rows) {
     const quantity = options.quantities?.[row.product_id] ?? row.suggested;
@@ -617,6 +690,7 @@ export async function draftFromSuggestions(
   const existingDrafts = await lockSuppliersAndFindDrafts(
     tx,
     options.supplier ? [options.supplier] : [...bySupplier.keys()],
+    location?.id,
   );
   const asked = existingDrafts.find((found) => found.supplier._id === options.supplier);
   if (asked)
@@ -630,24 +704,46 @@ export async function draftFromSuggestions(
   for (const [supplier, lines] of bySupplier) {
     if (drafted.has(supplier)) continue;
     ids.push(
-      await insertPurchaseOrder(tx, { supplier, lines, note: 'Drafted from reorder suggestions' }, actor),
+      await insertPurchaseOrder(
+        tx,
+        { supplier, lines, note: 'Drafted from reorder suggestions', location: location?.id },
+        actor,
+      ),
     );
   }
   return { ids, existingDrafts };
 }
 
-/** Locks the suppliers' rows (id order) until the transaction ends; each one's newest draft. */
-async function lockSuppliersAndFindDrafts(tx: Tx, supplierIds: string[]): Promise<ExistingDraft[]> {
+/**
+ * Locks the suppliers' rows (id order) until the transaction ends; each one's newest draft
+ * (delivered to `locationId` when given).
+ */
+async function lockSuppliersAndFindDrafts(
+  tx: Tx,
+  supplierIds: string[],
+  locationId?: string,
+): Promise<ExistingDraft[]> {
   if (supplierIds.length === 0) return [];
   const ids = [...supplierIds].sort();
   // no key update: it does not hold up the foreign-key checks of purchase orders being written.
   await tx.execute(sql`select id from ${suppliers} where id in ${ids} order by id for no key update`);
+  return newestDrafts(tx, ids, locationId);
+}
+
+/** Each supplier's newest draft purchase order (delivered to `locationId` when given). */
+async function newestDrafts(
+  db: Db | Tx,
+  supplierIds: string[],
+  locationId?: string,
+): Promise<ExistingDraft[]> {
+  if (supplierIds.length === 0) return [];
   const rows = rowsOf<{ supplier_id: string; supplier_name: string; id: string; number: string }>(
-    await tx.execute(sql`
+    await db.execute(sql`
       select distinct on (o.supplier_id) o.supplier_id, s.name as supplier_name, o.id,
              ${sql.raw(NUMBER_TEXT('o.number'))} as number
       from ${purchaseOrders} o join ${suppliers} s on s.id = o.supplier_id
-      where o.supplier_id in ${ids} and o.status = 'draft'
+      where o.supplier_id in ${supplierIds} and o.status = 'draft'
+        ${locationId === undefined ? sql`` : sql`and o.location_id = ${locationId}`}
       order by o.supplier_id, o.number desc`),
   );
   return rows.map((row) => ({

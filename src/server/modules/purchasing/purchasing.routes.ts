@@ -10,15 +10,17 @@ import {
   PurchaseOrderQuery,
   PurchaseOrderResponse,
   ReceiveInput,
+  ReorderSuggestionsQuery,
   ReorderSuggestionsResponse,
 } from '../../../shared/purchasing';
-import type { Tx } from '../../db/connection';
+import { runnerOf, type Tx } from '../../db/connection';
 import { currentUser } from '../../lib/auth';
 import { CSV_BATCH, type NewestCursor, sendCsv } from '../../lib/csv-stream';
 import { notFound } from '../../lib/errors';
 import { type Answer, answerOnce } from '../../lib/idempotency';
 import { sendJsonText } from '../../lib/json-text';
 import { zonedClock } from '../../lib/zoned-time';
+import { locationFor } from '../locations/location-for';
 import {
   cancelPurchaseOrder,
   draftFromSuggestions,
@@ -28,6 +30,7 @@ import {
   purchaseOrderCsvBatch,
   purchaseOrderPage,
   receivePurchaseOrder,
+  reorderSuggestionsAtJson,
   reorderSuggestionsJson,
   supplierExists,
   updatePurchaseOrder,
@@ -50,7 +53,7 @@ export const purchasingRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['purchasing'],
         summary: 'Draft a purchase order',
-        description: `400 when the supplier or a product does not exist or a product appears twice. ${KEYED}`,
+        description: `400 when the supplier or a product does not exist or a product appears twice; 404 when the location does not exist, 409 when it is inactive. ${KEYED}`,
         body: PurchaseOrderInput,
         response: { 201: PurchaseOrderResponse },
       },
@@ -67,22 +70,32 @@ export const purchasingRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'purchasing:manage' },
       schema: {
         tags: ['purchasing'],
-        summary: 'Purchase orders, newest first, by status and supplier',
-        description: 'format=csv answers every matching purchase order as CSV (streamed).',
+        summary: 'Purchase orders, newest first, by status, supplier and location',
+        description:
+          'format=csv answers every matching purchase order as CSV (streamed). 404 when the location does not exist.',
         querystring: PurchaseOrderQuery,
         response: { 200: PurchaseOrderListResponse },
       },
     },
     async (request, reply) => {
+      const { status, supplier } = request.query;
+      const filter = {
+        status,
+        supplier,
+        location:
+          request.query.location === undefined
+            ? undefined
+            : (await locationFor(app.database, request.query.location, { inactive: 'allowed' })).id,
+      };
       if (request.query.format === 'csv') {
         const clock = zonedClock(app.config.timeZone);
         return sendCsv<NewestCursor>(reply, 'purchase-orders.csv', PURCHASE_ORDER_CSV_HEADER, (after) =>
-          purchaseOrderCsvBatch(app.db, request.query, after, CSV_BATCH, clock),
+          purchaseOrderCsvBatch(app.db, filter, after, CSV_BATCH, clock),
         );
       }
       const window = pageWindow({ page: 1, ...request.query });
       if (!window) throw new Error('a page window always exists with a page');
-      const page = await purchaseOrderPage(app.db, request.query, window);
+      const page = await purchaseOrderPage(app.db, filter, window);
       return { success: true as const, ...page, page: window.page, pageSize: window.pageSize };
     },
   );
@@ -111,8 +124,9 @@ export const purchasingRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'purchasing:manage' },
       schema: {
         tags: ['purchasing'],
-        summary: 'Change a draft’s supplier, lines and note',
-        description: '409 once the purchase order is no longer a draft.',
+        summary: 'Change a draft’s supplier, location, lines and note',
+        description:
+          '409 once the purchase order is no longer a draft, or when the location is inactive; 404 when the location does not exist.',
         params: IdParams,
         body: PurchaseOrderInput,
         response: { 200: PurchaseOrderResponse },
@@ -197,10 +211,18 @@ export const purchasingRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['purchasing'],
         summary: 'Products at or below their reorder point, counting what is on order, by supplier',
+        description:
+          'With location: judged by the stock and on order there against the reorder point in force there, each line suggesting a transfer (transferFrom) from the other active location with the most units above its own reorder point before buying the rest (suggested). 404 when the location does not exist.',
+        querystring: ReorderSuggestionsQuery,
         response: { 200: ReorderSuggestionsResponse },
       },
     },
-    async (_request, reply) => sendJsonText(reply, await reorderSuggestionsJson(app.db)),
+    async (request, reply) => {
+      if (request.query.location === undefined)
+        return sendJsonText(reply, await reorderSuggestionsJson(app.db));
+      const location = await locationFor(app.database, request.query.location, { inactive: 'allowed' });
+      return sendJsonText(reply, await reorderSuggestionsAtJson(app.database, location));
+    },
   );
 
   app.post(
@@ -210,7 +232,7 @@ export const purchasingRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['purchasing'],
         summary: 'Draft one purchase order per supplier from the suggestions',
-        description: `Only the supplier's when one is given (404 when it does not exist). quantities replaces suggested quantities by product id; 0 leaves a product out. A supplier with a draft purchase order already gets no second one: asked alone, a 409 naming the draft (existing: its id and number); among all, it is left out and listed in existingDrafts. ${KEYED}`,
+        description: `Only the supplier's when one is given (404 when it does not exist). With location, from the suggestions there (what transfers do not cover), delivered there (404 unknown, 409 inactive). quantities replaces suggested quantities by product id; 0 leaves a product out. A supplier with a draft purchase order already gets no second one: asked alone, a 409 naming the draft (existing: its id and number); among all, it is left out and listed in existingDrafts. ${KEYED}`,
         body: DraftFromSuggestionsInput,
         response: { 201: DraftPurchaseOrdersResponse },
       },
@@ -219,9 +241,13 @@ export const purchasingRoutes: FastifyPluginAsyncZod = async (app) => {
       answerOnce(request, reply, async (tx) => {
         const { supplier, quantities } = request.body;
         if (supplier !== undefined && !(await supplierExists(tx, supplier))) throw notFound('Supplier');
+        const location =
+          request.body.location === undefined
+            ? undefined
+            : await locationFor(runnerOf(tx), request.body.location);
         const { ids, existingDrafts } = await draftFromSuggestions(
           tx,
-          { supplier, quantities },
+          { supplier, quantities, location },
           currentUser(request),
         );
         const purchaseOrders = [];

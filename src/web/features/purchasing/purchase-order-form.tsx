@@ -6,6 +6,7 @@ import { buttonClass } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { FormError, SelectField, TextAreaField } from '../../components/form-field';
 import { LoadState } from '../../components/load-state';
+import { LocationPicker } from '../../components/location-picker';
 import { PURCHASE_ORDERS_PATH, purchaseOrderPath } from '../../lib/admin-paths';
 import { ApiRequestError, errorMessage } from '../../lib/api';
 import { notify } from '../../lib/notify';
@@ -26,11 +27,15 @@ function linesOf(order: PurchaseOrder | null): LineDraft[] {
   }));
 }
 
-/** What the form would send, before the shared schema checks it. */
-function inputOf(supplier: string, note: string, lines: readonly LineDraft[]) {
+/**
+ * What the form would send, before the shared schema checks it. An empty location sends none:
+ * the server delivers to the default location.
+ */
+function inputOf(supplier: string, note: string, lines: readonly LineDraft[], location = '') {
   return {
     supplier,
     note: note.trim(),
+    ...(location ? { location } : {}),
     lines: lines.map((line) => ({
       product: line.product._id,
       quantity: numberIn(line.quantity),
@@ -60,16 +65,18 @@ export function PurchaseOrderForm({ order }: { order: PurchaseOrder | null }) {
   const statusKeys = useKeys();
   const [supplier, setSupplier] = useState(order?.supplier._id ?? '');
   const [note, setNote] = useState(order?.note ?? '');
+  const [location, setLocation] = useState(order?.location._id ?? '');
   const [lines, setLines] = useState<LineDraft[]>(() => linesOf(order));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const busy = save.isPending || markOrdered.isPending || cancel.isPending;
 
-  const current = inputOf(supplier, note, lines);
+  const current = inputOf(supplier, note, lines, location);
   const dirty =
     !order ||
-    JSON.stringify(current) !== JSON.stringify(inputOf(order.supplier._id, order.note, linesOf(order)));
+    JSON.stringify(current) !==
+      JSON.stringify(inputOf(order.supplier._id, order.note, linesOf(order), order.location._id));
   const suppliers = choices.data?.suppliers ?? [];
   const knownSupplier = suppliers.some((one) => one._id === supplier);
 
@@ -199,6 +206,17 @@ export function PurchaseOrderForm({ order }: { order: PurchaseOrder | null }) {
             </option>
           ))}
         </SelectField>
+        <div>
+          {/* A new purchase order goes to the default location unless another is chosen (DESIGN §17). */}
+          <LocationPicker
+            label="Deliver to"
+            value={location}
+            onChange={setLocation}
+            allowAll={!order}
+            allLabel="The default location"
+          />
+          {errors.location ? <p className="mt-1 text-sm text-red-600">{errors.location}</p> : null}
+        </div>
         <TextAreaField
           label="Note"
           value={note}

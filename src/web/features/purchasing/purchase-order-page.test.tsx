@@ -10,8 +10,10 @@ import {
   GLOBEX,
   type Handler,
   line,
+  MAIN,
   product,
   purchaseOrder,
+  ROOM,
   renderPurchasing,
 } from './purchasing-test-data';
 
@@ -45,7 +47,8 @@ function server(start: PurchaseOrder | null) {
   const written = (input: PurchaseOrderInput, base: PurchaseOrder) => {
     const lines = linesFrom(input);
     const supplier = [ACME, GLOBEX].find((one) => one._id === input.supplier) ?? ACME;
-    state.order = { ...base, supplier, note: input.note ?? '', lines, total: linesTotal(lines) };
+    const location = [MAIN, ROOM].find((one) => one._id === input.location) ?? MAIN;
+    state.order = { ...base, supplier, location, note: input.note ?? '', lines, total: linesTotal(lines) };
     return state.order;
   };
   const handlers: Record<string, Handler> = {
@@ -105,6 +108,60 @@ async function setBox(label: string, value: string) {
 }
 
 describe('a new purchase order', () => {
+  it('is delivered to the default location unless another active one is chosen', async () => {
+    const { handlers, state } = server(null);
+    const { calls, router } = renderPurchasing('/admin-dashboard/purchase-orders/new', handlers);
+    const picker = (await screen.findByLabelText('Deliver to')) as HTMLSelectElement;
+    await waitFor(() =>
+      expect(Array.from(picker.options).map((option) => option.textContent)).toEqual([
+        'The default location',
+        MAIN.name,
+        ROOM.name,
+      ]),
+    );
+    expect(picker.value).toBe('');
+    await addBySearch('pen', 'mouse', 'Blue Pen');
+    await userEvent.selectOptions(picker, ROOM.name);
+    await userEvent.click(screen.getByRole('button', { name: 'Save draft' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin-dashboard/purchase-orders/po1'));
+    expect(posts(calls)[0]?.body).toMatchObject({ supplier: 's1', location: ROOM._id });
+    expect(state.order?.location).toEqual(ROOM);
+    // The draft's own location is chosen; "the default" is no longer offered.
+    expect(await screen.findByRole('heading', { name: 'PO-000001', level: 1 })).toBeTruthy();
+    await waitFor(() =>
+      expect((screen.getByLabelText('Deliver to') as HTMLSelectElement).value).toBe(ROOM._id),
+    );
+    expect(
+      Array.from((screen.getByLabelText('Deliver to') as HTMLSelectElement).options).map(
+        (o) => o.textContent,
+      ),
+    ).toEqual([MAIN.name, ROOM.name]);
+  });
+
+  it('shows the server’s refusal of an inactive location and stays on the form', async () => {
+    const { handlers } = server(null);
+    const { router } = renderPurchasing('/admin-dashboard/purchase-orders/new', {
+      ...handlers,
+      'POST /api/purchase-orders': () => ({
+        status: 409,
+        body: {
+          success: false,
+          code: 'LOCATION_INACTIVE',
+          error: 'Back room is inactive: choose an active location.',
+        },
+      }),
+    });
+    await waitFor(() => expect(screen.getByRole('option', { name: ROOM.name })).toBeTruthy());
+    await addBySearch('pen', 'mouse', 'Blue Pen');
+    await userEvent.selectOptions(screen.getByLabelText('Deliver to'), ROOM.name);
+    await userEvent.click(screen.getByRole('button', { name: 'Save draft' }));
+    // Said in the form (and in a notification).
+    expect(
+      (await screen.findAllByText('Back room is inactive: choose an active location.')).length,
+    ).toBeGreaterThan(0);
+    expect(router.state.location.pathname).toBe('/admin-dashboard/purchase-orders/new');
+  });
+
   it('adds two products found by search, sums the lines exactly, and saves the draft it shows', async () => {
     const { handlers, state } = server(null);
     const { calls, router } = renderPurchasing('/admin-dashboard/purchase-orders/new', handlers);
@@ -226,6 +283,7 @@ describe('a draft', () => {
     expect(posts(calls)[0]?.body).toEqual({
       supplier: 's2',
       note: '',
+      location: 'l1',
       lines: [{ product: 'p1', quantity: 4, unitCost: 0.1 }],
     });
     expect(posts(calls)[1]?.headers['Idempotency-Key']).toBeTruthy();
@@ -332,6 +390,7 @@ describe('an order on its way', () => {
     renderPurchasing('/admin-dashboard/purchase-orders/po1', handlers);
     await screen.findByRole('table', { name: 'Lines of PO-000001' });
     expect(screen.queryAllByRole('button')).toHaveLength(0);
+    expect(screen.getByText('Delivered to').nextSibling?.textContent).toBe(MAIN.name);
     expect(screen.getByRole('link', { name: 'Print' }).getAttribute('href')).toBe(
       '/admin-dashboard/purchase-orders/po1/print',
     );
@@ -380,6 +439,10 @@ describe('the printable purchase order', () => {
         .map((row) => row.textContent),
     ).toEqual(['ProductQuantityUnit costAmount', 'Blue Pen3$0.10$0.30', 'Stapler1$0.20$0.20', 'Total$0.50']);
     expect(screen.getByText('Back door')).toBeTruthy();
+    // Where to deliver, with the location's address once the locations are known.
+    const deliverTo = screen.getByRole('region', { name: 'Deliver to' });
+    await waitFor(() => expect(within(deliverTo).getByText('1 High Street')).toBeTruthy());
+    expect(deliverTo.querySelector('address')?.textContent).toBe('Main store1 High Street');
     await userEvent.click(screen.getByRole('button', { name: 'Print' }));
     expect(print).toHaveBeenCalledTimes(1);
   });

@@ -7,6 +7,7 @@ import { buttonClass } from '../../components/button';
 import { LoadState } from '../../components/load-state';
 import { purchaseOrderPath } from '../../lib/admin-paths';
 import { formatDate } from '../../lib/format';
+import { useLocations } from '../../lib/locations';
 import { useMoney } from '../../lib/store-settings';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { STATUS_LABEL } from './purchase-order-status';
@@ -53,6 +54,8 @@ export function PurchaseOrderPrintPage() {
 
 function PrintedOrder({ order, supplier }: { order: PurchaseOrder; supplier: Supplier | undefined }) {
   const money = useMoney();
+  const locations = useLocations();
+  const deliverTo = locations.data?.locations.find((location) => location._id === order.location._id);
   const date = order.orderedAt ?? order.createdAt;
   return (
     <article className="mx-auto max-w-3xl bg-white p-4 sm:p-6 text-sm text-slate-900 shadow-sm ring-1 ring-slate-200 print:max-w-none print:p-0 print:shadow-none print:ring-0">
@@ -77,6 +80,15 @@ function PrintedOrder({ order, supplier }: { order: PurchaseOrder; supplier: Sup
           {supplier?.address ? <span className="block whitespace-pre-line">{supplier.address}</span> : null}
           {supplier?.email ? <span className="block">{supplier.email}</span> : null}
           {supplier?.phone ? <span className="block">{supplier.phone}</span> : null}
+        </address>
+      </section>
+      <section aria-labelledby="print-deliver-to" className="mb-6">
+        <h2 id="print-deliver-to" className="text-xs font-semibold tracking-wide text-slate-500 uppercase">
+          Deliver to
+        </h2>
+        <address className="mt-1 not-italic">
+          <span className="block font-semibold">{order.location.name}</span>
+          {deliverTo?.address ? <span className="block whitespace-pre-line">{deliverTo.address}</span> : null}
         </address>
       </section>
       <div className="overflow-x-auto">

@@ -36,10 +36,16 @@ export function OrderFacts({
         </dd>
       </div>
       {withSupplier ? (
-        <div>
-          <dt className="text-slate-500">Supplier</dt>
-          <dd className="mt-0.5 font-medium">{order.supplier.name}</dd>
-        </div>
+        <>
+          <div>
+            <dt className="text-slate-500">Supplier</dt>
+            <dd className="mt-0.5 font-medium">{order.supplier.name}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">Delivered to</dt>
+            <dd className="mt-0.5 font-medium">{order.location.name}</dd>
+          </div>
+        </>
       ) : null}
       {dates.map(([label, at]) =>
         at ? (

@@ -2,13 +2,14 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { PURCHASE_ORDER_STATUSES, type PurchaseOrderSummary } from '../../../shared/purchasing';
-import { ACME, callsTo, GLOBEX, renderPurchasing } from './purchasing-test-data';
+import { ACME, callsTo, GLOBEX, MAIN, ROOM, renderPurchasing } from './purchasing-test-data';
 
 /** 45 orders, newest first, statuses and suppliers taking turns. */
 const orders: PurchaseOrderSummary[] = Array.from({ length: 45 }, (_, i) => ({
   _id: `po${45 - i}`,
   number: `PO-${String(45 - i).padStart(6, '0')}`,
   supplier: i % 2 === 0 ? ACME : GLOBEX,
+  location: i % 3 === 0 ? ROOM : MAIN,
   status: PURCHASE_ORDER_STATUSES[i % PURCHASE_ORDER_STATUSES.length] ?? 'draft',
   total: 12.5 + i,
   createdAt: '2025-05-01T10:00:00.000Z',
@@ -21,7 +22,8 @@ const listFrom =
     const matches = all.filter(
       (order) =>
         (!query.status || order.status === query.status) &&
-        (!query.supplier || order.supplier._id === query.supplier),
+        (!query.supplier || order.supplier._id === query.supplier) &&
+        (!query.location || order.location._id === query.location),
     );
     const page = Number(query.page ?? 1);
     const pageSize = Number(query.pageSize ?? 20);
@@ -42,7 +44,7 @@ const listQueries = (calls: Parameters<typeof callsTo>[0]) =>
   callsTo(calls, 'GET', '/api/purchase-orders').map((call) => call.query);
 
 describe('the purchase orders list', () => {
-  it('shows number (a link), supplier, status in words, total and date, twenty a page', async () => {
+  it('shows number (a link), supplier, status in words, total, where it is delivered and date, twenty a page', async () => {
     renderPurchasing('/admin-dashboard/purchase-orders', { 'GET /api/purchase-orders': listFrom(orders) });
     const list = await table();
     await waitFor(() => expect(bodyRows(list)).toHaveLength(20));
@@ -50,15 +52,15 @@ describe('the purchase orders list', () => {
       within(list)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['Number', 'Supplier', 'Status', 'Total', 'Date']);
+    ).toEqual(['Number', 'Supplier', 'Status', 'Total', 'Delivered to', 'Date']);
     const [first, second, third, fourth] = bodyRows(list);
     expect(
       within(first as HTMLElement)
         .getByRole('link', { name: 'PO-000045' })
         .getAttribute('href'),
     ).toBe('/admin-dashboard/purchase-orders/po45');
-    expect(first?.textContent).toMatch(/PO-000045Acme.*Draft\$12\.50/);
-    expect(second?.textContent).toMatch(/GlobexOrdered\$13\.50/);
+    expect(first?.textContent).toMatch(/PO-000045Acme.*Draft\$12\.50To Back room/);
+    expect(second?.textContent).toMatch(/GlobexOrdered\$13\.50To Main store/);
     expect(third?.textContent).toContain('Partially received');
     expect(fourth?.textContent).toContain('Received');
     expect(screen.getByText('Showing 1–20 of 45')).toBeTruthy();
@@ -68,6 +70,30 @@ describe('the purchase orders list', () => {
     expect(screen.getByRole('link', { name: 'Reorder suggestions' }).getAttribute('href')).toBe(
       '/admin-dashboard/reorder',
     );
+  });
+
+  it('filters by where it is delivered, kept in the address', async () => {
+    const { calls, router } = renderPurchasing('/admin-dashboard/purchase-orders', {
+      'GET /api/purchase-orders': listFrom(orders),
+    });
+    const list = await table();
+    await waitFor(() => expect(bodyRows(list)).toHaveLength(20));
+    // Only the active locations are offered, with "All locations".
+    await waitFor(() =>
+      expect(
+        Array.from((screen.getByLabelText('Delivered to') as HTMLSelectElement).options).map(
+          (option) => option.textContent,
+        ),
+      ).toEqual(['All locations', MAIN.name, ROOM.name]),
+    );
+    await userEvent.selectOptions(screen.getByLabelText('Delivered to'), ROOM.name);
+    await waitFor(() => expect(router.state.location.search).toBe(`?location=${ROOM._id}`));
+    // Every third of 45 is delivered to the back room: 15.
+    await waitFor(() => expect(bodyRows(list)).toHaveLength(15));
+    expect(bodyRows(list).every((row) => row.textContent?.includes('To Back room'))).toBe(true);
+    expect(callsTo(calls, 'GET', '/api/purchase-orders').at(-1)?.query).toMatchObject({ location: ROOM._id });
+    await userEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
   });
 
   it('sends the status and supplier filters and the page, and keeps them in the address', async () => {

@@ -9,6 +9,7 @@ import { buttonClass } from '../../components/button';
 import { DownloadCsvButton } from '../../components/download-csv';
 import { SelectField } from '../../components/form-field';
 import { LoadState } from '../../components/load-state';
+import { LocationPicker } from '../../components/location-picker';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { Table, Td, Th } from '../../components/table';
@@ -27,11 +28,12 @@ function readFilters(params: URLSearchParams) {
   return {
     status: oneOf(PURCHASE_ORDER_STATUSES, params.get('status')),
     supplier: params.get('supplier') || undefined,
+    location: params.get('location') || undefined,
     page: pageIn(params),
   };
 }
 
-/** On phones a row is a small card (number and status, supplier and total, date). */
+/** On phones a row is a small card (number and status, supplier and total, where and when). */
 const STACKED_ROW =
   'max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:gap-x-3 max-sm:gap-y-1 max-sm:px-3 max-sm:py-3';
 const STACKED_CELL = 'max-sm:p-0';
@@ -54,20 +56,30 @@ function OrderRow({ order }: { order: PurchaseOrderSummary }) {
       >
         {money(order.total)}
       </Td>
-      <Td className={`whitespace-nowrap text-slate-600 max-sm:col-span-2 max-sm:text-xs ${STACKED_CELL}`}>
+      <Td className={`text-slate-600 max-sm:col-start-1 max-sm:text-xs ${STACKED_CELL}`}>
+        <span className="sm:hidden">To </span>
+        {order.location.name}
+      </Td>
+      <Td className={`whitespace-nowrap text-slate-600 max-sm:text-right max-sm:text-xs ${STACKED_CELL}`}>
         <time dateTime={order.createdAt}>{formatDate(order.createdAt)}</time>
       </Td>
     </tr>
   );
 }
 
-/** Admin: every purchase order, newest first, by status and supplier (DESIGN §9). */
+/** Admin: every purchase order, newest first, by status, supplier and location (DESIGN §9, §17). */
 export function PurchaseOrdersPage() {
-  const { params, setFilter, setPage, clear } = useListAddress<'status' | 'supplier'>();
+  const { params, setFilter, setPage, clear } = useListAddress<'status' | 'supplier' | 'location'>();
   const filters = readFilters(params);
-  const filtered = filters.status !== undefined || filters.supplier !== undefined;
+  const filtered =
+    filters.status !== undefined || filters.supplier !== undefined || filters.location !== undefined;
   const asked = { page: filters.page, pageSize: PURCHASE_ORDERS_PAGE_SIZE };
-  const query: PurchaseOrderQuery = { status: filters.status, supplier: filters.supplier, ...asked };
+  const query: PurchaseOrderQuery = {
+    status: filters.status,
+    supplier: filters.supplier,
+    location: filters.location,
+    ...asked,
+  };
   const list = useQuery(purchaseOrderPageQuery(query));
   const choices = useProductChoices();
   const page = serverPage(list.data && { ...list.data, rows: list.data.purchaseOrders }, asked);
@@ -79,7 +91,11 @@ export function PurchaseOrdersPage() {
     <>
       <PageHeader title="Purchase orders">
         <DownloadCsvButton
-          path={withQuery('/purchase-orders', { status: filters.status, supplier: filters.supplier })}
+          path={withQuery('/purchase-orders', {
+            status: filters.status,
+            supplier: filters.supplier,
+            location: filters.location,
+          })}
           filename="purchase-orders.csv"
         />
         <Link to={REORDER_PATH} className={buttonClass('secondary')}>
@@ -90,7 +106,7 @@ export function PurchaseOrdersPage() {
         </Link>
       </PageHeader>
       <search aria-label="Filter purchase orders" className="mb-4 block">
-        <div className="grid gap-3 sm:grid-cols-2 lg:max-w-2xl">
+        <div className="grid gap-3 sm:grid-cols-3 lg:max-w-4xl">
           <SelectField
             label="Status"
             value={filters.status ?? ''}
@@ -118,6 +134,11 @@ export function PurchaseOrdersPage() {
               </option>
             ))}
           </SelectField>
+          <LocationPicker
+            label="Delivered to"
+            value={filters.location ?? ''}
+            onChange={(value) => setFilter('location', value)}
+          />
         </div>
         {filtered ? (
           <button type="button" className={buttonClass('ghost', 'sm', 'mt-2 -ml-2.5')} onClick={clear}>
@@ -132,6 +153,7 @@ export function PurchaseOrdersPage() {
             <Th>Supplier</Th>
             <Th>Status</Th>
             <Th className="text-right">Total</Th>
+            <Th>Delivered to</Th>
             <Th>Date</Th>
           </tr>
         </thead>
@@ -140,7 +162,7 @@ export function PurchaseOrdersPage() {
             query={list}
             what="the purchase orders"
             loading="Loading purchase orders..."
-            colSpan={5}
+            colSpan={6}
             waiting={isPastEnd(page)}
             isEmpty={() => page.total === 0}
             empty={

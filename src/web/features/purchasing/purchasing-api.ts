@@ -40,11 +40,18 @@ export const purchaseOrderQuery = (id: string) =>
     queryFn: ({ signal }) => api(path(id), { schema: PurchaseOrderResponse, signal }),
   });
 
-/** Every sale and receipt changes them, so they are asked again each time the screen opens. */
-export const reorderSuggestionsQuery = () =>
+/**
+ * Every sale and receipt changes them, so they are asked again each time the screen opens. With
+ * a location's id, judged there, with transfer suggestions (DESIGN §17); '' for the whole store.
+ */
+export const reorderSuggestionsQuery = (location = '') =>
   queryOptions({
-    queryKey: queryKeys.reorderSuggestions,
-    queryFn: ({ signal }) => api('/reorder-suggestions', { schema: ReorderSuggestionsResponse, signal }),
+    queryKey: [...queryKeys.reorderSuggestions, { location }],
+    queryFn: ({ signal }) =>
+      api(withQuery('/reorder-suggestions', { location: location || undefined }), {
+        schema: ReorderSuggestionsResponse,
+        signal,
+      }),
     staleTime: 0,
   });
 

@@ -12,6 +12,14 @@ import { ReorderPage } from './reorder-page';
 
 export const ACME = { _id: 's1', name: 'Acme' };
 export const GLOBEX = { _id: 's2', name: 'Globex' };
+export const MAIN = { _id: 'l1', name: 'Main store' };
+export const ROOM = { _id: 'l2', name: 'Back room' };
+/** GET /api/locations: the two places, and one closed (shown only where it is chosen already). */
+export const LOCATIONS = [
+  { ...MAIN, kind: 'store' as const, address: '1 High Street', active: true },
+  { ...ROOM, kind: 'stockroom' as const, address: '', active: true },
+  { _id: 'l3', name: 'Old shop', kind: 'store' as const, address: '', active: false },
+];
 
 /** A product as the purchasing screens show it: $2.00, 3 in stock, its own reorder point of 5, from Acme. */
 export function product(id: string, name: string, overrides: Partial<Product> = {}): Product {
@@ -45,6 +53,7 @@ export function purchaseOrder(overrides: Partial<PurchaseOrder> = {}): PurchaseO
     _id: 'po1',
     number: 'PO-000001',
     supplier: ACME,
+    location: MAIN,
     status: 'draft',
     note: '',
     lines: [line('p1', 'Blue Pen', { quantity: 3, unitCost: 0.1 })],
@@ -70,6 +79,7 @@ export function renderPurchasing(path: string, handlers: Record<string, Handler>
   signIn(userOf('admin'));
   const mock = mockFetch({
     'GET /api/products/choices': () => ok({ categories: [], suppliers: [ACME, GLOBEX] }),
+    'GET /api/locations': () => ok({ locations: LOCATIONS }),
     ...handlers,
   });
   const router = createMemoryRouter(

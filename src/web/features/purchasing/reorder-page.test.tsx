@@ -8,7 +8,9 @@ import {
   GLOBEX,
   type Handler,
   line,
+  MAIN,
   purchaseOrder,
+  ROOM,
   renderPurchasing,
 } from './purchasing-test-data';
 
@@ -285,5 +287,152 @@ describe('the reorder page', () => {
     expect(within(acme).getByRole('link', { name: 'Open draft PO-000011 (Acme)' }).getAttribute('href')).toBe(
       '/admin-dashboard/purchase-orders/po11',
     );
+  });
+
+  describe('at one location', () => {
+    /** The suggestions at Main store: Blue Pen from the back room in full, the Stapler in part, Red Pen bought. */
+    const atMain: ReorderSuggestionsResponse = {
+      success: true,
+      location: MAIN,
+      suppliers: [
+        {
+          supplier: ACME,
+          draft: null,
+          lines: [
+            {
+              product: { _id: 'p1', name: 'Blue Pen' },
+              stock: 2,
+              onOrder: 0,
+              reorderPoint: 5,
+              suggested: 0,
+              unitCost: 0.1,
+              transferFrom: { location: ROOM, available: 20, quantity: 8 },
+            },
+            {
+              product: { _id: 'p3', name: 'Stapler' },
+              stock: 0,
+              onOrder: 1,
+              reorderPoint: 2,
+              suggested: 2,
+              unitCost: 4.5,
+              transferFrom: { location: ROOM, available: 1, quantity: 1 },
+            },
+          ],
+        },
+        {
+          supplier: GLOBEX,
+          draft: null,
+          lines: [
+            {
+              product: { _id: 'p2', name: 'Red Pen' },
+              stock: 1,
+              onOrder: 0,
+              reorderPoint: 4,
+              suggested: 7,
+              unitCost: 0,
+              transferFrom: null,
+            },
+          ],
+        },
+      ],
+    };
+    const byLocation: Handler = ({ query }) => ({ body: query.location ? atMain : suggestions });
+
+    it('the picker asks the suggestions there and the address keeps it', async () => {
+      const { calls, router } = renderReorder({ 'GET /api/reorder-suggestions': byLocation });
+      await section('Acme');
+      const picker = screen.getByLabelText('Location') as HTMLSelectElement;
+      await waitFor(() =>
+        expect(Array.from(picker.options).map((option) => option.textContent)).toEqual([
+          'The whole store',
+          MAIN.name,
+          ROOM.name,
+        ]),
+      );
+      expect(screen.queryByRole('columnheader', { name: 'Transfer first' })).toBeNull();
+      await userEvent.selectOptions(picker, MAIN.name);
+      await waitFor(() => expect(router.state.location.search).toBe(`?location=${MAIN._id}`));
+      expect(await screen.findAllByRole('columnheader', { name: 'Transfer first' })).toHaveLength(2);
+      expect(callsTo(calls, 'GET', '/api/reorder-suggestions').map((call) => call.query.location)).toEqual([
+        undefined,
+        MAIN._id,
+      ]);
+      // The picker keeps its place (and the focus) as the suggestions change.
+      expect(screen.getByLabelText('Location')).toBe(picker);
+      await userEvent.selectOptions(picker, 'The whole store');
+      await waitFor(() => expect(router.state.location.search).toBe(''));
+    });
+
+    it('shows "Transfer N from …" with a link to the new transfer, before the quantity to buy', async () => {
+      renderPurchasing(`/admin-dashboard/reorder?location=${MAIN._id}`, {
+        'GET /api/reorder-suggestions': byLocation,
+      });
+      const acme = await section('Acme');
+      const table = within(acme).getByRole('table', { name: 'Reorder suggestions from Acme' });
+      expect(
+        within(table)
+          .getAllByRole('columnheader')
+          .map((th) => th.textContent),
+      ).toEqual([
+        'Product',
+        'Stock',
+        'On order',
+        'Reorder point',
+        'Transfer first',
+        'Order quantity',
+        'Unit cost',
+        'Line total',
+      ]);
+      const blue = within(table).getByRole('link', { name: 'Transfer 8 from Back room (Blue Pen)' });
+      expect(blue.getAttribute('href')).toBe(
+        `/admin-dashboard/transfers/new?from=${ROOM._id}&to=${MAIN._id}&product=p1&quantity=8`,
+      );
+      expect(blue.parentElement?.textContent).toContain('20 to spare there; nothing left to buy');
+      expect((within(table).getByLabelText('Quantity of Blue Pen to order') as HTMLInputElement).value).toBe(
+        '0',
+      );
+      const stapler = within(table).getByRole('link', { name: 'Transfer 1 from Back room (Stapler)' });
+      expect(stapler.parentElement?.textContent).toContain('buy the other 2');
+      expect((within(table).getByLabelText('Quantity of Stapler to order') as HTMLInputElement).value).toBe(
+        '2',
+      );
+      // 0 × 0.10 + 2 × 4.50
+      expect(subtotal(acme)).toBe('$9.00');
+      const globex = await section('Globex');
+      expect(within(globex).getByText('None to spare elsewhere')).toBeTruthy();
+      expect(within(globex).queryByRole('link', { name: /^Transfer/ })).toBeNull();
+    });
+
+    it('drafts what transfers do not cover, delivered to that location', async () => {
+      const { calls } = renderPurchasing(`/admin-dashboard/reorder?location=${MAIN._id}`, {
+        'GET /api/reorder-suggestions': byLocation,
+        'POST /api/reorder-suggestions/draft': () => ({
+          status: 201,
+          body: { success: true, purchaseOrders: [drafted[1]], existingDrafts: [] },
+        }),
+      });
+      const globex = await section('Globex');
+      await userEvent.click(within(globex).getByRole('button', { name: 'Draft for this supplier (Globex)' }));
+      expect(await screen.findByText('1 draft purchase order created.')).toBeTruthy();
+      expect(drafts(calls).map((call) => call.body)).toEqual([
+        { supplier: 's2', location: MAIN._id, quantities: { p2: 7 } },
+      ]);
+    });
+
+    it('says so when nothing is to reorder there, and why the suggestions could not be loaded', async () => {
+      let fail = true;
+      renderPurchasing(`/admin-dashboard/reorder?location=${ROOM._id}`, {
+        'GET /api/reorder-suggestions': () =>
+          fail
+            ? { status: 404, body: { success: false, error: 'Location not found.' } }
+            : { body: { success: true, location: ROOM, suppliers: [] } },
+      });
+      expect(await screen.findByText(/could not be loaded: Location not found\./)).toBeTruthy();
+      fail = false;
+      await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+      expect(
+        await screen.findByText('Nothing to reorder: every product is above its reorder point.'),
+      ).toBeTruthy();
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import {
   DraftFromSuggestionsInput,
   type DraftPurchaseOrdersResponse,
@@ -13,6 +13,7 @@ import {
 import { buttonClass } from '../../components/button';
 import { FormError } from '../../components/form-field';
 import { LoadState } from '../../components/load-state';
+import { LocationPicker } from '../../components/location-picker';
 import { PageHeader } from '../../components/page-header';
 import { Table, Td, Th } from '../../components/table';
 import { PURCHASE_ORDERS_PATH, purchaseOrderPath, stockPath } from '../../lib/admin-paths';
@@ -33,14 +34,25 @@ const STACKED_CELL = 'max-sm:p-0';
 
 type Failure = { scope: Scope; text: string; draft?: PurchaseOrderRef };
 
+/** The transfers screen's new transfer (built apart, DESIGN §17), filled in from a suggestion. */
+const NEW_TRANSFER_PATH = '/admin-dashboard/transfers/new';
+export function newTransferPath(from: string, to: string, product: string, quantity: number): string {
+  const query = new URLSearchParams({ from, to, product, quantity: String(quantity) });
+  return `${NEW_TRANSFER_PATH}?${query.toString()}`;
+}
+
 /**
- * Admin: what to order (DESIGN §9), a table per supplier. The suggested quantities can be changed
- * (0 leaves a product out) before drafting purchase orders for every supplier or for one. A
- * supplier with a draft already says so and links to it instead of drafting another (the server
- * makes no second one either).
+ * Admin: what to order (DESIGN §9), a table per supplier, for the whole store or at one location
+ * (DESIGN §17; the address keeps it, `?location=`). At a location each line first suggests a
+ * transfer from the location that can spare most, then buying the rest. The suggested quantities
+ * can be changed (0 leaves a product out) before drafting purchase orders for every supplier or
+ * for one (delivered to the location when one is chosen). A supplier with a draft already says so
+ * and links to it instead of drafting another (the server makes no second one either).
  */
 export function ReorderPage() {
-  const suggestions = useQuery(reorderSuggestionsQuery());
+  const [params, setParams] = useSearchParams();
+  const location = params.get('location') ?? '';
+  const suggestions = useQuery(reorderSuggestionsQuery(location));
   const draft = useDraftFromSuggestions();
   const keys = useKeys();
   const [quantities, setQuantities] = useState<Record<string, string>>({});
@@ -49,6 +61,26 @@ export function ReorderPage() {
   const [created, setCreated] = useState<DraftPurchaseOrdersResponse | null>(null);
   // Drafts this page just made or was told of, shown until the suggestions are asked again.
   const [known, setKnown] = useState<Record<string, { draft: PurchaseOrderRef; at: number }>>({});
+  // Another location starts afresh: what was typed or drafted for one is not carried to the next.
+  const [shown, setShown] = useState(location);
+  if (shown !== location) {
+    setShown(location);
+    setQuantities({});
+    setErrors({});
+    setFailure(null);
+    setCreated(null);
+    setKnown({});
+  }
+  const choose = (value: string) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value) next.set('location', value);
+        else next.delete('location');
+        return next;
+      },
+      { replace: true },
+    );
   const knownDraft = (supplier: string) => {
     const found = known[supplier];
     return found && found.at > suggestions.dataUpdatedAt ? found.draft : null;
@@ -66,6 +98,7 @@ export function ReorderPage() {
     const lines = inScope.flatMap((group) => group.lines);
     const parsed = DraftFromSuggestionsInput.safeParse({
       ...(scope === 'all' ? {} : { supplier: scope }),
+      ...(location ? { location } : {}),
       quantities: Object.fromEntries(lines.map((line) => [line.product._id, numberIn(quantityText(line))])),
     });
     if (!parsed.success) {
@@ -140,6 +173,15 @@ export function ReorderPage() {
           </button>
         ) : null}
       </PageHeader>
+      <search aria-label="Where to reorder for" className="mb-4 block">
+        <LocationPicker value={location} onChange={choose} allLabel="The whole store" />
+        {location ? (
+          <p className="mt-2 text-sm text-slate-600">
+            Judged by the stock and what is on order there; a transfer from another location comes before
+            buying.
+          </p>
+        ) : null}
+      </search>
       {failure?.scope === 'all' ? (
         <div className="mb-4">
           <FormError>{failure.text}</FormError>
@@ -161,6 +203,7 @@ export function ReorderPage() {
               <SupplierSection
                 key={group.supplier._id}
                 group={group}
+                location={suggestions.data?.location}
                 quantityText={quantityText}
                 errors={errors}
                 failure={failure?.scope === group.supplier._id ? failure : null}
@@ -232,6 +275,7 @@ function CreatedDrafts({
 
 function SupplierSection({
   group,
+  location,
   quantityText,
   errors,
   failure,
@@ -240,6 +284,8 @@ function SupplierSection({
   onDraft,
 }: {
   group: SupplierSuggestions;
+  /** The location judged, when one is: its lines may suggest transfers. */
+  location: ReorderSuggestionsResponse['location'];
   quantityText: (line: ReorderSuggestionLine) => string;
   errors: Record<string, string>;
   failure: Failure | null;
@@ -288,6 +334,7 @@ function SupplierSection({
             <Th className="text-right">Stock</Th>
             <Th className="text-right">On order</Th>
             <Th className="text-right">Reorder point</Th>
+            {location ? <Th>Transfer first</Th> : null}
             <Th className="text-right">Order quantity</Th>
             <Th className="text-right">Unit cost</Th>
             <Th className="text-right">Line total</Th>
@@ -298,6 +345,7 @@ function SupplierSection({
             <SuggestionRow
               key={line.product._id}
               line={line}
+              location={location}
               value={quantityText(line)}
               error={errors[line.product._id]}
               onChange={(value) => onQuantity(line.product._id, value)}
@@ -308,7 +356,7 @@ function SupplierSection({
           <tr className="max-sm:flex max-sm:justify-between max-sm:px-3 max-sm:py-3">
             <th
               scope="row"
-              colSpan={6}
+              colSpan={location ? 7 : 6}
               className="px-3 py-3 text-left font-semibold sm:px-4 sm:text-right max-sm:p-0"
             >
               Subtotal
@@ -332,11 +380,13 @@ function SupplierSection({
 
 function SuggestionRow({
   line,
+  location,
   value,
   error,
   onChange,
 }: {
   line: ReorderSuggestionLine;
+  location: ReorderSuggestionsResponse['location'];
   value: string;
   error?: string;
   onChange: (value: string) => void;
@@ -362,6 +412,7 @@ function SuggestionRow({
         </span>
         {line.reorderPoint}
       </Td>
+      {location ? <TransferCell line={line} to={location._id} /> : null}
       <Td className={`text-right max-sm:col-start-2 max-sm:row-span-2 max-sm:row-start-2 ${STACKED_CELL}`}>
         <input
           id={id}
@@ -395,5 +446,31 @@ function SuggestionRow({
         {known ? money(linesTotal([{ quantity, unitCost: line.unitCost }])) : '—'}
       </Td>
     </tr>
+  );
+}
+
+/** "Transfer 18 from Stockroom" with a link to a new transfer filled in, or "None to spare". */
+function TransferCell({ line, to }: { line: ReorderSuggestionLine; to: string }) {
+  const from = line.transferFrom;
+  return (
+    <Td className={`max-sm:col-span-2 max-sm:text-sm sm:pt-4 ${STACKED_CELL}`}>
+      {from && from.quantity > 0 ? (
+        <>
+          <Link
+            to={newTransferPath(from.location._id, to, line.product._id, from.quantity)}
+            className="font-medium text-indigo-700 hover:underline"
+          >
+            Transfer {from.quantity} from {from.location.name}
+            <span className="sr-only"> ({line.product.name})</span>
+          </Link>
+          <span className="block text-xs text-slate-600">
+            {from.available} to spare there
+            {line.suggested === 0 ? '; nothing left to buy' : `; buy the other ${line.suggested}`}
+          </span>
+        </>
+      ) : (
+        <span className="text-slate-500">None to spare elsewhere</span>
+      )}
+    </Td>
   );
 }
