@@ -192,7 +192,7 @@ describe.each(targets)('sales on $name', (target) => {
       lines: [{ productId: out.id, quantity: 1 }],
       payment: { method: 'card' },
     });
-    expect(parsed(none, ApiError).error).toBe('Gone Gadget is out of stock.');
+    expect(parsed(none, ApiError).error).toBe('Gone Gadget is out of stock at Main store.');
   });
 
   it('refuses bad input with one sentence and stores nothing', async () => {
