@@ -115,8 +115,8 @@ function failureOf(status: number, payload: unknown): ApiRequestError {
   const failure = ApiError.safeParse(payload);
   if (!failure.success)
     return new ApiRequestError(unreadableFailure(status), status, { withoutSentence: true });
-  const { error, details, existing, code, total, stock } = failure.data;
-  return new ApiRequestError(error, status, { details, existing, code, total, stock });
+  const { error, details, existing, code, total, stock, elsewhere } = failure.data;
+  return new ApiRequestError(error, status, { details, existing, code, total, stock, elsewhere });
 }
 
 /** The sentence to show for any thrown value. */
