@@ -14,6 +14,18 @@ export const DATA_SET = {
 export const BENCH_PASSWORD = 'bench-password';
 
 /**
+ * The data set's locations (DESIGN §17): `Main store` (the default, made by migration 0029) and
+ * these two, with fixed ids. Every product's stock is split over the three: the stockroom and the
+ * second shop each hold a third (rounded down), the main store the rest; three orders in ten left
+ * from the second shop, the others from the main store. The scenarios' sellers stay at the main
+ * store (the default), so what they prepare there is what they sell.
+ */
+export const BENCH_LOCATIONS = {
+  stockroom: { id: '00000000-0000-4000-8000-0000000b0001', name: 'Stockroom', kind: 'stockroom' },
+  shop: { id: '00000000-0000-4000-8000-0000000b0002', name: 'Second shop', kind: 'store' },
+} as const;
+
+/**
  * A number from 0 to n-1 that depends only on (i, salt): the data set is the same on every run
  * and every database, whatever plan the database picks.
  */
@@ -66,6 +78,26 @@ export async function loadData(
      from generate_series(1, ${users}) i`,
     [hash],
   );
+  const { stockroom, shop } = BENCH_LOCATIONS;
+  await time(
+    'locations',
+    `insert into locations (id, name, kind, address)
+     values ($1, $2, $3, '1 Back Lane'), ($4, $5, $6, '2 High Street')`,
+    [stockroom.id, stockroom.name, stockroom.kind, shop.id, shop.name, shop.kind],
+  );
+  // Users past the scenarios' own (11–20 sell, and the first salesRep by email, user100, buys
+  // by direct SQL): every other one from 101 on sells at the second shop, some at the stockroom.
+  await time(
+    'users',
+    `update users set location_id = case when n % 2 = 0 then $1::uuid when n % 5 = 1 then $2::uuid end
+     from (select i as n, ${uid('u', 'i')} as id from generate_series(101, ${users}) i) u
+     where users.id = u.id`,
+    [shop.id, stockroom.id],
+  );
+  // Each location's share of a product's final stock, by k (1 main store, 2 stockroom, 3 shop).
+  const places = `(select 1 as k, default_location() as location_id
+                   union all select 2, '${stockroom.id}'::uuid union all select 3, '${shop.id}'::uuid)`;
+  const share = (stock: string) => `case w.k when 1 then ${stock} - 2 * (${stock} / 3) else ${stock} / 3 end`;
   const words = `(array['Vitamin','Bandage','Syrup','Tablet','Cream','Spray','Drops','Gel','Powder','Capsule',
                        'Lotion','Balm','Wipes','Mask','Glove','Monitor','Strip','Tea','Oil','Patch'])`;
 
@@ -79,8 +111,12 @@ export async function loadData(
   // bulkLoadMovementsInsert, the ledger writer's one way in that sets stock_after) and checked afterwards
   // (checkLedger). The triggers are enabled again before anything else uses the database, also
   // when loading fails.
+  // - location_stock_from_ledger would refuse the stock written at each location here, which the
+  //   trigger above would otherwise have written (the loaded data set has no lots yet, so no
+  //   lot_stock: the lot scenarios make their lots through the ledger).
   await database.query('alter table products disable trigger products_opening_movement');
   await database.query('alter table stock_movements disable trigger stock_movements_apply');
+  await database.query('alter table location_stock disable trigger location_stock_from_ledger');
   try {
     await time(
       'products',
@@ -105,10 +141,16 @@ export async function loadData(
     );
     // Orders reference existing users and products and copy their snapshot, like real ones.
     await time(
+      'location stock',
+      `insert into location_stock (product_id, location_id, stock)
+       select p.id, w.location_id, ${share('p.stock')} from products p cross join ${places} w`,
+    );
+    await time(
       'orders',
       `insert into orders (user_id, product_id, quantity, unit_price, unit_cost, total_price, product_name,
-                           category_name, user_name, user_address, order_date)
-       select u.id, p.id, o.quantity, p.price, p.cost, p.price * o.quantity, p.name, c.name, u.name, u.address, o.order_date
+                           category_name, user_name, user_address, order_date, location_id)
+       select u.id, p.id, o.quantity, p.price, p.cost, p.price * o.quantity, p.name, c.name, u.name, u.address,
+              o.order_date, case when ${pick('o.i', 'loc', 10)} < 3 then '${shop.id}'::uuid else default_location() end
        from (
          select i,
                 ${uid('u', `(11 + ${pick('i', 'buyer', users - 10)})`)} as user_id,
@@ -122,24 +164,29 @@ export async function loadData(
        join categories c on c.id = p.category_id`,
     );
     // The ledger as if every order had gone through the app. Products keep the stock loaded
-    // above, as their final stock (some sold out, some low). Each gets one opening movement of
-    // that stock plus the units its orders took, dated before the first order; each order gets
-    // its sale movement, dated like it, whose stock_after is the running balance in order-date
-    // order: opening − units sold so far, never below the final stock, so never below zero.
+    // above, as their final stock (some sold out, some low), split over the locations. Each
+    // (product, location) gets one opening movement of its share plus the units its orders took
+    // from there (the main store's always, so every product has one), dated before the first
+    // order; each order gets its sale movement at its location, dated like it, whose stock_after
+    // is the location's running balance in order-date order: opening − units sold there so far,
+    // never below its final share, so never below zero.
     await time(
       'movements',
       bulkLoadMovementsInsert({
         values: {
-          product_id: 'p.id',
+          product_id: 'ls.product_id',
           kind: "'initial'",
-          quantity: 'p.stock + coalesce(s.units, 0)',
+          quantity: 'ls.stock + coalesce(s.units, 0)',
           note: "'Opening balance'",
           at: `now() - make_interval(days => ${days + 1})`,
+          location_id: 'ls.location_id',
         },
-        stockAfter: 'p.stock + coalesce(s.units, 0)',
-        from: `products p
-       left join (select product_id, sum(quantity)::int as units from orders group by product_id) s
-         on s.product_id = p.id`,
+        stockAfter: 'ls.stock + coalesce(s.units, 0)',
+        from: `location_stock ls
+       left join (select product_id, location_id, sum(quantity)::int as units from orders
+                  group by product_id, location_id) s
+         on s.product_id = ls.product_id and s.location_id = ls.location_id`,
+        where: 'ls.location_id = default_location() or ls.stock + coalesce(s.units, 0) <> 0',
       }),
     );
     await time(
@@ -153,14 +200,16 @@ export async function loadData(
           user_name: 'o.user_name',
           order_id: 'o.id',
           at: 'o.order_date',
+          location_id: 'o.location_id',
         },
-        stockAfter: `p.stock + sum(o.quantity) over (partition by o.product_id)
-                      - sum(o.quantity) over (partition by o.product_id order by o.order_date, o.id
+        stockAfter: `ls.stock + sum(o.quantity) over (partition by o.product_id, o.location_id)
+                      - sum(o.quantity) over (partition by o.product_id, o.location_id order by o.order_date, o.id
                                               rows between unbounded preceding and current row)`,
-        from: 'orders o join products p on p.id = o.product_id',
+        from: 'orders o join location_stock ls on ls.product_id = o.product_id and ls.location_id = o.location_id',
       }),
     );
   } finally {
+    await database.query('alter table location_stock enable trigger location_stock_from_ledger');
     await database.query('alter table stock_movements enable trigger stock_movements_apply');
     await database.query('alter table products enable trigger products_opening_movement');
   }
@@ -180,7 +229,12 @@ export interface LedgerCheck {
   orders: number;
   /** Products whose stock ≠ the sum of their movements. */
   mismatches: number;
-  /** Products without exactly one opening movement. */
+  /**
+   * (product, location) pairs whose stock ≠ the sum of their movements there, products whose
+   * stock ≠ the sum over their locations, and (lot, location) pairs likewise (DESIGN §17).
+   */
+  locationMismatches: number;
+  /** Products without an opening movement, or with two at one location. */
   withoutOneInitial: number;
   /**
    * Orders without their sale movements: one of their quantity, or, for a lot-tracked product
@@ -199,6 +253,12 @@ export async function checkLedger(database: Database): Promise<LedgerCheck> {
     `with ledger as (
        select product_id, sum(quantity)::bigint as total, count(*) filter (where kind = 'initial') as initial
        from stock_movements group by product_id
+     ), placed as (
+       select product_id, location_id, sum(quantity)::bigint as total, count(*) filter (where kind = 'initial') as initial
+       from stock_movements group by product_id, location_id
+     ), lotted as (
+       select lot_id, location_id, sum(quantity)::bigint as total
+       from stock_movements where lot_id is not null group by lot_id, location_id
      ), sales as (
        select order_id, count(*) as n, count(distinct lot_id) as lots, sum(quantity) as quantity
        from stock_movements where kind = 'sale' group by order_id
@@ -210,13 +270,23 @@ export async function checkLedger(database: Database): Promise<LedgerCheck> {
             (select count(*)::int from orders) as orders,
             (select count(*)::int from products p left join ledger l on l.product_id = p.id
               where p.stock <> coalesce(l.total, 0)) as mismatches,
+            (select count(*)::int from placed m full join location_stock s
+               on s.product_id = m.product_id and s.location_id = m.location_id
+              where coalesce(s.stock, 0) <> coalesce(m.total, 0))
+            + (select count(*)::int from products p
+               where p.stock <> (select coalesce(sum(s.stock), 0) from location_stock s where s.product_id = p.id))
+            + (select count(*)::int from lotted m full join lot_stock s
+               on s.lot_id = m.lot_id and s.location_id = m.location_id
+              where coalesce(s.quantity, 0) <> coalesce(m.total, 0)) as "locationMismatches",
             (select count(*)::int from products p left join ledger l on l.product_id = p.id
-              where coalesce(l.initial, 0) <> 1) as "withoutOneInitial",
+              where coalesce(l.initial, 0) = 0)
+            + (select count(*)::int from placed where initial > 1) as "withoutOneInitial",
             (select count(*)::int from orders o left join sales s on s.order_id = o.id
               where s.n is null or s.quantity <> -o.quantity or (s.n > 1 and s.lots <> s.n)) as "ordersWithoutSale",
             (select count(*)::int from stock_movements where stock_after < 0) as negative,
             (select count(*)::int from pg_trigger
-              where tgname in ('stock_movements_apply', 'products_opening_movement', 'products_stock_from_ledger')
+              where tgname in ('stock_movements_apply', 'products_opening_movement', 'products_stock_from_ledger',
+                               'location_stock_from_ledger')
                 and tgenabled = 'D') as "disabledTriggers"`,
   );
   return row as LedgerCheck;
@@ -226,7 +296,10 @@ export async function checkLedger(database: Database): Promise<LedgerCheck> {
 export function ledgerProblems(check: LedgerCheck): string[] {
   return [
     check.mismatches && `${check.mismatches} products whose stock ≠ the sum of their movements`,
-    check.withoutOneInitial && `${check.withoutOneInitial} products without exactly one opening movement`,
+    check.locationMismatches &&
+      `${check.locationMismatches} locations or lots whose stock ≠ the sum of their movements there`,
+    check.withoutOneInitial &&
+      `${check.withoutOneInitial} products without one opening movement per location`,
     check.ordersWithoutSale && `${check.ordersWithoutSale} orders without their sale movement`,
     check.negative && `${check.negative} movements with stock_after below zero`,
     check.disabledTriggers && `${check.disabledTriggers} ledger triggers left disabled`,

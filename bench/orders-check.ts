@@ -18,11 +18,20 @@ export const SCARCE_STOCK = 40;
  */
 export async function setStock(database: Database, ids: string[], target: number): Promise<void> {
   await database.query(
+    // Counted at every location (DESIGN §17): the target at the main store (the default, where
+    // the scenarios sell), nothing elsewhere, so the product's stock is the target.
     movementsInsert({
-      values: { product_id: 'id', kind: "'count'", quantity: '$1::int - stock', note: "'Benchmark setup'" },
-      from: 'products',
-      where: 'id = any($2::uuid[])',
-      orderBy: 'id',
+      values: {
+        product_id: 's.product_id',
+        kind: "'count'",
+        quantity: '(case when s.location_id = default_location() then $1::int else 0 end) - s.stock',
+        note: "'Benchmark setup'",
+        location_id: 's.location_id',
+      },
+      from: `products p join location_stock s on s.product_id = p.id`,
+      where: `p.id = any($2::uuid[])
+        and (case when s.location_id = default_location() then $1::int else 0 end) <> s.stock`,
+      orderBy: 's.product_id, s.location_id',
     }),
     [target, ids],
   );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Ok } from './common';
+import { Id, Named, Ok } from './common';
 import { OrderLot } from './lots';
 import { ExportFormat, PageInfo, PageQuery } from './paging';
 
@@ -50,6 +50,8 @@ export const Order = z.object({
   customer: z.object({ _id: z.string().nullable(), name: z.string() }).nullable(),
   /** DESIGN §15: the lots the order took its units from (first-expiry-first-out); [] without lots. */
   lots: z.array(OrderLot),
+  /** Where its units left from (DESIGN §17); every order the server answers names it. */
+  location: Named.optional(),
 });
 export type Order = z.infer<typeof Order>;
 

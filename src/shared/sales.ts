@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkRange, DateOnly, Id, Ok } from './common';
+import { checkRange, DateOnly, Id, Named, Ok } from './common';
 import { OrderLot } from './lots';
 import { Quantity } from './orders';
 import { PageInfo, PageQuery } from './paging';
@@ -184,6 +184,8 @@ export const Sale = z.object({
   session: z.object({ _id: z.string(), number: z.number().int() }).nullable(),
   /** Refunds at the counter against this sale, oldest first. */
   refunds: z.array(RefundSummary),
+  /** Where its units left from (DESIGN §17); every sale the server answers names it. */
+  location: Named.optional(),
 });
 export type Sale = z.infer<typeof Sale>;
 export const SaleResponse = Ok.extend({ sale: Sale });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX, Ok, optionalText } from './common';
+import { LocationId } from './locations';
 import { LotName, LotRef } from './lots';
 import { ExportFormat, PageInfo, PageQuery } from './paging';
 import { Product, Stock } from './products';
@@ -158,6 +159,8 @@ export const ReturnInput = z.object({
     .min(1, { error: 'Quantity must be at least 1.' })
     .max(1_000_000, { error: 'Quantity is too large.' }),
   reason: optionalText(MAX.description).optional(),
+  /** Where the units go back (DESIGN §17); absent: the location they left from. */
+  location: LocationId.optional(),
 });
 export type ReturnInput = z.input<typeof ReturnInput>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checkRange, DateOnly, Id, Named, Ok, optionalText, requiredText } from './common';
+import { LocationId } from './locations';
 import { centsNumber, toCents } from './money';
 import { Quantity } from './orders';
 import { PageInfo, PageQuery } from './paging';
@@ -301,6 +302,8 @@ export const RefundInput = z.object({
   /** The open session whose drawer pays a cash refund. */
   session: Id.optional(),
   reason: optionalText(TILL_MAX.reason).optional(),
+  /** Where the units go back, or are written off (DESIGN §17); absent: where they left from. */
+  location: LocationId.optional(),
 });
 export type RefundInput = z.input<typeof RefundInput>;
 

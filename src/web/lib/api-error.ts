@@ -1,6 +1,19 @@
 // Apart from api.ts (and its schemas) so the login page can tell failures apart without zod.
 import type { ErrorCode } from '../../shared/refusals';
 
+/** Where else a product is held, as a refusal names it: `{location: {_id, name}, stock}`, most first. */
+export type Elsewhere = { location: { _id: string; name: string }; stock: number }[];
+
+/**
+ * A refusal's sentence with where else the product is held (DESIGN §17: "12 at Stockroom"), for a
+ * line short at this location; any other failure's sentence as it is.
+ */
+export function withElsewhere(message: string, error: unknown): string {
+  if (!(error instanceof ApiRequestError) || error.elsewhere.length === 0) return message;
+  const places = error.elsewhere.map((place) => `${place.stock} at ${place.location.name}`).join(', ');
+  return `${message} Elsewhere: ${places}.`;
+}
+
 export const GENERIC_ERROR = 'error occurred. Please try again.';
 
 /** No answer at all (the network is down, the server stopped): status 0. */
@@ -24,8 +37,8 @@ export type FailureFacts = {
   total?: number;
   /** STOCK_CHANGED: the product's stock now. */
   stock?: number;
-  /** SHORT_AT_LOCATION (DESIGN §17): where else the product is held, for "12 at Stockroom". */
-  elsewhere?: { location: { _id: string; name: string }; stock: number }[];
+  /** SHORT_AT_LOCATION (DESIGN §17): the product's stock at the other locations holding some. */
+  elsewhere?: Elsewhere;
   /** The answer carried no sentence of ours (a proxy's page, an empty body): `message` is ours. */
   withoutSentence?: boolean;
 };
@@ -39,7 +52,7 @@ export class ApiRequestError extends Error {
   readonly code: string | undefined;
   readonly total: number | undefined;
   readonly stock: number | undefined;
-  readonly elsewhere: { location: { _id: string; name: string }; stock: number }[];
+  readonly elsewhere: Elsewhere;
   readonly withoutSentence: boolean;
 
   constructor(message: string, status: number, facts: FailureFacts = {}) {

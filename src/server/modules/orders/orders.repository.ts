@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { CsvValue } from '../../../shared/csv';
+import type { LocationName } from '../../../shared/locations';
 import type { OrderLot } from '../../../shared/lots';
 import { centsNumber, centsText, refundDue, toCents } from '../../../shared/money';
 import { ORDER_CSV_HEADER, type Order, type OrderQuery } from '../../../shared/orders';
@@ -11,13 +12,17 @@ import { type CsvBatch, type CsvWriter, exactTime, nextNewest, olderThan } from 
 import type { JsonBatch } from '../../lib/json-stream';
 import { matchesSearch } from '../../lib/search';
 import type { ZonedClock } from '../../lib/zoned-time';
+import { locationFor } from '../locations/location-for';
 import { orderLots } from '../lots/lots.repository';
 import type { PlacedRow } from '../sales/sales.repository';
 import { type SaleRefusal, type SellContext, sellCart } from '../sales/sell';
 import { recordMovements } from '../stock/movements';
 
-/** An order as answered, with the lots it took its units from (orderLots; [] without lots). */
-export const toOrder = (row: OrderRow, lots: OrderLot[]): Order => ({
+/**
+ * An order as answered, with the lots it took its units from (orderLots; [] without lots) and
+ * where they left from (`location`, DESIGN §17; see locationNames).
+ */
+export const toOrder = (row: OrderRow, lots: OrderLot[], location?: LocationName): Order => ({
   _id: row.id,
   user: { _id: row.userId, name: row.userName, address: row.userAddress },
   product: { _id: row.productId, name: row.productName, category: { name: row.categoryName } },
@@ -39,15 +44,36 @@ export const toOrder = (row: OrderRow, lots: OrderLot[]): Order => ({
   sale: row.saleId === null ? null : { _id: row.saleId, number: Number(row.saleNumber) },
   customer: row.customerName === null ? null : { _id: row.customerId, name: row.customerName },
   lots,
+  ...(location ? { location } : {}),
 });
 
-/** Orders as answered, with their lots read in one statement (orderLots). */
-export async function withLots(runner: Runner, rows: readonly OrderRow[]): Promise<Order[]> {
-  const lots = await orderLots(
-    runner,
-    rows.map((row) => row.id),
+/** The locations these ids name, by id (DESIGN §17): one statement, over the few locations a store has. */
+export async function locationNames(
+  runner: Pick<Runner, 'query'>,
+  ids: readonly string[],
+): Promise<Map<string, LocationName>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await runner.query<{ id: string; name: string }>(
+    'select id, name from locations where id = any($1::uuid[])',
+    [unique],
   );
-  return rows.map((row) => toOrder(row, lots.get(row.id) ?? []));
+  return new Map(rows.map((row) => [row.id, { _id: row.id, name: row.name }]));
+}
+
+/** Orders as answered, with their lots (orderLots) and locations (locationNames), a statement each. */
+export async function withLots(runner: Runner, rows: readonly OrderRow[]): Promise<Order[]> {
+  const [lots, locations] = await Promise.all([
+    orderLots(
+      runner,
+      rows.map((row) => row.id),
+    ),
+    locationNames(
+      runner,
+      rows.map((row) => row.locationId),
+    ),
+  ]);
+  return rows.map((row) => toOrder(row, lots.get(row.id) ?? [], locations.get(row.locationId)));
 }
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -106,7 +132,10 @@ export async function placeOrder(
   if ('reason' in sold) return { order: undefined, refused: sold };
   const [row] = sold.orders;
   if (!row) throw new Error('a one-line sale has its order');
-  return { order: toOrder(fromRaw(row), sold.lots.get(row.id) ?? []), callerRole: sold.sellerRole };
+  return {
+    order: toOrder(fromRaw(row), sold.lots.get(row.id) ?? [], sold.location),
+    callerRole: sold.sellerRole,
+  };
 }
 
 /** An order's figures as taking units back reads them, under its row lock (money as exact text). */
@@ -123,6 +152,8 @@ export type LockedOrder = {
   returnedTotal: string;
   returnedTax: string;
   returnedDiscount: string;
+  /** Where the order's units left from: where they go back unless told otherwise (DESIGN §17). */
+  locationId: string;
 };
 
 /**
@@ -148,6 +179,7 @@ export async function lockOrders(tx: Tx, ids: readonly string[], saleId?: string
       returnedTax: sql<string>`${orders.returnedTax}::text`,
       discount: sql<string>`${orders.discount}::text`,
       returnedDiscount: sql<string>`${orders.returnedDiscount}::text`,
+      locationId: orders.locationId,
     })
     .from(orders)
     .where(and(inArray(orders.id, [...ids]), saleId === undefined ? undefined : eq(orders.saleId, saleId)))
@@ -218,10 +250,20 @@ export async function takeBack(
  */
 export async function returnOrder(
   tx: Tx,
-  input: { orderId: string; quantity: number; reason?: string; actor: { id: string; name: string } },
-): Promise<{ order: OrderRow; refunded: bigint } | { tooMany: number } | undefined> {
+  input: {
+    orderId: string;
+    quantity: number;
+    reason?: string;
+    actor: { id: string; name: string };
+    /** Where the units go back (DESIGN §17); undefined: where they left from. */
+    locationId?: string;
+  },
+): Promise<{ order: OrderRow; refunded: bigint; location: LocationName } | { tooMany: number } | undefined> {
   const [locked] = await lockOrders(tx, [input.orderId]);
   if (!locked) return undefined;
+  // Resolved after the locks (products first, as every writer): a named one unknown is a 404; an
+  // inactive one, named or the origin, a 409 (an inactive location holds nothing: name another).
+  const place = await locationFor(runnerOf(tx), input.locationId ?? locked.locationId);
   const taken = await takeBack(tx, locked, input.quantity);
   if ('tooMany' in taken) return taken;
   const updated = taken.order;
@@ -236,10 +278,11 @@ export async function returnOrder(
         note: input.reason ?? '',
         actor: input.actor,
         orderId: updated.id,
+        locationId: place.id,
       },
     ]);
   }
-  return { order: updated, refunded: taken.amount };
+  return { order: updated, refunded: taken.amount, location: { _id: place.id, name: place.name } };
 }
 
 type OrderFilter = { userId?: string; search?: string; sort?: OrderQuery['sort'] };

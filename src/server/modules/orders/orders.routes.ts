@@ -24,8 +24,10 @@ import { jsonBatchFor, sendJsonList } from '../../lib/json-stream';
 import { zonedClock } from '../../lib/zoned-time';
 import { recordAudit } from '../audit/audit.repository';
 import { orderLots } from '../lots/lots.repository';
+import { refusal } from '../sales/sales.routes';
 import { sellContext } from '../sales/sell';
 import {
+  locationNames,
   type OrderCursor,
   orderCsvBatch,
   orderJsonBatch,
@@ -58,10 +60,9 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
         const placed = await placeOrder(sellContext(request), tx, { productId, quantity });
         if (!placed.order) {
           const { refused } = placed;
-          if (refused.reason === 'productMissing') throw notFound('Product');
-          // A lot-tracked product short of unexpired units: the one sentence (IMS05's too).
-          if (refused.reason === 'unexpiredShort') throw refuse('UNEXPIRED_SHORT', refused);
-          throw refuse('NOT_ENOUGH_STOCK');
+          // The counter's sentences: short at the seller's location (with elsewhere), a lot-tracked
+          // product short of unexpired units (IMS05's too), an inactive location.
+          throw refusal(refused);
         }
         const order = costFor(placed.callerRole, placed.order, 'unitCost');
         return { status: 201, body: { success: true as const, order } };
@@ -88,11 +89,21 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       if (!isId(id)) throw notFound('Order');
       return answerOnce(request, reply, async (tx) => {
-        const { quantity, reason } = request.body;
-        const returned = await returnOrder(tx, { orderId: id, quantity, reason, actor: me });
+        const { quantity, reason, location } = request.body;
+        const returned = await returnOrder(tx, {
+          orderId: id,
+          quantity,
+          reason,
+          actor: me,
+          locationId: location,
+        });
         if (!returned) throw notFound('Order');
         if ('tooMany' in returned) throw refuse('RETURN_TOO_MANY', { left: returned.tooMany });
-        const order = toOrder(returned.order, (await orderLots(runnerOf(tx), [id])).get(id) ?? []);
+        const [lots, places] = await Promise.all([
+          orderLots(runnerOf(tx), [id]),
+          locationNames(runnerOf(tx), [returned.order.locationId]),
+        ]);
+        const order = toOrder(returned.order, lots.get(id) ?? [], places.get(returned.order.locationId));
         await recordAudit(tx, {
           actor: me,
           action: 'returned',
@@ -105,6 +116,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
             },
             { field: 'refunded', new: centsNumber(returned.refunded) },
             ...(reason ? [{ field: 'reason', new: reason }] : []),
+            { field: 'location', new: returned.location.name },
           ],
         });
         return {

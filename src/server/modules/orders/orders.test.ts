@@ -26,6 +26,7 @@ describe.each(targets)('orders on $name', (target) => {
       success: true,
       order: {
         _id: expect.any(String),
+        location: { _id: expect.any(String), name: 'Main store' },
         user: { _id: rep.id, name: rep.name, address: `${rep.name} street 1` },
         product: { _id: id, name: 'Bandage', category: { name: expect.stringMatching(/^Category /) } },
         quantity: 3,
@@ -130,7 +131,13 @@ describe.each(targets)('orders on $name', (target) => {
       body: { productId: id, quantity: 3 },
     });
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ success: false, code: 'NOT_ENOUGH_STOCK', error: 'Not enough stock' });
+    // DESIGN §17: short at the seller's location, named with the product, and where else it is.
+    expect(res.body).toEqual({
+      success: false,
+      code: 'SHORT_AT_LOCATION',
+      error: expect.stringMatching(/^Not enough stock of .* at Main store: 2 left\.$/),
+      elsewhere: [],
+    });
     expect(await stockOf(id)).toBe(2);
     const [count] = await t.sql<{ n: number }>(
       'select count(*)::int as n from orders where product_id = $1',

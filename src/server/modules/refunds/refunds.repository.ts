@@ -2,6 +2,7 @@ import { centsNumber, centsText, toCents } from '../../../shared/money';
 import { PAYMENT_METHODS, type PaymentMethod, type Refund, refundNumberLabel } from '../../../shared/till';
 import { type Runner, runnerOf, type Tx } from '../../db/connection';
 import { refundLines, refunds, storeCreditEntries } from '../../db/schema';
+import { locationFor } from '../locations/location-for';
 import { dueOnReturn, lockOrders, takeBack } from '../orders/orders.repository';
 import { movementsInsert, type NewMovement, recordMovements } from '../stock/movements';
 import { storeCurrency } from '../store/store.repository';
@@ -24,6 +25,8 @@ export type RefundRequest = {
   sessionId: string | null;
   reason: string;
   actor: { id: string; name: string };
+  /** Where the units go back (DESIGN §17); undefined: each line's order's location. */
+  locationId?: string;
 };
 
 /** Why a refund was refused; the route turns each into its one sentence. */
@@ -47,6 +50,8 @@ export type RefundDone = {
   number: number;
   saleNumber: number;
   total: bigint;
+  /** The location named for the units, when one was (DESIGN §17). */
+  location?: string;
 };
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -110,6 +115,10 @@ export async function refundSale(tx: Tx, request: RefundRequest): Promise<Refund
   const asked = mergeLines(request.lines);
   const locked = await lockOrders(tx, [...asked.keys()], sale.id);
   if (locked.length !== asked.size) return { refused: 'orderNotOfSale' };
+  // Where the units go back (DESIGN §17): the location named (404 unknown, 409 inactive), else
+  // where each order's units left from (an inactive one refused too: it holds nothing).
+  const named = request.locationId === undefined ? undefined : await locationFor(run, request.locationId);
+  if (!named) for (const id of new Set(locked.map((order) => order.locationId))) await locationFor(run, id);
   const cash = request.method === 'cash' ? await cashLeftOf(run, sale.id) : null;
   let session: { id: string; number: number } | null = null;
   if (request.sessionId !== null) {
@@ -202,6 +211,7 @@ export async function refundSale(tx: Tx, request: RefundRequest): Promise<Refund
       actor: request.actor,
       orderId: line.order.id,
       refundId: refund.id,
+      locationId: named?.id ?? line.order.locationId,
       // Each row its own moment, so a product's history reads the return before the write-off.
       at: 'clock',
     }),
@@ -225,10 +235,11 @@ export async function refundSale(tx: Tx, request: RefundRequest): Promise<Refund
           order_id: 'm.order_id',
           refund_id: 'm.refund_id',
           lot_id: 'm.lot_id',
+          location_id: 'm.location_id',
         },
         from: 'stock_movements m',
         where: "m.order_id = any($1::uuid[]) and m.refund_id = $2::uuid and m.kind = 'return'",
-        groupBy: 'm.product_id, m.order_id, m.refund_id, m.lot_id',
+        groupBy: 'm.product_id, m.order_id, m.refund_id, m.lot_id, m.location_id',
         orderBy: 'm.product_id, m.order_id, m.lot_id',
       }),
       [
@@ -252,7 +263,13 @@ export async function refundSale(tx: Tx, request: RefundRequest): Promise<Refund
       note: `Refund ${label}`,
     });
   }
-  return { id: refund.id, number: refund.number, saleNumber: Number(sale.number), total };
+  return {
+    id: refund.id,
+    number: refund.number,
+    saleNumber: Number(sale.number),
+    total,
+    location: named?.name,
+  };
 }
 
 /**

@@ -112,7 +112,7 @@ export const refundsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const me = currentUser(request);
       const { id } = request.params;
-      const { lines, method, restock, session, reason } = request.body;
+      const { lines, method, restock, session, reason, location } = request.body;
       if (!isId(id)) throw notFound('Sale');
       if (!lines.every((line) => isId(line.order))) throw refusal({ refused: 'orderNotOfSale' });
       if (session !== undefined && !isId(session)) throw notFound('Till session');
@@ -125,6 +125,7 @@ export const refundsRoutes: FastifyPluginAsyncZod = async (app) => {
           sessionId: session ?? null,
           reason: reason ?? '',
           actor: me,
+          locationId: location,
         });
         if ('refused' in done) throw refusal(done);
         const label = refundNumberLabel(done.number);
@@ -138,6 +139,7 @@ export const refundsRoutes: FastifyPluginAsyncZod = async (app) => {
             { field: 'method', new: method },
             { field: 'restock', new: restock },
             ...(reason ? [{ field: 'reason', new: reason }] : []),
+            ...(done.location ? [{ field: 'location', new: done.location }] : []),
           ],
         });
         const refund = await findRefund(runnerOf(tx), done.id);

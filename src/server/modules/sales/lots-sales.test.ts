@@ -211,8 +211,11 @@ describe.each(targets)('sales of lot-tracked products on $name', (target) => {
       lines: [{ productId: pen.id, quantity: 2 }],
       payment: { method: 'card' },
     });
-    expect(parsed(sale, ApiError).error).toMatch(/^Not enough stock of Pen .*: 1 left\.$/);
-    expect(parsed(await order(t.as.salesRep, pen.id, 2), ApiError).error).toBe('Not enough stock');
+    expect(parsed(sale, ApiError).error).toMatch(/^Not enough stock of Pen .* at Main store: 1 left\.$/);
+    // DESIGN §17: the catalogue's order says the same sentence, at the seller's location.
+    expect(parsed(await order(t.as.salesRep, pen.id, 2), ApiError).error).toMatch(
+      /^Not enough stock of Pen .* at Main store: 1 left\.$/,
+    );
   });
 
   it('POST /api/order/add answers the lots it took, and every order list carries them ([] without lots)', async () => {

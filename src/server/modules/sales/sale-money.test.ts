@@ -276,7 +276,7 @@ describe.each(targets)('money at the counter on $name', (target) => {
       payment: { method: 'card' },
     });
     expect(short.status).toBe(409);
-    expect(parsed(short, ApiError).code).toBe('NOT_ENOUGH_STOCK');
+    expect(parsed(short, ApiError).code).toBe('SHORT_AT_LOCATION');
     expect(short.body).not.toHaveProperty('total');
     const bad = await sell(t.as.salesRep, {
       lines: [{ productId: soup.id, quantity: 1 }],
@@ -432,7 +432,7 @@ describe.each(targets)('money at the counter on $name', (target) => {
       payment: { method: 'card' },
     });
     expect(without.status).toBe(409);
-    expect(parsed(without, ApiError).error).toBe('Not enough stock of Shelf pen: 2 left.');
+    expect(parsed(without, ApiError).error).toBe('Not enough stock of Shelf pen at Main store: 2 left.');
     const wrong = await sell(t.as.salesRep, {
       lines: [{ productId: pen.id, quantity: 5, overrideStock: true }],
       approval: { email: admin.email, pin: '1111' },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Elsewhere } from '../../../shared/locations';
 import { type OrderLot, TRACKINGS } from '../../../shared/lots';
 import { centsNumber, centsText, taxesByRate, toCents } from '../../../shared/money';
 import { searchWords } from '../../../shared/paging';
@@ -55,6 +56,7 @@ const WRITE_SALE_SQL = sqlFile(`${SQL}/write-sale.sql`, {
       user_id: 'user_id',
       user_name: 'user_name',
       order_id: 'id',
+      location_id: 'location_id',
     },
     from: 'placed',
     orderBy: 'product_id',
@@ -74,6 +76,7 @@ export const CartRow = z.object({
   product_id: z.string(),
   found: z.boolean(),
   name: z.string().nullable(),
+  /** The product's stock at the sale's location (DESIGN §17): 0 where it has none. */
   stock: z.number().int().nullable(),
   quantity: z.number().int(),
   price: NumericText.nullable(),
@@ -83,8 +86,14 @@ export const CartRow = z.object({
   rate: NumericText.nullable(),
   /** The product's tracking (null when it is missing). */
   tracking: z.enum(TRACKINGS).nullable(),
-  /** A lot-tracked product's units in lots unexpired today; null for an untracked one. */
+  /** A lot-tracked product's units in lots unexpired today at the location; null for an untracked one. */
   unexpired: z.number().int().nullable(),
+  /** Where the sale takes from: the session's register's location, else the seller's, else the default. */
+  location_id: z.string(),
+  location_name: z.string(),
+  location_active: z.boolean(),
+  /** A line short at the location: the other active locations holding some, most first; else null. */
+  elsewhere: Elsewhere.nullable(),
   /** The store as the receipt prints it. */
   store: ReceiptStore,
   store_max_discount_percent: NumericText,
@@ -207,6 +216,8 @@ export type WriteSale = {
   payments: readonly SettledPayment[];
   /** The store credit spent (> 0), or null. */
   storeCredit: bigint | null;
+  /** Where the sale takes from (CartRow's location_id). */
+  locationId: string;
 };
 
 /** Cents as a numeric parameter takes them: the one conversion of a sale's money into SQL. */
@@ -228,6 +239,7 @@ export async function writeSale(run: SignedInRunner, sale: WriteSale): Promise<W
       store: sale.store,
       session_id: sale.sessionId,
       store_credit: sqlMoney(sale.storeCredit),
+      location_id: sale.locationId,
     }),
     JSON.stringify(
       sale.lines.map((line) => ({
@@ -347,6 +359,8 @@ export type ReceiptExtras = {
   payments?: Sale['payments'];
   session?: Sale['session'];
   refunds?: Sale['refunds'];
+  /** Where the sale's units left from (DESIGN §17). */
+  location?: Sale['location'];
 };
 
 /** A sale's one payment as its own row says it (every sale before split payments, and lists). */
@@ -384,6 +398,7 @@ export function receiptOf(
     payments: extras.payments ?? onePayment(sale),
     session: extras.session ?? null,
     refunds: extras.refunds ?? [],
+    ...(extras.location ? { location: extras.location } : {}),
     store,
     lines: taxed.map(({ line, total, tax, net, taxRate }) => ({
       order: { _id: line.id },
@@ -445,12 +460,22 @@ export async function findSale(
   sellerId?: string,
 ): Promise<Sale | undefined> {
   const [sale] = await runner.query<
-    SaleRow & { store: StoreJson | string; session_id: string | null; session_number: string | number | null }
+    SaleRow & {
+      store: StoreJson | string;
+      session_id: string | null;
+      session_number: string | number | null;
+      location_id: string | null;
+      location_name: string | null;
+    }
   >(
-    `select ${SALE_FIELDS}, s.session_id,
+    `select ${SALE_FIELDS}, s.session_id, w.id as location_id, w.name as location_name,
        (select rs.number from register_sessions rs where rs.id = s.session_id) as session_number,
        coalesce(s.store, (select st.receipt from (${storeSettingsSql('$3')}) as st)) as store
-     from sales s where s.id = $1::uuid and ($2::uuid is null or s.user_id = $2::uuid)`,
+     from sales s left join lateral (
+       select l.id, l.name from orders o join locations l on l.id = o.location_id
+       where o.sale_id = s.id order by o.sale_line limit 1
+     ) w on true
+     where s.id = $1::uuid and ($2::uuid is null or s.user_id = $2::uuid)`,
     [id, sellerId ?? null, storeName],
   );
   if (!sale) return undefined;
@@ -493,6 +518,10 @@ export async function findSale(
       sale.session_id === null || sale.session_number === null
         ? null
         : { _id: sale.session_id, number: Number(sale.session_number) },
+    location:
+      sale.location_id === null || sale.location_name === null
+        ? undefined
+        : { _id: sale.location_id, name: sale.location_name },
     refunds: refunds.map((refund) => ({
       _id: refund.id,
       number: Number(refund.number),

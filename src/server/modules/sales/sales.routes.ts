@@ -26,9 +26,18 @@ export function refusal(refused: SaleRefusal): AppError {
       );
     }
     case 'shortOfStock':
-      return refuse('NOT_ENOUGH_STOCK', { product: refused.product, left: refused.stock });
+      return refuseWith(
+        'SHORT_AT_LOCATION',
+        { elsewhere: refused.elsewhere },
+        { product: refused.product, location: refused.location, left: refused.stock },
+      );
     case 'unexpiredShort':
-      return refuse('UNEXPIRED_SHORT', refused);
+      // Where else unexpired units may be, only when somewhere is (DESIGN §17).
+      return refused.elsewhere.length > 0
+        ? refuseWith('UNEXPIRED_SHORT', { elsewhere: refused.elsewhere }, refused)
+        : refuse('UNEXPIRED_SHORT', refused);
+    case 'locationInactive':
+      return refuse('LOCATION_INACTIVE', refused);
     case 'customerMissing':
       return notFound('Customer');
     case 'tenderedShort':

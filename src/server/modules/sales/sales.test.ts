@@ -60,6 +60,7 @@ describe.each(targets)('sales on $name', (target) => {
     });
     expect(sale).toEqual({
       _id: expect.any(String),
+      location: { _id: expect.any(String), name: 'Main store' },
       number: expect.any(Number),
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       store: {
@@ -176,8 +177,9 @@ describe.each(targets)('sales on $name', (target) => {
     expect(res.status).toBe(409);
     expect(res.body).toEqual({
       success: false,
-      code: 'NOT_ENOUGH_STOCK',
-      error: 'Not enough stock of Scarce Widget: 2 left.',
+      code: 'SHORT_AT_LOCATION',
+      error: 'Not enough stock of Scarce Widget at Main store: 2 left.',
+      elsewhere: [],
     });
     expect([await stockOf(plenty.id), await stockOf(scarce.id)]).toEqual([50, 2]);
     expect((await t.sql<{ n: number }>('select count(*)::int as n from sales'))[0]?.n).toBe(salesBefore);
@@ -190,7 +192,7 @@ describe.each(targets)('sales on $name', (target) => {
       lines: [{ productId: out.id, quantity: 1 }],
       payment: { method: 'card' },
     });
-    expect(parsed(none, ApiError).error).toBe('Gone Gadget is out of stock.');
+    expect(parsed(none, ApiError).error).toBe('Gone Gadget is out of stock at Main store.');
   });
 
   it('refuses bad input with one sentence and stores nothing', async () => {

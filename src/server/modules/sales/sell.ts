@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { Elsewhere, LocationName } from '../../../shared/locations';
 import type { OrderLot } from '../../../shared/lots';
 import {
   type CartLine,
@@ -29,7 +30,7 @@ import { verifyPassword } from '../../lib/passwords';
 import { type Allowance, tryAgainIn } from '../../lib/throttle';
 import { recordAudit } from '../audit/audit.repository';
 import { orderLots } from '../lots/lots.repository';
-import { adjustStock } from '../stock/stock.repository';
+import { recordMovements } from '../stock/movements';
 import {
   type CartRow,
   findApprover,
@@ -92,9 +93,12 @@ export type SaleRefusal =
   | { reason: 'productMissing' }
   /** The total the screen showed is not the one computation's on the database's data now. */
   | { reason: 'totalChanged'; total: bigint; shown: bigint; currency: string }
-  | { reason: 'shortOfStock'; product: string; stock: number }
-  /** A lot-tracked product's unexpired units fall short (DESIGN §15); never overridden. */
-  | { reason: 'unexpiredShort'; product: string; unexpired: number }
+  /** Short at the sale's location (DESIGN §17), even when another holds it: `elsewhere` says where. */
+  | { reason: 'shortOfStock'; product: string; stock: number; location: string; elsewhere: Elsewhere }
+  /** A lot-tracked product's unexpired units at the location fall short (DESIGN §15); never overridden. */
+  | { reason: 'unexpiredShort'; product: string; unexpired: number; elsewhere: Elsewhere }
+  /** The location the sale would take from is inactive (its register's, or the seller's). */
+  | { reason: 'locationInactive'; location: string }
   | { reason: 'customerMissing' }
   /** Amounts as the sentence writes them, in the store's currency (formatCents). */
   | { reason: 'tenderedShort'; total: string }
@@ -142,7 +146,14 @@ function sumOf(
 }
 
 /** A written sale: its receipt, its orders, the lots each order took (none without lots) and the seller's role. */
-export type Sold = { sale: Sale; orders: WrittenRow[]; lots: Map<string, OrderLot[]>; sellerRole: Role };
+export type Sold = {
+  sale: Sale;
+  orders: WrittenRow[];
+  lots: Map<string, OrderLot[]>;
+  sellerRole: Role;
+  /** Where the sale took its units from (DESIGN §17). */
+  location: LocationName;
+};
 
 /** What a sale needs of its caller: the signed-in check, the store's name, and the approvers' PIN counters. */
 export type SellContext = {
@@ -259,6 +270,8 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
   if (paysWithCredit && input.customerId === null) return { reason: 'creditNeedsCustomer' };
   // The session was locked and read after any close that raced this sale (readCart).
   if (sessionId !== null && first.session_status !== 'open') return { reason: 'sessionClosed' };
+  if (!first.location_active) return { reason: 'locationInactive', location: first.location_name };
+  const location = { _id: first.location_id, name: first.location_name };
   const balance = toCents(first.customer_credit ?? '0');
   if (credit > balance)
     return { reason: 'creditShort', customer: first.customer_name ?? '', balance: money(balance) };
@@ -269,17 +282,27 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
   const change = cashPaid ? settled.change : null;
 
   // Expired units are never sold, nor found at the counter: a lot-tracked line short of unexpired
-  // units is refused whatever it asks (and, unexpired ≤ stock, never among the short lines below).
+  // units at the location is refused whatever it asks (and, unexpired ≤ stock, never among the
+  // short lines below).
   const expiredShort = rows.find((row) => row.tracking === 'lot' && (row.unexpired ?? 0) < row.quantity);
   if (expiredShort)
     return {
       reason: 'unexpiredShort',
       product: expiredShort.name ?? '',
       unexpired: expiredShort.unexpired ?? 0,
+      elsewhere: expiredShort.elsewhere ?? [],
     };
+  // Stock is the location's (DESIGN §17): a line short there is short, whatever others hold.
+  const shortAt = (row: CartRow): SaleRefusal => ({
+    reason: 'shortOfStock',
+    product: row.name ?? '',
+    stock: row.stock ?? 0,
+    location: location.name,
+    elsewhere: row.elsewhere ?? [],
+  });
   const shortLines = rows.filter((row) => (row.stock ?? 0) < row.quantity);
   const refused = shortLines.find((row) => !merged[rows.indexOf(row)]?.overrideStock);
-  if (refused) return { reason: 'shortOfStock', product: refused.name ?? '', stock: refused.stock ?? 0 };
+  if (refused) return shortAt(refused);
 
   const seller = {
     id: first.seller_id ?? '',
@@ -291,23 +314,27 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
   const overriding = limited ? shortLines : [];
   // Without an approval a line above stock stays a 409, as any line short of stock (DESIGN §12).
   const unvouched = input.approval === undefined ? overriding[0] : undefined;
-  if (unvouched)
-    return { reason: 'shortOfStock', product: unvouched.name ?? '', stock: unvouched.stock ?? 0 };
+  if (unvouched) return shortAt(unvouched);
   // A line above stock without an approval was refused just above: only a discount can lack one here.
   const approver =
     overLimit.length > 0 || overriding.length > 0 ? await approve(context, tx, input.approval) : undefined;
 
-  // Units on the shelf the system does not know of: found first, by whoever vouched for them.
+  // Units on the shelf the system does not know of: found first at the sale's location, by
+  // whoever vouched for them, in product id order (one statement).
   const finder = approver ?? seller;
   const found = [...shortLines].sort((a, b) => (a.product_id < b.product_id ? -1 : 1));
-  for (const row of found)
-    await adjustStock(tx, {
+  await recordMovements(
+    runnerOf(tx),
+    found.map((row) => ({
       productId: row.product_id,
+      kind: 'adjustment' as const,
       quantity: row.quantity - (row.stock ?? 0),
-      reason: 'found',
+      reason: 'found' as const,
       note: 'Sold at the counter above the recorded stock',
-      actor: finder,
-    });
+      actor: { id: finder.id, name: finder.name },
+      locationId: location._id,
+    })),
+  );
 
   const orders = await writeSale(run, {
     lines: rows.map((row, at) => writeLine(row, priced, at)),
@@ -324,6 +351,7 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
     sessionId,
     payments: settled.payments,
     storeCredit: credit > 0n ? credit : null,
+    locationId: location._id,
   });
   const placed = orders[0];
   if (!placed?.sale_id) throw new AppError(500, 'A sale that passed its checks was not written.');
@@ -345,6 +373,7 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
       tendered: payment.tendered === null ? null : centsNumber(payment.tendered),
     })),
     session: sessionId === null ? null : { _id: sessionId, number: Number(first.session_number ?? 0) },
+    location,
   });
 
   const entity = { type: 'sale' as const, id: sale._id, name: saleNumberLabel(sale.number) };
@@ -377,7 +406,7 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
         { field: 'found', new: row.quantity - (row.stock ?? 0) },
       ],
     });
-  return { sale, orders, lots, sellerRole: seller.role };
+  return { sale, orders, lots, sellerRole: seller.role, location };
 }
 
 function writeLine(row: CartRow, priced: PricedCart, at: number): WriteLine {

@@ -11,7 +11,9 @@
 -- $1 the sale (jsonb): {"customer_id", "customer_name", "method" (its one payment's, or split),
 --    "tendered" (Σ of the cash handed over, null without cash), "change" (null without cash),
 --    "subtotal", "discount", "tax", "total", "store" (the receipt's snapshot, sales.store),
---    "session_id" (null: no till session), "store_credit" (spent, null when none)}
+--    "session_id" (null: no till session), "store_credit" (spent, null when none),
+--    "location_id" (where the sale takes from, as read-cart.sql resolved it: each order and its
+--    movement are at it, DESIGN §17)}
 -- $2 lines (jsonb): [{"product_id", "quantity", "n" (place on the receipt), "unit_price",
 --    "unit_cost", "total", "discount", "tax", "rate_name", "rate", "product_name",
 --    "category_name"}], in any order: the orders are written in product id order
@@ -27,7 +29,7 @@ with given as (
   select * from jsonb_to_record($1::jsonb) as g(
     customer_id uuid, customer_name text, method text, tendered numeric, change numeric,
     subtotal numeric, discount numeric, tax numeric, total numeric, store jsonb, session_id uuid,
-    store_credit numeric)
+    store_credit numeric, location_id uuid)
 ), sale as (
   insert into sales (user_id, user_name, customer_id, customer_name, payment_method, tendered,
                      subtotal, discount, tax, total, store, change, session_id, created_at)
@@ -48,14 +50,15 @@ with given as (
 ), placed as (
   insert into orders (user_id, product_id, quantity, unit_price, unit_cost, total_price, discount, tax,
                       tax_rate_name, tax_rate, product_name, category_name, user_name, user_address,
-                      sale_id, sale_number, sale_line, customer_id, customer_name, order_date)
+                      sale_id, sale_number, sale_line, customer_id, customer_name, order_date, location_id)
   select sale.user_id, l.product_id, l.quantity, l.unit_price, l.unit_cost, l.total, l.discount, l.tax,
          l.rate_name, l.rate, l.product_name, l.category_name, sale.user_name, seller.address,
-         sale.id, sale.number, l.n, sale.customer_id, sale.customer_name, sale.created_at
+         sale.id, sale.number, l.n, sale.customer_id, sale.customer_name, sale.created_at,
+         coalesce(g.location_id, default_location())
   from jsonb_to_recordset($2::jsonb) as l(
          product_id uuid, quantity int, n int, unit_price numeric, unit_cost numeric, total numeric,
          discount numeric, tax numeric, rate_name text, rate numeric, product_name text, category_name text)
-    cross join sale cross join signed_in_user seller
+    cross join sale cross join signed_in_user seller cross join given g
   order by l.product_id
   returning *
 ), sold as (

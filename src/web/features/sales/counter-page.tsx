@@ -9,6 +9,7 @@ import type { User } from '../../../shared/users';
 import { buttonClass } from '../../components/button';
 import { PageHeader } from '../../components/page-header';
 import { ApiRequestError, errorMessage, refusedAs } from '../../lib/api';
+import { withElsewhere } from '../../lib/api-error';
 import { salePath } from '../../lib/area-paths';
 import { formatMoney } from '../../lib/format';
 import { idempotencyKeys } from '../../lib/idempotency';
@@ -74,6 +75,15 @@ export function CounterPage() {
 }
 
 type Notice = { kind: 'info' | 'error'; text: string };
+
+/**
+ * A refused sale's sentence; a line short at this counter's location also says where else the
+ * product is (DESIGN §17: "Elsewhere: 12 at Stockroom.").
+ */
+function shownError(error: unknown): string {
+  const sentence = errorMessage(error);
+  return refusedAs(error, 'SHORT_AT_LOCATION', 'UNEXPIRED_SHORT') ? withElsewhere(sentence, error) : sentence;
+}
 
 function Counter({ user, session }: { user: User; session: string }) {
   const searchRef = useRef<HTMLInputElement>(null);
@@ -308,7 +318,7 @@ function Counter({ user, session }: { user: User; session: string }) {
   const serverError =
     complete.error instanceof ApiRequestError && complete.error.status === 401 ? null : complete.error;
   // While the manager is asked, the dialog says the server's refusal.
-  const approvalError = approving && serverError ? errorMessage(serverError) : null;
+  const approvalError = approving && serverError ? shownError(serverError) : null;
 
   return (
     <>
@@ -444,7 +454,7 @@ function Counter({ user, session }: { user: User; session: string }) {
             total={total}
             blocked={blocked}
             busy={busy}
-            error={serverError && !approving ? errorMessage(serverError) : null}
+            error={serverError && !approving ? shownError(serverError) : null}
             sellAnyway={canSellAnyway ? sellAnyway : null}
             onSubmit={submit}
           />

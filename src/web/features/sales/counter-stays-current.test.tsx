@@ -246,6 +246,51 @@ describe('the counter re-reads the store while it is open', () => {
   });
 });
 
+describe("a line short at this counter's location (DESIGN §17)", () => {
+  it("shows the server's sentence and where else the product is held", async () => {
+    const shop: Shop = { pricesIncludeTax: false, products: new Map([[soup._id, soup]]) };
+    const { user } = openCounter(shop, {
+      'POST /api/sales': () => ({
+        status: 409,
+        body: {
+          success: false,
+          error: 'Tomato Soup is out of stock at Main store.',
+          code: 'SHORT_AT_LOCATION',
+          elsewhere: [
+            { location: { _id: 'l2', name: 'Stockroom' }, stock: 12 },
+            { location: { _id: 'l3', name: 'Second shop' }, stock: 3 },
+          ],
+        },
+      }),
+    });
+    await scan(user, '222', 'Tomato Soup');
+    await waitFor(() => expect(grandTotal()).toBe('$4.65'));
+    await user.click(completeButton());
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Tomato Soup is out of stock at Main store. Elsewhere: 12 at Stockroom, 3 at Second shop.',
+    );
+  });
+
+  it('says the sentence alone when no other location holds any', async () => {
+    const shop: Shop = { pricesIncludeTax: false, products: new Map([[soup._id, soup]]) };
+    const { user } = openCounter(shop, {
+      'POST /api/sales': () => ({
+        status: 409,
+        body: {
+          success: false,
+          error: 'Tomato Soup is out of stock at Main store.',
+          code: 'SHORT_AT_LOCATION',
+          elsewhere: [],
+        },
+      }),
+    });
+    await scan(user, '222', 'Tomato Soup');
+    await waitFor(() => expect(grandTotal()).toBe('$4.65'));
+    await user.click(completeButton());
+    expect((await screen.findByRole('alert')).textContent).toBe('Tomato Soup is out of stock at Main store.');
+  });
+});
+
 describe('a sale completed after the server could not be reached', () => {
   it('is sent again as it was, with its key and its total, though the store changed meanwhile; the server then says the total moved', async () => {
     const shop: Shop = { pricesIncludeTax: false, products: new Map([[soup._id, soup]]) };

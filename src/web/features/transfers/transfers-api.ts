@@ -10,6 +10,7 @@ import {
   TransferResponse,
 } from '../../../shared/transfers';
 import { ApiRequestError, api, errorMessage, refusedAs } from '../../lib/api';
+import { withElsewhere } from '../../lib/api-error';
 import { idempotencyKeys } from '../../lib/idempotency';
 import { withQuery } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
@@ -62,10 +63,9 @@ export function useKeys() {
  * held ("12 at Stockroom"), so the admin knows which transfer to make instead.
  */
 export function refusalText(error: unknown): string {
-  const sentence = errorMessage(error);
-  if (!refusedAs(error, 'SHORT_AT_LOCATION') || error.elsewhere.length === 0) return sentence;
-  const places = error.elsewhere.map((place) => `${place.stock} at ${place.location.name}`).join(', ');
-  return `${sentence} Elsewhere: ${places}.`;
+  return refusedAs(error, 'SHORT_AT_LOCATION')
+    ? withElsewhere(errorMessage(error), error)
+    : errorMessage(error);
 }
 
 /** A changed transfer: shown at once, and every list of transfers asked again. */
