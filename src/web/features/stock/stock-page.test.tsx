@@ -31,6 +31,7 @@ function movement(index: number, overrides: Partial<Movement> = {}): Movement {
     note: '',
     user: { _id: 'u1', name: 'Rita Rep' },
     order: { _id: `order-${index}-0000` },
+    location: { _id: 'loc-main', name: 'Main store' },
     ...overrides,
   };
 }
