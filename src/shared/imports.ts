@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DateOnly, Money, Ok } from './common';
 import { MAX } from './limits';
+import { LocationId } from './locations';
 import { LotNumber } from './lots';
 import { PageInfo, PageQuery } from './paging';
 import { PRODUCT_CSV_HEADER, ProductInput, ReorderPoint, ReorderQuantity, Stock } from './products';
@@ -181,6 +182,11 @@ export const ImportCheckInput = z.object(
       )
       .default({ categories: false, suppliers: false }),
     stock: StockMode.default('set'),
+    /**
+     * DESIGN §17: where the stock goes (a location's id; omitted, the default location): created
+     * products open there, and an update's stock is set (or added) there. The check keeps the id.
+     */
+    location: LocationId.optional(),
   },
   { error: 'The body must be an object with a mapping.' },
 );
@@ -233,6 +239,8 @@ export const Import = z.object({
       matchBy: MatchBy,
       createMissing: z.object({ categories: z.boolean(), suppliers: z.boolean() }),
       stock: StockMode,
+      /** The location's id the stock goes to (DESIGN §17); absent on imports checked before locations. */
+      location: z.string().optional(),
     })
     .nullable(),
   summary: ImportSummary.nullable(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DateOnly, MAX, Named, Ok } from './common';
+import { LocationId } from './locations';
 import { ExportFormat, PageInfo, PageQuery } from './paging';
 
 /**
@@ -103,6 +104,8 @@ export const ExpiringQuery = PageQuery.pick({ page: true, pageSize: true }).exte
     .max(365, { error: 'days must be at most 365.' })
     .default(EXPIRING_DAYS),
   format: ExportFormat,
+  /** DESIGN §17: only the lots with units at this location, and their units there. */
+  location: LocationId.optional(),
 });
 export type ExpiringQuery = z.input<typeof ExpiringQuery>;
 
@@ -141,6 +144,8 @@ export const TraceMovement = z.object({
   customer: z.object({ _id: z.string().nullable(), name: z.string() }).optional(),
   purchaseOrder: z.object({ _id: z.string(), number: z.string() }).optional(),
   user: z.object({ _id: z.string().nullable(), name: z.string() }),
+  /** Where the lot's units came in or went out (DESIGN §17). */
+  location: Named,
 });
 export type TraceMovement = z.infer<typeof TraceMovement>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Category } from './categories';
 import { Id, MAX, Money, Named, Ok, optionalText, requiredText } from './common';
+import { LocationId } from './locations';
 import { LotRef, Tracking } from './lots';
 import { ExportFormat, PageInfo, PageQuery } from './paging';
 import { UnitCost } from './purchasing';
@@ -36,6 +37,11 @@ export const Product = z.object({
   taxRateDefault: z.boolean(),
   /** DESIGN §15: 'lot': the stock lives in lots (GET /api/products/:id/lots), sold first-expiry-first-out. */
   tracking: Tracking,
+  /**
+   * DESIGN §17, only when the list is asked `?location=`: the product's whole stock (Σ over its
+   * locations), `stock` then being its stock at that location.
+   */
+  stockTotal: z.number().int().optional(),
 });
 export type Product = z.infer<typeof Product>;
 
@@ -125,6 +131,8 @@ export const ProductQuery = PageQuery.extend({
   category: Id.optional(),
   sort: z.enum(PRODUCT_SORTS, { error: `sort must be one of ${PRODUCT_SORTS.join(', ')}.` }).optional(),
   format: ExportFormat,
+  /** DESIGN §17: each product's `stock` at this location, beside its `stockTotal` (the CSV's Stock too). */
+  location: LocationId.optional(),
 });
 
 /**

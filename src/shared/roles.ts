@@ -57,6 +57,8 @@ export const PERMISSIONS = {
   'till:manage': ['admin'],
   /** The CSV exports of whole lists: admin work, and each one streams every row there is. */
   'exports:read': ['admin'],
+  /** Stock by location (DESIGN §17): every signed-in role but the superAdmin, who manages accounts. */
+  'locations:read': STAFF,
 } as const satisfies Record<string, readonly Role[]>;
 export type Permission = keyof typeof PERMISSIONS;
 

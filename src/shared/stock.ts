@@ -67,6 +67,8 @@ export const AdjustInput = z.object({
    * with its expiry creates it); units taken come out of it (by _id or number).
    */
   lot: LotRef.optional(),
+  /** DESIGN §17: where (a location's id); omitted, the default location. */
+  location: LocationId.optional(),
 });
 export type AdjustInput = z.input<typeof AdjustInput>;
 
@@ -75,6 +77,8 @@ export const CountInput = z.object({
   note: Note,
   /** DESIGN §15, required for a lot-tracked product: the one lot counted (`counted` = its units). */
   lot: LotRef.optional(),
+  /** DESIGN §17: where the stock was counted (a location's id); omitted, the default location. */
+  location: LocationId.optional(),
 });
 export type CountInput = z.input<typeof CountInput>;
 
@@ -96,7 +100,7 @@ export const Movement = z.object({
   /** The lot the units came from or went to (DESIGN §15). */
   lot: LotName.optional(),
   /** Where the units came in or went out (DESIGN §17). */
-  location: z.object({ _id: z.string(), name: z.string() }).optional(),
+  location: z.object({ _id: z.string(), name: z.string() }),
   /** The transfer a transfer movement belongs to (DESIGN §17). */
   transfer: z.object({ _id: z.string(), number: z.string() }).optional(),
 });
@@ -120,6 +124,9 @@ export const MOVEMENT_CSV_HEADER = [
   'purchase order',
   'lot',
   'lot expires',
+  /** DESIGN §17: where, and a transfer movement's transfer (TR-000001). */
+  'location',
+  'transfer',
 ] as const;
 export type MovementQuery = z.input<typeof MovementQuery>;
 export const MovementListResponse = Ok.extend({ movements: z.array(Movement) }).extend(PageInfo.shape);

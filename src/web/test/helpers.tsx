@@ -48,7 +48,15 @@ export function storeOf(overrides: Partial<StoreSettings> = {}): StoreSettings {
 const STORE_HANDLERS: Record<string, Handler> = {
   'GET /api/settings/store': () => ({ body: { success: true, store: storeOf() } }),
   'GET /api/tax-rates': () => ({ body: { success: true, taxRates: [] } }),
+  // DESIGN §17: the store's locations, for every screen with a location picker.
+  'GET /api/locations': () => ({ body: { success: true, locations: TEST_LOCATIONS } }),
 };
+
+/** The locations the fake server answers unless a test says otherwise: the main store and a stockroom. */
+export const TEST_LOCATIONS = [
+  { _id: 'loc-main', name: 'Main store', kind: 'store', address: '', active: true },
+  { _id: 'loc-room', name: 'Stockroom', kind: 'stockroom', address: '', active: true },
+] as const;
 
 /**
  * Replaces fetch with a table of `METHOD /api/path` handlers (a last segment `*` stands for any)

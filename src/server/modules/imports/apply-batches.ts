@@ -207,6 +207,7 @@ export class ApplyJob {
           runner,
           pending.flatMap(({ kind, row }) => (kind === 'update' && row.product_id ? [row.product_id] : [])),
           true,
+          this.options.location,
         )
       ).map((product) => [product.id, product]),
     );
@@ -227,6 +228,7 @@ export class ApplyJob {
       runner,
       [...products.values()].filter((p) => p.tracking === 'lot').map((p) => p.id),
       pending.flatMap(({ read }) => (read.values.lot ? [read.values.lot] : [])),
+      this.options.location,
     );
 
     const failed = new Map<number, ImportError[]>();
@@ -320,13 +322,14 @@ export class ApplyJob {
   /**
    * Names the opening movements of the products this transaction inserts (see
    * src/server/db/functions/products_opening_movement.sql): the note `import <file>` and who
-   * imports. Transaction-local: gone at commit.
+   * imports, and where (DESIGN §17: the import's location). Transaction-local: gone at commit.
    */
   private async openingNotes(tx: Tx): Promise<void> {
     await tx.execute(sql`
       select set_config('ims.opening_note', ${this.note}, true),
              set_config('ims.opening_user_id', ${this.actor.id}, true),
-             set_config('ims.opening_user_name', ${this.actor.name}, true)`);
+             set_config('ims.opening_user_name', ${this.actor.name}, true),
+             set_config('ims.opening_location_id', ${this.options.location ?? ''}, true)`);
   }
 
   /** The message of a row the database refused. */
@@ -516,6 +519,8 @@ export class ApplyJob {
         note: this.note,
         actor: this.actor,
         lotId: lot === null ? null : (lotIds.get(lot) ?? null),
+        // DESIGN §17: at the import's location (one checked before locations: the default).
+        locationId: this.options.location ?? null,
       })),
     );
   }

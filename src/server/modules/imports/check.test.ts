@@ -922,6 +922,8 @@ describe.each(targets)('import check on $name', (target) => {
         matchBy: 'sku',
         createMissing: { categories: false, suppliers: false },
         stock: 'ignore',
+        // DESIGN §17: the location the stock goes to, the default one when none is named.
+        location: expect.any(String),
       });
       expect((await rowsOf(id))[0]).toMatchObject({
         result: 'error',

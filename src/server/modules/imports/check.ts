@@ -17,6 +17,7 @@ import {
 import { refusalSentence } from '../../../shared/refusals';
 import { type Database, type Runner, runnerOf } from '../../db/connection';
 import { badRequest, conflict, notFound } from '../../lib/errors';
+import { locationFor } from '../locations/location-for';
 import { previewCells, previewCellsSql } from './imports.repository';
 import {
   type ColumnOf,
@@ -326,7 +327,7 @@ async function checkBatch(
     if (values.supplier) suppliers.push(values.supplier);
   }
   // One connection holds the transaction: its statements go one after another.
-  const catalogue = catalogueOf(await productsByIds(runner, ids, false));
+  const catalogue = catalogueOf(await productsByIds(runner, ids, false, options.location));
   await context.categories.load(runner, categories);
   await context.suppliers.load(runner, suppliers);
   if (columnOf.lot !== undefined) {
@@ -335,6 +336,7 @@ async function checkBatch(
       runner,
       tracked,
       reads.flatMap(({ values }) => (values.lot ? [values.lot] : [])),
+      options.location,
     );
   }
   const checked = rows.map((row, i) => {
@@ -397,7 +399,9 @@ export async function checkImport(
     const headers = record.columns;
     checkMapping(input.mapping, headers, input.matchBy);
     const columnOf = columnIndexes(input.mapping, headers, input.stock);
-    const { mapping, ...options } = input;
+    const { mapping, ...given } = input;
+    // DESIGN §17: the location the stock goes to, resolved now (unknown 404, inactive 409) and kept.
+    const options = { ...given, location: (await locationFor(runner, given.location)).id };
     const context: Context = {
       options,
       headers,

@@ -78,18 +78,25 @@ export type Existing = {
 
 /**
  * The products with these ids, as rows are judged against them. `lock`: locked for the apply's
- * transaction, in id order (the order every writer of stock takes its locks).
+ * transaction, in id order (the order every writer of stock takes its locks). With `locationId`
+ * (DESIGN §17) `stock` is the product's stock at that location, the stock an import sets there.
  */
 export async function productsByIds(
   runner: Runner,
   ids: Iterable<string>,
   lock: boolean,
+  locationId?: string,
 ): Promise<Existing[]> {
   const wanted = [...new Set(ids)].sort();
   if (wanted.length === 0) return [];
   return runner.query<Existing>(
     `select p.id, p.name, p.sku, p.barcode, p.description, p.price::text as price, p.cost::text as cost,
-            p.stock, p.reorder_point as "reorderPoint", p.reorder_quantity as "reorderQuantity",
+            ${
+              locationId === undefined
+                ? 'p.stock'
+                : `coalesce((select ls.stock from location_stock ls
+                             where ls.product_id = p.id and ls.location_id = $2::uuid), 0) as stock`
+            }, p.reorder_point as "reorderPoint", p.reorder_quantity as "reorderQuantity",
             c.name as "categoryName", s.name as "supplierName", t.name as "taxRateName", p.tracking
        from products p
        join categories c on c.id = p.category_id
@@ -97,7 +104,7 @@ export async function productsByIds(
        left join tax_rates t on t.id = p.tax_rate_id
       where p.id = any($1::uuid[])
       ${lock ? 'order by p.id for update of p' : ''}`,
-    [wanted],
+    locationId === undefined ? [wanted] : [wanted, locationId],
   );
 }
 
@@ -106,20 +113,30 @@ export type KnownLot = { id: string; number: string; expiresOn: string | null; q
 /** Lots by product id, then lower-case number. */
 export type LotBook = Map<string, Map<string, KnownLot>>;
 
-/** The lots with these numbers (any case) of these products: one statement. */
+/**
+ * The lots with these numbers (any case) of these products: one statement. With `locationId`
+ * (DESIGN §17) each lot's `quantity` is its units at that location.
+ */
 export async function lotsNamed(
   runner: Runner,
   productIds: Iterable<string>,
   numbers: Iterable<string>,
+  locationId?: string,
 ): Promise<LotBook> {
   const book: LotBook = new Map();
   const ids = [...new Set(productIds)];
   const keys = [...new Set([...numbers].map(lower))];
   if (ids.length === 0 || keys.length === 0) return book;
   const rows = await runner.query<KnownLot & { productId: string; key: string }>(
-    `select product_id as "productId", lower(number) as key, id, number, expires_on::text as "expiresOn", quantity
-       from lots where product_id = any($1::uuid[]) and lower(number) = any($2::text[])`,
-    [ids, keys],
+    `select l.product_id as "productId", lower(l.number) as key, l.id, l.number, l.expires_on::text as "expiresOn",
+            ${
+              locationId === undefined
+                ? 'l.quantity'
+                : `coalesce((select s.quantity from lot_stock s
+                             where s.lot_id = l.id and s.location_id = $3::uuid), 0) as quantity`
+            }
+       from lots l where l.product_id = any($1::uuid[]) and lower(l.number) = any($2::text[])`,
+    locationId === undefined ? [ids, keys] : [ids, keys, locationId],
   );
   for (const { productId, key, ...lot } of rows) {
     const lots = book.get(productId) ?? new Map<string, KnownLot>();

@@ -117,13 +117,22 @@ export async function orderLots(run: Runner, orderIds: readonly string[]): Promi
  * The lots holding units that expire on or before `today` + `days` (SQL expressions), expired ones
  * too, with their product and value at its cost (0 while it has none): the rows of the expiring
  * list and its CSV. A deleted product's lots are stock of nothing and stay out. The conditions are
- * those of lots_expiring_idx, whose order (expires_on, id) the list reads.
+ * those of lots_expiring_idx, whose order (expires_on, id) the list reads. With `location` (an SQL
+ * expression of a location's id, DESIGN §17): the lots with units there (lot_stock), and those units.
  */
-const expiring = (today: string, days: string) => `
+const expiring = (today: string, days: string, location?: string) =>
+  location === undefined
+    ? `
   select l.id, l.number, l.expires_on::text as expires_on, l.quantity,
          p.id as product_id, p.name as product_name, l.quantity * coalesce(p.cost, 0) as value
   from lots l join products p on p.id = l.product_id
-  where l.quantity > 0 and l.expires_on is not null and l.expires_on <= ${today} + ${days}`;
+  where l.quantity > 0 and l.expires_on is not null and l.expires_on <= ${today} + ${days}`
+    : `
+  select l.id, l.number, l.expires_on::text as expires_on, ls.quantity,
+         p.id as product_id, p.name as product_name, ls.quantity * coalesce(p.cost, 0) as value
+  from lot_stock ls join lots l on l.id = ls.lot_id join products p on p.id = l.product_id
+  where ls.location_id = ${location} and ls.quantity > 0
+    and l.expires_on is not null and l.expires_on <= ${today} + ${days}`;
 
 type ExpiringRow = LotRow & { product_id: string; product_name: string; value: string };
 
@@ -148,19 +157,22 @@ export async function expiringPage(
   run: Runner,
   days: number,
   window: { limit: number; offset: number },
+  locationId?: string,
 ): Promise<{ lots: ExpiringLot[]; today: string; total: number; quantity: number; value: number }> {
   const rows = await run.query<
     Partial<ExpiringRow> & { today: string; total: number; units: string; worth: string }
   >(
     `with day as (select store_today() as today),
-     expiring as (${expiring('(select today from day)', '$1::int')}),
+     expiring as (${expiring('(select today from day)', '$1::int', locationId === undefined ? undefined : '$4::uuid')}),
      totals as (select count(*)::int as total, coalesce(sum(quantity), 0)::text as units,
                        coalesce(sum(value), 0)::text as worth from expiring)
      select day.today::text as today, totals.total, totals.units, totals.worth, page.*
      from day cross join totals
      left join lateral (select * from expiring order by expires_on, id limit $2 offset $3) page on true
      order by page.expires_on, page.id`,
-    [days, window.limit, window.offset],
+    locationId === undefined
+      ? [days, window.limit, window.offset]
+      : [days, window.limit, window.offset, locationId],
   );
   const first = rows[0] as (typeof rows)[number];
   return {
@@ -182,11 +194,19 @@ export async function expiringCsvBatch(
   days: number,
   after: ExpiringCursor | undefined,
   size: number,
+  locationId?: string,
 ): Promise<CsvBatch<ExpiringCursor>> {
   const rows = await run.query<ExpiringRow>(
-    `${expiring('$1::date', '$2::int')} and ($3::date is null or (l.expires_on, l.id) > ($3::date, $4::uuid))
+    `${expiring('$1::date', '$2::int', locationId === undefined ? undefined : '$6::uuid')} and ($3::date is null or (l.expires_on, l.id) > ($3::date, $4::uuid))
      order by l.expires_on, l.id limit $5`,
-    [today, days, after?.expiresOn ?? null, after?.id ?? null, size],
+    [
+      today,
+      days,
+      after?.expiresOn ?? null,
+      after?.id ?? null,
+      size,
+      ...(locationId === undefined ? [] : [locationId]),
+    ],
   );
   const last = rows.at(-1);
   return {
@@ -232,11 +252,15 @@ export async function lotTrace(
     purchase_order_number: string | number | null;
     user_id: string | null;
     user_name: string | null;
+    location_id: string;
+    location_name: string;
   }>(
     `select m.id, m.at, m.kind, m.quantity, m.reason, m.note, m.order_id,
             o.sale_id, o.sale_number, o.customer_id, o.customer_name,
-            m.purchase_order_id, po.number as purchase_order_number, m.user_id, m.user_name
+            m.purchase_order_id, po.number as purchase_order_number, m.user_id, m.user_name,
+            m.location_id, loc.name as location_name
      from stock_movements m
+     join locations loc on loc.id = m.location_id
      left join orders o on o.id = m.order_id
      left join purchase_orders po on po.id = m.purchase_order_id
      where m.lot_id = $1::uuid
@@ -266,6 +290,7 @@ export async function lotTrace(
           }),
       // A movement without a user was made by the system (an opening stock written by SQL).
       user: { _id: row.user_id, name: row.user_name ?? 'System' },
+      location: { _id: row.location_id, name: row.location_name },
     })),
   };
 }

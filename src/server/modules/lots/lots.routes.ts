@@ -4,6 +4,7 @@ import { EXPIRING_CSV_HEADER, ExpiringQuery, ExpiringResponse, TraceResponse } f
 import { DEFAULT_PAGE_SIZE, pageWindow } from '../../../shared/paging';
 import { CSV_BATCH, sendCsv } from '../../lib/csv-stream';
 import { notFound } from '../../lib/errors';
+import { locationFor } from '../locations/location-for';
 import {
   type ExpiringCursor,
   expiringCsvBatch,
@@ -27,13 +28,18 @@ export const lotsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['lots'],
         summary:
           'Lots holding units that expire within days (expired ones too), soonest first, value at cost',
-        description: `days 1–365 (30 by default) after today in the store's time zone, which the answer names. One page (pageSize defaults to ${DEFAULT_PAGE_SIZE}); total, quantity and value count every page. A product without a cost counts 0. format=csv answers the whole list as CSV (streamed).`,
+        description: `days 1–365 (30 by default) after today in the store's time zone, which the answer names. One page (pageSize defaults to ${DEFAULT_PAGE_SIZE}); total, quantity and value count every page. A product without a cost counts 0. format=csv answers the whole list as CSV (streamed). location (DESIGN §17): only the lots with units there, and their units there (404 for an unknown location).`,
         querystring: ExpiringQuery,
         response: { 200: ExpiringResponse },
       },
     },
     async (request, reply) => {
       const { days } = request.query;
+      // A read may name an inactive location (its lots may still hold units); unknown: 404.
+      const locationId =
+        request.query.location === undefined
+          ? undefined
+          : (await locationFor(app.database, request.query.location, { inactive: 'allowed' })).id;
       if (request.query.format === 'csv') {
         // One today for the whole export, however long it streams.
         const today = await reportToday(app.database);
@@ -41,12 +47,12 @@ export const lotsRoutes: FastifyPluginAsyncZod = async (app) => {
           reply,
           `expiring-lots-${days}-days.csv`,
           EXPIRING_CSV_HEADER,
-          (after) => expiringCsvBatch(app.database, today, days, after, CSV_BATCH),
+          (after) => expiringCsvBatch(app.database, today, days, after, CSV_BATCH, locationId),
         );
       }
       const window = pageWindow({ page: 1, ...request.query });
       if (!window) throw new Error('a page window always exists with a page');
-      const page = await expiringPage(app.database, days, window);
+      const page = await expiringPage(app.database, days, window, locationId);
       return { success: true as const, ...page, page: window.page, pageSize: window.pageSize };
     },
   );

@@ -606,7 +606,12 @@ describe.each(targets)('a lot’s recall trace on $name', (target) => {
     const admin = { _id: t.as.admin.id, name: t.as.admin.name };
     const rep = { _id: t.as.salesRep.id, name: t.as.salesRep.name };
     const annOrder = annSale.lines[0]?.order._id as string;
-    expect(body.movements.map(({ _id, at, note, ...rest }) => rest)).toEqual([
+    const [main] = await t.sql<{ _id: string; name: string }>(
+      'select id as "_id", name from locations where id = default_location()',
+    );
+    // Every movement says where (DESIGN §17): with one location, the main store.
+    expect(body.movements.map((m) => m.location)).toEqual([main, main, main, main]);
+    expect(body.movements.map(({ _id, at, note, location: _where, ...rest }) => rest)).toEqual([
       {
         kind: 'receipt',
         quantity: 10,

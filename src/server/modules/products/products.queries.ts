@@ -10,6 +10,7 @@ import { isId } from '../../lib/errors';
 import type { JsonBatch } from '../../lib/json-stream';
 import { isShortWord, matchesSearch, withinSearchLimit } from '../../lib/search';
 import { rowsOf } from '../../lib/sql';
+import { atLocation, stocksAt } from '../stock/product-locations';
 import {
   type ProductRow,
   productColumns,
@@ -134,6 +135,7 @@ export async function catalogueJsonBatch(
   shown: (product: Product) => Product,
   after: CatalogueCursor | undefined,
   size: number,
+  locationId?: string,
 ): Promise<JsonBatch<CatalogueCursor>> {
   const { where, order } = productFilter(query);
   const { keys, descending } = CATALOGUE_KEYS[query.sort ?? 'name'];
@@ -164,8 +166,16 @@ export async function catalogueJsonBatch(
     .orderBy(...order)
     .limit(size);
   const last = rows.at(-1);
+  const here =
+    locationId === undefined
+      ? undefined
+      : await stocksAt(
+          db,
+          locationId,
+          rows.map((row) => row.id),
+        );
   return {
-    items: rows.map((row) => JSON.stringify(shown(toProduct(row)))),
+    items: rows.map((row) => JSON.stringify(shown(here ? atLocation(toProduct(row), here) : toProduct(row)))),
     next: last && rows.length === size ? last.cursor : undefined,
   };
 }
@@ -202,6 +212,7 @@ export async function productCsvBatch(
   storeThreshold: number,
   after: NameCursor | undefined,
   size: number,
+  locationId?: string,
 ): Promise<CsvBatch<NameCursor>> {
   const { where } = productFilter(query);
   const past = after ? sql`(${byName}, ${products.id}) > (${after.name}, ${after.id}::uuid)` : undefined;
@@ -216,6 +227,15 @@ export async function productCsvBatch(
     .orderBy(asc(byName), asc(products.id))
     .limit(size);
   const last = rows.at(-1);
+  // DESIGN §17: with a location, Stock is the stock there (an import at that location sets it back).
+  const here =
+    locationId === undefined
+      ? undefined
+      : await stocksAt(
+          db,
+          locationId,
+          rows.map((row) => row.id),
+        );
   return {
     // A reorder point or tax rate that follows the store's default is an empty cell, so a file
     // exported and imported again keeps following it instead of pinning today's default.
@@ -228,7 +248,7 @@ export async function productCsvBatch(
       row.supplierName,
       Number(row.price),
       row.cost === null ? null : Number(row.cost),
-      row.stock,
+      here ? (here.get(row.id) ?? 0) : row.stock,
       row.reorderPointFromStore ? null : row.reorderPoint,
       row.reorderQuantity,
       row.taxRateDefault ? null : row.taxRateName,
@@ -245,6 +265,24 @@ export async function productCsvBatch(
  * within their time limit.
  */
 export async function productPage(
+  database: Database,
+  query: ProductFilter,
+  window: { limit: number; offset: number },
+  storeThreshold: number,
+  locationId?: string,
+): Promise<{ products: Product[]; total: number; capped: boolean }> {
+  const page = await catalogueWindow(database, query, window, storeThreshold);
+  if (locationId === undefined) return page;
+  // DESIGN §17: the page as it always is, then its products' stock at the location (one lookup).
+  const here = await stocksAt(
+    database.db,
+    locationId,
+    page.products.map((product) => product._id),
+  );
+  return { ...page, products: page.products.map((product) => atLocation(product, here)) };
+}
+
+async function catalogueWindow(
   database: Database,
   query: ProductFilter,
   window: { limit: number; offset: number },

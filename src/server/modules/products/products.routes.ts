@@ -13,12 +13,14 @@ import {
   ProductResponse,
   ProductUpdateInput,
 } from '../../../shared/products';
+import { can } from '../../../shared/roles';
 import type { Db } from '../../db/connection';
 import { currentUser, signedInRunner } from '../../lib/auth';
 import { costFor, csvColumnsFor } from '../../lib/costs';
 import { CSV_BATCH, checkMayExport, sendCsv } from '../../lib/csv-stream';
-import { badRequest, isId, notFound } from '../../lib/errors';
+import { badRequest, forbidden, isId, notFound } from '../../lib/errors';
 import { jsonBatchFor, sendJsonList } from '../../lib/json-stream';
+import { locationFor } from '../locations/location-for';
 import {
   type CatalogueCursor,
   catalogueJsonBatch,
@@ -89,13 +91,19 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['products'],
         summary: 'The catalogue, or one page of it',
         description:
-          'Without page or pageSize the whole catalogue (streamed), with the categories and suppliers to choose from; with them one page, without those lists (see /products/choices). search matches every word in the name (a word of one or two characters at the start of a word of the name), or a SKU or barcode exactly; total counts all matches, except that a search of such short words only stops counting at 2,000 and says totalCapped. A search statement that runs past a few hundred milliseconds answers 503. format=csv (admin only) answers every match as CSV in name order (streamed). cost only for roles that read costs.',
+          'Without page or pageSize the whole catalogue (streamed), with the categories and suppliers to choose from; with them one page, without those lists (see /products/choices). search matches every word in the name (a word of one or two characters at the start of a word of the name), or a SKU or barcode exactly; total counts all matches, except that a search of such short words only stops counting at 2,000 and says totalCapped. A search statement that runs past a few hundred milliseconds answers 503. format=csv (admin only) answers every match as CSV in name order (streamed). cost only for roles that read costs. location (DESIGN §17; every role but the superAdmin): each product’s stock is its stock at that location and stockTotal its whole stock (the CSV’s Stock is the stock there); 404 for an unknown location.',
         querystring: ProductQuery,
         response: { 200: ProductListResponse },
       },
     },
     async (request, reply) => {
       const me = currentUser(request);
+      // DESIGN §17: `?location=` (read by every role but the superAdmin; an inactive one too).
+      if (request.query.location !== undefined && !can(me.role, 'locations:read')) throw forbidden();
+      const locationId =
+        request.query.location === undefined
+          ? undefined
+          : (await locationFor(app.database, request.query.location, { inactive: 'allowed' })).id;
       if (request.query.format === 'csv') {
         checkMayExport(me.role);
         const columns = csvColumnsFor<CsvValue>(me.role, PRODUCT_CSV_HEADER, ['Cost']);
@@ -106,6 +114,7 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
             app.config.lowStockThreshold,
             after,
             CSV_BATCH,
+            locationId,
           );
           return { ...batch, rows: batch.rows.map(columns.pick) };
         });
@@ -117,6 +126,7 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
           request.query,
           window,
           app.config.lowStockThreshold,
+          locationId,
         );
         return {
           success: true as const,
@@ -140,6 +150,7 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
             (product) => costFor(me.role, product, 'cost'),
             after,
             jsonBatchFor(app.database),
+            locationId,
           ),
         (total) => catalogueTailJson(app.db, total),
       );

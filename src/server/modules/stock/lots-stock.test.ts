@@ -416,6 +416,7 @@ describe.each(targets)('lot-tracked stock on $name', (target) => {
       );
       expect(entry?.changes).toEqual([
         { field: 'stock', old: 5, new: 8 },
+        { field: 'location', new: 'Main store' },
         { field: 'lot', new: 'FRESH' },
         { field: 'reason', new: 'received' },
       ]);

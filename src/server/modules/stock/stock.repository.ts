@@ -2,12 +2,24 @@ import { and, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm
 import type { Lot, LotName, LotRef } from '../../../shared/lots';
 import { purchaseOrderNumber } from '../../../shared/purchasing';
 import type { AdjustmentReason, Movement, MovementKind } from '../../../shared/stock';
+import { transferNumber } from '../../../shared/transfers';
 import { type Db, runnerOf, type Tx } from '../../db/connection';
-import { lots, orders, products, purchaseOrders, stockMovements } from '../../db/schema';
+import {
+  locationStock,
+  locations,
+  lotStock,
+  lots,
+  orders,
+  products,
+  purchaseOrders,
+  stockMovements,
+  transfers,
+} from '../../db/schema';
 import { type CsvBatch, exactTime, type NewestCursor, nextNewest, olderThan } from '../../lib/csv-stream';
-import { badRequest, notFound, refuse } from '../../lib/errors';
+import { badRequest, notFound, refuse, refuseWith } from '../../lib/errors';
 import { rowsOf } from '../../lib/sql';
 import type { ZonedClock } from '../../lib/zoned-time';
+import { type LocationRef, locationFor } from '../locations/location-for';
 import { lotForAdding, lotForTaking } from '../lots/lots.repository';
 import { type MovementRecord, recordMovements } from './movements';
 
@@ -15,7 +27,8 @@ export type MovementRow = MovementRecord;
 
 /**
  * A receipt's row carries its purchase order's number, a sale's row its sale and receipt number,
- * a row naming a lot that lot's number and expiry (see movementPage).
+ * a row naming a lot that lot's number and expiry, every row its location's name and a transfer
+ * movement its transfer's number (see movementPage).
  */
 export const toMovement = (
   row: MovementRow & {
@@ -24,6 +37,8 @@ export const toMovement = (
     saleNumber?: number | null;
     lotNumber?: string | null;
     lotExpiresOn?: string | null;
+    locationName: string;
+    transferNumber?: number | null;
   },
 ): Movement => ({
   _id: row.id,
@@ -50,10 +65,16 @@ export const toMovement = (
   ...(row.lotId && row.lotNumber
     ? { lot: { _id: row.lotId, number: row.lotNumber, expiresOn: row.lotExpiresOn ?? null } }
     : {}),
+  location: { _id: row.locationId, name: row.locationName },
+  ...(row.transferId && row.transferNumber
+    ? { transfer: { _id: row.transferId, number: transferNumber(Number(row.transferNumber)) } }
+    : {}),
 });
 
 /** The lot columns toMovement reads, joined from the lot a movement names. */
 const lotColumns = { lotNumber: lots.number, lotExpiresOn: lots.expiresOn };
+/** The location and transfer columns toMovement reads (every movement has a location). */
+const placeColumns = { locationName: locations.name, transferNumber: transfers.number };
 
 export type MovementInput = {
   productId: string;
@@ -63,12 +84,15 @@ export type MovementInput = {
   actor: { id: string; name: string };
   /** The lot the units go into or come out of (a lot-tracked product's). */
   lotId?: string;
+  /** Where (DESIGN §17); omitted: the default location. */
+  locationId?: string;
 };
 
 /**
  * Appends one movement through the ledger's one writer (movements.ts); the ledger's trigger
- * (src/server/db/functions/stock_movements_apply.sql) applies it to the product's stock (or refuses
- * it: IMS01 below zero, IMS02 no such product) and fills in the stock after it.
+ * (src/server/db/functions/stock_movements_apply.sql) applies it to the product's stock at its
+ * location (or refuses it: IMS01 below zero, IMS02 no such product) and fills in the stock after it
+ * (the location's).
  */
 async function appendMovement(tx: Tx, kind: MovementKind, input: MovementInput): Promise<MovementRow> {
   const [row] = await recordMovements(runnerOf(tx), [
@@ -80,6 +104,7 @@ async function appendMovement(tx: Tx, kind: MovementKind, input: MovementInput):
       note: input.note,
       actor: input.actor,
       lotId: input.lotId ?? null,
+      locationId: input.locationId ?? null,
     },
   ]);
   return row as MovementRow;
@@ -96,12 +121,51 @@ export function adjustStock(tx: Tx, input: MovementInput & { reason: AdjustmentR
  */
 async function lockProduct(tx: Tx, productId: string) {
   const [product] = await tx
-    .select({ stock: products.stock, tracking: products.tracking })
+    .select({ name: products.name, stock: products.stock, tracking: products.tracking })
     .from(products)
     .where(eq(products.id, productId))
     .for('no key update');
   if (!product) throw notFound('Product');
   return product;
+}
+
+/** A product's stock at one location (0 where it never moved); read under the product's lock. */
+async function stockAt(tx: Tx, productId: string, locationId: string): Promise<number> {
+  const [row] = await tx
+    .select({ stock: locationStock.stock })
+    .from(locationStock)
+    .where(and(eq(locationStock.productId, productId), eq(locationStock.locationId, locationId)));
+  return row?.stock ?? 0;
+}
+
+/** A lot's units at one location (0 where it never was). */
+async function lotStockAt(tx: Tx, lotId: string, locationId: string): Promise<number> {
+  const [row] = await tx
+    .select({ quantity: lotStock.quantity })
+    .from(lotStock)
+    .where(and(eq(lotStock.lotId, lotId), eq(lotStock.locationId, locationId)));
+  return row?.quantity ?? 0;
+}
+
+/** The product's stock at every other location holding some (SHORT_AT_LOCATION's `elsewhere`), by name. */
+export async function stockElsewhere(
+  tx: Tx,
+  productId: string,
+  locationId: string,
+): Promise<{ location: { _id: string; name: string }; stock: number }[]> {
+  const rows = await tx
+    .select({ id: locations.id, name: locations.name, stock: locationStock.stock })
+    .from(locationStock)
+    .innerJoin(locations, eq(locations.id, locationStock.locationId))
+    .where(
+      and(
+        eq(locationStock.productId, productId),
+        sql`${locationStock.locationId} <> ${locationId}::uuid`,
+        sql`${locationStock.stock} > 0`,
+      ),
+    )
+    .orderBy(sql`lower(${locations.name})`, locations.id);
+  return rows.map((row) => ({ location: { _id: row.id, name: row.name }, stock: row.stock }));
 }
 
 /** A lot-tracked product's movement names its lot; another product's names none (DESIGN §15). */
@@ -112,47 +176,68 @@ function checkLotNamed(tracking: string, lot: LotRef | undefined): LotRef | unde
   return lot;
 }
 
-/** A movement made by hand, with the lot it names (for its answer). */
-export type HandMovement = { row: MovementRow; lot?: Lot };
+/** A movement made by hand, with the lot it names and its location (for its answer). */
+export type HandMovement = { row: MovementRow; lot?: Lot; location: LocationRef };
 
 /**
- * An adjustment made by hand (DESIGN §8, §15): of a lot-tracked product, units added go into the
- * lot named (a new number with its expiry creates it, a known one must agree on its expiry) and
- * units taken come out of it (never below 0 in the lot: the trigger's IMS07, a 409).
+ * An adjustment made by hand (DESIGN §8, §15, §17) at a location (the default when none is named;
+ * an inactive one is refused): of a lot-tracked product, units added go into the lot named (a new
+ * number with its expiry creates it, a known one must agree on its expiry) and units taken come
+ * out of it there (never below 0 in the lot: the trigger's IMS07, a 409). Units taken beyond the
+ * location's stock are refused naming the product and the location, with where else it is held.
  */
 export async function adjustProduct(
   tx: Tx,
-  input: MovementInput & { reason: AdjustmentReason; lot?: LotRef },
+  input: Omit<MovementInput, 'locationId'> & { reason: AdjustmentReason; lot?: LotRef; location?: string },
 ): Promise<HandMovement> {
+  const location = await locationFor(runnerOf(tx), input.location);
   const product = await lockProduct(tx, input.productId);
   const ref = checkLotNamed(product.tracking, input.lot);
   const lot = ref
     ? await (input.quantity > 0 ? lotForAdding : lotForTaking)(runnerOf(tx), input.productId, ref)
     : undefined;
-  const row = await adjustStock(tx, { ...input, lotId: lot?._id });
-  return { row, lot };
+  if (input.quantity < 0 && !lot) {
+    const here = await stockAt(tx, input.productId, location.id);
+    if (here + input.quantity < 0)
+      throw refuseWith(
+        'SHORT_AT_LOCATION',
+        { elsewhere: await stockElsewhere(tx, input.productId, location.id) },
+        { product: product.name, location: location.name, left: here },
+      );
+  }
+  const row = await adjustStock(tx, { ...input, lotId: lot?._id, locationId: location.id });
+  return { row, lot, location };
 }
 
 /**
- * A count: the stock becomes what was counted, as a movement of the difference (zero too). The
- * product's row is locked first, so no sale slips between reading the stock and setting it. A
- * lot-tracked product's count counts one lot (`counted` = that lot's units; a new number with its
- * expiry creates it), its lots read after the product's row is locked.
+ * A count at a location (DESIGN §17; the default when none is named, an inactive one refused): the
+ * stock there becomes what was counted, as a movement of the difference (zero too). The product's
+ * row is locked first, so no sale slips between reading the stock and setting it. A lot-tracked
+ * product's count counts one lot there (`counted` = that lot's units at the location; a new number
+ * with its expiry creates it), its lots read after the product's row is locked.
  */
 export async function countStock(
   tx: Tx,
-  input: Omit<MovementInput, 'quantity'> & { counted: number; lot?: LotRef },
+  input: Omit<MovementInput, 'quantity' | 'locationId'> & {
+    counted: number;
+    lot?: LotRef;
+    location?: string;
+  },
 ): Promise<HandMovement> {
+  const location = await locationFor(runnerOf(tx), input.location);
   const product = await lockProduct(tx, input.productId);
   const ref = checkLotNamed(product.tracking, input.lot);
   const lot = ref ? await lotForAdding(runnerOf(tx), input.productId, ref) : undefined;
-  const before = lot ? lot.quantity : product.stock;
+  const before = lot
+    ? await lotStockAt(tx, lot._id, location.id)
+    : await stockAt(tx, input.productId, location.id);
   const row = await appendMovement(tx, 'count', {
     ...input,
     quantity: input.counted - before,
     lotId: lot?._id,
+    locationId: location.id,
   });
-  return { row, lot };
+  return { row, lot, location };
 }
 
 /** A product's movements, newest first, and how many it has; an order's names its sale (by primary key). */
@@ -169,11 +254,14 @@ export async function movementPage(
         saleId: orders.saleId,
         saleNumber: orders.saleNumber,
         ...lotColumns,
+        ...placeColumns,
       })
       .from(stockMovements)
+      .innerJoin(locations, eq(locations.id, stockMovements.locationId))
       .leftJoin(purchaseOrders, eq(purchaseOrders.id, stockMovements.purchaseOrderId))
       .leftJoin(orders, eq(orders.id, stockMovements.orderId))
       .leftJoin(lots, eq(lots.id, stockMovements.lotId))
+      .leftJoin(transfers, eq(transfers.id, stockMovements.transferId))
       // The page's movements first (a range of stock_movements_product_at_idx), then their orders,
       // purchase orders and lots: joined before the limit, a busy product's whole history was
       // (hundreds of order lookups per page, when the planner expects a product's few).
@@ -208,11 +296,14 @@ export async function movementCsvBatch(
       ...getTableColumns(stockMovements),
       purchaseOrderNumber: purchaseOrders.number,
       ...lotColumns,
+      ...placeColumns,
       cursorAt: exactTime(stockMovements.at),
     })
     .from(stockMovements)
+    .innerJoin(locations, eq(locations.id, stockMovements.locationId))
     .leftJoin(purchaseOrders, eq(purchaseOrders.id, stockMovements.purchaseOrderId))
     .leftJoin(lots, eq(lots.id, stockMovements.lotId))
+    .leftJoin(transfers, eq(transfers.id, stockMovements.transferId))
     .where(
       and(eq(stockMovements.productId, productId), olderThan(stockMovements.at, stockMovements.id, after)),
     )
@@ -231,6 +322,8 @@ export async function movementCsvBatch(
       row.purchaseOrderNumber ? purchaseOrderNumber(row.purchaseOrderNumber) : null,
       row.lotNumber,
       row.lotExpiresOn,
+      row.locationName,
+      row.transferNumber ? transferNumber(Number(row.transferNumber)) : null,
     ]),
     next: nextNewest(rows, size, (row) => ({ at: row.cursorAt, id: row.id })),
   };

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AuditChange } from '../../../shared/audit';
 import { IdParams } from '../../../shared/common';
+import { LocationReorderInput, ProductLocationsResponse } from '../../../shared/locations';
 import { LotsResponse } from '../../../shared/lots';
 import { pageWindow } from '../../../shared/paging';
 import {
@@ -12,7 +14,7 @@ import {
   MovementResponse,
   StockCheckResponse,
 } from '../../../shared/stock';
-import type { Tx } from '../../db/connection';
+import { runnerOf, type Tx } from '../../db/connection';
 import { currentUser } from '../../lib/auth';
 import { CSV_BATCH, type NewestCursor, sendCsv } from '../../lib/csv-stream';
 import { isId, notFound } from '../../lib/errors';
@@ -20,8 +22,10 @@ import type { AuthUser } from '../../lib/fastify';
 import { type Answer, answerOnce } from '../../lib/idempotency';
 import { zonedClock } from '../../lib/zoned-time';
 import { recordAudit } from '../audit/audit.repository';
+import { locationFor } from '../locations/location-for';
 import { productLots } from '../lots/lots.repository';
 import { findProduct } from '../products/products.queries';
+import { productLocations, setLocationReorder } from './product-locations';
 import {
   adjustProduct,
   countStock,
@@ -40,7 +44,7 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
   const movementAnswer = async (
     tx: Tx,
     me: AuthUser,
-    { row: movement, lot }: HandMovement,
+    { row: movement, lot, location }: HandMovement,
     action: 'stockAdjusted' | 'stockCounted',
     why: AuditChange[],
   ): Promise<Answer> => {
@@ -52,12 +56,18 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
       entity: { type: 'product', id: product._id, name: product.name },
       changes: [
         { field: 'stock', old: movement.stockAfter - movement.quantity, new: movement.stockAfter },
+        { field: 'location', new: location.name },
         ...(lot ? [{ field: 'lot', new: lot.number }] : []),
         ...why,
         ...(movement.note ? [{ field: 'note', new: movement.note }] : []),
       ],
     });
-    const named = toMovement({ ...movement, lotNumber: lot?.number, lotExpiresOn: lot?.expiresOn });
+    const named = toMovement({
+      ...movement,
+      lotNumber: lot?.number,
+      lotExpiresOn: lot?.expiresOn,
+      locationName: location.name,
+    });
     return { status: 200, body: { success: true as const, product, movement: named } };
   };
 
@@ -69,7 +79,7 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['stock'],
         summary: 'Adjust a product’s stock by a signed quantity, with a reason',
         description:
-          '409 "Not enough stock" when it would go below 0. A lot-tracked product names its lot (DESIGN §15): units added go into it (a new number with its expiry creates it), units taken come out of it (409 below 0 in the lot); 400 without one, or with one for a product not tracked by lot. Accepts an Idempotency-Key.',
+          "At `location` (DESIGN §17; omitted: the default location; 404 unknown, 409 inactive). 409 naming the product and the location when it would go below 0 there (the body's `elsewhere` says where else it is held). A lot-tracked product names its lot (DESIGN §15): units added go into it (a new number with its expiry creates it), units taken come out of it (409 below 0 in the lot); 400 without one, or with one for a product not tracked by lot. Accepts an Idempotency-Key.",
         params: IdParams,
         body: AdjustInput,
         response: { 200: MovementResponse },
@@ -80,8 +90,16 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       if (!isId(id)) throw notFound('Product');
       return answerOnce(request, reply, async (tx) => {
-        const { quantity, reason, note, lot } = request.body;
-        const movement = await adjustProduct(tx, { productId: id, quantity, reason, note, lot, actor: me });
+        const { quantity, reason, note, lot, location } = request.body;
+        const movement = await adjustProduct(tx, {
+          productId: id,
+          quantity,
+          reason,
+          note,
+          lot,
+          location,
+          actor: me,
+        });
         return movementAnswer(tx, me, movement, 'stockAdjusted', [{ field: 'reason', new: reason }]);
       });
     },
@@ -95,7 +113,7 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['stock'],
         summary: 'Record a stock count: the stock becomes what was counted',
         description:
-          "The movement is counted − stock before; a zero difference is recorded too. A lot-tracked product counts one lot (DESIGN §15): `counted` is that lot's units, and a new number with its expiry creates it. Accepts an Idempotency-Key.",
+          "At `location` (DESIGN §17; omitted: the default location; 404 unknown, 409 inactive): the movement is counted − the stock there before; a zero difference is recorded too. A lot-tracked product counts one lot (DESIGN §15): `counted` is that lot's units there, and a new number with its expiry creates it. Accepts an Idempotency-Key.",
         params: IdParams,
         body: CountInput,
         response: { 200: MovementResponse },
@@ -106,9 +124,75 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       if (!isId(id)) throw notFound('Product');
       return answerOnce(request, reply, async (tx) => {
-        const { counted, note, lot } = request.body;
-        const movement = await countStock(tx, { productId: id, counted, note, lot, actor: me });
+        const { counted, note, lot, location } = request.body;
+        const movement = await countStock(tx, { productId: id, counted, note, lot, location, actor: me });
         return movementAnswer(tx, me, movement, 'stockCounted', []);
+      });
+    },
+  );
+
+  app.get(
+    '/products/:id/stock',
+    {
+      config: { permission: 'locations:read' },
+      schema: {
+        tags: ['stock'],
+        summary: 'A product’s stock by location, and its units in transit',
+        description:
+          'DESIGN §17: one line per active location, and per inactive one still holding stock, by name: the stock there, its own reorder point and quantity (null: the product’s), and a lot-tracked product’s lots there with units, soonest expiry first. inTransit: units sent on open transfers and not yet received, lost or returned (they belong to no location).',
+        params: IdParams,
+        response: { 200: ProductLocationsResponse },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const found = isId(id) ? await productLocations(app.database, id) : undefined;
+      if (!found) throw notFound('Product');
+      return { success: true as const, ...found };
+    },
+  );
+
+  app.put(
+    '/products/:id/locations/:locationId',
+    {
+      config: { permission: 'products:write' },
+      schema: {
+        tags: ['stock'],
+        summary: 'Set a location’s own reorder point and quantity for a product (null: the product’s)',
+        description:
+          'DESIGN §17. The stock there is not touched. 404 for an unknown product or location (an inactive location may be set). Answers the product’s stock by location. Accepts an Idempotency-Key.',
+        params: z.object({ id: z.string(), locationId: z.string() }),
+        body: LocationReorderInput,
+        response: { 200: ProductLocationsResponse },
+      },
+    },
+    async (request, reply) => {
+      const me = currentUser(request);
+      const { id, locationId } = request.params;
+      if (!isId(id)) throw notFound('Product');
+      return answerOnce(request, reply, async (tx) => {
+        const run = runnerOf(tx);
+        const [product] = await run.query<{ id: string; name: string }>(
+          'select id, name from products where id = $1::uuid for no key update',
+          [id],
+        );
+        if (!product) throw notFound('Product');
+        const location = await locationFor(run, locationId, { inactive: 'allowed' });
+        const { reorderPoint, reorderQuantity } = request.body;
+        const before = await setLocationReorder(run, id, location, { reorderPoint, reorderQuantity });
+        await recordAudit(tx, {
+          actor: me,
+          action: 'updated',
+          entity: { type: 'product', id: product.id, name: product.name },
+          changes: [
+            { field: 'location', new: location.name },
+            { field: 'reorderPoint', old: before.reorderPoint, new: reorderPoint },
+            { field: 'reorderQuantity', old: before.reorderQuantity, new: reorderQuantity },
+          ],
+        });
+        const found = await productLocations(run, id);
+        if (!found) throw notFound('Product');
+        return { status: 200, body: { success: true as const, ...found } };
       });
     },
   );

@@ -107,6 +107,7 @@ describe.each(targets)('stock ledger on $name', (target) => {
           action: 'stockAdjusted',
           changes: [
             { field: 'stock', old: 10, new: 7 },
+            { field: 'location', new: 'Main store' },
             { field: 'reason', new: 'damaged' },
             { field: 'note', new: 'Dropped a box' },
           ],
@@ -115,20 +116,26 @@ describe.each(targets)('stock ledger on $name', (target) => {
           action: 'stockAdjusted',
           changes: [
             { field: 'stock', old: 7, new: 27 },
+            { field: 'location', new: 'Main store' },
             { field: 'reason', new: 'received' },
           ],
         },
       ]);
     });
 
-    it('refuses going below zero with 409 "Not enough stock" and writes nothing', async () => {
+    it('refuses going below zero with 409 naming the product and the location, and writes nothing', async () => {
       const { id } = await t.product({ stock: 2 });
       const res = await t.call('POST', `/api/products/${id}/adjust`, {
         token: admin.token,
         body: { quantity: -3, reason: 'lost' },
       });
       expect(res.status).toBe(409);
-      expect(res.body).toEqual({ success: false, code: 'NOT_ENOUGH_STOCK', error: 'Not enough stock' });
+      expect(res.body).toEqual({
+        success: false,
+        code: 'SHORT_AT_LOCATION',
+        error: expect.stringMatching(/^Not enough stock of .+ at Main store: 2 left\.$/),
+        elsewhere: [],
+      });
       expect(await movementsOf(id)).toHaveLength(1);
       expect(await stockOf(id)).toBe(2);
     });

@@ -31,6 +31,30 @@ const asked = (calls: Parameters<typeof callsTo>[0]) =>
   callsTo(calls, 'GET', '/api/lots/expiring').map((call) => call.query);
 
 describe('the expiring lots list', () => {
+  it('a location picked asks ?location=, keeps it in the address and in the CSV', async () => {
+    const { calls, router } = renderLots('/admin-dashboard/lots/expiring', {
+      'GET /api/lots/expiring': expiringAnswer(lots),
+    });
+    await table();
+    const picker = screen.getByLabelText('Location');
+    await waitFor(() => expect(within(picker).getAllByRole('option')).toHaveLength(3));
+    await userEvent.selectOptions(picker, 'loc-room');
+    await waitFor(() => expect(asked(calls).at(-1)).toMatchObject({ location: 'loc-room' }));
+    expect(router.state.location.search).toBe('?location=loc-room');
+    await userEvent.selectOptions(picker, '');
+    await waitFor(() => expect(asked(calls).at(-1)).not.toHaveProperty('location'));
+  });
+
+  it('says so when the locations cannot be loaded, and the list still shows', async () => {
+    renderLots('/admin-dashboard/lots/expiring', {
+      'GET /api/lots/expiring': expiringAnswer(lots),
+      'GET /api/locations': () => ({ status: 500, body: { success: false, error: 'Boom' } }),
+    });
+    const list = await table();
+    expect(await screen.findByText('Locations could not be loaded.')).toBeTruthy();
+    await waitFor(() => expect(bodyRows(list)).toHaveLength(2));
+  });
+
   it('asks for 30 days and shows product, lot (its trace), expiry in words, units and value, and the totals', async () => {
     const { calls } = renderLots('/admin-dashboard/lots/expiring', {
       'GET /api/lots/expiring': expiringAnswer(lots),

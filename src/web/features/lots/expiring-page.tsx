@@ -6,6 +6,7 @@ import { buttonClass } from '../../components/button';
 import { DownloadCsvButton } from '../../components/download-csv';
 import { TextField } from '../../components/form-field';
 import { LoadState } from '../../components/load-state';
+import { LocationPicker } from '../../components/location-picker';
 import { Expiry } from '../../components/lot-expiry';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
@@ -147,11 +148,13 @@ function WindowChoice({ days, onDays }: { days: number; onDays: (days: number) =
  * its trace.
  */
 export function ExpiringPage() {
-  const { params, setFilter, setPage, page: askedPage } = useListAddress<'days'>();
+  const { params, setFilter, setPage, page: askedPage } = useListAddress<'days' | 'location'>();
   const money = useMoney();
   const days = daysIn(params);
+  // DESIGN §17: one location's lots and their units there (?location=), or every location's.
+  const location = params.get('location') ?? '';
   const asked = { page: askedPage, pageSize: PAGE_SIZE };
-  const list = useQuery(expiringQuery({ days, ...asked }));
+  const list = useQuery(expiringQuery({ days, location: location || undefined, ...asked }));
   const page = serverPage(list.data && { ...list.data, rows: list.data.lots }, asked);
   usePageInRange(askedPage, page.pageCount, list.isSuccess && !list.isPlaceholderData, setPage);
   const shown = list.data;
@@ -160,11 +163,14 @@ export function ExpiringPage() {
     <>
       <PageHeader title="Expiring lots">
         <DownloadCsvButton
-          path={withQuery('/lots/expiring', { days })}
+          path={withQuery('/lots/expiring', { days, location: location || undefined })}
           filename={`expiring-lots-${days}-days.csv`}
         />
       </PageHeader>
       <WindowChoice days={days} onDays={(chosen) => setFilter('days', String(chosen))} />
+      <div className="mb-4">
+        <LocationPicker value={location} onChange={(to) => setFilter('location', to)} />
+      </div>
       {shown && shown.total > 0 && !list.isPlaceholderData ? (
         <section
           aria-label="Totals"

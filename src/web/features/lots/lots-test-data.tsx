@@ -64,6 +64,7 @@ export function movement(id: string, overrides: Partial<TraceMovement> = {}): Tr
     reason: null,
     note: '',
     user: { _id: 'u1', name: 'Sam Seller' },
+    location: { _id: 'loc-main', name: 'Main store' },
     ...overrides,
   };
 }

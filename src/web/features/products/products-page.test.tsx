@@ -138,6 +138,51 @@ describe('Products screen', () => {
     expect(screen.queryByRole('navigation', { name: 'Products pages' })).toBeNull();
   });
 
+  it('a location picked asks ?location= and shows each product’s stock there beside its total', async () => {
+    signIn(userOf('admin'));
+    const { calls } = mockFetch({
+      'GET /api/products': ({ query }) => {
+        const rows = [item('a', 'Blue Pen', 1.5, 9)];
+        return {
+          body: {
+            success: true,
+            products: query.location ? rows.map((p) => ({ ...p, stock: 3, stockTotal: 9 })) : rows,
+            total: 1,
+            page: 1,
+            pageSize: 50,
+          },
+        };
+      },
+      'GET /api/products/choices': () => ({
+        body: { success: true, categories: [category], suppliers: [supplier] },
+      }),
+    });
+    function Address() {
+      return <output data-testid="address">{useLocation().search}</output>;
+    }
+    renderWithClient(
+      <MemoryRouter>
+        <ProductsPage />
+        <Address />
+      </MemoryRouter>,
+    );
+    await screen.findByText('Blue Pen');
+    expect(screen.getByRole('columnheader', { name: /^Stock/ }).textContent).toBe('Stock');
+    const picker = screen.getByLabelText('Location');
+    await waitFor(() => expect(within(picker).getAllByRole('option')).toHaveLength(3));
+    await userEvent.selectOptions(picker, 'loc-room');
+    await waitFor(() => expect(screen.getByTestId('address').textContent).toBe('?location=loc-room'));
+    await waitFor(() =>
+      expect(listCalls(calls, '/api/products').at(-1)?.query).toMatchObject({ location: 'loc-room' }),
+    );
+    await waitFor(() =>
+      expect(screen.getByRole('columnheader', { name: /^Stock/ }).textContent).toBe('Stock here / total'),
+    );
+    await waitFor(() => expect(bodyRows()[0]?.textContent).toContain('here, of 9 in all'));
+    await userEvent.selectOptions(picker, '');
+    await waitFor(() => expect(screen.getByTestId('address').textContent).toBe(''));
+  });
+
   it("shows 'No products found.' for an empty catalogue", async () => {
     renderProducts([]);
     expect(await screen.findByText('No products found.')).toBeTruthy();

@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DownloadCsvButton } from '../../components/download-csv';
 import { SearchField, SelectField } from '../../components/form-field';
 import { LoadFailed, LoadState } from '../../components/load-state';
+import { LocationPicker } from '../../components/location-picker';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { ProductPrice } from '../../components/product-price';
@@ -64,6 +65,23 @@ function ReorderPoint({ product }: { product: Product }) {
   );
 }
 
+/** The stock, and with a location picked (DESIGN §17) "stock here / total". */
+function ProductStock({ product }: { product: Product }) {
+  return (
+    <span className="inline-flex items-center gap-1 whitespace-nowrap">
+      <StockBadge stock={product.stock} reorderPoint={product.reorderPoint} />
+      {product.stockTotal === undefined ? null : (
+        <span className="text-sm text-slate-500 tabular-nums">
+          <span aria-hidden="true">/ </span>
+          <span className="sr-only">here, of </span>
+          {product.stockTotal}
+          <span className="sr-only"> in all</span>
+        </span>
+      )}
+    </span>
+  );
+}
+
 /** The table's sorts, for phones, where the cards have no column headers to press. */
 const SORT_LABEL: Record<(typeof PRODUCT_SORTS)[number], string> = {
   name: 'Name, A to Z',
@@ -76,7 +94,9 @@ const SORT_LABEL: Record<(typeof PRODUCT_SORTS)[number], string> = {
 
 /** Admin: every product, a page at a time, with add, edit and delete. */
 export function ProductsPage() {
-  const paging = usePagedList<'sort' | 'cols'>();
+  const paging = usePagedList<'sort' | 'cols' | 'location'>();
+  // DESIGN §17: a location picked (?location=) shows each product's stock there beside its total.
+  const location = paging.params.get('location') ?? '';
   // By name unless the address says otherwise (?sort=-price); the optional "Reorder at" column
   // is kept there too (?cols=reorder).
   const sort = oneOf(PRODUCT_SORTS, paging.params.get('sort')) ?? 'name';
@@ -85,6 +105,7 @@ export function ProductsPage() {
   const list = useProductPage({
     search: paging.search || undefined,
     sort: sort === 'name' ? undefined : sort,
+    location: location || undefined,
     ...asked,
   });
   const choices = useProductChoices();
@@ -106,7 +127,10 @@ export function ProductsPage() {
     <>
       <PageHeader title="Products">
         <DownloadCsvButton
-          path={withQuery('/products', { search: paging.search || undefined })}
+          path={withQuery('/products', {
+            search: paging.search || undefined,
+            location: location || undefined,
+          })}
           filename="products.csv"
         />
         <Link to={PRODUCTS_IMPORT_PATH} className={buttonClass('secondary')}>
@@ -139,6 +163,7 @@ export function ProductsPage() {
             maxLength={SEARCH_MAX_LENGTH}
           />
         </div>
+        <LocationPicker value={location} onChange={(to) => paging.setFilter('location', to)} />
         <label className="inline-flex items-center gap-2 text-sm text-slate-700">
           <input
             type="checkbox"
@@ -176,8 +201,8 @@ export function ProductsPage() {
                     <CardField label="Price">
                       <ProductPrice product={product} strong />
                     </CardField>
-                    <CardField label="Stock">
-                      <StockBadge stock={product.stock} reorderPoint={product.reorderPoint} />
+                    <CardField label={location ? 'Stock here / total' : 'Stock'}>
+                      <ProductStock product={product} />
                     </CardField>
                     <CardField label="Category">{product.category.name}</CardField>
                     <CardField label="Supplier">{product.supplier.name}</CardField>
@@ -221,7 +246,7 @@ export function ProductsPage() {
                 Price
               </SortableTh>
               <SortableTh field="stock" sort={sort} onSort={sortBy}>
-                Stock
+                {location ? 'Stock here / total' : 'Stock'}
               </SortableTh>
               {showReorder ? <Th>Reorder at</Th> : null}
               <Th stickyEnd>Action</Th>
@@ -249,7 +274,7 @@ export function ProductsPage() {
                       <ProductPrice product={product} />
                     </Td>
                     <Td>
-                      <StockBadge stock={product.stock} reorderPoint={product.reorderPoint} />
+                      <ProductStock product={product} />
                     </Td>
                     {showReorder ? (
                       <Td className="tabular-nums">

@@ -1,4 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { ProductLocationsResponse } from '../../../shared/locations';
 import { LotsResponse } from '../../../shared/lots';
 import { ProductResponse } from '../../../shared/products';
 import {
@@ -30,6 +31,15 @@ export const lotsQuery = (id: string) =>
     queryKey: queryKeys.productLots(id),
     queryFn: ({ signal }) =>
       api(`/products/${encodeURIComponent(id)}/lots`, { schema: LotsResponse, signal }),
+    staleTime: 0,
+  });
+
+/** A product's stock at each location and its units in transit (DESIGN §17); asked anew on opening. */
+export const productLocationsQuery = (id: string) =>
+  queryOptions({
+    queryKey: queryKeys.productLocations(id),
+    queryFn: ({ signal }) =>
+      api(`/products/${encodeURIComponent(id)}/stock`, { schema: ProductLocationsResponse, signal }),
     staleTime: 0,
   });
 

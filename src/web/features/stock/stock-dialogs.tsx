@@ -5,12 +5,13 @@ import type { Product } from '../../../shared/products';
 import { ADJUSTMENT_REASONS, AdjustInput, type AdjustmentReason, CountInput } from '../../../shared/stock';
 import { buttonClass } from '../../components/button';
 import { FormError, SelectField, TextField } from '../../components/form-field';
+import { LocationPicker } from '../../components/location-picker';
 import { Modal } from '../../components/modal';
 import { errorMessage } from '../../lib/api';
 import { idempotencyKeys } from '../../lib/idempotency';
 import { notify } from '../../lib/notify';
 import { chosenLot, LotChoice, type LotDraft, type LotErrors, lotRefOf, NEW_LOT, NO_LOT } from './lot-choice';
-import { lotsQuery, useStockChange } from './stock-api';
+import { lotsQuery, productLocationsQuery, useStockChange } from './stock-api';
 
 const REASON_LABEL: Record<AdjustmentReason, string> = {
   received: 'Received',
@@ -44,6 +45,22 @@ export function stockAfterAdjusting(quantity: string, stock: number): number | n
   return stock + Number(quantity);
 }
 
+/**
+ * The location an adjustment or count is made at (DESIGN §17): '' for the store's default, or
+ * one chosen; and the product's stock there when known (else its whole stock: with one location
+ * they are the same).
+ */
+function useLocationChoice(product: Product) {
+  const [location, setLocation] = useState('');
+  const lines = useQuery(productLocationsQuery(product._id));
+  const line = lines.data?.locations.find((entry) => entry.location._id === location);
+  return { location, setLocation, stock: line ? line.stock : product.stock, named: line !== undefined };
+}
+
+function WhereField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  return <LocationPicker value={value} onChange={onChange} allLabel="Default location" />;
+}
+
 /** A write that is retried after no answer keeps its key; see lib/idempotency.ts. */
 function useKeys() {
   return useRef(idempotencyKeys()).current;
@@ -56,7 +73,8 @@ export function AdjustDialog({ product, onClose }: { product: Product; onClose: 
   const [reason, setReason] = useState<string>('');
   const [note, setNote] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const after = stockAfterAdjusting(quantity, product.stock);
+  const where = useLocationChoice(product);
+  const after = stockAfterAdjusting(quantity, where.stock);
   // DESIGN §15: a lot-tracked product's units go into a lot (a new one may be named) or come out
   // of one it has; an expired write-off takes them out.
   const tracked = product.tracking === 'lot';
@@ -80,6 +98,7 @@ export function AdjustDialog({ product, onClose }: { product: Product; onClose: 
       reason: reason || undefined,
       note,
       lot: named.lot,
+      location: where.location || undefined,
     });
     if (!parsed.success || Object.keys(named.errors).length > 0) {
       const found: Record<string, string> = { ...named.errors };
@@ -108,6 +127,13 @@ export function AdjustDialog({ product, onClose }: { product: Product; onClose: 
         <p className="text-sm text-slate-600">
           A positive number adds units, a negative one takes them away (-2 for two damaged).
         </p>
+        <WhereField
+          value={where.location}
+          onChange={(to) => {
+            where.setLocation(to);
+            edited('location');
+          }}
+        />
         {/* No numeric inputMode: a phone's digit pad has no minus sign. */}
         <TextField
           label="Quantity"
@@ -124,13 +150,14 @@ export function AdjustDialog({ product, onClose }: { product: Product; onClose: 
         <p role="status" className="text-sm text-slate-700">
           {after === null ? (
             <>
-              In stock now: <span className="font-semibold tabular-nums">{product.stock}</span>
+              {where.named ? 'In stock there now' : 'In stock now'}:{' '}
+              <span className="font-semibold tabular-nums">{where.stock}</span>
             </>
           ) : (
             <>
-              Stock {product.stock} → <span className="font-semibold tabular-nums">{after}</span>
+              Stock {where.stock} → <span className="font-semibold tabular-nums">{after}</span>
               {after < 0 ? ' (more than there is)' : ''}
-              {lot ? <LotAfter lot={lot} change={after - product.stock} /> : null}
+              {lot ? <LotAfter lot={lot} change={after - where.stock} /> : null}
             </>
           )}
         </p>
@@ -185,6 +212,7 @@ export function CountDialog({ product, onClose }: { product: Product; onClose: (
   const [counted, setCounted] = useState('');
   const [note, setNote] = useState('');
   const [error, setError] = useState<string | undefined>();
+  const where = useLocationChoice(product);
   // DESIGN §15: a count of a lot-tracked product counts one lot, one it has or a new one.
   const tracked = product.tracking === 'lot';
   const [lotDraft, setLotDraft] = useState<LotDraft>(NO_LOT);
@@ -193,7 +221,7 @@ export function CountDialog({ product, onClose }: { product: Product; onClose: (
   const lot = chosenLot(lotDraft, lots.data?.lots);
   const newLot = tracked && lotDraft.choice === NEW_LOT;
   /** What the count is compared with: the stock, the lot's units (0 for a new lot), or nothing yet. */
-  const before = !tracked ? product.stock : lot ? lot.quantity : newLot ? 0 : null;
+  const before = !tracked ? where.stock : lot ? lot.quantity : newLot ? 0 : null;
   const difference = before === null ? null : countDifference(counted, before);
 
   function submit(event: FormEvent) {
@@ -203,6 +231,7 @@ export function CountDialog({ product, onClose }: { product: Product; onClose: (
       counted: counted.trim() === '' ? Number.NaN : Number(counted),
       note,
       lot: named.lot,
+      location: where.location || undefined,
     });
     setLotErrors(named.errors);
     if (!parsed.success) setError(parsed.error.issues[0]?.message ?? 'Enter the number of units counted.');
@@ -224,6 +253,13 @@ export function CountDialog({ product, onClose }: { product: Product; onClose: (
   return (
     <Modal title={`Count stock: ${product.name}`} onClose={() => !change.isPending && onClose()}>
       <form noValidate onSubmit={submit} className="space-y-4">
+        <WhereField
+          value={where.location}
+          onChange={(to) => {
+            where.setLocation(to);
+            if (change.error) change.reset();
+          }}
+        />
         {tracked ? (
           <LotChoice
             productId={product._id}
@@ -258,7 +294,7 @@ export function CountDialog({ product, onClose }: { product: Product; onClose: (
           <CountStatus
             counted={counted.trim()}
             difference={difference}
-            stock={product.stock}
+            stock={where.stock}
             tracked={tracked}
             lot={lot}
             newLot={newLot}

@@ -31,6 +31,7 @@ function movement(index: number, overrides: Partial<Movement> = {}): Movement {
     note: '',
     user: { _id: 'u1', name: 'Rita Rep' },
     order: { _id: `order-${index}-0000` },
+    location: { _id: 'loc-main', name: 'Main store' },
     ...overrides,
   };
 }
@@ -62,6 +63,27 @@ function renderStock(
   };
   const mock = mockFetch({
     'GET /api/products/p1': () => ({ body: { success: true, product: { ...product, stock: state.stock } } }),
+    'GET /api/products/p1/stock': () => ({
+      body: {
+        success: true,
+        product: { _id: 'p1', name: 'Blue Pen' },
+        inTransit: 0,
+        locations: [
+          {
+            location: { _id: 'loc-main', name: 'Main store' },
+            stock: state.stock,
+            reorderPoint: null,
+            reorderQuantity: null,
+          },
+          {
+            location: { _id: 'loc-room', name: 'Stockroom' },
+            stock: 0,
+            reorderPoint: null,
+            reorderQuantity: null,
+          },
+        ],
+      },
+    }),
     'GET /api/products/p1/movements': ({ query }) => {
       const page = Number(query.page ?? 1);
       const size = Number(query.pageSize ?? 20);
@@ -154,7 +176,7 @@ describe('the stock page', () => {
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
       // Who and Order come before the free text, so a laptop's width shows them (finding 12).
-    ).toEqual(['Date', 'Kind', 'Change', 'Stock after', 'Who', 'Order', 'Reason', 'Note']);
+    ).toEqual(['Date', 'Kind', 'Change', 'Stock after', 'Location', 'Who', 'Order', 'Reason', 'Note']);
     const cells = bodyRows(table).map((row) =>
       within(row)
         .getAllByRole('cell')
@@ -162,15 +184,73 @@ describe('the stock page', () => {
         .map((cell) => cell.textContent),
     );
     expect(cells).toEqual([
-      ['Adjustment', '−2', 'Stock after 48', 'Alex Admin', '', 'Damaged', 'Dropped'],
-      ['Sale', '−3', 'Stock after 50', 'Rita Rep', 'Order a50b06c9', '', ''],
-      ['Receipt', '+40', 'Stock after 53', 'Rita Rep', 'PO-000123', '', ''],
-      ['Opening stock', '+13', 'Stock after 13', 'System', '', '', ''],
+      ['Adjustment', '−2', 'Stock after 48', 'At Main store', 'Alex Admin', '', 'Damaged', 'Dropped'],
+      ['Sale', '−3', 'Stock after 50', 'At Main store', 'Rita Rep', 'Order a50b06c9', '', ''],
+      ['Receipt', '+40', 'Stock after 53', 'At Main store', 'Rita Rep', 'PO-000123', '', ''],
+      ['Opening stock', '+13', 'Stock after 13', 'At Main store', 'System', '', '', ''],
     ]);
     expect(within(bodyRows(table)[0] as HTMLElement).getByRole('cell', { name: /2025/ })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to Products' }).getAttribute('href')).toBe(
       '/admin-dashboard/products',
     );
+  });
+
+  it('shows the stock by location with units in transit, each movement’s location and a transfer’s number', async () => {
+    renderStock([
+      movement(1, {
+        kind: 'transferOut',
+        quantity: -2,
+        order: undefined,
+        transfer: { _id: 't1', number: 'TR-000007' },
+      }),
+    ]);
+    const byPlace = await screen.findByRole('table', { name: 'Stock of Blue Pen by location' });
+    await waitFor(() => expect(bodyRows(byPlace)).toHaveLength(2));
+    expect(bodyRows(byPlace).map((row) => row.textContent)).toEqual([
+      expect.stringMatching(/^Main store50 in stock/),
+      expect.stringMatching(/^Stockroom0 in stock/),
+    ]);
+    expect(screen.getByText(/In transit:/).textContent).toBe('In transit: 0');
+    const table = await movementsTable();
+    await waitFor(() => expect(bodyRows(table)[0]?.textContent).toContain('TR-000007'));
+    expect(bodyRows(table)[0]?.textContent).toContain('Transfer out');
+    expect(bodyRows(table)[0]?.textContent).toContain('At Main store');
+  });
+
+  it('says when the stock by location cannot be loaded, and the rest of the page still works', async () => {
+    renderStock([movement(1)], {
+      overrides: {
+        'GET /api/products/p1/stock': () => ({ status: 500, body: { success: false, error: 'Boom' } }),
+      },
+    });
+    const byPlace = await screen.findByRole('table', { name: 'Stock of Blue Pen by location' });
+    expect((await within(byPlace).findByRole('alert')).textContent).toMatch(/stock by location/);
+    await movementsTable();
+  });
+
+  it('adjusts and counts at the location chosen, the default one unless another is picked', async () => {
+    const { calls } = renderStock([movement(1)]);
+    await movementsTable();
+    await userEvent.click(screen.getByRole('button', { name: 'Count' }));
+    let dialog = screen.getByRole('dialog');
+    const where = await within(dialog).findByLabelText('Location');
+    await waitFor(() => expect(within(where as HTMLElement).getAllByRole('option')).toHaveLength(3));
+    await userEvent.selectOptions(where, 'loc-room');
+    await waitFor(() => expect(within(dialog).getByRole('status').textContent).toBe('In stock now: 0'));
+    await userEvent.type(within(dialog).getByLabelText(/Counted quantity/), '4');
+    expect(within(dialog).getByRole('status').textContent).toBe('Counted 4, stock 0: +4');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save count' }));
+    await waitFor(() => expect(posts(calls)).toHaveLength(1));
+    expect(posts(calls)[0]?.body).toMatchObject({ counted: 4, location: 'loc-room' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await userEvent.click(screen.getByRole('button', { name: 'Adjust' }));
+    dialog = screen.getByRole('dialog');
+    expect((within(dialog).getByLabelText('Location') as HTMLSelectElement).value).toBe('');
+    await userEvent.type(within(dialog).getByLabelText(/Quantity/), '2');
+    await userEvent.selectOptions(within(dialog).getByLabelText(/Reason/), 'found');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save adjustment' }));
+    await waitFor(() => expect(posts(calls)).toHaveLength(2));
+    expect(posts(calls)[1]?.body).not.toHaveProperty('location');
   });
 
   it('a sale’s movement links to its receipt by number; an order without a sale keeps its short id', async () => {
@@ -628,7 +708,7 @@ describe('a lot-tracked product (DESIGN §15)', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['Date', 'Kind', 'Change', 'Stock after', 'Lot', 'Who', 'Order', 'Reason', 'Note']);
+    ).toEqual(['Date', 'Kind', 'Change', 'Stock after', 'Location', 'Lot', 'Who', 'Order', 'Reason', 'Note']);
     await waitFor(() => expect(bodyRows(table)).toHaveLength(2));
     const [first, second] = bodyRows(table) as [HTMLElement, HTMLElement];
     expect(within(first).getByRole('link', { name: 'SOON-2' }).getAttribute('href')).toBe(

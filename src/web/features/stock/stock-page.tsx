@@ -17,6 +17,7 @@ import { formatDateTime } from '../../lib/format';
 import { useListAddress } from '../../lib/list-address';
 import { isPastEnd, serverPage } from '../../lib/paging';
 import { usePageInRange } from '../../lib/use-paged-list';
+import { LocationsSection } from './locations-section';
 import { LotsSection } from './lots-section';
 import { MOVEMENTS_PAGE_SIZE, movementsQuery, productQuery } from './stock-api';
 import { AdjustDialog, CountDialog, reasonLabel, signed } from './stock-dialogs';
@@ -61,7 +62,7 @@ export function StockPage() {
         {({ product: current }) => {
           // A lot column where lots are (DESIGN §15); an untracked product's table is as it was.
           const showLots = current.tracking === 'lot' || list.rows.some((movement) => movement.lot);
-          const columns = showLots ? 9 : 8;
+          const columns = showLots ? 10 : 9;
           return (
             <>
               <section
@@ -89,6 +90,7 @@ export function StockPage() {
                   </button>
                 </div>
               </section>
+              <LocationsSection product={current} />
               {current.tracking === 'lot' ? <LotsSection product={current} /> : null}
               <Table
                 caption={`Stock movements of ${current.name}, newest first`}
@@ -100,6 +102,7 @@ export function StockPage() {
                     <Th>Kind</Th>
                     <Th className="text-right">Change</Th>
                     <Th className="text-right">Stock after</Th>
+                    <Th>Location</Th>
                     {showLots ? <Th>Lot</Th> : null}
                     {/* Who and Order before the free text, which wraps: on a laptop they were past the edge. */}
                     <Th>Who</Th>
@@ -181,6 +184,15 @@ function MovementRow({ movement, showLot }: { movement: Movement; showLot: boole
           <span className="sm:hidden">Stock after </span>
           {movement.stockAfter}
         </span>
+      </Td>
+      <Td className={`max-sm:col-span-2 max-sm:text-xs sm:whitespace-nowrap ${STACKED_CELL}`}>
+        <span className="sm:hidden">At </span>
+        {movement.location.name}
+        {movement.transfer ? (
+          <span className="block text-xs text-slate-500 max-sm:inline max-sm:before:content-['_·_']">
+            {movement.transfer.number}
+          </span>
+        ) : null}
       </Td>
       {showLot ? (
         <Td
