@@ -157,9 +157,6 @@ describe('Products screen', () => {
         body: { success: true, categories: [category], suppliers: [supplier] },
       }),
     });
-    function Address() {
-      return <output data-testid="address">{useLocation().search}</output>;
-    }
     renderWithClient(
       <MemoryRouter>
         <ProductsPage />
@@ -171,7 +168,7 @@ describe('Products screen', () => {
     const picker = screen.getByLabelText('Location');
     await waitFor(() => expect(within(picker).getAllByRole('option')).toHaveLength(3));
     await userEvent.selectOptions(picker, 'loc-room');
-    await waitFor(() => expect(screen.getByTestId('address').textContent).toBe('?location=loc-room'));
+    await waitFor(() => expect(screen.getByLabelText('address').textContent).toBe('?location=loc-room'));
     await waitFor(() =>
       expect(listCalls(calls, '/api/products').at(-1)?.query).toMatchObject({ location: 'loc-room' }),
     );
@@ -180,7 +177,7 @@ describe('Products screen', () => {
     );
     await waitFor(() => expect(bodyRows()[0]?.textContent).toContain('here, of 9 in all'));
     await userEvent.selectOptions(picker, '');
-    await waitFor(() => expect(screen.getByTestId('address').textContent).toBe(''));
+    await waitFor(() => expect(screen.getByLabelText('address').textContent).toBe(''));
   });
 
   it("shows 'No products found.' for an empty catalogue", async () => {
