@@ -12,7 +12,8 @@ import { Role } from './roles';
  * admin reset; the store's settings a `store` updated, and tax rates a `taxRate`; the till (DESIGN
  * §13) a `register` created or updated, a `registerSession` opened, cashMoved or closed, a `refund`
  * refunded, and a `customer`'s store credit creditAdjusted; a catalogue `import` (DESIGN §14)
- * imported, once, with its file and counts.
+ * imported, once, with its file and counts; a `location` (DESIGN §17) created, updated,
+ * deactivated or reactivated.
  */
 export const AUDIT_ENTITIES = [
   'user',
@@ -29,6 +30,7 @@ export const AUDIT_ENTITIES = [
   'registerSession',
   'refund',
   'import',
+  'location',
 ] as const;
 export const AuditEntity = z.enum(AUDIT_ENTITIES, {
   error: `entity must be one of ${AUDIT_ENTITIES.join(', ')}.`,

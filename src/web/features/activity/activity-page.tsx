@@ -72,6 +72,7 @@ const ENTITY_LABEL: Record<AuditEntity, string> = {
   registerSession: 'Till session',
   refund: 'Refund',
   import: 'Catalogue import',
+  location: 'Location',
 };
 
 const ENTITY_CHOICE: Record<AuditEntity, string> = {
@@ -89,6 +90,7 @@ const ENTITY_CHOICE: Record<AuditEntity, string> = {
   registerSession: 'Till sessions',
   refund: 'Refunds',
   import: 'Catalogue imports',
+  location: 'Locations',
 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
