@@ -18,7 +18,7 @@ describe('session storage', () => {
     const session = await reload();
     expect(session.getSession()).toEqual({
       token: 'abc',
-      user: { ...user, active: true, mustChangePassword: false },
+      user: { ...user, active: true, mustChangePassword: false, location: null },
     });
     localStorage.clear();
   });

@@ -141,6 +141,7 @@ describe.each(targets)('the till on $name', (target) => {
       _id: id,
       name: name.toLowerCase(),
       active: true,
+      location: { _id: expect.any(String), name: 'Main store' },
     });
     for (const bad of [UNKNOWN_ID, 'not-an-id', huge.slice(0, 200)]) {
       expectRefused(
