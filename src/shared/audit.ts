@@ -13,7 +13,8 @@ import { Role } from './roles';
  * §13) a `register` created or updated, a `registerSession` opened, cashMoved or closed, a `refund`
  * refunded, and a `customer`'s store credit creditAdjusted; a catalogue `import` (DESIGN §14)
  * imported, once, with its file and counts; a `transfer` (DESIGN §17) created, updated, sent,
- * received, cancelled or closed.
+ * received, cancelled or closed; a `location` (DESIGN §17) created, updated, deactivated or
+ * reactivated.
  */
 export const AUDIT_ENTITIES = [
   'user',
@@ -31,6 +32,7 @@ export const AUDIT_ENTITIES = [
   'refund',
   'import',
   'transfer',
+  'location',
 ] as const;
 export const AuditEntity = z.enum(AUDIT_ENTITIES, {
   error: `entity must be one of ${AUDIT_ENTITIES.join(', ')}.`,

@@ -57,8 +57,9 @@ export const PERMISSIONS = {
   'till:manage': ['admin'],
   /** The CSV exports of whole lists: admin work, and each one streams every row there is. */
   'exports:read': ['admin'],
-  /** Stock by location (DESIGN §17): every signed-in role but the superAdmin, who manages accounts. */
+  /** The locations (DESIGN §17): every role that works in the store reads them; admins manage them. */
   'locations:read': STAFF,
+  'locations:write': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
 export type Permission = keyof typeof PERMISSIONS;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX, Ok, optionalText, requiredText } from './common';
+import { LocationId, LocationName } from './locations';
 
 /** True when `value` has at most `decimals` decimals (as a person typed it, not as a float sums). */
 const hasAtMostDecimals = (value: number, decimals: number) => {
@@ -76,6 +77,8 @@ export const StoreSettings = z.object({
   defaultTaxRate: TaxRate.nullable(),
   /** The most the selling roles may give without a manager's approval, in percent of a line's gross. */
   maxDiscountPercent: z.number(),
+  /** Where a write that names no location takes or puts stock (DESIGN §17). */
+  defaultLocation: LocationName,
 });
 export type StoreSettings = z.infer<typeof StoreSettings>;
 
@@ -98,6 +101,7 @@ export const StoreSettingsInput = z.object({
   pricesIncludeTax: z.boolean({ error: 'Prices include tax must be true or false.' }).optional(),
   defaultTaxRate: TaxRateRef('Default tax rate').optional().describe('A tax rate id; null: no tax'),
   maxDiscountPercent: MaxDiscountPercent.optional(),
+  defaultLocation: LocationId.optional().describe('An active location id'),
 });
 export type StoreSettingsInput = z.input<typeof StoreSettingsInput>;
 

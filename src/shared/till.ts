@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkRange, DateOnly, Id, Named, Ok, optionalText, requiredText } from './common';
-import { LocationId } from './locations';
+import { LocationId, LocationName } from './locations';
 import { centsNumber, toCents } from './money';
 import { Quantity } from './orders';
 import { PageInfo, PageQuery } from './paging';
@@ -54,14 +54,25 @@ export const TILL_MAX = { registerName: 50, reason: 200, note: 500 } as const;
 // ---------------------------------------------------------------------------------------------
 // Registers and sessions
 
-export const Register = z.object({ _id: z.string(), name: z.string(), active: z.boolean() });
+export const Register = z.object({
+  _id: z.string(),
+  name: z.string(),
+  active: z.boolean(),
+  /** Where its sessions' sales take stock from (DESIGN §17). */
+  location: LocationName,
+});
 export type Register = z.infer<typeof Register>;
-export const RegisterInput = z.object({ name: requiredText(TILL_MAX.registerName, 'Register name') });
+export const RegisterInput = z.object({
+  name: requiredText(TILL_MAX.registerName, 'Register name'),
+  /** A location id; missing: the default location. */
+  location: LocationId.optional(),
+});
 export type RegisterInput = z.input<typeof RegisterInput>;
-/** A register's change: the fields it names. */
+/** A register's change: the fields it names (location only while no session is open). */
 export const RegisterUpdate = z.object({
   name: requiredText(TILL_MAX.registerName, 'Register name').optional(),
   active: z.boolean({ error: 'active must be true or false.' }).optional(),
+  location: LocationId.optional(),
 });
 export type RegisterUpdate = z.input<typeof RegisterUpdate>;
 export const RegisterResponse = Ok.extend({ register: Register });

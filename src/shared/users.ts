@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Email, MAX, Ok, optionalText, requiredText } from './common';
+import { LocationId, LocationName } from './locations';
 import { PageInfo, PageQuery } from './paging';
 import { Role } from './roles';
 
@@ -16,6 +17,11 @@ export const User = z.object({
   active: z.boolean().default(true),
   /** An admin reset the password: the user must choose a new one before anything else. */
   mustChangePassword: z.boolean().default(false),
+  /**
+   * Where their sales outside a till session take stock from (DESIGN §17); null: the default
+   * location. The default keeps a session stored before locations existed.
+   */
+  location: LocationName.nullable().default(null),
 });
 export type User = z.infer<typeof User>;
 
@@ -30,6 +36,8 @@ export const UserInput = z.object({
   password: Password,
   address: optionalText(MAX.address).default(''),
   role: Role,
+  /** A location id; null or missing: the default location. */
+  location: LocationId.nullable().optional(),
 });
 export type UserInput = z.input<typeof UserInput>;
 
@@ -80,6 +88,8 @@ export const StaffInput = z.object({
   name: requiredText(MAX.name, 'Name').optional(),
   role: Role.optional(),
   active: z.boolean({ error: 'active must be true or false.' }).optional(),
+  /** A location id; null: the default location. */
+  location: LocationId.nullable().optional(),
 });
 export type StaffInput = z.input<typeof StaffInput>;
 

@@ -9,6 +9,7 @@ import { healthRoutes } from '../modules/health/health.routes';
 import { importApplyRoutes } from '../modules/imports/apply.routes';
 import { importCheckRoutes } from '../modules/imports/check.routes';
 import { importsRoutes } from '../modules/imports/imports.routes';
+import { locationsRoutes } from '../modules/locations/locations.routes';
 import { lotsRoutes } from '../modules/lots/lots.routes';
 import { ordersRoutes } from '../modules/orders/orders.routes';
 import { productsRoutes } from '../modules/products/products.routes';
@@ -51,6 +52,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
       await api.register(importApplyRoutes);
       await api.register(lotsRoutes);
       await api.register(transfersRoutes);
+      await api.register(locationsRoutes);
     },
     { prefix: '/api' },
   );

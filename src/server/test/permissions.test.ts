@@ -294,6 +294,27 @@ const ROWS: Row[] = [
     who: ADMIN,
     request: async () => ({ method: 'PUT', url: '/api/settings/store', body: { phone: `555 ${tag()}` } }),
   },
+  // DESIGN §17: locations, read by every role that works in the store, managed by admins.
+  { call: 'GET /api/locations', who: STAFF, request: async () => ({ method: 'GET', url: '/api/locations' }) },
+  {
+    call: 'POST /api/locations',
+    who: ADMIN,
+    request: async () => ({
+      method: 'POST',
+      url: '/api/locations',
+      body: { name: `Perm place ${tag()}`, kind: 'stockroom' },
+    }),
+  },
+  {
+    call: 'PUT /api/locations/:id',
+    who: ADMIN,
+    request: async (t) => {
+      const [row] = await t.sql<{ id: string }>('insert into locations (name) values ($1) returning id', [
+        `Perm place ${tag()}`,
+      ]);
+      return { method: 'PUT', url: `/api/locations/${row?.id}`, body: { address: `${tag()} Quay` } };
+    },
+  },
   { call: 'GET /api/tax-rates', who: ALL, request: async () => ({ method: 'GET', url: '/api/tax-rates' }) },
   {
     call: 'POST /api/tax-rates',

@@ -103,6 +103,7 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
         pricesIncludeTax: false,
         defaultTaxRate: null,
         maxDiscountPercent: 10,
+        defaultLocation: { _id: 'l1', name: SHOWN },
       },
     }),
   },
@@ -280,7 +281,16 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
     },
   },
   // The till (DESIGN §13): the counter first asks which register this device sells on.
-  { path: /^\/api\/registers$/, answer: () => ({ registers: [{ _id: 'x1', name: SHOWN, active: true }] }) },
+  {
+    path: /^\/api\/registers$/,
+    answer: () => ({
+      registers: [{ _id: 'x1', name: SHOWN, active: true, location: { _id: 'l1', name: SHOWN } }],
+    }),
+  },
+  {
+    path: /^\/api\/locations$/,
+    answer: () => ({ locations: [{ _id: 'l1', name: SHOWN, kind: 'store', address: '', active: true }] }),
+  },
   {
     path: /^\/api\/register-sessions$/,
     answer: (query) => ({

@@ -70,6 +70,7 @@ export const MENUS: Record<Role, MenuItem[]> = {
     { label: 'Reports', to: REPORTS_PATH, icon: 'reports' },
     { label: 'Users', to: '/admin-dashboard/users', icon: 'users' },
     { label: 'Store settings', to: '/admin-dashboard/store', icon: 'store' },
+    { label: 'Locations', to: '/admin-dashboard/locations', icon: 'store' },
     { label: 'Tax rates', to: '/admin-dashboard/tax-rates', icon: 'tax' },
     { label: 'Ledger check', to: '/admin-dashboard/stock-check', icon: 'check' },
     { label: 'Activity', to: '/admin-dashboard/activity', icon: 'activity' },

@@ -25,6 +25,8 @@ const categories = () =>
   import('../features/categories/categories-page').then((m) => ({ Component: m.CategoriesPage }));
 const suppliers = () =>
   import('../features/suppliers/suppliers-page').then((m) => ({ Component: m.SuppliersPage }));
+const locations = () =>
+  import('../features/locations/locations-page').then((m) => ({ Component: m.LocationsPage }));
 const orders = () => import('../features/orders/orders-page').then((m) => ({ Component: m.OrdersPage }));
 const users = () => import('../features/users/users-page').then((m) => ({ Component: m.UsersPage }));
 const catalogue = () =>
@@ -154,6 +156,7 @@ const adminPages: Page[] = [
   { path: 'lots/:id', lazy: lotTrace },
   { path: 'categories', lazy: categories },
   { path: 'supplier', lazy: suppliers },
+  { path: 'locations', lazy: locations },
   { path: 'purchase-orders', lazy: purchaseOrders },
   { path: 'purchase-orders/new', lazy: purchaseOrder },
   { path: 'purchase-orders/:id', lazy: purchaseOrder },

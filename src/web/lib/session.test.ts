@@ -18,7 +18,7 @@ describe('session storage', () => {
     const session = await reload();
     expect(session.getSession()).toEqual({
       token: 'abc',
-      user: { ...user, active: true, mustChangePassword: false },
+      user: { ...user, active: true, mustChangePassword: false, location: null },
     });
     localStorage.clear();
   });
@@ -35,7 +35,7 @@ describe('session storage', () => {
     const session = await reload();
     session.setSession({
       token: 'tok',
-      user: { ...user, role: 'salesRep', active: true, mustChangePassword: false },
+      user: { ...user, role: 'salesRep', active: true, mustChangePassword: false, location: null },
     });
     expect(localStorage.getItem('ims_token')).toBe('tok');
     expect(JSON.parse(localStorage.getItem('ims_user') ?? '{}').role).toBe('salesRep');

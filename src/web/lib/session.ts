@@ -30,7 +30,10 @@ function storage(): Storage | null {
  */
 export function storedUser(value: unknown): User | null {
   if (typeof value !== 'object' || value === null) return null;
-  const { _id, name, email, address, role, active, mustChangePassword } = value as Record<string, unknown>;
+  const { _id, name, email, address, role, active, mustChangePassword, location } = value as Record<
+    string,
+    unknown
+  >;
   if (typeof _id !== 'string' || typeof name !== 'string') return null;
   if (typeof email !== 'string' || typeof address !== 'string') return null;
   // HOME_PATH has a key for every role and no other (its type says so).
@@ -45,7 +48,15 @@ export function storedUser(value: unknown): User | null {
     role: role as Role,
     active: active ?? true,
     mustChangePassword: mustChangePassword ?? false,
+    location: storedLocation(location),
   };
+}
+
+/** The user's location as stored (DESIGN §17); anything else (a session stored before it): null. */
+function storedLocation(value: unknown): User['location'] {
+  if (typeof value !== 'object' || value === null) return null;
+  const { _id, name } = value as Record<string, unknown>;
+  return typeof _id === 'string' && typeof name === 'string' ? { _id, name } : null;
 }
 
 /** Reads the stored session; anything malformed counts as no session. */

@@ -37,6 +37,7 @@ export function storeOf(overrides: Partial<StoreSettings> = {}): StoreSettings {
     pricesIncludeTax: false,
     defaultTaxRate: null,
     maxDiscountPercent: 10,
+    defaultLocation: { _id: 'main', name: 'Main store' },
     ...overrides,
   };
 }
@@ -127,6 +128,7 @@ export function userOf(role: User['role'], overrides: Partial<User> = {}): User 
     role,
     active: true,
     mustChangePassword: false,
+    location: null,
     ...overrides,
   };
 }

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LoginInput, LoginResponse, LogoutInput } from '../../../shared/auth';
 import { Message } from '../../../shared/common';
 import type { Role } from '../../../shared/roles';
-import type { Db } from '../../db/connection';
+import type { Db, Runner } from '../../db/connection';
 import { revokedTokens, users } from '../../db/schema';
 import { AppError, refuse } from '../../lib/errors';
 import { verifyPassword } from '../../lib/passwords';
@@ -39,6 +39,12 @@ async function revokeToken(db: Db, tokenId: string, expiresAt: number): Promise<
     insert into ${revokedTokens} (id, expires_at)
     values (${tokenId}::uuid, ${new Date(expiresAt).toISOString()}::timestamptz)
     on conflict (id) do nothing`);
+}
+
+/** A user's own location by id and name (DESIGN §17), as their session shows it. */
+async function locationNamed(runner: Runner, id: string) {
+  const [row] = await runner.query<{ name: string }>('select name from locations where id = $1', [id]);
+  return { _id: id, name: row?.name ?? '' };
 }
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -106,6 +112,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           role: row.role as Role,
           active: row.active,
           mustChangePassword: row.mustChangePassword,
+          location: row.locationId === null ? null : await locationNamed(app.database, row.locationId),
         },
       };
     },

@@ -73,6 +73,7 @@ describe.each(targets)('auth on $name', (target) => {
       role: 'salesRep',
       active: true,
       mustChangePassword: false,
+      location: null,
     });
     const products = await t.call('GET', '/api/products', { token: parsed(res, LoginResponse).token });
     expect(products.status).toBe(200);

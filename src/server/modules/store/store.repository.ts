@@ -2,7 +2,8 @@ import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { AuditValue } from '../../../shared/audit';
 import { type StoreSettings, type TaxRate, taxRateLabel } from '../../../shared/store';
 import type { Db, Runner } from '../../db/connection';
-import { products, storeSettings, taxRates } from '../../db/schema';
+import { runnerOf } from '../../db/connection';
+import { locations, products, storeSettings, taxRates } from '../../db/schema';
 import { badRequest, isId } from '../../lib/errors';
 import {
   type Actor,
@@ -12,6 +13,7 @@ import {
   recordAudit,
   type Tx,
 } from '../audit/audit.repository';
+import { locationFor } from '../locations/location-for';
 
 /** The store's one row (DESIGN §12): written at every start if missing (see ensureStoreSettings). */
 const STORE_ID = 1;
@@ -36,9 +38,12 @@ async function storeRow(db: Db | Tx, lock = false) {
       rateId: taxRates.id,
       rateName: taxRates.name,
       rate: taxRates.rate,
+      locationId: locations.id,
+      locationName: locations.name,
     })
     .from(storeSettings)
     .leftJoin(taxRates, eq(taxRates.id, storeSettings.defaultTaxRateId))
+    .leftJoin(locations, eq(locations.id, sql`default_location()`))
     .where(eq(storeSettings.id, STORE_ID));
   const [row] = lock ? await query.for('update', { of: storeSettings }) : await query;
   if (!row) throw new Error('The store settings row is missing; it is written at start.');
@@ -60,6 +65,7 @@ const toStore = (row: StoreRow): StoreSettings => ({
       ? null
       : toTaxRate({ id: row.rateId, name: row.rateName ?? '', rate: row.rate ?? '0' }),
   maxDiscountPercent: Number(row.maxDiscountPercent),
+  defaultLocation: { _id: row.locationId ?? '', name: row.locationName ?? '' },
 });
 
 /** The store as its audit entries show it: the default rate by its label ("Reduced 5%"). */
@@ -73,6 +79,7 @@ const audited = (store: StoreSettings): Record<string, AuditValue> => ({
   pricesIncludeTax: store.pricesIncludeTax,
   defaultTaxRate: store.defaultTaxRate ? taxRateLabel(store.defaultTaxRate) : null,
   maxDiscountPercent: store.maxDiscountPercent,
+  defaultLocation: store.defaultLocation.name,
 });
 
 /**
@@ -100,16 +107,18 @@ export type StoreChanges = {
   pricesIncludeTax?: boolean;
   defaultTaxRate?: string | null;
   maxDiscountPercent?: number;
+  defaultLocation?: string;
 };
 
 /**
  * Changes the fields named (the others stay); one audit entry holds each changed field, old →
- * new. An unknown default tax rate is a 400.
+ * new. An unknown default tax rate is a 400; an unknown default location a 404, an inactive one
+ * a 409 (LOCATION_INACTIVE).
  */
 export async function updateStore(db: Db, changes: StoreChanges, actor: Actor): Promise<StoreSettings> {
   return db.transaction(async (tx) => {
     const before = toStore(await storeRow(tx, true));
-    const { defaultTaxRate, maxDiscountPercent, ...text } = changes;
+    const { defaultTaxRate, maxDiscountPercent, defaultLocation, ...text } = changes;
     if (typeof defaultTaxRate === 'string') {
       // Held until the transaction ends, so the rate cannot be deleted between the check and the write.
       const [rate] = isId(defaultTaxRate)
@@ -121,9 +130,11 @@ export async function updateStore(db: Db, changes: StoreChanges, actor: Actor): 
         : [];
       if (!rate) throw badRequest('Choose an existing tax rate as the default.');
     }
+    const location = defaultLocation === undefined ? undefined : await lockedLocation(tx, defaultLocation);
     const values = {
       ...text,
       ...(defaultTaxRate !== undefined && { defaultTaxRateId: defaultTaxRate }),
+      ...(location && { defaultLocationId: location.id }),
       ...(maxDiscountPercent !== undefined && { maxDiscountPercent: maxDiscountPercent.toFixed(2) }),
     };
     if (Object.keys(values).length > 0) {
@@ -144,6 +155,16 @@ export async function updateStore(db: Db, changes: StoreChanges, actor: Actor): 
     }
     return after;
   });
+}
+
+/**
+ * The location a change names, held FOR SHARE until the transaction ends so it is not deactivated
+ * between the check and the write (a deactivation locks it FOR UPDATE, then finds it the default).
+ */
+async function lockedLocation(tx: Tx, id: string) {
+  const run = runnerOf(tx);
+  if (isId(id)) await run.query('select 1 from locations where id = $1::uuid for share', [id]);
+  return locationFor(run, id);
 }
 
 export async function listTaxRates(db: Db): Promise<TaxRate[]> {

@@ -11,8 +11,9 @@ import {
   sessionReport,
 } from '../../../shared/till';
 import { type Runner, runnerOf } from '../../db/connection';
-import { conflict, notFound, pgCode, refuse, refuseWith, violatedConstraint } from '../../lib/errors';
+import { conflict, isId, notFound, pgCode, refuse, refuseWith, violatedConstraint } from '../../lib/errors';
 import { type Actor, changedFields, createdFields, recordAudit, type Tx } from '../audit/audit.repository';
+import { locationFor } from '../locations/location-for';
 import { storeCurrency } from '../store/store.repository';
 
 /**
@@ -25,9 +26,28 @@ import { storeCurrency } from '../store/store.repository';
 // ---------------------------------------------------------------------------------------------
 // Registers
 
-type RegisterRow = { id: string; name: string; active: boolean };
+type RegisterRow = { id: string; name: string; active: boolean; location_id: string; location_name: string };
 
-const toRegister = (row: RegisterRow): Register => ({ _id: row.id, name: row.name, active: row.active });
+/** A register's columns as toRegister reads them, its location by name (DESIGN §17). */
+const REGISTER_COLUMNS = `id, name, active, location_id,
+  (select l.name from locations l where l.id = registers.location_id) as location_name`;
+
+const toRegister = (row: RegisterRow): Register => ({
+  _id: row.id,
+  name: row.name,
+  active: row.active,
+  location: { _id: row.location_id, name: row.location_name },
+});
+
+/**
+ * The location a register is given (DESIGN §17): locationFor's (unknown: 404, inactive: 409),
+ * held FOR SHARE so it is not deactivated before the transaction ends.
+ */
+async function registerLocation(run: Runner, id: string | undefined) {
+  if (id !== undefined && isId(id))
+    await run.query('select 1 from locations where id = $1::uuid for share', [id]);
+  return locationFor(run, id);
+}
 
 /** A unique-name refusal, also when two writers race past the check (registers_name_lower_key). */
 const duplicateRegister = (name: string, existing?: RegisterRow) =>
@@ -49,7 +69,7 @@ async function unlessDuplicate<T>(index: string, write: () => Promise<T>, refusa
 /** Every register by name (the counter lists them; inactive ones too, marked). */
 export async function listRegisters(runner: Runner): Promise<Register[]> {
   const rows = await runner.query<RegisterRow>(
-    'select id, name, active from registers order by lower(name), id',
+    `select ${REGISTER_COLUMNS} from registers order by lower(name), id`,
   );
   return rows.map(toRegister);
 }
@@ -57,7 +77,7 @@ export async function listRegisters(runner: Runner): Promise<Register[]> {
 /** The register with this name ignoring case (but `exceptId`), if any. */
 async function registerNamed(run: Runner, name: string, exceptId: string | null) {
   const [row] = await run.query<RegisterRow>(
-    `select id, name, active from registers
+    `select ${REGISTER_COLUMNS} from registers
      where lower(name) = lower($1::text) and ($2::uuid is null or id <> $2::uuid)`,
     [name, exceptId],
   );
@@ -65,14 +85,23 @@ async function registerNamed(run: Runner, name: string, exceptId: string | null)
 }
 
 /** Creates a register (names unique ignoring case: 409), with its audit entry. */
-export async function createRegister(tx: Tx, name: string, actor: Actor): Promise<Register> {
+export async function createRegister(
+  tx: Tx,
+  input: { name: string; location?: string },
+  actor: Actor,
+): Promise<Register> {
   const run = runnerOf(tx);
+  const { name } = input;
   const existing = await registerNamed(run, name, null);
   if (existing) throw duplicateRegister(name, existing);
+  const location = await registerLocation(run, input.location);
   const [row] = await unlessDuplicate(
     'registers_name_lower_key',
     () =>
-      run.query<RegisterRow>('insert into registers (name) values ($1) returning id, name, active', [name]),
+      run.query<RegisterRow>(
+        `insert into registers (name, location_id) values ($1, $2::uuid) returning ${REGISTER_COLUMNS}`,
+        [name, location.id],
+      ),
     () => duplicateRegister(name),
   );
   const register = toRegister(row as RegisterRow);
@@ -80,7 +109,11 @@ export async function createRegister(tx: Tx, name: string, actor: Actor): Promis
     actor,
     action: 'created',
     entity: { type: 'register', id: register._id, name: register.name },
-    changes: createdFields({ name: register.name, active: register.active }),
+    changes: createdFields({
+      name: register.name,
+      active: register.active,
+      location: register.location.name,
+    }),
   });
   return register;
 }
@@ -94,12 +127,12 @@ export async function createRegister(tx: Tx, name: string, actor: Actor): Promis
 export async function updateRegister(
   tx: Tx,
   id: string,
-  changes: { name?: string; active?: boolean },
+  changes: { name?: string; active?: boolean; location?: string },
   actor: Actor,
 ): Promise<Register | undefined> {
   const run = runnerOf(tx);
   const [row] = await run.query<RegisterRow>(
-    'select id, name, active from registers where id = $1::uuid for update',
+    `select ${REGISTER_COLUMNS} from registers where id = $1::uuid for update`,
     [id],
   );
   if (!row) return undefined;
@@ -114,21 +147,30 @@ export async function updateRegister(
     );
     if (open) throw conflict('Close its open session first.');
   }
+  const location = changes.location === undefined ? undefined : await registerLocation(run, changes.location);
+  if (location && location.id !== row.location_id) {
+    const [open] = await run.query(
+      `select 1 from register_sessions where register_id = $1::uuid and status = 'open'`,
+      [id],
+    );
+    if (open) throw refuse('REGISTER_SESSION_OPEN', { register: row.name });
+  }
   const [updated] = await unlessDuplicate(
     'registers_name_lower_key',
     () =>
       run.query<RegisterRow>(
-        `update registers set name = coalesce($2::text, name), active = coalesce($3::boolean, active)
-         where id = $1::uuid returning id, name, active`,
-        [id, changes.name ?? null, changes.active ?? null],
+        `update registers set name = coalesce($2::text, name), active = coalesce($3::boolean, active),
+                location_id = coalesce($4::uuid, location_id)
+         where id = $1::uuid returning ${REGISTER_COLUMNS}`,
+        [id, changes.name ?? null, changes.active ?? null, location?.id ?? null],
       ),
     () => duplicateRegister(changes.name ?? row.name),
   );
   const before = toRegister(row);
   const after = toRegister(updated as RegisterRow);
   const changed = changedFields(
-    { name: before.name, active: before.active },
-    { name: after.name, active: after.active },
+    { name: before.name, active: before.active, location: before.location.name },
+    { name: after.name, active: after.active, location: after.location.name },
   );
   if (changed.length > 0) {
     await recordAudit(tx, {
@@ -334,11 +376,13 @@ export async function openSession(
 ): Promise<{ session: RegisterSession; report: SessionReport }> {
   const run = runnerOf(tx);
   const [register] = await run.query<RegisterRow>(
-    'select id, name, active from registers where id = $1::uuid for share',
+    `select ${REGISTER_COLUMNS} from registers where id = $1::uuid for share`,
     [registerId],
   );
   if (!register) throw notFound('Register');
   if (!register.active) throw conflict(`${register.name} is inactive; an admin can reactivate it.`);
+  // Held FOR SHARE: a deactivation (FOR UPDATE) either sees this session open or is seen here.
+  await registerLocation(run, register.location_id);
   const [open] = await run.query<{ id: string; number: string }>(
     `select id, number from register_sessions where register_id = $1::uuid and status = 'open'`,
     [registerId],

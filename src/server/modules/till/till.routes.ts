@@ -66,7 +66,7 @@ export const tillRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['till'],
         summary: 'Adds a register',
-        description: `Names are unique ignoring case (409).${IDEMPOTENT}`,
+        description: `Names are unique ignoring case (409). location: where its sales take stock from (default: the default location; an inactive one is a 409).${IDEMPOTENT}`,
         body: RegisterInput,
         response: { 201: RegisterResponse },
       },
@@ -76,7 +76,7 @@ export const tillRoutes: FastifyPluginAsyncZod = async (app) => {
         status: 201,
         body: {
           success: true as const,
-          register: await createRegister(tx, request.body.name, currentUser(request)),
+          register: await createRegister(tx, request.body, currentUser(request)),
         },
       })),
   );
@@ -88,7 +88,7 @@ export const tillRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['till'],
         summary: 'Renames, deactivates or reactivates a register',
-        description: `Changes the fields it names. A register with an open session cannot be deactivated (409).${IDEMPOTENT}`,
+        description: `Changes the fields it names. A register with an open session cannot be deactivated or moved to another location (409).${IDEMPOTENT}`,
         params: IdParams,
         body: RegisterUpdate,
         response: { 200: RegisterResponse },

@@ -83,6 +83,7 @@ describe.each(targets)('the till on $name', (target) => {
         _id: expect.any(String),
         name: 'Till 1',
         active: true,
+        location: { _id: expect.any(String), name: 'Main store' },
       });
       const names = parsed(res, RegisterListResponse).registers.map((r: { name: string }) => r.name);
       expect(names.indexOf(a.name)).toBeLessThan(names.indexOf(b.name));
@@ -103,6 +104,7 @@ describe.each(targets)('the till on $name', (target) => {
       _id: expect.any(String),
       name,
       active: true,
+      location: { _id: expect.any(String), name: 'Main store' },
     });
     const id = parsed(created, RegisterResponse).register._id;
     for (const role of ['superAdmin', 'salesRep', 'medicalRep', 'user'] as const) {
@@ -139,6 +141,7 @@ describe.each(targets)('the till on $name', (target) => {
       _id: id,
       name: name.toLowerCase(),
       active: true,
+      location: { _id: expect.any(String), name: 'Main store' },
     });
     for (const bad of [UNKNOWN_ID, 'not-an-id', huge.slice(0, 200)]) {
       expectRefused(
@@ -166,6 +169,7 @@ describe.each(targets)('the till on $name', (target) => {
     expect(nth(entries, 1).changes).toEqual([
       { field: 'name', new: register.name },
       { field: 'active', new: true },
+      { field: 'location', new: 'Main store' },
     ]);
     expect(nth(entries)).toMatchObject({
       actor: { _id: t.as.admin.id, role: 'admin' },

@@ -60,6 +60,7 @@ describe.each(targets)('staff management on $name', (target) => {
           role: 'medicalRep',
           active: true,
           mustChangePassword: false,
+          location: null,
         },
       });
       expect(await entries(rep.id)).toEqual([
@@ -143,7 +144,7 @@ describe.each(targets)('staff management on $name', (target) => {
       const rep = await t.account('salesRep');
       const empty = await patch(t.as.admin, rep.id, {});
       expect(empty.status).toBe(400);
-      expect(parsed(empty, ApiError).error).toBe('Give a name, a role or active to change.');
+      expect(parsed(empty, ApiError).error).toBe('Give a name, a role, active or location to change.');
       expect((await patch(t.as.admin, rep.id, { name: '   ' })).status).toBe(400);
       expect((await patch(t.as.admin, rep.id, { active: 'no' })).status).toBe(400);
       expect((await patch(t.as.admin, rep.id, { role: 'owner' })).status).toBe(400);

@@ -2,8 +2,9 @@ import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { pageWindow } from '../../../shared/paging';
 import type { Role } from '../../../shared/roles';
 import type { User, UserQuery } from '../../../shared/users';
-import type { Db } from '../../db/connection';
+import { type Db, runnerOf } from '../../db/connection';
 import { users } from '../../db/schema';
+import { isId } from '../../lib/errors';
 import { matchesSearch } from '../../lib/search';
 import {
   type Actor,
@@ -12,7 +13,9 @@ import {
   deletedFields,
   recordAudit,
   secretChanged,
+  type Tx,
 } from '../audit/audit.repository';
+import { locationFor } from '../locations/location-for';
 
 const publicColumns = {
   id: users.id,
@@ -23,6 +26,8 @@ const publicColumns = {
   tokenVersion: users.tokenVersion,
   active: users.active,
   mustChangePassword: users.mustChangePassword,
+  locationId: users.locationId,
+  locationName: sql<string | null>`(select l.name from locations l where l.id = ${users.locationId})`,
 };
 
 type UserRow = {
@@ -33,6 +38,8 @@ type UserRow = {
   role: string;
   active: boolean;
   mustChangePassword: boolean;
+  locationId: string | null;
+  locationName: string | null;
 };
 
 /** The user as clients see it: never the password hash. */
@@ -45,6 +52,7 @@ export function toUser(row: UserRow): User {
     role: row.role as Role,
     active: row.active,
     mustChangePassword: row.mustChangePassword,
+    location: row.locationId === null ? null : { _id: row.locationId, name: row.locationName ?? '' },
   };
 }
 
@@ -92,7 +100,7 @@ export async function emailTaken(db: Db, email: string, exceptId?: string): Prom
   return !!row && row.id !== exceptId;
 }
 
-type UserFacts = { name: string; email: string; address: string; role: string };
+type UserFacts = { name: string; email: string; address: string; role: string; locationName: string | null };
 
 /** What a user's audit entries show: never the password or its hash. */
 const audited = (row: UserFacts) => ({
@@ -100,15 +108,39 @@ const audited = (row: UserFacts) => ({
   email: row.email,
   role: row.role,
   address: row.address,
+  location: row.locationName,
 });
+
+/**
+ * The location a write names, by locationFor (unknown: 404, inactive: 409); null stays null (the
+ * default location); undefined: unchanged.
+ */
+async function userLocation(tx: Tx, id: string | null | undefined): Promise<string | null | undefined> {
+  if (id === null || id === undefined) return id;
+  const run = runnerOf(tx);
+  if (isId(id)) await run.query('select 1 from locations where id = $1::uuid for share', [id]);
+  return (await locationFor(run, id)).id;
+}
 
 export async function insertUser(
   db: Db,
-  values: { name: string; email: string; passwordHash: string; address: string; role: Role },
+  values: {
+    name: string;
+    email: string;
+    passwordHash: string;
+    address: string;
+    role: Role;
+    location?: string | null;
+  },
   actor: Actor,
 ) {
   return db.transaction(async (tx) => {
-    const [row] = await tx.insert(users).values(values).returning(publicColumns);
+    const { location, ...rest } = values;
+    const locationId = (await userLocation(tx, location)) ?? null;
+    const [row] = await tx
+      .insert(users)
+      .values({ ...rest, locationId })
+      .returning(publicColumns);
     const user = row as NonNullable<typeof row>;
     await recordAudit(tx, {
       actor,
@@ -188,14 +220,19 @@ export async function updateUser(
 export async function changeStaff(
   db: Db,
   id: string,
-  values: { name?: string; role?: Role; active?: boolean },
+  values: { name?: string; role?: Role; active?: boolean; location?: string | null },
   actor: Actor,
   allowed: (role: Role) => boolean,
 ): Promise<{ row: NonNullable<Awaited<ReturnType<typeof findUser>>> } | { forbidden: true } | undefined> {
   return db.transaction(async (tx) => {
-    const [before] = await tx.select(publicColumns).from(users).where(eq(users.id, id)).for('update');
+    const [before] = await tx
+      .select(publicColumns)
+      .from(users)
+      .where(eq(users.id, id))
+      .for('update', { of: users });
     if (!before) return undefined;
     if (!allowed(before.role as Role)) return { forbidden: true as const };
+    const locationId = await userLocation(tx, values.location);
     const deactivating = values.active === false && before.active;
     const [row] = await tx
       .update(users)
@@ -203,6 +240,7 @@ export async function changeStaff(
         ...(values.name !== undefined ? { name: values.name } : {}),
         ...(values.role !== undefined ? { role: values.role } : {}),
         ...(values.active !== undefined ? { active: values.active } : {}),
+        ...(locationId !== undefined ? { locationId } : {}),
         ...(deactivating ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
       })
       .where(eq(users.id, id))
@@ -210,8 +248,8 @@ export async function changeStaff(
     const after = row as NonNullable<typeof row>;
     const entity = { type: 'user' as const, id, name: after.name };
     const changes = changedFields(
-      { name: before.name, role: before.role },
-      { name: after.name, role: after.role },
+      { name: before.name, role: before.role, location: before.locationName },
+      { name: after.name, role: after.role, location: after.locationName },
     );
     if (changes.length > 0) await recordAudit(tx, { actor, action: 'updated', entity, changes });
     if (before.active !== after.active) {

@@ -108,6 +108,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
           email: input.email,
           address: input.address,
           role: input.role,
+          location: input.location,
           passwordHash: await hashPassword(input.password),
         },
         me,
@@ -155,8 +156,13 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         throw forbidden('You cannot change your own account here; edit your profile instead.');
       if (!isId(id)) throw notFound('User');
       const input = request.body;
-      if (input.name === undefined && input.role === undefined && input.active === undefined)
-        throw badRequest('Give a name, a role or active to change.');
+      if (
+        input.name === undefined &&
+        input.role === undefined &&
+        input.active === undefined &&
+        input.location === undefined
+      )
+        throw badRequest('Give a name, a role, active or location to change.');
       if (input.role !== undefined && !changes(me.role)(input.role))
         throw forbidden(`Your role cannot give the ${input.role} role.`);
       const changed = await changeStaff(app.db, id, input, me, changes(me.role));

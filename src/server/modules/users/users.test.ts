@@ -9,7 +9,7 @@ import { type Account, PASSWORD, parsed, startApp, type TestApp, targets } from 
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const REPS_AND_USER = ['salesRep', 'medicalRep', 'user'] as const;
-const USER_KEYS = ['_id', 'active', 'address', 'email', 'mustChangePassword', 'name', 'role'];
+const USER_KEYS = ['_id', 'active', 'address', 'email', 'location', 'mustChangePassword', 'name', 'role'];
 
 const freshEmail = (prefix = 'new') => `${prefix}.${tag()}@example.com`;
 
@@ -51,6 +51,7 @@ describe.each(targets)('users on $name', (target) => {
         role: 'admin',
         active: true,
         mustChangePassword: false,
+        location: null,
       });
     });
 
@@ -85,6 +86,7 @@ describe.each(targets)('users on $name', (target) => {
         role: 'admin',
         active: true,
         mustChangePassword: false,
+        location: null,
       });
       const signIn = await login(body.email, 'long enough password');
       expect(signIn.status).toBe(200);
@@ -297,6 +299,7 @@ describe.each(targets)('users on $name', (target) => {
           role,
           active: true,
           mustChangePassword: false,
+          location: null,
         });
       },
     );
@@ -373,6 +376,7 @@ describe.each(targets)('users on $name', (target) => {
         role: 'user',
         active: true,
         mustChangePassword: false,
+        location: null,
       });
       // The token stays valid and the new email signs in with the unchanged password.
       expect(

@@ -74,6 +74,7 @@ const ENTITY_LABEL: Record<AuditEntity, string> = {
   refund: 'Refund',
   import: 'Catalogue import',
   transfer: 'Transfer',
+  location: 'Location',
 };
 
 const ENTITY_CHOICE: Record<AuditEntity, string> = {
@@ -92,6 +93,7 @@ const ENTITY_CHOICE: Record<AuditEntity, string> = {
   refund: 'Refunds',
   import: 'Catalogue imports',
   transfer: 'Transfers',
+  location: 'Locations',
 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

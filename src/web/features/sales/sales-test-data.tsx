@@ -57,7 +57,12 @@ export const settingsAnswer =
   });
 
 /** The till the counter's tests sell on: Till 1, chosen on this device. */
-export const TILL: Register = { _id: 'register1', name: 'Till 1', active: true };
+export const TILL: Register = {
+  _id: 'register1',
+  name: 'Till 1',
+  active: true,
+  location: { _id: 'main', name: 'Main store' },
+};
 
 /** An open till session on Till 1 (DESIGN §13), as the server answers it. */
 export function openSession(overrides: Partial<RegisterSession> = {}): RegisterSession {

@@ -28,9 +28,12 @@ function renderPage(put?: Put) {
     'GET /api/tax-rates': () => ({ body: { success: true, taxRates: [reduced, standard] } }),
     'PUT /api/settings/store': (call) => {
       if (put) return put(call);
-      const body = call.body as Partial<StoreSettings> & { defaultTaxRate?: string | null };
+      const body = call.body as Partial<StoreSettings> & {
+        defaultTaxRate?: string | null;
+        defaultLocation?: unknown;
+      };
       const rate = [reduced, standard].find((one) => one._id === body.defaultTaxRate) ?? null;
-      store = { ...store, ...body, defaultTaxRate: rate };
+      store = { ...store, ...body, defaultTaxRate: rate, defaultLocation: store.defaultLocation };
       return { body: { success: true, store } };
     },
   });

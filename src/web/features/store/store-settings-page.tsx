@@ -8,12 +8,13 @@ import {
   taxRateLabel,
 } from '../../../shared/store';
 import { buttonClass } from '../../components/button';
-import { FormError, SelectField, TextAreaField, TextField } from '../../components/form-field';
+import { FormError, NamedOptions, SelectField, TextAreaField, TextField } from '../../components/form-field';
 import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { errorMessage } from '../../lib/api';
 import { applyServerFieldErrors, fieldProps } from '../../lib/form-errors';
 import { formatMoney } from '../../lib/format';
+import { useLocations } from '../../lib/locations';
 import { notify } from '../../lib/notify';
 import { useSaveStoreSettings, useStoreSettings, useTaxRates } from './store-api';
 
@@ -27,6 +28,7 @@ const FIELDS = [
   'pricesIncludeTax',
   'defaultTaxRate',
   'maxDiscountPercent',
+  'defaultLocation',
 ] as const;
 
 /** Admin: the store's details (on every receipt) and its money rules (DESIGN §12). */
@@ -66,6 +68,7 @@ const defaultsOf = (settings: StoreSettings) => ({
   pricesIncludeTax: settings.pricesIncludeTax,
   defaultTaxRate: settings.defaultTaxRate?._id ?? null,
   maxDiscountPercent: settings.maxDiscountPercent,
+  defaultLocation: settings.defaultLocation._id,
 });
 
 /** The default tax rate select: empty is null (no tax), anything else a rate's id. */
@@ -81,6 +84,7 @@ function StoreSettingsForm({
   ratesFailed: string | null;
 }) {
   const save = useSaveStoreSettings();
+  const locations = useLocations();
   const form = useForm({ resolver: zodResolver(StoreSettingsInput), defaultValues: defaultsOf(settings) });
   const {
     register,
@@ -96,6 +100,12 @@ function StoreSettingsForm({
   const choices = [...(rates ?? [])];
   const current = settings.defaultTaxRate;
   if (current && !choices.some((rate) => rate._id === current._id)) choices.push(current);
+  // Active locations, and the current default even before (or without) the list.
+  const places = (locations.data?.locations ?? []).filter(
+    (location) => location.active || location._id === settings.defaultLocation._id,
+  );
+  if (!places.some((location) => location._id === settings.defaultLocation._id))
+    places.push({ ...settings.defaultLocation, kind: 'store', address: '', active: true });
   const currency = watch('currency');
   const example = (() => {
     try {
@@ -217,6 +227,26 @@ function StoreSettingsForm({
             ) : null}
           </div>
         </div>
+      </section>
+
+      <section
+        aria-labelledby="store-stock-title"
+        className="space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
+      >
+        <h2 id="store-stock-title" className="text-lg font-semibold text-slate-900">
+          Stock
+        </h2>
+        <SelectField
+          label="Default location"
+          hint={
+            locations.isError
+              ? `The locations could not be loaded: ${errorMessage(locations.error)}`
+              : 'Where a sale, receipt or adjustment that names no location takes or puts stock. Add places on the Locations page.'
+          }
+          {...field('defaultLocation')}
+        >
+          <NamedOptions items={places} />
+        </SelectField>
       </section>
 
       <FormError>{save.isError ? errorMessage(save.error) : null}</FormError>

@@ -2,9 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { type Register, TILL_MAX } from '../../../shared/till';
 import { buttonClass } from '../../components/button';
-import { FormError, TextField } from '../../components/form-field';
+import { FormError, NamedOptions, SelectField, TextField } from '../../components/form-field';
 import { LoadState } from '../../components/load-state';
 import { errorMessage } from '../../lib/api';
+import { useLocations } from '../../lib/locations';
 import { registersQuery, useSaveRegister } from './till-api';
 
 /**
@@ -38,8 +39,19 @@ export function RegistersPanel() {
   );
 }
 
+/** The active locations, and `keep` (a register's own) even when inactive. */
+function useLocationChoices(keep?: string) {
+  const locations = useLocations();
+  const choices = (locations.data?.locations ?? []).filter(
+    (location) => location.active || location._id === keep,
+  );
+  return { choices, failed: locations.isError, loading: locations.isPending };
+}
+
 function AddRegister() {
   const save = useSaveRegister();
+  const places = useLocationChoices();
+  const [location, setLocation] = useState('');
   const [name, setName] = useState('');
   const [error, setError] = useState<string | undefined>();
   function submit(event: FormEvent) {
@@ -50,7 +62,10 @@ function AddRegister() {
       return;
     }
     setError(undefined);
-    save.mutate({ id: null, input: { name: name.trim() } }, { onSuccess: () => setName('') });
+    save.mutate(
+      { id: null, input: { name: name.trim(), ...(location ? { location } : {}) } },
+      { onSuccess: () => setName('') },
+    );
   }
   return (
     <form noValidate onSubmit={submit} aria-label="Add a register" className="space-y-2">
@@ -66,6 +81,18 @@ function AddRegister() {
             disabled={save.isPending}
           />
         </div>
+        <div className="w-full sm:w-48">
+          <SelectField
+            label="Location"
+            value={location}
+            onChange={(event) => setLocation(event.target.value)}
+            disabled={save.isPending}
+            hint={places.failed ? 'Locations could not be loaded.' : undefined}
+          >
+            <option value="">The default location</option>
+            <NamedOptions items={places.choices} />
+          </SelectField>
+        </div>
         <button type="submit" className={buttonClass('primary')} disabled={save.isPending}>
           {save.isPending ? 'Adding...' : 'Add register'}
         </button>
@@ -78,6 +105,7 @@ function AddRegister() {
 /** One register: its name and state, renamed in place, deactivated or activated with one press. */
 function RegisterItem({ register }: { register: Register }) {
   const save = useSaveRegister();
+  const places = useLocationChoices(register.location._id);
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(register.name);
   const [error, setError] = useState<string | undefined>();
@@ -135,7 +163,22 @@ function RegisterItem({ register }: { register: Register }) {
               {register.active ? 'Active' : 'Inactive'}
             </span>
           </p>
-          <div className="flex gap-2">
+          <div className="flex flex-wrap items-center gap-2">
+            <label className="sr-only" htmlFor={`register-location-${register._id}`}>
+              Location of {register.name}
+            </label>
+            <select
+              id={`register-location-${register._id}`}
+              className="rounded-md border border-slate-300 px-2 py-1 text-sm"
+              value={register.location._id}
+              disabled={save.isPending || places.loading}
+              onChange={(event) => save.mutate({ id: register._id, input: { location: event.target.value } })}
+            >
+              {places.choices.some((place) => place._id === register.location._id) ? null : (
+                <option value={register.location._id}>{register.location.name}</option>
+              )}
+              <NamedOptions items={places.choices} />
+            </select>
             <button
               type="button"
               className={buttonClass('secondary', 'sm')}

@@ -7,7 +7,12 @@ import type { Handler } from '../sales/sales-test-data';
 import { callsOf, openSession, renderTill, summary, TILL } from './till-test-data';
 
 const ADMIN_PATH = '/admin-dashboard/till/sessions';
-const spare: Register = { _id: 'register2', name: 'Till 2', active: false };
+const spare: Register = {
+  _id: 'register2',
+  name: 'Till 2',
+  active: false,
+  location: { _id: 'main', name: 'Main store' },
+};
 
 const sessions: SessionSummary[] = [
   summary({ _id: 'session13', number: 13 }),
@@ -39,7 +44,12 @@ function server(rows: SessionSummary[] = sessions, extra: Record<string, Handler
       },
     }),
     'POST /api/registers': ({ body }) => {
-      const made = { _id: 'register3', name: (body as { name: string }).name, active: true };
+      const made = {
+        _id: 'register3',
+        name: (body as { name: string }).name,
+        active: true,
+        location: { _id: 'main', name: 'Main store' },
+      };
       registers = [...registers, made];
       return { status: 201, body: { success: true, register: made } };
     },

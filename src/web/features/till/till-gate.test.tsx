@@ -6,8 +6,18 @@ import type { Handler } from '../sales/sales-test-data';
 import { callsOf, openSession, renderTill, report, summary, TILL } from './till-test-data';
 
 const COUNTER = '/salesRep-dashboard/sales/new';
-const spare = { _id: 'register2', name: 'Till 2', active: true };
-const retired = { _id: 'register9', name: 'Old till', active: false };
+const spare = {
+  _id: 'register2',
+  name: 'Till 2',
+  active: true,
+  location: { _id: 'main', name: 'Main store' },
+};
+const retired = {
+  _id: 'register9',
+  name: 'Old till',
+  active: false,
+  location: { _id: 'main', name: 'Main store' },
+};
 
 /** A fake server for the counter's till: the registers, and the open session once opened. */
 function till(options: { open?: RegisterSession | null; openReply?: Handler } = {}) {

@@ -12,9 +12,14 @@ import { Modal } from '../../components/modal';
 import { applyServerFieldErrors, fieldProps } from '../../lib/form-errors';
 import { ROLE_LABEL } from '../../lib/format';
 import { notify } from '../../lib/notify';
+import { locationOrDefault, UserLocationField } from './user-location-field';
 import { useChangeUser } from './users-api';
 
-const EditForm = z.object({ name: requiredText(MAX.name, 'Name'), role: Role });
+const EditForm = z.object({
+  name: requiredText(MAX.name, 'Name'),
+  role: Role,
+  location: z.string().nullable(),
+});
 type EditForm = z.infer<typeof EditForm>;
 
 /** Edit a user's name and role; the roles offered are those the signed-in user may give. */
@@ -30,18 +35,20 @@ export function EditUserDialog({
   const change = useChangeUser();
   const form = useForm<EditForm>({
     resolver: zodResolver(EditForm),
-    defaultValues: { name: user.name, role: user.role },
+    defaultValues: { name: user.name, role: user.role, location: user.location?._id ?? null },
   });
   const field = fieldProps(form);
-  const submit = form.handleSubmit((input) =>
+  const submit = form.handleSubmit(({ location, ...input }) =>
     change.mutate(
-      { id: user._id, change: input },
+      // The location only when changed: an unchanged one that was since deactivated stays.
+      { id: user._id, change: location === (user.location?._id ?? null) ? input : { ...input, location } },
       {
         onSuccess: ({ user: saved }) => {
           notify.success(`User ${saved.name} updated.`);
           onClose();
         },
-        onError: (error) => applyServerFieldErrors(error, ['name', 'role'] as const, form.setError),
+        onError: (error) =>
+          applyServerFieldErrors(error, ['name', 'role', 'location'] as const, form.setError),
       },
     ),
   );
@@ -57,6 +64,7 @@ export function EditUserDialog({
       <SelectField label="Role" {...field('role')}>
         <Options values={roles} labels={ROLE_LABEL} />
       </SelectField>
+      <UserLocationField current={user.location} {...field('location', locationOrDefault)} />
       <p className="text-sm text-slate-500">Email: {user.email}</p>
     </FormDialog>
   );

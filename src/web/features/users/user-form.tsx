@@ -8,9 +8,10 @@ import { errorMessage } from '../../lib/api';
 import { applyServerFieldErrors, fieldProps } from '../../lib/form-errors';
 import { ROLE_LABEL } from '../../lib/format';
 import { notify } from '../../lib/notify';
+import { locationOrDefault, UserLocationField } from './user-location-field';
 import { useAddUser } from './users-api';
 
-const FIELDS = ['name', 'email', 'password', 'address', 'role'] as const;
+const FIELDS = ['name', 'email', 'password', 'address', 'role', 'location'] as const;
 
 /** 'Add New User', offering only the roles the signed-in user may create. */
 export function UserForm({ roles }: { roles: readonly Role[] }) {
@@ -59,6 +60,7 @@ export function UserForm({ roles }: { roles: readonly Role[] }) {
           <option value="">Select Role</option>
           <Options values={roles} labels={ROLE_LABEL} />
         </SelectField>
+        <UserLocationField {...field('location', locationOrDefault)} />
         <div className="empty:hidden sm:col-span-full">
           <FormError>{add.isError ? errorMessage(add.error) : null}</FormError>
         </div>

@@ -17,6 +17,7 @@ const staff = (count: number): User[] =>
     role: 'salesRep' as const,
     active: true,
     mustChangePassword: false,
+    location: null,
   }));
 
 function renderUsers(initial: User[]) {
