@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Named, Ok, optionalText } from './common';
+import { Named, Ok, optionalText } from './common';
 import { LocationId, LocationName } from './locations';
 import { LotNumber } from './lots';
 import { PageInfo, PageQuery } from './paging';
