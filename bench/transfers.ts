@@ -26,10 +26,11 @@ export interface TransferRun {
  * the purchase orders'), each given TRANSFER_ROUNDS units more at the default location through
  * the ledger, so that every transfer of one unit a line can leave.
  */
-export async function prepareTransfers(database: Database): Promise<TransferSet> {
+export async function prepareTransfers(database: Database, offset = 9000): Promise<TransferSet> {
   const products = (
     await database.query<{ id: string }>(
-      `select id from products where tracking = 'none' order by id offset 9000 limit ${TRANSFER_LINES}`,
+      `select id from products where tracking = 'none' order by id offset $1 limit ${TRANSFER_LINES}`,
+      [offset],
     )
   )
     .map((row) => row.id)
@@ -62,6 +63,7 @@ export async function sendAndReceiveAll(
   url: string,
   headers: Record<string, string>,
   set: TransferSet,
+  rounds = TRANSFER_ROUNDS,
 ): Promise<TransferRun> {
   const run: TransferRun = { send: [], receive: [], failures: [] };
   const post = async (path: string, body: unknown, into?: number[]) => {
@@ -79,7 +81,7 @@ export async function sendAndReceiveAll(
       ? (JSON.parse(text) as { transfer: { _id: string; lines: { _id: string; sent: number }[] } })
       : undefined;
   };
-  for (let round = 0; round < TRANSFER_ROUNDS; round++) {
+  for (let round = 0; round < rounds; round++) {
     const made = await post('/transfers', {
       from: set.from,
       to: set.to,
