@@ -48,6 +48,7 @@ import {
   target,
 } from './settings';
 import type { SessionCheck } from './till';
+import { TRANSFER_LINES, type TransferRun } from './transfers';
 
 /**
  * A row of the targets table: the figure measured against its target and, where the run measured
@@ -120,6 +121,7 @@ export function report(r: {
   loginJsError: string;
   stockCheck: StockCheckRun;
   receipts: { ms: number[]; failures: string[] };
+  transfers: TransferRun;
   openLines: number;
   suggested: { suppliers: number; lines: number };
   exported: ExportResult | undefined;
@@ -151,6 +153,10 @@ export function report(r: {
   const receiptsSorted = [...r.receipts.ms].sort((a, b) => a - b);
   const receiveP50 = percentile(receiptsSorted, 0.5);
   const receiveP99 = percentile(receiptsSorted, 0.99);
+  const transferP99 = percentile(
+    [...r.transfers.send, ...r.transfers.receive].sort((a, b) => a - b),
+    0.99,
+  );
   const oversell =
     r.httpCheck.mismatches +
     r.httpCheck.negative +
@@ -273,6 +279,18 @@ export function report(r: {
       goal: TARGETS.receiveP99,
       unit: 'ms',
       ok: receiveP99 < TARGETS.receiveP99 && r.receipts.ms.length > 0 && r.receipts.failures.length === 0,
+      limit: steadyFloor,
+    },
+    {
+      target: `send and receive a ${TRANSFER_LINES}-line transfer p99 < ${TARGETS.transferP99} ms (${r.transfers.send.length} sends and ${r.transfers.receive.length} receipts in a row)`,
+      value: transferP99,
+      goal: TARGETS.transferP99,
+      unit: 'ms',
+      ok:
+        transferP99 < TARGETS.transferP99 &&
+        r.transfers.send.length > 0 &&
+        r.transfers.receive.length > 0 &&
+        r.transfers.failures.length === 0,
       limit: steadyFloor,
     },
     {

@@ -41,6 +41,7 @@ import {
 } from './settings';
 import { steadyLoad } from './steady-load';
 import { checkSession, type SessionCheck } from './till';
+import { prepareTransfers } from './transfers';
 
 async function makeDatabase(): Promise<{
   options: { databaseUrl?: string; dataDir: string };
@@ -169,6 +170,8 @@ async function main(): Promise<void> {
   // Lots: 200 lot-tracked products for the steady 10-line sales, ten with small lots flat out.
   const lotSteady = await prepareLotProducts(database, 400, 200, LOT_STEADY_PLAN);
   const lotFlat = await prepareLotProducts(database, 620, 10, LOT_FLAT_PLAN);
+  // Transfers: a stockroom and 200 products with a unit a round to send (bench/transfers.ts).
+  const transfers = await prepareTransfers(database);
   await database.close();
 
   const logFile = join(tmpdir(), `ims-bench-server-${target}.log`);
@@ -187,6 +190,7 @@ async function main(): Promise<void> {
     loginJsError: '',
     stockCheck: { ms: [], checked: 0, mismatches: 0 },
     receipts: { ms: [], failures: [] },
+    transfers: { send: [], receive: [], failures: [] },
     suggested: { suppliers: 0, lines: 0 },
     exported: undefined,
     barcodeFound: '',
@@ -228,6 +232,7 @@ async function main(): Promise<void> {
         barcodes,
         lotSteady,
         lotFlat,
+        transfers,
       },
       results,
       measured,
@@ -308,6 +313,7 @@ async function main(): Promise<void> {
     loginJsError: measured.loginJsError,
     stockCheck: measured.stockCheck,
     receipts: measured.receipts,
+    transfers: measured.transfers,
     openLines: purchasing.openLines,
     suggested: measured.suggested,
     exported: measured.exported,

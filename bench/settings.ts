@@ -24,6 +24,7 @@ export const TARGETS = {
   movementsP99: 20,
   stockCheckMs: 2000,
   receiveP99: 200,
+  transferP99: 500,
   suggestionsP99: 200,
   exportRowsPerSecond: 50_000,
   exportMemoryMb: 100,

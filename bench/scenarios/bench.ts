@@ -8,6 +8,7 @@ import type { OrderProducts } from '../orders-check';
 import type { PurchasingSet } from '../purchasing';
 import type { StockCheckRun } from '../settings';
 import type { SteadyOptions } from '../steady-load';
+import type { TransferRun, TransferSet } from '../transfers';
 
 /** A signed-in member of the bench's staff. */
 export interface Signed {
@@ -26,6 +27,7 @@ export interface Prepared {
   barcodes: string[];
   lotSteady: LotProducts;
   lotFlat: LotProducts;
+  transfers: TransferSet;
 }
 
 /** What the scenarios measured besides their load rows, read by the report. */
@@ -36,6 +38,7 @@ export interface Measured {
   loginJsError: string;
   stockCheck: StockCheckRun;
   receipts: { ms: number[]; failures: string[] };
+  transfers: TransferRun;
   suggested: { suppliers: number; lines: number };
   exported: ExportResult | undefined;
   barcodeFound: string;

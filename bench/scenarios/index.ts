@@ -16,6 +16,7 @@ import {
   STEADY_SALE,
 } from './sales';
 import { ADJUST_STOCK, MOVEMENTS_PAGE, PLACE_ORDER, STOCK_CHECK } from './stock';
+import { TRANSFER } from './transfers';
 
 export type { Bench, Measured, Prepared, Scenario, Signed } from './bench';
 export { logImport } from './import';
@@ -41,6 +42,7 @@ export const SCENARIOS: Scenario[] = [
   POSTGRES_ALONE,
   ...REPORT_ROWS,
   RECEIVE,
+  TRANSFER,
   CSV_EXPORT,
   STOCK_CHECK,
   CATALOGUE_INTERACTIVE,

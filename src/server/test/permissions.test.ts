@@ -6,6 +6,7 @@ import { PurchaseOrderResponse } from '../../shared/purchasing';
 import { can, type Role } from '../../shared/roles';
 import { SaleResponse } from '../../shared/sales';
 import { RefundResponse, SessionResponse } from '../../shared/till';
+import { TransferResponse } from '../../shared/transfers';
 import { nth, tag } from './fixtures';
 import { type Account, PASSWORD, parsed, startApp, type TestApp, targets } from './harness';
 import { parseCsv } from './parse-csv';
@@ -142,6 +143,21 @@ async function newPurchaseOrder(t: TestApp, ordered = false) {
   const id = parsed(created, PurchaseOrderResponse).purchaseOrder._id;
   if (ordered) await t.call('POST', `/api/purchase-orders/${id}/order`, { token: t.as.admin.token });
   return { id, line: nth(parsed(created, PurchaseOrderResponse).purchaseOrder.lines)._id, product };
+}
+
+/** A draft transfer of one unit from the default location to a new stockroom, sent when `sent`. */
+async function newTransfer(t: TestApp, sent = false) {
+  const product = await t.product({ stock: 2 });
+  const [main] = await t.sql<{ id: string }>('select default_location() as id');
+  const [room] = await t.sql<{ id: string }>(
+    `insert into locations (name, kind) values ($1, 'stockroom') returning id`,
+    [`Perm room ${tag()}`],
+  );
+  const body = { from: main?.id, to: room?.id, lines: [{ product: product.id, quantity: 1 }] };
+  const created = await t.call('POST', '/api/transfers', { token: t.as.admin.token, body });
+  const transfer = parsed(created, TransferResponse).transfer;
+  if (sent) await t.call('POST', `/api/transfers/${transfer._id}/send`, { token: t.as.admin.token });
+  return { id: transfer._id, line: nth(transfer.lines)._id, body };
 }
 
 /** A product with a cost, by its (unique) name. */
@@ -610,6 +626,51 @@ const ROWS: Row[] = [
       method: 'POST',
       url: `/api/purchase-orders/${(await newPurchaseOrder(t)).id}/cancel`,
     }),
+  },
+  {
+    call: 'POST /api/transfers',
+    who: ADMIN,
+    request: async (t) => ({ method: 'POST', url: '/api/transfers', body: (await newTransfer(t)).body }),
+  },
+  {
+    call: 'GET /api/transfers',
+    who: ADMIN,
+    request: async () => ({ method: 'GET', url: '/api/transfers?page=1' }),
+  },
+  {
+    call: 'GET /api/transfers/:id',
+    who: ADMIN,
+    request: async (t) => ({ method: 'GET', url: `/api/transfers/${(await newTransfer(t)).id}` }),
+  },
+  {
+    call: 'PUT /api/transfers/:id',
+    who: ADMIN,
+    request: async (t) => {
+      const transfer = await newTransfer(t);
+      return { method: 'PUT', url: `/api/transfers/${transfer.id}`, body: transfer.body };
+    },
+  },
+  {
+    call: 'POST /api/transfers/:id/send',
+    who: ADMIN,
+    request: async (t) => ({ method: 'POST', url: `/api/transfers/${(await newTransfer(t)).id}/send` }),
+  },
+  {
+    call: 'POST /api/transfers/:id/receive',
+    who: ADMIN,
+    request: async (t) => {
+      const transfer = await newTransfer(t, true);
+      return {
+        method: 'POST',
+        url: `/api/transfers/${transfer.id}/receive`,
+        body: { lines: [{ line: transfer.line, received: 1 }] },
+      };
+    },
+  },
+  {
+    call: 'POST /api/transfers/:id/cancel',
+    who: ADMIN,
+    request: async (t) => ({ method: 'POST', url: `/api/transfers/${(await newTransfer(t)).id}/cancel` }),
   },
   {
     call: 'GET /api/reorder-suggestions',

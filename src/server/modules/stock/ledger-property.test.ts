@@ -260,6 +260,6 @@ describe.each(targets)('the stock ledger after a random day on $name', (target) 
         Object.values(seen).every((n) => n > 0),
         JSON.stringify(seen),
       ).toBe(true);
-    });
+    }, 120_000);
   }
 });
