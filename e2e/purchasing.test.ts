@@ -157,7 +157,16 @@ stories('purchasing', () => {
       const download = await saved;
       expect(download.suggestedFilename()).toBe('purchase-orders.csv');
       const rows = parseCsv(readFileSync((await download.path()) as string, 'utf8'));
-      expect(rows[0]).toEqual(['number', 'supplier', 'status', 'total', 'created', 'ordered', 'received']);
+      expect(rows[0]).toEqual([
+        'number',
+        'supplier',
+        'status',
+        'total',
+        'created',
+        'ordered',
+        'received',
+        'location',
+      ]);
       const mine = rows.find((row) => row[0] === number);
       expect(mine?.slice(2, 4)).toEqual(['received', '66']);
       expect(rows.slice(1).every((row) => row[2] === 'received')).toBe(true);

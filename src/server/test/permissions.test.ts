@@ -535,6 +535,25 @@ const ROWS: Row[] = [
     who: ADMIN,
     request: async (t) => ({ method: 'GET', url: `/api/products/${(await t.product()).id}/movements` }),
   },
+  // DESIGN §17: a product's stock by location, read by every role but the superAdmin; its
+  // reorder point at a location set by admins.
+  {
+    call: 'GET /api/products/:id/stock',
+    who: STAFF,
+    request: async (t) => ({ method: 'GET', url: `/api/products/${(await t.product()).id}/stock` }),
+  },
+  {
+    call: 'PUT /api/products/:id/locations/:locationId',
+    who: ADMIN,
+    request: async (t) => {
+      const [main] = await t.sql<{ id: string }>('select default_location() as id');
+      return {
+        method: 'PUT',
+        url: `/api/products/${(await t.product()).id}/locations/${main?.id}`,
+        body: { reorderPoint: 4, reorderQuantity: null },
+      };
+    },
+  },
   // DESIGN §15: a product's lots, read by every role that reads the product.
   {
     call: 'GET /api/products/:id/lots',
@@ -712,6 +731,7 @@ const ROWS: Row[] = [
     '/api/reports/staff',
     '/api/reports/customers',
     '/api/reports/stock',
+    '/api/reports/stock/locations',
     '/api/reports/tax',
   ].map((url): Row => ({ call: `GET ${url}`, who: ADMIN, request: async () => ({ method: 'GET', url }) })),
   {

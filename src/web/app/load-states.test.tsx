@@ -125,6 +125,17 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
     path: /^\/api\/products\/x1\/movements$/,
     answer: (query) => ({ movements: [], ...page(query, 0) }),
   },
+  // Its stock by location (DESIGN §17).
+  {
+    path: /^\/api\/products\/x1\/stock$/,
+    answer: () => ({
+      product: { _id: 'x1', name: SHOWN },
+      inTransit: 0,
+      locations: [
+        { location: { _id: 'l1', name: SHOWN }, stock: 4, reorderPoint: null, reorderQuantity: null },
+      ],
+    }),
+  },
   {
     path: /^\/api\/category$/,
     answer: () => ({ categories: [{ _id: 'c1', name: SHOWN, description: '' }] }),
@@ -165,13 +176,6 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
         ...page(query, 1),
       };
     },
-  },
-  // The locations (DESIGN §17): the pickers, and the printable purchase order's delivery address.
-  {
-    path: /^\/api\/locations$/,
-    answer: () => ({
-      locations: [{ _id: 'l1', name: 'Main store', kind: 'store', address: '', active: true }],
-    }),
   },
   {
     path: /^\/api\/purchase-orders\/x1$/,
@@ -287,6 +291,7 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
       registers: [{ _id: 'x1', name: SHOWN, active: true, location: { _id: 'l1', name: SHOWN } }],
     }),
   },
+  // The locations (DESIGN §17): the pickers, the Locations screen, a purchase order's delivery address.
   {
     path: /^\/api\/locations$/,
     answer: () => ({ locations: [{ _id: 'l1', name: SHOWN, kind: 'store', address: '', active: true }] }),
@@ -359,6 +364,7 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
           reason: null,
           note: '',
           user: { _id: 'u1', name: 'Test admin' },
+          location: { _id: 'l1', name: SHOWN },
         },
       ],
       today: '2025-05-01',
@@ -418,11 +424,7 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
       pageCount: 1,
     }),
   },
-  // Locations and transfers (DESIGN §17): the pickers' locations, the list, one draft.
-  {
-    path: /^\/api\/locations$/,
-    answer: () => ({ locations: [{ _id: 'x1', name: SHOWN, kind: 'store', address: '', active: true }] }),
-  },
+  // Transfers (DESIGN §17): the list, one draft (the locations are answered above).
   {
     path: /^\/api\/transfers$/,
     answer: (query) => ({ transfers: [summary(shownTransfer())], ...page(query, 1) }),
