@@ -98,6 +98,8 @@ export const RegisterSession = z.object({
   _id: z.string(),
   number: z.number().int(),
   register: Named,
+  /** Its register's location (DESIGN §17): where the session's sales take stock from. */
+  location: LocationName,
   status: z.enum(SESSION_STATUSES),
   openedBy: z.object({ _id: z.string().nullable(), name: z.string() }),
   openedAt: z.string(),

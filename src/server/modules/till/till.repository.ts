@@ -191,6 +191,8 @@ type SessionRow = {
   number: string | number;
   register_id: string;
   register_name: string;
+  location_id: string;
+  location_name: string;
   status: 'open' | 'closed';
   opened_by_id: string | null;
   opened_by_name: string;
@@ -205,7 +207,8 @@ type SessionRow = {
 };
 
 /** A session's columns as every answer reads them (rs: register_sessions, r: its register). */
-const SESSION_FIELDS = `rs.id, rs.number, rs.register_id, r.name as register_name, rs.status,
+const SESSION_FIELDS = `rs.id, rs.number, rs.register_id, r.name as register_name,
+  r.location_id, (select l.name from locations l where l.id = r.location_id) as location_name, rs.status,
   rs.opened_by_id, rs.opened_by_name, rs.opened_at, rs.opening_float::text as opening_float,
   rs.closed_by_id, rs.closed_by_name, rs.closed_at, rs.counted_cash::text as counted_cash,
   rs.expected_cash::text as expected_cash, rs.note`;
@@ -217,6 +220,7 @@ function toSession(row: SessionRow): RegisterSession {
     _id: row.id,
     number: Number(row.number),
     register: { _id: row.register_id, name: row.register_name },
+    location: { _id: row.location_id, name: row.location_name },
     status: row.status,
     openedBy: { _id: row.opened_by_id, name: row.opened_by_name },
     openedAt: new Date(row.opened_at).toISOString(),

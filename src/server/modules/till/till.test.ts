@@ -249,6 +249,7 @@ describe.each(targets)('the till on $name', (target) => {
   // Sessions
 
   it('every selling role and admins open a session (201 with its report); the superAdmin may not (403)', async () => {
+    const [main] = await t.sql<{ id: string }>('select default_location() as id');
     for (const role of ['admin', 'salesRep', 'medicalRep', 'user'] as const) {
       const register = await newRegister();
       const res = await open(register._id, { openingFloat: 150.25 }, as(role));
@@ -258,6 +259,8 @@ describe.each(targets)('the till on $name', (target) => {
         _id: expect.any(String),
         number: expect.any(Number),
         register: { _id: register._id, name: register.name },
+        // Its register's location (DESIGN §17), where its sales take stock from.
+        location: { _id: main?.id, name: 'Main store' },
         status: 'open',
         openedBy: { _id: t.as[role].id, name: t.as[role].name },
         openedAt: expect.any(String),

@@ -22,6 +22,7 @@ export function openSession(overrides: Partial<SessionSummary> = {}): SessionSum
     _id: 'ses1',
     number: 7,
     register: { _id: REGISTER_ID, name: 'Till 1' },
+    location: { _id: 'main', name: 'Main store' },
     status: 'open',
     openedBy: { _id: 'salesRep-id', name: 'Test salesRep' },
     openedAt: '2025-05-02T08:00:00.000Z',

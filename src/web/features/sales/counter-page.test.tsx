@@ -59,6 +59,10 @@ describe('the sale counter', () => {
   it('opens with the search box focused, an empty-cart hint and Complete sale disabled with its reason', async () => {
     openCounter();
     expect(screen.getByRole('heading', { name: 'New sale', level: 1 })).toBeTruthy();
+    // Where the sale takes stock from (DESIGN §17): the session's register and its location.
+    expect(screen.getByText('Main store', { selector: 'strong' }).parentElement?.textContent).toBe(
+      'Selling from Main store · Till 1',
+    );
     expect(document.activeElement).toBe(searchBox());
     expect(screen.getByText('The cart is empty.')).toBeTruthy();
     expect(completeButton().disabled).toBe(true);

@@ -71,7 +71,18 @@ export function CounterPage() {
   const user = useSignedInUser();
   // Another user is another counter: nothing of one user's sale may reach the other's storage.
   // The counter always sells in an open till session (DESIGN §13): the gate asks for one first.
-  return <TillGate>{(session) => <Counter key={user._id} user={user} session={session._id} />}</TillGate>;
+  return (
+    <TillGate>
+      {(session) => (
+        <Counter
+          key={user._id}
+          user={user}
+          session={session._id}
+          place={{ location: session.location.name, register: session.register.name }}
+        />
+      )}
+    </TillGate>
+  );
 }
 
 type Notice = { kind: 'info' | 'error'; text: string };
@@ -85,7 +96,16 @@ function shownError(error: unknown): string {
   return refusedAs(error, 'SHORT_AT_LOCATION', 'UNEXPIRED_SHORT') ? withElsewhere(sentence, error) : sentence;
 }
 
-function Counter({ user, session }: { user: User; session: string }) {
+function Counter({
+  user,
+  session,
+  place,
+}: {
+  user: User;
+  session: string;
+  /** Where the sale takes stock from (DESIGN §17): the session's register and its location. */
+  place: { location: string; register: string };
+}) {
   const searchRef = useRef<HTMLInputElement>(null);
   const quantityRef = useRef<HTMLInputElement>(null);
   const payRef = useRef<HTMLInputElement>(null);
@@ -341,6 +361,10 @@ function Counter({ user, session }: { user: User; session: string }) {
           Park sale
         </button>
       </PageHeader>
+      <p className="-mt-4 mb-4 text-sm text-slate-600">
+        Selling from <strong className="font-semibold text-slate-900">{place.location}</strong> ·{' '}
+        {place.register}
+      </p>
       {showParked ? (
         <ParkedSales
           id={parkedId}

@@ -70,6 +70,7 @@ export function openSession(overrides: Partial<RegisterSession> = {}): RegisterS
     _id: 'session1',
     number: 12,
     register: { _id: TILL._id, name: TILL.name },
+    location: TILL.location,
     status: 'open',
     openedBy: { _id: 'salesRep-id', name: 'Test salesRep' },
     openedAt: '2025-05-01T09:02:00.000Z',
