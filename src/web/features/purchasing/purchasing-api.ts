@@ -1,6 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
-import { ProductListResponse } from '../../../shared/products';
 import {
   type DraftFromSuggestionsInput,
   DraftPurchaseOrdersResponse,
@@ -19,8 +18,6 @@ import { withQuery } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
 
 export const PURCHASE_ORDERS_PAGE_SIZE = 20;
-/** Products offered at once by the line picker's search. */
-export const PICKER_SIZE = 10;
 
 const path = (id: string, action = '') => `/purchase-orders/${encodeURIComponent(id)}${action}`;
 
@@ -61,16 +58,6 @@ export const suppliersQuery = () =>
     queryKey: queryKeys.suppliers,
     queryFn: ({ signal }) => api('/supplier', { schema: SupplierListResponse, signal }),
   });
-
-/** The first products whose name matches `search`, for the line picker (same cache as the lists). */
-export const productSearchQuery = (search: string) => {
-  const query = { search, page: 1, pageSize: PICKER_SIZE };
-  return queryOptions({
-    queryKey: queryKeys.productPage(query),
-    queryFn: ({ signal }) => api(withQuery('/products', query), { schema: ProductListResponse, signal }),
-    placeholderData: keepPreviousData,
-  });
-};
 
 /** One key store per screen or dialog: a write retried after no answer keeps its key. */
 export function useKeys() {

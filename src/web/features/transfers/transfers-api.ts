@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
-import { ProductListResponse, ProductResponse } from '../../../shared/products';
+import { ProductResponse } from '../../../shared/products';
 import {
   type ReceiveTransferInput,
   type Transfer,
@@ -16,8 +16,6 @@ import { withQuery } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
 
 export const TRANSFERS_PAGE_SIZE = 20;
-/** Products offered at once by the line picker's search. */
-export const PICKER_SIZE = 10;
 
 const path = (id: string, action = '') => `/transfers/${encodeURIComponent(id)}${action}`;
 
@@ -42,16 +40,6 @@ export const productQuery = (id: string) =>
     queryKey: queryKeys.product(id),
     queryFn: ({ signal }) => api(`/products/${encodeURIComponent(id)}`, { schema: ProductResponse, signal }),
   });
-
-/** The first products whose name matches `search`, for the line picker (same cache as the lists). */
-export const productSearchQuery = (search: string) => {
-  const query = { search, page: 1, pageSize: PICKER_SIZE };
-  return queryOptions({
-    queryKey: queryKeys.productPage(query),
-    queryFn: ({ signal }) => api(withQuery('/products', query), { schema: ProductListResponse, signal }),
-    placeholderData: keepPreviousData,
-  });
-};
 
 /** One key store per screen or dialog: a write retried after no answer keeps its key. */
 export function useKeys() {
