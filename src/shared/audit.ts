@@ -14,7 +14,7 @@ import { Role } from './roles';
  * refunded, and a `customer`'s store credit creditAdjusted; a catalogue `import` (DESIGN §14)
  * imported, once, with its file and counts; a `transfer` (DESIGN §17) created, updated, sent,
  * received, cancelled or closed; a `location` (DESIGN §17) created, updated, deactivated or
- * reactivated.
+ * reactivated; a `stocktake` (DESIGN §18) created, posted or cancelled.
  */
 export const AUDIT_ENTITIES = [
   'user',
@@ -33,6 +33,7 @@ export const AUDIT_ENTITIES = [
   'import',
   'transfer',
   'location',
+  'stocktake',
 ] as const;
 export const AuditEntity = z.enum(AUDIT_ENTITIES, {
   error: `entity must be one of ${AUDIT_ENTITIES.join(', ')}.`,
@@ -66,6 +67,7 @@ export const AUDIT_ACTIONS = [
   'creditAdjusted',
   'imported',
   'sent',
+  'posted',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS, {
   error: `action must be one of ${AUDIT_ACTIONS.join(', ')}.`,

@@ -236,6 +236,39 @@ export const REFUSALS = {
     sentence: (facts: { product: string; open: number }) =>
       `Only ${facts.open} of ${facts.product} are still in transit on this transfer.`,
   },
+  /**
+   * Stocktakes (DESIGN §18). Two open stocktakes sharing a product at one location: it names the
+   * open one (the first, when several).
+   */
+  STOCKTAKE_OVERLAP: {
+    status: 409,
+    sentence: (facts: { stocktake: string; location: string; products: number }) =>
+      `${facts.stocktake} is still counting ${facts.products === 1 ? 'one of these products' : `${facts.products.toLocaleString('en-US')} of these products`} at ${facts.location}: post or cancel it first.`,
+  },
+  /** A stocktake whose scope holds no product (no stock there, or empty categories). */
+  STOCKTAKE_EMPTY: {
+    status: 400,
+    sentence: (facts: { location: string }) =>
+      `There is nothing to count: no product is in this scope at ${facts.location}.`,
+  },
+  /** A count, post or cancel of a stocktake that is no longer counting. */
+  STOCKTAKE_STATUS: {
+    status: 409,
+    sentence: (facts: { stocktake: string; status: string; step: string }) =>
+      `${facts.stocktake} is ${facts.status}: it cannot be ${facts.step}.`,
+  },
+  /** A count of a product the stocktake does not count (or no product at all by that code). */
+  STOCKTAKE_OUT_OF_SCOPE: {
+    status: 400,
+    sentence: (facts: { product: string; stocktake: string }) =>
+      `${facts.product} is not counted in ${facts.stocktake}.`,
+  },
+  /** A filled count sheet with rows that cannot be read: `details` names each by its line. */
+  STOCKTAKE_SHEET_INVALID: {
+    status: 400,
+    sentence: (facts: { rows: number }) =>
+      `${facts.rows === 1 ? 'One row' : `${facts.rows.toLocaleString('en-US')} rows`} of the sheet cannot be counted, so nothing was counted.`,
+  },
   /** A register whose location changes while one of its sessions is open. */
   REGISTER_SESSION_OPEN: {
     status: 409,

@@ -33,6 +33,9 @@ export const PERMISSIONS = {
   'purchasing:manage': ['admin'],
   /** Transfers of stock between locations (DESIGN §17). */
   'transfers:manage': ['admin'],
+  /** Stocktakes (DESIGN §18): the selling roles and admins count; admins make, review, post and cancel. */
+  'stocktakes:count': STAFF,
+  'stocktakes:manage': ['admin'],
   'reports:read': ['admin'],
   'customers:read': STAFF,
   'customers:create': STAFF,

@@ -18,6 +18,7 @@ import { refundsRoutes } from '../modules/refunds/refunds.routes';
 import { reportsRoutes } from '../modules/reports/reports.routes';
 import { salesRoutes } from '../modules/sales/sales.routes';
 import { stockRoutes } from '../modules/stock/stock.routes';
+import { stocktakesRoutes } from '../modules/stocktakes/stocktakes.routes';
 import { storeRoutes } from '../modules/store/store.routes';
 import { suppliersRoutes } from '../modules/suppliers/suppliers.routes';
 import { tillRoutes } from '../modules/till/till.routes';
@@ -53,6 +54,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
       await api.register(lotsRoutes);
       await api.register(transfersRoutes);
       await api.register(locationsRoutes);
+      await api.register(stocktakesRoutes);
     },
     { prefix: '/api' },
   );

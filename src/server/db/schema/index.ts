@@ -11,6 +11,7 @@ export * from './refunds';
 export * from './reports';
 export * from './sales';
 export * from './stock';
+export * from './stocktakes';
 export * from './store';
 export * from './store-credit';
 export * from './till';

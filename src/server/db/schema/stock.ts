@@ -92,6 +92,8 @@ export const stockMovements = pg.pgTable(
     locationId: pg.uuid('location_id').notNull().default(sql`default_location()`),
     /** The transfer a transferOut, transferIn or transferLoss belongs to (DESIGN §17). */
     transferId: pg.uuid('transfer_id'),
+    /** The stocktake a count was posted by (DESIGN §18). */
+    stocktakeId: pg.uuid('stocktake_id'),
   },
   (t) => [
     pg.check(
@@ -112,6 +114,8 @@ export const stockMovements = pg.pgTable(
     pg.index('stock_movements_lot_idx').on(t.lotId, t.at, t.id).where(sql`${t.lotId} is not null`),
     // A transfer's movements.
     pg.index('stock_movements_transfer_idx').on(t.transferId).where(sql`${t.transferId} is not null`),
+    // A stocktake's movements.
+    pg.index('stock_movements_stocktake_idx').on(t.stocktakeId).where(sql`${t.stocktakeId} is not null`),
   ],
 );
 

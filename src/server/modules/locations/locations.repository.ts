@@ -83,7 +83,13 @@ export async function createLocation(
  * being the store's default location.
  */
 export async function locationUses(run: Runner, id: string): Promise<string[]> {
-  const [row] = await run.query<{ stock: boolean; session: boolean; transfer: boolean; isDefault: boolean }>(
+  const [row] = await run.query<{
+    stock: boolean;
+    session: boolean;
+    transfer: boolean;
+    stocktake: boolean;
+    isDefault: boolean;
+  }>(
     `select
        exists (select 1 from location_stock where location_id = $1::uuid and stock > 0) as stock,
        exists (select 1 from register_sessions s join registers r on r.id = s.register_id
@@ -91,6 +97,7 @@ export async function locationUses(run: Runner, id: string): Promise<string[]> {
        exists (select 1 from transfers
                where (from_location_id = $1::uuid or to_location_id = $1::uuid)
                  and status in ('inTransit', 'partiallyReceived')) as transfer,
+       exists (select 1 from stocktakes where location_id = $1::uuid and status = 'counting') as stocktake,
        default_location() = $1::uuid as "isDefault"`,
     [id],
   );
@@ -98,6 +105,7 @@ export async function locationUses(run: Runner, id: string): Promise<string[]> {
     row?.stock && 'holds stock',
     row?.session && 'has an open till session',
     row?.transfer && 'has an open transfer',
+    row?.stocktake && 'has an open stocktake',
     row?.isDefault && 'is the default location',
   ].filter((use): use is string => typeof use === 'string');
 }

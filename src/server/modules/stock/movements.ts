@@ -37,6 +37,7 @@ export const MOVEMENT_COLUMNS = [
   'lot_id',
   'location_id',
   'transfer_id',
+  'stocktake_id',
 ] as const;
 export type MovementColumn = (typeof MOVEMENT_COLUMNS)[number];
 
@@ -67,6 +68,8 @@ export type NewMovement = {
   locationId?: string | null;
   /** The transfer a transferOut, transferIn or transferLoss belongs to. */
   transferId?: string | null;
+  /** The stocktake a count was posted by (DESIGN §18). */
+  stocktakeId?: string | null;
   /**
    * When it happened: an ISO time (seeds and imported history); `'clock'` for the moment the row
    * is written (each row its own time, so a history reads a return before its write-off); omitted,
@@ -96,6 +99,7 @@ const COLUMN_TYPES: Record<MovementColumn, string> = {
   lot_id: 'uuid',
   location_id: 'uuid',
   transfer_id: 'uuid',
+  stocktake_id: 'uuid',
 };
 
 /** What a column is when a movement does not give it. */
@@ -119,7 +123,7 @@ const RECORD = `insert into stock_movements (${MOVEMENT_COLUMNS.join(', ')})
   returning id, at, product_id as "productId", kind, quantity, stock_after as "stockAfter", reason, note,
             user_id as "userId", user_name as "userName", order_id as "orderId",
             purchase_order_id as "purchaseOrderId", refund_id as "refundId", lot_id as "lotId",
-            location_id as "locationId", transfer_id as "transferId"`;
+            location_id as "locationId", transfer_id as "transferId", stocktake_id as "stocktakeId"`;
 
 function toRow(movement: NewMovement): Record<MovementColumn, unknown> {
   return {
@@ -137,6 +141,7 @@ function toRow(movement: NewMovement): Record<MovementColumn, unknown> {
     lot_id: movement.lotId ?? null,
     location_id: movement.locationId ?? null,
     transfer_id: movement.transferId ?? null,
+    stocktake_id: movement.stocktakeId ?? null,
   };
 }
 

@@ -50,6 +50,7 @@ export const ACTION_LABEL: Record<AuditAction, string> = {
   creditAdjusted: 'Store credit adjusted',
   imported: 'Imported',
   sent: 'Sent',
+  posted: 'Posted',
 };
 
 const ACTION_TONE: Partial<Record<AuditAction, string>> = {
@@ -75,6 +76,7 @@ const ENTITY_LABEL: Record<AuditEntity, string> = {
   import: 'Catalogue import',
   transfer: 'Transfer',
   location: 'Location',
+  stocktake: 'Stocktake',
 };
 
 const ENTITY_CHOICE: Record<AuditEntity, string> = {
@@ -94,6 +96,7 @@ const ENTITY_CHOICE: Record<AuditEntity, string> = {
   import: 'Catalogue imports',
   transfer: 'Transfers',
   location: 'Locations',
+  stocktake: 'Stocktakes',
 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

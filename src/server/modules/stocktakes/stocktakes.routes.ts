@@ -1,0 +1,218 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { IdParams } from '../../../shared/common';
+import { pageWindow } from '../../../shared/paging';
+import {
+  CountsInput,
+  CountsResponse,
+  PostStocktakeInput,
+  PostStocktakeResponse,
+  StocktakeInput,
+  StocktakeLinesQuery,
+  StocktakeLinesResponse,
+  StocktakeListResponse,
+  StocktakeQuery,
+  StocktakeResponse,
+} from '../../../shared/stocktakes';
+import { runnerOf, type Tx } from '../../db/connection';
+import { currentUser } from '../../lib/auth';
+import { notFound } from '../../lib/errors';
+import { type Answer, answerOnce } from '../../lib/idempotency';
+import { locationFor } from '../locations/location-for';
+import {
+  cancelStocktake,
+  countedLines,
+  findStocktake,
+  insertStocktake,
+  type LineAudience,
+  postStocktake,
+  recordCounts,
+  stocktakeAudience,
+  stocktakeLines,
+  stocktakePage,
+} from './stocktakes.repository';
+
+const KEYED = 'Accepts an Idempotency-Key.';
+const TAGS = ['stocktakes'];
+
+/** Admins see the review's figures, costs and, in a blind stocktake, what the ledger expects. */
+const isAdmin = (request: FastifyRequest) => currentUser(request).role === 'admin';
+
+/**
+ * Stocktakes (DESIGN §18): admins make, review, post and cancel them; the selling roles and admins
+ * find the open ones, read their lines and count.
+ */
+export const stocktakesRoutes: FastifyPluginAsyncZod = async (app) => {
+  /** The stocktake as it is now, in the transaction that changed it (with the summary for admins). */
+  const stocktakeAnswer = async (
+    tx: Tx,
+    id: string,
+    admin: boolean,
+    status = 200,
+    extra = {},
+  ): Promise<Answer> => {
+    const stocktake = await findStocktake(runnerOf(tx), id, { summary: admin });
+    if (!stocktake) throw notFound('Stocktake');
+    return { status, body: { success: true as const, stocktake, ...extra } };
+  };
+
+  app.post(
+    '/stocktakes',
+    {
+      config: { permission: 'stocktakes:manage' },
+      schema: {
+        tags: TAGS,
+        summary:
+          'Start a stocktake of a location: its products fixed now, a line per product (per lot for tracked ones)',
+        description: `Categories and products together are their union; neither: every product with stock there. 400 for an unknown category or product or an empty scope; 404 for an unknown location; 409 for an inactive one, or (STOCKTAKE_OVERLAP) when an open stocktake there counts one of these products. ${KEYED}`,
+        body: StocktakeInput,
+        response: { 201: StocktakeResponse },
+      },
+    },
+    async (request, reply) =>
+      answerOnce(request, reply, async (tx) =>
+        stocktakeAnswer(tx, await insertStocktake(tx, request.body, currentUser(request)), true, 201),
+      ),
+  );
+
+  app.get(
+    '/stocktakes',
+    {
+      config: { permission: 'stocktakes:count' },
+      schema: {
+        tags: TAGS,
+        summary: 'Stocktakes, newest first, by status and location',
+        description:
+          'The counters find the open ones here; the figures are the review’s, read one by one (admins).',
+        querystring: StocktakeQuery,
+        response: { 200: StocktakeListResponse },
+      },
+    },
+    async (request) => {
+      const { status, location } = request.query;
+      const window = pageWindow({ page: 1, ...request.query });
+      if (!window) throw new Error('a page window always exists with a page');
+      const place =
+        location === undefined
+          ? undefined
+          : await locationFor(app.database, location, { inactive: 'allowed' });
+      const page = await stocktakePage(app.database, { status, location: place?.id }, window);
+      return { success: true as const, ...page, page: window.page, pageSize: window.pageSize };
+    },
+  );
+
+  app.get(
+    '/stocktakes/:id',
+    {
+      config: { permission: 'stocktakes:count' },
+      schema: {
+        tags: TAGS,
+        summary:
+          'One stocktake; for admins with its summary: lines counted, units and value over and short, by category',
+        params: IdParams,
+        response: { 200: StocktakeResponse },
+      },
+    },
+    async (request) => {
+      const stocktake = await findStocktake(app.database, request.params.id, { summary: isAdmin(request) });
+      if (!stocktake) throw notFound('Stocktake');
+      return { success: true as const, stocktake };
+    },
+  );
+
+  app.get(
+    '/stocktakes/:id/lines',
+    {
+      config: { permission: 'stocktakes:count' },
+      schema: {
+        tags: TAGS,
+        summary:
+          'A stocktake’s lines by product name: counted or not, the differences only, by category, searched',
+        description:
+          'In a blind stocktake `expected` and `expectedAtCount` reach admins only; `cost` and `posted` always do.',
+        params: IdParams,
+        querystring: StocktakeLinesQuery,
+        response: { 200: StocktakeLinesResponse },
+      },
+    },
+    async (request) => {
+      const found = await stocktakeAudience(app.database, request.params.id);
+      if (!found) throw notFound('Stocktake');
+      const audience: LineAudience = { admin: isAdmin(request), blind: found.blind };
+      const window = pageWindow({ page: 1, ...request.query });
+      if (!window) throw new Error('a page window always exists with a page');
+      const page = await stocktakeLines(app.database, request.params.id, request.query, audience, window);
+      return { success: true as const, ...page, page: window.page, pageSize: window.pageSize };
+    },
+  );
+
+  app.post(
+    '/stocktakes/:id/counts',
+    {
+      config: { permission: 'stocktakes:count' },
+      schema: {
+        tags: TAGS,
+        summary:
+          'Count: `add` adds (a scan sends 1), `set` replaces; each line keeps who, when and the stock then',
+        description: `All counts or none. A product is named by its _id, SKU or barcode; outside the stocktake it is a 400 (STOCKTAKE_OUT_OF_SCOPE) naming it; a tracked product names its lot (a lot not on the list becomes a line; a new number needs expiresOn). 409 (STOCKTAKE_STATUS) once posted or cancelled. Answers the stocktake and the lines counted. ${KEYED}`,
+        params: IdParams,
+        body: CountsInput,
+        response: { 200: CountsResponse },
+      },
+    },
+    async (request, reply) =>
+      answerOnce(request, reply, async (tx) => {
+        const actor = currentUser(request);
+        const admin = isAdmin(request);
+        const { lineIds } = await recordCounts(tx, request.params.id, request.body.counts, actor);
+        const found = await stocktakeAudience(runnerOf(tx), request.params.id);
+        const counted = await countedLines(runnerOf(tx), lineIds, { admin, blind: found?.blind ?? true });
+        return stocktakeAnswer(tx, request.params.id, false, 200, { counted });
+      }),
+  );
+
+  app.post(
+    '/stocktakes/:id/post',
+    {
+      config: { permission: 'stocktakes:manage' },
+      schema: {
+        tags: TAGS,
+        summary:
+          'Post: each counted line’s counted − expected at its count, uncounted lines kept or zeroed, never below 0',
+        description: `One transaction, once: a \`count\` movement per counted line (a zero difference too), each naming the stocktake; lines that would fall below 0 go to 0 and are listed in \`clamped\`. 409 (STOCKTAKE_STATUS) unless counting. ${KEYED}`,
+        params: IdParams,
+        body: PostStocktakeInput,
+        response: { 200: PostStocktakeResponse },
+      },
+    },
+    async (request, reply) =>
+      answerOnce(request, reply, async (tx) => {
+        const { clamped } = await postStocktake(
+          tx,
+          request.params.id,
+          request.body.uncounted,
+          currentUser(request),
+        );
+        return stocktakeAnswer(tx, request.params.id, true, 200, { clamped });
+      }),
+  );
+
+  app.post(
+    '/stocktakes/:id/cancel',
+    {
+      config: { permission: 'stocktakes:manage' },
+      schema: {
+        tags: TAGS,
+        summary: 'Cancel a stocktake still counting: nothing is written; its products may be counted again',
+        description: `409 (STOCKTAKE_STATUS) unless counting. ${KEYED}`,
+        params: IdParams,
+        response: { 200: StocktakeResponse },
+      },
+    },
+    async (request, reply) =>
+      answerOnce(request, reply, async (tx) => {
+        await cancelStocktake(tx, request.params.id, currentUser(request));
+        return stocktakeAnswer(tx, request.params.id, true);
+      }),
+  );
+};
