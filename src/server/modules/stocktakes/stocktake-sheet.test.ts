@@ -362,7 +362,7 @@ describe.each(targets)('the stocktake count sheet on $name', (target) => {
     const cases: [string, string][] = [
       ['Name,SKU,Barcode,Lot,Expiry', 'The sheet has no Counted column'],
       ['Name,SKU,Barcode,Lot,Expiry,Qty', 'The sheet has no Counted column'],
-      ['Name,Code,Barcode,Lot,Expiry,Count', 'The sheet has no SKU, Counted columns'],
+      ['Name,Code,Barcode,Lot,Expiry,Count', 'The sheet has no SKU or Counted column'],
       ['Name,Barcode,SKU,Lot,Expiry,Counted', 'Column 2 must be SKU, not Barcode'],
       [`${HEADER},Notes`, 'The sheet has a column the count sheet does not (Notes)'],
     ];
@@ -418,6 +418,13 @@ describe.each(targets)('the stocktake count sheet on $name', (target) => {
     const printable = Buffer.from(junk.map((byte) => 0x20 + (byte % 0x5f)));
     const words = await upload(take._id, printable);
     expect(words.status).toBe(400);
+    // A sheet is not held to the JSON body's 1 MB; 16 MB is its limit.
+    const wide = `${'n'.repeat(9000)},T-${k},,,,\n`;
+    const large = await upload(take._id, `${HEADER}\n${wide.repeat(200)}Tea,T-${k},,,,6\n`);
+    expect(large.status, large.text.slice(0, 300)).toBe(200);
+    const huge = await upload(take._id, `${HEADER}\n${wide.repeat(1900)}Tea,T-${k},,,,6\n`);
+    expect(huge.status).toBe(413);
+    expect(parsed(huge, ApiError).error).toBe('The request body is too large (16 MB at most for this call).');
     const tooMany = await upload(take._id, `${HEADER}\n${`Tea,T-${k},,,,1\n`.repeat(10_001)}`);
     expect(tooMany.status).toBe(400);
     expect(parsed(tooMany, ApiError).error).toBe(

@@ -163,9 +163,7 @@ function checkHeader(columns: readonly string[]): void {
   const have = columns.map((column) => column.toLowerCase());
   const missing = COUNT_SHEET_HEADER.filter((column) => !have.includes(column.toLowerCase()));
   if (missing.length > 0)
-    throw badRequest(
-      `The sheet has no ${missing.join(', ')} column${missing.length === 1 ? '' : 's'}: its header must be ${HEADER_TEXT}.`,
-    );
+    throw badRequest(`The sheet has no ${missing.join(' or ')} column: its header must be ${HEADER_TEXT}.`);
   const wanted: readonly string[] = COUNT_SHEET_HEADER.map((column) => column.toLowerCase());
   const extra = columns.filter((column) => !wanted.includes(column.toLowerCase()));
   if (extra.length > 0)
