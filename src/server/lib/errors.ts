@@ -22,7 +22,12 @@ export type RefusalFacts = {
   stock?: number;
   /** SHORT_AT_LOCATION (DESIGN §17): the product's stock at its other locations that hold some. */
   elsewhere?: Elsewhere;
+  /** Where each of several problems is (STOCKTAKE_SHEET_INVALID: a sheet's rows, by line). */
+  details?: ErrorDetail[];
 };
+
+/** One problem of several a refusal names (the shape of ApiError's details). */
+export type ErrorDetail = { path: string; message: string };
 
 /** Where else a product short at one location is held, and how many units each holds. */
 export type Elsewhere = { location: { _id: string; name: string }; stock: number }[];
@@ -34,6 +39,7 @@ export class AppError extends Error {
   readonly total: number | undefined;
   readonly stock: number | undefined;
   readonly elsewhere: Elsewhere | undefined;
+  readonly details: ErrorDetail[] | undefined;
 
   constructor(
     readonly status: number,
@@ -47,6 +53,7 @@ export class AppError extends Error {
     this.total = facts.total;
     this.stock = facts.stock;
     this.elsewhere = facts.elsewhere;
+    this.details = facts.details;
   }
 }
 
@@ -54,7 +61,7 @@ export class AppError extends Error {
 export function appErrorBody(
   error: AppError,
 ): { success: false; error: string; code: ErrorCode } & Omit<RefusalFacts, 'code'> {
-  const { code, existing, total, stock, elsewhere } = error;
+  const { code, existing, total, stock, elsewhere, details } = error;
   return {
     success: false,
     error: error.message,
@@ -63,6 +70,7 @@ export function appErrorBody(
     ...(total === undefined ? {} : { total }),
     ...(stock === undefined ? {} : { stock }),
     ...(elsewhere === undefined ? {} : { elsewhere }),
+    ...(details === undefined ? {} : { details }),
   };
 }
 
@@ -71,7 +79,7 @@ export function refuse<C extends RefusalCode>(code: C, ...facts: RefusalArgs<C>)
   return new AppError(REFUSALS[code].status, refusalSentence(code, ...facts), { code });
 }
 
-/** The named refusal `code` with the facts its body carries besides the sentence (`existing`, `total`, `stock`). */
+/** The named refusal `code` with the facts its body carries besides the sentence (`existing`, `total`, `stock`, `details`). */
 export function refuseWith<C extends RefusalCode>(
   code: C,
   extra: Omit<RefusalFacts, 'code'>,

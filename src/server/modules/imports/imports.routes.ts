@@ -33,7 +33,7 @@ import {
   startImport,
   UPLOAD_BATCH,
 } from './imports.repository';
-import { readSpreadsheet, tooLarge } from './spreadsheet';
+import { CSV_MEDIA_TYPES, isUtf8Charset, mediaTypeOf, readSpreadsheet, tooLarge } from './spreadsheet';
 import { UNPACKED_MAX } from './workbook';
 
 /**
@@ -50,20 +50,9 @@ class UploadBody {
   }
 }
 
-/**
- * The media types an upload may be sent as. Besides text/csv: application/csv and text/plain,
- * which some tools give a .csv, application/vnd.ms-excel, which browsers on a machine with Excel
- * give a .csv, and tab-separated text (the delimiter is found by itself).
- */
+/** The media types an upload may be sent as: CSV's (spreadsheet.ts) and an Excel workbook's. */
 const FORMAT_OF: Record<string, ImportFormat> = {
-  [CSV_MIME]: 'csv',
-  'application/csv': 'csv',
-  'text/x-csv': 'csv',
-  'application/x-csv': 'csv',
-  'text/comma-separated-values': 'csv',
-  'text/tab-separated-values': 'csv',
-  'text/plain': 'csv',
-  'application/vnd.ms-excel': 'csv',
+  ...Object.fromEntries(CSV_MEDIA_TYPES.map((type) => [type, 'csv' as const])),
   [XLSX_MIME]: 'xlsx',
 };
 
@@ -71,16 +60,10 @@ const UNSUPPORTED = 'Send the file as CSV (text/csv) or as an Excel workbook (.x
 
 /** The upload's format by its content type (415 for any other, or for text not in UTF-8). */
 function formatOf(request: FastifyRequest): ImportFormat {
-  const [type = '', ...params] = (request.headers['content-type'] ?? '').toLowerCase().split(';');
-  const format = FORMAT_OF[type.trim()];
+  const { type, charset } = mediaTypeOf(request.headers['content-type']);
+  const format = FORMAT_OF[type];
   if (!format) throw new AppError(415, UNSUPPORTED);
-  const charset = params
-    .map((param) => param.trim())
-    .find((param) => param.startsWith('charset='))
-    ?.slice('charset='.length)
-    .replaceAll('"', '');
-  if (format === 'csv' && charset && !['utf-8', 'utf8', 'us-ascii'].includes(charset))
-    throw new AppError(415, 'Send CSV as UTF-8 text.');
+  if (format === 'csv' && !isUtf8Charset(charset)) throw new AppError(415, 'Send CSV as UTF-8 text.');
   return format;
 }
 

@@ -1,4 +1,5 @@
 import {
+  CSV_MIME,
   type ImportFormat,
   MAX_IMPORT_BYTES,
   MAX_IMPORT_CELL_CHARS,
@@ -32,13 +33,41 @@ export type SheetRow = { line: number; cells: string[] };
  */
 export type Sheet = { columns: string[]; batches: AsyncGenerator<SheetRow[]>; close(): Promise<void> };
 
-/** The 413 the app answers for a body above a route's limit, in the same words. */
-export function tooLarge(): AppError {
-  return new AppError(
-    413,
-    `The request body is too large (${sizeText(MAX_IMPORT_BYTES)} at most for this call).`,
-  );
+/** The 413 the app answers for a body above a route's limit (`max` bytes), in the same words. */
+export function tooLarge(max = MAX_IMPORT_BYTES): AppError {
+  return new AppError(413, `The request body is too large (${sizeText(max)} at most for this call).`);
 }
+
+/**
+ * The media types a CSV upload may be sent as. Besides text/csv: application/csv and text/plain,
+ * which some tools give a .csv, application/vnd.ms-excel, which browsers on a machine with Excel
+ * give a .csv, and tab-separated text (the delimiter is found by itself).
+ */
+export const CSV_MEDIA_TYPES = [
+  CSV_MIME,
+  'application/csv',
+  'text/x-csv',
+  'application/x-csv',
+  'text/comma-separated-values',
+  'text/tab-separated-values',
+  'text/plain',
+  'application/vnd.ms-excel',
+] as const;
+
+/** A Content-Type header's media type (lower case) and the charset it names, if any. */
+export function mediaTypeOf(header: string | undefined): { type: string; charset?: string } {
+  const [type = '', ...params] = (header ?? '').toLowerCase().split(';');
+  const charset = params
+    .map((param) => param.trim())
+    .find((param) => param.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replaceAll('"', '');
+  return charset ? { type: type.trim(), charset } : { type: type.trim() };
+}
+
+/** Whether a charset a CSV upload names is one its bytes are read in (UTF-8; ASCII is UTF-8). */
+export const isUtf8Charset = (charset: string | undefined): boolean =>
+  charset === undefined || ['utf-8', 'utf8', 'us-ascii'].includes(charset);
 
 /** The body's chunks, refused with a 413 once they pass `max` bytes. */
 export async function* limitBytes(
@@ -57,7 +86,7 @@ export async function* limitBytes(
     }
     if (next.done) return;
     total += next.value.byteLength;
-    if (total > max) throw tooLarge();
+    if (total > max) throw tooLarge(max);
     yield next.value;
   }
 }

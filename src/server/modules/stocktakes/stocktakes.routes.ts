@@ -3,8 +3,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams } from '../../../shared/common';
 import { pageWindow } from '../../../shared/paging';
 import {
+  COUNT_SHEET_HEADER,
   CountsInput,
   CountsResponse,
+  MAX_COUNTS,
   PostStocktakeInput,
   PostStocktakeResponse,
   StocktakeInput,
@@ -19,6 +21,14 @@ import { currentUser } from '../../lib/auth';
 import { notFound } from '../../lib/errors';
 import { type Answer, answerOnce } from '../../lib/idempotency';
 import { locationFor } from '../locations/location-for';
+import {
+  acceptCountSheets,
+  countSheetOf,
+  countSheetValidator,
+  MAX_SHEET_BYTES,
+  recordSheetCounts,
+  sendCountSheet,
+} from './stocktake-sheet';
 import {
   cancelStocktake,
   countedLines,
@@ -43,6 +53,8 @@ const isAdmin = (request: FastifyRequest) => currentUser(request).role === 'admi
  * find the open ones, read their lines and count.
  */
 export const stocktakesRoutes: FastifyPluginAsyncZod = async (app) => {
+  // The count sheet comes back as CSV to POST /stocktakes/:id/counts (stocktake-sheet.ts).
+  acceptCountSheets(app);
   /** The stocktake as it is now, in the transaction that changed it (with the summary for admins). */
   const stocktakeAnswer = async (
     tx: Tx,
@@ -128,14 +140,15 @@ export const stocktakesRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: TAGS,
         summary:
           'A stocktake’s lines by product name: counted or not, the differences only, by category, searched',
-        description:
-          'In a blind stocktake `expected` and `expectedAtCount` reach admins only; `cost` and `posted` always do.',
+        description: `In a blind stocktake \`expected\` and \`expectedAtCount\` reach admins only; \`cost\` and \`posted\` always do. format=csv answers the count sheet (ST-000001-count-sheet.csv): exactly the columns ${COUNT_SHEET_HEADER.join(', ')}, a row per line the filters keep (every page), Counted left empty to be filled in and sent back to POST /api/stocktakes/:id/counts; no stock in it, blind or not.`,
         params: IdParams,
         querystring: StocktakeLinesQuery,
         response: { 200: StocktakeLinesResponse },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      if (request.query.format === 'csv')
+        return sendCountSheet(app.database, reply, request.params.id, request.query);
       const found = await stocktakeAudience(app.database, request.params.id);
       if (!found) throw notFound('Stocktake');
       const audience: LineAudience = { admin: isAdmin(request), blind: found.blind };
@@ -154,21 +167,27 @@ export const stocktakesRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: TAGS,
         summary:
           'Count: `add` adds (a scan sends 1), `set` replaces; each line keeps who, when and the stock then',
-        description: `All counts or none. A product is named by its _id, SKU or barcode; outside the stocktake it is a 400 (STOCKTAKE_OUT_OF_SCOPE) naming it; a tracked product names its lot (a lot not on the list becomes a line; a new number needs expiresOn). 409 (STOCKTAKE_STATUS) once posted or cancelled. Answers the stocktake and the lines counted. ${KEYED}`,
+        description: `All counts or none. A product is named by its _id, SKU or barcode; outside the stocktake it is a 400 (STOCKTAKE_OUT_OF_SCOPE) naming it; a tracked product names its lot (a lot not on the list becomes a line; a new number needs expiresOn). 409 (STOCKTAKE_STATUS) once posted or cancelled. Answers the stocktake and the lines counted. The body may instead be the count sheet filled in (text/csv, or another CSV type the catalogue import takes; UTF-8, up to ${MAX_SHEET_BYTES / 2 ** 20} MB): its header exactly ${COUNT_SHEET_HEADER.join(', ')} (400 naming a missing or wrong column); a row with Counted empty is skipped, a filled one (a whole number 0–1,000,000) sets its line; a row finds its product by SKU, else barcode, and a tracked product's lot by Lot (Expiry, as YYYY-MM-DD, for a lot new to the product). At most ${MAX_COUNTS.toLocaleString('en-US')} filled rows; none is a 400. Any row that cannot be counted is a 400 (STOCKTAKE_SHEET_INVALID) whose details name each by its line in the file (the header is line 1), and nothing is counted; a file that cannot be read (not UTF-8, a NUL, a cell over 10,000 characters) is a 400 saying where, a larger one a 413, another media type or charset a 415. ${KEYED}`,
         params: IdParams,
         body: CountsInput,
         response: { 200: CountsResponse },
       },
+      // A count sheet passes the JSON body's validation; its rows are checked as it is read.
+      validatorCompiler: countSheetValidator,
     },
-    async (request, reply) =>
-      answerOnce(request, reply, async (tx) => {
+    async (request, reply) => {
+      const sheet = await countSheetOf(request.body);
+      return answerOnce(request, reply, async (tx) => {
         const actor = currentUser(request);
         const admin = isAdmin(request);
-        const { lineIds } = await recordCounts(tx, request.params.id, request.body.counts, actor);
+        const { lineIds } = sheet
+          ? await recordSheetCounts(tx, request.params.id, sheet, actor)
+          : await recordCounts(tx, request.params.id, request.body.counts, actor);
         const found = await stocktakeAudience(runnerOf(tx), request.params.id);
         const counted = await countedLines(runnerOf(tx), lineIds, { admin, blind: found?.blind ?? true });
         return stocktakeAnswer(tx, request.params.id, false, 200, { counted });
-      }),
+      });
+    },
   );
 
   app.post(
