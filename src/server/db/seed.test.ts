@@ -4,6 +4,7 @@ import { ImportListResponse } from '../../shared/imports';
 import { ProductListResponse } from '../../shared/products';
 import { SaleResponse } from '../../shared/sales';
 import { StockCheckResponse } from '../../shared/stock';
+import { StocktakeLinesResponse, StocktakeListResponse, StocktakeResponse } from '../../shared/stocktakes';
 import { StoreSettingsResponse, TaxRateListResponse } from '../../shared/store';
 import { SessionResponse } from '../../shared/till';
 import { nth } from '../test/fixtures';
@@ -113,12 +114,13 @@ describe('the demo store', () => {
   it('has a stockroom and a second shop stocked by transfers, a transfer in every state, and every ledger whole (DESIGN §17)', async () => {
     const places = await t.sql<{ name: string; kind: string; units: number; products: number }>(
       `select l.name, l.kind, coalesce(sum(s.stock), 0)::int as units, count(*) filter (where s.stock > 0)::int as products
-       from locations l left join location_stock s on s.location_id = l.id group by l.id order by l.created_at`,
+       from locations l left join location_stock s on s.location_id = l.id group by l.id order by l.name`,
     );
+    // By name: the two made by the seed may share a created_at to the millisecond.
     expect(places.map((p) => [p.name, p.kind])).toEqual([
+      ['Brooklyn shop', 'store'],
       ['Main store', 'store'],
       ['Stockroom', 'stockroom'],
-      ['Brooklyn shop', 'store'],
     ]);
     for (const place of places) expect(place.products, place.name).toBeGreaterThan(10);
     const statuses = await t.sql<{ status: string }>('select distinct status from transfers order by status');
@@ -285,5 +287,95 @@ describe('the demo store', () => {
        from products p where p.tracking = 'lot'`,
     );
     expect(products).toEqual({ bad: 0, tracked: 8 });
+  });
+
+  it('has a dispensary count posted at the Main store with a small shrinkage, and the Brooklyn shop counting (DESIGN §18)', async () => {
+    const list = await t.call('GET', '/api/stocktakes', { token: t.as.admin.token });
+    expect(list.status, list.text).toBe(200);
+    const { stocktakes } = parsed(list, StocktakeListResponse);
+    // Newest first.
+    expect(stocktakes.map((s) => [s.number, s.status, s.location.name])).toEqual([
+      ['ST-000002', 'counting', 'Brooklyn shop'],
+      ['ST-000001', 'posted', 'Main store'],
+    ]);
+    const [counting, posted] = [nth(stocktakes, 0), nth(stocktakes, 1)];
+    expect(posted).toMatchObject({
+      scope: { categories: [{ name: 'Prescription Medicines' }], products: [] },
+      createdBy: { name: 'Alex Admin' },
+      postedBy: { name: 'Alex Admin' },
+      uncounted: 'keep',
+    });
+
+    // Every lot counted; three short by a box or two, one over; the shrinkage small, at cost.
+    const review = parsed(
+      await t.call('GET', `/api/stocktakes/${posted._id}`, { token: t.as.admin.token }),
+      StocktakeResponse,
+    ).stocktake;
+    expect(review.summary).toMatchObject({ uncounted: 0, unitsShort: 4, unitsOver: 1 });
+    expect(review.summary?.counted).toBe(posted.lines);
+    expect(review.summary?.net).toBeLessThan(0);
+    expect(review.summary?.net).toBeGreaterThan(-25);
+    const lines = parsed(
+      await t.call('GET', `/api/stocktakes/${posted._id}/lines?pageSize=100`, { token: t.as.admin.token }),
+      StocktakeLinesResponse,
+    ).lines;
+    expect(lines.length).toBeGreaterThanOrEqual(5);
+    for (const line of lines) {
+      expect(line.lot, line.product.name).toBeDefined();
+      expect(line.countedBy?.name).toBe('Morgan Medical');
+      expect(line.posted).toBe((line.counted ?? 0) - (line.expectedAtCount ?? 0));
+    }
+    expect(lines.map((line) => line.posted).sort()).toEqual(
+      [...Array(lines.length - 4).fill(0), -1, -1, -2, 1].sort(),
+    );
+    // Its count movements: one a line, each naming it, as the lines say; one audit entry.
+    const movements = await t.sql<{ lot_id: string; quantity: number; kind: string; location: string }>(
+      `select m.lot_id, m.quantity, m.kind, l.name as location from stock_movements m
+         join locations l on l.id = m.location_id where m.stocktake_id = $1`,
+      [posted._id],
+    );
+    expect(movements).toHaveLength(lines.length);
+    for (const line of lines)
+      expect(movements.find((m) => m.lot_id === line.lot?._id)).toEqual({
+        lot_id: line.lot?._id,
+        quantity: line.posted,
+        kind: 'count',
+        location: 'Main store',
+      });
+    const [audit] = await t.sql<{ n: number }>(
+      `select count(*)::int as n from audit_log where entity_type = 'stocktake' and entity_id = $1 and action = 'posted'`,
+      [posted._id],
+    );
+    expect(audit?.n).toBe(1);
+    // The scanned lot kept a row per scan.
+    const [scans] = await t.sql<{ n: number }>(
+      `select count(*)::int as n from stocktake_counts c join stocktake_lines l on l.id = c.line_id
+        where l.stocktake_id = $1 and c.mode = 'add' and c.quantity = 1`,
+      [posted._id],
+    );
+    expect(scans?.n).toBeGreaterThan(3);
+
+    // Brooklyn: about half its lines counted so far, by two of the staff; the rest still to count.
+    const open = parsed(
+      await t.call('GET', `/api/stocktakes/${counting._id}`, { token: t.as.admin.token }),
+      StocktakeResponse,
+    ).stocktake;
+    expect(open.summary?.lines).toBe(counting.lines);
+    expect(open.summary?.counted).toBeGreaterThan(counting.lines * 0.35);
+    expect(open.summary?.uncounted).toBeGreaterThan(counting.lines * 0.35);
+    expect(open.summary?.unitsShort).toBe(3);
+    const countedBy = await t.sql<{ name: string }>(
+      `select distinct counted_by_name as name from stocktake_lines where stocktake_id = $1 and counted is not null
+        order by 1`,
+      [counting._id],
+    );
+    expect(countedBy.map((c) => c.name)).toEqual(['Eddie Employee', 'Sally Sales']);
+    const [moved] = await t.sql<{ n: number }>(
+      'select count(*)::int as n from stock_movements where stocktake_id = $1',
+      [counting._id],
+    );
+    expect(moved?.n).toBe(0);
+    const check = await t.call('GET', '/api/stock/check', { token: t.as.admin.token });
+    expect(parsed(check, StockCheckResponse).mismatches).toEqual([]);
   });
 });

@@ -17,6 +17,7 @@ import type { Database } from './connection';
 import { seedImports } from './seed-imports';
 import { seedLocations } from './seed-locations';
 import { seedLots } from './seed-lots';
+import { seedStocktakes } from './seed-stocktakes';
 import { seedTill } from './seed-till';
 
 /** A small deterministic random generator, so every demo database is the same. */
@@ -449,6 +450,8 @@ export async function seedDemo(
   if (admin) await seedImports(database, { now, admin });
   // A stockroom and a second shop, stocked by transfers (DESIGN §17), with its own draws.
   if (admin) await seedLocations(database, { admin, random: seededRandom(20_261_201) });
+  // A dispensary count posted at the Main store and the Brooklyn shop's count under way (DESIGN §18).
+  if (admin) await seedStocktakes(database, { admin, staff: userIds });
 }
 
 /**
