@@ -47,6 +47,16 @@ import {
   TARGETS,
   target,
 } from './settings';
+import {
+  type PostRun,
+  SCAN_CLIENTS,
+  SCAN_FLOOR,
+  SCAN_ROW,
+  SCANS_EACH,
+  type ScanRun,
+  STOCKTAKE_LEDGER_ALONE,
+  stocktakeProblems,
+} from './stocktakes';
 import type { SessionCheck } from './till';
 import { TRANSFER_LINES, type TransferRun } from './transfers';
 
@@ -97,6 +107,51 @@ function targetTable(rows: TargetRow[], verdict: (ok: boolean) => string): strin
   ];
 }
 
+/**
+ * DESIGN §18's speed: the post of the stocktake beside its movements written alone, the scans'
+ * p99 beside the bare route asked by the same clients, and the scans all counted.
+ */
+function stocktakeRows(
+  post: PostRun | undefined,
+  scans: ScanRun | undefined,
+  ledgerAloneMs: number,
+  byName: (name: string) => LoadResult | undefined,
+): TargetRow[] {
+  const scanned = byName(SCAN_ROW);
+  const floor = byName(SCAN_FLOOR);
+  const sent = SCAN_CLIENTS * SCANS_EACH;
+  return [
+    post
+      ? {
+          target: `post a stocktake of ${post.lines.toLocaleString('en-US')} lines < ${TARGETS.stocktakePostSeconds} s (every line counted in ${post.counts.length} requests of set counts, ${post.differing} off)`,
+          value: post.postMs / 1000,
+          goal: TARGETS.stocktakePostSeconds,
+          unit: 's',
+          digits: 2,
+          ok: post.postMs / 1000 < TARGETS.stocktakePostSeconds && post.problems.length === 0,
+          limit: { name: STOCKTAKE_LEDGER_ALONE, value: ledgerAloneMs / 1000, unit: 's', digits: 2 },
+        }
+      : { target: 'post a stocktake', measured: 'not measured', ok: false },
+    scanned && floor && scans
+      ? {
+          target: `scan into a ${scans.lines.toLocaleString('en-US')}-line stocktake p99 < ${TARGETS.scanP99} ms, ${SCAN_CLIENTS} people scanning at once (${scanned.rps.toFixed(0)} scans/s, p50 ${scanned.p50.toFixed(1)} ms, ${scanned.note})`,
+          value: scanned.p99,
+          goal: TARGETS.scanP99,
+          unit: 'ms',
+          ok: scanned.p99 < TARGETS.scanP99 && scans.problems.length === 0,
+          limit: { name: `${SCAN_FLOOR} p99`, value: floor.p99, unit: 'ms' },
+        }
+      : { target: 'scan into a stocktake', measured: 'not measured', ok: false },
+    scans
+      ? {
+          target: `${SCAN_CLIENTS} × ${SCANS_EACH} racing scans: every add counted`,
+          measured: `${scans.counted} units counted for ${sent} scans${scans.problems.length ? `; ${scans.problems.join('; ')}` : ''}`,
+          ok: scans.counted === sent && scans.problems.length === 0,
+        }
+      : { target: 'racing scans all counted', measured: 'not measured', ok: false },
+  ];
+}
+
 /** Writes the results file and prints it; answers what broke the ledger, if anything did. */
 export function report(r: {
   loadSeconds: number;
@@ -122,6 +177,9 @@ export function report(r: {
   stockCheck: StockCheckRun;
   receipts: { ms: number[]; failures: string[] };
   transfers: TransferRun;
+  stocktakePost: PostRun | undefined;
+  stocktakeScans: ScanRun | undefined;
+  stocktakeLedgerAloneMs: number;
   openLines: number;
   suggested: { suppliers: number; lines: number };
   exported: ExportResult | undefined;
@@ -293,6 +351,7 @@ export function report(r: {
         r.transfers.failures.length === 0,
       limit: steadyFloor,
     },
+    ...stocktakeRows(r.stocktakePost, r.stocktakeScans, r.stocktakeLedgerAloneMs, byName),
     {
       target: `reorder suggestions p99 < ${TARGETS.suggestionsP99} ms, at a steady ${SUGGESTIONS_RATE} req/s`,
       value: suggestions.p99,
@@ -534,6 +593,7 @@ export function report(r: {
                 DASHBOARD_ALONE_FLAT,
                 SEARCH_ALONE_FLAT,
                 SUGGESTIONS_ALONE,
+                SCAN_FLOOR,
               ].includes(x.name)
             ? 'limit'
             : `${((x.rps / bare.rps) * 100).toFixed(1)} % of bare route`;
@@ -564,5 +624,10 @@ export function report(r: {
   log('');
   log(markdown);
   log(`Written to ${file}`);
-  return [...ledger, ...importProblems, ...lotProblemsFound];
+  return [
+    ...ledger,
+    ...importProblems,
+    ...lotProblemsFound,
+    ...stocktakeProblems(r.stocktakePost, r.stocktakeScans),
+  ];
 }

@@ -9,6 +9,12 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const args = new Set(process.argv.slice(2));
 export const embedded = args.has('--embedded');
 export const quick = args.has('--quick');
+/** `--only <word>`: only the scenarios whose name holds the word, and no results file (bench/run.ts). */
+export const ONLY = (() => {
+  const argv = process.argv.slice(2);
+  const at = argv.indexOf('--only');
+  return at >= 0 ? argv[at + 1]?.toLowerCase() : undefined;
+})();
 export const SECONDS = quick ? 3 : 10;
 export const ORDER_CLIENTS = 64;
 export const size = quick
@@ -35,6 +41,8 @@ export const TARGETS = {
   importCheckSeconds: 15,
   importApplySeconds: 60,
   importMemoryMb: 300,
+  stocktakePostSeconds: 5,
+  scanP99: 50,
 };
 /** Steady rate of refunds at the counter (the issue's figure). */
 export const REFUND_RATE = 50;

@@ -8,6 +8,7 @@ import type { OrderProducts } from '../orders-check';
 import type { PurchasingSet } from '../purchasing';
 import type { StockCheckRun } from '../settings';
 import type { SteadyOptions } from '../steady-load';
+import type { PostRun, ScanRun, StocktakeSet } from '../stocktakes';
 import type { TransferRun, TransferSet } from '../transfers';
 
 /** A signed-in member of the bench's staff. */
@@ -28,6 +29,7 @@ export interface Prepared {
   lotSteady: LotProducts;
   lotFlat: LotProducts;
   transfers: TransferSet;
+  stocktakes: StocktakeSet;
 }
 
 /** What the scenarios measured besides their load rows, read by the report. */
@@ -39,6 +41,8 @@ export interface Measured {
   stockCheck: StockCheckRun;
   receipts: { ms: number[]; failures: string[] };
   transfers: TransferRun;
+  stocktakePost: PostRun | undefined;
+  stocktakeScans: ScanRun | undefined;
   suggested: { suppliers: number; lines: number };
   exported: ExportResult | undefined;
   barcodeFound: string;

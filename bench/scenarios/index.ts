@@ -16,6 +16,7 @@ import {
   STEADY_SALE,
 } from './sales';
 import { ADJUST_STOCK, MOVEMENTS_PAGE, PLACE_ORDER, STOCK_CHECK } from './stock';
+import { STOCKTAKE_POST, STOCKTAKE_SCANS } from './stocktakes';
 import { TRANSFER } from './transfers';
 
 export type { Bench, Measured, Prepared, Scenario, Signed } from './bench';
@@ -43,6 +44,8 @@ export const SCENARIOS: Scenario[] = [
   ...REPORT_ROWS,
   RECEIVE,
   TRANSFER,
+  STOCKTAKE_SCANS,
+  STOCKTAKE_POST,
   CSV_EXPORT,
   STOCK_CHECK,
   CATALOGUE_INTERACTIVE,

@@ -565,13 +565,17 @@ async function resolveCounts(
   }
   if (problems.length > 0) return { resolved: [], problems };
   const plain = wanted.filter((want) => !want.lot).map((want) => want.product.id);
+  // One probe of the lines' key per product: a new stocktake's id is not yet in the statistics,
+  // and with product_id = any(…) the planner walks all of its lines for each count instead.
   const plainLines = new Map(
     plain.length === 0
       ? []
       : (
           await q.query<{ id: string; product_id: string }>(
-            `select id, product_id from stocktake_lines
-              where stocktake_id = $1 and lot_id is null and product_id = any($2::uuid[])`,
+            `select sl.id, sl.product_id from unnest($2::uuid[]) as x(product_id)
+               cross join lateral (select id, product_id from stocktake_lines
+                                    where stocktake_id = $1 and lot_id is null and product_id = x.product_id
+                                    limit 1) sl`,
             [stocktake.id, [...new Set(plain)]],
           )
         ).map((row) => [row.product_id, row.id]),
