@@ -6,6 +6,11 @@ import type { Role } from '../../shared/roles';
 import { purchaseOrder } from '../features/purchasing/purchasing-test-data';
 import { refund } from '../features/refunds/refunds-test-data';
 import { period, salesAnswer } from '../features/reports/reports-test-data';
+import {
+  figures,
+  stocktake as shownStocktakeOf,
+  line as stocktakeLine,
+} from '../features/stocktakes/stocktakes-test-data';
 import { openSession, report as tillReport } from '../features/till/till-test-data';
 import { summary, transfer, line as transferLine } from '../features/transfers/transfers-test-data';
 import { createQueryClient } from '../lib/query-client';
@@ -73,6 +78,11 @@ const EMPTY_TEXTS = [
   'Nothing expires in the next',
   'This lot has no movements.',
   'No transfers',
+  'No stocktakes',
+  'No stocktake is being counted',
+  'This stocktake has no lines.',
+  'No lines match.',
+  'No differences',
 ];
 
 const SENTENCE = 'The database is resting.';
@@ -430,7 +440,24 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
     answer: (query) => ({ transfers: [summary(shownTransfer())], ...page(query, 1) }),
   },
   { path: /^\/api\/transfers\/x1$/, answer: () => ({ transfer: shownTransfer() }) },
+  // Stocktakes (DESIGN §18): the list (the counters' open ones too), one with its summary, its lines.
+  {
+    path: /^\/api\/stocktakes$/,
+    answer: (query) => ({ stocktakes: [shownStocktake()], ...page(query, 1) }),
+  },
+  { path: /^\/api\/stocktakes\/x1$/, answer: () => ({ stocktake: shownStocktake() }) },
+  {
+    path: /^\/api\/stocktakes\/x1\/lines$/,
+    answer: (query) => ({
+      lines: [stocktakeLine('x1', SHOWN, { counted: 2, expectedAtCount: 1, cost: 1 })],
+      ...page(query, 1),
+    }),
+  },
 ];
+
+function shownStocktake() {
+  return shownStocktakeOf({ _id: 'x1', location: { _id: 'l1', name: SHOWN }, summary: figures() });
+}
 
 function shownTransfer() {
   return transfer({ _id: 'x1', from: { _id: 'x1', name: SHOWN }, lines: [transferLine('x1', SHOWN)] });

@@ -1,6 +1,6 @@
 import type { Role } from '../../shared/roles';
 import type { IconName } from '../components/icon';
-import { EXPIRING_PATH, REPORTS_PATH, TRANSFERS_PATH } from '../lib/admin-paths';
+import { EXPIRING_PATH, REPORTS_PATH, STOCKTAKES_PATH, TRANSFERS_PATH } from '../lib/admin-paths';
 import { CHANGE_PASSWORD_PATH, landingPathFor } from '../lib/role-home';
 import type { Session } from '../lib/session';
 
@@ -39,6 +39,7 @@ function staffMenu(base: string): MenuItem[] {
     { label: 'Till sessions', to: `${base}/till/sessions`, icon: 'till' },
     { label: 'Orders', to: `${base}/orders`, icon: 'orders' },
     { label: 'Customers', to: `${base}/customers`, icon: 'customers' },
+    { label: 'Stocktake', to: `${base}/stocktakes`, icon: 'stocktake' },
     { label: 'Profile', to: `${base}/profile`, icon: 'profile' },
     LOGOUT,
   ];
@@ -67,6 +68,7 @@ export const MENUS: Record<Role, MenuItem[]> = {
     { label: 'Suppliers', to: '/admin-dashboard/supplier', icon: 'suppliers' },
     { label: 'Purchasing', to: '/admin-dashboard/purchase-orders', icon: 'purchasing' },
     { label: 'Transfers', to: TRANSFERS_PATH, icon: 'transfer' },
+    { label: 'Stocktakes', to: STOCKTAKES_PATH, icon: 'stocktake' },
     { label: 'Reports', to: REPORTS_PATH, icon: 'reports' },
     { label: 'Users', to: '/admin-dashboard/users', icon: 'users' },
     { label: 'Store settings', to: '/admin-dashboard/store', icon: 'store' },

@@ -57,6 +57,18 @@ const transferForm = () =>
   import('../features/transfers/transfer-form-page').then((m) => ({ Component: m.TransferFormPage }));
 const packingList = () =>
   import('../features/transfers/packing-list-page').then((m) => ({ Component: m.PackingListPage }));
+const stocktakes = () =>
+  import('../features/stocktakes/stocktakes-page').then((m) => ({ Component: m.StocktakesPage }));
+const newStocktake = () =>
+  import('../features/stocktakes/new-stocktake-page').then((m) => ({ Component: m.NewStocktakePage }));
+const stocktake = () =>
+  import('../features/stocktakes/stocktake-page').then((m) => ({ Component: m.StocktakePage }));
+const openStocktakes = () =>
+  import('../features/stocktakes/open-stocktakes-page').then((m) => ({ Component: m.OpenStocktakesPage }));
+const stocktakeCount = () =>
+  import('../features/stocktakes/count-page').then((m) => ({ Component: m.CountPage }));
+const countSheet = () =>
+  import('../features/stocktakes/count-sheet-page').then((m) => ({ Component: m.CountSheetPage }));
 const reports = () => import('../features/reports/reports-page').then((m) => ({ Component: m.ReportsPage }));
 const customers = () =>
   import('../features/customers/customers-page').then((m) => ({ Component: m.CustomersPage }));
@@ -130,11 +142,15 @@ const storePages: Page[] = [
   { path: 'refunds/:id', lazy: refundReceipt },
   { path: 'till/sessions', lazy: tillSessions },
   { path: 'till/sessions/:id', lazy: tillReport },
+  // A stocktake's count screen and paper sheet (DESIGN §18): every counting role, in its own area.
+  { path: 'stocktakes/:id/count', lazy: stocktakeCount },
+  { path: 'stocktakes/:id/sheet', lazy: countSheet },
 ];
 
 const staffPages: Page[] = [
   { index: true, lazy: catalogue, prefetch: prefetchCatalogue },
   ...storePages,
+  { path: 'stocktakes', lazy: openStocktakes },
   { path: 'profile', lazy: profile },
 ];
 
@@ -167,6 +183,9 @@ const adminPages: Page[] = [
   { path: 'transfers/:id', lazy: transfer },
   { path: 'transfers/:id/edit', lazy: transferForm },
   { path: 'transfers/:id/packing-list', lazy: packingList },
+  { path: 'stocktakes', lazy: stocktakes },
+  { path: 'stocktakes/new', lazy: newStocktake },
+  { path: 'stocktakes/:id', lazy: stocktake },
   { path: 'reports', lazy: reports },
   ...storePages,
   { path: 'users', lazy: users },

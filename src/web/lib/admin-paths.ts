@@ -47,3 +47,8 @@ export function newTransferPath(
 export const transferPath = (id: string) => `${TRANSFERS_PATH}/${encodeURIComponent(id)}`;
 export const editTransferPath = (id: string) => `${transferPath(id)}/edit`;
 export const packingListPath = (id: string) => `${transferPath(id)}/packing-list`;
+
+/** Stocktakes (DESIGN §18): the list, a new one, and one stocktake's review. */
+export const STOCKTAKES_PATH = '/admin-dashboard/stocktakes';
+export const NEW_STOCKTAKE_PATH = `${STOCKTAKES_PATH}/new`;
+export const stocktakePath = (id: string) => `${STOCKTAKES_PATH}/${encodeURIComponent(id)}`;

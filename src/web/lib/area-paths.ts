@@ -19,3 +19,12 @@ export const refundPath = (role: Role, id: string) =>
 export const sessionsPath = (role: Role) => `${homePathFor(role)}/till/sessions`;
 /** A till session's report: X while open, Z once closed. */
 export const sessionPath = (role: Role, id: string) => `${sessionsPath(role)}/${encodeURIComponent(id)}`;
+/**
+ * Stocktakes (DESIGN §18): the counters' list of open ones (an admin's is every stocktake), the
+ * count screen and the printable count sheet, in the signed-in user's own area.
+ */
+export const stocktakesPath = (role: Role) => `${homePathFor(role)}/stocktakes`;
+export const countPath = (role: Role, id: string) =>
+  `${stocktakesPath(role)}/${encodeURIComponent(id)}/count`;
+export const countSheetPath = (role: Role, id: string) =>
+  `${stocktakesPath(role)}/${encodeURIComponent(id)}/sheet`;

@@ -6,6 +6,7 @@ import type { OrderQuery } from '../../shared/orders';
 import type { ProductQuery } from '../../shared/products';
 import type { PurchaseOrderQuery } from '../../shared/purchasing';
 import type { SaleQuery } from '../../shared/sales';
+import type { StocktakeLinesQuery, StocktakeQuery } from '../../shared/stocktakes';
 import type { SessionQuery } from '../../shared/till';
 import type { TransferQuery } from '../../shared/transfers';
 import type { UserQuery } from '../../shared/users';
@@ -77,4 +78,11 @@ export const queryKeys = {
   transfers: ['transfers'] as const,
   transferPage: (query: TransferQuery) => ['transfers', 'page', query] as const,
   transfer: (id: string) => ['transfers', 'one', id] as const,
+  // Stocktakes (DESIGN §18): a count refreshes its stocktake and its lines (both under its key).
+  stocktakes: ['stocktakes'] as const,
+  stocktakePage: (query: StocktakeQuery) => ['stocktakes', 'page', query] as const,
+  stocktake: (id: string) => ['stocktakes', 'one', id] as const,
+  stocktakeLines: (id: string, query: StocktakeLinesQuery) =>
+    ['stocktakes', 'one', id, 'lines', query] as const,
+  stocktakeSheet: (id: string) => ['stocktakes', 'one', id, 'sheet'] as const,
 };
