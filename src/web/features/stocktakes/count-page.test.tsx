@@ -272,6 +272,8 @@ describe('the count screen: the lines', () => {
     await waitFor(() => expect(lastAnswer()?.textContent).toBe('Serum, lot A12 — 4 counted'));
     await waitFor(() => expect(rows(table)[2]?.textContent).toContain('Counted 4Test user'));
     expect((screen.getByLabelText('New count for Serum, lot A12') as HTMLInputElement).value).toBe('');
+    // The next scan goes to the scan box.
+    expect(document.activeElement).toBe(scanBox());
     await userEvent.click(screen.getByLabelText('Add to the count'));
     await userEvent.type(screen.getByLabelText('Add for Paracetamol 500 mg'), '3');
     await userEvent.click(screen.getByRole('button', { name: 'Save the count of Paracetamol 500 mg' }));

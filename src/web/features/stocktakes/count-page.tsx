@@ -128,7 +128,15 @@ function CountView({ stocktake }: { stocktake: Stocktake }) {
           outcomes={outcomes}
           onScan={(code) => void send([{ product: code, quantity: 1, mode: 'add' }], code)}
         />
-        <CountLines stocktake={stocktake} send={send} />
+        <CountLines
+          stocktake={stocktake}
+          send={async (typed) => {
+            // Once a typed count is in, the next scan goes to the scan box again.
+            const refused = await send(typed);
+            if (refused === null) scanRef.current?.focus();
+            return refused;
+          }}
+        />
       </div>
       {asking !== null ? (
         <LotDialog
