@@ -145,8 +145,9 @@ export interface PostRun {
   readMs: number;
   /** Each request of COUNT_BATCH set counts. */
   counts: number[];
-  /** POST /api/stocktakes/:id/post, over HTTP. */
+  /** POST /api/stocktakes/:id/post, over HTTP, and its answer's status. */
   postMs: number;
+  postStatus: number;
   /** Lines counted off what was expected, over and short in units, as the review summed them. */
   differing: number;
   unitsOver: number;
@@ -245,6 +246,7 @@ export async function countAndPost(
     readMs: 0,
     counts: [],
     postMs: Number.NaN,
+    postStatus: 0,
     differing: 0,
     unitsOver: 0,
     unitsShort: 0,
@@ -302,6 +304,7 @@ export async function countAndPost(
     uncounted: 'keep',
   });
   run.postMs = posted.ms;
+  run.postStatus = posted.status;
   if (posted.status !== 200 || posted.body?.stocktake.status !== 'posted')
     run.problems.push(`posting: ${posted.status} ${posted.text.slice(0, 160)}`);
   else if ((posted.body.clamped ?? []).length > 0)
