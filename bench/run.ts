@@ -360,7 +360,7 @@ async function main(): Promise<void> {
     busiestMovements: [written?.fewest ?? 0, written?.most ?? 0],
   });
   if (problems.length) {
-    console.error(`The ledger or the import does not hold: ${problems.join('; ')}`);
+    console.error(`The ledger, the import or the stocktakes do not hold: ${problems.join('; ')}`);
     process.exitCode = 1;
   }
 }

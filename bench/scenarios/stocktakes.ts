@@ -55,7 +55,7 @@ export const STOCKTAKE_POST: Scenario = {
     const run = await countAndPost(b.server.url, b.asAdmin, set);
     b.measured.stocktakePost = run;
     log(
-      `  post a ${run.lines}-line stocktake: ${ms(run.postMs)} (target ${s.target}); ${STOCKTAKE_LEDGER_ALONE}: ${ms(set.ledgerAloneMs)}, ${(run.postMs / set.ledgerAloneMs).toFixed(1)}× it. Lines read in ${ms(run.readMs)}, counted in ${run.counts.length} requests (${run.counts.map((n) => n.toFixed(0)).join(', ')} ms); ${run.differing} lines off (${run.unitsOver} units over, ${run.unitsShort} short)`,
+      `  post a ${run.lines}-line stocktake: ${run.postStatus === 200 ? ms(run.postMs) : `answered ${run.postStatus} after ${ms(run.postMs)}`} (target ${s.target}); ${STOCKTAKE_LEDGER_ALONE}: ${ms(set.ledgerAloneMs)}, ${(run.postMs / set.ledgerAloneMs).toFixed(1)}× it. Lines read in ${ms(run.readMs)}, counted in ${run.counts.length} requests (${run.counts.map((n) => n.toFixed(0)).join(', ')} ms); ${run.differing} lines off (${run.unitsOver} units over, ${run.unitsShort} short)`,
     );
     if (run.problems.length) log(`  STOCKTAKE POST FAILED: ${run.problems.join('; ')}`);
   },

@@ -136,7 +136,11 @@ describe('the count screen: scanning', () => {
     await screen.findByRole('heading', { name: 'Count ST-000001' });
     await scan('SKU-p2');
     const dialog = await screen.findByRole('dialog', { name: 'Which lot of Serum?' });
+    expect(lastAnswer()?.getAttribute('data-flash')).toBe('asked');
+    expect(lastAnswer()?.textContent).toBe('SKU-p2: Name the lot: this product is tracked by lot.');
     const lots = within(dialog).getAllByRole('radio');
+    // The first lot has the focus: the arrow keys choose, Enter counts.
+    await waitFor(() => expect(document.activeElement).toBe(lots[0]));
     expect(lots.map((one) => one.closest('label')?.textContent)).toEqual([
       'A12 · Mar 3, 2027(0 counted)',
       'B7 · Does not expire(0 counted)',
@@ -153,6 +157,21 @@ describe('the count screen: scanning', () => {
     expect(counts(calls).at(-1)).toEqual({
       counts: [{ product: 'SKU-p2', lot: { number: 'B7' }, quantity: 1, mode: 'add' }],
     });
+  });
+
+  it('the lot is chosen by keyboard alone: Space picks the focused lot, Enter counts it', async () => {
+    const { calls } = renderStocktakes('/admin-dashboard/stocktakes/s1/count', serving());
+    await screen.findByRole('heading', { name: 'Count ST-000001' });
+    await scan('SKU-p2');
+    const dialog = await screen.findByRole('dialog', { name: 'Which lot of Serum?' });
+    await waitFor(() => expect(document.activeElement).toBe(within(dialog).getAllByRole('radio')[0]));
+    await userEvent.keyboard(' ');
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(lastAnswer()?.textContent).toBe('Serum, lot A12 — 1 counted'));
+    expect(counts(calls).at(-1)).toEqual({
+      counts: [{ product: 'SKU-p2', lot: { number: 'A12' }, quantity: 1, mode: 'add' }],
+    });
+    await waitFor(() => expect(document.activeElement).toBe(scanBox()));
   });
 
   it('a lot not on the list is typed with its expiry (checked first) and becomes a line', async () => {
@@ -253,6 +272,8 @@ describe('the count screen: the lines', () => {
     await waitFor(() => expect(lastAnswer()?.textContent).toBe('Serum, lot A12 — 4 counted'));
     await waitFor(() => expect(rows(table)[2]?.textContent).toContain('Counted 4Test user'));
     expect((screen.getByLabelText('New count for Serum, lot A12') as HTMLInputElement).value).toBe('');
+    // The next scan goes to the scan box.
+    expect(document.activeElement).toBe(scanBox());
     await userEvent.click(screen.getByLabelText('Add to the count'));
     await userEvent.type(screen.getByLabelText('Add for Paracetamol 500 mg'), '3');
     await userEvent.click(screen.getByRole('button', { name: 'Save the count of Paracetamol 500 mg' }));

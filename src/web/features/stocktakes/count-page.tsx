@@ -31,7 +31,9 @@ import { LINES_PAGE_SIZE, stocktakeLinesQuery, stocktakeQuery, useCount } from '
 const MODE_LABEL: Record<CountMode, string> = { set: 'Replace the count', add: 'Add to the count' };
 
 /** What the last scans or typed counts answered, newest first. */
-type Outcome = { id: number; ok: boolean; text: string };
+type Outcome = { id: number; tone: Tone; text: string };
+/** counted; refused; asked (a lot to name, which the dialog asks for). */
+type Tone = 'counted' | 'refused' | 'asked';
 let nextOutcome = 1;
 
 /** `/stocktakes/:id/count`: the count screen, for the counters and admins alike (DESIGN §18). */
@@ -83,8 +85,8 @@ function CountView({ stocktake }: { stocktake: Stocktake }) {
   const [pending, setPending] = useState(0);
   const scanRef = useRef<HTMLInputElement>(null);
 
-  const tell = (ok: boolean, text: string) =>
-    setOutcomes((now) => [{ id: nextOutcome++, ok, text }, ...now].slice(0, 6));
+  const tell = (tone: Tone, text: string) =>
+    setOutcomes((now) => [{ id: nextOutcome++, tone, text }, ...now].slice(0, 6));
 
   /**
    * Sends counts; answers null when they were taken, else the refusal's sentence. A scan of a
@@ -95,16 +97,16 @@ function CountView({ stocktake }: { stocktake: Stocktake }) {
     try {
       // Each scan or typed count is its own act: two scans of one code both count.
       const answer = await count.mutateAsync({ counts, key: crypto.randomUUID() });
-      for (const line of answer.counted) tell(true, countedText(line));
+      for (const line of answer.counted) tell('counted', countedText(line));
       return null;
     } catch (error) {
       const sentence = errorMessage(error);
       if (scanned !== undefined && refusedAs(error, 'LOT_NEEDED')) {
-        tell(false, `${scanned}: ${sentence}`);
+        tell('asked', `${scanned}: ${sentence}`);
         setAsking(scanned);
       } else
         tell(
-          false,
+          'refused',
           // An out-of-scope refusal names the product already; any other names the code scanned.
           scanned === undefined || refusedAs(error, 'STOCKTAKE_OUT_OF_SCOPE')
             ? sentence
@@ -126,7 +128,15 @@ function CountView({ stocktake }: { stocktake: Stocktake }) {
           outcomes={outcomes}
           onScan={(code) => void send([{ product: code, quantity: 1, mode: 'add' }], code)}
         />
-        <CountLines stocktake={stocktake} send={send} />
+        <CountLines
+          stocktake={stocktake}
+          send={async (typed) => {
+            // Once a typed count is in, the next scan goes to the scan box again.
+            const refused = await send(typed);
+            if (refused === null) scanRef.current?.focus();
+            return refused;
+          }}
+        />
       </div>
       {asking !== null ? (
         <LotDialog
@@ -136,7 +146,7 @@ function CountView({ stocktake }: { stocktake: Stocktake }) {
             setAsking(null);
             scanRef.current?.focus();
           }}
-          onCounted={(line) => tell(true, countedText(line))}
+          onCounted={(line) => tell('counted', countedText(line))}
         />
       ) : null}
     </>
@@ -176,24 +186,25 @@ function StocktakeFacts({ stocktake }: { stocktake: Stocktake }) {
   );
 }
 
-/** A flash of colour when an answer arrives (no sound): green for counted, red for refused. */
+/** Each tone dim and, for a moment after the answer arrives, bright. */
+const FLASH: Record<Tone, [bright: string, dim: string, text: string]> = {
+  counted: ['bg-green-300 ring-green-600', 'bg-green-50 ring-green-600/30', 'text-green-900'],
+  refused: ['bg-red-300 ring-red-600', 'bg-red-50 ring-red-600/30', 'text-red-900'],
+  asked: ['bg-amber-200 ring-amber-500', 'bg-amber-50 ring-amber-500/30', 'text-amber-950'],
+};
+
+/** A flash of colour when an answer arrives (no sound): green counted, red refused, amber a question. */
 function Flash({ outcome }: { outcome: Outcome }) {
   const [bright, setBright] = useState(true);
   useEffect(() => {
     const timer = setTimeout(() => setBright(false), 700);
     return () => clearTimeout(timer);
   }, []);
-  const tone = outcome.ok
-    ? bright
-      ? 'bg-green-300 ring-green-600'
-      : 'bg-green-50 ring-green-600/30'
-    : bright
-      ? 'bg-red-300 ring-red-600'
-      : 'bg-red-50 ring-red-600/30';
+  const [on, off, text] = FLASH[outcome.tone];
   return (
     <p
-      data-flash={outcome.ok ? 'counted' : 'refused'}
-      className={`rounded-md px-3 py-3 text-base font-semibold ring-2 transition-colors duration-500 ${tone} ${outcome.ok ? 'text-green-900' : 'text-red-900'}`}
+      data-flash={outcome.tone}
+      className={`rounded-md px-3 py-3 text-base font-semibold ring-2 transition-colors duration-500 ${bright ? on : off} ${text}`}
     >
       {outcome.text}
     </p>
@@ -278,7 +289,7 @@ function ScanPanel({
       {earlier.length > 0 ? (
         <ul aria-label="Earlier scans" className="space-y-1 text-sm">
           {earlier.map((outcome) => (
-            <li key={outcome.id} className={outcome.ok ? 'text-slate-700' : 'text-red-700'}>
+            <li key={outcome.id} className={outcome.tone === 'refused' ? 'text-red-700' : 'text-slate-700'}>
               {outcome.text}
             </li>
           ))}

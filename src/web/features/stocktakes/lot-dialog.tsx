@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { StocktakeLine } from '../../../shared/stocktakes';
 import { buttonClass } from '../../components/button';
 import { FormError } from '../../components/form-field';
@@ -45,6 +45,11 @@ export function LotDialog({
   const [failure, setFailure] = useState<string | null>(null);
   const picked = choice || (lines.isSuccess && lots.length === 0 ? ANOTHER : '');
   const product = lots[0]?.product.name ?? code;
+  // The first lot has the focus, so the arrow keys choose and Enter counts.
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (lines.isSuccess) first.current?.focus();
+  }, [lines.isSuccess]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -76,7 +81,7 @@ export function LotDialog({
   }
 
   return (
-    <Modal title={`Which lot of ${product}?`} onClose={onClose}>
+    <Modal title={`Which lot of ${product}?`} onClose={onClose} initialFocus={first}>
       <form noValidate onSubmit={submit} className="space-y-4">
         <p className="text-sm text-slate-600">
           {product} is tracked by lot: say which lot this one is from, and it is counted.
@@ -85,9 +90,10 @@ export function LotDialog({
           {() => (
             <fieldset className="space-y-2">
               <legend className="mb-1 text-sm font-medium text-slate-700">Lot</legend>
-              {lots.map((line) => (
+              {lots.map((line, index) => (
                 <label key={line._id} className="flex min-h-10 items-center gap-2 text-sm text-slate-800">
                   <input
+                    ref={index === 0 ? first : undefined}
                     type="radio"
                     name="lot"
                     value={line._id}

@@ -110,7 +110,7 @@ export function NewStocktakePage() {
             empty="There are no categories yet: name products below, or count everything."
           >
             {() => (
-              <div className="grid max-h-64 gap-2 overflow-y-auto sm:grid-cols-2">
+              <div className="grid gap-2 sm:max-h-64 sm:grid-cols-2 sm:overflow-y-auto">
                 {choices.map((category) => (
                   <label
                     key={category._id}
