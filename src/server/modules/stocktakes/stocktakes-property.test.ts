@@ -400,6 +400,8 @@ describe.each(targets)('stocktakes through random days on $name', (target) => {
               if (counted !== null) expect(after, at).toBe(Math.max(counted + since, 0));
               else expect(after, at).toBe(0);
             }
+            // Kept (or nothing there to zero): untouched.
+            else expect(await dbUnits(take.place, line.product, line.lot), at).toBe(stock);
           }
           expect(body.clamped.map((c) => [c.difference, c.posted]).sort(), at).toEqual(
             clamped.map((c) => [c.difference, c.posted]).sort(),
