@@ -54,6 +54,7 @@ CREATE TABLE "stocktakes" (
 	"posted_by_id" uuid,
 	"posted_by_name" text,
 	"cancelled_at" timestamp with time zone,
+	"line_count" integer DEFAULT 0 NOT NULL,
 	"uncounted" text,
 	CONSTRAINT "stocktakes_status_known" CHECK ("stocktakes"."status" in ('counting','posted','cancelled')),
 	CONSTRAINT "stocktakes_uncounted_known" CHECK ("stocktakes"."uncounted" is null or "stocktakes"."uncounted" in ('keep','zero')),

@@ -49,6 +49,28 @@ BEGIN
   IF NEW.kind = 'initial' AND pg_trigger_depth() > 1 THEN
     RETURN NEW;
   END IF;
+  -- A movement of nothing (a count that found what the records hold: most lines of a stocktake)
+  -- changes no stock: the product's row is locked as an update would lock it, its lot checked,
+  -- and the stock after it is the location's as it stands. A tracked product's naming no lot
+  -- goes the usual way (and is refused there).
+  IF NEW.quantity = 0 THEN
+    SELECT tracking INTO tracked FROM products WHERE id = NEW.product_id FOR NO KEY UPDATE;
+    IF NOT FOUND THEN
+      RAISE EXCEPTION 'Product not found' USING ERRCODE = 'IMS02';
+    END IF;
+    IF tracked = 'none' OR NEW.lot_id IS NOT NULL THEN
+      IF NEW.lot_id IS NOT NULL THEN
+        PERFORM 1 FROM lots WHERE id = NEW.lot_id AND product_id = NEW.product_id;
+        IF NOT FOUND THEN
+          RAISE EXCEPTION 'Lot not found' USING ERRCODE = 'IMS08';
+        END IF;
+      END IF;
+      SELECT stock INTO after FROM location_stock
+      WHERE product_id = NEW.product_id AND location_id = NEW.location_id;
+      NEW.stock_after := coalesce(after, 0);
+      RETURN NEW;
+    END IF;
+  END IF;
   -- A product without lots, or a movement naming its lot: one conditional update, as ever.
   UPDATE products SET stock = stock + NEW.quantity
   WHERE id = NEW.product_id AND stock + NEW.quantity >= 0

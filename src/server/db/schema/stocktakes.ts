@@ -33,6 +33,11 @@ export const stocktakes = pg.pgTable(
     postedById: pg.uuid('posted_by_id'),
     postedByName: pg.text('posted_by_name'),
     cancelledAt: pg.timestamp('cancelled_at', { withTimezone: true }),
+    /**
+     * How many lines it has: set when it is made, one more for each lot a count adds (read with
+     * every count's answer, so not counted over the lines each time).
+     */
+    lineCount: pg.integer('line_count').notNull().default(0),
     /** The post's choice for uncounted lines. */
     uncounted: pg.text('uncounted'),
   },

@@ -249,15 +249,15 @@ export async function recordSheetCounts(
   id: string,
   sheet: CountSheet,
   actor: Actor,
-): Promise<{ lineIds: string[] }> {
-  const { lineIds, problems } = await recordCounts(tx, id, sheet.counts, actor, { collect: true });
+): Promise<{ lineIds: string[]; blind: boolean }> {
+  const { lineIds, problems, blind } = await recordCounts(tx, id, sheet.counts, actor, { collect: true });
   const details = [...sheet.problems];
   for (const problem of problems) {
     const error = businessError(problem.error);
     if (!error) throw problem.error;
     details.push({ path: `line ${sheet.lines[problem.index]}`, message: error.message });
   }
-  if (details.length === 0) return { lineIds };
+  if (details.length === 0) return { lineIds, blind };
   const line = (detail: ErrorDetail) => Number(detail.path.slice('line '.length));
   details.sort((a, b) => line(a) - line(b));
   throw refuseWith(

@@ -74,11 +74,11 @@ type StocktakeRow = {
 const STOCKTAKE_SELECT = `select s.id, s.number, s.location_id, l.name as location_name, s.status, s.blind, s.scope,
     s.note, s.user_id, s.user_name, s.created_at, s.posted_at, s.posted_by_id, s.posted_by_name,
     s.cancelled_at, s.uncounted,
-    (select count(*)::int from stocktake_lines sl where sl.stocktake_id = s.id) as lines,
+    s.line_count as lines,
     (select coalesce(jsonb_agg(jsonb_build_object('_id', c.id, 'name', c.name) order by lower(c.name)), '[]')
-       from categories c where c.id::text in (select jsonb_array_elements_text(s.scope->'categories'))) as scope_categories,
+       from categories c where c.id in (select x::uuid from jsonb_array_elements_text(s.scope->'categories') as x)) as scope_categories,
     (select coalesce(jsonb_agg(jsonb_build_object('_id', p.id, 'name', p.name) order by lower(p.name)), '[]')
-       from products p where p.id::text in (select jsonb_array_elements_text(s.scope->'products'))) as scope_products
+       from products p where p.id in (select x::uuid from jsonb_array_elements_text(s.scope->'products') as x)) as scope_products
   from stocktakes s join locations l on l.id = s.location_id`;
 
 function toStocktake(row: StocktakeRow): Stocktake {
@@ -328,8 +328,12 @@ async function linesById(q: Q, ids: string[], audience: LineAudience): Promise<S
 
 type Locked = { id: string; number: string; status: StocktakeStatus; locationId: string; blind: boolean };
 
-/** The stocktake's row, locked (`share` for counts, which run side by side; `update` for post and cancel). */
-async function lockStocktake(q: Q, id: string, strength: 'share' | 'update'): Promise<Locked> {
+/**
+ * The stocktake's row, locked: `key share` for counts, which run side by side (and may count one
+ * more line on it, a no-key update that key-share locks let through); `update` for post and
+ * cancel, which wait for the counts under way, and they for it.
+ */
+async function lockStocktake(q: Q, id: string, strength: 'key share' | 'update'): Promise<Locked> {
   if (!isId(id)) throw notFound('Stocktake');
   const [row] = await q.query<{
     id: string;
@@ -438,14 +442,16 @@ export async function insertStocktake(tx: Tx, input: StocktakeValues, actor: Act
     throw error;
   }
   await q.query(
-    `insert into stocktake_lines (stocktake_id, product_id, lot_id)
+    `with made as (insert into stocktake_lines (stocktake_id, product_id, lot_id)
      select sp.stocktake_id, sp.product_id, null from stocktake_products sp join products p on p.id = sp.product_id
       where sp.stocktake_id = $1 and p.tracking <> 'lot'
      union all
      select sp.stocktake_id, sp.product_id, lts.lot_id from stocktake_products sp
        join products p on p.id = sp.product_id
        join lot_stock lts on lts.product_id = sp.product_id and lts.location_id = sp.location_id and lts.quantity > 0
-      where sp.stocktake_id = $1 and p.tracking = 'lot'`,
+      where sp.stocktake_id = $1 and p.tracking = 'lot'
+     returning 1)
+     update stocktakes set line_count = (select count(*) from made) where id = $1`,
     [made.id],
   );
   const number = stocktakeNumber(Number(made.number));
@@ -549,13 +555,23 @@ async function resolveCounts(
     if (lotLines.has(key)) continue;
     try {
       const lot = await lotForAdding(q, want.product.id, want.lot);
-      const [line] = await q.query<{ id: string }>(
+      // A new line counts one more on the stocktake (a no-key update, beside the counts' key-share locks).
+      const [made] = await q.query<{ id: string }>(
         `with made as (insert into stocktake_lines (stocktake_id, product_id, lot_id) values ($1, $2, $3)
-                       on conflict (stocktake_id, lot_id) where lot_id is not null do nothing returning id)
-         select id from made union all
-         select id from stocktake_lines where stocktake_id = $1 and lot_id = $3 limit 1`,
+                       on conflict (stocktake_id, lot_id) where lot_id is not null do nothing returning id),
+              counted as (update stocktakes set line_count = line_count + 1
+                           where id = $1 and exists (select 1 from made))
+         select id from made`,
         [stocktake.id, want.product.id, lot._id],
       );
+      // Known, or made by a count that committed while this one waited (which this statement's
+      // snapshot does not see, hence a statement of its own).
+      const [line] = made
+        ? [made]
+        : await q.query<{ id: string }>(
+            'select id from stocktake_lines where stocktake_id = $1 and lot_id = $2',
+            [stocktake.id, lot._id],
+          );
       if (!line) throw new Error('no line for a lot');
       lotLines.set(key, line.id);
     } catch (error) {
@@ -602,12 +618,12 @@ export async function recordCounts(
   counts: readonly CountInput[],
   actor: Actor,
   options: { collect?: boolean } = {},
-): Promise<{ lineIds: string[]; problems: CountProblem[] }> {
+): Promise<{ lineIds: string[]; problems: CountProblem[]; blind: boolean }> {
   const q = runnerOf(tx);
-  const stocktake = await lockStocktake(q, id, 'share');
+  const stocktake = await lockStocktake(q, id, 'key share');
   if (stocktake.status !== 'counting') throw refuseStep(stocktake, 'counted');
   const { resolved, problems } = await resolveCounts(tx, stocktake, counts, options.collect ?? false);
-  if (problems.length > 0) return { lineIds: [], problems };
+  if (problems.length > 0) return { lineIds: [], problems, blind: stocktake.blind };
   const lineIds = [...new Set(resolved.map((r) => r.lineId))].sort();
   // The lines locked in id order (racing counts queue here, each then reading the last committed
   // count), with the ledger's stock of each at this moment.
@@ -651,13 +667,16 @@ export async function recordCounts(
        from jsonb_to_recordset($1::jsonb) as x(line uuid, mode text, quantity int, after int, expected int)`,
     [JSON.stringify(history), actor.id, actor.name],
   );
-  return { lineIds, problems: [] };
+  return { lineIds, problems: [], blind: stocktake.blind };
 }
 
 /** The lines a count touched, as they are now, for the one who counted. */
 export function countedLines(q: Q, lineIds: string[], audience: LineAudience): Promise<StocktakeLine[]> {
   return linesById(q, lineIds, audience);
 }
+
+/** The movements one statement of a post writes. */
+const POST_BATCH = 1000;
 
 type PostLine = {
   id: string;
@@ -744,7 +763,9 @@ export async function postStocktake(
       stocktakeId: id,
     });
   }
-  await recordMovements(q, movements);
+  // In statements of a bounded size, so a large stocktake stays within each statement's time limit.
+  for (let at = 0; at < movements.length; at += POST_BATCH)
+    await recordMovements(q, movements.slice(at, at + POST_BATCH));
   await q.query(
     `update stocktake_lines sl set posted = x.posted
        from jsonb_to_recordset($1::jsonb) as x(line uuid, posted int)
