@@ -30,12 +30,14 @@ import { type NewMovement, recordMovements } from '../stock/movements';
 /**
  * Stocktakes (DESIGN §18, decision 0044). Making one fixes its products (stocktake_products, whose
  * open key keeps two open stocktakes off one product at one location) and its lines (a tracked
- * product's lots with stock there, one line each). A count locks its lines (in id order) and reads
- * the ledger's stock of each in the same statement, so racing `add`s all count and each keeps the
- * stock at its moment. Posting locks the stocktake, then its products in id order (as every sale
- * and the ledger's trigger lock them), so the stock it reads cannot move before its `count`
- * movements, written through the ledger's one writer, land: counted − expectedAtCount per line,
- * never below 0.
+ * product's lots with stock there, one line each); it holds its location `for share`, so it and
+ * a deactivation never both succeed. A count holds the stocktake `for share` (a post or cancel
+ * waits for it), makes the lines of lots not on the list in (product, number) order, then locks
+ * its lines (in id order) and reads the ledger's stock of each in the same statement, so racing
+ * `add`s all count and each keeps the stock at its moment. Posting locks the stocktake, then its
+ * products in id order (as every sale and the ledger's trigger lock them), so the stock it reads
+ * cannot move before its `count` movements, written through the ledger's one writer in batches,
+ * land: counted − expectedAtCount per line, never below 0.
  */
 
 type Q = Pick<Runner, 'query'>;
@@ -163,7 +165,8 @@ const COST_CENTS = 'round(coalesce(p.cost, 0) * 100)::bigint';
 
 /**
  * The review's figures (DESIGN §18): counted lines judged by counted − expectedAtCount, value at
- * cost; over the stocktake and by category (products without one under `category: null`, last).
+ * cost; over the stocktake and by category in name order (every product has one, products.category_id
+ * being required; a line without one would come last, under `category: null`).
  */
 export async function stocktakeSummary(q: Q, id: string): Promise<StocktakeSummary> {
   const rows = await q.query<FigureRow & { category_id: string | null; category_name: string | null }>(
