@@ -5,6 +5,7 @@ import { OrderResponse } from '../../shared/orders';
 import { PurchaseOrderResponse } from '../../shared/purchasing';
 import { can, type Role } from '../../shared/roles';
 import { SaleResponse } from '../../shared/sales';
+import { StocktakeResponse } from '../../shared/stocktakes';
 import { RefundResponse, SessionResponse } from '../../shared/till';
 import { TransferResponse } from '../../shared/transfers';
 import { nth, tag } from './fixtures';
@@ -87,6 +88,21 @@ async function newLot(t: TestApp): Promise<string> {
     `insert into lots (product_id, number, expires_on) values ($1, $2, null) returning id`,
     [id, `P${tag()}`],
   );
+  return row?.id as string;
+}
+
+/** A stocktake counting one new product at the default location, made by the test admin: its id and product. */
+async function newStocktake(t: TestApp): Promise<{ id: string; product: string }> {
+  const { id: product } = await t.product({ stock: 3 });
+  const made = await t.call('POST', '/api/stocktakes', {
+    token: t.as.admin.token,
+    body: { location: await defaultLocation(t), products: [product] },
+  });
+  return { id: parsed(made, StocktakeResponse).stocktake._id, product };
+}
+
+async function defaultLocation(t: TestApp): Promise<string> {
+  const [row] = await t.sql<{ id: string }>('select default_location() as id');
   return row?.id as string;
 }
 
@@ -690,6 +706,57 @@ const ROWS: Row[] = [
     call: 'POST /api/transfers/:id/cancel',
     who: ADMIN,
     request: async (t) => ({ method: 'POST', url: `/api/transfers/${(await newTransfer(t)).id}/cancel` }),
+  },
+  // DESIGN §18: stocktakes, counted by the selling roles and admins, made and posted by admins.
+  {
+    call: 'POST /api/stocktakes',
+    who: ADMIN,
+    request: async (t) => ({
+      method: 'POST',
+      url: '/api/stocktakes',
+      body: { location: await defaultLocation(t), products: [(await t.product({ stock: 2 })).id] },
+    }),
+  },
+  {
+    call: 'GET /api/stocktakes',
+    who: STAFF,
+    request: async () => ({ method: 'GET', url: '/api/stocktakes?page=1' }),
+  },
+  {
+    call: 'GET /api/stocktakes/:id',
+    who: STAFF,
+    request: async (t) => ({ method: 'GET', url: `/api/stocktakes/${(await newStocktake(t)).id}` }),
+  },
+  {
+    call: 'GET /api/stocktakes/:id/lines',
+    who: STAFF,
+    request: async (t) => ({ method: 'GET', url: `/api/stocktakes/${(await newStocktake(t)).id}/lines` }),
+  },
+  {
+    call: 'POST /api/stocktakes/:id/counts',
+    who: STAFF,
+    request: async (t) => {
+      const take = await newStocktake(t);
+      return {
+        method: 'POST',
+        url: `/api/stocktakes/${take.id}/counts`,
+        body: { counts: [{ product: take.product, quantity: 1, mode: 'add' }] },
+      };
+    },
+  },
+  {
+    call: 'POST /api/stocktakes/:id/post',
+    who: ADMIN,
+    request: async (t) => ({
+      method: 'POST',
+      url: `/api/stocktakes/${(await newStocktake(t)).id}/post`,
+      body: { uncounted: 'keep' },
+    }),
+  },
+  {
+    call: 'POST /api/stocktakes/:id/cancel',
+    who: ADMIN,
+    request: async (t) => ({ method: 'POST', url: `/api/stocktakes/${(await newStocktake(t)).id}/cancel` }),
   },
   {
     call: 'GET /api/reorder-suggestions',

@@ -30,12 +30,14 @@ import { type NewMovement, recordMovements } from '../stock/movements';
 /**
  * Stocktakes (DESIGN §18, decision 0044). Making one fixes its products (stocktake_products, whose
  * open key keeps two open stocktakes off one product at one location) and its lines (a tracked
- * product's lots with stock there, one line each). A count locks its lines (in id order) and reads
- * the ledger's stock of each in the same statement, so racing `add`s all count and each keeps the
- * stock at its moment. Posting locks the stocktake, then its products in id order (as every sale
- * and the ledger's trigger lock them), so the stock it reads cannot move before its `count`
- * movements, written through the ledger's one writer, land: counted − expectedAtCount per line,
- * never below 0.
+ * product's lots with stock there, one line each); it holds its location `for share`, so it and
+ * a deactivation never both succeed. A count holds the stocktake `for key share` (a post or cancel
+ * waits for it), makes the lines of lots not on the list in (product, number) order, then locks
+ * its lines (in id order) and reads the ledger's stock of each in the same statement, so racing
+ * `add`s all count and each keeps the stock at its moment. Posting locks the stocktake, then its
+ * products in id order (as every sale and the ledger's trigger lock them), so the stock it reads
+ * cannot move before its `count` movements, written through the ledger's one writer in batches,
+ * land: counted − expectedAtCount per line, never below 0.
  */
 
 type Q = Pick<Runner, 'query'>;
@@ -163,7 +165,8 @@ const COST_CENTS = 'round(coalesce(p.cost, 0) * 100)::bigint';
 
 /**
  * The review's figures (DESIGN §18): counted lines judged by counted − expectedAtCount, value at
- * cost; over the stocktake and by category (products without one under `category: null`, last).
+ * cost; over the stocktake and by category in name order (every product has one, products.category_id
+ * being required; a line without one would come last, under `category: null`).
  */
 export async function stocktakeSummary(q: Q, id: string): Promise<StocktakeSummary> {
   const rows = await q.query<FigureRow & { category_id: string | null; category_name: string | null }>(
@@ -385,17 +388,11 @@ async function checkKnown(
   return unique;
 }
 
-/**
- * Makes a stocktake (DESIGN §18): its products fixed now, a line per product (per lot with stock
- * there for a tracked one). Overlapping an open stocktake at that location is a 409 naming it, also
- * when two are made at once (the open key). Answers its id.
- */
-export async function insertStocktake(tx: Tx, input: StocktakeValues, actor: Actor): Promise<string> {
-  const q = runnerOf(tx);
-  const location = await locationFor(q, input.location);
-  const categories = await checkKnown(q, 'categories', input.categories ?? [], 'category');
-  const named = await checkKnown(q, 'products', input.products ?? [], 'product');
-  const scope = [location.id, categories, named];
+/** The open stocktake at a location that counts one of a scope's products, and how many of them. */
+async function overlapOf(
+  q: Q,
+  scope: unknown[],
+): Promise<{ number: string | number; products: number } | undefined> {
   const [overlap] = await q.query<{ number: string | number; products: number }>(
     `with scope as (${SCOPE_PRODUCTS})
      select s.number, count(*)::int as products
@@ -404,25 +401,42 @@ export async function insertStocktake(tx: Tx, input: StocktakeValues, actor: Act
       group by s.number order by s.number limit 1`,
     scope,
   );
-  if (overlap)
-    throw refuse('STOCKTAKE_OVERLAP', {
+  return overlap;
+}
+
+/**
+ * Makes a stocktake (DESIGN §18): its products fixed now, a line per product (per lot with stock
+ * there for a tracked one). Overlapping an open stocktake at that location is a 409 naming it, also
+ * when two are made at once: the open key makes the later wait for the earlier and then fail, and
+ * it is read again past a savepoint to name the one that won. The location is locked `for share`,
+ * so a deactivation in progress (which locks it `for update` before it looks for open stocktakes)
+ * either finishes first and this one is refused, or waits and then finds this one. Answers its id.
+ */
+export async function insertStocktake(tx: Tx, input: StocktakeValues, actor: Actor): Promise<string> {
+  const q = runnerOf(tx);
+  const location = await locationFor(q, input.location);
+  const [held] = await q.query<{ active: boolean }>('select active from locations where id = $1 for share', [
+    location.id,
+  ]);
+  if (!held?.active) throw refuse('LOCATION_INACTIVE', { location: location.name });
+  const categories = await checkKnown(q, 'categories', input.categories ?? [], 'category');
+  const products = await checkKnown(q, 'products', input.products ?? [], 'product');
+  const scope = [location.id, categories, products];
+  const refuseOverlap = (overlap: { number: string | number; products: number }) =>
+    refuse('STOCKTAKE_OVERLAP', {
       stocktake: stocktakeNumber(Number(overlap.number)),
       location: location.name,
       products: overlap.products,
     });
+  const overlap = await overlapOf(q, scope);
+  if (overlap) throw refuseOverlap(overlap);
   const [made] = await q.query<{ id: string; number: string | number }>(
     `insert into stocktakes (location_id, blind, scope, note, user_id, user_name)
      values ($1, $2, $3::jsonb, $4, $5, $6) returning id, number`,
-    [
-      location.id,
-      input.blind,
-      JSON.stringify({ categories, products: named }),
-      input.note,
-      actor.id,
-      actor.name,
-    ],
+    [location.id, input.blind, JSON.stringify({ categories, products }), input.note, actor.id, actor.name],
   );
   if (!made) throw new Error('insert returned no stocktake');
+  await q.query('savepoint stocktake_products');
   try {
     const [added] = await q.query<{ n: number }>(
       `with scope as (${SCOPE_PRODUCTS}),
@@ -433,13 +447,13 @@ export async function insertStocktake(tx: Tx, input: StocktakeValues, actor: Act
     );
     if ((added?.n ?? 0) === 0) throw refuse('STOCKTAKE_EMPTY', { location: location.name });
   } catch (error) {
-    if (pgCode(error) === '23505' && violatedConstraint(error) === 'stocktake_products_open_key')
-      throw refuse('STOCKTAKE_OVERLAP', {
-        stocktake: 'Another stocktake',
-        location: location.name,
-        products: 1,
-      });
-    throw error;
+    if (pgCode(error) !== '23505' || violatedConstraint(error) !== 'stocktake_products_open_key') throw error;
+    // Another stocktake of these products committed while this one waited on the open key.
+    await q.query('rollback to savepoint stocktake_products');
+    const winner = await overlapOf(q, scope);
+    throw winner
+      ? refuseOverlap(winner)
+      : refuse('STOCKTAKE_OVERLAP', { stocktake: 'Another stocktake', location: location.name, products: 1 });
   }
   await q.query(
     `with made as (insert into stocktake_lines (stocktake_id, product_id, lot_id)
@@ -508,6 +522,30 @@ async function productsOf(
   );
 }
 
+/**
+ * The stocktake's line of a lot, made when the lot is not on the list. A count making the same line
+ * at the same moment makes this insert wait for it and then do nothing; the line it made is
+ * committed after this statement's snapshot, so it is read by a statement of its own.
+ */
+async function lotLine(q: Q, stocktakeId: string, productId: string, lotId: string): Promise<string> {
+  // A new line counts one more on the stocktake: a no-key update, which the counts' key-share
+  // locks let through.
+  const [made] = await q.query<{ id: string }>(
+    `with made as (insert into stocktake_lines (stocktake_id, product_id, lot_id) values ($1, $2, $3)
+                   on conflict (stocktake_id, lot_id) where lot_id is not null do nothing returning id),
+          counted as (update stocktakes set line_count = line_count + 1 where id = $1 and exists (select 1 from made))
+     select id from made`,
+    [stocktakeId, productId, lotId],
+  );
+  if (made) return made.id;
+  const [line] = await q.query<{ id: string }>(
+    'select id from stocktake_lines where stocktake_id = $1 and lot_id = $2',
+    [stocktakeId, lotId],
+  );
+  if (!line) throw new Error('no stocktake line for a lot');
+  return line.id;
+}
+
 /** A count resolved to its line. */
 type Resolved = { index: number; lineId: string; quantity: number; mode: CountMode };
 
@@ -547,33 +585,20 @@ async function resolveCounts(
     else wanted.push({ index, product, lot: count.lot, count });
   }
   if (problems.length > 0) return { resolved: [], problems };
-  // Lots first: a number not on the list becomes a line (creating the lot when it is new).
+  // Lots first: a number not on the list becomes a line (creating the lot when it is new), in
+  // (product, number) order, so two counts making the same new lines wait on each other in one
+  // order rather than in a circle.
+  const lotKey = (want: { product: ScopeProduct; lot?: CountInput['lot'] }) =>
+    `${want.product.id}|${want.lot?.number.toLowerCase()}`;
   const lotLines = new Map<string, string>();
-  for (const want of wanted) {
-    if (!want.lot) continue;
-    const key = `${want.product.id}|${want.lot.number.toLowerCase()}`;
-    if (lotLines.has(key)) continue;
+  const lotted = wanted
+    .filter((want) => want.lot)
+    .sort((a, b) => (lotKey(a) < lotKey(b) ? -1 : lotKey(a) > lotKey(b) ? 1 : 0));
+  for (const want of lotted) {
+    if (!want.lot || lotLines.has(lotKey(want))) continue;
     try {
       const lot = await lotForAdding(q, want.product.id, want.lot);
-      // A new line counts one more on the stocktake (a no-key update, beside the counts' key-share locks).
-      const [made] = await q.query<{ id: string }>(
-        `with made as (insert into stocktake_lines (stocktake_id, product_id, lot_id) values ($1, $2, $3)
-                       on conflict (stocktake_id, lot_id) where lot_id is not null do nothing returning id),
-              counted as (update stocktakes set line_count = line_count + 1
-                           where id = $1 and exists (select 1 from made))
-         select id from made`,
-        [stocktake.id, want.product.id, lot._id],
-      );
-      // Known, or made by a count that committed while this one waited (which this statement's
-      // snapshot does not see, hence a statement of its own).
-      const [line] = made
-        ? [made]
-        : await q.query<{ id: string }>(
-            'select id from stocktake_lines where stocktake_id = $1 and lot_id = $2',
-            [stocktake.id, lot._id],
-          );
-      if (!line) throw new Error('no line for a lot');
-      lotLines.set(key, line.id);
+      lotLines.set(lotKey(want), await lotLine(q, stocktake.id, want.product.id, lot._id));
     } catch (error) {
       if (!collect) throw error;
       problems.push({ index: want.index, error: error as AppError });
@@ -597,9 +622,7 @@ async function resolveCounts(
         ).map((row) => [row.product_id, row.id]),
   );
   const resolved = wanted.map((want) => {
-    const lineId = want.lot
-      ? lotLines.get(`${want.product.id}|${want.lot.number.toLowerCase()}`)
-      : plainLines.get(want.product.id);
+    const lineId = want.lot ? lotLines.get(lotKey(want)) : plainLines.get(want.product.id);
     if (!lineId) throw new Error(`no stocktake line for ${want.product.name}`);
     return { index: want.index, lineId, quantity: want.count.quantity, mode: want.count.mode };
   });
@@ -675,8 +698,8 @@ export function countedLines(q: Q, lineIds: string[], audience: LineAudience): P
   return linesById(q, lineIds, audience);
 }
 
-/** The movements one statement of a post writes. */
-const POST_BATCH = 1000;
+/** The most movements a post writes in one statement. */
+const POST_BATCH = 500;
 
 type PostLine = {
   id: string;
@@ -763,7 +786,8 @@ export async function postStocktake(
       stocktakeId: id,
     });
   }
-  // In statements of a bounded size, so a large stocktake stays within each statement's time limit.
+  // In batches: the ledger applies each movement by its trigger (about a millisecond apiece on
+  // PostgreSQL), and one statement of thousands would outlast the statement time limit.
   for (let at = 0; at < movements.length; at += POST_BATCH)
     await recordMovements(q, movements.slice(at, at + POST_BATCH));
   await q.query(
