@@ -183,6 +183,8 @@ export const StocktakeLine = z.object({
   expectedAtCount: z.number().int().nullable().optional(),
   /** The product's cost (admins only). */
   cost: z.number().optional(),
+  /** The difference's value at cost, (counted − expectedAtCount) × cost, exact to the cent (admins only; null while uncounted). */
+  value: z.number().nullable().optional(),
   /** Once posted: the movement written for the line (null: none, an uncounted line kept). */
   posted: z.number().int().nullable().optional(),
 });

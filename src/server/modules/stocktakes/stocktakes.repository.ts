@@ -233,6 +233,8 @@ type LineRow = {
   expected: number;
   expected_at_count: number | null;
   cost: string | null;
+  /** (counted − expectedAtCount) × cost, in cents; null while uncounted. */
+  value_cents: string | null;
   posted: number | null;
 };
 
@@ -243,7 +245,8 @@ const LINE_SELECT = `select sl.id, sl.product_id, p.name, p.sku, p.barcode, sl.l
     lt.expires_on::text as lot_expires_on, c.id as category_id, c.name as category_name, sl.counted,
     sl.counted_by_id, sl.counted_by_name, sl.counted_at,
     coalesce(case when sl.lot_id is null then ls.stock else lts.quantity end, 0)::int as expected,
-    sl.expected_at_count, p.cost::text as cost, sl.posted
+    sl.expected_at_count, p.cost::text as cost, sl.posted,
+    ((sl.counted - sl.expected_at_count) * round(coalesce(p.cost, 0) * 100))::bigint::text as value_cents
   from stocktake_lines sl
   join stocktakes s on s.id = sl.stocktake_id
   join products p on p.id = sl.product_id
@@ -292,7 +295,13 @@ function toLine(row: LineRow, audience: LineAudience): StocktakeLine {
     countedBy: row.counted_by_name === null ? null : { _id: row.counted_by_id, name: row.counted_by_name },
     countedAt: iso(row.counted_at),
     ...(seesExpected ? { expected: row.expected, expectedAtCount: row.expected_at_count } : {}),
-    ...(audience.admin ? { cost: Number(row.cost ?? 0), posted: row.posted } : {}),
+    ...(audience.admin
+      ? {
+          cost: Number(row.cost ?? 0),
+          value: row.value_cents === null ? null : centsNumber(BigInt(row.value_cents)),
+          posted: row.posted,
+        }
+      : {}),
   };
 }
 

@@ -94,7 +94,7 @@ describe.each(targets)('stocktakes on $name', (target) => {
       StocktakeLinesResponse,
     );
     expect(lines.lines).toMatchObject([
-      { product: { _id: a.id }, counted: 8, expectedAtCount: 10, expected: 7 },
+      { product: { _id: a.id }, counted: 8, expectedAtCount: 10, expected: 7, cost: 1.25, value: -2.5 },
     ]);
     const posted = await call('POST', `/api/stocktakes/${take._id}/post`, { uncounted: 'keep' });
     expect(posted.status, posted.text).toBe(200);

@@ -32,14 +32,15 @@ const posted = stocktake({
   postedBy: { _id: 'admin-id', name: 'Test admin' },
   uncounted: 'zero',
 });
-const OVER = line('p1', 'Paracetamol 500 mg', { counted: 12, expectedAtCount: 10, cost: 1.5 });
+const OVER = line('p1', 'Paracetamol 500 mg', { counted: 12, expectedAtCount: 10, cost: 1.5, value: 3 });
 const SHORT = line('p2', 'Serum', {
   lot: { _id: 'lot-a', number: 'A12', expiresOn: '2027-03-03' },
   counted: 1,
   expectedAtCount: 2,
   cost: 1.25,
+  value: -1.25,
 });
-const SAME = line('p3', 'Blue Pen', { counted: 4, expectedAtCount: 4, cost: 0.1 });
+const SAME = line('p3', 'Blue Pen', { counted: 4, expectedAtCount: 4, cost: 0.1, value: 0 });
 
 /** A fake server with one stocktake: GET answers it as it is now, post and cancel change it. */
 function serving(start: Stocktake, steps: Record<string, Handler> = {}) {

@@ -210,9 +210,6 @@ const differenceOf = (line: StocktakeLine) =>
     ? line.counted - line.expectedAtCount
     : null;
 
-/** The difference's value at cost, exact in cents. */
-const differenceValue = (difference: number, cost: number) => (Math.round(cost * 100) * difference) / 100;
-
 const STACKED_ROW = 'max-sm:grid max-sm:grid-cols-2 max-sm:gap-x-3 max-sm:gap-y-1 max-sm:px-3 max-sm:py-3';
 const STACKED_CELL = 'max-sm:p-0 max-sm:text-left';
 
@@ -263,12 +260,7 @@ function Differences({ stocktake }: { stocktake: Stocktake }) {
                   ['Expected at count', String(line.expectedAtCount ?? '—')],
                   ['Counted', String(line.counted ?? '—')],
                   ['Difference', difference === null ? '—' : signed(difference)],
-                  [
-                    'Value',
-                    difference === null || line.cost === undefined
-                      ? '—'
-                      : money(differenceValue(difference, line.cost)),
-                  ],
+                  ['Value', line.value === null || line.value === undefined ? '—' : money(line.value)],
                 ];
                 if (posted)
                   cells.push([
