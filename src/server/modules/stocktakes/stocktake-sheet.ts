@@ -12,6 +12,7 @@ import {
   type CountInput,
   MAX_COUNT,
   MAX_COUNTS,
+  type Stocktake,
   type StocktakeLine,
 } from '../../../shared/stocktakes';
 import type { Database, Tx } from '../../db/connection';
@@ -249,15 +250,15 @@ export async function recordSheetCounts(
   id: string,
   sheet: CountSheet,
   actor: Actor,
-): Promise<{ lineIds: string[]; blind: boolean }> {
-  const { lineIds, problems, blind } = await recordCounts(tx, id, sheet.counts, actor, { collect: true });
+): Promise<{ lineIds: string[]; stocktake: Stocktake }> {
+  const { lineIds, problems, stocktake } = await recordCounts(tx, id, sheet.counts, actor, { collect: true });
   const details = [...sheet.problems];
   for (const problem of problems) {
     const error = businessError(problem.error);
     if (!error) throw problem.error;
     details.push({ path: `line ${sheet.lines[problem.index]}`, message: error.message });
   }
-  if (details.length === 0) return { lineIds, blind };
+  if (details.length === 0) return { lineIds, stocktake };
   const line = (detail: ErrorDetail) => Number(detail.path.slice('line '.length));
   details.sort((a, b) => line(a) - line(b));
   throw refuseWith(

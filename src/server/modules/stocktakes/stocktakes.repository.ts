@@ -492,7 +492,7 @@ export async function insertStocktake(tx: Tx, input: StocktakeValues, actor: Act
 }
 
 /** A count's product as the stocktake's scope knows it. */
-type ScopeProduct = { id: string; name: string; tracking: string };
+type ScopeProduct = { id: string; name: string; tracking: string; lineId: string | null };
 
 /** A count that cannot be taken, and why (the sheet lists them by row; a JSON request refuses the first). */
 export type CountProblem = { index: number; error: AppError };
@@ -507,9 +507,21 @@ async function productsOf(
   codes: string[],
 ): Promise<Map<string, ScopeProduct | string>> {
   const unique = [...new Set(codes)];
-  const rows = await q.query<{ code: string; id: string; name: string; tracking: string; in_scope: boolean }>(
+  const rows = await q.query<{
+    code: string;
+    id: string;
+    name: string;
+    tracking: string;
+    in_scope: boolean;
+    line_id: string | null;
+  }>(
+    // The line of a product without lots read beside it: one probe of the lines' key (with
+    // product_id = any(…) the planner, which has no statistics of a new stocktake yet, walked
+    // all of its lines for each count).
     `select x.code, m.id, m.name, m.tracking,
-            exists (select 1 from stocktake_products sp where sp.stocktake_id = $1 and sp.product_id = m.id) as in_scope
+            exists (select 1 from stocktake_products sp where sp.stocktake_id = $1 and sp.product_id = m.id) as in_scope,
+            (select sl.id from stocktake_lines sl
+              where sl.stocktake_id = $1 and sl.lot_id is null and sl.product_id = m.id) as line_id
        from unnest($2::text[]) as x(code)
        cross join lateral (
          select p.id, p.name, p.tracking from products p
@@ -526,7 +538,7 @@ async function productsOf(
   return new Map(
     rows.map((row) => [
       row.code,
-      row.in_scope ? { id: row.id, name: row.name, tracking: row.tracking } : row.name,
+      row.in_scope ? { id: row.id, name: row.name, tracking: row.tracking, lineId: row.line_id } : row.name,
     ]),
   );
 }
@@ -536,7 +548,12 @@ async function productsOf(
  * at the same moment makes this insert wait for it and then do nothing; the line it made is
  * committed after this statement's snapshot, so it is read by a statement of its own.
  */
-async function lotLine(q: Q, stocktakeId: string, productId: string, lotId: string): Promise<string> {
+async function lotLine(
+  q: Q,
+  stocktakeId: string,
+  productId: string,
+  lotId: string,
+): Promise<{ id: string; made: boolean }> {
   // A new line counts one more on the stocktake: a no-key update, which the counts' key-share
   // locks let through.
   const [made] = await q.query<{ id: string }>(
@@ -546,13 +563,13 @@ async function lotLine(q: Q, stocktakeId: string, productId: string, lotId: stri
      select id from made`,
     [stocktakeId, productId, lotId],
   );
-  if (made) return made.id;
+  if (made) return { id: made.id, made: true };
   const [line] = await q.query<{ id: string }>(
     'select id from stocktake_lines where stocktake_id = $1 and lot_id = $2',
     [stocktakeId, lotId],
   );
   if (!line) throw new Error('no stocktake line for a lot');
-  return line.id;
+  return { id: line.id, made: false };
 }
 
 /** A count resolved to its line. */
@@ -568,7 +585,7 @@ async function resolveCounts(
   stocktake: Locked,
   counts: readonly CountInput[],
   collect: boolean,
-): Promise<{ resolved: Resolved[]; problems: CountProblem[] }> {
+): Promise<{ resolved: Resolved[]; problems: CountProblem[]; added: number }> {
   const q = runnerOf(tx);
   const products = await productsOf(
     q,
@@ -593,13 +610,14 @@ async function resolveCounts(
       fail(index, badRequest(`${product.name} is not tracked by lot, so name no lot.`));
     else wanted.push({ index, product, lot: count.lot, count });
   }
-  if (problems.length > 0) return { resolved: [], problems };
+  if (problems.length > 0) return { resolved: [], problems, added: 0 };
   // Lots first: a number not on the list becomes a line (creating the lot when it is new), in
   // (product, number) order, so two counts making the same new lines wait on each other in one
   // order rather than in a circle.
   const lotKey = (want: { product: ScopeProduct; lot?: CountInput['lot'] }) =>
     `${want.product.id}|${want.lot?.number.toLowerCase()}`;
   const lotLines = new Map<string, string>();
+  let added = 0;
   const lotted = wanted
     .filter((want) => want.lot)
     .sort((a, b) => (lotKey(a) < lotKey(b) ? -1 : lotKey(a) > lotKey(b) ? 1 : 0));
@@ -607,35 +625,21 @@ async function resolveCounts(
     if (!want.lot || lotLines.has(lotKey(want))) continue;
     try {
       const lot = await lotForAdding(q, want.product.id, want.lot);
-      lotLines.set(lotKey(want), await lotLine(q, stocktake.id, want.product.id, lot._id));
+      const line = await lotLine(q, stocktake.id, want.product.id, lot._id);
+      lotLines.set(lotKey(want), line.id);
+      if (line.made) added += 1;
     } catch (error) {
       if (!collect) throw error;
       problems.push({ index: want.index, error: error as AppError });
     }
   }
-  if (problems.length > 0) return { resolved: [], problems };
-  const plain = wanted.filter((want) => !want.lot).map((want) => want.product.id);
-  // One probe of the lines' key per product: a new stocktake's id is not yet in the statistics,
-  // and with product_id = any(…) the planner walks all of its lines for each count instead.
-  const plainLines = new Map(
-    plain.length === 0
-      ? []
-      : (
-          await q.query<{ id: string; product_id: string }>(
-            `select sl.id, sl.product_id from unnest($2::uuid[]) as x(product_id)
-               cross join lateral (select id, product_id from stocktake_lines
-                                    where stocktake_id = $1 and lot_id is null and product_id = x.product_id
-                                    limit 1) sl`,
-            [stocktake.id, [...new Set(plain)]],
-          )
-        ).map((row) => [row.product_id, row.id]),
-  );
+  if (problems.length > 0) return { resolved: [], problems, added: 0 };
   const resolved = wanted.map((want) => {
-    const lineId = want.lot ? lotLines.get(lotKey(want)) : plainLines.get(want.product.id);
+    const lineId = want.lot ? lotLines.get(lotKey(want)) : want.product.lineId;
     if (!lineId) throw new Error(`no stocktake line for ${want.product.name}`);
     return { index: want.index, lineId, quantity: want.count.quantity, mode: want.count.mode };
   });
-  return { resolved, problems };
+  return { resolved, problems, added };
 }
 
 /**
@@ -650,12 +654,24 @@ export async function recordCounts(
   counts: readonly CountInput[],
   actor: Actor,
   options: { collect?: boolean } = {},
-): Promise<{ lineIds: string[]; problems: CountProblem[]; blind: boolean }> {
+): Promise<{ lineIds: string[]; problems: CountProblem[]; stocktake: Stocktake }> {
   const q = runnerOf(tx);
-  const stocktake = await lockStocktake(q, id, 'key share');
+  // The stocktake read whole as it is locked: the count's answer (only a lot line made here can
+  // change it, by one line each).
+  if (!isId(id)) throw notFound('Stocktake');
+  const [row] = await q.query<StocktakeRow>(`${STOCKTAKE_SELECT} where s.id = $1 for key share of s`, [id]);
+  if (!row) throw notFound('Stocktake');
+  const read = toStocktake(row);
+  const stocktake: Locked = {
+    id: read._id,
+    number: read.number,
+    status: read.status,
+    locationId: read.location._id,
+    blind: read.blind,
+  };
   if (stocktake.status !== 'counting') throw refuseStep(stocktake, 'counted');
-  const { resolved, problems } = await resolveCounts(tx, stocktake, counts, options.collect ?? false);
-  if (problems.length > 0) return { lineIds: [], problems, blind: stocktake.blind };
+  const { resolved, problems, added } = await resolveCounts(tx, stocktake, counts, options.collect ?? false);
+  if (problems.length > 0) return { lineIds: [], problems, stocktake: read };
   const lineIds = [...new Set(resolved.map((r) => r.lineId))].sort();
   // The lines locked in id order (racing counts queue here, each then reading the last committed
   // count), with the ledger's stock of each at this moment.
@@ -685,21 +701,20 @@ export async function recordCounts(
     });
   }
   const finals = [...state.entries()].map(([line, s]) => ({ line, counted: s.counted, expected: s.stock }));
+  // The lines' last count and every count kept, in one statement.
   await q.query(
-    `update stocktake_lines sl
-        set counted = x.counted, expected_at_count = x.expected, counted_by_id = $2, counted_by_name = $3,
-            counted_at = now()
-       from jsonb_to_recordset($1::jsonb) as x(line uuid, counted int, expected int)
-      where sl.id = x.line`,
-    [JSON.stringify(finals), actor.id, actor.name],
-  );
-  await q.query(
-    `insert into stocktake_counts (line_id, mode, quantity, counted_after, expected_at_count, user_id, user_name, at)
+    `with counted as (
+       update stocktake_lines sl
+          set counted = x.counted, expected_at_count = x.expected, counted_by_id = $2, counted_by_name = $3,
+              counted_at = now()
+         from jsonb_to_recordset($1::jsonb) as x(line uuid, counted int, expected int)
+        where sl.id = x.line)
+     insert into stocktake_counts (line_id, mode, quantity, counted_after, expected_at_count, user_id, user_name, at)
      select x.line, x.mode, x.quantity, x.after, x.expected, $2, $3, now()
-       from jsonb_to_recordset($1::jsonb) as x(line uuid, mode text, quantity int, after int, expected int)`,
-    [JSON.stringify(history), actor.id, actor.name],
+       from jsonb_to_recordset($4::jsonb) as x(line uuid, mode text, quantity int, after int, expected int)`,
+    [JSON.stringify(finals), actor.id, actor.name, JSON.stringify(history)],
   );
-  return { lineIds, problems: [], blind: stocktake.blind };
+  return { lineIds, problems: [], stocktake: { ...read, lines: read.lines + added } };
 }
 
 /** The lines a count touched, as they are now, for the one who counted. */

@@ -180,11 +180,11 @@ export const stocktakesRoutes: FastifyPluginAsyncZod = async (app) => {
       return answerOnce(request, reply, async (tx) => {
         const actor = currentUser(request);
         const admin = isAdmin(request);
-        const { lineIds, blind } = sheet
+        const { lineIds, stocktake } = sheet
           ? await recordSheetCounts(tx, request.params.id, sheet, actor)
           : await recordCounts(tx, request.params.id, request.body.counts, actor);
-        const counted = await countedLines(runnerOf(tx), lineIds, { admin, blind });
-        return stocktakeAnswer(tx, request.params.id, false, 200, { counted });
+        const counted = await countedLines(runnerOf(tx), lineIds, { admin, blind: stocktake.blind });
+        return { status: 200, body: { success: true as const, stocktake, counted } };
       });
     },
   );
