@@ -12,7 +12,7 @@ import {
   stocktakeNumber,
   type VarianceFigures,
 } from '../../../shared/stocktakes';
-import { type Runner, runnerOf, type Tx } from '../../db/connection';
+import { type Runner, runnerOf, statement, type Tx } from '../../db/connection';
 import {
   type AppError,
   badRequest,
@@ -40,7 +40,7 @@ import { type NewMovement, recordMovements } from '../stock/movements';
  * land: counted − expectedAtCount per line, never below 0.
  */
 
-type Q = Pick<Runner, 'query'>;
+type Q = Pick<Runner, 'query' | 'run'>;
 export type StocktakeValues = Omit<StocktakeInput, 'note' | 'blind'> & { note: string; blind: boolean };
 
 const STATUS_WORDS: Record<StocktakeStatus, string> = {
@@ -329,12 +329,65 @@ export async function stocktakeLines(
   return { lines: rows.map((row) => toLine(row, audience)), total: counted?.n ?? 0 };
 }
 
+/**
+ * The statements of a count, named so that PostgreSQL plans each once per connection (a scanner
+ * sends one count after another): the stocktake read whole as it is locked key-share; the
+ * products the codes name, each with its line when it has no lots (one probe of the lines' key:
+ * with product_id = any(…) the planner, which has no statistics of a new stocktake yet, walked
+ * all of its lines for each count); the lines locked in id order with the ledger's stock of each;
+ * their last count and every count kept, in one statement; the lines counted, as they are now.
+ */
+const COUNT_LOCK = statement(
+  'stocktake_count_lock',
+  `${STOCKTAKE_SELECT} where s.id = $1 for key share of s`,
+);
+const PRODUCTS_OF = statement(
+  'stocktake_count_products',
+  `select x.code, m.id, m.name, m.tracking,
+            exists (select 1 from stocktake_products sp where sp.stocktake_id = $1 and sp.product_id = m.id) as in_scope,
+            (select sl.id from stocktake_lines sl
+              where sl.stocktake_id = $1 and sl.lot_id is null and sl.product_id = m.id) as line_id
+       from unnest($2::text[]) as x(code)
+       cross join lateral (
+         select p.id, p.name, p.tracking from products p
+          where p.id = case when x.code ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+                             then x.code::uuid end
+         union all
+         (select p.id, p.name, p.tracking from products p where lower(p.sku) = lower(x.code) and p.sku is not null)
+         union all
+         (select p.id, p.name, p.tracking from products p where lower(p.barcode) = lower(x.code) and p.barcode is not null)
+         limit 1) m`,
+);
+const LOCK_LINES = statement(
+  'stocktake_count_lock_lines',
+  `select sl.id, sl.counted,
+            coalesce(case when sl.lot_id is null then ls.stock else lts.quantity end, 0)::int as stock
+       from stocktake_lines sl
+       left join location_stock ls on sl.lot_id is null and ls.product_id = sl.product_id and ls.location_id = $2
+       left join lot_stock lts on lts.lot_id = sl.lot_id and lts.location_id = $2
+      where sl.id = any($1::uuid[]) order by sl.id for update of sl`,
+);
+const RECORD_COUNTS = statement(
+  'stocktake_count_record',
+  `with counted as (
+       update stocktake_lines sl
+          set counted = x.counted, expected_at_count = x.expected, counted_by_id = $2, counted_by_name = $3,
+              counted_at = now()
+         from jsonb_to_recordset($1::jsonb) as x(line uuid, counted int, expected int)
+        where sl.id = x.line)
+     insert into stocktake_counts (line_id, mode, quantity, counted_after, expected_at_count, user_id, user_name, at)
+     select x.line, x.mode, x.quantity, x.after, x.expected, $2, $3, now()
+       from jsonb_to_recordset($4::jsonb) as x(line uuid, mode text, quantity int, after int, expected int)`,
+);
+const LINES_BY_ID = statement(
+  'stocktake_count_lines',
+  `${LINE_SELECT} where sl.id = any($1::uuid[]) order by ${LINE_ORDER}`,
+);
+
 /** Named lines as they are now (the lines a count touched), in the lines' order. */
 async function linesById(q: Q, ids: string[], audience: LineAudience): Promise<StocktakeLine[]> {
   if (ids.length === 0) return [];
-  const rows = await q.query<LineRow>(`${LINE_SELECT} where sl.id = any($1::uuid[]) order by ${LINE_ORDER}`, [
-    ids,
-  ]);
+  const rows = await q.run<LineRow>(LINES_BY_ID, [ids]);
   return rows.map((row) => toLine(row, audience));
 }
 
@@ -507,33 +560,14 @@ async function productsOf(
   codes: string[],
 ): Promise<Map<string, ScopeProduct | string>> {
   const unique = [...new Set(codes)];
-  const rows = await q.query<{
+  const rows = await q.run<{
     code: string;
     id: string;
     name: string;
     tracking: string;
     in_scope: boolean;
     line_id: string | null;
-  }>(
-    // The line of a product without lots read beside it: one probe of the lines' key (with
-    // product_id = any(…) the planner, which has no statistics of a new stocktake yet, walked
-    // all of its lines for each count).
-    `select x.code, m.id, m.name, m.tracking,
-            exists (select 1 from stocktake_products sp where sp.stocktake_id = $1 and sp.product_id = m.id) as in_scope,
-            (select sl.id from stocktake_lines sl
-              where sl.stocktake_id = $1 and sl.lot_id is null and sl.product_id = m.id) as line_id
-       from unnest($2::text[]) as x(code)
-       cross join lateral (
-         select p.id, p.name, p.tracking from products p
-          where p.id = case when x.code ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
-                             then x.code::uuid end
-         union all
-         (select p.id, p.name, p.tracking from products p where lower(p.sku) = lower(x.code) and p.sku is not null)
-         union all
-         (select p.id, p.name, p.tracking from products p where lower(p.barcode) = lower(x.code) and p.barcode is not null)
-         limit 1) m`,
-    [stocktakeId, unique],
-  );
+  }>(PRODUCTS_OF, [stocktakeId, unique]);
   // A known product outside the scope answers its name (for the refusal); an unknown code nothing.
   return new Map(
     rows.map((row) => [
@@ -659,7 +693,7 @@ export async function recordCounts(
   // The stocktake read whole as it is locked: the count's answer (only a lot line made here can
   // change it, by one line each).
   if (!isId(id)) throw notFound('Stocktake');
-  const [row] = await q.query<StocktakeRow>(`${STOCKTAKE_SELECT} where s.id = $1 for key share of s`, [id]);
+  const [row] = await q.run<StocktakeRow>(COUNT_LOCK, [id]);
   if (!row) throw notFound('Stocktake');
   const read = toStocktake(row);
   const stocktake: Locked = {
@@ -675,15 +709,10 @@ export async function recordCounts(
   const lineIds = [...new Set(resolved.map((r) => r.lineId))].sort();
   // The lines locked in id order (racing counts queue here, each then reading the last committed
   // count), with the ledger's stock of each at this moment.
-  const locked = await q.query<{ id: string; counted: number | null; stock: number }>(
-    `select sl.id, sl.counted,
-            coalesce(case when sl.lot_id is null then ls.stock else lts.quantity end, 0)::int as stock
-       from stocktake_lines sl
-       left join location_stock ls on sl.lot_id is null and ls.product_id = sl.product_id and ls.location_id = $2
-       left join lot_stock lts on lts.lot_id = sl.lot_id and lts.location_id = $2
-      where sl.id = any($1::uuid[]) order by sl.id for update of sl`,
-    [lineIds, stocktake.locationId],
-  );
+  const locked = await q.run<{ id: string; counted: number | null; stock: number }>(LOCK_LINES, [
+    lineIds,
+    stocktake.locationId,
+  ]);
   const state = new Map(locked.map((row) => [row.id, { counted: row.counted, stock: row.stock }]));
   const history: { line: string; mode: CountMode; quantity: number; after: number; expected: number }[] = [];
   for (const count of resolved) {
@@ -702,18 +731,7 @@ export async function recordCounts(
   }
   const finals = [...state.entries()].map(([line, s]) => ({ line, counted: s.counted, expected: s.stock }));
   // The lines' last count and every count kept, in one statement.
-  await q.query(
-    `with counted as (
-       update stocktake_lines sl
-          set counted = x.counted, expected_at_count = x.expected, counted_by_id = $2, counted_by_name = $3,
-              counted_at = now()
-         from jsonb_to_recordset($1::jsonb) as x(line uuid, counted int, expected int)
-        where sl.id = x.line)
-     insert into stocktake_counts (line_id, mode, quantity, counted_after, expected_at_count, user_id, user_name, at)
-     select x.line, x.mode, x.quantity, x.after, x.expected, $2, $3, now()
-       from jsonb_to_recordset($4::jsonb) as x(line uuid, mode text, quantity int, after int, expected int)`,
-    [JSON.stringify(finals), actor.id, actor.name, JSON.stringify(history)],
-  );
+  await q.run(RECORD_COUNTS, [JSON.stringify(finals), actor.id, actor.name, JSON.stringify(history)]);
   return { lineIds, problems: [], stocktake: { ...read, lines: read.lines + added } };
 }
 
