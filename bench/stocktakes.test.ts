@@ -106,10 +106,14 @@ describe.each(targets)('the bench stocktake scenario on $name', (target) => {
       set,
       4,
       25,
+      2,
     );
     expect(scans.problems).toEqual([]);
     expect(scans.lines).toBe(LINES);
-    expect(scans.counted).toBe(100);
+    // 4 × 25 flat out, then 4 people each scanning every 250 ms for 2 s.
+    expect(scans.sent).toBe(132);
+    expect(scans.counted).toBe(132);
+    expect([scans.people?.requests, scans.people?.statuses['200']]).toEqual([32, 32]);
     expect([scans.floor.ms.length, scans.scans.ms.length]).toEqual([100, 100]);
     const row = timedRow('scans', 4, scans.scans);
     expect([row.requests, row.statuses['200']]).toEqual([100, 100]);
