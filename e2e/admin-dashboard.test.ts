@@ -27,6 +27,7 @@ stories('admin dashboard', () => {
         'Suppliers',
         'Purchasing',
         'Transfers',
+        'Stocktakes',
         'Reports',
         'Users',
         'Store settings',

@@ -1,31 +1,9 @@
 import { expect } from 'vitest';
 import { LocationResponse, ProductLocationsResponse } from '../src/shared/locations';
 import { MovementListResponse } from '../src/shared/stock';
-import { newAdmin, unique } from './support/api';
+import { callAs, newAdmin, unique } from './support/api';
 import { see, throughTill } from './support/page';
 import { stories, storyTest } from './support/story';
-
-/** A call with an admin's token; the answer parsed with the shared schema. */
-async function call<T>(
-  baseUrl: string,
-  token: string,
-  method: 'GET' | 'POST',
-  path: string,
-  schema: { parse: (body: unknown) => T },
-  body?: unknown,
-): Promise<T> {
-  const res = await fetch(`${baseUrl}/api${path}`, {
-    method,
-    headers: {
-      Authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const payload: unknown = await res.json();
-  if (!res.ok) throw new Error(`${method} /api${path} answered ${res.status} ${JSON.stringify(payload)}`);
-  return schema.parse(payload);
-}
 
 stories('locations and transfers', () => {
   storyTest(
@@ -44,7 +22,7 @@ stories('locations and transfers', () => {
         category: category._id,
         supplier: supplier._id,
       });
-      const { location: stockroom } = await call(
+      const { location: stockroom } = await callAs(
         baseUrl,
         admin.token,
         'POST',
@@ -56,7 +34,7 @@ stories('locations and transfers', () => {
         },
       );
       const stockAt = async () =>
-        call(baseUrl, admin.token, 'GET', `/products/${product._id}/stock`, ProductLocationsResponse);
+        callAs(baseUrl, admin.token, 'GET', `/products/${product._id}/stock`, ProductLocationsResponse);
       const main = (await stockAt()).locations.find((line) => line.location.name === 'Main store')?.location;
       expect(main).toBeDefined();
       // Ten units are in the stockroom, none in the main store.
@@ -123,7 +101,7 @@ stories('locations and transfers', () => {
       expect(after.inTransit).toBe(0);
       expect(after.locations.find((line) => line.location._id === main?._id)?.stock).toBe(6);
       expect(after.locations.find((line) => line.location._id === stockroom._id)?.stock).toBe(0);
-      const movements = await call(
+      const movements = await callAs(
         baseUrl,
         admin.token,
         'GET',

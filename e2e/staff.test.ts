@@ -58,6 +58,7 @@ const MENU = [
   'Till sessions',
   'Orders',
   'Customers',
+  'Stocktake',
   'Profile',
   'Logout',
 ];

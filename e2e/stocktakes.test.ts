@@ -2,31 +2,9 @@ import { expect } from 'vitest';
 import { ProductLocationsResponse } from '../src/shared/locations';
 import { SaleResponse } from '../src/shared/sales';
 import { StocktakeResponse } from '../src/shared/stocktakes';
-import { ApiSession, newAdmin, unique } from './support/api';
+import { ApiSession, callAs, newAdmin, unique } from './support/api';
 import { see, termValue } from './support/page';
 import { stories, storyTest } from './support/story';
-
-/** A call with a token; the answer parsed with the shared schema. */
-async function call<T>(
-  baseUrl: string,
-  token: string,
-  method: 'GET' | 'POST',
-  path: string,
-  schema: { parse: (body: unknown) => T },
-  body?: unknown,
-): Promise<T> {
-  const res = await fetch(`${baseUrl}/api${path}`, {
-    method,
-    headers: {
-      Authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const payload: unknown = await res.json();
-  if (!res.ok) throw new Error(`${method} /api${path} answered ${res.status} ${JSON.stringify(payload)}`);
-  return schema.parse(payload);
-}
 
 stories('stocktake', () => {
   storyTest(
@@ -92,7 +70,7 @@ stories('stocktake', () => {
       }
 
       // Three bottles of oil are sold after they were counted.
-      const sale = await call(baseUrl, repToken, 'POST', '/sales', SaleResponse, {
+      const sale = await callAs(baseUrl, repToken, 'POST', '/sales', SaleResponse, {
         lines: [{ productId: oil._id, quantity: 3 }],
         payment: { method: 'card' },
       });
@@ -123,11 +101,11 @@ stories('stocktake', () => {
         .click();
       await see(page.getByText('Posted', { exact: true }).first());
 
-      const posted = await call(baseUrl, admin.token, 'GET', `/stocktakes/${id}`, StocktakeResponse);
+      const posted = await callAs(baseUrl, admin.token, 'GET', `/stocktakes/${id}`, StocktakeResponse);
       expect(posted.stocktake).toMatchObject({ status: 'posted', summary: { net: -8.5, unitsShort: 2 } });
       const stockAtMain = async (productId: string) =>
         (
-          await call(baseUrl, admin.token, 'GET', `/products/${productId}/stock`, ProductLocationsResponse)
+          await callAs(baseUrl, admin.token, 'GET', `/products/${productId}/stock`, ProductLocationsResponse)
         ).locations.find((line) => line.location.name === 'Main store')?.stock;
       // Counted 8, sold 3 since: 5, not 8 (which would undo the sale).
       expect(await stockAtMain(oil._id)).toBe(5);

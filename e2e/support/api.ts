@@ -28,7 +28,8 @@ export type Account = {
   role: Role;
 };
 
-async function call<S extends z.ZodType>(
+/** One API call with an optional token and JSON body; the answer parsed with the shared schema (a non-2xx throws). */
+export async function apiCall<S extends z.ZodType>(
   baseUrl: string,
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
@@ -45,12 +46,20 @@ async function call<S extends z.ZodType>(
   });
   const payload: unknown = await answer.json().catch(() => null);
   if (!answer.ok) {
-    throw new Error(
-      `Seeding failed: ${method} /api${path} answered ${answer.status} ${JSON.stringify(payload)}`,
-    );
+    throw new Error(`${method} /api${path} answered ${answer.status} ${JSON.stringify(payload)}`);
   }
   return schema.parse(payload);
 }
+
+/** apiCall with a token (and a body): what a story asks the API beside its screens. */
+export const callAs = <S extends z.ZodType>(
+  baseUrl: string,
+  token: string,
+  method: 'GET' | 'POST',
+  path: string,
+  schema: S,
+  body?: unknown,
+): Promise<z.output<S>> => apiCall(baseUrl, method, path, schema, { token, body });
 
 /** A signed-in API client for one account. */
 export class ApiSession {
@@ -60,7 +69,7 @@ export class ApiSession {
   ) {}
 
   static async signIn(baseUrl: string, email: string, password: string): Promise<ApiSession> {
-    const { token } = await call(baseUrl, 'POST', '/auth/login', LoginResponse, {
+    const { token } = await apiCall(baseUrl, 'POST', '/auth/login', LoginResponse, {
       body: { email, password },
     });
     return new ApiSession(baseUrl, token);
@@ -80,7 +89,7 @@ export class ApiSession {
       address,
       role,
     };
-    const { user } = await call(this.baseUrl, 'POST', '/users/add', UserResponse, {
+    const { user } = await apiCall(this.baseUrl, 'POST', '/users/add', UserResponse, {
       token: this.token,
       body: input,
     });
@@ -88,11 +97,11 @@ export class ApiSession {
   }
 
   async deleteUser(id: string): Promise<void> {
-    await call(this.baseUrl, 'DELETE', `/users/${encodeURIComponent(id)}`, Ok, { token: this.token });
+    await apiCall(this.baseUrl, 'DELETE', `/users/${encodeURIComponent(id)}`, Ok, { token: this.token });
   }
 
   async addCategory(name: string, description = '') {
-    const answer = await call(this.baseUrl, 'POST', '/category/add', CategoryResponse, {
+    const answer = await apiCall(this.baseUrl, 'POST', '/category/add', CategoryResponse, {
       token: this.token,
       body: { formCategory: name, formDescription: description },
     });
@@ -100,7 +109,7 @@ export class ApiSession {
   }
 
   async addSupplier(name: string, details: { email?: string; phone?: string; address?: string } = {}) {
-    const answer = await call(this.baseUrl, 'POST', '/supplier/add', SupplierResponse, {
+    const answer = await apiCall(this.baseUrl, 'POST', '/supplier/add', SupplierResponse, {
       token: this.token,
       body: { name, email: '', phone: '', address: '', ...details },
     });
@@ -124,7 +133,7 @@ export class ApiSession {
     /** DESIGN §15: 'lot' keeps the stock in lots. */
     tracking?: 'none' | 'lot';
   }) {
-    const answer = await call(this.baseUrl, 'POST', '/products/add', ProductResponse, {
+    const answer = await apiCall(this.baseUrl, 'POST', '/products/add', ProductResponse, {
       token: this.token,
       body: { description: '', ...input },
     });
@@ -138,7 +147,7 @@ export class ApiSession {
     address?: string;
     note?: string;
   }) {
-    const answer = await call(this.baseUrl, 'POST', '/customers', CustomerResponse, {
+    const answer = await apiCall(this.baseUrl, 'POST', '/customers', CustomerResponse, {
       token: this.token,
       body: input,
     });
@@ -146,11 +155,11 @@ export class ApiSession {
   }
 
   async deleteProduct(id: string): Promise<void> {
-    await call(this.baseUrl, 'DELETE', `/products/${encodeURIComponent(id)}`, Ok, { token: this.token });
+    await apiCall(this.baseUrl, 'DELETE', `/products/${encodeURIComponent(id)}`, Ok, { token: this.token });
   }
 
   async order(productId: string, quantity: number) {
-    const answer = await call(this.baseUrl, 'POST', '/order/add', OrderResponse, {
+    const answer = await apiCall(this.baseUrl, 'POST', '/order/add', OrderResponse, {
       token: this.token,
       body: { productId, quantity },
     });
