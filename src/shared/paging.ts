@@ -48,12 +48,17 @@ export const PageInfo = z.object({
 
 export const DEFAULT_PAGE_SIZE = 20;
 
-/** The limit and offset of a query, or undefined for "everything". */
-export function pageWindow(query: { page?: number; pageSize?: number }) {
-  if (query.page === undefined && query.pageSize === undefined) return undefined;
+/** The limit and offset of a list that always answers one page: the first when none is asked. */
+export function onePage(query: { page?: number; pageSize?: number }) {
   const page = query.page ?? 1;
   const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
   return { page, pageSize, limit: pageSize, offset: (page - 1) * pageSize };
+}
+
+/** The limit and offset of a query, or undefined for "everything". */
+export function pageWindow(query: { page?: number; pageSize?: number }) {
+  if (query.page === undefined && query.pageSize === undefined) return undefined;
+  return onePage(query);
 }
 
 /** The words of a search, each of which a matching name must contain. */

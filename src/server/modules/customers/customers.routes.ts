@@ -7,7 +7,7 @@ import {
   CustomerQuery,
   CustomerResponse,
 } from '../../../shared/customers';
-import { DEFAULT_PAGE_SIZE, pageWindow } from '../../../shared/paging';
+import { DEFAULT_PAGE_SIZE, onePage } from '../../../shared/paging';
 import {
   CreditAdjustmentInput,
   CreditAdjustmentResponse,
@@ -42,8 +42,7 @@ export const customersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const window = pageWindow({ page: request.query.page ?? 1, pageSize: request.query.pageSize });
-      if (!window) throw new Error('a page window always exists when page is given');
+      const window = onePage(request.query);
       const { customers, total } = await customerPage(app.db, request.query, window);
       return { success: true as const, customers, total, page: window.page, pageSize: window.pageSize };
     },
@@ -137,8 +136,7 @@ export const customersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { id } = request.params;
-      const window = pageWindow({ page: request.query.page ?? 1, pageSize: request.query.pageSize });
-      if (!window) throw new Error('a page window always exists when page is given');
+      const window = onePage(request.query);
       const credit = isId(id) ? await creditPage(app.database, id, window) : undefined;
       if (!credit) throw notFound('Customer');
       return { success: true as const, ...credit, page: window.page, pageSize: window.pageSize };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams } from '../../../shared/common';
 import { EXPIRING_CSV_HEADER, ExpiringQuery, ExpiringResponse, TraceResponse } from '../../../shared/lots';
-import { DEFAULT_PAGE_SIZE, pageWindow } from '../../../shared/paging';
+import { DEFAULT_PAGE_SIZE, onePage } from '../../../shared/paging';
 import { CSV_BATCH, sendCsv } from '../../lib/csv-stream';
 import { notFound } from '../../lib/errors';
 import { locationFor } from '../locations/location-for';
@@ -50,8 +50,7 @@ export const lotsRoutes: FastifyPluginAsyncZod = async (app) => {
           (after) => expiringCsvBatch(app.database, today, days, after, CSV_BATCH, locationId),
         );
       }
-      const window = pageWindow({ page: 1, ...request.query });
-      if (!window) throw new Error('a page window always exists with a page');
+      const window = onePage(request.query);
       const page = await expiringPage(app.database, days, window, locationId);
       return { success: true as const, ...page, page: window.page, pageSize: window.pageSize };
     },

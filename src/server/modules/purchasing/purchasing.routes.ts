@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams } from '../../../shared/common';
-import { pageWindow } from '../../../shared/paging';
+import { onePage } from '../../../shared/paging';
 import {
   DraftFromSuggestionsInput,
   DraftPurchaseOrdersResponse,
@@ -93,8 +93,7 @@ export const purchasingRoutes: FastifyPluginAsyncZod = async (app) => {
           purchaseOrderCsvBatch(app.db, filter, after, CSV_BATCH, clock),
         );
       }
-      const window = pageWindow({ page: 1, ...request.query });
-      if (!window) throw new Error('a page window always exists with a page');
+      const window = onePage(request.query);
       const page = await purchaseOrderPage(app.db, filter, window);
       return { success: true as const, ...page, page: window.page, pageSize: window.pageSize };
     },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams } from '../../../shared/common';
 import { centsNumber, toCents } from '../../../shared/money';
-import { DEFAULT_PAGE_SIZE, pageWindow } from '../../../shared/paging';
+import { DEFAULT_PAGE_SIZE, onePage } from '../../../shared/paging';
 import { can } from '../../../shared/roles';
 import { SaleInput, SaleListResponse, SaleQuery, SaleResponse } from '../../../shared/sales';
 import { MAX_PAYMENTS } from '../../../shared/till';
@@ -140,8 +140,7 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
       const { customer, search, from, to } = request.query;
       if (customer !== undefined && !can(me.role, 'customers:read'))
         throw forbidden('You are not allowed to see customers.');
-      const window = pageWindow({ page: request.query.page ?? 1, pageSize: request.query.pageSize });
-      if (!window) throw new Error('a page window always exists when page is given');
+      const window = onePage(request.query);
       if (customer !== undefined && !isId(customer)) throw notFound('Customer');
       const sellerId = salesSellerFilter(me);
       const { sales, total } = await salePage(

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams } from '../../../shared/common';
-import { pageWindow } from '../../../shared/paging';
+import { onePage } from '../../../shared/paging';
 import {
   COUNT_SHEET_HEADER,
   CountsInput,
@@ -102,8 +102,7 @@ export const stocktakesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { status, location } = request.query;
-      const window = pageWindow({ page: 1, ...request.query });
-      if (!window) throw new Error('a page window always exists with a page');
+      const window = onePage(request.query);
       const place =
         location === undefined
           ? undefined
@@ -152,8 +151,7 @@ export const stocktakesRoutes: FastifyPluginAsyncZod = async (app) => {
       const found = await stocktakeAudience(app.database, request.params.id);
       if (!found) throw notFound('Stocktake');
       const audience: LineAudience = { admin: isAdmin(request), blind: found.blind };
-      const window = pageWindow({ page: 1, ...request.query });
-      if (!window) throw new Error('a page window always exists with a page');
+      const window = onePage(request.query);
       const page = await stocktakeLines(app.database, request.params.id, request.query, audience, window);
       return { success: true as const, ...page, page: window.page, pageSize: window.pageSize };
     },

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams } from '../../../shared/common';
-import { DEFAULT_PAGE_SIZE, pageWindow } from '../../../shared/paging';
+import { DEFAULT_PAGE_SIZE, onePage } from '../../../shared/paging';
 import { can } from '../../../shared/roles';
 import {
   CashMovementInput,
@@ -216,8 +216,7 @@ export const tillRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const me = currentUser(request);
       const { register, status, from, to } = request.query;
-      const window = pageWindow({ page: request.query.page ?? 1, pageSize: request.query.pageSize });
-      if (!window) throw new Error('a page window always exists when page is given');
+      const window = onePage(request.query);
       if (register !== undefined && !(isId(register) && (await registerExists(app.database, register))))
         throw notFound('Register');
       const { sessions, total } = await sessionPage(

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams } from '../../../shared/common';
-import { pageWindow } from '../../../shared/paging';
+import { onePage } from '../../../shared/paging';
 import {
   ReceiveTransferInput,
   TransferInput,
@@ -66,8 +66,7 @@ export const transfersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { status, location } = request.query;
-      const window = pageWindow({ page: 1, ...request.query });
-      if (!window) throw new Error('a page window always exists with a page');
+      const window = onePage(request.query);
       const place =
         location === undefined
           ? undefined
