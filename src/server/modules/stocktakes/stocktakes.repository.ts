@@ -384,8 +384,8 @@ const LINES_BY_ID = statement(
   `${LINE_SELECT} where sl.id = any($1::uuid[]) order by ${LINE_ORDER}`,
 );
 
-/** Named lines as they are now (the lines a count touched), in the lines' order. */
-async function linesById(q: Q, ids: string[], audience: LineAudience): Promise<StocktakeLine[]> {
+/** The lines a count touched, as they are now, in the lines' order, for the one who counted. */
+export async function countedLines(q: Q, ids: string[], audience: LineAudience): Promise<StocktakeLine[]> {
   if (ids.length === 0) return [];
   const rows = await q.run<LineRow>(LINES_BY_ID, [ids]);
   return rows.map((row) => toLine(row, audience));
@@ -733,11 +733,6 @@ export async function recordCounts(
   // The lines' last count and every count kept, in one statement.
   await q.run(RECORD_COUNTS, [JSON.stringify(finals), actor.id, actor.name, JSON.stringify(history)]);
   return { lineIds, problems: [], stocktake: { ...read, lines: read.lines + added } };
-}
-
-/** The lines a count touched, as they are now, for the one who counted. */
-export function countedLines(q: Q, lineIds: string[], audience: LineAudience): Promise<StocktakeLine[]> {
-  return linesById(q, lineIds, audience);
 }
 
 /** The most movements a post writes in one statement. */
