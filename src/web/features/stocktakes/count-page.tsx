@@ -121,7 +121,8 @@ function CountView({ stocktake }: { stocktake: Stocktake }) {
   return (
     <>
       <StocktakeFacts stocktake={stocktake} />
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)] lg:items-start">
+      {/* The scan box above the lines until the screen is wide enough for both side by side with the menu. */}
+      <div className="grid gap-6 2xl:grid-cols-[minmax(0,22rem)_minmax(0,1fr)] 2xl:items-start">
         <ScanPanel
           scanRef={scanRef}
           pending={pending}
@@ -244,7 +245,7 @@ function ScanPanel({
   return (
     <section
       aria-labelledby={`${id}-title`}
-      className="space-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 lg:sticky lg:top-4"
+      className="space-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 2xl:sticky 2xl:top-4"
     >
       <h2 id={`${id}-title`} className="text-base font-semibold text-slate-900">
         Scan
@@ -476,19 +477,22 @@ function LineRow({
       </Td>
       <Td className={`max-sm:col-span-2 ${STACKED_CELL}`}>
         <form onSubmit={save} className="flex items-start gap-2">
-          <input
-            id={id}
-            type="number"
-            inputMode="numeric"
-            min={0}
-            step={1}
-            value={text}
-            onChange={(event) => setText(event.target.value)}
-            aria-label={`${mode === 'set' ? 'New count' : 'Add'} for ${name}`}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${id}-error` : undefined}
-            className={`${controlClass(error ?? undefined)} w-24 text-right tabular-nums max-sm:min-h-11`}
-          />
+          {/* A box of its own width: in a narrow column the row's flex would squeeze it to nothing. */}
+          <div className="w-24 shrink-0">
+            <input
+              id={id}
+              type="number"
+              inputMode="numeric"
+              min={0}
+              step={1}
+              value={text}
+              onChange={(event) => setText(event.target.value)}
+              aria-label={`${mode === 'set' ? 'New count' : 'Add'} for ${name}`}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? `${id}-error` : undefined}
+              className={`${controlClass(error ?? undefined)} text-right tabular-nums max-sm:min-h-11`}
+            />
+          </div>
           <button
             type="submit"
             className={buttonClass('secondary', 'sm', 'max-sm:min-h-11')}
