@@ -14,7 +14,8 @@ import { Role } from './roles';
  * refunded, and a `customer`'s store credit creditAdjusted; a catalogue `import` (DESIGN §14)
  * imported, once, with its file and counts; a `transfer` (DESIGN §17) created, updated, sent,
  * received, cancelled or closed; a `location` (DESIGN §17) created, updated, deactivated or
- * reactivated; a `stocktake` (DESIGN §18) created, posted or cancelled.
+ * reactivated; a `stocktake` (DESIGN §18) created, posted or cancelled; an `item` (DESIGN §22)
+ * created or updated (its options, its variants' names).
  */
 export const AUDIT_ENTITIES = [
   'user',
@@ -34,6 +35,7 @@ export const AUDIT_ENTITIES = [
   'transfer',
   'location',
   'stocktake',
+  'item',
 ] as const;
 export const AuditEntity = z.enum(AUDIT_ENTITIES, {
   error: `entity must be one of ${AUDIT_ENTITIES.join(', ')}.`,

@@ -15,8 +15,8 @@ import { UnitCost } from './purchasing';
  */
 
 /**
- * The product fields a column may be mapped to: the products CSV's twelve, in its column order,
- * then the lot the row's stock goes into and that lot's expiry (DESIGN §15; not exported).
+ * The product fields a column may be mapped to: the products CSV's columns, in its order (the
+ * twelve of §14, then the item, its options and values and the brand and active of §22), then the lot the row's stock goes into and that lot's expiry (DESIGN §15; not exported).
  */
 export const IMPORT_FIELDS = [
   'name',
@@ -31,6 +31,15 @@ export const IMPORT_FIELDS = [
   'reorderPoint',
   'reorderQuantity',
   'taxRate',
+  'item',
+  'option1',
+  'value1',
+  'option2',
+  'value2',
+  'option3',
+  'value3',
+  'brand',
+  'active',
   'lot',
   'expiry',
 ] as const;
@@ -100,13 +109,22 @@ const HEADER_SYNONYMS: Record<ImportField, readonly string[]> = {
   barcode: ['ean', 'upc', 'gtin', 'ean13', 'bar code'],
   description: ['details', 'long description'],
   category: ['group', 'department', 'product category'],
-  supplier: ['vendor', 'manufacturer', 'brand'],
+  supplier: ['vendor', 'manufacturer'],
   price: ['unit price', 'retail price', 'selling price', 'sale price', 'rrp'],
   cost: ['unit cost', 'cost price', 'purchase price', 'buy price'],
   stock: ['quantity', 'qty', 'on hand', 'in stock', 'stock level', 'inventory'],
   reorderPoint: ['reorder level', 'min stock', 'minimum stock', 'low stock'],
   reorderQuantity: ['reorder qty', 'order quantity', 'reorder amount'],
   taxRate: ['tax', 'vat', 'vat rate', 'tax class', 'tax name'],
+  item: ['parent', 'parent name', 'product group', 'item group'],
+  option1: ['option 1 name', 'option name 1', 'option1 name'],
+  value1: ['option 1 value', 'option value 1', 'option1 value'],
+  option2: ['option 2 name', 'option name 2', 'option2 name'],
+  value2: ['option 2 value', 'option value 2', 'option2 value'],
+  option3: ['option 3 name', 'option name 3', 'option3 name'],
+  value3: ['option 3 value', 'option value 3', 'option3 value'],
+  brand: ['make', 'label'],
+  active: ['enabled', 'status', 'is active'],
   lot: ['lot number', 'lot no', 'batch', 'batch number', 'batch no'],
   expiry: ['expires', 'expiry date', 'exp', 'best before', 'use by', 'expiration date'],
 };
@@ -133,6 +151,11 @@ export function guessMapping(columns: readonly string[]): ImportMapping {
       mapping[field] = column;
       taken.add(column);
     }
+  }
+  // A file whose only naming column is "Item" names its products by it, as before variants.
+  if (mapping.name === undefined && mapping.item !== undefined) {
+    mapping.name = mapping.item;
+    delete mapping.item;
   }
   return mapping;
 }

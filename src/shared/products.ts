@@ -42,6 +42,14 @@ export const Product = z.object({
    * locations), `stock` then being its stock at that location.
    */
   stockTotal: z.number().int().optional(),
+  /** DESIGN §22: optional. */
+  brand: z.string().nullable(),
+  /** DESIGN §22: an inactive product is not offered in the catalogue or at the counter, and is not sold (409). */
+  active: z.boolean(),
+  /** DESIGN §22: the item this product is a variant of; null for a product on its own. */
+  item: Named.nullable(),
+  /** DESIGN §22: a variant's value of each of its item's options; null without an item. */
+  optionValues: z.record(z.string(), z.string()).nullable(),
 });
 export type Product = z.infer<typeof Product>;
 
@@ -67,7 +75,7 @@ export const ReorderQuantity = z
  * A SKU or barcode: what a scanner types, so no spaces; blank means none (null). Unique ignoring
  * case among products.
  */
-const ProductCode = (label: string) =>
+export const ProductCode = (label: string) =>
   z
     .string({ error: `${label} must be text.` })
     .trim()
@@ -112,6 +120,10 @@ export const ProductInput = z.object({
    * is turned on over the stock there is (a new number with its expiry, or a known one).
    */
   lot: LotRef.optional(),
+  /** DESIGN §22. Left out: a new product has none and an edit keeps it; null: none. */
+  brand: optionalText(MAX.name).nullable().optional(),
+  /** DESIGN §22. Left out: a new product is active and an edit keeps it. */
+  active: z.boolean({ error: 'active must be true or false.' }).optional(),
 });
 export type ProductInput = z.input<typeof ProductInput>;
 
@@ -133,11 +145,19 @@ export const ProductQuery = PageQuery.extend({
   format: ExportFormat,
   /** DESIGN §17: each product's `stock` at this location, beside its `stockTotal` (the CSV's Stock too). */
   location: LocationId.optional(),
+  /**
+   * DESIGN §22: `true` (the default for the selling roles, who are never offered an inactive
+   * product), `false` (only inactive ones) or `all` (an admin's default).
+   */
+  active: z.enum(['true', 'false', 'all'], { error: 'active must be one of true, false, all.' }).optional(),
+  /** DESIGN §22: only the variants of this item. */
+  item: Id.optional(),
 });
 
 /**
  * The columns of the products CSV, in order (always by name; search and category kept): exactly
- * the catalogue import's twelve (DESIGN §14), so a file exported, edited and imported again
+ * the catalogue import's twelve (DESIGN §14) and, since variants (§22), the item, its options and
+ * this product's values (empty for a product on its own), the brand and Active (`true`, `false`), so a file exported, edited and imported again
  * round-trips. `Tax rate` holds the rate's name; it and `Reorder point` are empty where the
  * product follows the store's default. Without `Cost` for a role that does not read costs.
  */
@@ -154,6 +174,15 @@ export const PRODUCT_CSV_HEADER = [
   'Reorder point',
   'Reorder quantity',
   'Tax rate',
+  'Item',
+  'Option 1',
+  'Value 1',
+  'Option 2',
+  'Value 2',
+  'Option 3',
+  'Value 3',
+  'Brand',
+  'Active',
 ] as const;
 export type ProductQuery = z.input<typeof ProductQuery>;
 

@@ -84,6 +84,27 @@ export const REFUSALS = {
   },
   SKU_TAKEN: { status: 409, sentence: () => 'Another product already has this SKU.' },
   BARCODE_TAKEN: { status: 409, sentence: () => 'Another product already has this barcode.' },
+  /** DESIGN §22: an inactive product is not sold (the sale's check, the counter's scan). */
+  PRODUCT_INACTIVE: {
+    status: 409,
+    sentence: (facts: { product: string }) => `${facts.product} is inactive: it is not sold.`,
+  },
+  /** DESIGN §22: one variant per combination of an item's values. */
+  VARIANT_EXISTS: {
+    status: 409,
+    sentence: (facts: { variant: string }) => `${facts.variant} already exists.`,
+  },
+  /** DESIGN §22: a value some variant has stays among its option's values. */
+  OPTION_VALUE_IN_USE: {
+    status: 409,
+    sentence: (facts: { option: string; value: string }) =>
+      `${facts.option} ${facts.value} is in use by a variant: remove that variant first.`,
+  },
+  /** DESIGN §22: an item's options are fixed once it has variants (their values may change). */
+  ITEM_OPTIONS_FIXED: {
+    status: 409,
+    sentence: () => "This item has variants, so its options stay: change their values instead.",
+  },
   /** A category, tax rate or register named like one that exists (case-insensitive). */
   NAME_TAKEN: {
     status: 409,

@@ -26,6 +26,10 @@ export function product(id: string, name: string, overrides: Partial<Product> = 
     tracking: 'none',
     category: { _id: 'c1', name: 'Snacks' },
     supplier: { _id: 's1', name: 'Acme' },
+    brand: null,
+    active: true,
+    item: null,
+    optionValues: null,
     ...overrides,
   };
 }

@@ -38,7 +38,7 @@ export const auditLog = pg.pgTable(
     ),
     pg.check(
       'audit_log_entity_known',
-      sql`${t.entityType} in ('user','product','category','supplier','order','purchaseOrder','customer','store','taxRate','sale','register','registerSession','refund','import','transfer','location','stocktake')`,
+      sql`${t.entityType} in ('user','product','category','supplier','order','purchaseOrder','customer','store','taxRate','sale','register','registerSession','refund','import','transfer','location','stocktake','item')`,
     ),
     // Each matches the list's order (newest first, then id) under one filter, so a page is read,
     // not sorted.

@@ -42,6 +42,37 @@ export const taxRates = pg.pgTable(
   ],
 );
 
+/**
+ * An item with options (DESIGN §22): "CeraVe Lotion" in sizes 8 oz, 12 oz and 16 oz. Each of its
+ * variants is a product (products.item_id) with one value of each option (products.option_values);
+ * the item holds what they share. `options`: [{name, values[]}], at most 3, in their order; a
+ * product's name is the item's name and its values (variantName in src/shared/items.ts), kept in
+ * step by the items repository. Names are unique ignoring case: an import finds an item by name.
+ */
+export const items = pg.pgTable(
+  'items',
+  {
+    id: id(),
+    name: pg.text('name').notNull(),
+    description: pg.text('description').notNull().default(''),
+    categoryId: pg
+      .uuid('category_id')
+      .notNull()
+      .references(() => categories.id, { onDelete: 'restrict' }),
+    supplierId: pg
+      .uuid('supplier_id')
+      .notNull()
+      .references(() => suppliers.id, { onDelete: 'restrict' }),
+    brand: pg.text('brand'),
+    options: pg.jsonb('options').notNull().default(sql`'[]'::jsonb`),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    pg.uniqueIndex('items_name_lower_key').on(sql`lower(${t.name})`),
+    pg.check('items_options_array', sql`jsonb_typeof(${t.options}) = 'array'`),
+  ],
+);
+
 export const products = pg.pgTable(
   'products',
   {
@@ -71,6 +102,14 @@ export const products = pg.pgTable(
     taxRateId: pg.uuid('tax_rate_id').references(() => taxRates.id, { onDelete: 'restrict' }),
     /** DESIGN §15: 'lot': the stock lives in lots, sold first-expiry-first-out; 'none': it does not. */
     tracking: pg.text('tracking').notNull().default('none'),
+    /** DESIGN §22: the item this product is a variant of (null: a product on its own). */
+    itemId: pg.uuid('item_id').references(() => items.id, { onDelete: 'restrict' }),
+    /** DESIGN §22: a variant's value of each of its item's options, {option: value}; null without an item. */
+    optionValues: pg.jsonb('option_values'),
+    /** DESIGN §22: optional. */
+    brand: pg.text('brand'),
+    /** DESIGN §22: an inactive product is not offered nor sold; it keeps its history and stock. */
+    active: pg.boolean('active').notNull().default(true),
     createdAt: createdAt(),
   },
   (t) => [
@@ -80,6 +119,12 @@ export const products = pg.pgTable(
     pg.check('products_cost_nonnegative', sql`${t.cost} >= 0`),
     pg.check('products_reorder_point_nonnegative', sql`${t.reorderPoint} >= 0`),
     pg.check('products_reorder_quantity_positive', sql`${t.reorderQuantity} >= 1`),
+    pg.check('products_variant_whole', sql`(${t.itemId} is null) = (${t.optionValues} is null)`),
+    // One variant per combination of values (DESIGN §22).
+    pg
+      .uniqueIndex('products_item_variant_key')
+      .on(t.itemId, t.optionValues)
+      .where(sql`${t.itemId} is not null`),
     pg.index('products_category_idx').on(t.categoryId),
     pg.index('products_supplier_idx').on(t.supplierId),
     pg.index('products_tax_rate_idx').on(t.taxRateId).where(sql`${t.taxRateId} is not null`),

@@ -17,6 +17,11 @@ export const imports = pg.pgTable(
     id: id(),
     fileName: pg.text('file_name').notNull(),
     format: pg.text('format').notNull(),
+    /**
+     * DESIGN §22: how the rows are read: 'generic' (a column per field), 'shopify' or 'square'
+     * (their export layouts). Guessed at upload from the header, the checked one once checked.
+     */
+    preset: pg.text('preset').notNull().default('generic'),
     status: pg.text('status').notNull().default('uploaded'),
     /** The header row's texts, in order (blank ones named `Column N`). */
     columns: pg.text('columns').array().notNull(),
@@ -44,6 +49,7 @@ export const imports = pg.pgTable(
       sql`${t.status} in ('uploaded','checked','applying','applied','failed')`,
     ),
     pg.check('imports_format_known', sql`${t.format} in ('csv','xlsx')`),
+    pg.check('imports_preset_known', sql`${t.preset} in ('generic','shopify','square')`),
     pg.check('imports_processed_nonnegative', sql`${t.processed} >= 0`),
     pg.index('imports_created_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     pg.index('imports_applying_idx').on(t.leaseUntil).where(sql`${t.status} = 'applying'`),
@@ -70,11 +76,19 @@ export const importRows = pg.pgTable(
     productId: pg.uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
     /** [{field, from, to}] */
     changes: pg.jsonb('changes'),
+    /**
+     * DESIGN §22: a preset's row as the check read it, one cell per file column (the group's cells
+     * filled in, flags turned into values); the apply reads these, so it judges what the check did.
+     * null for a generic import (its cells are read as they are).
+     */
+    translated: pg.text('translated').array(),
+    /** [{column, message}]: what the row imports other than the file says (a negative quantity as 0). */
+    warnings: pg.jsonb('warnings'),
     appliedAt: pg.timestamp('applied_at', { withTimezone: true }),
   },
   (t) => [
     pg.primaryKey({ columns: [t.importId, t.line] }),
-    pg.check('import_rows_result_known', sql`${t.result} in ('create','update','unchanged','error')`),
+    pg.check('import_rows_result_known', sql`${t.result} in ('create','update','unchanged','error','skipped')`),
     pg.index('import_rows_result_idx').on(t.importId, t.result, t.line),
   ],
 );

@@ -1,7 +1,7 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Product } from '../../../shared/products';
 import type { Db } from '../../db/connection';
-import { categories, productStock, products, storeSettings, suppliers, taxRates } from '../../db/schema';
+import { categories, items, productStock, products, storeSettings, suppliers, taxRates } from '../../db/schema';
 
 /**
  * A product as every read answers it (DESIGN §3): the columns selected (productColumns, the joins
@@ -42,6 +42,11 @@ export function productColumns(storeThreshold: number) {
     taxRate: taxRates.rate,
     taxRateDefault: sql<boolean>`${products.taxRateId} is null`,
     tracking: products.tracking,
+    brand: products.brand,
+    active: products.active,
+    itemId: items.id,
+    itemName: items.name,
+    optionValues: products.optionValues,
   };
 }
 
@@ -77,6 +82,12 @@ export type ProductRow = {
   taxRate: string | null;
   taxRateDefault: boolean;
   tracking: string;
+  brand: string | null;
+  active: boolean;
+  /** DESIGN §22: the item's id and name (left join items), null for a product on its own. */
+  itemId: string | null;
+  itemName: string | null;
+  optionValues: unknown;
 };
 
 export const toProduct = (row: ProductRow): Product => ({
@@ -99,7 +110,14 @@ export const toProduct = (row: ProductRow): Product => ({
       : { _id: row.taxRateId, name: row.taxRateName ?? '', rate: Number(row.taxRate) },
   taxRateDefault: row.taxRateDefault,
   tracking: row.tracking === 'lot' ? 'lot' : 'none',
+  brand: row.brand,
+  active: row.active,
+  item: row.itemId === null ? null : { _id: row.itemId, name: row.itemName ?? '' },
+  optionValues: row.itemId === null ? null : (row.optionValues as Record<string, string>),
 });
+
+/** The item's join every product read makes (DESIGN §22): by key, a product on its own finds none. */
+export const itemOfProduct = eq(items.id, products.itemId);
 
 export function selectProducts(db: Db, storeThreshold: number) {
   return db
@@ -108,7 +126,8 @@ export function selectProducts(db: Db, storeThreshold: number) {
     .innerJoin(categories, eq(categories.id, products.categoryId))
     .innerJoin(suppliers, eq(suppliers.id, products.supplierId))
     .leftJoin(storeSettings, storeRow)
-    .leftJoin(taxRates, rateInForce);
+    .leftJoin(taxRates, rateInForce)
+    .leftJoin(items, itemOfProduct);
 }
 
 /** The same, joined to product_stock, whose index gives stock order (products.stock has none). */

@@ -3,7 +3,7 @@ import { searchWords } from '../../../shared/paging';
 import type { Product, ProductQuery } from '../../../shared/products';
 import type { Role } from '../../../shared/roles';
 import { type Database, type Db, statementOf } from '../../db/connection';
-import { categories, productStock, products, storeSettings, suppliers, taxRates } from '../../db/schema';
+import { categories, items, productStock, products, storeSettings, suppliers, taxRates } from '../../db/schema';
 import { type SignedInRunner, signedInStatement } from '../../lib/auth';
 import type { CsvBatch } from '../../lib/csv-stream';
 import { isId } from '../../lib/errors';
@@ -12,6 +12,7 @@ import { isShortWord, matchesSearch, withinSearchLimit } from '../../lib/search'
 import { rowsOf } from '../../lib/sql';
 import { atLocation, stocksAt } from '../stock/product-locations';
 import {
+  itemOfProduct,
   type ProductRow,
   productColumns,
   rateInForce,
@@ -162,6 +163,7 @@ export async function catalogueJsonBatch(
     .innerJoin(productStock, eq(productStock.productId, products.id))
     .leftJoin(storeSettings, storeRow)
     .leftJoin(taxRates, rateInForce)
+    .leftJoin(items, itemOfProduct)
     .where(and(where, past))
     .orderBy(...order)
     .limit(size);
@@ -217,12 +219,13 @@ export async function productCsvBatch(
   const { where } = productFilter(query);
   const past = after ? sql`(${byName}, ${products.id}) > (${after.name}, ${after.id}::uuid)` : undefined;
   const rows = await db
-    .select({ ...productColumns(storeThreshold), nameKey: sql<string>`${byName}` })
+    .select({ ...productColumns(storeThreshold), itemOptions: items.options, nameKey: sql<string>`${byName}` })
     .from(products)
     .innerJoin(categories, eq(categories.id, products.categoryId))
     .innerJoin(suppliers, eq(suppliers.id, products.supplierId))
     .leftJoin(storeSettings, storeRow)
     .leftJoin(taxRates, rateInForce)
+    .leftJoin(items, itemOfProduct)
     .where(and(where, past))
     .orderBy(asc(byName), asc(products.id))
     .limit(size);
@@ -252,9 +255,27 @@ export async function productCsvBatch(
       row.reorderPointFromStore ? null : row.reorderPoint,
       row.reorderQuantity,
       row.taxRateDefault ? null : row.taxRateName,
+      ...variantCells(row.itemName, row.itemOptions, row.optionValues),
+      row.brand,
+      row.active ? 'true' : 'false',
     ]),
     next: last && rows.length === size ? { name: last.nameKey, id: last.id } : undefined,
   };
+}
+
+/**
+ * A variant's Item, Option 1, Value 1, … Value 3 cells (DESIGN §22): its item's name, then each of
+ * the item's options with this product's value; empty for a product on its own.
+ */
+function variantCells(itemName: string | null, options: unknown, values: unknown): (string | null)[] {
+  const cells: (string | null)[] = [itemName];
+  const named = (itemName === null ? [] : (options as { name: string }[])).slice(0, 3);
+  const own = (values ?? {}) as Record<string, string>;
+  for (let i = 0; i < 3; i++) {
+    const option = named[i];
+    cells.push(option?.name ?? null, option ? (own[option.name] ?? null) : null);
+  }
+  return cells;
 }
 
 /**
@@ -315,10 +336,12 @@ async function catalogueWindow(
              c.id as "categoryId", c.name as "categoryName", s.id as "supplierId", s.name as "supplierName",
              tr.id as "taxRateId", tr.name as "taxRateName", tr.rate::text as "taxRate",
              m.tax_rate_id is null as "taxRateDefault", m.tracking,
+             m.brand, m.active, i.id as "itemId", i.name as "itemName", m.option_values as "optionValues",
              (select count(*)::int from m) as total
       from m join ${categories} c on c.id = m.category_id join ${suppliers} s on s.id = m.supplier_id
         left join ${storeSettings} ss on ss.id = 1
         left join ${taxRates} tr on tr.id = coalesce(m.tax_rate_id, ss.default_tax_rate_id)
+        left join ${items} i on i.id = m.item_id
       order by ${sql.raw(SQL_ORDER[query.sort ?? 'name'])}
       limit ${window.limit} offset ${window.offset}`;
     // Planning this takes about as long as running it, so it is prepared (a plan per shape, kept
@@ -399,12 +422,14 @@ const PRODUCT_BY_CODE = signedInStatement('products_by_code', {
           s.id as "supplierId", s.name as "supplierName",
           tr.id as "taxRateId", tr.name as "taxRateName", tr.rate::text as "taxRate",
           p.tax_rate_id is null as "taxRateDefault", p.tracking,
+          p.brand, p.active, i.id as "itemId", i.name as "itemName", p.option_values as "optionValues",
           (select role from signed_in_user) as "callerRole"
    from products p
    join categories c on c.id = p.category_id
    join suppliers s on s.id = p.supplier_id
    left join store_settings ss on ss.id = 1
    left join tax_rates tr on tr.id = coalesce(p.tax_rate_id, ss.default_tax_rate_id)
+   left join items i on i.id = p.item_id
    where exists (select 1 from signed_in_user)
      and (lower(p.barcode) = lower($1::text) or lower(p.sku) = lower($1::text))
    order by lower(p.barcode) = lower($1::text) desc nulls last

@@ -51,6 +51,8 @@ type ProductBody = {
   taxRate?: string | null;
   tracking?: Tracking;
   lot?: LotRef;
+  brand?: string | null;
+  active?: boolean;
 };
 
 /** Checks that the category, supplier and tax rate exist and turns the body into column values. */

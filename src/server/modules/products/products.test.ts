@@ -64,6 +64,10 @@ describe.each(targets)('products on $name', (target) => {
       taxRate: null,
       taxRateDefault: true,
       tracking: 'none',
+      brand: null,
+      active: true,
+      item: null,
+      optionValues: null,
     });
   });
 

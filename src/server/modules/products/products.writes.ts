@@ -39,6 +39,9 @@ export type ProductValues = {
   taxRateId?: string | null;
   /** DESIGN §15; undefined: a new product is 'none', an edit keeps it. */
   tracking?: Tracking;
+  /** DESIGN §22; undefined: a new product has none (is active), an edit keeps it. */
+  brand?: string | null;
+  active?: boolean;
 };
 
 /** The columns of ProductValues that are not stock (stock moves only through the ledger). */
@@ -74,6 +77,9 @@ async function auditedProduct(tx: Tx, id: string, lock = false) {
       taxRate: taxRates.name,
       /** 'lot' for a lot-tracked product, null (left out of a creation's entry) for none. */
       tracking: sql<string | null>`nullif(${products.tracking}, 'none')`,
+      brand: products.brand,
+      /** 'inactive' for an inactive product, null (left out of a creation's entry) for an active one. */
+      active: sql<string | null>`case when ${products.active} then null else 'inactive' end`,
     })
     .from(products)
     .innerJoin(categories, eq(categories.id, products.categoryId))

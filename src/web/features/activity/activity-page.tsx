@@ -77,6 +77,7 @@ const ENTITY_LABEL: Record<AuditEntity, string> = {
   transfer: 'Transfer',
   location: 'Location',
   stocktake: 'Stocktake',
+  item: 'Item',
 };
 
 const ENTITY_CHOICE: Record<AuditEntity, string> = {
@@ -97,6 +98,7 @@ const ENTITY_CHOICE: Record<AuditEntity, string> = {
   transfer: 'Transfers',
   location: 'Locations',
   stocktake: 'Stocktakes',
+  item: 'Items and variants',
 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -84,7 +84,7 @@ export function formatBytes(bytes: number): string {
   return `${value < 10 ? value.toFixed(1).replace(/\.0$/, '') : Math.round(value).toLocaleString('en-US')} ${unit}`;
 }
 
-type SampleRow = Record<ImportField, string | number | null>;
+type SampleRow = Partial<Record<ImportField, string | number | null>>;
 
 /**
  * Four products a small shop might sell; empty cells take the store's defaults. A row with a Lot
@@ -163,7 +163,7 @@ const SAMPLE_ROWS: readonly SampleRow[] = [
  */
 export function sampleCsv(): string {
   const header = csvRow(IMPORT_FIELDS.map((field) => IMPORT_FIELD_HEADER[field]));
-  return header + SAMPLE_ROWS.map((row) => csvRow(IMPORT_FIELDS.map((field) => row[field]))).join('');
+  return header + SAMPLE_ROWS.map((row) => csvRow(IMPORT_FIELDS.map((field) => row[field] ?? null))).join('');
 }
 
 /** The sample as a link's address: a small text, so no object URL to release. */
