@@ -109,7 +109,7 @@ export const REFUSALS = {
   NAME_TAKEN: {
     status: 409,
     sentence: (facts: { kind: string; name: string }) =>
-      `A ${facts.kind} named "${facts.name}" already exists.`,
+      `${/^[aeiou]/i.test(facts.kind) ? 'An' : 'A'} ${facts.kind} named "${facts.name}" already exists.`,
   },
   EMAIL_TAKEN: { status: 409, sentence: () => 'That email is already in use.' },
   /** A customer with the name and phone of one stored; `existing` names that one when known. */

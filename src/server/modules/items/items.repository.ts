@@ -464,11 +464,11 @@ export async function nameVariants(
  * nameVariants. Answers false for an unknown item.
  */
 export async function updateItem(db: Db, id: string, values: ItemValues, actor: Actor): Promise<boolean> {
-  await checkReferences(db, values.category, values.supplier, []);
-  if (await nameTaken(db, values.name, id)) throw refuse('NAME_TAKEN', { kind: 'item', name: values.name });
   return db.transaction(async (tx) => {
     const item = await lockedItem(tx, id, 'update');
     if (!item) return false;
+    await checkReferences(tx, values.category, values.supplier, []);
+    if (await nameTaken(tx, values.name, id)) throw refuse('NAME_TAKEN', { kind: 'item', name: values.name });
     const before = item.values;
     const inUse = await tx
       .select({ optionValues: products.optionValues })
