@@ -103,7 +103,7 @@ export const REFUSALS = {
   /** DESIGN §22: an item's options are fixed once it has variants (their values may change). */
   ITEM_OPTIONS_FIXED: {
     status: 409,
-    sentence: () => "This item has variants, so its options stay: change their values instead.",
+    sentence: () => 'This item has variants, so its options stay: change their values instead.',
   },
   /** A category, tax rate or register named like one that exists (case-insensitive). */
   NAME_TAKEN: {
