@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, MAX, Money, Named, Ok, optionalText, requiredText } from './common';
+import { MAX, Money, Named, Ok, optionalText, requiredText } from './common';
 import { PageInfo, PageQuery } from './paging';
 import { Product, ProductCode, Stock } from './products';
 import { UnitCost } from './purchasing';
@@ -34,10 +34,13 @@ export const ItemOption = z
     },
     { error: 'An option is {name, values}.' },
   )
-  .refine((option) => unique(option.values), { error: 'The values of an option must differ (ignoring case).' });
+  .refine((option) => unique(option.values), {
+    error: 'The values of an option must differ (ignoring case).',
+  });
 export type ItemOption = z.infer<typeof ItemOption>;
 
-const unique = (texts: readonly string[]) => new Set(texts.map((text) => text.toLowerCase())).size === texts.length;
+const unique = (texts: readonly string[]) =>
+  new Set(texts.map((text) => text.toLowerCase())).size === texts.length;
 
 export const ItemOptions = z
   .array(ItemOption, { error: 'options must be a list of {name, values}.' })
@@ -64,11 +67,18 @@ export const VariantInput = z.object({
 });
 export type VariantInput = z.input<typeof VariantInput>;
 
+/** A category's or supplier's id, refused in one sentence that names it. */
+const RefId = (label: string) =>
+  z
+    .string({ error: `${label} must be an id.` })
+    .min(1, { error: `Choose a ${label}.` })
+    .max(100, { error: `${label} must be an id.` });
+
 export const ItemInput = z.object({
   name: requiredText(MAX.name, 'Item name'),
   description: optionalText(MAX.description).default(''),
-  category: Id.describe('Category id'),
-  supplier: Id.describe('Supplier id'),
+  category: RefId('category').describe('Category id'),
+  supplier: RefId('supplier').describe('Supplier id'),
   brand: optionalText(MAX.name).nullable().optional(),
   options: ItemOptions,
   variants: z.array(VariantInput).max(1000, { error: 'An item has at most 1,000 variants.' }).optional(),
@@ -98,7 +108,7 @@ export type Item = z.infer<typeof Item>;
 export const ItemResponse = Ok.extend({ item: Item });
 export type ItemResponse = z.infer<typeof ItemResponse>;
 
-export const ItemQuery = PageQuery.extend({ category: Id.optional() });
+export const ItemQuery = PageQuery.extend({ category: RefId('category').optional() });
 export type ItemQuery = z.input<typeof ItemQuery>;
 /** A page of items by name, each with its variants. */
 export const ItemListResponse = Ok.extend({ items: z.array(Item) }).extend(PageInfo.shape);

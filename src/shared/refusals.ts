@@ -103,13 +103,13 @@ export const REFUSALS = {
   /** DESIGN §22: an item's options are fixed once it has variants (their values may change). */
   ITEM_OPTIONS_FIXED: {
     status: 409,
-    sentence: () => "This item has variants, so its options stay: change their values instead.",
+    sentence: () => 'This item has variants, so its options stay: change their values instead.',
   },
   /** A category, tax rate or register named like one that exists (case-insensitive). */
   NAME_TAKEN: {
     status: 409,
     sentence: (facts: { kind: string; name: string }) =>
-      `A ${facts.kind} named "${facts.name}" already exists.`,
+      `${/^[aeiou]/i.test(facts.kind) ? 'An' : 'A'} ${facts.kind} named "${facts.name}" already exists.`,
   },
   EMAIL_TAKEN: { status: 409, sentence: () => 'That email is already in use.' },
   /** A customer with the name and phone of one stored; `existing` names that one when known. */

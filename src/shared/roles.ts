@@ -18,6 +18,9 @@ export const PERMISSIONS = {
   'dashboard:read': ['admin'],
   'products:read': ALL,
   'products:write': ['admin'],
+  /** Items and their variants (DESIGN §22): every role that works in the store reads them; admins make them. */
+  'items:read': STAFF,
+  'items:write': ['admin'],
   'categories:read': ALL,
   'categories:write': ['admin'],
   'suppliers:read': ['admin'],

@@ -9,6 +9,7 @@ import { healthRoutes } from '../modules/health/health.routes';
 import { importApplyRoutes } from '../modules/imports/apply.routes';
 import { importCheckRoutes } from '../modules/imports/check.routes';
 import { importsRoutes } from '../modules/imports/imports.routes';
+import { itemsRoutes } from '../modules/items/items.routes';
 import { locationsRoutes } from '../modules/locations/locations.routes';
 import { lotsRoutes } from '../modules/lots/lots.routes';
 import { ordersRoutes } from '../modules/orders/orders.routes';
@@ -55,6 +56,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
       await api.register(transfersRoutes);
       await api.register(locationsRoutes);
       await api.register(stocktakesRoutes);
+      await api.register(itemsRoutes);
     },
     { prefix: '/api' },
   );

@@ -1,6 +1,7 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../shared/common';
+import { ItemResponse } from '../../shared/items';
 import { OrderResponse } from '../../shared/orders';
 import { PurchaseOrderResponse } from '../../shared/purchasing';
 import { can, type Role } from '../../shared/roles';
@@ -71,6 +72,26 @@ async function productBody(t: TestApp) {
     category: categoryId,
     supplier: supplierId,
   };
+}
+
+/** An item body of one option and one variant, in a new category and supplier. */
+async function itemBody(t: TestApp) {
+  const { categoryId, supplierId } = await t.product();
+  return {
+    name: `Perm item ${tag()}`,
+    category: categoryId,
+    supplier: supplierId,
+    options: [{ name: 'Size', values: ['S', 'M', 'L'] }],
+    variants: [{ optionValues: { Size: 'S' }, price: 2, cost: 1, stock: 3 }],
+  };
+}
+
+/** An item made by the test admin (its variant has a cost, so a leaked cost would show): its id and body. */
+async function newItem(t: TestApp) {
+  const body = await itemBody(t);
+  const made = await t.call('POST', '/api/items', { token: t.as.admin.token, body });
+  const { variants: _variants, ...edit } = body;
+  return { id: parsed(made, ItemResponse).item._id, edit };
 }
 
 async function newCustomer(t: TestApp): Promise<string> {
@@ -290,6 +311,42 @@ const ROWS: Row[] = [
     call: 'DELETE /api/products/:id',
     who: ADMIN,
     request: async (t) => ({ method: 'DELETE', url: `/api/products/${(await t.product()).id}` }),
+  },
+  // DESIGN §22: items and their variants, read by every role that works in the store, made by admins.
+  {
+    call: 'GET /api/items',
+    who: STAFF,
+    request: async (t) => {
+      await newItem(t);
+      return { method: 'GET', url: '/api/items?pageSize=100' };
+    },
+  },
+  {
+    call: 'GET /api/items/:id',
+    who: STAFF,
+    request: async (t) => ({ method: 'GET', url: `/api/items/${(await newItem(t)).id}` }),
+  },
+  {
+    call: 'POST /api/items',
+    who: ADMIN,
+    request: async (t) => ({ method: 'POST', url: '/api/items', body: await itemBody(t) }),
+  },
+  {
+    call: 'PUT /api/items/:id',
+    who: ADMIN,
+    request: async (t) => {
+      const { id, edit } = await newItem(t);
+      return { method: 'PUT', url: `/api/items/${id}`, body: { ...edit, name: `Perm renamed ${tag()}` } };
+    },
+  },
+  {
+    call: 'POST /api/items/:id/variants',
+    who: ADMIN,
+    request: async (t) => ({
+      method: 'POST',
+      url: `/api/items/${(await newItem(t)).id}/variants`,
+      body: { optionValues: { Size: 'M' }, price: 2 },
+    }),
   },
   { call: 'GET /api/category', who: ALL, request: async () => ({ method: 'GET', url: '/api/category' }) },
   {

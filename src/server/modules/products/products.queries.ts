@@ -3,7 +3,15 @@ import { searchWords } from '../../../shared/paging';
 import type { Product, ProductQuery } from '../../../shared/products';
 import type { Role } from '../../../shared/roles';
 import { type Database, type Db, statementOf } from '../../db/connection';
-import { categories, items, productStock, products, storeSettings, suppliers, taxRates } from '../../db/schema';
+import {
+  categories,
+  items,
+  productStock,
+  products,
+  storeSettings,
+  suppliers,
+  taxRates,
+} from '../../db/schema';
 import { type SignedInRunner, signedInStatement } from '../../lib/auth';
 import type { CsvBatch } from '../../lib/csv-stream';
 import { isId } from '../../lib/errors';
@@ -39,11 +47,21 @@ const BY_STOCK = new Set<ProductQuery['sort']>(['stock', '-stock']);
 /** Past this many matches a search is "broad" and read in index order; below it, matches are sorted. */
 const FEW_MATCHES = 2000;
 
-type ProductFilter = { search?: string; category?: string; sort?: ProductQuery['sort'] };
+type ProductFilter = {
+  search?: string;
+  category?: string;
+  sort?: ProductQuery['sort'];
+  /** DESIGN §22: 'true' only active products, 'false' only inactive ones, 'all' or undefined both. */
+  active?: ProductQuery['active'];
+  /** DESIGN §22: only this item's variants. */
+  item?: string;
+};
 
 /**
  * The conditions and order of a product list: every word of the search in the name, or the whole
- * search as a SKU or barcode exactly (ignoring case: their unique indexes), and the category.
+ * search as a SKU or barcode exactly (ignoring case: their unique indexes), the category, whether
+ * active and the item (DESIGN §22). Every read of a list takes its conditions from here: the
+ * pages (the raw `matching` statement too), the whole catalogue's batches and the CSV.
  */
 function productFilter(query: ProductFilter) {
   const words = matchesSearch(query.search, [products.name]);
@@ -62,7 +80,15 @@ function productFilter(query: ProductFilter) {
       : isId(query.category)
         ? eq(products.categoryId, query.category)
         : sql`false`;
-  return { search, where: and(search, category), order: PRODUCT_ORDER[query.sort ?? 'name'] };
+  const active =
+    query.active === 'true'
+      ? eq(products.active, true)
+      : query.active === 'false'
+        ? eq(products.active, false)
+        : undefined;
+  const item =
+    query.item === undefined ? undefined : isId(query.item) ? eq(products.itemId, query.item) : sql`false`;
+  return { search, where: and(search, category, active, item), order: PRODUCT_ORDER[query.sort ?? 'name'] };
 }
 
 /**
@@ -219,7 +245,11 @@ export async function productCsvBatch(
   const { where } = productFilter(query);
   const past = after ? sql`(${byName}, ${products.id}) > (${after.name}, ${after.id}::uuid)` : undefined;
   const rows = await db
-    .select({ ...productColumns(storeThreshold), itemOptions: items.options, nameKey: sql<string>`${byName}` })
+    .select({
+      ...productColumns(storeThreshold),
+      itemOptions: items.options,
+      nameKey: sql<string>`${byName}`,
+    })
     .from(products)
     .innerJoin(categories, eq(categories.id, products.categoryId))
     .innerJoin(suppliers, eq(suppliers.id, products.supplierId))

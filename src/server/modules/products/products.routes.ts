@@ -13,12 +13,12 @@ import {
   ProductResponse,
   ProductUpdateInput,
 } from '../../../shared/products';
-import { can } from '../../../shared/roles';
+import { can, type Role } from '../../../shared/roles';
 import type { Db } from '../../db/connection';
 import { currentUser, signedInRunner } from '../../lib/auth';
 import { costFor, csvColumnsFor } from '../../lib/costs';
 import { CSV_BATCH, checkMayExport, sendCsv } from '../../lib/csv-stream';
-import { badRequest, forbidden, isId, notFound } from '../../lib/errors';
+import { badRequest, forbidden, isId, notFound, refuse } from '../../lib/errors';
 import { jsonBatchFor, sendJsonList } from '../../lib/json-stream';
 import { locationFor } from '../locations/location-for';
 import {
@@ -78,6 +78,15 @@ async function productValues(db: Db, body: ProductBody): Promise<ProductValues> 
   };
 }
 
+/**
+ * Which products a list shows (DESIGN §22): a role that sells (every role but the admin, who
+ * keeps the catalogue) is offered only active ones whatever it asks; an admin sees them all unless
+ * it asks.
+ */
+function activeFor(role: Role, asked: ProductQuery['active']): NonNullable<ProductQuery['active']> {
+  return can(role, 'products:write') ? (asked ?? 'all') : 'true';
+}
+
 export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/products',
@@ -93,13 +102,14 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['products'],
         summary: 'The catalogue, or one page of it',
         description:
-          'Without page or pageSize the whole catalogue (streamed), with the categories and suppliers to choose from; with them one page, without those lists (see /products/choices). search matches every word in the name (a word of one or two characters at the start of a word of the name), or a SKU or barcode exactly; total counts all matches, except that a search of such short words only stops counting at 2,000 and says totalCapped. A search statement that runs past a few hundred milliseconds answers 503. format=csv (admin only) answers every match as CSV in name order (streamed). cost only for roles that read costs. location (DESIGN §17; every role but the superAdmin): each product’s stock is its stock at that location and stockTotal its whole stock (the CSV’s Stock is the stock there); 404 for an unknown location.',
+          'Without page or pageSize the whole catalogue (streamed), with the categories and suppliers to choose from; with them one page, without those lists (see /products/choices). search matches every word in the name (a word of one or two characters at the start of a word of the name), or a SKU or barcode exactly; total counts all matches, except that a search of such short words only stops counting at 2,000 and says totalCapped. A search statement that runs past a few hundred milliseconds answers 503. format=csv (admin only) answers every match as CSV in name order (streamed). cost only for roles that read costs. location (DESIGN §17; every role but the superAdmin): each product’s stock is its stock at that location and stockTotal its whole stock (the CSV’s Stock is the stock there); 404 for an unknown location. active (DESIGN §22): true, false or all; the roles that sell are only ever offered active products, whatever they ask; an admin sees all unless asking. item: only the variants of that item.',
         querystring: ProductQuery,
         response: { 200: ProductListResponse },
       },
     },
     async (request, reply) => {
       const me = currentUser(request);
+      const query = { ...request.query, active: activeFor(me.role, request.query.active) };
       // DESIGN §17: `?location=` (read by every role but the superAdmin; an inactive one too).
       if (request.query.location !== undefined && !can(me.role, 'locations:read')) throw forbidden();
       const locationId =
@@ -112,7 +122,7 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
         return sendCsv<{ name: string; id: string }>(reply, 'products.csv', columns.header, async (after) => {
           const batch = await productCsvBatch(
             app.db,
-            request.query,
+            query,
             app.config.lowStockThreshold,
             after,
             CSV_BATCH,
@@ -125,7 +135,7 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
       if (window) {
         const { products, total, capped } = await productPage(
           app.database,
-          request.query,
+          query,
           window,
           app.config.lowStockThreshold,
           locationId,
@@ -147,7 +157,7 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
         (after) =>
           catalogueJsonBatch(
             app.db,
-            request.query,
+            query,
             app.config.lowStockThreshold,
             (product) => costFor(me.role, product, 'cost'),
             after,
@@ -192,6 +202,8 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
         app.config.lowStockThreshold,
       );
       if (!found) throw notFound('Product');
+      // DESIGN §22: the counter is not offered an inactive product (only the counter asks this).
+      if (!found.product.active) throw refuse('PRODUCT_INACTIVE', { product: found.product.name });
       return { success: true as const, product: costFor(found.callerRole, found.product, 'cost') };
     },
   );

@@ -42,6 +42,9 @@ export type ProductValues = {
   /** DESIGN §22; undefined: a new product has none (is active), an edit keeps it. */
   brand?: string | null;
   active?: boolean;
+  /** DESIGN §22: a variant's item and its values (written by the items module only, at creation). */
+  itemId?: string;
+  optionValues?: Record<string, string>;
 };
 
 /** The columns of ProductValues that are not stock (stock moves only through the ledger). */
@@ -89,6 +92,9 @@ async function auditedProduct(tx: Tx, id: string, lock = false) {
   const [row] = lock ? await query.for('update', { of: products }) : await query;
   return row;
 }
+
+/** DESIGN §22: a variant's name is its item's name and its values (variantName), never typed. */
+export const VARIANT_NAME_FROM_ITEM = "A variant's name comes from its item: rename the item or its values.";
 
 const LOT_NOT_TRACKED = 'Name a lot only for a product tracked by lot.';
 
@@ -172,6 +178,13 @@ export async function updateProduct(
     const before = await auditedProduct(tx, id, true);
     if (!before) return false;
     const { stock, expectedStock, lot, ...rest } = values;
+    if (rest.name !== before.name) {
+      const [variant] = await runnerOf(tx).query(
+        'select 1 from products where id = $1::uuid and item_id is not null',
+        [id],
+      );
+      if (variant) throw badRequest(VARIANT_NAME_FROM_ITEM);
+    }
     const wasTracked = before.tracking === 'lot';
     const tracked = rest.tracking === undefined ? wasTracked : rest.tracking === 'lot';
     if (lot !== undefined && !tracked) throw badRequest(LOT_NOT_TRACKED);

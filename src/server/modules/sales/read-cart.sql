@@ -3,7 +3,8 @@
 -- written (decisions 0015 and 0016: the stock read is the stock the sale takes, and two sales
 -- never wait on each other in a circle), its price, cost and the tax rate in force (the product's
 -- own, else the store's default), the store's settings, the customer (held against deletion until
--- the sale is written) and the seller. Prices come from the database, never the client.
+-- the sale is written) and the seller. Prices come from the database, never the client; each
+-- product answers whether it is active (DESIGN §22: an inactive one is not sold).
 --
 -- The customer is locked FOR NO KEY UPDATE, so their store credit balance read here is the one the
 -- sale spends: a second sale paying with it waits until this one is done (DESIGN §13). The till
@@ -52,7 +53,7 @@ with lines as materialized (
   -- Each line's product by its primary key (lateral: a plan made for any number of lines still
   -- reads one product per line, never the catalogue), locked in product id order.
   select lines.*, p.id is not null as found, p.name, coalesce(here.stock, 0) as stock, p.price::text as price,
-         p.cost::text as cost, p.category_name, r.name as rate_name, r.rate::text as rate, p.tracking,
+         p.cost::text as cost, p.category_name, r.name as rate_name, r.rate::text as rate, p.tracking, p.active,
          -- A lot-tracked product's unexpired units at the location, as the ledger's trigger judges
          -- them (DESIGN §15, §17): its stock there less its lots there that expired before today
          -- in the report zone, read FOR SHARE after the product's lock, so current. Read only
@@ -66,7 +67,7 @@ with lines as materialized (
            ) x
          ) end as unexpired
   from lines left join lateral (
-    select p.id, p.name, p.stock, p.price, p.cost, p.tax_rate_id, p.tracking, c.name as category_name
+    select p.id, p.name, p.stock, p.price, p.cost, p.tax_rate_id, p.tracking, p.active, c.name as category_name
     from products p join categories c on c.id = p.category_id
     where p.id = lines.product_id
     for update of p
@@ -88,7 +89,7 @@ with lines as materialized (
   for share
 )
 select l.n, l.product_id, l.found, l.name, l.stock, l.quantity, l.price, l.cost, l.category_name,
-       l.rate_name, l.rate, l.tracking, l.unexpired, store.receipt as store,
+       l.rate_name, l.rate, l.tracking, l.active, l.unexpired, store.receipt as store,
        place.id as location_id, place.name as location_name, place.active as location_active,
        case when l.found and (l.stock < l.quantity or l.unexpired < l.quantity) then (
          select coalesce(jsonb_agg(jsonb_build_object('location', jsonb_build_object('_id', o.id, 'name', o.name),

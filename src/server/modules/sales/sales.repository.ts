@@ -86,6 +86,8 @@ export const CartRow = z.object({
   rate: NumericText.nullable(),
   /** The product's tracking (null when it is missing). */
   tracking: z.enum(TRACKINGS).nullable(),
+  /** DESIGN §22: whether the product is sold (null when it is missing). */
+  active: z.boolean().nullable(),
   /** A lot-tracked product's units in lots unexpired today at the location; null for an untracked one. */
   unexpired: z.number().int().nullable(),
   /** Where the sale takes from: the session's register's location, else the seller's, else the default. */

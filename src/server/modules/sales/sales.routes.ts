@@ -17,6 +17,8 @@ export function refusal(refused: SaleRefusal): AppError {
   switch (refused.reason) {
     case 'productMissing':
       return notFound('Product');
+    case 'productInactive':
+      return refuse('PRODUCT_INACTIVE', refused);
     case 'totalChanged': {
       const total = centsNumber(refused.total);
       return refuseWith(

@@ -91,6 +91,8 @@ export function mergeLines(lines: readonly SellLine[]): MergedLine[] {
 /** Why a sale was refused before anything was written, with what the refusal names. */
 export type SaleRefusal =
   | { reason: 'productMissing' }
+  /** DESIGN §22: an inactive product is not sold. */
+  | { reason: 'productInactive'; product: string }
   /** The total the screen showed is not the one computation's on the database's data now. */
   | { reason: 'totalChanged'; total: bigint; shown: bigint; currency: string }
   /** Short at the sale's location (DESIGN §17), even when another holds it: `elsewhere` says where. */
@@ -228,6 +230,8 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
     sessionId: input.sessionId ?? null,
   });
   if (rows.length !== merged.length || rows.some((row) => !row.found)) return { reason: 'productMissing' };
+  const inactive = rows.find((row) => row.active === false);
+  if (inactive) return { reason: 'productInactive', product: inactive.name ?? '' };
   const first = rows[0] as CartRow;
   const store = first.store;
   const priced = priceCart({
