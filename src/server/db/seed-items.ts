@@ -1,6 +1,6 @@
 import { type ItemOption, variantName } from '../../shared/items';
 import { type CartLine, centsText, isCartProblem, priceCart } from '../../shared/money';
-import { recordMovements } from '../modules/stock/movements';
+import { type NewMovement, recordMovements } from '../modules/stock/movements';
 import type { Runner } from './connection';
 
 type Query = <T>(text: string, params?: unknown[]) => Promise<T[]>;
@@ -241,7 +241,10 @@ export async function seedItems(
       })),
   );
 
+  // The sales, each one statement of its lines; their units leave in one write of the ledger, in
+  // time order (the order the trigger applies them).
   let number = 1_500_000_000;
+  const leaving: NewMovement[] = [];
   for (const sale of plan) {
     const cart = priceCart({
       pricesIncludeTax: settings?.prices_include_tax ?? false,
@@ -259,9 +262,14 @@ export async function seedItems(
     number += 1;
     const total = centsText(cart.total);
     const [row] = await q<{ id: string }>(
-      `insert into sales (number, user_id, user_name, customer_id, customer_name, payment_method, total,
-                          subtotal, discount, tax, created_at)
-       values ($1, $2, $3, $4, $5, 'card', $6, $7, $8, $9, $10) returning id`,
+      `with sale as (
+         insert into sales (number, user_id, user_name, customer_id, customer_name, payment_method, total,
+                            subtotal, discount, tax, created_at)
+         values ($1, $2, $3, $4, $5, 'card', $6, $7, $8, $9, $10) returning id
+       ), paid as (
+         insert into sale_payments (sale_id, n, method, amount) select id, 1, 'card', $6 from sale
+       )
+       select id from sale`,
       [
         number,
         sale.seller.id,
@@ -275,54 +283,53 @@ export async function seedItems(
         sale.at.toISOString(),
       ],
     );
-    await q(`insert into sale_payments (sale_id, n, method, amount) values ($1, 1, 'card', $2)`, [
-      row?.id,
-      total,
-    ]);
-    for (const [at, line] of sale.lines.entries()) {
+    const values: unknown[] = [];
+    const rows = sale.lines.map((line, at) => {
       const priced = cart.lines[at];
       if (!priced) throw new Error('every demo line is priced');
-      const [order] = await q<{ id: string }>(
-        `insert into orders (user_id, product_id, quantity, unit_price, unit_cost, total_price, product_name,
-                             category_name, user_name, user_address, order_date, sale_id, sale_number, sale_line,
-                             customer_id, customer_name, discount, tax, tax_rate_name, tax_rate)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
-         returning id`,
-        [
-          sale.seller.id,
-          line.variant.id,
-          line.quantity,
-          line.variant.price.toFixed(2),
-          line.variant.cost.toFixed(2),
-          centsText(priced.total),
-          line.variant.name,
-          line.variant.category,
-          sale.seller.name,
-          sale.seller.address,
-          sale.at.toISOString(),
-          row?.id,
-          number,
-          at + 1,
-          sale.customer?.id ?? null,
-          sale.customer?.name ?? null,
-          centsText(priced.discount),
-          centsText(priced.tax),
-          line.variant.rate?.name ?? null,
-          line.variant.rate?.rate ?? null,
-        ],
+      const base = values.length;
+      values.push(
+        sale.seller.id,
+        line.variant.id,
+        line.quantity,
+        line.variant.price.toFixed(2),
+        line.variant.cost.toFixed(2),
+        centsText(priced.total),
+        line.variant.name,
+        line.variant.category,
+        sale.seller.name,
+        sale.seller.address,
+        sale.at.toISOString(),
+        row?.id,
+        number,
+        at + 1,
+        sale.customer?.id ?? null,
+        sale.customer?.name ?? null,
+        centsText(priced.discount),
+        centsText(priced.tax),
+        line.variant.rate?.name ?? null,
+        line.variant.rate?.rate ?? null,
       );
-      await recordMovements(database, [
-        {
-          at: sale.at,
-          productId: line.variant.id,
-          kind: 'sale',
-          quantity: -line.quantity,
-          actor: sale.seller,
-          orderId: order?.id,
-        },
-      ]);
-    }
+      return `(${Array.from({ length: 20 }, (_, k) => `$${base + k + 1}`).join(', ')})`;
+    });
+    const orders = await q<{ id: string; product_id: string; quantity: number }>(
+      `insert into orders (user_id, product_id, quantity, unit_price, unit_cost, total_price, product_name,
+                           category_name, user_name, user_address, order_date, sale_id, sale_number, sale_line,
+                           customer_id, customer_name, discount, tax, tax_rate_name, tax_rate)
+       values ${rows.join(', ')} returning id, product_id, quantity`,
+      values,
+    );
+    for (const order of orders)
+      leaving.push({
+        at: sale.at,
+        productId: order.product_id,
+        kind: 'sale',
+        quantity: -order.quantity,
+        actor: sale.seller,
+        orderId: order.id,
+      });
   }
+  await recordMovements(database, leaving);
   const discontinued = all.filter((variant) => variant.inactive).map((variant) => variant.id);
   if (discontinued.length > 0)
     await q('update products set active = false where id = any($1::uuid[])', [discontinued]);
