@@ -148,7 +148,7 @@ export async function seedItems(
   );
   const storeRate = settings?.name && settings.rate ? { name: settings.name, rate: settings.rate } : null;
 
-  const items: Array<{ plan: ItemPlan; variants: Variant[] }> = [];
+  const items: Array<{ variants: Variant[] }> = [];
   let made = 0;
   for (const plan of ITEMS) {
     const category = await categoryNamed(q, plan.category);
@@ -192,7 +192,7 @@ export async function seedItems(
         rate: storeRate,
       });
     }
-    items.push({ plan, variants });
+    items.push({ variants });
   }
   for (const brand of HOUSE_BRANDS)
     await q(`update products set brand = $1 where item_id is null and name like $2`, [brand, `${brand} %`]);
@@ -200,7 +200,7 @@ export async function seedItems(
   // The sales: most in the last month, so the reports' default range shows every item.
   const discontinuedAt = now.getTime() - 40 * DAY;
   type Line = { variant: Variant; quantity: number };
-  const plan: Array<{ at: Date; seller: Person; customer?: { id: string; name: string }; lines: Line[] }> =
+  const sales: Array<{ at: Date; seller: Person; customer?: { id: string; name: string }; lines: Line[] }> =
     [];
   for (let i = 0; i < 70; i++) {
     const at = new Date(now.getTime() - (random() < 0.6 ? 1 + random() * 28 : 29 + random() * 31) * DAY);
@@ -212,18 +212,18 @@ export async function seedItems(
       if (variant.inactive && at.getTime() > discontinuedAt) continue;
       lines.set(variant.id, { variant, quantity: 1 + Math.floor(random() * random() * 3) });
     }
-    plan.push({
+    sales.push({
       at,
       seller: pick(sellers),
       ...(random() < 0.5 ? { customer: pick(seed.customers) } : {}),
       lines: [...lines.values()],
     });
   }
-  plan.sort((a, b) => a.at.getTime() - b.at.getTime());
+  sales.sort((a, b) => a.at.getTime() - b.at.getTime());
 
   // Each variant opens with its planned stock and what its sales take away.
   const sold = new Map<string, number>();
-  for (const sale of plan)
+  for (const sale of sales)
     for (const line of sale.lines)
       sold.set(line.variant.id, (sold.get(line.variant.id) ?? 0) + line.quantity);
   const all = items.flatMap((item) => item.variants);
@@ -245,7 +245,7 @@ export async function seedItems(
   // time order (the order the trigger applies them).
   let number = 1_500_000_000;
   const leaving: NewMovement[] = [];
-  for (const sale of plan) {
+  for (const sale of sales) {
     const cart = priceCart({
       pricesIncludeTax: settings?.prices_include_tax ?? false,
       lines: sale.lines.map(
