@@ -100,13 +100,17 @@ export const ProductReportQuery = withRangeRules(
 );
 export type ProductReportQuery = z.input<typeof ProductReportQuery>;
 
-/** The best products of the range by `sort` (ties by name); products since deleted are left out. */
+/**
+ * The best products of the range by `sort` (ties by name); products since deleted are left out. A
+ * variant stays a line of its own (DESIGN §22), naming its `item`; null for a product on its own.
+ */
 export const ProductReportResponse = Ok.extend({
   ...RangeAnswer.shape,
   sort: ProductReportSort,
   products: z.array(
     z.object({
       product: z.object({ _id: z.string(), name: z.string() }),
+      item: Named.nullable(),
       category: z.object({ name: z.string() }),
       units: z.number().int(),
       revenue: z.number(),
@@ -115,6 +119,33 @@ export const ProductReportResponse = Ok.extend({
   ),
 });
 export type ProductReportResponse = z.infer<typeof ProductReportResponse>;
+
+/** The items report takes what the products report takes: the range, sort, limit, location and format. */
+export const ItemReportQuery = ProductReportQuery;
+export type ItemReportQuery = ProductReportQuery;
+
+/**
+ * The best items of the range by `sort`, ties by name (DESIGN §22): each item's variants summed
+ * (exactly the sum of their lines in the products report), `variants` how many of them sold; a
+ * product on its own is a line of its own (item null, product named). Products since deleted are
+ * left out, as in the products report; `category` is the item's (or the product's) today.
+ */
+export const ItemReportResponse = Ok.extend({
+  ...RangeAnswer.shape,
+  sort: ProductReportSort,
+  items: z.array(
+    z.object({
+      item: Named.nullable(),
+      product: Named.nullable(),
+      category: z.object({ name: z.string() }),
+      variants: z.number().int(),
+      units: z.number().int(),
+      revenue: z.number(),
+      margin: z.number(),
+    }),
+  ),
+});
+export type ItemReportResponse = z.infer<typeof ItemReportResponse>;
 
 export const NeverSoldQuery = withRangeRules(
   RangeFields.extend(PageQuery.pick({ page: true, pageSize: true }).shape),
@@ -234,6 +265,7 @@ export type StockByLocationResponse = z.infer<typeof StockByLocationResponse>;
 export const REPORT_CSV_HEADERS = {
   sales: ['period start', 'orders', 'units', 'revenue', 'cost', 'margin', 'discount', 'tax'],
   products: ['product id', 'product', 'category', 'units', 'revenue', 'margin'],
+  items: ['item id', 'product id', 'name', 'category', 'variants', 'units', 'revenue', 'margin'],
   neverSold: ['product id', 'product', 'category', 'stock'],
   categories: ['category', 'units', 'revenue', 'margin', 'share'],
   staff: ['user id', 'name', 'role', 'orders', 'units', 'revenue'],

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoginResponse } from '../../shared/auth';
 import { ImportListResponse } from '../../shared/imports';
+import { variantName } from '../../shared/items';
 import { ProductListResponse } from '../../shared/products';
+import { ItemReportResponse, ProductReportResponse } from '../../shared/reports';
 import { SaleResponse } from '../../shared/sales';
 import { StockCheckResponse } from '../../shared/stock';
 import { StocktakeLinesResponse, StocktakeListResponse, StocktakeResponse } from '../../shared/stocktakes';
@@ -287,6 +289,75 @@ describe('the demo store', () => {
        from products p where p.tracking = 'lot'`,
     );
     expect(products).toEqual({ bad: 0, tracked: 8 });
+  });
+
+  it('has items with sizes and colours, each variant a product named by variantName, its stock its movements, sold in the report range (DESIGN §22)', async () => {
+    const items = await t.sql<{
+      id: string;
+      name: string;
+      options: Array<{ name: string; values: string[] }>;
+    }>('select id, name, options from items order by name');
+    expect(items.map((item) => item.name)).toEqual([
+      'CeraVe Moisturising Lotion',
+      'Classic Crew T-Shirt',
+      'Trail Runner Shoe',
+    ]);
+    const variants = await t.sql<{
+      id: string;
+      name: string;
+      item_id: string;
+      option_values: Record<string, string>;
+      barcode: string;
+      brand: string | null;
+      active: boolean;
+      stock: number;
+      moved: number;
+      initial: number;
+    }>(
+      `select p.id, p.name, p.item_id, p.option_values, p.barcode, p.brand, p.active, p.stock,
+              (select coalesce(sum(m.quantity), 0)::int from stock_movements m where m.product_id = p.id) as moved,
+              (select count(*)::int from stock_movements m
+                where m.product_id = p.id and m.kind = 'initial' and m.location_id = default_location()) as initial
+       from products p where p.item_id is not null order by p.name`,
+    );
+    const shirt = items.find((item) => item.name === 'Classic Crew T-Shirt');
+    expect(shirt?.options.map((option) => option.name)).toEqual(['Size', 'Colour']);
+    for (const item of items) {
+      const own = variants.filter((variant) => variant.item_id === item.id);
+      expect(own.length, item.name).toBeGreaterThanOrEqual(3);
+      for (const variant of own) {
+        expect(variant.name).toBe(variantName(item.name, item.options, variant.option_values));
+        expect(variant.brand, variant.name).not.toBeNull();
+        expect(variant.stock, variant.name).toBe(variant.moved);
+        expect(variant.initial, variant.name).toBe(1);
+      }
+    }
+    // Two options, one combination never stocked; the lotion's three bottles each with a barcode.
+    expect(variants.filter((variant) => variant.item_id === shirt?.id)).toHaveLength(5);
+    expect(variants.map((variant) => variant.name)).not.toContain('Classic Crew T-Shirt — L / White');
+    expect(
+      variants.filter((variant) => variant.name.startsWith('CeraVe')).map((variant) => variant.name),
+    ).toEqual([
+      'CeraVe Moisturising Lotion — 12 oz',
+      'CeraVe Moisturising Lotion — 16 oz',
+      'CeraVe Moisturising Lotion — 8 oz',
+    ]);
+    expect(variants.filter((variant) => variant.name.startsWith('Trail Runner Shoe'))).toHaveLength(8);
+    expect(variants.filter((variant) => !variant.active).map((variant) => variant.name)).toEqual([
+      'Trail Runner Shoe — 45',
+    ]);
+    const [branded] = await t.sql<{ n: number }>(
+      'select count(*)::int as n from products where item_id is null and brand is not null',
+    );
+    expect(branded?.n).toBeGreaterThan(10);
+
+    // The reports' default range (the last 30 days) sells every item, several variants of each.
+    const report = await t.call('GET', '/api/reports/items?limit=100', { token: t.as.admin.token });
+    const lines = parsed(report, ItemReportResponse).items.filter((line) => line.item);
+    expect(lines.map((line) => line.item?.name).sort()).toEqual(items.map((item) => item.name));
+    for (const line of lines) expect(line.variants, line.item?.name).toBeGreaterThanOrEqual(2);
+    const products = await t.call('GET', '/api/reports/products?limit=100', { token: t.as.admin.token });
+    expect(parsed(products, ProductReportResponse).products.some((line) => line.item !== null)).toBe(true);
   });
 
   it('has a dispensary count posted at the Main store with a small shrinkage, and the Brooklyn shop counting (DESIGN §18)', async () => {

@@ -15,6 +15,7 @@ import { hashPassword } from '../lib/passwords';
 import { type MovementReason, recordMovements } from '../modules/stock/movements';
 import type { Database } from './connection';
 import { seedImports } from './seed-imports';
+import { seedItems } from './seed-items';
 import { seedLocations } from './seed-locations';
 import { seedLots } from './seed-lots';
 import { seedStocktakes } from './seed-stocktakes';
@@ -305,6 +306,15 @@ export async function seedDemo(
     sellers: buyers,
     customers,
     random: seededRandom(20_261_128),
+    barcode: demoBarcode,
+  });
+  // Items with sizes and colours and their variants' sales (DESIGN §22), with their own draws.
+  await seedItems(database, {
+    now,
+    admin: userIds.find((u) => u.role === 'admin'),
+    sellers: buyers,
+    customers,
+    random: seededRandom(20_261_202),
     barcode: demoBarcode,
   });
   // Receipt numbers follow the sales' times, as the counter gives them.

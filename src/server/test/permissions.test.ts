@@ -850,6 +850,7 @@ const ROWS: Row[] = [
   ...[
     '/api/reports/sales',
     '/api/reports/products',
+    '/api/reports/items',
     '/api/reports/products/never-sold',
     '/api/reports/categories',
     '/api/reports/staff',

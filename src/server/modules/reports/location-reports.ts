@@ -117,9 +117,10 @@ const PRODUCTS_AT = Object.fromEntries(
          from ${COUNTED_IN_RANGE} o where o.product_id is not null
          group by o.product_id having sum(o.units) > 0
        )
-       select p.id, p.name, c.name as category, f.units::int as units, f.revenue::text as revenue,
-              (f.revenue - f.cost)::text as margin
+       select p.id, p.name, i.id as "itemId", i.name as "itemName", c.name as category,
+              f.units::int as units, f.revenue::text as revenue, (f.revenue - f.cost)::text as margin
        from figures f join products p on p.id = f.product_id join categories c on c.id = p.category_id
+       left join items i on i.id = p.item_id
        order by ${RANKED[sort]} desc, lower(p.name), p.id
        limit $4`,
     ),
@@ -136,6 +137,8 @@ export async function topProductsAt(
   const rows = await db.run<{
     id: string;
     name: string;
+    itemId: string | null;
+    itemName: string | null;
     category: string;
     units: number;
     revenue: Money;
@@ -143,6 +146,7 @@ export async function topProductsAt(
   }>(PRODUCTS_AT[sort], [range.from, range.to, location, limit]);
   return rows.map((row) => ({
     product: { _id: row.id, name: row.name },
+    item: row.itemId ? { _id: row.itemId, name: row.itemName as string } : null,
     category: { name: row.category },
     units: row.units,
     revenue: money(row.revenue),

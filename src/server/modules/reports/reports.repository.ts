@@ -102,6 +102,8 @@ export async function salesReport(
 type ProductRow = {
   id: string;
   name: string;
+  itemId: string | null;
+  itemName: string | null;
   category: string;
   units: number;
   revenue: Money;
@@ -111,6 +113,7 @@ type ProductFigures = ProductReportResponse['products'][number];
 
 const productOf = (row: ProductRow): ProductFigures => ({
   product: { _id: row.id, name: row.name },
+  item: row.itemId ? { _id: row.itemId, name: row.itemName as string } : null,
   category: { name: row.category },
   units: row.units,
   revenue: money(row.revenue),
@@ -127,11 +130,15 @@ const RANKED: Record<ProductReportSort, string> = {
 const BOUND: Record<ProductReportSort, string> = { revenue: 'revenue', units: 'units', margin: 'margin_up' };
 const SORTS = ['revenue', 'units', 'margin'] as const;
 
-/** The best `limit` of `figures` (a CTE of product_id, units, revenue, cost), named, ties by name. */
+/**
+ * The best `limit` of `figures` (a CTE of product_id, units, revenue, cost), named (with the item
+ * a variant belongs to), ties by name.
+ */
 const bestNamed = (sort: ProductReportSort, limit: string, figures = 'figures') => `
-  select p.id, p.name, c.name as category, f.units::int as units, f.revenue::text as revenue,
-         (f.revenue - f.cost)::text as margin
+  select p.id, p.name, i.id as "itemId", i.name as "itemName", c.name as category, f.units::int as units,
+         f.revenue::text as revenue, (f.revenue - f.cost)::text as margin
   from ${figures} f join products p on p.id = f.product_id join categories c on c.id = p.category_id
+  left join items i on i.id = p.item_id
   order by ${RANKED[sort]} desc, lower(p.name), p.id
   limit ${limit}`;
 

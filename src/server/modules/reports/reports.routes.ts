@@ -7,6 +7,8 @@ import {
   DEFAULT_CUSTOMER_REPORT_LIMIT,
   DEFAULT_PRODUCT_REPORT_LIMIT,
   DEFAULT_RANGE_DAYS,
+  ItemReportQuery,
+  ItemReportResponse,
   NeverSoldQuery,
   NeverSoldResponse,
   ProductReportQuery,
@@ -24,6 +26,7 @@ import {
 import { CSV_BATCH, sendCsv } from '../../lib/csv-stream';
 import { type LocationRef, locationFor } from '../locations/location-for';
 import { customerReport } from './customer-report';
+import { topItems } from './item-report';
 import {
   categoryReportAt,
   customerReportAt,
@@ -149,6 +152,46 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
           }),
         );
       return { success: true as const, ...range, ...named(location), sort, products };
+    },
+  );
+
+  app.get(
+    '/reports/items',
+    {
+      config: { permission: 'reports:read', expensiveRead: true },
+      schema: {
+        tags: ['reports'],
+        summary: 'The best-selling items of the range, each item its variants summed',
+        description: `Each item's variants summed (units, revenue, margin: exactly the sum of their lines in the products report) with how many of them sold; a product that is no item's variant is a line of its own (item null, product named). By revenue (default), units or margin, ties by name; limit defaults to ${DEFAULT_PRODUCT_REPORT_LIMIT}, at most 100. Only products that sold in the range and still exist. ${RANGE_TEXT}`,
+        querystring: ItemReportQuery,
+        response: { 200: ItemReportResponse },
+      },
+    },
+    async (request, reply) => {
+      const range = rangeOf(request.query);
+      const location = await locationOf(request.query);
+      const sort = request.query.sort ?? 'revenue';
+      const limit = request.query.limit ?? DEFAULT_PRODUCT_REPORT_LIMIT;
+      const items = await topItems(app.database, range, sort, limit, location?.id);
+      if (request.query.format === 'csv')
+        return sendCsv(
+          reply,
+          csvName(`items-by-${sort}`, range, location),
+          REPORT_CSV_HEADERS.items,
+          async () => ({
+            rows: items.map((line) => [
+              line.item?._id ?? '',
+              line.product?._id ?? '',
+              line.item?.name ?? line.product?.name ?? '',
+              line.category.name,
+              line.variants,
+              line.units,
+              line.revenue,
+              line.margin,
+            ]),
+          }),
+        );
+      return { success: true as const, ...range, ...named(location), sort, items };
     },
   );
 

@@ -360,6 +360,7 @@ describe.each(targets)('reports on $name', (target) => {
       const { anvil, bolt, chisel } = store.products;
       const anvil$ = {
         product: { _id: anvil, name: 'Anvil' },
+        item: null,
         category: { name: 'Alpha' },
         units: 3,
         revenue: 30,
@@ -367,6 +368,7 @@ describe.each(targets)('reports on $name', (target) => {
       };
       const chisel$ = {
         product: { _id: chisel, name: 'Chisel' },
+        item: null,
         category: { name: 'Alpha' },
         units: 4,
         revenue: 12,
@@ -374,6 +376,7 @@ describe.each(targets)('reports on $name', (target) => {
       };
       const bolt$ = {
         product: { _id: bolt, name: '=Bolt' },
+        item: null,
         category: { name: '=Beta' },
         units: 2,
         revenue: 11,
@@ -734,6 +737,7 @@ describe.each(targets)('reports on $name', (target) => {
       );
       return rows.map((row) => ({
         product: { _id: row.id, name: row.name },
+        item: null,
         category: { name: row.category },
         units: row.units,
         revenue: Number(row.revenue),

@@ -53,7 +53,14 @@ export function ProductReport({
             {(row, index) => (
               <>
                 <Td className={`${NUMBER} text-slate-500`}>{index + 1}</Td>
-                <RowHeader className="min-w-40">{row.product.name}</RowHeader>
+                <RowHeader className="min-w-40">
+                  {row.product.name}
+                  {row.item ? (
+                    <span className="block text-xs font-normal text-slate-500">
+                      Variant of {row.item.name}
+                    </span>
+                  ) : null}
+                </RowHeader>
                 <Td className="whitespace-nowrap text-slate-600">{row.category.name}</Td>
                 <Figures counts={[row.units]} money={[row.revenue, row.margin]} />
               </>

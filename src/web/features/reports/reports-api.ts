@@ -4,6 +4,7 @@ import {
   CategoryReportResponse,
   CustomerReportResponse,
   DEFAULT_PRODUCT_REPORT_LIMIT,
+  ItemReportResponse,
   NeverSoldResponse,
   ProductReportResponse,
   type ProductReportSort,
@@ -29,6 +30,8 @@ export const reportPaths = {
   sales: (range: DateRange, groupBy: ReportGroup) => withQuery('/reports/sales', { ...range, groupBy }),
   products: (range: DateRange, sort: ProductReportSort) =>
     withQuery('/reports/products', { ...range, sort, limit: DEFAULT_PRODUCT_REPORT_LIMIT }),
+  items: (range: DateRange, sort: ProductReportSort) =>
+    withQuery('/reports/items', { ...range, sort, limit: DEFAULT_PRODUCT_REPORT_LIMIT }),
   neverSold: (range: DateRange, page: number) =>
     withQuery('/reports/products/never-sold', { ...range, page, pageSize: NEVER_SOLD_PAGE_SIZE }),
   categories: (range: DateRange) => withQuery('/reports/categories', range),
@@ -50,6 +53,11 @@ export const reportWords = {
   products: {
     title: `Top ${DEFAULT_PRODUCT_REPORT_LIMIT} products`,
     what: 'the top products',
+    empty: NO_SALES,
+  },
+  items: {
+    title: `Top ${DEFAULT_PRODUCT_REPORT_LIMIT} items`,
+    what: 'the top items',
     empty: NO_SALES,
   },
   neverSold: {
@@ -88,6 +96,8 @@ export const salesReportQuery = (range: DateRange, groupBy: ReportGroup) =>
   reportQuery(reportPaths.sales(range, groupBy), SalesReportResponse);
 export const productReportQuery = (range: DateRange, sort: ProductReportSort) =>
   reportQuery(reportPaths.products(range, sort), ProductReportResponse);
+export const itemReportQuery = (range: DateRange, sort: ProductReportSort) =>
+  reportQuery(reportPaths.items(range, sort), ItemReportResponse);
 export const neverSoldQuery = (range: DateRange, page: number) =>
   reportQuery(reportPaths.neverSold(range, page), NeverSoldResponse);
 export const categoryReportQuery = (range: DateRange) =>

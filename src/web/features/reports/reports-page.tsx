@@ -4,6 +4,7 @@ import { PageHeader } from '../../components/page-header';
 import { useListAddress } from '../../lib/list-address';
 import { CategoryReport } from './category-report';
 import { CustomerReport } from './customer-report';
+import { ItemReport } from './item-report';
 import { NeverSoldReport } from './never-sold-report';
 import { ProductReport } from './product-report';
 import { RangePicker } from './range-picker';
@@ -56,6 +57,14 @@ function CurrentReport({
     case 'products':
       return (
         <ProductReport
+          range={range}
+          sort={view.sort}
+          onSort={(sort) => set('sort', sort === 'revenue' ? '' : sort)}
+        />
+      );
+    case 'items':
+      return (
+        <ItemReport
           range={range}
           sort={view.sort}
           onSort={(sort) => set('sort', sort === 'revenue' ? '' : sort)}

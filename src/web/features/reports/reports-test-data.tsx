@@ -2,6 +2,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import {
   CategoryReportResponse,
   CustomerReportResponse,
+  ItemReportResponse,
   NeverSoldResponse,
   ProductReportResponse,
   type ProductReportSort,
@@ -83,8 +84,16 @@ export function dailySales(
   return salesAnswer(query, periods);
 }
 
-export const productRow = (id: string, name: string, units: number, revenue: number, margin: number) => ({
+export const productRow = (
+  id: string,
+  name: string,
+  units: number,
+  revenue: number,
+  margin: number,
+  item: { _id: string; name: string } | null = null,
+) => ({
   product: { _id: id, name },
+  item,
   category: { name: 'Stationery' },
   units,
   revenue,
@@ -100,6 +109,36 @@ export function productsAnswer(query: Record<string, string>, rows: ReturnType<t
     to: query.to,
     sort,
     products: sorted.slice(0, Number(query.limit ?? 10)),
+  });
+}
+
+/** A line of the items report: an item's variants summed, or a product on its own (`variants` 0). */
+export const itemRow = (
+  id: string,
+  name: string,
+  variants: number,
+  units: number,
+  revenue: number,
+  margin: number,
+) => ({
+  item: variants > 0 ? { _id: id, name } : null,
+  product: variants > 0 ? null : { _id: id, name },
+  category: { name: 'Clothing' },
+  variants: Math.max(variants, 1),
+  units,
+  revenue,
+  margin,
+});
+
+export function itemsAnswer(query: Record<string, string>, rows: ReturnType<typeof itemRow>[]) {
+  const sort = (query.sort ?? 'revenue') as ProductReportSort;
+  const sorted = [...rows].sort((a, b) => b[sort] - a[sort]);
+  return ItemReportResponse.parse({
+    success: true,
+    from: query.from,
+    to: query.to,
+    sort,
+    items: sorted.slice(0, Number(query.limit ?? 10)),
   });
 }
 
