@@ -16,6 +16,7 @@ stories('admin dashboard', () => {
       expect(await menuLinks(page)).toEqual([
         'Dashboard',
         'Products',
+        'Items',
         'Expiring',
         'Categories',
         'New sale',

@@ -14,7 +14,7 @@ import {
 import { openSession, report as tillReport } from '../features/till/till-test-data';
 import { summary, transfer, line as transferLine } from '../features/transfers/transfers-test-data';
 import { createQueryClient } from '../lib/query-client';
-import { customer, sale, saleLine, product as saleProduct } from '../test/fixtures';
+import { customer, item as itemOf, sale, saleLine, product as saleProduct } from '../test/fixtures';
 import { renderWithClient, signIn, userOf } from '../test/helpers';
 import { RequireRole } from './guard';
 import { appRoutes } from './routes';
@@ -83,6 +83,7 @@ const EMPTY_TEXTS = [
   'This stocktake has no lines.',
   'No lines match.',
   'No differences',
+  'No items',
 ];
 
 const SENTENCE = 'The database is resting.';
@@ -131,6 +132,9 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
     }),
   },
   { path: /^\/api\/products\/x1$/, answer: () => ({ product: item }) },
+  // Items and their variants (DESIGN §22): the list and one item's editor.
+  { path: /^\/api\/items$/, answer: (query) => ({ items: [itemOf('x1', SHOWN)], ...page(query, 1) }) },
+  { path: /^\/api\/items\/x1$/, answer: () => ({ item: itemOf('x1', SHOWN) }) },
   {
     path: /^\/api\/products\/x1\/movements$/,
     answer: (query) => ({ movements: [], ...page(query, 0) }),

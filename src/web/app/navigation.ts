@@ -1,6 +1,6 @@
 import type { Role } from '../../shared/roles';
 import type { IconName } from '../components/icon';
-import { EXPIRING_PATH, REPORTS_PATH, STOCKTAKES_PATH, TRANSFERS_PATH } from '../lib/admin-paths';
+import { EXPIRING_PATH, ITEMS_PATH, REPORTS_PATH, STOCKTAKES_PATH, TRANSFERS_PATH } from '../lib/admin-paths';
 import { CHANGE_PASSWORD_PATH, landingPathFor } from '../lib/role-home';
 import type { Session } from '../lib/session';
 
@@ -57,6 +57,7 @@ export const MENUS: Record<Role, MenuItem[]> = {
   admin: [
     { label: 'Dashboard', to: '/admin-dashboard', icon: 'dashboard', end: true },
     { label: 'Products', to: '/admin-dashboard/products', icon: 'products' },
+    { label: 'Items', to: ITEMS_PATH, icon: 'products' },
     { label: 'Expiring', to: EXPIRING_PATH, icon: 'expiring' },
     { label: 'Categories', to: '/admin-dashboard/categories', icon: 'categories' },
     { label: 'New sale', to: '/admin-dashboard/sales/new', icon: 'sale' },

@@ -19,6 +19,9 @@ const superDashboard = () =>
   import('../features/dashboard/super-dashboard-page').then((m) => ({ Component: m.SuperDashboardPage }));
 const products = () =>
   import('../features/products/products-page').then((m) => ({ Component: m.ProductsPage }));
+const items = () => import('../features/items/items-page').then((m) => ({ Component: m.ItemsPage }));
+const itemEditor = () =>
+  import('../features/items/item-editor-page').then((m) => ({ Component: m.ItemEditorPage }));
 const productsImport = () =>
   import('../features/imports/import-page').then((m) => ({ Component: m.ImportPage }));
 const categories = () =>
@@ -167,6 +170,10 @@ const adminPages: Page[] = [
   { path: 'products/:id/stock', lazy: stock },
   { path: 'products/import', lazy: productsImport },
   { path: 'products/import/:id', lazy: productsImport },
+  // Items and their variants (DESIGN §22).
+  { path: 'items', lazy: items },
+  { path: 'items/new', lazy: itemEditor },
+  { path: 'items/:id', lazy: itemEditor },
   { path: 'stock-check', lazy: stockCheck },
   { path: 'lots/expiring', lazy: expiringLots },
   { path: 'lots/:id', lazy: lotTrace },

@@ -16,6 +16,11 @@ function carrying(list: string | null | undefined): string {
   return list ? `?${new URLSearchParams({ list })}` : '';
 }
 
+/** Items and their variants (DESIGN §22): the list, a new one, and one item's editor. */
+export const ITEMS_PATH = '/admin-dashboard/items';
+export const NEW_ITEM_PATH = `${ITEMS_PATH}/new`;
+export const itemPath = (id: string) => `${ITEMS_PATH}/${encodeURIComponent(id)}`;
+
 /** A product's stock page; `list` is the products list's query string, for Back to Products. */
 export const stockPath = (productId: string, list?: string) =>
   `${PRODUCTS_PATH}/${encodeURIComponent(productId)}/stock${carrying(list)}`;

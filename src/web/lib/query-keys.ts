@@ -1,6 +1,7 @@
 import type { AuditQuery } from '../../shared/audit';
 import type { CustomerQuery } from '../../shared/customers';
 import type { ImportListQuery, ImportRowsQuery } from '../../shared/imports';
+import type { ItemQuery } from '../../shared/items';
 import type { ExpiringQuery } from '../../shared/lots';
 import type { OrderQuery } from '../../shared/orders';
 import type { ProductQuery } from '../../shared/products';
@@ -85,4 +86,9 @@ export const queryKeys = {
   stocktakeLines: (id: string, query: StocktakeLinesQuery) =>
     ['stocktakes', 'one', id, 'lines', query] as const,
   stocktakeSheet: (id: string) => ['stocktakes', 'one', id, 'sheet'] as const,
+  // Items and their variants (DESIGN §22), under the products: a variant is a product, so a change
+  // to an item refreshes the products and a product's change refreshes the items.
+  items: ['products', 'items'] as const,
+  itemPage: (query: ItemQuery) => ['products', 'items', 'page', query] as const,
+  item: (id: string) => ['products', 'items', 'one', id] as const,
 };

@@ -1,4 +1,5 @@
 import type { Customer } from '../../shared/customers';
+import type { Item } from '../../shared/items';
 import type { Product } from '../../shared/products';
 import type { ReceiptStore, Sale } from '../../shared/sales';
 import { storeOf } from './helpers';
@@ -124,4 +125,37 @@ export function sale(overrides: Partial<Sale> = {}): Sale {
     refunds: [],
     ...overrides,
   };
+}
+
+/**
+ * An item as the server answers it (DESIGN §22): its options and its variants, each a product
+ * carrying the item and its values; by default the item has no options and no variants.
+ */
+export function item(id: string, name: string, overrides: Partial<Item> = {}): Item {
+  return {
+    _id: id,
+    name,
+    description: '',
+    category: { _id: 'c1', name: 'Snacks' },
+    supplier: { _id: 's1', name: 'Acme' },
+    brand: null,
+    options: [],
+    variants: [],
+    ...overrides,
+  };
+}
+
+/** A variant of `of`: a product named by the item and its values, carrying both. */
+export function variant(
+  id: string,
+  of: { _id: string; name: string },
+  optionValues: Record<string, string>,
+  overrides: Partial<Product> = {},
+): Product {
+  const values = Object.values(optionValues);
+  return product(id, values.length ? `${of.name} — ${values.join(' / ')}` : of.name, {
+    item: { _id: of._id, name: of.name },
+    optionValues,
+    ...overrides,
+  });
 }

@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type BaseSyntheticEvent, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
 import type { Category } from '../../../shared/categories';
 import type { Named } from '../../../shared/common';
 import type { LotRef } from '../../../shared/lots';
@@ -10,6 +11,7 @@ import { buttonClass } from '../../components/button';
 import { FormDialog } from '../../components/form-dialog';
 import { NamedOptions, SelectField, TextAreaField, TextField } from '../../components/form-field';
 import { type NewLotErrors, NewLotFields } from '../../components/new-lot-fields';
+import { itemPath } from '../../lib/admin-paths';
 import { ApiRequestError, errorMessage, refusedAs } from '../../lib/api';
 import { applyServerFieldErrors, fieldProps } from '../../lib/form-errors';
 import { type NewLotDraft, newLotOf } from '../../lib/new-lot';
@@ -31,6 +33,8 @@ const FIELDS = [
   'barcode',
   'taxRate',
   'tracking',
+  'brand',
+  'active',
 ] as const;
 
 /** What an empty required number box asks for; the shared rule's "must be a number" is for junk. */
@@ -138,6 +142,8 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
           barcode: product.barcode ?? '',
           taxRate: product.taxRateDefault ? null : (product.taxRate?._id ?? null),
           tracking: product.tracking,
+          brand: product.brand ?? '',
+          active: product.active,
         }
       : {
           name: '',
@@ -151,6 +157,8 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
           barcode: '',
           taxRate: null,
           tracking: 'none' as const,
+          brand: '',
+          active: true,
         },
   });
   const {
@@ -178,7 +186,8 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
     return handleSubmit((checked) => {
       if (named && !named.lot) return;
       const lot: LotRef | undefined = named?.lot;
-      const input = { ...checked, lot };
+      // An empty Brand box is none (null), so an edit can take a brand away.
+      const input = { ...checked, brand: checked.brand?.trim() ? checked.brand : null, lot };
       save.mutate(
         { id: product?._id ?? null, input: editing ? { ...input, expectedStock: expected } : input },
         {
@@ -222,8 +231,31 @@ export function ProductFormModal({ product, categories, suppliers, onClose }: Pr
       submitLabel={editing ? 'Update Product' : 'Add Product'}
       size="lg"
     >
-      <TextField label="Name" autoComplete="off" {...field('name')} />
+      {product?.item ? (
+        // DESIGN §22: a variant is named by its item and its values, so it is renamed there.
+        <div className="space-y-1">
+          <TextField
+            label="Name"
+            readOnly
+            hint="A variant is named by its item and its values."
+            {...field('name')}
+          />
+          <Link to={itemPath(product.item._id)} className="text-sm text-indigo-700 underline">
+            Edit item
+          </Link>
+        </div>
+      ) : (
+        <TextField label="Name" autoComplete="off" {...field('name')} />
+      )}
       <TextAreaField label="Description" {...field('description')} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField label="Brand" autoComplete="off" hint="Optional." {...field('brand')} />
+        <label className="flex items-center gap-2 self-end pb-2 text-sm text-slate-800">
+          <input type="checkbox" className="size-4" {...register('active')} />
+          Active
+          <span className="text-xs text-slate-500">(inactive: not offered or sold, history kept)</span>
+        </label>
+      </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField label="Price" {...MONEY_BOX} {...field('price', { valueAsNumber: true })} />
         <TextField

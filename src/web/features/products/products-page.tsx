@@ -25,7 +25,7 @@ import {
   Th,
   useCardLayout,
 } from '../../components/table';
-import { PRODUCTS_IMPORT_PATH, stockPath } from '../../lib/admin-paths';
+import { itemPath, PRODUCTS_IMPORT_PATH, stockPath } from '../../lib/admin-paths';
 import { errorMessage } from '../../lib/api';
 import { oneOf } from '../../lib/list-address';
 import { notify } from '../../lib/notify';
@@ -52,6 +52,38 @@ function ProductCodes({ product }: { product: Product }) {
     </>
   );
 }
+
+/** DESIGN §22: an inactive product's badge, and a variant's item (a link to its editor). */
+function ProductTags({ product }: { product: Product }) {
+  if (product.active && !product.item) return null;
+  return (
+    <>
+      {' '}
+      <span className="mt-0.5 flex flex-wrap items-center gap-x-2 text-xs font-normal text-slate-500">
+        {product.active ? null : (
+          <span className="rounded-full bg-slate-200 px-2 py-0.5 font-medium text-slate-700">Inactive</span>
+        )}
+        {product.active || !product.item ? null : ' '}
+        {product.item ? (
+          <span>
+            Variant of{' '}
+            <Link to={itemPath(product.item._id)} className="text-indigo-700 hover:underline">
+              {product.item.name}
+            </Link>
+          </span>
+        ) : null}
+      </span>
+    </>
+  );
+}
+
+/** Which products the list shows by their Active (DESIGN §22); an admin sees all unless filtered. */
+const ACTIVE_FILTERS = ['all', 'true', 'false'] as const;
+const ACTIVE_LABEL: Record<(typeof ACTIVE_FILTERS)[number], string> = {
+  all: 'All',
+  true: 'Active',
+  false: 'Inactive',
+};
 
 /** The reorder point, greyed and said to be the store's default when the product has none. */
 function ReorderPoint({ product }: { product: Product }) {
@@ -94,7 +126,8 @@ const SORT_LABEL: Record<(typeof PRODUCT_SORTS)[number], string> = {
 
 /** Admin: every product, a page at a time, with add, edit and delete. */
 export function ProductsPage() {
-  const paging = usePagedList<'sort' | 'cols' | 'location'>();
+  const paging = usePagedList<'sort' | 'cols' | 'location' | 'active'>();
+  const active = oneOf(ACTIVE_FILTERS, paging.params.get('active')) ?? 'all';
   // DESIGN §17: a location picked (?location=) shows each product's stock there beside its total.
   const location = paging.params.get('location') ?? '';
   // By name unless the address says otherwise (?sort=-price); the optional "Reorder at" column
@@ -106,6 +139,7 @@ export function ProductsPage() {
     search: paging.search || undefined,
     sort: sort === 'name' ? undefined : sort,
     location: location || undefined,
+    active: active === 'all' ? undefined : active,
     ...asked,
   });
   const choices = useProductChoices();
@@ -164,6 +198,21 @@ export function ProductsPage() {
           />
         </div>
         <LocationPicker value={location} onChange={(to) => paging.setFilter('location', to)} />
+        <div className="sm:w-40">
+          <SelectField
+            label="Show"
+            value={active}
+            onChange={(event) =>
+              paging.setFilter('active', event.target.value === 'all' ? '' : event.target.value)
+            }
+          >
+            {ACTIVE_FILTERS.map((value) => (
+              <option key={value} value={value}>
+                {ACTIVE_LABEL[value]}
+              </option>
+            ))}
+          </SelectField>
+        </div>
         <label className="inline-flex items-center gap-2 text-sm text-slate-700">
           <input
             type="checkbox"
@@ -197,6 +246,7 @@ export function ProductsPage() {
                 <Card key={product._id}>
                   <h2 className="font-semibold break-words text-slate-900">{product.name}</h2>
                   <ProductCodes product={product} />
+                  <ProductTags product={product} />
                   <CardFields>
                     <CardField label="Price">
                       <ProductPrice product={product} strong />
@@ -267,6 +317,7 @@ export function ProductsPage() {
                     <Td className="font-medium">
                       {product.name}
                       <ProductCodes product={product} />
+                      <ProductTags product={product} />
                     </Td>
                     <Td>{product.category.name}</Td>
                     <Td>{product.supplier.name}</Td>

@@ -1,11 +1,22 @@
 import { useQuery } from '@tanstack/react-query';
 import { type Ref, useRef, useState } from 'react';
 import type { Product } from '../../../shared/products';
+import { REFUSALS } from '../../../shared/refusals';
+import { buttonClass } from '../../components/button';
 import { SearchCombobox } from '../../components/search-combobox';
+import { VariantPicker } from '../../components/variant-picker';
 import { errorMessage } from '../../lib/api';
 import { formatMoney } from '../../lib/format';
 import { useCurrency } from '../../lib/store-settings';
 import { SEARCH_DELAY_MS, useDebouncedValue } from '../../lib/use-paged-list';
+import {
+  chosenVariant,
+  groupVariants,
+  initialChoice,
+  isGroup,
+  type ProductOrGroup,
+  type VariantGroup,
+} from '../../lib/variant-groups';
 import { codeMatch } from './cart-rules';
 import { lookUpCode, lookUpProducts, productMatchesQuery } from './sales-api';
 
@@ -44,7 +55,12 @@ export function ProductSearch({
   const search = useDebouncedValue(text.trim(), SEARCH_DELAY_MS);
   const list = useQuery({ ...productMatchesQuery(search), enabled: search !== '' });
   const waiting = text.trim() !== search || (list.isFetching && list.isPlaceholderData);
-  const matches = text.trim() && list.data && !waiting ? list.data.products : [];
+  const products = text.trim() && list.data && !waiting ? list.data.products : [];
+  // DESIGN §22: an item's variants are one match; picking it asks for its values.
+  const matches = groupVariants(products);
+  const [picking, setPicking] = useState<{ group: VariantGroup; chosen: Record<string, string> } | null>(
+    null,
+  );
 
   function say(kind: Feedback['kind'], message: string) {
     said.current += 1;
@@ -52,8 +68,29 @@ export function ProductSearch({
   }
 
   function add(product: Product) {
+    // An admin's scan can name an inactive product (the search offers none): it is not sold.
+    if (!product.active) {
+      say('error', REFUSALS.PRODUCT_INACTIVE.sentence({ product: product.name }));
+      return;
+    }
     onAdd(product);
     say('added', `Added ${product.name}.`);
+  }
+
+  function pick(entry: ProductOrGroup) {
+    setText('');
+    if (!isGroup(entry)) {
+      setPicking(null);
+      add(entry);
+      return;
+    }
+    setFeedback(null);
+    setPicking({ group: entry, chosen: initialChoice(entry) });
+  }
+
+  function backToSearch() {
+    setPicking(null);
+    if (inputRef && typeof inputRef === 'object') inputRef.current?.focus();
   }
 
   async function lookUp(code: string) {
@@ -76,14 +113,20 @@ export function ProductSearch({
     }
   }
 
-  function onEnter(highlighted: Product | undefined) {
+  function onEnter(highlighted: ProductOrGroup | undefined) {
     const code = text.trim();
     if (!code) return;
     if (highlighted) {
-      setText('');
-      add(codeMatch(matches, code) ?? highlighted);
+      // A variant's own barcode or SKU adds it at once, even when its item is the match shown.
+      const exact = codeMatch(products, code);
+      if (exact) {
+        setText('');
+        setPicking(null);
+        add(exact);
+      } else pick(highlighted);
       return;
     }
+    setPicking(null);
     setText('');
     setLookingUp((count) => count + 1);
     queue.current = queue.current.then(() => lookUp(code)).finally(() => setLookingUp((count) => count - 1));
@@ -110,25 +153,43 @@ export function ProductSearch({
           setFeedback(null);
         }}
         matches={matches}
-        renderMatch={(product) => (
-          <>
-            <span className="block font-medium text-slate-900">{product.name}</span>
-            <span className="block text-xs text-slate-500">
-              {formatMoney(product.price, currency)} · stock {product.stock}
-              {product.sku ? ` · SKU ${product.sku}` : ''}
-            </span>
-          </>
-        )}
-        onPick={(product) => {
-          setText('');
-          add(product);
-        }}
+        renderMatch={(product) =>
+          isGroup(product) ? (
+            <>
+              <span className="block font-medium text-slate-900">{product.name}</span>
+              <span className="block text-xs text-slate-500">
+                {product.variants.length} variants · {product.options.map((option) => option.name).join(', ')}
+              </span>
+            </>
+          ) : (
+            <>
+              <span className="block font-medium text-slate-900">{product.name}</span>
+              <span className="block text-xs text-slate-500">
+                {formatMoney(product.price, currency)} · stock {product.stock}
+                {product.sku ? ` · SKU ${product.sku}` : ''}
+              </span>
+            </>
+          )
+        }
+        onPick={pick}
         onEnter={onEnter}
         status={status}
         inputRef={inputRef}
         keyShortcuts={keyShortcuts}
         autoFocus
       />
+      {picking ? (
+        <ValueChoice
+          group={picking.group}
+          chosen={picking.chosen}
+          onChoose={(chosen) => setPicking({ group: picking.group, chosen })}
+          onAdd={(variant) => {
+            add(variant);
+            backToSearch();
+          }}
+          onCancel={backToSearch}
+        />
+      ) : null}
       <div className="mt-1 min-h-5 text-sm">
         {/* The search's own state is announced by the box; what a scan did is announced here. */}
         {seen ? (
@@ -145,5 +206,56 @@ export function ProductSearch({
         </div>
       </div>
     </div>
+  );
+}
+
+/** An item picked at the counter: its values as buttons, then Add the variant they name. */
+function ValueChoice({
+  group,
+  chosen,
+  onChoose,
+  onAdd,
+  onCancel,
+}: {
+  group: VariantGroup;
+  chosen: Record<string, string>;
+  onChoose: (chosen: Record<string, string>) => void;
+  onAdd: (variant: Product) => void;
+  onCancel: () => void;
+}) {
+  const currency = useCurrency();
+  const variant = chosenVariant(group, chosen);
+  const missing = group.options
+    .filter((option) => chosen[option.name] === undefined)
+    .map((option) => option.name);
+  return (
+    <section
+      aria-label={`Choose ${group.name}`}
+      className="mt-2 space-y-2 rounded-md border border-indigo-200 bg-indigo-50/50 p-3"
+      onKeyDown={(event) => event.key === 'Escape' && onCancel()}
+    >
+      <p className="text-sm font-medium text-slate-900">{group.name}</p>
+      <VariantPicker group={group} chosen={chosen} onChoose={onChoose} />
+      <p className="text-xs text-slate-600" aria-live="polite">
+        {variant
+          ? `${formatMoney(variant.price, currency)} · stock ${variant.stock}`
+          : missing.length > 0
+            ? `Choose the ${missing.map((name) => name.toLowerCase()).join(' and ')}.`
+            : 'Not sold with these values.'}
+      </p>
+      <div className="flex gap-2">
+        <button
+          type="button"
+          className={buttonClass('primary', 'sm')}
+          disabled={!variant}
+          onClick={() => variant && onAdd(variant)}
+        >
+          {variant ? `Add ${variant.name}` : 'Add'}
+        </button>
+        <button type="button" className={buttonClass('ghost', 'sm')} onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </section>
   );
 }

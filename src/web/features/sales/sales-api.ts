@@ -22,7 +22,13 @@ export { rereadStoreSettings, storeSettingsQuery } from '../../lib/store-setting
 /** Matches offered at once by the counter's product and customer searches. */
 export const MATCHES_SIZE = 10;
 
-const productsQuery = (search: string) => ({ search, page: 1, pageSize: MATCHES_SIZE });
+/** Only active products (DESIGN §22): an inactive one is never offered, not even to an admin here. */
+const productsQuery = (search: string) => ({
+  search,
+  active: 'true' as const,
+  page: 1,
+  pageSize: MATCHES_SIZE,
+});
 
 /** Products whose name has every word typed, or whose SKU or barcode is the text exactly. */
 export const productMatchesQuery = (search: string) => {
