@@ -391,7 +391,8 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
       import: {
         _id: 'x1',
         fileName: `${SHOWN}.csv`,
-        format: 'csv',
+        fileType: 'csv',
+        format: 'generic',
         status: 'uploaded',
         rows: 1,
         columns: ['Name'],
@@ -417,7 +418,8 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
         {
           _id: 'x1',
           fileName: `${SHOWN}.csv`,
-          format: 'csv',
+          fileType: 'csv',
+          format: 'generic',
           status: 'applied',
           rows: 1,
           columns: ['Name'],
