@@ -477,8 +477,9 @@ export function squareCatalogueXlsx(options: CatalogueOptions = {}): Buffer {
         .map((text, c) => {
           const ref = `${columnLetters(c)}${r + 1}`;
           if (text === '') return '';
-          // Codes (SKU, GTIN) stay text, as Square writes them; prices and quantities are numbers.
-          if (r > 0 && /^-?\d+(\.\d+)?$/.test(text) && !/^0\d/.test(text) && text.length < 12)
+          // Codes (SKU, GTIN) stay text, as Square writes them; quantities and prices are numbers where
+          // the number reads back as the CSV's text (12.5, not 12.50), so both files read the same.
+          if (r > 0 && /^-?\d+(\.\d+)?$/.test(text) && String(Number(text)) === text && text.length < 12)
             return `<c r="${ref}"><v>${text}</v></c>`;
           return `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${escapeXml(text)}</t></is></c>`;
         })
