@@ -306,6 +306,53 @@ describe('the Shopify preset', () => {
   });
 });
 
+describe('the Shopify reader on cells that are not values', () => {
+  it('a short or long row, NUL, 10,000 characters and numbers-as-words: as many cells as headers, nothing thrown', () => {
+    const reader = shopifyPreset.reader(SHOPIFY_HEADERS);
+    const short = reader.row(2, ['tee', 'Tee']);
+    expect(short.cells).toHaveLength(48);
+    const long = reader.row(3, [...SHOPIFY_HEADERS.map(() => 'x'), 'extra', 'more']);
+    expect(long.cells).toHaveLength(48);
+    const body = SHOPIFY_HEADERS.indexOf('Body (HTML)');
+    const quantity = SHOPIFY_HEADERS.indexOf('Variant Inventory Qty');
+    const odd = SHOPIFY_HEADERS.map(() => '\u0000');
+    odd[0] = 'odd';
+    odd[body] = `<b>${'y'.repeat(10_000)}</b>`;
+    odd[quantity] = '-1e9';
+    const read = reader.row(4, odd);
+    expect(read.cells?.[body]).toHaveLength(2000);
+    // Not a whole number below zero: left for the generic reading to refuse.
+    expect(read.cells?.[quantity]).toBe('-1e9');
+    expect(
+      reader.row(5, [
+        'odd',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        'NaN',
+      ]).cells?.[quantity],
+    ).toBe('NaN');
+    expect(shopifyPreset.reader([]).row(2, ['a']).cells).toEqual([]);
+    expect(shopifyPreset.mapping([], [])).toEqual({});
+  });
+});
+
 describe('htmlText', () => {
   it('drops tags, scripts and styles, decodes entities, collapses whitespace', () => {
     expect(

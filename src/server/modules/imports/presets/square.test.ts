@@ -313,4 +313,25 @@ describe('the Square preset', () => {
     );
     expect(rows.map((row) => byHeader(columns, row)['Item Name'])).toEqual(['Zinc — 30 tablets', 'Balm']);
   });
+
+  it('a short or long row, NUL, 10,000 characters, unknown flags: as many cells as headers, nothing thrown', () => {
+    const reader = squarePreset.reader(SQUARE_HEADERS);
+    expect(reader.row(2, ['t', 'Balm']).cells).toHaveLength(41);
+    expect(reader.row(3, [...SQUARE_HEADERS.map(() => '\u0000'), 'extra']).cells).toHaveLength(41);
+    const cells = SQUARE_HEADERS.map(() => '');
+    const at = (header: (typeof SQUARE_HEADERS)[number]) => SQUARE_HEADERS.indexOf(header);
+    cells[at('Item Name')] = 'z'.repeat(10_000);
+    cells[at('Variation Name')] = 'v'.repeat(10_000);
+    cells[at('Archived')] = 'maybe';
+    cells[at('Tax - Sales Tax (8.875%)')] = 'perhaps';
+    cells[at('Current Quantity Main Street')] = '-1e9';
+    const read = reader.row(4, cells);
+    expect(read.cells?.[at('Archived')]).toBe('maybe');
+    expect(read.cells?.[at('Tax - Sales Tax (8.875%)')]).toBe('');
+    expect(read.cells?.[at('Current Quantity Main Street')]).toBe('-1e9');
+    expect(read.cells?.[at('Option Value 1')]).toHaveLength(10_000);
+    expect(read.warnings).toEqual([]);
+    expect(squarePreset.reader([]).row(2, ['a']).cells).toEqual([]);
+    expect(squarePreset.mapping([], LOCATIONS)).toEqual({});
+  });
 });
