@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { csvRow } from '../../../shared/csv';
 import { CSV_MIME, type Import, ImportResponse, XLSX_MIME } from '../../../shared/imports';
 import { variantName } from '../../../shared/items';
 import { LocationResponse } from '../../../shared/locations';
@@ -315,6 +316,60 @@ describe.each(targets)('importing Shopify and Square exports on $name', (target)
       update: 0,
       errors: 0,
       unchanged: count,
+    });
+  });
+
+  it('goods sold by weight stay an error that says so; an oversold Shopify variant imports as 0 with its warning', async () => {
+    const row = (values: Record<string, string>) => SHOPIFY_HEADERS.map((header) => values[header] ?? '');
+    const first = {
+      Handle: 'loose-tea',
+      Title: 'Loose Tea by Weight',
+      Vendor: 'Pine & Tide',
+      Type: 'Tea',
+      Status: 'active',
+      'Option1 Name': 'Blend',
+      'Option1 Value': 'Green',
+      'Variant SKU': 'LT-GREEN',
+      'Variant Price': '4.00',
+      'Variant Inventory Qty': '2.5',
+    };
+    const text = [
+      SHOPIFY_HEADERS,
+      row(first),
+      row({
+        Handle: 'loose-tea',
+        'Option1 Value': 'Black',
+        'Variant SKU': 'LT-BLACK',
+        'Variant Price': '4.00',
+        'Variant Inventory Qty': '-4',
+      }),
+    ]
+      .map((cells) => csvRow(cells))
+      .join('');
+    const uploaded = await upload(text, CSV_MIME, 'loose-tea.csv');
+    const checked = await check(uploaded._id, {
+      mapping: uploaded.mapping,
+      matchBy: 'sku',
+      createMissing: { categories: true, suppliers: true },
+    });
+    expect(checked.summary).toMatchObject({ create: 1, errors: 1 });
+    const rows = (
+      (await t.call('GET', `/api/imports/${uploaded._id}/rows`, { token: admin() })).body as {
+        rows: {
+          row: number;
+          result: string;
+          errors: { column: string; message: string }[];
+          warnings?: unknown;
+        }[];
+      }
+    ).rows;
+    expect(rows.find((r) => r.row === 2)).toMatchObject({
+      result: 'error',
+      errors: [{ column: 'Variant Inventory Qty', message: expect.stringMatching(/whole number/) }],
+    });
+    expect(rows.find((r) => r.row === 3)).toMatchObject({
+      result: 'create',
+      warnings: [{ column: 'Variant Inventory Qty', message: expect.stringContaining('-4') }],
     });
   });
 });
