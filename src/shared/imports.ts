@@ -91,8 +91,18 @@ export function previewText(text: string): string {
 
 export const CSV_MIME = 'text/csv';
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-export const IMPORT_FORMATS = ['csv', 'xlsx'] as const;
-export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+/** The kind of file uploaded (its content type): answered as the import's `fileType`. */
+export const IMPORT_FILE_TYPES = ['csv', 'xlsx'] as const;
+export type ImportFileType = (typeof IMPORT_FILE_TYPES)[number];
+/**
+ * DESIGN §22: the layout a file's rows are in, answered as the import's `format`: 'generic' (a
+ * column per field, the products CSV's) or another system's export, read by its preset.
+ */
+export const IMPORT_FORMATS = ['generic', 'shopify', 'square'] as const;
+export const ImportFormat = z.enum(IMPORT_FORMATS, {
+  error: `format must be one of ${IMPORT_FORMATS.join(', ')}.`,
+});
+export type ImportFormat = z.infer<typeof ImportFormat>;
 
 /** A header as the guess compares it: any case, without spaces, underscores, hyphens or dots. */
 export function headerKey(text: string): string {
@@ -129,8 +139,21 @@ const HEADER_SYNONYMS: Record<ImportField, readonly string[]> = {
   expiry: ['expires', 'expiry date', 'exp', 'best before', 'use by', 'expiration date'],
 };
 
-/** field → header text, for the fields the file has a column for. */
-export type ImportMapping = Partial<Record<ImportField, string>>;
+/**
+ * DESIGN §17, §22: a mapping key `stock@<location id>` maps the column of that location's stock
+ * (the same stock mode as `stock`, which is the stock at the check's `location`).
+ */
+export const STOCK_AT = 'stock@';
+export type StockAtKey = `${typeof STOCK_AT}${string}`;
+const STOCK_AT_KEY = /^stock@([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+/** The location id of a `stock@<location id>` mapping key; undefined for any other key. */
+export function stockAtLocation(key: string): string | undefined {
+  return STOCK_AT_KEY.exec(key)?.[1]?.toLowerCase();
+}
+
+/** field → header text, for the fields the file has a column for; `stock@<location id>` → a location's stock column. */
+export type ImportMapping = Partial<Record<ImportField, string>> & { [key: StockAtKey]: string };
 
 /**
  * The suggested mapping: for each field the first column whose header is the field's name, its
@@ -174,18 +197,32 @@ const HeaderText = z
   .min(1, { error: 'A mapping names a column by its header text.' })
   .max(MAX_IMPORT_HEADER_CHARS, { error: `A header has at most ${MAX_IMPORT_HEADER_CHARS} characters.` });
 
-export const ImportMappingInput = z.strictObject(
-  Object.fromEntries(IMPORT_FIELDS.map((field) => [field, HeaderText.optional()])) as Record<
-    ImportField,
-    z.ZodOptional<typeof HeaderText>
-  >,
-  {
-    error: (issue) =>
-      issue.code === 'unrecognized_keys'
-        ? `mapping may name only ${IMPORT_FIELDS.join(', ')}.`
-        : 'mapping must be an object.',
-  },
-);
+const FIELD_SET: ReadonlySet<string> = new Set(IMPORT_FIELDS);
+
+// The fields by name (so the body's limit counts them, src/server/lib/body-limit.ts), and the
+// `stock@<location id>` keys beside them, each checked by the refinement.
+export const ImportMappingInput = z
+  .object(
+    Object.fromEntries(IMPORT_FIELDS.map((field) => [field, HeaderText.optional()])) as Record<
+      ImportField,
+      z.ZodOptional<typeof HeaderText>
+    >,
+    { error: 'mapping must be an object.' },
+  )
+  .catchall(HeaderText)
+  .superRefine((mapping, context) => {
+    for (const key of Object.keys(mapping)) {
+      if (FIELD_SET.has(key) || stockAtLocation(key) !== undefined) continue;
+      context.addIssue({
+        code: 'custom',
+        path: [key],
+        message: key.startsWith(STOCK_AT)
+          ? `${previewText(key)} must be stock@ followed by a location's id.`
+          : `mapping may name only ${IMPORT_FIELDS.join(', ')} and stock@<location id>.`,
+      });
+      return;
+    }
+  });
 
 /**
  * The dry run's options. The server also refuses (400) a mapping naming a header the file does
@@ -205,6 +242,8 @@ export const ImportCheckInput = z.object(
       )
       .default({ categories: false, suppliers: false }),
     stock: StockMode.default('set'),
+    /** DESIGN §22: the layout the rows are read in; omitted, the one guessed at upload (or last checked). */
+    format: ImportFormat.optional(),
     /**
      * DESIGN §17: where the stock goes (a location's id; omitted, the default location): created
      * products open there, and an update's stock is set (or added) there. The check keeps the id.
@@ -231,7 +270,8 @@ export const ImportFileQuery = z.object({
 export const IMPORT_STATUSES = ['uploaded', 'checked', 'applying', 'applied', 'failed'] as const;
 export const ImportStatus = z.enum(IMPORT_STATUSES);
 export type ImportStatus = z.infer<typeof ImportStatus>;
-export const IMPORT_RESULTS = ['create', 'update', 'unchanged', 'error'] as const;
+/** 'skipped': a row a preset reads as no product (DESIGN §22: a Shopify row holding only an image). */
+export const IMPORT_RESULTS = ['create', 'update', 'unchanged', 'error', 'skipped'] as const;
 export const ImportResult = z.enum(IMPORT_RESULTS, {
   error: `result must be one of ${IMPORT_RESULTS.join(', ')}.`,
 });
@@ -242,6 +282,8 @@ export const ImportSummary = z.object({
   update: z.number().int(),
   unchanged: z.number().int(),
   errors: z.number().int(),
+  /** DESIGN §22: rows a preset skips, counted apart from errors. */
+  skipped: z.number().int().default(0),
   /** Names the check found missing and the apply creates (createMissing), sorted. */
   newCategories: z.array(z.string()).default([]),
   newSuppliers: z.array(z.string()).default([]),
@@ -251,7 +293,10 @@ export type ImportSummary = z.infer<typeof ImportSummary>;
 export const Import = z.object({
   _id: z.string(),
   fileName: z.string(),
-  format: z.enum(IMPORT_FORMATS),
+  /** The kind of file uploaded. */
+  fileType: z.enum(IMPORT_FILE_TYPES),
+  /** DESIGN §22: the layout its rows are read in: guessed at upload, then the one last checked. */
+  format: ImportFormat,
   status: ImportStatus,
   /** Data rows in the file (blank rows skipped). */
   rows: z.number().int(),
@@ -264,6 +309,7 @@ export const Import = z.object({
       stock: StockMode,
       /** The location's id the stock goes to (DESIGN §17); absent on imports checked before locations. */
       location: z.string().optional(),
+      format: ImportFormat.optional(),
     })
     .nullable(),
   summary: ImportSummary.nullable(),
@@ -288,8 +334,10 @@ export const ImportError = z.object({ column: z.string(), message: z.string() })
 export type ImportError = z.infer<typeof ImportError>;
 export const ImportChange = z.object({
   field: z.enum(IMPORT_FIELDS),
-  from: z.union([z.string(), z.number(), z.null()]),
-  to: z.union([z.string(), z.number(), z.null()]),
+  from: z.union([z.string(), z.number(), z.boolean(), z.null()]),
+  to: z.union([z.string(), z.number(), z.boolean(), z.null()]),
+  /** DESIGN §17: a stock change's location, by name, when the row sets stock at several. */
+  location: z.string().optional(),
 });
 export type ImportChange = z.infer<typeof ImportChange>;
 
@@ -300,6 +348,8 @@ export const ImportRow = z.object({
   product: z.object({ _id: z.string(), name: z.string() }).optional(),
   changes: z.array(ImportChange).optional(),
   errors: z.array(ImportError),
+  /** DESIGN §22: what the row imports other than the file says (a preset's; never an error). */
+  warnings: z.array(ImportError).optional(),
   /** The cells as uploaded, in `columns` order, each cut short (previewText). */
   cells: z.array(z.string()),
 });
@@ -392,6 +442,23 @@ export type ImportValues = {
   reorderQuantity?: number | null;
   /** A tax rate's name; null: cleared (the store's default). */
   taxRate?: string | null;
+  /**
+   * DESIGN §22: the item the row's product is a variant of (with at least one option value), or
+   * the name of a product on its own (without values and without a Name).
+   */
+  item?: string;
+  /** Option N's name and this row's value of it. */
+  option1?: string;
+  value1?: string;
+  option2?: string;
+  value2?: string;
+  option3?: string;
+  value3?: string;
+  /** null: cleared (no brand). */
+  brand?: string | null;
+  active?: boolean;
+  /** DESIGN §17: the stock at other locations (`stock@<location id>` columns), by location id. */
+  stockAt?: Record<string, number>;
   /** The lot (number) the row's stock goes into (DESIGN §15); left out: none. */
   lot?: string;
   /** The lot's expiry, YYYY-MM-DD; left out: a new lot does not expire. */
@@ -399,7 +466,21 @@ export type ImportValues = {
 };
 
 /** The fields every product has (a stock too): the clearing cell is an error on them. */
-const NOT_CLEARABLE: ReadonlySet<ImportField> = new Set(['name', 'category', 'supplier', 'price', 'stock']);
+const NOT_CLEARABLE: ReadonlySet<ImportField> = new Set([
+  'name',
+  'category',
+  'supplier',
+  'price',
+  'stock',
+  'item',
+  'option1',
+  'value1',
+  'option2',
+  'value2',
+  'option3',
+  'value3',
+  'active',
+]);
 
 /**
  * What a cleared field reads as: null, or '' for the description. Lot and Expiry describe the
@@ -413,6 +494,38 @@ const CLEARED: Partial<Record<ImportField, null | ''>> = {
   reorderPoint: null,
   reorderQuantity: null,
   taxRate: null,
+  brand: null,
+};
+
+/** DESIGN §22: the words an Active cell may hold (any case): the first six and the statuses. */
+export const ACTIVE_WORDS: Readonly<Record<string, boolean>> = {
+  true: true,
+  yes: true,
+  y: true,
+  '1': true,
+  active: true,
+  false: false,
+  no: false,
+  n: false,
+  '0': false,
+  archived: false,
+  draft: false,
+};
+const ACTIVE_MESSAGE = `Active must be one of ${Object.keys(ACTIVE_WORDS).join(', ')}.`;
+
+/** An option's name or value (DESIGN §22): at most 100 characters, no NUL. */
+const optionText = (label: string) =>
+  z
+    .string()
+    .max(100, { error: `${label} must be at most 100 characters.` })
+    .refine((value) => !value.includes('\0'), { error: `${label} must not hold a NUL character.` });
+const OPTION_CELL = {
+  option1: optionText('Option 1'),
+  value1: optionText('Value 1'),
+  option2: optionText('Option 2'),
+  value2: optionText('Value 2'),
+  option3: optionText('Option 3'),
+  value3: optionText('Value 3'),
 };
 
 // Built once: a zod schema costs far more to build than to run, and an import reads 100,000 rows.
@@ -427,7 +540,12 @@ const refName = (label: string) =>
     .string()
     .max(MAX.name, { error: `${label} must be at most ${MAX.name} characters.` })
     .refine((value) => !value.includes('\0'), { error: `${label} must not hold a NUL character.` });
+const ITEM = z
+  .string()
+  .max(MAX.name, { error: `Item must be at most ${MAX.name} characters.` })
+  .refine((value) => !value.includes('\0'), { error: 'Item must not hold a NUL character.' });
 const REF_NAME = {
+  brand: refName('Brand'),
   category: refName('Category'),
   supplier: refName('Supplier'),
   taxRate: refName('Tax rate'),
@@ -467,9 +585,24 @@ export function readImportRow(
   columnOf: Partial<Record<ImportField, number>>,
   headers: readonly string[],
   decimalComma: boolean,
+  /** DESIGN §17: the `stock@<location id>` columns: each location's id and its column's index. */
+  stockAt: readonly { location: string; index: number }[] = [],
 ): { values: ImportValues; errors: ImportError[] } {
   const values: ImportValues = {};
   const errors: ImportError[] = [];
+  for (const { location, index } of stockAt) {
+    const column = headers[index] as string;
+    const raw = cells[index];
+    if (isClearCell(raw)) {
+      errors.push({ column, message: clearMessage('stock') });
+      continue;
+    }
+    const text = cellText(raw);
+    if (text === '') continue;
+    const parsed = Stock.safeParse(boundedNumber(cellNumber(text, decimalComma)));
+    if (parsed.success) values.stockAt = { ...values.stockAt, [location]: parsed.data };
+    else errors.push({ column, message: firstMessage(parsed.error) });
+  }
   for (const field of IMPORT_FIELDS) {
     const index = columnOf[field];
     if (index === undefined) continue;
@@ -502,6 +635,31 @@ export function readImportRow(
         else errors.push({ column, message: firstMessage(parsed.error) });
         break;
       }
+      case 'item': {
+        const parsed = ITEM.safeParse(text);
+        if (parsed.success) values.item = parsed.data;
+        else errors.push({ column, message: firstMessage(parsed.error) });
+        break;
+      }
+      case 'option1':
+      case 'value1':
+      case 'option2':
+      case 'value2':
+      case 'option3':
+      case 'value3': {
+        const parsed = OPTION_CELL[field].safeParse(text);
+        if (parsed.success) values[field] = parsed.data;
+        else errors.push({ column, message: firstMessage(parsed.error) });
+        break;
+      }
+      case 'active': {
+        const active = ACTIVE_WORDS[text.toLowerCase()];
+        if (active === undefined || !Object.hasOwn(ACTIVE_WORDS, text.toLowerCase()))
+          errors.push({ column, message: ACTIVE_MESSAGE });
+        else values.active = active;
+        break;
+      }
+      case 'brand':
       case 'category':
       case 'supplier':
       case 'taxRate': {
@@ -528,6 +686,15 @@ export function readImportRow(
         break;
       }
     }
+  }
+  // DESIGN §22: an Item without option values or a Name is the name of a product on its own.
+  const valued = (['value1', 'value2', 'value3'] as const).some(
+    (field) => columnOf[field] !== undefined && cellText(cells[columnOf[field] as number]) !== '',
+  );
+  const named = columnOf.name !== undefined && cellText(cells[columnOf.name]) !== '';
+  if (values.item !== undefined && !valued && !named) {
+    values.name = values.item;
+    delete values.item;
   }
   return { values, errors };
 }

@@ -114,7 +114,7 @@ export async function seedImports(
     database.db,
     {
       fileName: DEMO_PRICE_LIST,
-      format: 'csv',
+      fileType: 'csv',
       columns: COLUMNS,
       mapping: guessMapping(COLUMNS),
       rows: rows.map((cells, i) => ({ line: i + 2, cells })),
@@ -168,7 +168,7 @@ export async function seedImports(
     database.db,
     {
       fileName: DEMO_NEW_LINES,
-      format: 'csv',
+      fileType: 'csv',
       columns: COLUMNS,
       mapping: guessMapping(COLUMNS),
       rows: springRows.map((cells, i) => ({ line: i + 2, cells })),

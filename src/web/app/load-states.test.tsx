@@ -387,7 +387,8 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
       import: {
         _id: 'x1',
         fileName: `${SHOWN}.csv`,
-        format: 'csv',
+        fileType: 'csv',
+        format: 'generic',
         status: 'uploaded',
         rows: 1,
         columns: ['Name'],
@@ -413,7 +414,8 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
         {
           _id: 'x1',
           fileName: `${SHOWN}.csv`,
-          format: 'csv',
+          fileType: 'csv',
+          format: 'generic',
           status: 'applied',
           rows: 1,
           columns: ['Name'],

@@ -10,6 +10,7 @@ import {
   type ImportResult,
   type ImportSummary,
   readImportRow,
+  stockAtLocation,
 } from '../../../shared/imports';
 import { refusalSentence } from '../../../shared/refusals';
 import type { Role } from '../../../shared/roles';
@@ -22,13 +23,17 @@ import {
   afterWrite,
   type ColumnOf,
   columnIndexes,
+  ItemBook,
   type Judge,
   judgeRow,
   lotsNamed,
   NameBook,
+  NO_SUPPLIER,
   type ProductFields,
   productsByIds,
   type RowWrite,
+  type StockAtColumn,
+  stockAtColumns,
   taxRatesByName,
 } from './judge';
 
@@ -140,6 +145,8 @@ const COLUMN: Record<keyof ProductFields, string> = {
   reorderPoint: 'reorder_point',
   reorderQuantity: 'reorder_quantity',
   taxRate: 'tax_rate_id',
+  brand: 'brand',
+  active: 'active',
 };
 
 /** The ids of the categories, suppliers and tax rates the batch's rows name, by lower-case name. */
@@ -155,6 +162,7 @@ export class ApplyJob {
   private readonly actor: Actor;
   private readonly note: string;
   private readonly columnOf: ColumnOf;
+  private readonly stockAt: StockAtColumn[];
   private readonly headerOf: Partial<Record<ImportField, string>> = {};
 
   constructor(private readonly record: ImportRecord) {
@@ -177,6 +185,9 @@ export class ApplyJob {
       this.headerOf[field] = header;
     }
     this.columnOf = columnIndexes(record.mapping, record.columns, this.options.stock);
+    this.stockAt = stockAtColumns(record.mapping, record.columns, this.options.stock);
+    for (const { index } of this.stockAt)
+      if (index < 0) throw new ImportFailure('The file has no column for a location’s stock.');
   }
 
   /**
@@ -188,7 +199,7 @@ export class ApplyJob {
     const runner = runnerOf(tx);
     const rows = rowsOf<FileRow>(
       await tx.execute(sql`
-        select line, cells, result, product_id, applied_at from import_rows
+        select line, coalesce(translated, cells) as cells, result, product_id, applied_at from import_rows
          where import_id = ${this.record.id} and line > ${cursor}
          order by line limit ${BATCH_ROWS}`),
     );
@@ -197,7 +208,9 @@ export class ApplyJob {
       if ((kind !== 'create' && kind !== 'update') || row.applied_at !== null) return [];
       // Cells a check accepted read the same with a decimal comma allowed: a comma in a number
       // is accepted only where the check allowed it (a file split on ; or tabs).
-      return [{ row, kind, read: readImportRow(row.cells, this.columnOf, this.record.columns, true) }];
+      return [
+        { row, kind, read: readImportRow(row.cells, this.columnOf, this.record.columns, true, this.stockAt) },
+      ];
     });
 
     await this.openingNotes(tx);
@@ -208,6 +221,7 @@ export class ApplyJob {
           pending.flatMap(({ kind, row }) => (kind === 'update' && row.product_id ? [row.product_id] : [])),
           true,
           this.options.location,
+          this.stockAt.map((column) => column.location),
         )
       ).map((product) => [product.id, product]),
     );
@@ -219,11 +233,21 @@ export class ApplyJob {
       categories: new NameBook('categories'),
       suppliers: new NameBook('suppliers'),
       taxRates: await taxRatesByName(runner),
+      newTaxRates: new Map(),
+      items: new ItemBook(),
+      locations: await this.locations(tx),
     };
     const named = (field: 'category' | 'supplier') =>
       pending.flatMap(({ read }) => (read.values[field] ? [read.values[field]] : []));
     await judge.categories.load(runner, named('category'));
-    await judge.suppliers.load(runner, named('supplier'));
+    await judge.suppliers.load(runner, [
+      ...named('supplier'),
+      ...(this.options.format && this.options.format !== 'generic' ? [NO_SUPPLIER] : []),
+    ]);
+    await judge.items.load(
+      runner,
+      pending.flatMap(({ read }) => (read.values.item ? [read.values.item] : [])),
+    );
     const lots = await lotsNamed(
       runner,
       [...products.values()].filter((p) => p.tracking === 'lot').map((p) => p.id),
@@ -332,6 +356,23 @@ export class ApplyJob {
              set_config('ims.opening_location_id', ${this.options.location ?? ''}, true)`);
   }
 
+  /** DESIGN §17: the locations the `stock@` columns name: their names (for the changes) and headers. */
+  private async locations(tx: Tx): Promise<Map<string, { name: string; column: string }>> {
+    const found = new Map<string, { name: string; column: string }>();
+    if (this.stockAt.length === 0) return found;
+    const rows = rowsOf<{ id: string; name: string }>(
+      await tx.execute(sql`
+        select id::text as id, name from locations
+         where id = any(${pgArray(this.stockAt.map((column) => column.location))}::uuid[])`),
+    );
+    for (const { location, index } of this.stockAt)
+      found.set(location, {
+        name: rows.find((row) => row.id === location)?.name ?? location,
+        column: this.record.columns[index] as string,
+      });
+    return found;
+  }
+
   /** The message of a row the database refused. */
   private rowError(error: unknown): ImportError {
     const constraint = violatedConstraint(error);
@@ -361,6 +402,20 @@ export class ApplyJob {
   private async references(tx: Tx, judge: Judge, work: Work[]): Promise<Refs> {
     const refs: Refs = { categories: new Map(), suppliers: new Map(), taxRates: new Map() };
     for (const rate of judge.taxRates.values()) refs.taxRates.set(key(rate.name), rate.id);
+    // DESIGN §22: the rates `<name> (<rate>%)` and `No tax` cells name, created once when missing.
+    const rates = [...judge.newTaxRates.values()];
+    if (rates.length > 0) {
+      await tx.execute(sql`
+        insert into tax_rates (name, rate)
+        select name, rate from jsonb_to_recordset(${JSON.stringify(rates)}::jsonb) as x(name text, rate numeric)
+        on conflict ((lower(name))) do nothing`);
+      const made = rowsOf<{ id: string; key: string }>(
+        await tx.execute(sql`
+          select id, lower(name) as key from tax_rates
+           where lower(name) = any(${pgArray(rates.map((rate) => key(rate.name)))}::text[])`),
+      );
+      for (const row of made) refs.taxRates.set(row.key, row.id);
+    }
     const fill = async (
       field: 'category' | 'supplier',
       book: NameBook,
@@ -391,6 +446,19 @@ export class ApplyJob {
     };
     await fill('category', judge.categories, 'categories');
     await fill('supplier', judge.suppliers, 'suppliers');
+    // DESIGN §22: the items rows create, and the options and values rows append to known ones.
+    for (const entry of judge.items.changed()) {
+      if (entry.isNew)
+        await tx.execute(sql`
+          insert into items (id, name, description, category_id, supplier_id, brand, options)
+          values (${entry.id}, ${entry.name}, ${entry.description},
+                  ${refs.categories.get(key(entry.categoryName)) ?? null},
+                  ${refs.suppliers.get(key(entry.supplierName)) ?? null}, ${entry.brand},
+                  ${JSON.stringify(entry.options)}::jsonb)`);
+      else
+        await tx.execute(sql`
+          update items set options = ${JSON.stringify(entry.options)}::jsonb where id = ${entry.id}`);
+    }
     return refs;
   }
 
@@ -404,7 +472,7 @@ export class ApplyJob {
     if (work.length === 0) return;
     const mode = this.options.stock;
     const columns = (fields: ProductFields) => {
-      const out: Record<string, string | number | null> = {};
+      const out: Record<string, string | number | boolean | null> = {};
       for (const field of Object.keys(fields) as (keyof ProductFields)[]) {
         const value = fields[field];
         if (value === undefined) continue;
@@ -414,14 +482,14 @@ export class ApplyJob {
         else if (field === 'supplier') out[column] = refs.suppliers.get(key(value as string)) ?? null;
         else if (field === 'taxRate') out[column] = refs.taxRates.get(key(value as string)) ?? null;
         else if (field === 'price' || field === 'cost') out[column] = (value as number).toFixed(2);
-        else out[column] = value as string | number;
+        else out[column] = value as string | number | boolean;
       }
       return out;
     };
 
-    const created: Record<string, string | number | null>[] = [];
-    const createdTracked: Record<string, string | number | null>[] = [];
-    const updated = new Map<string, Record<string, string | number | null>>();
+    const created: Record<string, string | number | boolean | null>[] = [];
+    const createdTracked: Record<string, string | number | boolean | null>[] = [];
+    const updated = new Map<string, Record<string, string | number | boolean | null>>();
     /** Lots the movements go into, by lotKey: created when missing, with the expiry the first row gives. */
     const intoLots = new Map<string, { product_id: string; number: string; expires_on: string | null }>();
     /** The movements the rows make, each with its lot's lotKey when it names one. */
@@ -432,12 +500,27 @@ export class ApplyJob {
       const k = lot === null ? null : lotKey(w.productId, lot.number);
       if (lot !== null && k !== null && !intoLots.has(k))
         intoLots.set(k, { product_id: w.productId, number: lot.number, expires_on: lot.expiry });
+      // DESIGN §17: the stock at the other locations the row names, as the stock mode moves it.
+      for (const at of w.write.stockAt)
+        movements.push({
+          movement: {
+            productId: w.productId,
+            kind: mode === 'add' ? 'adjustment' : 'count',
+            quantity: at.quantity,
+            reason: mode === 'add' ? 'received' : null,
+            locationId: at.location,
+          },
+          lot: null,
+        });
+      const variant: Record<string, string> = w.write.variant
+        ? { item_id: w.write.variant.itemId, option_values: JSON.stringify(w.write.variant.optionValues) }
+        : {};
       if (w.kind === 'create') {
         const quantity = stock?.quantity ?? 0;
-        if (lot === null) created.push({ id: w.productId, ...columns(fields), stock: quantity });
+        if (lot === null) created.push({ id: w.productId, ...columns(fields), ...variant, stock: quantity });
         else {
           // Lot-tracked: inserted at 0, then its lot and the opening movement naming it.
-          createdTracked.push({ id: w.productId, ...columns(fields), stock: 0 });
+          createdTracked.push({ id: w.productId, ...columns(fields), ...variant, stock: 0 });
           movements.push({ movement: { productId: w.productId, kind: 'initial', quantity }, lot: k });
         }
       } else {
@@ -505,6 +588,8 @@ export class ApplyJob {
             set('category_id', 'uuid'),
             set('supplier_id', 'uuid'),
             set('tax_rate_id', 'uuid'),
+            set('brand', 'text'),
+            set('active', 'boolean'),
           ],
           sql`, `,
         )}
@@ -519,8 +604,9 @@ export class ApplyJob {
         note: this.note,
         actor: this.actor,
         lotId: lot === null ? null : (lotIds.get(lot) ?? null),
-        // DESIGN §17: at the import's location (one checked before locations: the default).
-        locationId: this.options.location ?? null,
+        // DESIGN §17: at the row's `stock@` location, else the import's (one checked before
+        // locations: the default).
+        locationId: movement.locationId ?? this.options.location ?? null,
       })),
     );
   }
@@ -528,18 +614,20 @@ export class ApplyJob {
   /** New products in one multi-row insert, with their tracking. */
   private async insertProducts(
     tx: Tx,
-    products: Record<string, string | number | null>[],
+    products: Record<string, string | number | boolean | null>[],
     tracking: 'none' | 'lot',
   ): Promise<void> {
     await tx.execute(sql`
       insert into products (id, name, description, price, stock, cost, reorder_point, reorder_quantity,
-                            sku, barcode, category_id, supplier_id, tax_rate_id, tracking)
+                            sku, barcode, category_id, supplier_id, tax_rate_id, tracking, brand, active,
+                            item_id, option_values)
       select id, name, description, price, stock, cost, reorder_point, reorder_quantity,
-             sku, barcode, category_id, supplier_id, tax_rate_id, ${tracking}
+             sku, barcode, category_id, supplier_id, tax_rate_id, ${tracking}, brand, coalesce(active, true),
+             item_id, option_values::jsonb
         from jsonb_to_recordset(${JSON.stringify(products)}::jsonb) as x(
           id uuid, name text, description text, price numeric, stock integer, cost numeric,
           reorder_point integer, reorder_quantity integer, sku text, barcode text, category_id uuid,
-          supplier_id uuid, tax_rate_id uuid)`);
+          supplier_id uuid, tax_rate_id uuid, brand text, active boolean, item_id uuid, option_values text)`);
   }
 
   /** Status `applied`, the summary as applied, the import's one audit entry, fresh statistics. */
@@ -557,6 +645,7 @@ export class ApplyJob {
       update: of('update'),
       unchanged: of('unchanged'),
       errors: of('error'),
+      skipped: of('skipped'),
       newCategories: this.record.summary?.newCategories ?? [],
       newSuppliers: this.record.summary?.newSuppliers ?? [],
     };

@@ -31,7 +31,7 @@ async function seed(database: Database): Promise<{ importId: string; categoryId:
     database.db,
     {
       fileName: 'kill.csv',
-      format: 'csv',
+      fileType: 'csv',
       columns: COLUMNS,
       mapping: guessMapping(COLUMNS),
       rows: Array.from({ length: ROWS }, (_, i) => ({

@@ -45,7 +45,7 @@ async function checkedImport(t: TestApp, by: Account, rows: SimRow[], options: S
     t.app.db,
     {
       fileName,
-      format: 'csv',
+      fileType: 'csv',
       columns,
       mapping: guessMapping(columns),
       rows: rows.map((row, i) => ({ line: i + 2, cells: columns.map((c) => row.cells[c] ?? '') })),

@@ -44,7 +44,7 @@ describe.each(targets)('import check on $name', (target) => {
       t.app.db,
       {
         fileName: 'products.csv',
-        format: 'csv',
+        fileType: 'csv',
         columns: header,
         mapping: {},
         rows: rows.map((cells, i) => ({
@@ -61,7 +61,7 @@ describe.each(targets)('import check on $name', (target) => {
       t.app.db,
       {
         fileName: 'products.csv',
-        format: 'csv',
+        fileType: 'csv',
         columns: header,
         mapping: {},
         rows: rows.map((cells, i) => ({ line: i + 2, cells })),
@@ -879,6 +879,7 @@ describe.each(targets)('import check on $name', (target) => {
         update: 0,
         unchanged: 0,
         errors: 0,
+        skipped: 0,
         newCategories: [],
         newSuppliers: [],
       });
@@ -924,6 +925,8 @@ describe.each(targets)('import check on $name', (target) => {
         stock: 'ignore',
         // DESIGN §17: the location the stock goes to, the default one when none is named.
         location: expect.any(String),
+        // DESIGN §22: the layout, the one guessed at upload when none is asked.
+        format: 'generic',
       });
       expect((await rowsOf(id))[0]).toMatchObject({
         result: 'error',
@@ -964,6 +967,7 @@ describe.each(targets)('import check on $name', (target) => {
         row: 2,
         result: 'error',
         errors: [{ column: 'Price', message: 'Price must be a number.' }],
+        warnings: [],
         cells: HEADER.map((h) => (cells[0] as Record<string, string>)[h] ?? ''),
       });
       const third = await t.call('GET', `/api/imports/${id}/rows?page=3&pageSize=20`, {
@@ -1076,7 +1080,7 @@ describe.each(targets)('import check on $name', (target) => {
             own.app.db,
             {
               fileName: 'products.csv',
-              format: 'csv',
+              fileType: 'csv',
               columns: header as string[],
               mapping: {},
               rows: rows.map((cells, i) => ({ line: i + 2, cells })),

@@ -5,6 +5,7 @@ import {
   type ImportChange,
   type ImportError,
   type ImportField,
+  type ImportFormat,
   type ImportMapping,
   type ImportOptions,
   type ImportResult,
@@ -13,6 +14,8 @@ import {
   type ImportValues,
   isClearCell,
   readImportRow,
+  STOCK_AT,
+  stockAtLocation,
 } from '../../../shared/imports';
 import { refusalSentence } from '../../../shared/refusals';
 import { type Database, type Runner, runnerOf } from '../../db/connection';
@@ -22,7 +25,9 @@ import { previewCells, previewCellsSql } from './imports.repository';
 import {
   type ColumnOf,
   columnIndexes,
+  comboKey,
   type Existing,
+  ItemBook,
   type Judge,
   type Judged,
   judgeRow,
@@ -31,10 +36,14 @@ import {
   lower,
   type Match,
   NameBook,
+  NO_SUPPLIER,
   productsByIds,
   quoted,
+  type StockAtColumn,
+  stockAtColumns,
   taxRatesByName,
 } from './judge';
+import { PRESETS } from './presets';
 
 /**
  * The catalogue import's dry run (DESIGN §14): every row read with the product schemas, matched
@@ -67,8 +76,54 @@ export function checkMapping(mapping: ImportMapping, columns: readonly string[],
       );
     fieldOf.set(header, field);
   }
+  for (const [key, header] of Object.entries(mapping)) {
+    if (stockAtLocation(key) === undefined || typeof header !== 'string') continue;
+    if (!columns.includes(header)) throw badRequest(`The file has no column named ${quoted(header)}.`);
+    const other = fieldOf.get(header);
+    if (other)
+      throw badRequest(
+        `${IMPORT_FIELD_HEADER[other]} and a location's stock are both mapped to the column ${quoted(header)}: a column serves one field.`,
+      );
+    if (
+      Object.entries(mapping).some(([k, h]) => k !== key && h === header && stockAtLocation(k) !== undefined)
+    )
+      throw badRequest(
+        `Two locations' stock are mapped to the column ${quoted(header)}: a column serves one field.`,
+      );
+  }
   if (mapping[matchBy] === undefined)
     throw badRequest(`Map a column to ${IMPORT_FIELD_HEADER[matchBy]} to match products by it.`);
+}
+
+/**
+ * DESIGN §17: the locations the `stock@<location id>` keys name, with their columns' headers: 400
+ * for an unknown or inactive one, or for the check's own location when Stock is mapped too.
+ */
+async function stockAtLocations(
+  runner: Runner,
+  mapping: ImportMapping,
+  location: { id: string; name: string },
+): Promise<Map<string, { name: string; column: string }>> {
+  const wanted = new Map<string, string>();
+  for (const [key, header] of Object.entries(mapping)) {
+    const id = stockAtLocation(key);
+    if (id !== undefined && typeof header === 'string') wanted.set(id, header);
+  }
+  const found = new Map<string, { name: string; column: string }>();
+  if (wanted.size === 0) return found;
+  const rows = await runner.query<{ id: string; name: string; active: boolean }>(
+    'select id::text as id, name, active from locations where id = any($1::uuid[])',
+    [[...wanted.keys()]],
+  );
+  for (const [id, column] of wanted) {
+    const row = rows.find((one) => one.id === id);
+    if (!row) throw badRequest(`The mapping's ${STOCK_AT}${id} names no location.`);
+    if (!row.active) throw badRequest(`${row.name} is inactive: its stock cannot be imported.`);
+    if (id === location.id && mapping.stock !== undefined)
+      throw badRequest(`Stock and ${quoted(column)} both set the stock at ${row.name}: map one of them.`);
+    found.set(id, { name: row.name, column });
+  }
+  return found;
 }
 
 /** "line 7", "lines 7, 9", "lines 7, 9, 12, 15, 20 and 3 more". */
@@ -132,19 +187,33 @@ async function fileKeys(
   importId: string,
   columnOf: ColumnOf,
   matchBy: ImportOptions['matchBy'],
-): Promise<{ duplicates: Map<KeyField, Duplicates>; sameProduct: Map<number, number[]>; keys: ProductKeys }> {
+): Promise<{
+  duplicates: Map<KeyField, Duplicates>;
+  sameProduct: Map<number, number[]>;
+  sameVariant: Map<number, number[]>;
+  keys: ProductKeys;
+}> {
   const fields = (['sku', 'barcode', 'name'] as const).filter((field) => columnOf[field] !== undefined);
-  // Only the key cells travel: SQL arrays count from 1.
-  const select = fields.map((field) => `cells[${(columnOf[field] as number) + 1}] as ${field}`).join(', ');
+  const variantFields = VARIANT_FIELDS.filter((field) => columnOf[field] !== undefined);
+  // Only the key cells travel: SQL arrays count from 1. A preset's rows are read as it made them.
+  const select = [...fields, ...variantFields]
+    .map((field) => `(coalesce(translated, cells))[${(columnOf[field] as number) + 1}] as ${field}`)
+    .join(', ');
+  const read =
+    fields.length + variantFields.length === 0
+      ? []
+      : await runner.query<
+          Partial<Record<KeyField | (typeof VARIANT_FIELDS)[number], string | null>> & { line: number }
+        >(
+          `select line, ${select} from import_rows
+            where import_id = $1 and result is distinct from 'skipped' order by line`,
+          [importId],
+        );
+  const sameVariant = variantDuplicates(read);
   const rows =
     fields.length === 0
       ? []
-      : (
-          await runner.query<Partial<Record<KeyField, string | null>> & { line: number }>(
-            `select line, ${select} from import_rows where import_id = $1 order by line`,
-            [importId],
-          )
-        ).map((row) => ({
+      : read.map((row) => ({
           line: row.line,
           sku: keyOf(row.sku),
           barcode: keyOf(row.barcode),
@@ -194,14 +263,48 @@ async function fileKeys(
             lines.filter((other) => other !== line),
           );
   }
-  return { duplicates, sameProduct, keys };
+  return { duplicates, sameProduct, sameVariant, keys };
+}
+
+const VARIANT_FIELDS = ['item', 'option1', 'value1', 'option2', 'value2', 'option3', 'value3'] as const;
+
+/** DESIGN §22: the rows naming the same item and values as another row, with those rows' lines. */
+function variantDuplicates(
+  rows: readonly (Partial<Record<(typeof VARIANT_FIELDS)[number], string | null>> & { line: number })[],
+): Map<number, number[]> {
+  const linesOf = new Map<string, number[]>();
+  for (const row of rows) {
+    const item = keyOf(row.item);
+    if (item === '') continue;
+    const values: Record<string, string> = {};
+    for (const n of [1, 2, 3] as const) {
+      const value = keyOf(row[`value${n}`]);
+      if (value !== '') values[keyOf(row[`option${n}`]) || `#${n}`] = value;
+    }
+    if (Object.keys(values).length === 0) continue;
+    const key = `${item}\u0001${comboKey(values)}`;
+    const lines = linesOf.get(key);
+    if (lines) lines.push(row.line);
+    else linesOf.set(key, [row.line]);
+  }
+  const same = new Map<number, number[]>();
+  for (const lines of linesOf.values())
+    if (lines.length > 1)
+      for (const line of lines)
+        same.set(
+          line,
+          lines.filter((other) => other !== line),
+        );
+  return same;
 }
 
 /** What a check needs across batches. */
 type Context = Judge & {
   duplicates: Map<KeyField, Duplicates>;
   sameProduct: Map<number, number[]>;
+  sameVariant: Map<number, number[]>;
   keys: ProductKeys;
+  stockAt: StockAtColumn[];
 };
 
 /** One batch's products, by id and by key, and the lots its rows name. */
@@ -220,6 +323,17 @@ function catalogueOf(products: Existing[]): Catalogue {
     if (product.barcode !== null) catalogue.byBarcode.set(lower(product.barcode), product);
   }
   return catalogue;
+}
+
+/** A variant row's values by option name (as the row spells them), or undefined for any other row. */
+function variantValues(values: ImportValues): Record<string, string> | undefined {
+  if (values.item === undefined) return undefined;
+  const combination: Record<string, string> = {};
+  for (const n of [1, 2, 3] as const) {
+    const value = values[`value${n}`];
+    if (value !== undefined) combination[values[`option${n}`] ?? `#${n}`] = value;
+  }
+  return Object.keys(combination).length > 0 ? combination : undefined;
 }
 
 const KEY_LABEL: Record<KeyField, string> = { sku: 'SKU', barcode: 'barcode', name: 'name' };
@@ -260,6 +374,12 @@ function matchRow(
     const others = lines.filter((other) => other !== line);
     errors.push({ column: columnFor(field), message: `The same ${what} is also on ${linesText(others)}.` });
   }
+  const sameVariant = context.sameVariant.get(line);
+  if (sameVariant)
+    errors.push({
+      column: columnFor('item'),
+      message: `The same variant is also on ${linesText(sameVariant)}.`,
+    });
   const same = context.sameProduct.get(line);
   if (same)
     errors.push({
@@ -269,7 +389,12 @@ function matchRow(
 
   let product: Existing | undefined;
   let known = !failed(byName ? 'name' : matchBy);
-  if (known && byName) {
+  const combination = variantValues(values);
+  if (known && byName && combination) {
+    // DESIGN §22: a variant row without its code is its item's variant of these values.
+    const id = context.items.get(values.item as string)?.variants.get(comboKey(combination));
+    product = id ? catalogue.byId.get(id) : undefined;
+  } else if (known && byName) {
     const named = values.name === undefined ? undefined : keys.byName.get(lower(values.name));
     if (named && named.count > 1) {
       const name = quoted(values.name as string);
@@ -311,7 +436,11 @@ async function checkBatch(
   rows: { line: number; cells: string[] }[],
 ): Promise<Judged[]> {
   const { columnOf, headers, options, keys } = context;
-  const reads = rows.map((row) => readImportRow(row.cells, columnOf, headers, true));
+  const reads = rows.map((row) => readImportRow(row.cells, columnOf, headers, true, context.stockAt));
+  await context.items.load(
+    runner,
+    reads.flatMap(({ values }) => (values.item ? [values.item] : [])),
+  );
   const ids = new Set<string>();
   const categories: string[] = [];
   const suppliers: string[] = [];
@@ -323,11 +452,25 @@ async function checkBatch(
       const named = keys.byName.get(lower(values.name));
       if (named?.count === 1) want(named.id);
     }
+    const combination = variantValues(values);
+    if (combination) {
+      const id = context.items.get(values.item as string)?.variants.get(comboKey(combination));
+      if (id) want(id);
+    }
     if (values.category) categories.push(values.category);
     if (values.supplier) suppliers.push(values.supplier);
   }
+  if (options.format !== 'generic') suppliers.push(NO_SUPPLIER);
   // One connection holds the transaction: its statements go one after another.
-  const catalogue = catalogueOf(await productsByIds(runner, ids, false, options.location));
+  const catalogue = catalogueOf(
+    await productsByIds(
+      runner,
+      ids,
+      false,
+      options.location,
+      context.stockAt.map((column) => column.location),
+    ),
+  );
   await context.categories.load(runner, categories);
   await context.suppliers.load(runner, suppliers);
   if (columnOf.lot !== undefined) {
@@ -370,6 +513,62 @@ async function checkBatch(
 const alphabetical = (a: string, b: string) => a.localeCompare(b);
 
 /**
+ * DESIGN §22: a preset's pass over every row in line order before the check reads them: the cells
+ * it makes go to `translated` and its warnings to `warnings`, a row it skips is `skipped` (its
+ * cells null). A generic check clears what an earlier preset's left. Answers how many it skipped.
+ */
+async function translateRows(
+  runner: Runner,
+  importId: string,
+  headers: readonly string[],
+  format: ImportFormat,
+): Promise<number> {
+  if (format === 'generic') {
+    await runner.query(
+      `update import_rows set translated = null, warnings = null,
+              result = case when result = 'skipped' then null else result end
+        where import_id = $1 and (translated is not null or warnings is not null or result = 'skipped')`,
+      [importId],
+    );
+    return 0;
+  }
+  const reader = PRESETS[format].reader(headers);
+  let skipped = 0;
+  let after = 0;
+  for (;;) {
+    const rows = await runner.query<{ line: number; cells: string[] }>(
+      'select line, cells from import_rows where import_id = $1 and line > $2 order by line limit $3',
+      [importId, after, CHECK_BATCH],
+    );
+    if (rows.length === 0) break;
+    const made = rows.map((row) => {
+      const { cells, warnings } = reader.row(row.line, row.cells);
+      if (cells === null) skipped++;
+      return {
+        line: row.line,
+        // As many cells as the file's columns: the check reads them by the same indexes.
+        translated: cells === null ? null : headers.map((_, i) => cells[i] ?? ''),
+        warnings: warnings.length > 0 ? warnings : null,
+        result: cells === null ? 'skipped' : null,
+      };
+    });
+    await runner.query(
+      `update import_rows r
+          set translated = case when v.translated is null then null
+                                else array(select jsonb_array_elements_text(v.translated)) end,
+              warnings = v.warnings, result = v.result, errors = case when v.result is null then r.errors else '[]'::jsonb end,
+              changes = null, product_id = null
+         from jsonb_to_recordset($2::jsonb) as v(line integer, translated jsonb, warnings jsonb, result text)
+        where r.import_id = $1 and r.line = v.line`,
+      [importId, JSON.stringify(made)],
+    );
+    after = (rows.at(-1) as { line: number }).line;
+    if (rows.length < CHECK_BATCH) break;
+  }
+  return skipped;
+}
+
+/**
  * Checks import `importId` with these options: every row's result replaces the last check's, and
  * the import becomes `checked` with its mapping, options and summary. 404 for an unknown import,
  * 409 while it is applied or once it has been, 400 for a mapping the file cannot serve.
@@ -387,8 +586,8 @@ export async function checkImport(
 ): Promise<ImportSummary> {
   return database.db.transaction(async (tx) => {
     const runner = runnerOf(tx);
-    const [record] = await runner.query<{ status: string; columns: string[] }>(
-      'select status, columns from imports where id = $1 for update',
+    const [record] = await runner.query<{ status: string; columns: string[]; preset: ImportFormat }>(
+      'select status, columns, preset from imports where id = $1 for update',
       [importId],
     );
     if (!record) throw notFound('Import');
@@ -401,7 +600,13 @@ export async function checkImport(
     const columnOf = columnIndexes(input.mapping, headers, input.stock);
     const { mapping, ...given } = input;
     // DESIGN §17: the location the stock goes to, resolved now (unknown 404, inactive 409) and kept.
-    const options = { ...given, location: (await locationFor(runner, given.location)).id };
+    const location = await locationFor(runner, given.location);
+    const locations = await stockAtLocations(runner, mapping, location);
+    // DESIGN §22: the layout asked, else the one guessed at upload (or checked last).
+    const format = given.format ?? record.preset;
+    const options = { ...given, location: location.id, format };
+    const counts: Record<ImportResult, number> = { create: 0, update: 0, unchanged: 0, error: 0, skipped: 0 };
+    counts.skipped = await translateRows(runner, importId, headers, format);
     const context: Context = {
       options,
       headers,
@@ -410,12 +615,16 @@ export async function checkImport(
       categories: new NameBook('categories'),
       suppliers: new NameBook('suppliers'),
       taxRates: await taxRatesByName(runner),
+      newTaxRates: new Map(),
+      items: new ItemBook(),
+      locations,
+      stockAt: stockAtColumns(mapping, headers, input.stock),
     };
-    const counts: Record<ImportResult, number> = { create: 0, update: 0, unchanged: 0, error: 0 };
     let after = 0;
     for (;;) {
       const rows = await runner.query<{ line: number; cells: string[] }>(
-        'select line, cells from import_rows where import_id = $1 and line > $2 order by line limit $3',
+        `select line, coalesce(translated, cells) as cells from import_rows
+          where import_id = $1 and line > $2 and result is distinct from 'skipped' order by line limit $3`,
         [importId, after, CHECK_BATCH],
       );
       if (rows.length === 0) break;
@@ -428,14 +637,15 @@ export async function checkImport(
       update: counts.update,
       unchanged: counts.unchanged,
       errors: counts.error,
+      skipped: counts.skipped,
       newCategories: [...context.categories.created.values()].sort(alphabetical),
       newSuppliers: [...context.suppliers.created.values()].sort(alphabetical),
     };
     await runner.query(
       `update imports set mapping = $2::jsonb, options = $3::jsonb, summary = $4::jsonb,
-              checked_at = now(), status = 'checked', failure = null
+              checked_at = now(), status = 'checked', failure = null, preset = $5
         where id = $1`,
-      [importId, JSON.stringify(mapping), JSON.stringify(options), JSON.stringify(summary)],
+      [importId, JSON.stringify(mapping), JSON.stringify(options), JSON.stringify(summary), format],
     );
     return summary;
   });
@@ -456,10 +666,11 @@ export async function checkedRows(
       cells: string[];
       errors: ImportError[] | null;
       changes: ImportChange[] | null;
+      warnings: ImportError[] | null;
       productId: string | null;
       productName: string | null;
     }>(
-      `select r.line, r.result, ${previewCellsSql('r.cells')} as cells, r.errors, r.changes, p.id as "productId", p.name as "productName"
+      `select r.line, r.result, ${previewCellsSql('r.cells')} as cells, r.errors, r.changes, r.warnings, p.id as "productId", p.name as "productName"
          from import_rows r left join products p on p.id = r.product_id
         where r.import_id = $1 ${filter}
         order by r.line limit $3 offset $4`,
@@ -477,6 +688,7 @@ export async function checkedRows(
       ...(row.productId !== null && { product: { _id: row.productId, name: row.productName as string } }),
       ...(row.changes !== null && { changes: row.changes }),
       errors: row.errors ?? [],
+      warnings: row.warnings ?? [],
       cells: previewCells(row.cells),
     })),
     total: count?.total ?? 0,

@@ -4,24 +4,29 @@ import {
   IMPORT_PREVIEW_ROWS,
   type Import,
   type ImportError,
+  type ImportFileType,
   type ImportFormat,
   type ImportMapping,
   previewText,
 } from '../../../shared/imports';
-import type { Db } from '../../db/connection';
+import type { Db, Runner } from '../../db/connection';
 import { importRows, imports } from '../../db/schema';
 import type { Actor } from '../audit/audit.repository';
 
 /**
  * The catalogue import's tables (DESIGN §14). What each step leaves, so the others can rely on it:
  *
- * - upload: one `imports` row (status `uploaded`, `columns`, `rows`, the guessed `mapping`) and one
+ * - upload: one `imports` row (status `uploaded`, `columns`, `rows`, the guessed `preset` and
+ *   `mapping`; `format` is the file's type, csv or xlsx) and one
  *   `import_rows` row per non-blank data row, `line` its row in the file (header = 1), `cells` as
  *   uploaded (one per column, '' for a missing cell).
  * - check: `imports.mapping` (the one checked), `options` {matchBy, createMissing, stock},
  *   `summary`, `checked_at`, status `checked`; on every row `result`, `errors` ([] when none),
  *   `product_id` (the matched product for `update` and `unchanged`, else null) and `changes`
- *   ([{field, from, to}] for `update`, else null). A new check replaces all of it.
+ *   ([{field, from, to, location?}] for `update`, else null); with a preset (DESIGN §22) also
+ *   `translated` (the cells the preset made, which the apply reads instead of `cells`) and
+ *   `warnings`, a row the preset skips being `skipped`; `imports.preset` the format checked. A
+ *   new check replaces all of it.
  * - apply: status `applying`, then, batch by batch in line order, each `create`/`update` row's
  *   product written together with its `applied_at` and the import's `processed` in one
  *   transaction; a row that fails at apply time becomes `error` with its message. Finally status
@@ -36,7 +41,9 @@ export async function createImport(
   db: Db,
   file: {
     fileName: string;
-    format: ImportFormat;
+    fileType: ImportFileType;
+    /** DESIGN §22: the layout its rows are in; 'generic' unless given. */
+    format?: ImportFormat;
     columns: string[];
     mapping: ImportMapping;
     rows: { line: number; cells: string[] }[];
@@ -48,7 +55,8 @@ export async function createImport(
       .insert(imports)
       .values({
         fileName: file.fileName,
-        format: file.format,
+        format: file.fileType,
+        preset: file.format ?? 'generic',
         columns: file.columns,
         rows: file.rows.length,
         mapping: file.mapping,
@@ -73,13 +81,20 @@ export function importAnswer(record: ImportRecord, preview: string[][]): Import 
   return {
     _id: record.id,
     fileName: record.fileName,
-    format: record.format as Import['format'],
+    fileType: record.format as Import['fileType'],
+    format: record.preset as Import['format'],
     status: record.status as Import['status'],
     rows: record.rows,
     columns: record.columns,
     mapping: record.mapping as Record<string, string>,
     options: (record.options as Import['options']) ?? null,
-    summary: (record.summary as Import['summary']) ?? null,
+    // A summary stored before presets (DESIGN §22) counts no skipped rows.
+    summary: record.summary
+      ? {
+          ...(record.summary as NonNullable<Import['summary']>),
+          skipped: (record.summary as { skipped?: number }).skipped ?? 0,
+        }
+      : null,
     processed: record.processed,
     total: record.rows,
     failure: record.failure,
@@ -154,14 +169,21 @@ export async function importPreview(db: Db, id: string, limit: number): Promise<
  */
 export async function startImport(
   db: Db,
-  file: { fileName: string; format: ImportFormat; columns: string[]; mapping: ImportMapping },
+  file: {
+    fileName: string;
+    fileType: ImportFileType;
+    format: ImportFormat;
+    columns: string[];
+    mapping: ImportMapping;
+  },
   actor: Actor,
 ): Promise<string> {
   const [row] = await db
     .insert(imports)
     .values({
       fileName: file.fileName,
-      format: file.format,
+      format: file.fileType,
+      preset: file.format,
       columns: file.columns,
       rows: 0,
       mapping: file.mapping,
@@ -196,6 +218,15 @@ export async function finishImport(db: Db, id: string, rows: number): Promise<vo
 /** Removes an upload that failed halfway, with its rows. */
 export async function dropImport(db: Db, id: string): Promise<void> {
   await db.delete(imports).where(eq(imports.id, id));
+}
+
+/** The store's active locations, for a preset's per-location stock columns (DESIGN §17, §22). */
+export async function activeLocations(
+  runner: Pick<Runner, 'query'>,
+): Promise<{ id: string; name: string }[]> {
+  return runner.query<{ id: string; name: string }>(
+    'select id, name from locations where active order by name, id',
+  );
 }
 
 /** Whether the import's rows have been checked (a check gives every row a result). */

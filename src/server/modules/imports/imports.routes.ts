@@ -8,7 +8,7 @@ import {
   IMPORT_PREVIEW_CHARS,
   ImportErrorsQuery,
   ImportFileQuery,
-  type ImportFormat,
+  type ImportFileType,
   ImportListQuery,
   ImportListResponse,
   ImportResponse,
@@ -23,6 +23,7 @@ import { currentUser } from '../../lib/auth';
 import { CSV_BATCH, sendCsv } from '../../lib/csv-stream';
 import { AppError, badRequest, conflict, isId, notFound } from '../../lib/errors';
 import {
+  activeLocations,
   addImportRows,
   dropImport,
   findImport,
@@ -33,6 +34,7 @@ import {
   startImport,
   UPLOAD_BATCH,
 } from './imports.repository';
+import { guessPreset, PRESETS } from './presets';
 import { CSV_MEDIA_TYPES, isUtf8Charset, mediaTypeOf, readSpreadsheet, tooLarge } from './spreadsheet';
 import { UNPACKED_MAX } from './workbook';
 
@@ -51,7 +53,7 @@ class UploadBody {
 }
 
 /** The media types an upload may be sent as: CSV's (spreadsheet.ts) and an Excel workbook's. */
-const FORMAT_OF: Record<string, ImportFormat> = {
+const FORMAT_OF: Record<string, ImportFileType> = {
   ...Object.fromEntries(CSV_MEDIA_TYPES.map((type) => [type, 'csv' as const])),
   [XLSX_MIME]: 'xlsx',
 };
@@ -59,7 +61,7 @@ const FORMAT_OF: Record<string, ImportFormat> = {
 const UNSUPPORTED = 'Send the file as CSV (text/csv) or as an Excel workbook (.xlsx).';
 
 /** The upload's format by its content type (415 for any other, or for text not in UTF-8). */
-function formatOf(request: FastifyRequest): ImportFormat {
+function formatOf(request: FastifyRequest): ImportFileType {
   const { type, charset } = mediaTypeOf(request.headers['content-type']);
   const format = FORMAT_OF[type];
   if (!format) throw new AppError(415, UNSUPPORTED);
@@ -107,13 +109,20 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
         throw badRequest('The file is empty; it needs a header row and the rows below it.');
       const sheet = await readSpreadsheet(format, body.stream, UPLOAD_BATCH);
       const me = currentUser(request);
+      // DESIGN §22: the layout guessed from the headers, and the mapping it suggests.
+      const preset = guessPreset(sheet.columns);
+      const mapping =
+        preset === 'generic'
+          ? guessMapping(sheet.columns)
+          : PRESETS[preset].mapping(sheet.columns, await activeLocations(app.database));
       const id = await startImport(
         app.db,
         {
           fileName: request.query.fileName,
-          format,
+          fileType: format,
+          format: preset,
           columns: sheet.columns,
-          mapping: guessMapping(sheet.columns),
+          mapping,
         },
         { id: me.id, name: me.name, role: me.role },
       ).catch(async (error) => {

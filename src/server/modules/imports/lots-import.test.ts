@@ -448,7 +448,7 @@ describe.each(targets)('a catalogue import with lots on $name', (target) => {
         t.app.db,
         {
           fileName: 'hostile.csv',
-          format: 'csv',
+          fileType: 'csv',
           columns: header,
           mapping: {},
           rows: cells.map(([lot, expiry], i) => ({
@@ -461,7 +461,7 @@ describe.each(targets)('a catalogue import with lots on $name', (target) => {
       const mapping = Object.fromEntries(
         (['name', 'sku', 'category', 'supplier', 'price', 'stock', 'lot', 'expiry'] as const).map((f, i) => [
           f,
-          header[i],
+          header[i] as string,
         ]),
       );
       const checked = await check(id, { mapping });

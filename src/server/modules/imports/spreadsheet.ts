@@ -1,6 +1,6 @@
 import {
   CSV_MIME,
-  type ImportFormat,
+  type ImportFileType,
   MAX_IMPORT_BYTES,
   MAX_IMPORT_CELL_CHARS,
   MAX_IMPORT_COLUMNS,
@@ -554,7 +554,7 @@ export async function readTable(records: AsyncIterable<string[][]>, batchSize: n
 
 /** Reads an uploaded file of the format: its header, then its rows in batches of `batchSize`. */
 export function readSpreadsheet(
-  format: ImportFormat,
+  format: ImportFileType,
   body: AsyncIterable<Uint8Array>,
   batchSize: number,
 ): Promise<Sheet> {

@@ -67,7 +67,8 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
     expect(ImportResponse.parse(res.body)).toEqual(res.body);
     expect(parsed(res, ImportResponse).import).toMatchObject({
       fileName: 'My shop.csv',
-      format: 'csv',
+      fileType: 'csv',
+      format: 'generic',
       status: 'uploaded',
       rows: 3,
       total: 3,
@@ -226,7 +227,8 @@ describe.each(targets)('catalogue import upload on $name', (target) => {
     const res = await upload(xlsx, { type: XLSX_MIME, fileName: 'shop.xlsx' });
     expect(res.status).toBe(201);
     expect(parsed(res, ImportResponse).import).toMatchObject({
-      format: 'xlsx',
+      fileType: 'xlsx',
+      format: 'generic',
       rows: 3,
       fileName: 'shop.xlsx',
     });

@@ -30,17 +30,19 @@ const RESULT_LABEL: Record<ImportResult, string> = {
   update: 'Update',
   unchanged: 'Unchanged',
   error: 'Error',
+  skipped: 'Skipped',
 };
 const RESULT_TONE: Record<ImportResult, string> = {
   create: 'bg-emerald-50 text-emerald-800 ring-emerald-200',
   update: 'bg-indigo-50 text-indigo-800 ring-indigo-200',
   unchanged: 'bg-slate-100 text-slate-700 ring-slate-200',
   error: 'bg-red-50 text-red-800 ring-red-200',
+  skipped: 'bg-slate-50 text-slate-500 ring-slate-200',
 };
 
 /** The filter's choices, each with how many rows it shows. */
 function filterLabel(result: ImportResult | undefined, summary: ImportSummary): string {
-  const all = summary.create + summary.update + summary.unchanged + summary.errors;
+  const all = summary.create + summary.update + summary.unchanged + summary.errors + summary.skipped;
   switch (result) {
     case undefined:
       return `All rows (${formatCount(all)})`;
@@ -52,6 +54,8 @@ function filterLabel(result: ImportResult | undefined, summary: ImportSummary): 
       return `Unchanged (${formatCount(summary.unchanged)})`;
     case 'error':
       return `With errors (${formatCount(summary.errors)})`;
+    case 'skipped':
+      return `Skipped (${formatCount(summary.skipped)})`;
   }
 }
 
@@ -70,6 +74,7 @@ function ChangeValue({ change, value }: { change: ImportChange; value: ImportCha
   if (value === null || value === '') return <span className="text-slate-400 italic">empty</span>;
   if (typeof value === 'number' && (change.field === 'price' || change.field === 'cost'))
     return <>{money(value)}</>;
+  if (typeof value === 'boolean') return <>{value ? 'yes' : 'no'}</>;
   return <>{typeof value === 'number' ? formatCount(value) : value}</>;
 }
 
@@ -116,6 +121,7 @@ export function CheckResult({
     create: 0,
     update: 0,
     unchanged: 0,
+    skipped: 0,
     errors: 0,
     newCategories: [],
     newSuppliers: [],
@@ -270,8 +276,11 @@ function CheckedRow({
         {row.changes && row.changes.length > 0 ? (
           <ul className="space-y-0.5">
             {row.changes.map((change) => (
-              <li key={change.field} className="whitespace-nowrap">
-                <span className="text-slate-500">{IMPORT_FIELD_HEADER[change.field]}:</span>{' '}
+              <li key={`${change.field} ${change.location ?? ''}`} className="whitespace-nowrap">
+                <span className="text-slate-500">
+                  {IMPORT_FIELD_HEADER[change.field]}
+                  {change.location ? ` at ${change.location}` : ''}:
+                </span>{' '}
                 <ChangeValue change={change} value={change.from} /> →{' '}
                 <ChangeValue change={change} value={change.to} />
               </li>

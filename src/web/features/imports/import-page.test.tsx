@@ -71,7 +71,7 @@ describe('the upload', () => {
 
   it('sends an Excel file as XLSX whatever the browser called it', async () => {
     const { fetchMock } = renderImport(UPLOAD_PATH, {
-      'POST /api/imports/products': () => ok(importOf({ fileName: 'list.xlsx', format: 'xlsx' }), 201),
+      'POST /api/imports/products': () => ok(importOf({ fileName: 'list.xlsx', fileType: 'xlsx' }), 201),
       [`GET /api/imports/${IMPORT_ID}/rows`]: rowsAnswer([]),
     });
     await userEvent.upload(fileInput(), new File(['PK\u0003\u0004'], 'list.xlsx', { type: '' }), {

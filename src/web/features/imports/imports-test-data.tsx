@@ -30,7 +30,8 @@ export function importOf(overrides: Partial<Import> = {}): Import {
   return {
     _id: IMPORT_ID,
     fileName: 'shop.csv',
-    format: 'csv',
+    fileType: 'csv',
+    format: 'generic',
     status: 'uploaded',
     rows: 5,
     columns: COLUMNS,
@@ -54,6 +55,7 @@ export const SUMMARY: ImportSummary = {
   update: 1,
   unchanged: 1,
   errors: 1,
+  skipped: 0,
   newCategories: ['Paper'],
   newSuppliers: [],
 };
