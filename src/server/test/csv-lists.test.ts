@@ -49,8 +49,25 @@ describe.each(targets)('lists as CSV on $name', (target) => {
     expect(names.slice(1, 3)).toEqual([`${word} 00001`, `${word} 00002`]);
     expect(names.at(-1)).toBe(`${word} seed`);
     // Price, cost, stock, reorder point (empty: the store's), reorder quantity, tax rate (empty: the store's).
-    expect(rows[1]?.slice(6)).toEqual(['2.5', '1.25', '0', '7', '', '']);
-    expect(rows[2]?.slice(6)).toEqual(['2.5', '', '0', '', '', '']);
+    // …then a product on its own: no item, options or brand, and active.
+    expect(rows[1]?.slice(6)).toEqual([
+      '2.5',
+      '1.25',
+      '0',
+      '7',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      'true',
+    ]);
+    expect(rows[2]?.slice(6)).toEqual(['2.5', '', '0', '', '', '', '', '', '', '', '', '', '', '', 'true']);
     const searched = await csv(`/api/products?format=csv&search=${word} 0510`);
     expect(searched.slice(1).map((row) => row[0])).toEqual([`${word} 00510`, `${word} 05100`]);
     // A product's own rate is named; the store's default is not written.
@@ -67,7 +84,7 @@ describe.each(targets)('lists as CSV on $name', (target) => {
     ]);
     const [, own] = await csv(`/api/products?format=csv&search=${word} 00002`);
     expect(own?.slice(0, 3)).toEqual([`${word} 00002`, `SKU-${word}`, barcode]);
-    expect(own?.at(-1)).toBe(`Reduced ${word}`);
+    expect(own?.[PRODUCT_CSV_HEADER.indexOf('Tax rate')]).toBe(`Reduced ${word}`);
   });
 
   it('exports are admin work: the products and orders CSV are refused (403) to every other role', async () => {
