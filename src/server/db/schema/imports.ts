@@ -88,7 +88,10 @@ export const importRows = pg.pgTable(
   },
   (t) => [
     pg.primaryKey({ columns: [t.importId, t.line] }),
-    pg.check('import_rows_result_known', sql`${t.result} in ('create','update','unchanged','error','skipped')`),
+    pg.check(
+      'import_rows_result_known',
+      sql`${t.result} in ('create','update','unchanged','error','skipped')`,
+    ),
     pg.index('import_rows_result_idx').on(t.importId, t.result, t.line),
   ],
 );

@@ -10,7 +10,6 @@ import {
   type ImportResult,
   type ImportSummary,
   readImportRow,
-  stockAtLocation,
 } from '../../../shared/imports';
 import { refusalSentence } from '../../../shared/refusals';
 import type { Role } from '../../../shared/roles';

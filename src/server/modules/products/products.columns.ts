@@ -1,7 +1,15 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Product } from '../../../shared/products';
 import type { Db } from '../../db/connection';
-import { categories, items, productStock, products, storeSettings, suppliers, taxRates } from '../../db/schema';
+import {
+  categories,
+  items,
+  productStock,
+  products,
+  storeSettings,
+  suppliers,
+  taxRates,
+} from '../../db/schema';
 
 /**
  * A product as every read answers it (DESIGN §3): the columns selected (productColumns, the joins
