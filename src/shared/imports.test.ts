@@ -218,7 +218,11 @@ describe('readImportRow', () => {
   });
 
   it('reads the clearing cell “-” as cleared: null, the description empty', () => {
-    const clear = Object.fromEntries(HEADERS.map((header) => [header, ' - ']));
+    // Brand is the one clearable field of §22's; Item, the options and Active are not (tested apart).
+    const variantOnly = ['Item', 'Option 1', 'Value 1', 'Option 2', 'Value 2', 'Option 3', 'Value 3', 'Active'];
+    const clear = Object.fromEntries(
+      HEADERS.filter((header) => !variantOnly.includes(header)).map((header) => [header, ' - ']),
+    );
     const optional = readImportRow(
       row({ ...clear, Name: 'Kept', Category: 'Pain', Supplier: 'Acme', Price: '1', Stock: '2' }),
       COLUMNS,
@@ -230,6 +234,7 @@ describe('readImportRow', () => {
         name: 'Kept',
         sku: null,
         barcode: null,
+        brand: null,
         description: '',
         category: 'Pain',
         supplier: 'Acme',
@@ -288,7 +293,9 @@ describe('readImportRow', () => {
       'Batch',
       'Use by',
     ];
-    const columnOf = Object.fromEntries(IMPORT_FIELDS.map((field, i) => [field, i]));
+    // The twelve fields of §14, then Lot and Expiry: one header each, in that order.
+    const fields = [...IMPORT_FIELDS.slice(0, 12), 'lot', 'expiry'];
+    const columnOf = Object.fromEntries(fields.map((field, i) => [field, i]));
     const { values, errors } = readImportRow(
       [
         'x'.repeat(201),
@@ -445,7 +452,7 @@ describe('ImportCheckInput', () => {
     const message = (body: unknown) => ImportCheckInput.safeParse(body).error?.issues[0]?.message;
     expect(message({ mapping: [] })).toBe('mapping must be an object.');
     expect(message({ mapping: { colour: 'Colour' } })).toBe(
-      `mapping may name only ${IMPORT_FIELDS.join(', ')}.`,
+      `mapping may name only ${IMPORT_FIELDS.join(', ')} and stock@<location id>.`,
     );
     expect(message({ mapping: { name: 5 } })).toBe('A mapping names a column by its header text.');
     expect(message({ mapping: { name: '' } })).toBe('A mapping names a column by its header text.');

@@ -307,7 +307,9 @@ describe.each(targets)('security on $name', (target) => {
     const productBody =
       doc.paths['/api/products/add']?.post?.requestBody?.content['application/json']?.schema;
     expect(Object.keys(productBody?.properties ?? {}).sort()).toEqual([
+      'active',
       'barcode',
+      'brand',
       'category',
       'cost',
       'description',
