@@ -219,7 +219,16 @@ describe('readImportRow', () => {
 
   it('reads the clearing cell “-” as cleared: null, the description empty', () => {
     // Brand is the one clearable field of §22's; Item, the options and Active are not (tested apart).
-    const variantOnly = ['Item', 'Option 1', 'Value 1', 'Option 2', 'Value 2', 'Option 3', 'Value 3', 'Active'];
+    const variantOnly = [
+      'Item',
+      'Option 1',
+      'Value 1',
+      'Option 2',
+      'Value 2',
+      'Option 3',
+      'Value 3',
+      'Active',
+    ];
     const clear = Object.fromEntries(
       HEADERS.filter((header) => !variantOnly.includes(header)).map((header) => [header, ' - ']),
     );
