@@ -11,7 +11,7 @@ export type VariantGroup = {
   kind: 'item';
   name: string;
   variants: Product[];
-  /** Each option's values, in the order the variants carry them. */
+  /** Each option's values: sizes and numbers in their order, others as the variants carry them (orderValues). */
   options: { name: string; values: string[] }[];
 };
 
@@ -57,7 +57,40 @@ function optionsOf(variants: readonly Product[]): VariantGroup['options'] {
       }
       if (!option.values.includes(value)) option.values.push(value);
     }
-  return options;
+  return options.map((option) => ({ ...option, values: orderValues(option.values) }));
+}
+
+/** Clothing sizes, smallest first, as shops write them. */
+const SIZES = [
+  'XXXS',
+  '3XS',
+  'XXS',
+  '2XS',
+  'XS',
+  'S',
+  'M',
+  'L',
+  'XL',
+  'XXL',
+  '2XL',
+  'XXXL',
+  '3XL',
+  '4XL',
+  '5XL',
+];
+
+/**
+ * An option's values in the order a shopper reads them: a page lists variants by name, so "L"
+ * comes before "M" and "12 oz" before "8 oz". Values that are all clothing sizes go smallest
+ * first, values that all start with a number go by that number; any others keep their order.
+ */
+export function orderValues(values: readonly string[]): string[] {
+  const size = (value: string) => SIZES.indexOf(value.trim().toUpperCase());
+  if (values.every((value) => size(value) >= 0)) return [...values].sort((a, b) => size(a) - size(b));
+  const number = (value: string) => Number(/^\s*(\d+(?:[.,]\d+)?)/.exec(value)?.[1]?.replace(',', '.'));
+  if (values.every((value) => Number.isFinite(number(value))))
+    return [...values].sort((a, b) => number(a) - number(b) || a.localeCompare(b));
+  return [...values];
 }
 
 /** The values chosen so far: an option with one value only is chosen already. */

@@ -589,7 +589,7 @@ function OptionEditor({
         <div className="w-56">
           <TextField
             label={`New value for ${label}`}
-            placeholder="M"
+            placeholder={`Another ${label.toLowerCase()}`}
             autoComplete="off"
             value={typed}
             error={problem || undefined}
