@@ -743,7 +743,8 @@ function readVariant(
   if (values.item === undefined || valued.length === 0) {
     if (values.item !== undefined && !failed('item'))
       fail('item', 'An Item needs an option value (Value 1–3); leave Item empty for a product on its own.');
-    else if (product && product.itemId === null && valued.length > 0)
+    // Values without their item would be dropped: a new product, or one on its own, says so.
+    else if (valued.length > 0 && (!product || product.itemId === null) && !failed('item'))
       fail('item', 'Option values need the Item they are values of.');
     return null;
   }

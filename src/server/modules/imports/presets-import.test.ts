@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvRow } from '../../../shared/csv';
-import { CSV_MIME, type Import, ImportResponse, XLSX_MIME } from '../../../shared/imports';
+import { CSV_MIME, type Import, XLSX_MIME } from '../../../shared/imports';
 import { variantName } from '../../../shared/items';
 import { LocationResponse } from '../../../shared/locations';
 import { parsed, startApp, type TestApp, targets } from '../../test/harness';
+import { importCalls } from '../../test/import-calls';
 import {
   LOTION_12OZ_BARCODE,
   LOTION_12OZ_SKU,
@@ -40,33 +41,7 @@ describe.each(targets)('importing Shopify and Square exports on $name', (target)
   afterAll(() => t?.close());
 
   const admin = () => t.as.admin.token;
-  const upload = async (body: string | Buffer, type: string, fileName: string) => {
-    const res = await t.call('POST', `/api/imports/products?fileName=${encodeURIComponent(fileName)}`, {
-      token: admin(),
-      body,
-      headers: { 'content-type': type },
-    });
-    expect(res.status, res.text).toBe(201);
-    return ImportResponse.parse(res.body).import;
-  };
-  const check = async (id: string, body: object) => {
-    const res = await t.call('POST', `/api/imports/${id}/check`, { token: admin(), body });
-    expect(res.status, res.text).toBe(200);
-    return ImportResponse.parse(res.body).import;
-  };
-  const applied = async (id: string) => {
-    const res = await t.call('POST', `/api/imports/${id}/apply`, { token: admin(), body: {} });
-    expect(res.status, res.text).toBe(202);
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const now = ImportResponse.parse(
-        (await t.call('GET', `/api/imports/${id}`, { token: admin() })).body,
-      ).import;
-      if (now.status !== 'applying') return now;
-      if (Date.now() > deadline) throw new Error(`import ${id} still applying after two minutes`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
+  const { upload, check, applied } = importCalls(() => t);
   /** Upload, check with the suggested mapping (creating categories and suppliers) and apply. */
   const importFile = async (body: string | Buffer, type: string, fileName: string, options: object = {}) => {
     const uploaded = await upload(body, type, fileName);
