@@ -255,6 +255,14 @@ export const ImportCheckInput = z.object(
 export type ImportCheckInput = z.input<typeof ImportCheckInput>;
 export type ImportOptions = Omit<z.output<typeof ImportCheckInput>, 'mapping'>;
 
+/** DESIGN §22: `GET /api/imports/:id/mapping?format=`: the mapping a layout suggests for the file's columns. */
+export const ImportMappingQuery = z.object({ format: ImportFormat });
+export const ImportMappingResponse = Ok.extend({
+  format: ImportFormat,
+  mapping: z.record(z.string(), z.string()),
+});
+export type ImportMappingResponse = z.infer<typeof ImportMappingResponse>;
+
 export const ImportFileQuery = z.object({
   fileName: z
     .string({ error: 'fileName must be text.' })

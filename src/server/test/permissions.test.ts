@@ -1058,6 +1058,14 @@ const ROWS: Row[] = [
     request: async (t) => ({ method: 'GET', url: `/api/imports/${await newCheckedImport(t)}` }),
   },
   {
+    call: 'GET /api/imports/:id/mapping',
+    who: ADMIN,
+    request: async (t) => ({
+      method: 'GET',
+      url: `/api/imports/${await newCheckedImport(t)}/mapping?format=generic`,
+    }),
+  },
+  {
     call: 'POST /api/imports/:id/check',
     who: ADMIN,
     request: async (t) => ({

@@ -9,8 +9,11 @@ import {
   ImportErrorsQuery,
   ImportFileQuery,
   type ImportFileType,
+  type ImportFormat,
   ImportListQuery,
   ImportListResponse,
+  ImportMappingQuery,
+  ImportMappingResponse,
   ImportResponse,
   isClearCell,
   MAX_IMPORT_BYTES,
@@ -79,6 +82,12 @@ function baseName(fileName: string): string {
  * nothing), apply it in the background, and read its rows and its failed rows as a file.
  */
 export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
+  /** The mapping a layout suggests for these columns (DESIGN §22): the headers' guess, or the preset's. */
+  const suggestedMapping = async (format: ImportFormat, columns: readonly string[]) =>
+    format === 'generic'
+      ? guessMapping(columns)
+      : PRESETS[format].mapping(columns, await activeLocations(app.database));
+
   // Uploads are read here from the raw body as it arrives, whatever its type: the handler says
   // which types it takes (415 for the rest, in a sentence of its own). Scoped to this plugin.
   app.removeAllContentTypeParsers();
@@ -111,10 +120,7 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
       const me = currentUser(request);
       // DESIGN §22: the layout guessed from the headers, and the mapping it suggests.
       const preset = guessPreset(sheet.columns);
-      const mapping =
-        preset === 'generic'
-          ? guessMapping(sheet.columns)
-          : PRESETS[preset].mapping(sheet.columns, await activeLocations(app.database));
+      const mapping = await suggestedMapping(preset, sheet.columns);
       const id = await startImport(
         app.db,
         {
@@ -203,6 +209,29 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
       const found = isId(id) ? await findImport(app.db, id) : undefined;
       if (!found) throw notFound('Import');
       return { success: true as const, import: found };
+    },
+  );
+
+  app.get(
+    '/imports/:id/mapping',
+    {
+      config: { permission: 'products:write' },
+      schema: {
+        tags: ['imports'],
+        summary: "The mapping a layout suggests for an import's columns",
+        description:
+          "DESIGN §22: the columns matched as `format` reads them (generic: by the headers; shopify, square: the preset's columns, a location's quantity column as stock@<location id>). Writes nothing: the screen shows it when the layout is changed, and the check sends it.",
+        params: IdParams,
+        querystring: ImportMappingQuery,
+        response: { 200: ImportMappingResponse },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const found = isId(id) ? await findImport(app.db, id) : undefined;
+      if (!found) throw notFound('Import');
+      const { format } = request.query;
+      return { success: true as const, format, mapping: await suggestedMapping(format, found.columns) };
     },
   );
 

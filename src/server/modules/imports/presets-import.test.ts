@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../../shared/common';
 import { csvRow } from '../../../shared/csv';
-import { CSV_MIME, type Import, XLSX_MIME } from '../../../shared/imports';
+import {
+  CSV_MIME,
+  guessMapping,
+  type Import,
+  ImportMappingResponse,
+  XLSX_MIME,
+} from '../../../shared/imports';
 import { variantName } from '../../../shared/items';
 import { LocationResponse } from '../../../shared/locations';
 import { parsed, startApp, type TestApp, targets } from '../../test/harness';
@@ -182,6 +189,42 @@ describe.each(targets)('importing Shopify and Square exports on $name', (target)
       errors: 0,
       skipped: SHOPIFY_COUNTS.images,
     });
+  });
+
+  it('GET /api/imports/:id/mapping answers the mapping each layout suggests; the check then reads as asked', async () => {
+    const uploaded = await upload(squareCatalogueCsv({ tag: 'map' }), CSV_MIME, 'square-map.csv');
+    expect(uploaded.format).toBe('square');
+    const suggest = (format: string, id = uploaded._id) =>
+      t.call('GET', `/api/imports/${id}/mapping?format=${encodeURIComponent(format)}`, { token: admin() });
+    const square = parsed(await suggest('square'), ImportMappingResponse);
+    expect(square).toEqual({ success: true, format: 'square', mapping: uploaded.mapping });
+    expect(square.mapping[`stock@${places['Harbour Road']}`]).toBe('Current Quantity Harbour Road');
+    const generic = parsed(await suggest('generic'), ImportMappingResponse);
+    expect(generic.mapping).toEqual(guessMapping(SQUARE_HEADERS));
+    expect(Object.keys(generic.mapping).some((key) => key.startsWith('stock@'))).toBe(false);
+    // Read as generic, the Square rows are the file's own: variations are products of their own.
+    const checked = await check(uploaded._id, {
+      mapping: generic.mapping,
+      format: 'generic',
+      matchBy: 'sku',
+      createMissing: { categories: true, suppliers: true },
+    });
+    expect(checked.format).toBe('generic');
+    for (const bad of ['excel', '', 'x'.repeat(10_000), 'square&format=shopify']) {
+      const res = await suggest(bad);
+      expect(res.status, bad.slice(0, 20)).toBe(400);
+      expect(parsed(res, ApiError).error).toBe('format: format must be one of generic, shopify, square.');
+    }
+    const other = await t.call('GET', `/api/imports/${uploaded._id}/mapping?format=square&format=generic`, {
+      token: admin(),
+    });
+    expect(other.status).toBe(400);
+    expect((await suggest('square', '00000000-0000-0000-0000-000000000000')).status).toBe(404);
+    expect((await suggest('square', 'nope')).status).toBe(404);
+    const clerk = await t.call('GET', `/api/imports/${uploaded._id}/mapping?format=square`, {
+      token: t.as.salesRep.token,
+    });
+    expect(clerk.status).toBe(403);
   });
 
   it('a Square export as CSV: stock at both locations, the tax rates made, the lotion in three bottles', async () => {

@@ -208,7 +208,7 @@ export function CheckResult({
               <Th>Result</Th>
               <Th>Product</Th>
               <Th>Changes</Th>
-              <Th>Errors</Th>
+              <Th>Errors and warnings</Th>
               {shown.map(({ column, index }) => (
                 <Th key={index}>
                   <span className="block max-w-64 truncate normal-case" title={column}>
@@ -289,6 +289,18 @@ function CheckedRow({
         ) : null}
       </Td>
       <Td className="min-w-56">
+        {row.warnings && row.warnings.length > 0 ? (
+          <ul className="space-y-0.5 text-amber-800">
+            {row.warnings.map((warning, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a row's warnings in the server's order
+              <li key={index} className="rounded bg-amber-50 px-1.5 py-0.5 ring-1 ring-amber-200 ring-inset">
+                <span className="sr-only">Warning: </span>
+                {warning.column === 'Row' ? null : <span className="font-medium">{warning.column}: </span>}
+                {warning.message}
+              </li>
+            ))}
+          </ul>
+        ) : null}
         {row.errors.length > 0 ? (
           <ul className="space-y-0.5 text-red-800">
             {row.errors.map((error, index) => (

@@ -235,6 +235,7 @@ describe('the mapping', () => {
         matchBy: 'name',
         createMissing: { categories: true, suppliers: false },
         stock: 'add',
+        format: 'generic',
       },
     ]);
     expect(router.state.location.search).toBe('');
@@ -657,5 +658,138 @@ describe('on a phone (375 px)', () => {
     renderImport(IMPORT_PATH, handlers);
     const table = await screen.findByRole('table', { name: 'Checked rows of the file' });
     expect(table.parentElement?.className).toContain('overflow-x-auto');
+  });
+});
+
+describe('another system’s export (DESIGN §22)', () => {
+  const HARBOUR = '5b0e2f52-9d1c-4c55-8f3e-3a2f6f1b7c01';
+  const MAIN = '5b0e2f52-9d1c-4c55-8f3e-3a2f6f1b7c00';
+  const SQUARE_COLUMNS = [
+    'Item Name',
+    'Variation Name',
+    'SKU',
+    'GTIN',
+    'Price',
+    'Current Quantity Main Street',
+    'Current Quantity Harbour Road',
+  ];
+  const SQUARE_MAPPING = {
+    item: 'Item Name',
+    option1: 'Variation Name',
+    sku: 'SKU',
+    barcode: 'GTIN',
+    price: 'Price',
+    [`stock@${MAIN}`]: 'Current Quantity Main Street',
+    [`stock@${HARBOUR}`]: 'Current Quantity Harbour Road',
+  };
+  const squareImport = () =>
+    importOf({ format: 'square', columns: SQUARE_COLUMNS, mapping: SQUARE_MAPPING, preview: [] });
+  const withLocations = (handlers: Record<string, unknown>) => ({
+    ...handlers,
+    'GET /api/locations': () => ({
+      body: {
+        success: true,
+        locations: [
+          { _id: MAIN, name: 'Main Street', kind: 'store', address: '', active: true },
+          { _id: HARBOUR, name: 'Harbour Road', kind: 'store', address: '', active: true },
+        ],
+      },
+    }),
+  });
+
+  it('shows the layout guessed at upload and each location’s stock column, and checks with them unchanged', async () => {
+    const { handlers, state } = importServer(squareImport());
+    renderImport(IMPORT_PATH, withLocations(handlers) as typeof handlers);
+    await screen.findByRole('heading', { name: 'Match the columns' });
+    expect(select('Read as').value).toBe('square');
+    expect(screen.getByText(/Recognised from the headers\. Rows grouped by Item Name/)).toBeTruthy();
+    expect(select('Item').value).toBe('Item Name');
+    await waitFor(() => expect(select('Stock at Harbour Road').value).toBe('Current Quantity Harbour Road'));
+    expect(select('Stock at Main Street').value).toBe('Current Quantity Main Street');
+    expect(select('Stock').value).toBe('');
+    await userEvent.click(screen.getByRole('button', { name: 'Check file' }));
+    await screen.findByRole('heading', { name: 'Check the result' });
+    expect(state.checks).toEqual([
+      {
+        mapping: SQUARE_MAPPING,
+        matchBy: 'sku',
+        createMissing: { categories: false, suppliers: false },
+        stock: 'set',
+        format: 'square',
+      },
+    ]);
+  });
+
+  it('read as another layout, the columns are matched as that layout reads them, and the check says which', async () => {
+    const generic = { name: 'Item Name', sku: 'SKU', barcode: 'GTIN', price: 'Price' };
+    const { handlers, state } = importServer(squareImport(), { mappings: { generic } });
+    renderImport(IMPORT_PATH, withLocations(handlers) as typeof handlers);
+    await screen.findByRole('heading', { name: 'Match the columns' });
+    await userEvent.selectOptions(select('Read as'), 'generic');
+    await waitFor(() => expect(select('Name').value).toBe('Item Name'));
+    expect(state.suggested).toEqual(['generic']);
+    expect(select('Read as').value).toBe('generic');
+    expect(select('Item').value).toBe('');
+    expect(select('Stock at Harbour Road').value).toBe('');
+    expect(screen.getByText(/A column per field, as the products CSV has them/)).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Check file' }));
+    await screen.findByRole('heading', { name: 'Check the result' });
+    expect(state.checks.map((check) => [check.format, check.mapping])).toEqual([['generic', generic]]);
+  });
+
+  it('a layout whose mapping cannot be had says so and keeps the columns as they were', async () => {
+    const { handlers, state } = importServer(squareImport());
+    renderImport(IMPORT_PATH, withLocations(handlers) as typeof handlers);
+    await screen.findByRole('heading', { name: 'Match the columns' });
+    await userEvent.selectOptions(select('Read as'), 'shopify');
+    expect(
+      await screen.findByText(
+        'The columns could not be matched for that layout: The server could not answer.',
+      ),
+    ).toBeTruthy();
+    expect(state.suggested).toEqual(['shopify']);
+    expect(select('Read as').value).toBe('square');
+    expect(select('Item').value).toBe('Item Name');
+  });
+
+  it('counts the rows skipped apart from the errors, and shows a row’s warnings apart from errors', async () => {
+    const rows = [
+      ...ROWS.slice(0, 1),
+      {
+        row: 3,
+        result: 'create' as const,
+        errors: [],
+        warnings: [
+          { column: 'Current Quantity Harbour Road', message: 'A negative quantity (-2) is imported as 0.' },
+        ],
+        cells: ['Lotion', 'Regular', 'SQ-1', '', '9.99', '4', '-2'],
+      },
+      { row: 4, result: 'skipped' as const, errors: [], cells: ['', '', '', '', '', '', ''] },
+    ];
+    const { handlers } = importServer(
+      importOf({
+        status: 'checked',
+        summary: { ...SUMMARY, skipped: 126 },
+        checkedAt: '2026-11-28T08:01:00.000Z',
+      }),
+    );
+    renderImport(IMPORT_PATH, { ...handlers, [`GET /api/imports/${IMPORT_ID}/rows`]: rowsAnswer(rows) });
+    await screen.findByRole('heading', { name: 'Check the result' });
+    const figure = (label: string) => screen.getByText(label, { selector: 'dt' }).nextSibling?.textContent;
+    expect(figure('With errors')).toBe('1');
+    expect(figure('Skipped (not products)')).toBe('126');
+    expect(within(select('Show')).getByRole('option', { name: 'Skipped (126)' })).toBeTruthy();
+    const table = rowsTable();
+    const warned = (await within(table).findByRole('rowheader', { name: 'Line 3' })).closest(
+      'tr',
+    ) as HTMLElement;
+    const warning = within(warned)
+      .getByText('A negative quantity (-2) is imported as 0.')
+      .closest('li') as HTMLElement;
+    expect(warning.textContent).toBe(
+      'Warning: Current Quantity Harbour Road: A negative quantity (-2) is imported as 0.',
+    );
+    expect(warning.closest('ul')?.className).toContain('text-amber-800');
+    expect(warned.className).not.toContain('bg-red');
   });
 });

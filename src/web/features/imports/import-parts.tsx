@@ -61,8 +61,11 @@ export function SummaryFigures({
       tone: summary.errors > 0 ? 'text-red-700' : 'text-slate-700',
     },
   ];
+  // DESIGN §22: rows a preset reads as no product (a Shopify image row), apart from the errors.
+  if (summary.skipped > 0)
+    figures.push({ label: 'Skipped (not products)', value: summary.skipped, tone: 'text-slate-700' });
   return (
-    <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+    <dl className={`grid grid-cols-2 gap-3 ${figures.length > 4 ? 'sm:grid-cols-5' : 'sm:grid-cols-4'}`}>
       {figures.map((figure) => (
         <div key={figure.label} className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm">
           <dt className="text-xs font-medium text-slate-500 uppercase">{figure.label}</dt>

@@ -1,8 +1,10 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   type ImportCheckInput,
+  type ImportFormat,
   type ImportListQuery,
   ImportListResponse,
+  ImportMappingResponse,
   ImportResponse,
   type ImportRowsQuery,
   ImportRowsResponse,
@@ -55,6 +57,10 @@ export const importRowsQuery = (id: string, query: ImportRowsQuery) =>
     queryFn: ({ signal }) => api(withQuery(path(id, '/rows'), query), { schema: ImportRowsResponse, signal }),
     placeholderData: keepPreviousData,
   });
+
+/** DESIGN §22: the mapping another layout suggests for the import's columns (nothing is written). */
+export const suggestMapping = (id: string, format: ImportFormat) =>
+  api(withQuery(path(id, '/mapping'), { format }), { schema: ImportMappingResponse });
 
 /** The failed rows as the file had them, plus an Error column (the CSV button adds format=csv). */
 export const importErrorsPath = (id: string) => path(id, '/errors');

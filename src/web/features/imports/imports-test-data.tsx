@@ -3,6 +3,7 @@ import {
   guessMapping,
   type Import,
   type ImportCheckInput,
+  type ImportFormat,
   type ImportRow,
   type ImportSummary,
 } from '../../../shared/imports';
@@ -135,9 +136,24 @@ export const listAnswer =
  * A fake server holding one import that checks and applies as the real one answers: the check
  * gives SUMMARY and ROWS; the apply goes through `steps` of progress, one per GET, then ends.
  */
-export function importServer(start: Import, { steps = [2, 4] }: { steps?: number[] } = {}) {
-  const state = { item: start, checks: [] as ImportCheckInput[], polls: 0 };
+export function importServer(
+  start: Import,
+  {
+    steps = [2, 4],
+    mappings = {},
+  }: { steps?: number[]; mappings?: Partial<Record<ImportFormat, Record<string, string>>> } = {},
+) {
+  const state = { item: start, checks: [] as ImportCheckInput[], polls: 0, suggested: [] as string[] };
   const handlers: Record<string, Handler> = {
+    // DESIGN §22: the mapping a layout suggests, as `mappings` says (another layout is a 500).
+    [`GET /api/imports/${IMPORT_ID}/mapping`]: ({ query }) => {
+      const format = query.format as ImportFormat;
+      state.suggested.push(format);
+      const mapping = mappings[format];
+      return mapping
+        ? { body: { success: true, format, mapping } }
+        : refused(500, 'The server could not answer.');
+    },
     [`GET /api/imports/${IMPORT_ID}`]: () => {
       if (state.item.status === 'applying') {
         const at = steps[state.polls];
@@ -166,7 +182,9 @@ export function importServer(start: Import, { steps = [2, 4] }: { steps?: number
           matchBy: options.matchBy ?? 'sku',
           createMissing: { categories: false, suppliers: false, ...options.createMissing },
           stock: options.stock ?? 'set',
+          ...(options.format ? { format: options.format } : {}),
         },
+        ...(options.format ? { format: options.format } : {}),
         summary: SUMMARY,
         checkedAt: '2026-11-28T08:01:00.000Z',
       };

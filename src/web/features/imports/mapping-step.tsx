@@ -1,21 +1,26 @@
+import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import {
   IMPORT_FIELD_HEADER,
   IMPORT_FIELDS,
   type Import,
   type ImportField,
+  type ImportFormat,
   type ImportMapping,
   type ImportOptions,
   type MatchBy,
+  STOCK_AT,
   type StockMode,
+  stockAtLocation,
 } from '../../../shared/imports';
 import { buttonClass } from '../../components/button';
 import { FormError, SelectField } from '../../components/form-field';
 import { Table, Td, Th } from '../../components/table';
 import { errorMessage } from '../../lib/api';
 import { formatCount } from '../../lib/format';
+import { useLocations } from '../../lib/locations';
 import { counted, StepHeading, useSlow } from './import-parts';
-import { useCheckImport } from './imports-api';
+import { suggestMapping, useCheckImport } from './imports-api';
 
 const DEFAULT_OPTIONS: ImportOptions = {
   matchBy: 'sku',
@@ -43,29 +48,65 @@ const STOCK_MODES: readonly { value: StockMode; label: string; explained: string
   { value: 'ignore', label: 'Ignore', explained: 'Stock stays as it is; new products start at 0.' },
 ];
 
-/** The mapping the import starts from: the guess (or the last check's), kept to columns the file has. */
-function startingMapping(item: Import): ImportMapping {
+/** DESIGN §22: the layouts a file may be read in, and what each does with its rows. */
+const FORMATS: readonly { value: ImportFormat; label: string; explained: string }[] = [
+  {
+    value: 'generic',
+    label: 'Generic spreadsheet',
+    explained:
+      'A column per field, as the products CSV has them; a row with an Item and option values is a variant.',
+  },
+  {
+    value: 'shopify',
+    label: 'Shopify products export',
+    explained:
+      "Rows grouped by Handle into an item and its variants; rows holding only an image are skipped; Variant Taxable FALSE is 'No tax'.",
+  },
+  {
+    value: 'square',
+    label: 'Square item library',
+    explained:
+      "Rows grouped by Item Name into an item and its variations; each location's quantity goes to the location of that name; Archived Y is inactive.",
+  },
+];
+
+/**
+ * The mapping the import starts from: the guess (or the last check's), kept to columns the file
+ * has: its fields, and the `stock@<location id>` keys of a location's stock column (DESIGN §17).
+ */
+function startingMapping(item: Pick<Import, 'mapping' | 'columns'>): ImportMapping {
   const mapping: ImportMapping = {};
-  for (const field of IMPORT_FIELDS) {
-    const column = item.mapping[field];
-    if (column !== undefined && item.columns.includes(column)) mapping[field] = column;
+  for (const [key, column] of Object.entries(item.mapping)) {
+    const known = (IMPORT_FIELDS as readonly string[]).includes(key) || stockAtLocation(key) !== undefined;
+    if (known && item.columns.includes(column)) mapping[key as ImportField] = column;
   }
   return mapping;
 }
 
+/** How a mapping key reads: its field's header, or "Stock at <location>" for a location's column. */
+function keyLabel(key: string, locationName: (id: string) => string): string {
+  const location = stockAtLocation(key);
+  return location === undefined
+    ? IMPORT_FIELD_HEADER[key as ImportField]
+    : `Stock at ${locationName(location)}`;
+}
+
 /** What stops the check before it is sent (the server refuses the same things with a 400). */
-function mappingProblems(mapping: ImportMapping, matchBy: MatchBy): string[] {
+function mappingProblems(
+  mapping: ImportMapping,
+  matchBy: MatchBy,
+  locationName: (id: string) => string,
+): string[] {
   const problems: string[] = [];
-  const fieldsOf = new Map<string, ImportField[]>();
-  for (const field of IMPORT_FIELDS) {
-    const column = mapping[field];
+  const keysOf = new Map<string, string[]>();
+  for (const [key, column] of Object.entries(mapping)) {
     if (column === undefined) continue;
-    fieldsOf.set(column, [...(fieldsOf.get(column) ?? []), field]);
+    keysOf.set(column, [...(keysOf.get(column) ?? []), key]);
   }
-  for (const [column, fields] of fieldsOf) {
-    if (fields.length > 1)
+  for (const [column, keys] of keysOf) {
+    if (keys.length > 1)
       problems.push(
-        `The column “${column}” is chosen for ${fields.map((field) => IMPORT_FIELD_HEADER[field]).join(' and ')}: a column serves one field.`,
+        `The column “${column}” is chosen for ${keys.map((key) => keyLabel(key, locationName)).join(' and ')}: a column serves one field.`,
       );
   }
   if (mapping[matchBy] === undefined)
@@ -88,26 +129,63 @@ export function MappingStep({
   const ids = useId();
   const check = useCheckImport(item._id);
   const slow = useSlow(check.isPending);
+  const locations = useLocations();
   const [mapping, setMapping] = useState<ImportMapping>(() => startingMapping(item));
   const [options, setOptions] = useState<ImportOptions>(() => item.options ?? DEFAULT_OPTIONS);
-  const problems = mappingProblems(mapping, options.matchBy);
-  const fieldOf = new Map(
-    IMPORT_FIELDS.flatMap((field) =>
-      mapping[field] === undefined ? [] : [[mapping[field], field] as const],
-    ),
-  );
+  const [format, setFormat] = useState<ImportFormat>(() => item.options?.format ?? item.format);
+  // DESIGN §22: another layout chosen, its mapping asked for and shown in place of this one.
+  const suggest = useMutation({
+    mutationFn: (next: ImportFormat) => suggestMapping(item._id, next),
+    meta: { inlineErrors: true },
+    onSuccess: (answer) => {
+      setFormat(answer.format);
+      setMapping(startingMapping({ mapping: answer.mapping, columns: item.columns }));
+    },
+  });
+  const locationName = (id: string) =>
+    locations.data?.locations.find((place) => place._id === id)?.name ?? 'a location';
+  const problems = mappingProblems(mapping, options.matchBy, locationName);
+  const keyOf = new Map(Object.entries(mapping).map(([key, column]) => [column, key] as const));
+  // A stock column for each active location, and for any the mapping names besides.
+  const stockKeys = [
+    ...new Set([
+      ...(locations.data?.locations ?? [])
+        .filter((place) => place.active)
+        .map((place) => `${STOCK_AT}${place._id}`),
+      ...Object.keys(mapping),
+    ]),
+  ].filter((key) => stockAtLocation(key) !== undefined);
+  const chosen = FORMATS.find((choice) => choice.value === format);
 
-  const setColumn = (field: ImportField, column: string) =>
+  const setColumn = (key: string, column: string) =>
     setMapping((current) => {
-      const next = { ...current };
-      if (column) next[field] = column;
-      else delete next[field];
-      return next;
+      const next: Record<string, string> = { ...current };
+      if (column) next[key] = column;
+      else delete next[key];
+      return next as ImportMapping;
     });
   const submit = () => {
-    if (problems.length > 0) return;
-    check.mutate({ mapping, ...options }, { onSuccess: onChecked });
+    if (problems.length > 0 || suggest.isPending) return;
+    check.mutate({ mapping, ...options, format }, { onSuccess: onChecked });
   };
+  const columnSelect = (key: string, label: string) => (
+    <SelectField
+      key={key}
+      label={label}
+      value={(mapping as Record<string, string>)[key] ?? ''}
+      disabled={suggest.isPending}
+      onChange={(event) => setColumn(key, event.target.value)}
+    >
+      <option value="">Not imported</option>
+      {item.columns.map((column, index) => (
+        // Two columns may share a header; the server names a column by its text.
+        // biome-ignore lint/suspicious/noArrayIndexKey: the file's own column order
+        <option key={index} value={column}>
+          {column}
+        </option>
+      ))}
+    </SelectField>
+  );
 
   return (
     <section aria-labelledby={`${ids}-heading`} className="space-y-6">
@@ -130,27 +208,48 @@ export function MappingStep({
         </p>
       </div>
 
+      <div className="space-y-2">
+        <div className="max-w-sm">
+          <SelectField
+            label="Read as"
+            value={format}
+            disabled={suggest.isPending}
+            aria-describedby={`${ids}-format-hint`}
+            onChange={(event) => suggest.mutate(event.target.value as ImportFormat)}
+          >
+            {FORMATS.map((choice) => (
+              <option key={choice.value} value={choice.value}>
+                {choice.label}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+        <p id={`${ids}-format-hint`} className="text-sm text-slate-600">
+          {item.format !== 'generic' && format === item.format ? 'Recognised from the headers. ' : ''}
+          {chosen?.explained}
+        </p>
+        {suggest.isPending ? (
+          <p role="status" className="text-sm text-slate-600">
+            Matching the columns as {FORMATS.find((choice) => choice.value === suggest.variables)?.label}{' '}
+            reads them...
+          </p>
+        ) : null}
+        {suggest.isError ? (
+          <FormError>
+            The columns could not be matched for that layout: {errorMessage(suggest.error)}
+          </FormError>
+        ) : null}
+      </div>
+
       <fieldset className="space-y-3">
         <legend className="text-sm font-semibold text-slate-900">Columns</legend>
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          {IMPORT_FIELDS.map((field) => (
-            <SelectField
-              key={field}
-              label={IMPORT_FIELD_HEADER[field]}
-              value={mapping[field] ?? ''}
-              onChange={(event) => setColumn(field, event.target.value)}
-            >
-              <option value="">Not imported</option>
-              {item.columns.map((column, index) => (
-                // Two columns may share a header; the server names a column by its text.
-                // biome-ignore lint/suspicious/noArrayIndexKey: the file's own column order
-                <option key={index} value={column}>
-                  {column}
-                </option>
-              ))}
-            </SelectField>
-          ))}
+          {IMPORT_FIELDS.map((field) => columnSelect(field, IMPORT_FIELD_HEADER[field]))}
+          {stockKeys.map((key) => columnSelect(key, keyLabel(key, locationName)))}
         </div>
+        {locations.isError ? (
+          <FormError>The locations could not be loaded: {errorMessage(locations.error)}</FormError>
+        ) : null}
       </fieldset>
 
       <section aria-labelledby={`${ids}-preview`} className="space-y-2">
@@ -161,16 +260,16 @@ export function MappingStep({
           <thead>
             <tr>
               {item.columns.map((column, index) => {
-                const field = fieldOf.get(column);
+                const key = keyOf.get(column);
                 return (
                   // biome-ignore lint/suspicious/noArrayIndexKey: the file's own column order
-                  <Th key={index} className={field ? 'bg-indigo-50' : ''}>
+                  <Th key={index} className={key ? 'bg-indigo-50' : ''}>
                     <span className="block max-w-64 truncate normal-case" title={column}>
                       {column || '(no header)'}
                     </span>
-                    {field ? (
+                    {key ? (
                       <span className="mt-0.5 block text-[11px] font-medium text-indigo-700 normal-case">
-                        → {IMPORT_FIELD_HEADER[field]}
+                        → {keyLabel(key, locationName)}
                       </span>
                     ) : (
                       <span className="mt-0.5 block text-[11px] font-normal text-slate-400 normal-case">
@@ -190,7 +289,7 @@ export function MappingStep({
                   <Td
                     // biome-ignore lint/suspicious/noArrayIndexKey: the file's own column order
                     key={index}
-                    className={`max-w-64 truncate whitespace-nowrap ${fieldOf.has(column) ? '' : 'text-slate-400'}`}
+                    className={`max-w-64 truncate whitespace-nowrap ${keyOf.has(column) ? '' : 'text-slate-400'}`}
                   >
                     {cells[index] ?? ''}
                   </Td>
@@ -294,7 +393,7 @@ export function MappingStep({
           type="button"
           className={buttonClass('primary')}
           onClick={submit}
-          disabled={check.isPending || problems.length > 0}
+          disabled={check.isPending || suggest.isPending || problems.length > 0}
           aria-describedby={problems.length > 0 ? `${ids}-problems` : undefined}
         >
           {check.isPending ? 'Checking...' : 'Check file'}
