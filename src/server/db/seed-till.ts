@@ -109,6 +109,22 @@ export async function seedTill(
     ]);
   }
 
+  // Each session takes some cash: the demo's random sales may leave a day's hours to cards alone
+  // (the refund to cash and the drawer's counts need it), so its latest card sale was paid in cash.
+  const cashless = await q<{ id: string }>(
+    `select (select x.id from sales x where x.session_id = s.id and x.payment_method = 'card'
+              order by x.created_at desc limit 1) as id
+       from register_sessions s
+      where not exists (select 1 from sales x where x.session_id = s.id and x.payment_method = 'cash')`,
+  );
+  for (const sale of cashless) {
+    if (!sale.id) continue;
+    await q(`update sale_payments set method = 'cash', tendered = amount where sale_id = $1`, [sale.id]);
+    await q(`update sales set payment_method = 'cash', tendered = total, change = 0 where id = $1`, [
+      sale.id,
+    ]);
+  }
+
   // Cash movements: change drawn from the bank one morning, a window cleaner paid another day.
   const movements: Array<{ session: number; amount: string; reason: string }> = [
     { session: 0, amount: '50.00', reason: 'Change drawn from the bank' },
@@ -159,12 +175,20 @@ export async function seedTill(
      order by s.created_at desc`,
   );
   const open = sessions[sessions.length - 1];
-  const choices = [
-    refundable.find((row) => row.method === 'cash' && row.session_id === open?.id) ??
-      refundable.find((row) => row.method === 'cash'),
-    refundable.find((row) => row.method === 'card'),
-    refundable.find((row) => row.customer_id !== null && row.method !== 'split'),
-  ];
+  // Three different sales: the cash one out of today's drawer when it can, then a card one, then
+  // one of a named customer (to their credit).
+  type Refundable = (typeof refundable)[number];
+  const choices: (Refundable | undefined)[] = [];
+  const pick = (...tests: ((row: Refundable) => boolean)[]) => {
+    const free = refundable.filter((one) => !choices.some((chosen) => chosen?.sale_id === one.sale_id));
+    choices.push(tests.map((test) => free.find(test)).find((row) => row !== undefined));
+  };
+  pick(
+    (row) => row.method === 'cash' && row.session_id === open?.id,
+    (row) => row.method === 'cash',
+  );
+  pick((row) => row.method === 'card');
+  pick((row) => row.customer_id !== null && row.method !== 'split');
   const kinds = ['cash', 'card', 'storeCredit'] as const;
   const taken = new Set<string>();
   for (const [at, row] of choices.entries()) {
