@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvRow } from '../../../shared/csv';
-import { ImportResponse, ImportRowsResponse } from '../../../shared/imports';
+import { ImportRowsResponse } from '../../../shared/imports';
 import { ProductResponse } from '../../../shared/products';
 import { tag } from '../../test/fixtures';
 import { parsed, startApp, type TestApp, targets } from '../../test/harness';
+import { importCalls } from '../../test/import-calls';
 import { parseCsv } from '../../test/parse-csv';
 
 /**
@@ -19,33 +20,9 @@ describe.each(targets)('a catalogue import from upload to the fixed errors file 
   afterAll(() => t?.close());
 
   const admin = () => t.as.admin.token;
-  const upload = async (text: string, fileName: string) => {
-    const res = await t.call('POST', `/api/imports/products?fileName=${encodeURIComponent(fileName)}`, {
-      token: admin(),
-      body: text,
-      headers: { 'content-type': 'text/csv' },
-    });
-    expect(res.status, res.text).toBe(201);
-    return ImportResponse.parse(res.body).import;
-  };
-  const check = async (id: string, body: object) => {
-    const res = await t.call('POST', `/api/imports/${id}/check`, { token: admin(), body });
-    expect(res.status, res.text).toBe(200);
-    return ImportResponse.parse(res.body).import;
-  };
-  const applied = async (id: string) => {
-    const res = await t.call('POST', `/api/imports/${id}/apply`, { token: admin(), body: {} });
-    expect(res.status, res.text).toBe(202);
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const now = ImportResponse.parse(
-        (await t.call('GET', `/api/imports/${id}`, { token: admin() })).body,
-      ).import;
-      if (now.status !== 'applying') return now;
-      if (Date.now() > deadline) throw new Error(`import ${id} still applying after a minute`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
+  const calls = importCalls(() => t);
+  const upload = (text: string, fileName: string) => calls.upload(text, 'text/csv', fileName);
+  const { check, applied } = calls;
 
   it('imports the good rows, answers the bad ones as a file that, fixed, imports the rest; nothing twice', async () => {
     const k = tag();
