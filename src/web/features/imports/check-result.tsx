@@ -6,6 +6,7 @@ import {
   IMPORT_RESULTS,
   type Import,
   type ImportChange,
+  type ImportError,
   type ImportResult,
   type ImportRow,
   type ImportSummary,
@@ -241,6 +242,29 @@ export function CheckResult({
   );
 }
 
+/** A row's errors (red) or warnings (amber, said as such to a screen reader), each naming its column. */
+function RowProblems({ problems, kind }: { problems: readonly ImportError[]; kind: 'error' | 'warning' }) {
+  if (problems.length === 0) return null;
+  const warning = kind === 'warning';
+  return (
+    <ul className={`space-y-0.5 ${warning ? 'text-amber-800' : 'text-red-800'}`}>
+      {problems.map((problem, index) => (
+        <li
+          // biome-ignore lint/suspicious/noArrayIndexKey: a row's problems in the server's order
+          key={index}
+          className={
+            warning ? 'rounded bg-amber-50 px-1.5 py-0.5 ring-1 ring-amber-200 ring-inset' : undefined
+          }
+        >
+          {warning ? <span className="sr-only">Warning: </span> : null}
+          {problem.column === 'Row' ? null : <span className="font-medium">{problem.column}: </span>}
+          {problem.message}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function CheckedRow({
   row,
   shown,
@@ -289,29 +313,8 @@ function CheckedRow({
         ) : null}
       </Td>
       <Td className="min-w-56">
-        {row.warnings && row.warnings.length > 0 ? (
-          <ul className="space-y-0.5 text-amber-800">
-            {row.warnings.map((warning, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: a row's warnings in the server's order
-              <li key={index} className="rounded bg-amber-50 px-1.5 py-0.5 ring-1 ring-amber-200 ring-inset">
-                <span className="sr-only">Warning: </span>
-                {warning.column === 'Row' ? null : <span className="font-medium">{warning.column}: </span>}
-                {warning.message}
-              </li>
-            ))}
-          </ul>
-        ) : null}
-        {row.errors.length > 0 ? (
-          <ul className="space-y-0.5 text-red-800">
-            {row.errors.map((error, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: a row's errors in the server's order
-              <li key={index}>
-                {error.column === 'Row' ? null : <span className="font-medium">{error.column}: </span>}
-                {error.message}
-              </li>
-            ))}
-          </ul>
-        ) : null}
+        <RowProblems problems={row.warnings ?? []} kind="warning" />
+        <RowProblems problems={row.errors} kind="error" />
       </Td>
       {shown.map(({ column, index }) => {
         const problems = problemsOf(column);

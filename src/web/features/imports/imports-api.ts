@@ -58,9 +58,14 @@ export const importRowsQuery = (id: string, query: ImportRowsQuery) =>
     placeholderData: keepPreviousData,
   });
 
-/** DESIGN §22: the mapping another layout suggests for the import's columns (nothing is written). */
-export const suggestMapping = (id: string, format: ImportFormat) =>
-  api(withQuery(path(id, '/mapping'), { format }), { schema: ImportMappingResponse });
+/** DESIGN §22: asks the mapping another layout suggests for the import's columns (nothing is written). */
+export function useSuggestMapping(id: string) {
+  return useMutation({
+    mutationFn: (format: ImportFormat) =>
+      api(withQuery(path(id, '/mapping'), { format }), { schema: ImportMappingResponse }),
+    meta: { inlineErrors: true },
+  });
+}
 
 /** The failed rows as the file had them, plus an Error column (the CSV button adds format=csv). */
 export const importErrorsPath = (id: string) => path(id, '/errors');

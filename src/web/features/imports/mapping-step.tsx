@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import {
   IMPORT_FIELD_HEADER,
@@ -20,7 +19,7 @@ import { errorMessage } from '../../lib/api';
 import { formatCount } from '../../lib/format';
 import { useLocations } from '../../lib/locations';
 import { counted, StepHeading, useSlow } from './import-parts';
-import { suggestMapping, useCheckImport } from './imports-api';
+import { useCheckImport, useSuggestMapping } from './imports-api';
 
 const DEFAULT_OPTIONS: ImportOptions = {
   matchBy: 'sku',
@@ -134,14 +133,7 @@ export function MappingStep({
   const [options, setOptions] = useState<ImportOptions>(() => item.options ?? DEFAULT_OPTIONS);
   const [format, setFormat] = useState<ImportFormat>(() => item.options?.format ?? item.format);
   // DESIGN §22: another layout chosen, its mapping asked for and shown in place of this one.
-  const suggest = useMutation({
-    mutationFn: (next: ImportFormat) => suggestMapping(item._id, next),
-    meta: { inlineErrors: true },
-    onSuccess: (answer) => {
-      setFormat(answer.format);
-      setMapping(startingMapping({ mapping: answer.mapping, columns: item.columns }));
-    },
-  });
+  const suggest = useSuggestMapping(item._id);
   const locationName = (id: string) =>
     locations.data?.locations.find((place) => place._id === id)?.name ?? 'a location';
   const problems = mappingProblems(mapping, options.matchBy, locationName);
@@ -215,7 +207,14 @@ export function MappingStep({
             value={format}
             disabled={suggest.isPending}
             aria-describedby={`${ids}-format-hint`}
-            onChange={(event) => suggest.mutate(event.target.value as ImportFormat)}
+            onChange={(event) =>
+              suggest.mutate(event.target.value as ImportFormat, {
+                onSuccess: (answer) => {
+                  setFormat(answer.format);
+                  setMapping(startingMapping({ mapping: answer.mapping, columns: item.columns }));
+                },
+              })
+            }
           >
             {FORMATS.map((choice) => (
               <option key={choice.value} value={choice.value}>
