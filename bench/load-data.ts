@@ -142,8 +142,9 @@ export async function loadData(
     // Orders reference existing users and products and copy their snapshot, like real ones.
     await time(
       'location stock',
-      `insert into location_stock (product_id, location_id, stock)
-       select p.id, w.location_id, ${share('p.stock')} from products p cross join ${places} w`,
+      `insert into location_stock (product_id, location_id, stock, stock_value)
+       select p.id, w.location_id, ${share('p.stock')}, round(${share('p.stock')} * p.cost, 2)
+       from products p cross join ${places} w`,
     );
     await time(
       'orders',
@@ -163,7 +164,8 @@ export async function loadData(
        join products p on p.id = o.product_id
        join categories c on c.id = p.category_id`,
     );
-    // The ledger as if every order had gone through the app. Products keep the stock loaded
+    // The ledger as if every order had gone through the app. Every unit is worth the product's
+    // cost (DESIGN §19: an average that never moves), so each value is the sum of its movements'. Products keep the stock loaded
     // above, as their final stock (some sold out, some low), split over the locations. Each
     // (product, location) gets one opening movement of its share plus the units its orders took
     // from there (the main store's always, so every product has one), dated before the first
@@ -180,9 +182,11 @@ export async function loadData(
           note: "'Opening balance'",
           at: `now() - make_interval(days => ${days + 1})`,
           location_id: 'ls.location_id',
+          value: 'round((ls.stock + coalesce(s.units, 0)) * p.cost, 2)',
         },
         stockAfter: 'ls.stock + coalesce(s.units, 0)',
         from: `location_stock ls
+       join products p on p.id = ls.product_id
        left join (select product_id, location_id, sum(quantity)::int as units from orders
                   group by product_id, location_id) s
          on s.product_id = ls.product_id and s.location_id = ls.location_id`,
@@ -201,6 +205,7 @@ export async function loadData(
           order_id: 'o.id',
           at: 'o.order_date',
           location_id: 'o.location_id',
+          value: '-round(o.quantity * o.unit_cost, 2)',
         },
         stockAfter: `ls.stock + sum(o.quantity) over (partition by o.product_id, o.location_id)
                       - sum(o.quantity) over (partition by o.product_id, o.location_id order by o.order_date, o.id

@@ -17,6 +17,8 @@ export const MOVEMENT_KINDS = [
   'transferOut',
   'transferIn',
   'transferLoss',
+  /** DESIGN §19: a cost edited while there is stock: value moves, no units. */
+  'revaluation',
 ] as const;
 /** The transfer movements (DESIGN §17): the ones Σ non-transfer movements leaves out (a transferLoss is a write-off). */
 export const TRANSFER_MOVEMENT_KINDS = ['transferOut', 'transferIn'] as const;
@@ -32,6 +34,7 @@ export const MOVEMENT_KIND_LABEL: Record<(typeof MOVEMENT_KINDS)[number], string
   transferOut: 'Transfer out',
   transferIn: 'Transfer in',
   transferLoss: 'Lost in transit',
+  revaluation: 'Revaluation',
 };
 export type MovementKind = z.infer<typeof MovementKind>;
 
@@ -89,6 +92,8 @@ export const Movement = z.object({
   kind: MovementKind,
   quantity: z.number().int(),
   stockAfter: z.number().int(),
+  /** DESIGN §19: what the units were worth, signed like the quantity (exact to the cent). */
+  value: z.number(),
   reason: z.string().nullable(),
   note: z.string(),
   user: z.object({ _id: z.string().nullable(), name: z.string() }).nullable(),
@@ -127,6 +132,8 @@ export const MOVEMENT_CSV_HEADER = [
   /** DESIGN §17: where, and a transfer movement's transfer (TR-000001). */
   'location',
   'transfer',
+  /** DESIGN §19: the movement's value. */
+  'value',
 ] as const;
 export type MovementQuery = z.input<typeof MovementQuery>;
 export const MovementListResponse = Ok.extend({ movements: z.array(Movement) }).extend(PageInfo.shape);

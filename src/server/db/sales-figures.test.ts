@@ -91,13 +91,13 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
       'select count(*)::int as products, coalesce(sum(stock), 0)::int as stock from products',
     );
     expect(productsKept).toEqual(productsCounted);
-    // Per category: products, units in stock and their value at cost.
+    // Per category: products, units in stock and their value (DESIGN §19: the stock's value).
     const categoryStock = await t.sql(
       `select coalesce(k.category_id, c.category_id) as category_id, k.products, c.products as counted
        from (select category_id, sum(products)::int as products, sum(units)::bigint as units, sum(value) as value
              from category_stock group by category_id) k
        full join (select category_id, count(*)::int as products, sum(stock)::bigint as units,
-                         sum(stock * coalesce(cost, 0)) as value
+                         sum(stock_value) as value
                   from products group by category_id) c on c.category_id = k.category_id
        where (k.products, k.units, k.value) is distinct from (coalesce(c.products, 0), coalesce(c.units, 0),
                                                               coalesce(c.value, 0))`,
@@ -336,7 +336,7 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
   it('keep the daily figures through a deleted user, a moved order, a deleted product and a new time zone', async () => {
     const { id, supplierId } = await t.product({ stock: 100, price: 2.5 });
     const { id: other, categoryId: otherCategory } = await t.product({ stock: 100, price: 7 });
-    await t.sql('update products set cost = 3 where id = $1', [other]);
+    await t.setCost(other, 3);
     const leaving = await t.account('medicalRep');
     const orderOf = async (token: string, productId: string, quantity: number) =>
       parsed(await t.call('POST', '/api/order/add', { token, body: { productId, quantity } }), OrderResponse)
@@ -383,7 +383,7 @@ describe.each(targets)('pre-aggregated sales figures on $name', (target) => {
   it('match the orders with discounts, tax by rate and partial returns, through a moved date, a deleted line and new time zones', async () => {
     // Written directly: the sale of DESIGN §12 is the counter's; these are the rows it writes.
     const { id } = await t.product({ stock: 100, price: 10 });
-    await t.sql('update products set cost = 3 where id = $1', [id]);
+    await t.setCost(id, 3);
     const lines = async (
       at: string,
       rows: Array<
@@ -535,7 +535,7 @@ describe.each(targets)('kept sales figures at the largest amounts on $name', (ta
   it('hold orders at the highest price and the largest quantity: no kept total overflows, and they still match', async () => {
     const price = 999_999_999.99;
     const { id } = await t.product({ stock: 2_000_000_000, price });
-    await t.sql('update products set cost = $1 where id = $2', ['1.00', id]);
+    await t.setCost(id, 1);
     // 101 orders of 999 units pass 10^14 in every daily, monthly and per-product running total.
     for (let i = 0; i < 101; i++) {
       const res = await t.call('POST', '/api/order/add', {

@@ -42,7 +42,7 @@ describe('the ledgers’ refusals', () => {
 
   it('reads every RAISE of the two ledgers’ triggers', () => {
     expect(new Set(stock.map((raise) => raise.code))).toEqual(
-      new Set(['IMS01', 'IMS02', 'IMS05', 'IMS06', 'IMS07', 'IMS08']),
+      new Set(['IMS01', 'IMS02', 'IMS05', 'IMS06', 'IMS07', 'IMS08', 'IMS10']),
     );
     expect(new Set(credit.map((raise) => raise.code))).toEqual(new Set(['IMS03', 'IMS04']));
   });
@@ -67,6 +67,9 @@ describe('the ledgers’ refusals', () => {
         Object.assign(new Error('Stock changes only through stock movements'), { code: 'IMS09' }),
       ),
     ).toBeUndefined();
+    // IMS10, a revaluation where there is no stock, is a writer's fault too: a 500.
+    expect(raisers.get('IMS10')).toEqual(new Set(['stock_movements_apply']));
+    expect(businessError(Object.assign(new Error('Nothing to revalue'), { code: 'IMS10' }))).toBeUndefined();
   });
 
   it('IMS01 says NOT_ENOUGH_STOCK’s sentence without a product', () => {

@@ -6,10 +6,11 @@ import { type ZodType, z } from 'zod';
 import type { Role } from '../../shared/roles';
 import { buildApp } from '../app';
 import type { Config } from '../config';
-import { type Database, migratedPgliteImage, openDatabase } from '../db/connection';
+import { type Database, migratedPgliteImage, openDatabase, runnerOf } from '../db/connection';
 import { users } from '../db/schema';
 import { hashPassword } from '../lib/passwords';
 import type { LoginLimits } from '../lib/throttle';
+import { revalueStock } from '../modules/stock/revalue';
 
 export interface Target {
   name: 'pglite' | 'postgres';
@@ -59,12 +60,18 @@ export interface TestApp {
   ): Promise<Answer>;
   /** Creates a user of a role directly in the database and signs it in. */
   account(role: Role, name?: string): Promise<Account>;
-  /** A category, a supplier and a product, with the given stock and price. */
+  /** A category, a supplier and a product, with the given stock, price and cost (none unless given). */
   product(values?: {
     name?: string;
     stock?: number;
     price?: number;
+    cost?: number;
   }): Promise<{ id: string; categoryId: string; supplierId: string }>;
+  /**
+   * Sets a product's cost as the product form does (DESIGN §19): its stock revalued at it by the
+   * ledger's writer, so its value stays the sum of its movements'.
+   */
+  setCost(id: string, cost: number): Promise<void>;
   sql<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
 }
@@ -204,7 +211,7 @@ export async function startApp(
 
   const sql: TestApp['sql'] = (text, params) => database.query(text, params);
 
-  const product: TestApp['product'] = async ({ name, stock = 10, price = 9.99 } = {}) => {
+  const product: TestApp['product'] = async ({ name, stock = 10, price = 9.99, cost } = {}) => {
     const tag = unique();
     const [category] = await sql<{ id: string }>('insert into categories (name) values ($1) returning id', [
       `Category ${tag}`,
@@ -213,10 +220,25 @@ export async function startApp(
       `Supplier ${tag}`,
     ]);
     const [row] = await sql<{ id: string }>(
-      'insert into products (name, price, stock, category_id, supplier_id) values ($1, $2, $3, $4, $5) returning id',
-      [name ?? `Product ${tag}`, price.toFixed(2), stock, category?.id, supplier?.id],
+      `insert into products (name, price, stock, category_id, supplier_id, cost)
+       values ($1, $2, $3, $4, $5, $6) returning id`,
+      [
+        name ?? `Product ${tag}`,
+        price.toFixed(2),
+        stock,
+        category?.id,
+        supplier?.id,
+        cost?.toFixed(2) ?? null,
+      ],
     );
     return { id: row?.id as string, categoryId: category?.id as string, supplierId: supplier?.id as string };
+  };
+
+  const setCost: TestApp['setCost'] = async (id, cost) => {
+    await database.db.transaction(async (tx) => {
+      await runnerOf(tx).query('update products set cost = $2 where id = $1', [id, cost.toFixed(2)]);
+      await revalueStock(runnerOf(tx), [id], null, 'Cost set by a test');
+    });
   };
 
   return {
@@ -226,6 +248,7 @@ export async function startApp(
     call,
     account,
     product,
+    setCost,
     sql,
     close: async () => {
       await app.close();

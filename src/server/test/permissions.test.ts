@@ -200,7 +200,7 @@ async function newTransfer(t: TestApp, sent = false) {
 /** A product with a cost, by its (unique) name. */
 async function costedProduct(t: TestApp): Promise<string> {
   const { id } = await t.product({ name: `Costed ${tag()}`, stock: 50 });
-  await t.sql('update products set cost = 1.25 where id = $1', [id]);
+  await t.setCost(id, 1.25);
   return (await t.sql<{ name: string }>('select name from products where id = $1', [id]))[0]?.name as string;
 }
 

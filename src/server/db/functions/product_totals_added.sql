@@ -2,7 +2,7 @@
 -- category_stock in this transaction's slot (product_totals first: its row guards the slot's
 -- category rows), and gives it its product_stock row (with the copies the dashboard and the
 -- reorder suggestions read, decision 0032) and its product_sales row.
--- Needs: products' id, name, stock, cost, category_id, supplier_id, reorder_point,
+-- Needs: products' id, name, stock, cost, stock_value (the value, DESIGN §19), category_id, supplier_id, reorder_point,
 -- reorder_quantity; product_totals (slot, products, stock), product_stock (every column),
 -- product_sales (product_id, units), category_stock (category_id, slot, products, units, value);
 -- counter_slot(), low_stock_threshold().
@@ -20,7 +20,7 @@ BEGIN
   FROM added_products;
   INSERT INTO product_sales (product_id, units) SELECT id, 0 FROM added_products ORDER BY id;
   INSERT INTO category_stock AS t (category_id, slot, products, units, value)
-  SELECT category_id, counter_slot(), count(*), sum(stock), sum(stock * coalesce(cost, 0))
+  SELECT category_id, counter_slot(), count(*), sum(stock), sum(stock_value)
   FROM added_products GROUP BY category_id ORDER BY category_id
   ON CONFLICT (category_id, slot) DO UPDATE
     SET products = t.products + excluded.products, units = t.units + excluded.units, value = t.value + excluded.value;

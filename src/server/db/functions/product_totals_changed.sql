@@ -4,7 +4,7 @@
 -- reorder quantity; decision 0032). The slot's product_totals row is written first whenever a
 -- category row of the slot may change, or a product may enter or leave "to reorder" (whose count
 -- product_stock's triggers keep in that row), so it guards them.
--- Needs: products' id, name, stock, cost, category_id, supplier_id, reorder_point,
+-- Needs: products' id, name, stock, cost, stock_value (the value, DESIGN §19), category_id, supplier_id, reorder_point,
 -- reorder_quantity; product_totals (slot, products, stock), product_stock (every column),
 -- category_stock (category_id, slot, products, units, value); counter_slot(), low_stock_threshold().
 -- Trigger: product_totals_changed, AFTER UPDATE ON products REFERENCING OLD TABLE AS old_products
@@ -19,7 +19,7 @@ BEGIN
   -- The slot's guard row first, whenever a category row of the slot may change below.
   IF delta <> 0 OR EXISTS (
     SELECT 1 FROM new_products n JOIN old_products o ON o.id = n.id
-    WHERE (n.category_id, n.stock, n.cost, n.reorder_point) IS DISTINCT FROM (o.category_id, o.stock, o.cost, o.reorder_point)
+    WHERE (n.category_id, n.stock, n.cost, n.reorder_point, n.stock_value) IS DISTINCT FROM (o.category_id, o.stock, o.cost, o.reorder_point, o.stock_value)
   ) THEN
     INSERT INTO product_totals AS t (slot, products, stock)
     VALUES (tx_slot, 0, delta)
@@ -39,9 +39,9 @@ BEGIN
                           excluded.category_id, excluded.supplier_id, excluded.cost, excluded.reorder_quantity);
   INSERT INTO category_stock AS t (category_id, slot, products, units, value)
   SELECT category_id, tx_slot, sum(n), sum(units), sum(value)
-  FROM (SELECT category_id, 1 AS n, stock AS units, stock * coalesce(cost, 0) AS value FROM new_products
+  FROM (SELECT category_id, 1 AS n, stock AS units, stock_value AS value FROM new_products
         UNION ALL
-        SELECT category_id, -1, -stock, -stock * coalesce(cost, 0) FROM old_products) d
+        SELECT category_id, -1, -stock, -stock_value FROM old_products) d
   GROUP BY category_id HAVING sum(n) <> 0 OR sum(units) <> 0 OR sum(value) <> 0 ORDER BY category_id
   ON CONFLICT (category_id, slot) DO UPDATE
     SET products = t.products + excluded.products, units = t.units + excluded.units, value = t.value + excluded.value;

@@ -10,8 +10,10 @@
 -- Locations (DESIGN §17): the opening stock is at ims.opening_location_id when set (an import
 -- into a location), else at the default location; its location_stock rows are made here, in one
 -- statement too (one trigger level down, which location_stock_from_ledger lets through).
--- Needs: products' id, stock; stock_movements (product_id, kind, quantity, stock_after, note,
--- user_id, user_name, location_id); location_stock (product_id, location_id, stock); default_location().
+-- Value (DESIGN §19): the opening stock is worth the product's stock_value (stock × cost, which
+-- products_opening_value gave it), at its location and in its movement.
+-- Needs: products' id, stock, stock_value; stock_movements (product_id, kind, quantity, stock_after, note,
+-- user_id, user_name, location_id, value); location_stock (product_id, location_id, stock, stock_value); default_location().
 -- Trigger: products_opening_movement, AFTER INSERT ON products REFERENCING NEW TABLE AS
 -- added_products FOR EACH STATEMENT (migration 0010).
 CREATE OR REPLACE FUNCTION products_opening_movement() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -19,10 +21,10 @@ DECLARE
   named_note text := nullif(current_setting('ims.opening_note', true), '');
   place uuid := coalesce(nullif(current_setting('ims.opening_location_id', true), '')::uuid, default_location());
 BEGIN
-  INSERT INTO location_stock (product_id, location_id, stock)
-  SELECT id, place, stock FROM added_products WHERE stock <> 0 ORDER BY id;
-  INSERT INTO stock_movements (product_id, location_id, kind, quantity, stock_after, note, user_id, user_name)
-  SELECT id, place, 'initial', stock, stock, coalesce(named_note, 'Opening balance'),
+  INSERT INTO location_stock (product_id, location_id, stock, stock_value)
+  SELECT id, place, stock, stock_value FROM added_products WHERE stock <> 0 ORDER BY id;
+  INSERT INTO stock_movements (product_id, location_id, kind, quantity, stock_after, value, note, user_id, user_name)
+  SELECT id, place, 'initial', stock, stock, stock_value, coalesce(named_note, 'Opening balance'),
          CASE WHEN named_note IS NULL THEN NULL
               ELSE nullif(current_setting('ims.opening_user_id', true), '')::uuid END,
          CASE WHEN named_note IS NULL THEN NULL

@@ -21,10 +21,24 @@
 -- order, note, user, location and transfer (inserted here, one trigger level down, applied like
 -- any other), so that a lot = the sum of its movements and a product = the sum of its lots = the
 -- sum of its movements, at every location and over all of them.
--- The product's row is locked before its location's row and its lots (as by every sale, which
--- locks its products first), so two writers of one product's stock never wait on each other in a
--- circle.
--- Needs: products (id, stock, tracking, name), location_stock (product_id, location_id, stock),
+-- The product's row is locked first, before its location's row and its lots (as by every sale,
+-- which locks its products first), so two writers of one product's stock never wait on each other
+-- in a circle; IMS10 refuses a revaluation where there is no stock.
+-- Value (DESIGN §19, decision 0046). Every movement carries its value (cents, signed like its
+-- quantity), added here to the location's stock_value and the product's, in the same statements
+-- as the units, so that each is the sum of its movements' values and reaches 0 with the stock:
+-- * out: round(quantity × value ÷ stock) at the location, the last unit there taking what is left;
+--   a refund's write-off (an adjustment naming the refund) takes out what its return brought in;
+-- * in: a receipt or an opening movement at the value its writer gives (quantity × unit cost); a
+--   return with its order at the value its sale took, pro rata by the cumulative rule (units back
+--   brought to N: round(N × value taken ÷ units taken) less what came back before), a sale from
+--   before the books (no value taken) at the order's unit cost; a transferIn likewise at what its
+--   transfer's transferOut took (nothing for one sent before the books); any other gain (found, counted up, an adjustment) at the
+--   product's average, round(quantity × stock_value ÷ stock), or quantity × cost at no stock;
+-- * a revaluation (0 units) moves the value its writer gives at a location holding stock.
+-- The product's cost follows: stock_value ÷ stock to the cent while there is stock.
+-- Needs: products (id, stock, tracking, name, cost, stock_value), location_stock.stock_value,
+-- orders.unit_cost, location_stock (product_id, location_id, stock),
 -- lots (id, product_id, number, expires_on, quantity, created_at), lot_stock (lot_id,
 -- location_id, product_id, quantity), stock_movements (every column), default_location(),
 -- report_settings.time_zone (through store_today()).
@@ -32,59 +46,73 @@
 CREATE OR REPLACE FUNCTION stock_movements_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   after integer;
-  tracked text;
-  named text;
+  product record;
   picked record;
   wanted integer;
   part integer;
   first boolean := true;
   today date;
   unexpired integer;
+  here_stock integer;
+  here_value numeric;
+  worth numeric;
+  took_units integer;
+  took_worth numeric;
+  back_units integer;
+  back_worth numeric;
+  sold_cost numeric;
+  named text;
 BEGIN
   IF NEW.location_id IS NULL THEN
     NEW.location_id := default_location();
   END IF;
   -- The opening movement of a product inserted with its stock (products_opening_movement, one
-  -- trigger level down) records stock that is already there, at its location too.
+  -- trigger level down) records stock and value that are already there, at its location too.
   IF NEW.kind = 'initial' AND pg_trigger_depth() > 1 THEN
+    NEW.value := coalesce(NEW.value, 0);
     RETURN NEW;
   END IF;
-  -- A movement of nothing (a count that found what the records hold: most lines of a stocktake)
-  -- changes no stock: the product's row is locked as an update would lock it, its lot checked,
-  -- and the stock after it is the location's as it stands. A tracked product's naming no lot
-  -- goes the usual way (and is refused there).
-  IF NEW.quantity = 0 THEN
-    SELECT tracking INTO tracked FROM products WHERE id = NEW.product_id FOR NO KEY UPDATE;
-    IF NOT FOUND THEN
-      RAISE EXCEPTION 'Product not found' USING ERRCODE = 'IMS02';
-    END IF;
-    IF tracked = 'none' OR NEW.lot_id IS NOT NULL THEN
-      IF NEW.lot_id IS NOT NULL THEN
-        PERFORM 1 FROM lots WHERE id = NEW.lot_id AND product_id = NEW.product_id;
-        IF NOT FOUND THEN
-          RAISE EXCEPTION 'Lot not found' USING ERRCODE = 'IMS08';
-        END IF;
-      END IF;
-      SELECT stock INTO after FROM location_stock
-      WHERE product_id = NEW.product_id AND location_id = NEW.location_id;
-      NEW.stock_after := coalesce(after, 0);
-      RETURN NEW;
-    END IF;
-  END IF;
-  -- A product without lots, or a movement naming its lot: one conditional update, as ever.
-  UPDATE products SET stock = stock + NEW.quantity
-  WHERE id = NEW.product_id AND stock + NEW.quantity >= 0
-    AND (NEW.lot_id IS NOT NULL OR tracking = 'none');
+  -- The product's row first (as every sale locks its products first), so two writers of one
+  -- product's stock never wait on each other in a circle; what it holds is then stable here.
+  SELECT stock, tracking, name, cost, stock_value INTO product
+  FROM products WHERE id = NEW.product_id FOR NO KEY UPDATE;
   IF NOT FOUND THEN
-    SELECT tracking, name INTO tracked, named FROM products WHERE id = NEW.product_id FOR UPDATE;
-    IF NOT FOUND THEN
-      RAISE EXCEPTION 'Product not found' USING ERRCODE = 'IMS02';
+    RAISE EXCEPTION 'Product not found' USING ERRCODE = 'IMS02';
+  END IF;
+  -- A movement of nothing (a count that found what the records hold: most lines of a stocktake)
+  -- changes no stock: its lot is checked and the stock after it is the location's as it stands.
+  -- A revaluation moves its value there. A tracked product's naming no lot goes the usual way
+  -- (and is refused there), but for a revaluation, which values the product at the location.
+  IF NEW.quantity = 0 AND (product.tracking = 'none' OR NEW.lot_id IS NOT NULL OR NEW.kind = 'revaluation') THEN
+    IF NEW.lot_id IS NOT NULL THEN
+      PERFORM 1 FROM lots WHERE id = NEW.lot_id AND product_id = NEW.product_id;
+      IF NOT FOUND THEN
+        RAISE EXCEPTION 'Lot not found' USING ERRCODE = 'IMS08';
+      END IF;
     END IF;
-    IF tracked = 'none' OR NEW.lot_id IS NOT NULL THEN
-      RAISE EXCEPTION 'Not enough stock' USING ERRCODE = 'IMS01';
+    SELECT stock INTO after FROM location_stock
+    WHERE product_id = NEW.product_id AND location_id = NEW.location_id;
+    NEW.stock_after := coalesce(after, 0);
+    NEW.value := CASE WHEN NEW.kind = 'revaluation' THEN coalesce(NEW.value, 0) ELSE 0 END;
+    IF NEW.value <> 0 THEN
+      UPDATE location_stock SET stock_value = stock_value + NEW.value
+      WHERE product_id = NEW.product_id AND location_id = NEW.location_id AND stock > 0
+        AND stock_value + NEW.value >= 0;
+      IF NOT FOUND THEN
+        RAISE EXCEPTION 'Nothing to revalue: no stock at the location, or value below 0' USING ERRCODE = 'IMS10';
+      END IF;
+      UPDATE products SET stock_value = stock_value + NEW.value,
+                          cost = CASE WHEN cost IS NULL AND stock_value + NEW.value = 0 THEN NULL
+                                      ELSE round((stock_value + NEW.value) / stock, 2) END
+      WHERE id = NEW.product_id;
     END IF;
+    RETURN NEW;
+  END IF;
+  -- A lot-tracked product's movement naming no lot has its lots chosen here.
+  IF product.tracking <> 'none' AND NEW.lot_id IS NULL THEN
     IF NEW.kind = 'sale' AND NEW.quantity < 0 THEN
       today := store_today();
+      named := product.name;
       wanted := -NEW.quantity;
       SELECT coalesce(sum(s.quantity), 0) INTO unexpired
       FROM lot_stock s JOIN lots l ON l.id = s.lot_id
@@ -145,26 +173,79 @@ BEGIN
     ELSE
       RAISE EXCEPTION 'Name the lot: this product is tracked by lot' USING ERRCODE = 'IMS06';
     END IF;
-    UPDATE products SET stock = stock + NEW.quantity
-    WHERE id = NEW.product_id AND stock + NEW.quantity >= 0;
-    IF NOT FOUND THEN
+    -- The further lots' movements were applied one level down: the product as they left it.
+    SELECT stock, tracking, name, cost, stock_value INTO product FROM products WHERE id = NEW.product_id;
+  END IF;
+  IF product.stock + NEW.quantity < 0 THEN
+    RAISE EXCEPTION 'Not enough stock' USING ERRCODE = 'IMS01';
+  END IF;
+  SELECT stock, stock_value INTO here_stock, here_value FROM location_stock
+  WHERE product_id = NEW.product_id AND location_id = NEW.location_id;
+  here_stock := coalesce(here_stock, 0);
+  here_value := coalesce(here_value, 0);
+  -- The value (DESIGN §19).
+  IF NEW.quantity < 0 THEN
+    IF here_stock + NEW.quantity < 0 THEN
       RAISE EXCEPTION 'Not enough stock' USING ERRCODE = 'IMS01';
     END IF;
+    IF here_stock + NEW.quantity = 0 THEN
+      worth := -here_value;
+    ELSIF NEW.kind = 'adjustment' AND NEW.refund_id IS NOT NULL THEN
+      SELECT coalesce(sum(value), 0) INTO worth FROM stock_movements
+      WHERE refund_id = NEW.refund_id AND kind = 'return' AND product_id = NEW.product_id
+        AND order_id IS NOT DISTINCT FROM NEW.order_id AND lot_id IS NOT DISTINCT FROM NEW.lot_id
+        AND location_id = NEW.location_id;
+      worth := greatest(-worth, -here_value);
+    ELSE
+      worth := round(NEW.quantity * here_value / here_stock, 2);
+    END IF;
+  ELSIF NEW.value IS NOT NULL AND NEW.kind IN ('receipt', 'initial') THEN
+    worth := NEW.value;
+  ELSE
+    IF NEW.kind = 'return' AND NEW.order_id IS NOT NULL THEN
+      SELECT -sum(quantity) FILTER (WHERE kind = 'sale'), -sum(value) FILTER (WHERE kind = 'sale'),
+             coalesce(sum(quantity) FILTER (WHERE kind = 'return'), 0),
+             coalesce(sum(value) FILTER (WHERE kind = 'return'), 0),
+             (SELECT unit_cost FROM orders WHERE id = NEW.order_id)
+      INTO took_units, took_worth, back_units, back_worth, sold_cost FROM stock_movements
+      WHERE order_id = NEW.order_id AND product_id = NEW.product_id AND kind IN ('sale', 'return');
+    ELSIF NEW.kind = 'transferIn' AND NEW.transfer_id IS NOT NULL THEN
+      SELECT -sum(quantity) FILTER (WHERE kind = 'transferOut'), -sum(value) FILTER (WHERE kind = 'transferOut'),
+             coalesce(sum(quantity) FILTER (WHERE kind = 'transferIn'), 0),
+             coalesce(sum(value) FILTER (WHERE kind = 'transferIn'), 0)
+      INTO took_units, took_worth, back_units, back_worth FROM stock_movements
+      WHERE transfer_id = NEW.transfer_id AND product_id = NEW.product_id AND kind IN ('transferOut', 'transferIn');
+    END IF;
+    IF took_units > 0 AND (took_worth > 0 OR NEW.kind = 'transferIn') THEN
+      worth := greatest(round(least(back_units + NEW.quantity, took_units) * took_worth / took_units, 2)
+                        - back_worth, 0);
+    ELSIF took_units > 0 AND sold_cost IS NOT NULL THEN
+      worth := round(NEW.quantity * sold_cost, 2);
+    ELSIF product.stock > 0 THEN
+      worth := round(NEW.quantity * product.stock_value / product.stock, 2);
+    ELSE
+      worth := round(NEW.quantity * coalesce(product.cost, 0), 2);
+    END IF;
   END IF;
+  NEW.value := worth;
   -- The location: units out come from its row, never below zero; units in make the row if need be.
   IF NEW.quantity < 0 THEN
-    UPDATE location_stock SET stock = stock + NEW.quantity
-    WHERE product_id = NEW.product_id AND location_id = NEW.location_id AND stock + NEW.quantity >= 0
+    UPDATE location_stock SET stock = stock + NEW.quantity, stock_value = stock_value + worth
+    WHERE product_id = NEW.product_id AND location_id = NEW.location_id
     RETURNING stock INTO after;
-    IF NOT FOUND THEN
-      RAISE EXCEPTION 'Not enough stock' USING ERRCODE = 'IMS01';
-    END IF;
   ELSE
-    INSERT INTO location_stock AS s (product_id, location_id, stock)
-    VALUES (NEW.product_id, NEW.location_id, NEW.quantity)
-    ON CONFLICT (product_id, location_id) DO UPDATE SET stock = s.stock + excluded.stock
+    INSERT INTO location_stock AS s (product_id, location_id, stock, stock_value)
+    VALUES (NEW.product_id, NEW.location_id, NEW.quantity, worth)
+    ON CONFLICT (product_id, location_id)
+      DO UPDATE SET stock = s.stock + excluded.stock, stock_value = s.stock_value + excluded.stock_value
     RETURNING stock INTO after;
   END IF;
+  UPDATE products SET
+    stock = stock + NEW.quantity,
+    stock_value = stock_value + worth,
+    cost = CASE WHEN stock + NEW.quantity > 0 AND (cost IS NOT NULL OR stock_value + worth <> 0)
+                THEN round((stock_value + worth) / (stock + NEW.quantity), 2) ELSE cost END
+  WHERE id = NEW.product_id;
   IF NEW.lot_id IS NOT NULL THEN
     UPDATE lots SET quantity = quantity + NEW.quantity
     WHERE id = NEW.lot_id AND product_id = NEW.product_id AND quantity + NEW.quantity >= 0

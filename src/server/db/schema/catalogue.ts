@@ -81,8 +81,17 @@ export const products = pg.pgTable(
     description: pg.text('description').notNull().default(''),
     price: pg.numeric('price', { precision: 12, scale: 2 }).notNull(),
     stock: pg.integer('stock').notNull(),
-    /** Weighted average unit cost of what was received (DESIGN §9); null while unknown. */
+    /**
+     * The unit cost (DESIGN §9, §19): while there is stock, stock_value ÷ stock to the cent, kept so
+     * by the ledger's trigger; with none, the last known (the one a gain is valued at). null while
+     * unknown.
+     */
     cost: pg.numeric('cost', { precision: 12, scale: 2 }),
+    /**
+     * DESIGN §19: what the stock is worth, the sum of its movements' values (and of its locations'
+     * stock_value), kept by the ledger's trigger alone; 0 with the stock.
+     */
+    stockValue: pg.numeric('stock_value', { precision: 20, scale: 2 }).notNull().default('0'),
     /** null: the store's LOW_STOCK_THRESHOLD applies. */
     reorderPoint: pg.integer('reorder_point'),
     /** null: twice the reorder point, less stock and what is on order. */
@@ -117,6 +126,10 @@ export const products = pg.pgTable(
     pg.check('products_price_nonnegative', sql`${t.price} >= 0`),
     pg.check('products_stock_nonnegative', sql`${t.stock} >= 0`),
     pg.check('products_cost_nonnegative', sql`${t.cost} >= 0`),
+    pg.check(
+      'products_stock_value_valid',
+      sql`${t.stockValue} >= 0 and (${t.stock} > 0 or ${t.stockValue} = 0)`,
+    ),
     pg.check('products_reorder_point_nonnegative', sql`${t.reorderPoint} >= 0`),
     pg.check('products_reorder_quantity_positive', sql`${t.reorderQuantity} >= 1`),
     pg.check('products_variant_whole', sql`(${t.itemId} is null) = (${t.optionValues} is null)`),

@@ -44,6 +44,8 @@ export const locationStock = pg.pgTable(
       .notNull()
       .references(() => locations.id, { onDelete: 'restrict' }),
     stock: pg.integer('stock').notNull().default(0),
+    /** DESIGN §19: what the stock here is worth, the sum of the movements' values here; 0 with the stock. */
+    stockValue: pg.numeric('stock_value', { precision: 20, scale: 2 }).notNull().default('0'),
     reorderPoint: pg.integer('reorder_point'),
     reorderQuantity: pg.integer('reorder_quantity'),
     /** Units on order for this location: ordered − received over its open purchase orders' lines. */
@@ -52,6 +54,10 @@ export const locationStock = pg.pgTable(
   (t) => [
     pg.primaryKey({ columns: [t.productId, t.locationId] }),
     pg.check('location_stock_nonnegative', sql`${t.stock} >= 0`),
+    pg.check(
+      'location_stock_value_valid',
+      sql`${t.stockValue} >= 0 and (${t.stock} > 0 or ${t.stockValue} = 0)`,
+    ),
     pg.check('location_stock_on_order_nonnegative', sql`${t.onOrder} >= 0`),
     pg.check(
       'location_stock_reorder_point_nonnegative',

@@ -72,6 +72,13 @@ export const stockMovements = pg.pgTable(
     kind: pg.text('kind').notNull(),
     /** Signed: units in (+) or out (−). */
     quantity: pg.integer('quantity').notNull(),
+    /**
+     * DESIGN §19: what the units were worth, signed like the quantity (exact to the cent). The
+     * ledger's trigger fills it in (the average at the location out, the receipt's cost or the
+     * sale's value in); a receipt, a revaluation and an opening movement may give it. No default:
+     * a writer that leaves it out leaves it to the trigger.
+     */
+    value: pg.numeric('value', { precision: 20, scale: 2 }).notNull(),
     /** The product's stock right after this movement; set by the trigger that applies it. */
     stockAfter: pg.integer('stock_after').notNull().default(0),
     reason: pg.text('reason'),
@@ -98,13 +105,15 @@ export const stockMovements = pg.pgTable(
   (t) => [
     pg.check(
       'stock_movements_kind_known',
-      sql`${t.kind} in ('initial','sale','return','receipt','adjustment','count','transferOut','transferIn','transferLoss')`,
+      sql`${t.kind} in ('initial','sale','return','receipt','adjustment','count','transferOut','transferIn','transferLoss','revaluation')`,
     ),
     pg.check(
       'stock_movements_reason_known',
       sql`${t.reason} is null or ${t.reason} in ('received','damaged','lost','found','returned','correction','expired')`,
     ),
     pg.check('stock_movements_stock_after_nonnegative', sql`${t.stockAfter} >= 0`),
+    // A revaluation moves value, never units (DESIGN §19).
+    pg.check('stock_movements_revaluation_no_units', sql`${t.kind} <> 'revaluation' or ${t.quantity} = 0`),
     // A product's history, newest first, is read in this order.
     pg
       .index('stock_movements_product_at_idx')

@@ -110,7 +110,7 @@ export const DASHBOARD_AT = statement(
      select product_id, sum(units) as units, sum(revenue) as revenue from ${EVER_AT} o group by product_id
    ), held as (
      select count(*) as products, coalesce(sum(ls.stock), 0) as units,
-            coalesce(sum(ls.stock * coalesce(p.cost, 0)), 0) as value
+            coalesce(sum(ls.stock_value), 0) as value
      from location_stock ls join products p on p.id = ls.product_id
      where ls.location_id = $1::uuid and ls.stock > 0
    )

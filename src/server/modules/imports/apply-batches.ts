@@ -18,6 +18,7 @@ import { pgCode, violatedConstraint } from '../../lib/errors';
 import { rowsOf } from '../../lib/sql';
 import { type Actor, recordAudit } from '../audit/audit.repository';
 import { type NewMovement, recordMovements } from '../stock/movements';
+import { revalueStock } from '../stock/revalue';
 import {
   afterWrite,
   type ColumnOf,
@@ -594,6 +595,9 @@ export class ApplyJob {
         )}
           from jsonb_array_elements(${JSON.stringify([...updated.values()])}::jsonb) as v
          where p.id = (v->>'id')::uuid`);
+      // DESIGN §19: a cost the file changes revalues the stock there is at it.
+      const costed = [...updated.values()].filter((v) => 'cost' in v).map((v) => String(v.id));
+      await revalueStock(runnerOf(tx), costed.sort(), this.actor, this.note);
     }
     // A movement naming its lot moves the product and the lot together (the ledger's trigger).
     await recordMovements(

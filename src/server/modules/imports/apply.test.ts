@@ -405,16 +405,16 @@ describe.each(targets)('catalogue import apply on $name', (target) => {
 
   describe('matched products', () => {
     /** A product with a SKU and the stock given, its opening movement included. */
-    const existing = async (stock: number) => {
+    const existing = async (stock: number, cost?: number) => {
       const sku = `UP-${tag()}`;
-      const { id } = await t.product({ stock, price: 4 });
+      const { id } = await t.product({ stock, price: 4, cost });
       await t.sql('update products set sku = $2 where id = $1', [id, sku]);
       return { id, sku };
     };
 
     it('updates the mapped fields, “-” clearing; stock set writes a count movement of the difference noted with the file', async () => {
-      const p = await existing(10);
-      await t.sql('update products set cost = 3, reorder_point = 2 where id = $1', [p.id]);
+      const p = await existing(10, 3);
+      await t.sql('update products set reorder_point = 2 where id = $1', [p.id]);
       const [rate] = await t.sql<{ name: string }>(
         'insert into tax_rates (name, rate) values ($1, 5) returning name',
         [`Rate ${tag()}`],
@@ -457,7 +457,8 @@ describe.each(targets)('catalogue import apply on $name', (target) => {
         supplier,
         tax_rate: rate?.name,
       });
-      const moves = await movementsOf(p.id);
+      const all = await movementsOf(p.id);
+      const moves = all.filter((move) => move.kind !== 'revaluation');
       expect(moves.at(-1)).toEqual({
         kind: 'count',
         quantity: -6,
@@ -466,6 +467,15 @@ describe.each(targets)('catalogue import apply on $name', (target) => {
         user_id: admin.id,
       });
       expect(moves).toHaveLength(2);
+      // DESIGN §19: the cost cleared, the 10 units there were are worth 0 (they were 30.00).
+      expect(all.filter((move) => move.kind === 'revaluation')).toEqual([
+        { kind: 'revaluation', quantity: 0, reason: null, note: `import ${fileName}`, user_id: admin.id },
+      ]);
+      const [value] = await t.sql<{ stock_value: string }>(
+        'select stock_value::text from products where id = $1',
+        [p.id],
+      );
+      expect(value?.stock_value).toBe('0.00');
       const [row] = await rowsOf(id);
       expect(row).toMatchObject({ result: 'update', product_id: p.id });
       expect(row?.applied_at).not.toBeNull();
@@ -474,11 +484,11 @@ describe.each(targets)('catalogue import apply on $name', (target) => {
     });
 
     it('leaves fields whose cell is blank or whose column is not mapped, and a stock equal to the file without a movement', async () => {
-      const p = await existing(7);
-      const q = await existing(7);
+      const p = await existing(7, 3);
+      const q = await existing(7, 3);
       for (const { id } of [p, q])
         await t.sql(
-          `update products set description = 'Kept words', cost = 3, reorder_point = 2, reorder_quantity = 5,
+          `update products set description = 'Kept words', reorder_point = 2, reorder_quantity = 5,
                   barcode = $2, tax_rate_id = (select id from tax_rates order by name limit 1)
             where id = $1`,
           [id, `KB-${tag()}`],

@@ -210,9 +210,10 @@ describe.each(targets)('a catalogue import from upload to the fixed errors file 
         [priced, `PR${k}`],
       ] as const)
         await t.sql(
-          `update products set sku = $2, description = 'Stored words', cost = 1.50, barcode = $3 where id = $1`,
+          `update products set sku = $2, description = 'Stored words', barcode = $3 where id = $1`,
           [product.id, sku, `B${sku}`],
         );
+      for (const product of [kept, cleared, priced]) await t.setCost(product.id, 1.5);
       const header = ['Name', 'SKU', 'Barcode', 'Description', 'Price', 'Cost', 'Stock'];
       // As a spreadsheet saves it: a `-` cell bare (csvRow would write it as the text '-).
       const text = [

@@ -26,7 +26,7 @@ describe.each(targets)('orders as CSV on $name', (target) => {
         token: t.as.salesRep.token,
         body: { productId: id, quantity },
       });
-    await t.sql('update products set cost = 0.4 where id = $1', [plain.id]);
+    await t.setCost(plain.id, 0.4);
     const res = await t.call('GET', `/api/order/${t.as.admin.id}?format=csv`, { token: t.as.admin.token });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');

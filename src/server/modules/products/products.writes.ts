@@ -14,6 +14,7 @@ import {
 import { lotForAdding } from '../lots/lots.repository';
 import { firstPurchaseOrderWith } from '../purchasing/purchasing.repository';
 import { recordMovements } from '../stock/movements';
+import { revalueStock } from '../stock/revalue';
 
 /**
  * The writes of a product (DESIGN §8, §15): adding, changing and deleting one, each in one
@@ -210,6 +211,13 @@ export async function updateProduct(
     if (target !== undefined) await move(target - before.stock, 'Stock set in the product form');
     if (moving > 0) await move(-moving, TRACKING_ON);
     await tx.update(products).set(columnValues(rest)).where(eq(products.id, id));
+    if (rest.cost !== undefined && (rest.cost?.toFixed(2) ?? null) !== before.cost)
+      await revalueStock(
+        runnerOf(tx),
+        [id],
+        actor,
+        `Cost set to ${rest.cost?.toFixed(2) ?? 'none'} in the product form`,
+      );
     const into = lot === undefined ? undefined : await lotForAdding(runnerOf(tx), id, lot);
     if (into && moving > 0) await move(moving, TRACKING_ON, into._id);
     const after = await auditedProduct(tx, id);

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AuditChange } from '../../../shared/audit';
 import type { Tracking } from '../../../shared/lots';
+import { centsText, toCents } from '../../../shared/money';
 import {
   type PurchaseOrder,
   type PurchaseOrderStatus,
@@ -390,11 +391,10 @@ export async function cancelPurchaseOrder(tx: Tx, id: string, actor: Actor): Pro
  *    and the receipt, and two receipts of shared products cannot deadlock.
  * 3. Each line's received count grows in one conditional update that never passes the ordered
  *    quantity; a line that would is refused (409) and the whole receipt with it. (Its trigger
- *    takes the units off on order.) Each product's cost becomes the weighted average of the stock
- *    on hand at its cost and the units received at theirs, rounded to the cent (a product
- *    without a cost takes the new one).
+ *    takes the units off on order.)
  * 4. Each line's units arrive by a `receipt` movement naming the purchase order, at its location
- *    (DESIGN §17), which the ledger's trigger applies to the stock there. A lot-tracked product's line names its lots (DESIGN
+ *    (DESIGN §17), worth quantity × the line's unit cost (DESIGN §19: the product's cost becomes
+ *    the average of its stock's value, kept by the trigger), which the ledger's trigger applies to the stock there. A lot-tracked product's line names its lots (DESIGN
  *    §15; 400 without, and 400 when an untracked product's line names some): each lot is found or
  *    created (lotForAdding: a known number with another expiry is a 409) and gets its own
  *    movement naming it, which the trigger adds to the lot with the product.
@@ -439,13 +439,6 @@ export async function receivePurchaseOrder(
       returning l.id as line_id, l.product_id, w.quantity, l.unit_cost`),
   );
   if (took.length !== lines.length) await refuseReceipt(tx, order, lines, took);
-  await tx.execute(sql`
-    update ${products} p set cost = round(
-        (coalesce(p.cost, r.cost_sum / r.units) * p.stock + r.cost_sum) / (p.stock + r.units), 2)
-    from (select product_id, sum(quantity) as units, sum(quantity * unit_cost) as cost_sum
-          from jsonb_to_recordset(${JSON.stringify(took)}::jsonb) as t(product_id uuid, quantity int, unit_cost numeric)
-          group by product_id) r
-    where p.id = r.product_id`);
   const run = runnerOf(tx);
   const movements: NewMovement[] = [];
   for (const row of took) {
@@ -457,9 +450,11 @@ export async function receivePurchaseOrder(
       purchaseOrderId: id,
       locationId: order.locationId,
     };
+    // Worth what the line says it cost (DESIGN §19); the trigger averages it into the stock.
+    const worth = (quantity: number) => centsText(toCents(row.unit_cost) * BigInt(quantity));
     const received = lotsOf.get(row.line_id);
     if (!received) {
-      movements.push({ ...receipt, quantity: row.quantity });
+      movements.push({ ...receipt, quantity: row.quantity, value: worth(row.quantity) });
       continue;
     }
     for (const lot of received) {
@@ -467,7 +462,7 @@ export async function receivePurchaseOrder(
         number: lot.number,
         expiresOn: lot.expiresOn,
       });
-      movements.push({ ...receipt, quantity: lot.quantity, lotId: _id });
+      movements.push({ ...receipt, quantity: lot.quantity, lotId: _id, value: worth(lot.quantity) });
     }
   }
   await recordMovements(run, movements);

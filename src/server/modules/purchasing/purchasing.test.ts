@@ -43,9 +43,10 @@ describe.each(targets)('purchasing on $name', (target) => {
     const made = await t.product({ stock: values.stock ?? 10, name: values.name ?? `Item ${tag()}` });
     const supplier = values.supplier ?? made.supplierId;
     await t.sql(
-      'update products set supplier_id = $2, reorder_point = $3, reorder_quantity = $4, cost = $5 where id = $1',
-      [made.id, supplier, values.reorderPoint ?? null, values.reorderQuantity ?? null, values.cost ?? null],
+      'update products set supplier_id = $2, reorder_point = $3, reorder_quantity = $4 where id = $1',
+      [made.id, supplier, values.reorderPoint ?? null, values.reorderQuantity ?? null],
     );
+    if (values.cost) await t.setCost(made.id, Number(values.cost));
     return { id: made.id, supplier, categoryId: made.categoryId };
   };
   const product = async (id: string) =>

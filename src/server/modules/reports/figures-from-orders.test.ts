@@ -147,8 +147,8 @@ describe.each(targets)('reports and the dashboard by location on $name', (target
     admin = t.as.admin.token;
     widget = (await t.product({ name: 'Widget', stock: 100, price: 10 })).id;
     gadget = (await t.product({ name: 'Gadget', stock: 40, price: 10 })).id;
-    await t.sql('update products set cost = 3 where id = $1', [widget]);
-    await t.sql('update products set cost = 2.5 where id = $1', [gadget]);
+    await t.setCost(widget, 3);
+    await t.setCost(gadget, 2.5);
     // The locations' own routes are another branch's: the second shop is written as they would.
     main = nth(await t.sql<{ id: string }>("select id from locations where name = 'Main store'")).id;
     second = nth(

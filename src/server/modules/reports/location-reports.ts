@@ -387,7 +387,7 @@ export async function taxReportAt(
 const STOCK_AT = statement(
   'reports_stock_at_location',
   `with held as (
-     select p.category_id, count(*) as products, sum(ls.stock) as units, sum(ls.stock * coalesce(p.cost, 0)) as value
+     select p.category_id, count(*) as products, sum(ls.stock) as units, sum(ls.stock_value) as value
      from location_stock ls join products p on p.id = ls.product_id
      where ls.location_id = $1::uuid and ls.stock > 0
      group by p.category_id
@@ -434,7 +434,7 @@ const STOCK_BY_LOCATION = statement(
   'reports_stock_by_location',
   `with sums as (
      select l.id, l.name, l.active, count(ls.product_id) as products, coalesce(sum(ls.stock), 0) as units,
-            coalesce(sum(ls.stock * coalesce(p.cost, 0)), 0) as value
+            coalesce(sum(ls.stock_value), 0) as value
      from locations l
      left join location_stock ls on ls.location_id = l.id and ls.stock > 0
      left join products p on p.id = ls.product_id

@@ -103,7 +103,7 @@ describe.each(targets)('money in the reports on $name', (target) => {
     t = await startApp(target);
     admin = t.as.admin.token;
     productId = (await t.product({ name: 'Widget', stock: 100, price: 10 })).id;
-    await t.sql('update products set cost = 3 where id = $1', [productId]);
+    await t.setCost(productId, 3);
     const carla = await t.call('POST', '/api/customers', { token: t.as.user.token, body: { name: 'Carla' } });
     expect(carla.status, carla.text).toBe(201);
     await sell(

@@ -41,7 +41,8 @@ describe.each(targets)("the sale's statements on $name", (target) => {
       `insert into tax_rates (name, rate) values ($1, 8.875) returning id`,
       [`Rate ${taxed.id.slice(0, 8)}`],
     );
-    await t.sql('update products set tax_rate_id = $1, cost = 7.25 where id = $2', [rate?.id, taxed.id]);
+    await t.sql('update products set tax_rate_id = $1 where id = $2', [rate?.id, taxed.id]);
+    await t.setCost(taxed.id, 7.25);
     const plain = await t.product({ stock: 3, price: 0.99 });
     const tracked = await t.product({ stock: 0, price: 4 });
     await t.sql(`update products set tracking = 'lot' where id = $1`, [tracked.id]);

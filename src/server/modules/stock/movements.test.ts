@@ -260,7 +260,7 @@ describe.each(targets)('recording movements on $name', (target) => {
         await runner.query('alter table stock_movements disable trigger stock_movements_apply');
         await runner.query(
           bulkLoadMovementsInsert({
-            values: { product_id: 'p.id', kind: "'initial'", quantity: '7' },
+            values: { product_id: 'p.id', kind: "'initial'", quantity: '7', value: '0' },
             stockAfter: '7',
             from: 'products p',
             where: 'p.id = $1',

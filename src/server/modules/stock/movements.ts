@@ -38,6 +38,7 @@ export const MOVEMENT_COLUMNS = [
   'location_id',
   'transfer_id',
   'stocktake_id',
+  'value',
 ] as const;
 export type MovementColumn = (typeof MOVEMENT_COLUMNS)[number];
 
@@ -71,6 +72,12 @@ export type NewMovement = {
   /** The stocktake a count was posted by (DESIGN §18). */
   stocktakeId?: string | null;
   /**
+   * DESIGN §19: what the units are worth, exact text ("12.30"), for a receipt (quantity × the
+   * line's unit cost), an opening movement or a revaluation (the value it moves); omitted, the
+   * ledger's trigger values the movement by its rules (the only way for any other kind).
+   */
+  value?: string | null;
+  /**
    * When it happened: an ISO time (seeds and imported history); `'clock'` for the moment the row
    * is written (each row its own time, so a history reads a return before its write-off); omitted,
    * the transaction's time (the column's default).
@@ -100,6 +107,7 @@ const COLUMN_TYPES: Record<MovementColumn, string> = {
   location_id: 'uuid',
   transfer_id: 'uuid',
   stocktake_id: 'uuid',
+  value: 'numeric',
 };
 
 /** What a column is when a movement does not give it. */
@@ -123,7 +131,8 @@ const RECORD = `insert into stock_movements (${MOVEMENT_COLUMNS.join(', ')})
   returning id, at, product_id as "productId", kind, quantity, stock_after as "stockAfter", reason, note,
             user_id as "userId", user_name as "userName", order_id as "orderId",
             purchase_order_id as "purchaseOrderId", refund_id as "refundId", lot_id as "lotId",
-            location_id as "locationId", transfer_id as "transferId", stocktake_id as "stocktakeId"`;
+            location_id as "locationId", transfer_id as "transferId", stocktake_id as "stocktakeId",
+            value::text as value`;
 
 function toRow(movement: NewMovement): Record<MovementColumn, unknown> {
   return {
@@ -142,6 +151,7 @@ function toRow(movement: NewMovement): Record<MovementColumn, unknown> {
     location_id: movement.locationId ?? null,
     transfer_id: movement.transferId ?? null,
     stocktake_id: movement.stocktakeId ?? null,
+    value: movement.value ?? null,
   };
 }
 

@@ -220,8 +220,9 @@ describe.each(targets)('stock by location on $name', (target) => {
       expect(csv.status).toBe(200);
       const [header, first, second] = parseCsv(csv.text);
       expect(header).toEqual([...MOVEMENT_CSV_HEADER]);
-      expect(first?.slice(-2)).toEqual([main.name, number]);
-      expect(second?.slice(-2)).toEqual([main.name, '']);
+      // The location, the transfer and the value (DESIGN §19: the product has no cost, so 0).
+      expect(first?.slice(-3)).toEqual([main.name, number, '0.00']);
+      expect(second?.slice(-3)).toEqual([main.name, '', '0.00']);
       // Two units in transit: they belong to no location.
       const stock = await byLocation(id);
       expect(stock.inTransit).toBe(2);

@@ -46,6 +46,7 @@ export const toMovement = (
   kind: row.kind as MovementKind,
   quantity: row.quantity,
   stockAfter: row.stockAfter,
+  value: Number(row.value),
   reason: row.reason,
   note: row.note,
   user: row.userName === null ? null : { _id: row.userId, name: row.userName },
@@ -324,6 +325,7 @@ export async function movementCsvBatch(
       row.lotExpiresOn,
       row.locationName,
       row.transferNumber ? transferNumber(Number(row.transferNumber)) : null,
+      row.value,
     ]),
     next: nextNewest(rows, size, (row) => ({ at: row.cursorAt, id: row.id })),
   };

@@ -91,7 +91,7 @@ describe.each(targets)('stocktakes through random days on $name', (target) => {
         const made = await t.product({ stock: 0, price: 2 + i });
         const tracked = i >= 3;
         if (tracked) await t.sql(`update products set tracking = 'lot' where id = $1`, [made.id]);
-        await t.sql('update products set cost = $2 where id = $1', [made.id, (1 + i * 0.5).toFixed(2)]);
+        await t.setCost(made.id, 1 + i * 0.5);
         products.push({ ...made, tracked, lots: [] });
       }
       const trackedOf = new Map(products.map((p) => [p.id, p]));

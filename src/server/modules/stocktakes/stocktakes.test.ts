@@ -36,9 +36,8 @@ describe.each(targets)('stocktakes on $name', (target) => {
 
   it('counts a category while it sells, and posts counted − expected at the count', async () => {
     const a = await t.product({ stock: 10, price: 2 });
-    await t.sql(`update products set cost = 1.25, sku = 'ST-A-' || substr(id::text, 1, 8) where id = $1`, [
-      a.id,
-    ]);
+    await t.setCost(a.id, 1.25);
+    await t.sql(`update products set sku = 'ST-A-' || substr(id::text, 1, 8) where id = $1`, [a.id]);
     const b = await t.sql<{ id: string }>(
       `insert into products (name, price, stock, category_id, supplier_id, cost) values ('Second of category', 3, 4, $1, $2, 2) returning id`,
       [a.categoryId, a.supplierId],

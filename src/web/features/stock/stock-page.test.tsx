@@ -27,6 +27,7 @@ function movement(index: number, overrides: Partial<Movement> = {}): Movement {
     kind: 'sale',
     quantity: -1,
     stockAfter: 50,
+    value: -1.2,
     reason: null,
     note: '',
     user: { _id: 'u1', name: 'Rita Rep' },
