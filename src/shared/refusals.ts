@@ -296,6 +296,50 @@ export const REFUSALS = {
     sentence: (facts: { register: string }) =>
       `${facts.register} has an open session: close it before moving the register to another location.`,
   },
+  /** DESIGN §19: an entry dated on or before the lock date, or a lock date that is not allowed. */
+  BOOKS_LOCKED: {
+    status: 409,
+    sentence: (facts: { lockDate: string }) =>
+      `The books are locked up to ${facts.lockDate}: date the entry after it.`,
+  },
+  LOCK_DATE_INVALID: {
+    status: 409,
+    sentence: (facts: { why: 'past' | 'today' | 'earlier'; lockDate?: string }) =>
+      facts.why === 'earlier'
+        ? `The books are locked up to ${facts.lockDate}: the lock date only moves forward.`
+        : 'The lock date must be earlier than today.',
+  },
+  /** A manual entry whose debits and credits differ, or a line with both or neither. */
+  ENTRY_UNBALANCED: {
+    status: 400,
+    sentence: (facts: { debit: string; credit: string }) =>
+      `The entry does not balance: debits ${facts.debit}, credits ${facts.credit}.`,
+  },
+  ENTRY_LINE_SIDE: {
+    status: 400,
+    sentence: (facts: { line: number }) =>
+      `Line ${facts.line} must have a debit or a credit above 0, not both.`,
+  },
+  /** An entry already reversed. */
+  ENTRY_REVERSED: {
+    status: 409,
+    sentence: (facts: { entry: string; by: string }) => `${facts.entry} is already reversed by ${facts.by}.`,
+  },
+  /** An account code another account has. */
+  ACCOUNT_CODE_TAKEN: {
+    status: 409,
+    sentence: (facts: { code: string }) => `Account ${facts.code} already exists.`,
+  },
+  /** Deactivating one of the accounts the postings use. */
+  ACCOUNT_SYSTEM: {
+    status: 409,
+    sentence: (facts: { account: string }) => `${facts.account} is used by the postings and stays active.`,
+  },
+  /** A manual line on an inactive account. */
+  ACCOUNT_INACTIVE: {
+    status: 409,
+    sentence: (facts: { account: string }) => `${facts.account} is inactive: post to an active account.`,
+  },
   /** A repeat of a keyed request while the first still runs, or the key used for another request. */
   IDEMPOTENCY_RUNNING: {
     status: 409,

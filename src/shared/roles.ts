@@ -40,6 +40,9 @@ export const PERMISSIONS = {
   'stocktakes:count': STAFF,
   'stocktakes:manage': ['admin'],
   'reports:read': ['admin'],
+  /** DESIGN §19: the books, read and kept by admins. */
+  'accounting:read': ['admin'],
+  'accounting:write': ['admin'],
   'customers:read': STAFF,
   'customers:create': STAFF,
   'customers:write': ['admin'],

@@ -85,6 +85,8 @@ export type OpenSessionInput = z.input<typeof OpenSessionInput>;
 export const CashMovementInput = z.object({
   amount: SignedCash('The amount'),
   reason: requiredText(TILL_MAX.reason, 'A reason'),
+  /** DESIGN §19: the account the cash comes from (in) or goes to (out); omitted, 1050 Safe / 6900 General expenses. */
+  account: Id.optional(),
 });
 export type CashMovementInput = z.input<typeof CashMovementInput>;
 export const CloseSessionInput = z.object({

@@ -22,10 +22,10 @@ describe('a database whose kept discount counted a line whole until its last uni
       // An older server: its functions counted a line's whole discount while any unit of it stayed.
       await migrate(drizzle({ client }), { migrationsFolder: before });
       for (const { name, text } of databaseFunctions()) {
-        // Bodies of a later migration (0029, locations) name tables this schema has not yet: the
+        // Bodies of a later migration (0029, locations; 0036, the books) name tables this schema has not yet: the
         // older server had the bodies its own migrations made. Before 0035 a product's value was
         // its stock × cost.
-        if (text.includes('location')) continue;
+        if (text.includes('location') || /journal|account/.test(text)) continue;
         const older = text
           .replace(/\(?discount - returned_discount\)?/g, '(returned_quantity < quantity)::int * discount')
           .replace(/, [no]\.stock_value/g, '')

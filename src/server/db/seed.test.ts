@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BooksCheckResponse, ProfitAndLossResponse } from '../../shared/accounting';
 import { LoginResponse } from '../../shared/auth';
 import { ImportListResponse } from '../../shared/imports';
 import { variantName } from '../../shared/items';
@@ -22,6 +23,47 @@ describe('the demo store', () => {
     await seedDemo(t.app.database);
   });
   afterAll(() => t?.close());
+
+  it('keeps ninety days of books that check out against the shop (DESIGN §19)', async () => {
+    const admin = await t.call('POST', '/api/auth/login', {
+      body: { email: 'admin@demo.local', password: DEMO_PASSWORD },
+    });
+    const token = parsed(admin, LoginResponse).token;
+    const check = parsed(await t.call('GET', '/api/accounting/check', { token }), BooksCheckResponse);
+    expect(check.checks.filter((c) => !c.ok)).toEqual([]);
+    // Every sale and movement with a value is posted, dated on its own day over the ninety.
+    const [posted] = await t.sql<{ unposted: number; days: number; kinds: string[] }>(
+      `select (select count(*)::int from sales s where not exists (
+                 select 1 from journal_entries e where e.source_kind = 'sale' and e.source_id = s.id))
+            + (select count(*)::int from stock_movements m where m.value <> 0 and not exists (
+                 select 1 from journal_movements j where j.movement_id = m.id)) as unposted,
+              (select count(distinct date)::int from journal_entries) as days,
+              (select array_agg(distinct source_kind order by source_kind) from journal_entries) as kinds`,
+    );
+    expect(posted?.unposted).toBe(0);
+    expect(posted?.days).toBeGreaterThan(60);
+    expect(posted?.kinds).toEqual(
+      expect.arrayContaining([
+        'cash',
+        'credit',
+        'movement',
+        'receipt',
+        'refund',
+        'return',
+        'sale',
+        'sessionClose',
+        'transfer',
+      ]),
+    );
+    const from = new Date(Date.now() - 95 * 86_400_000).toISOString().slice(0, 10);
+    const pl = parsed(
+      await t.call('GET', `/api/accounting/profit-and-loss?from=${from}`, { token }),
+      ProfitAndLossResponse,
+    );
+    expect(pl.netSales).toBeGreaterThan(1000);
+    expect(pl.grossProfit).toBeLessThan(pl.netSales);
+    expect(pl.months.length).toBeGreaterThanOrEqual(3);
+  });
 
   it('has customers, and counter sales of several lines, each whole and adding up', async () => {
     const [counts] = await t.sql<{ customers: number; sales: number; multi: number; with_customer: number }>(

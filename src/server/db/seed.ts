@@ -12,6 +12,7 @@ import { PRODUCT_NAME } from '../../shared/product';
 import { purchaseOrderNumber } from '../../shared/purchasing';
 import type { Role } from '../../shared/roles';
 import { hashPassword } from '../lib/passwords';
+import { writeHistory } from '../modules/accounting/journal';
 import { type MovementReason, recordMovements } from '../modules/stock/movements';
 import type { Database } from './connection';
 import { seedImports } from './seed-imports';
@@ -144,6 +145,11 @@ export async function seedDemo(
   now = new Date(),
   storeName: string = PRODUCT_NAME,
 ): Promise<void> {
+  // Written table by table, then posted event by event into the books (DESIGN §19).
+  await writeHistory(database, () => seedDemoHistory(database, now, storeName));
+}
+
+async function seedDemoHistory(database: Database, now: Date, storeName: string): Promise<void> {
   const random = seededRandom(20_251_121);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const q = database.query.bind(database);

@@ -179,7 +179,8 @@ function fromCauses<T>(error: unknown, pick: (current: object) => T | undefined)
  * sentence of it (UNEXPIRED_SHORT); IMS06 a movement of a lot-tracked product that names no
  * lot where one must be named, IMS07 one that would take a lot below zero (each of these two the
  * trigger's own sentence, held to LOT_NEEDED's and LOT_SHORT's by refusals.test.ts), IMS08 a lot
- * that is not the product's.
+ * that is not the product's. The books (DESIGN §19, journal_entries_unlocked): IMS11 an entry dated
+ * on or before the lock date, whose DETAIL carries it.
  */
 export const LEDGER_ERRORS: Record<string, (message: string, detail: string) => AppError> = {
   IMS01: () => refuse('NOT_ENOUGH_STOCK'),
@@ -193,6 +194,16 @@ export const LEDGER_ERRORS: Record<string, (message: string, detail: string) => 
   IMS06: (message) => new AppError(400, `${message}.`, { code: 'LOT_NEEDED' }),
   IMS07: (message) => new AppError(409, `${message}.`, { code: 'LOT_SHORT' }),
   IMS08: () => notFound('Lot'),
+  IMS11: (_message, detail) => {
+    const lockDate = (() => {
+      try {
+        return String((JSON.parse(detail) as { lockDate?: unknown }).lockDate ?? '');
+      } catch {
+        return '';
+      }
+    })();
+    return refuse('BOOKS_LOCKED', { lockDate });
+  },
 };
 
 /** The AppError a failure stands for: itself, or a ledger refusal; undefined for a real fault. */

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { authenticate, guardSignedInCheck } from '../lib/auth';
+import { accountingRoutes } from '../modules/accounting/accounting.routes';
 import { auditRoutes } from '../modules/audit/audit.routes';
 import { authRoutes } from '../modules/auth/auth.routes';
 import { categoriesRoutes } from '../modules/categories/categories.routes';
@@ -57,6 +58,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
       await api.register(locationsRoutes);
       await api.register(stocktakesRoutes);
       await api.register(itemsRoutes);
+      await api.register(accountingRoutes);
     },
     { prefix: '/api' },
   );

@@ -8,6 +8,7 @@ import { ExpensiveReads } from '../lib/expensive-reads';
 import { MemoryState, RedisState, type SharedState } from '../lib/shared-state';
 import { allowancesOn, LOGIN_LIMITS, type LoginLimits, LoginThrottle } from '../lib/throttle';
 import { Tokens } from '../lib/tokens';
+import { openBooks } from '../modules/accounting/journal';
 
 export interface AppStateOptions {
   config: Config;
@@ -32,6 +33,8 @@ export async function appState(app: FastifyInstance, options: AppStateOptions): 
   await ensureStoreSettings(database.db, config.storeName);
   if (await setReportTimeZone(database, config.timeZone))
     app.log.info(`reports now count days in ${config.timeZone}: every day was recounted from the orders`);
+  if (await openBooks(database))
+    app.log.info('the books began: the opening entry holds the stock, credit and drawers');
   if (await setLowStockThreshold(database, config.lowStockThreshold))
     app.log.info(`products without their own reorder point now reorder at ${config.lowStockThreshold}`);
   const sharedState =

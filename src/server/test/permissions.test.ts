@@ -113,6 +113,31 @@ async function newLot(t: TestApp): Promise<string> {
 }
 
 /** A stocktake counting one new product at the default location, made by the test admin: its id and product. */
+/** A balanced manual entry's body (DESIGN §19): 1.00 from the safe to the bank, today. */
+async function manualEntryBody(t: TestApp) {
+  const ids = await t.sql<{ code: string; id: string }>(
+    "select code, id from accounts where code in ('1050', '1100')",
+  );
+  const [today] = await t.sql<{ day: string }>('select store_today()::text as day');
+  return {
+    date: today?.day,
+    memo: 'Permission test',
+    lines: [
+      { account: ids.find((row) => row.code === '1100')?.id, debit: 1 },
+      { account: ids.find((row) => row.code === '1050')?.id, credit: 1 },
+    ],
+  };
+}
+
+/** A manual entry posted by the admin; its id. */
+async function manualEntry(t: TestApp): Promise<string> {
+  const answer = await t.call('POST', '/api/accounting/journal', {
+    token: t.as.admin.token,
+    body: await manualEntryBody(t),
+  });
+  return (answer.body as { entry: { _id: string } }).entry._id;
+}
+
 async function newStocktake(t: TestApp): Promise<{ id: string; product: string }> {
   const { id: product } = await t.product({ stock: 3 });
   const made = await t.call('POST', '/api/stocktakes', {
@@ -311,6 +336,104 @@ const ROWS: Row[] = [
     call: 'DELETE /api/products/:id',
     who: ADMIN,
     request: async (t) => ({ method: 'DELETE', url: `/api/products/${(await t.product()).id}` }),
+  },
+  // DESIGN §19: the books, the admins' alone.
+  {
+    call: 'GET /api/accounting/accounts',
+    who: ADMIN,
+    request: async () => ({ method: 'GET', url: '/api/accounting/accounts' }),
+  },
+  {
+    call: 'POST /api/accounting/accounts',
+    who: ADMIN,
+    request: async () => ({
+      method: 'POST',
+      url: '/api/accounting/accounts',
+      body: { code: `8${Math.floor(Math.random() * 1e6)}`, name: 'Permission test', type: 'expense' },
+    }),
+  },
+  {
+    call: 'PUT /api/accounting/accounts/:id',
+    who: ADMIN,
+    request: async (t) => ({
+      method: 'PUT',
+      url: `/api/accounting/accounts/${(await t.sql<{ id: string }>("select id from accounts where code = '6900'"))[0]?.id}`,
+      body: { name: 'General expenses' },
+    }),
+  },
+  {
+    call: 'GET /api/accounting/journal',
+    who: ADMIN,
+    request: async () => ({ method: 'GET', url: '/api/accounting/journal' }),
+  },
+  {
+    call: 'GET /api/accounting/journal/:id',
+    who: ADMIN,
+    request: async (t) => ({ method: 'GET', url: `/api/accounting/journal/${await manualEntry(t)}` }),
+  },
+  {
+    call: 'POST /api/accounting/journal',
+    who: ADMIN,
+    request: async (t) => ({
+      method: 'POST',
+      url: '/api/accounting/journal',
+      body: await manualEntryBody(t),
+    }),
+  },
+  {
+    call: 'POST /api/accounting/journal/:id/reverse',
+    who: ADMIN,
+    request: async (t) => ({
+      method: 'POST',
+      url: `/api/accounting/journal/${await manualEntry(t)}/reverse`,
+      body: {},
+    }),
+  },
+  {
+    call: 'GET /api/accounting/settings',
+    who: ADMIN,
+    request: async () => ({ method: 'GET', url: '/api/accounting/settings' }),
+  },
+  {
+    call: 'PUT /api/accounting/settings',
+    who: ADMIN,
+    request: async (t) => ({
+      method: 'PUT',
+      url: '/api/accounting/settings',
+      body: {
+        lockDate:
+          (await t.sql<{ lock_date: string | null }>('select lock_date::text from accounting_settings'))[0]
+            ?.lock_date ?? null,
+      },
+    }),
+  },
+  {
+    call: 'GET /api/accounting/trial-balance',
+    who: ADMIN,
+    request: async () => ({ method: 'GET', url: '/api/accounting/trial-balance' }),
+  },
+  {
+    call: 'GET /api/accounting/profit-and-loss',
+    who: ADMIN,
+    request: async () => ({ method: 'GET', url: '/api/accounting/profit-and-loss' }),
+  },
+  {
+    call: 'GET /api/accounting/balance-sheet',
+    who: ADMIN,
+    request: async () => ({ method: 'GET', url: '/api/accounting/balance-sheet' }),
+  },
+  {
+    call: 'GET /api/accounting/ledger',
+    who: ADMIN,
+    request: async (t) => ({
+      method: 'GET',
+      url: `/api/accounting/ledger?account=${(await t.sql<{ id: string }>("select id from accounts where code = '1300'"))[0]?.id}`,
+    }),
+  },
+  {
+    call: 'GET /api/accounting/check',
+    who: ADMIN,
+    request: async () => ({ method: 'GET', url: '/api/accounting/check' }),
   },
   // DESIGN §22: items and their variants, read by every role that works in the store, made by admins.
   {

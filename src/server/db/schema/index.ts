@@ -1,6 +1,7 @@
 // The database's tables by area; drizzle-kit reads this file (drizzle.config.ts), and the app
 // passes every export to drizzle, so only tables and sequences are exported here.
 
+export * from './accounting';
 export * from './audit';
 export * from './catalogue';
 export * from './customers';

@@ -125,6 +125,16 @@ export const stockMovements = pg.pgTable(
     pg.index('stock_movements_transfer_idx').on(t.transferId).where(sql`${t.transferId} is not null`),
     // A stocktake's movements.
     pg.index('stock_movements_stocktake_idx').on(t.stocktakeId).where(sql`${t.stocktakeId} is not null`),
+    // DESIGN §19: a purchase order's receipts, and the movements one entry posts together
+    // (journal_source_posted.sql: one kind, note and moment); sales do not pay for either.
+    pg
+      .index('stock_movements_purchase_order_idx')
+      .on(t.purchaseOrderId)
+      .where(sql`${t.purchaseOrderId} is not null`),
+    pg
+      .index('stock_movements_posted_at_idx')
+      .on(t.at)
+      .where(sql`${t.kind} in ('initial','adjustment','count','revaluation','receipt')`),
   ],
 );
 

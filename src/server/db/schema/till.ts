@@ -1,6 +1,7 @@
 // Tills, their sessions and the cash put in or taken out.
 import { sql } from 'drizzle-orm';
 import * as pg from 'drizzle-orm/pg-core';
+import { accounts } from './accounting';
 import { createdAt, id } from './columns';
 import { locations } from './locations';
 import { users } from './users';
@@ -83,6 +84,8 @@ export const cashMovements = pg.pgTable(
       .references(() => registerSessions.id, { onDelete: 'restrict' }),
     amount: pg.numeric('amount', { precision: 14, scale: 2 }).notNull(),
     reason: pg.text('reason').notNull(),
+    /** DESIGN §19: the account the cash comes from or goes to (null: 1050 Safe in, 6900 out). */
+    accountId: pg.uuid('account_id').references(() => accounts.id, { onDelete: 'restrict' }),
     userId: pg.uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     userName: pg.text('user_name').notNull(),
     at: pg.timestamp('at', { withTimezone: true }).notNull().defaultNow(),

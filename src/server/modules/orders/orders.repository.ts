@@ -12,6 +12,7 @@ import { type CsvBatch, type CsvWriter, exactTime, nextNewest, olderThan } from 
 import type { JsonBatch } from '../../lib/json-stream';
 import { matchesSearch } from '../../lib/search';
 import type { ZonedClock } from '../../lib/zoned-time';
+import { postReturn } from '../accounting/journal';
 import { locationFor } from '../locations/location-for';
 import { orderLots } from '../lots/lots.repository';
 import type { PlacedRow } from '../sales/sales.repository';
@@ -282,6 +283,8 @@ export async function returnOrder(
       },
     ]);
   }
+  // DESIGN §19: its entry (it has no row of its own to post it), in the same transaction.
+  await postReturn(runnerOf(tx), updated.id, { total: taken.amount, tax: taken.tax }, input.actor);
   return { order: updated, refunded: taken.amount, location: { _id: place.id, name: place.name } };
 }
 

@@ -5,6 +5,7 @@ import { users } from '../../db/schema';
 import { hashPassword } from '../../lib/passwords';
 import { targets } from '../../test/harness';
 import { type ServerProcess, serverDatabase, signInTo, startServer } from '../../test/process';
+import { booksCheck } from '../accounting/books';
 import { orderLots } from '../lots/lots.repository';
 import { recordMovements } from '../stock/movements';
 
@@ -35,7 +36,16 @@ async function seed(database: Database): Promise<string> {
        values ($1, $2, (now() at time zone (select time_zone from report_settings))::date + $3::int) returning id`,
       [productId, lot.number, lot.days],
     );
-    await recordMovements(database, [{ productId, kind: 'receipt', quantity: lot.quantity, lotId: row?.id }]);
+    // Bought at 0.85 a unit, so each sale carries its cost into the books (DESIGN §19).
+    await recordMovements(database, [
+      {
+        productId,
+        kind: 'receipt',
+        quantity: lot.quantity,
+        lotId: row?.id,
+        value: (lot.quantity * 0.85).toFixed(2),
+      },
+    ]);
   }
   await database.db.insert(users).values({
     name: 'Kim Seller',
@@ -208,6 +218,17 @@ describe.each(targets)('lot-tracked sales killed mid-flight on $name', (target) 
         sold: orders.reduce((sum, order) => sum + order.quantity, 0),
       });
       expect(totals?.sold).toBeGreaterThanOrEqual(acknowledged.reduce((sum, o) => sum + o.quantity, 0));
+      // DESIGN §19: no sale without its one entry, no sale entry without its sale, whatever the
+      // kill cut off; and the books check out against the shop (stock value, tills, credit).
+      const [posted] = await after.query<{ unposted: number; orphans: number }>(
+        `select (select count(*)::int from sales s
+                  where (select count(*) from journal_entries e where e.source_kind = 'sale' and e.source_id = s.id) <> 1)
+                  as unposted,
+                (select count(*)::int from journal_entries e
+                  where e.source_kind = 'sale' and not exists (select 1 from sales s where s.id = e.source_id)) as orphans`,
+      );
+      expect(posted).toEqual({ unposted: 0, orphans: 0 });
+      expect((await booksCheck(after)).checks.filter((c) => !c.ok)).toEqual([]);
     } finally {
       await after.close();
     }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BooksCheckResponse } from '../../../shared/accounting';
 import { SaleResponse } from '../../../shared/sales';
 import { StockCheckResponse } from '../../../shared/stock';
 import { TransferResponse } from '../../../shared/transfers';
@@ -251,6 +252,9 @@ describe.each(targets)('the stock ledger after a random day on $name', (target) 
         [products.map((p) => p.id)],
       );
       expect(below[0]?.n).toBe(0);
+      // DESIGN §19: after the day's sales, refunds, adjustments, counts and transfers, the books check out.
+      const books = await t.call('GET', '/api/accounting/check', { token: t.as.admin.token });
+      expect(BooksCheckResponse.parse(books.body).checks.filter((c) => !c.ok)).toEqual([]);
       const check = await t.call('GET', '/api/stock/check', { token: t.as.admin.token });
       expect(check.status).toBe(200);
       const { mismatches } = StockCheckResponse.parse(check.body);

@@ -18,6 +18,8 @@ const EXCEPTIONS: Record<string, string> = {
   'src/server/modules/stock/movements.ts': 'the one writer',
   'src/server/db/lots-ledger.test.ts': "tests the ledger's trigger itself, below every writer",
   'src/server/db/ledger-migration.test.ts': 'writes at the schema of an old migration',
+  'src/server/db/books-migration.test.ts':
+    'writes at the schema of an old migration (before stock had a value)',
 };
 /** The database's own writers: the trigger and the opening movement, and the migrations. */
 const DATABASE_FILES = /^(?:src\/server\/db\/functions\/[^/]+\.sql|migrations\/.*)$/;

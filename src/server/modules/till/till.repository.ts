@@ -430,13 +430,24 @@ async function openSessionLocked(run: Runner, id: string, openedBy: string | und
 export async function moveCash(
   tx: Tx,
   sessionId: string,
-  movement: { amount: number; reason: string },
+  movement: { amount: number; reason: string; account?: string },
   openedBy: string | undefined,
   actor: Actor,
 ) {
   const run = runnerOf(tx);
   const row = await openSessionLocked(run, sessionId, openedBy);
   const amount = toCents(movement.amount);
+  // DESIGN §19: the account the cash comes from or goes to, when named: an active one of the chart.
+  if (movement.account !== undefined) {
+    const [account] = isId(movement.account)
+      ? await run.query<{ code: string; name: string; active: boolean }>(
+          'select code, name, active from accounts where id = $1::uuid',
+          [movement.account],
+        )
+      : [];
+    if (!account) throw notFound('Account');
+    if (!account.active) throw refuse('ACCOUNT_INACTIVE', { account: `${account.code} ${account.name}` });
+  }
   if (amount < 0n) {
     const holds = await drawerHolds(run, sessionId);
     if (-amount > holds) {
@@ -445,9 +456,9 @@ export async function moveCash(
     }
   }
   const [moved] = await run.query<{ id: string; at: string | Date }>(
-    `insert into cash_movements (session_id, amount, reason, user_id, user_name)
-     values ($1::uuid, $2::numeric, $3::text, $4::uuid, $5::text) returning id, at`,
-    [sessionId, centsText(amount), movement.reason, actor.id, actor.name],
+    `insert into cash_movements (session_id, amount, reason, user_id, user_name, account_id)
+     values ($1::uuid, $2::numeric, $3::text, $4::uuid, $5::text, $6::uuid) returning id, at`,
+    [sessionId, centsText(amount), movement.reason, actor.id, actor.name, movement.account ?? null],
   );
   const { id, at } = moved as { id: string; at: string | Date };
   await recordAudit(tx, {

@@ -10,6 +10,7 @@ import {
   SessionListResponse,
   SessionResponse,
 } from '../../../shared/till';
+import { runnerOf } from '../../db/connection';
 import { nth, tag } from '../../test/fixtures';
 import { type Answer, parsed, startApp, type TestApp, targets } from '../../test/harness';
 import { sessionFigures } from './till.repository';
@@ -574,32 +575,36 @@ describe.each(targets)('the till on $name', (target) => {
       lines: { total: string; tax: string; rateName: string | null; rate: string | null }[];
     },
   ) {
-    const method = sale.payments.length === 1 ? sale.payments[0]?.method : 'split';
-    const [row] = await t.sql<{ id: string; number: string }>(
-      `insert into sales (user_id, user_name, payment_method, total, subtotal, discount, tax, session_id)
+    // One transaction, as the counter writes a sale (its entry is posted at commit, DESIGN §19).
+    return t.app.database.db.transaction(async (tx) => {
+      const q = <T>(text: string, params?: unknown[]) => runnerOf(tx).query<T>(text, params);
+      const method = sale.payments.length === 1 ? sale.payments[0]?.method : 'split';
+      const [row] = await q<{ id: string; number: string }>(
+        `insert into sales (user_id, user_name, payment_method, total, subtotal, discount, tax, session_id)
        values ($1, 'Seller', $2, $3, $3, $4, 0, $5) returning id, number`,
-      [t.as.salesRep.id, method, sale.total, sale.discount, sessionId],
-    );
-    const saleId = row?.id as string;
-    let n = 1;
-    for (const payment of sale.payments) {
-      await t.sql(
-        'insert into sale_payments (sale_id, n, method, amount, tendered) values ($1, $2, $3, $4, $5)',
-        [saleId, n++, payment.method, payment.amount, payment.tendered ?? null],
+        [t.as.salesRep.id, method, sale.total, sale.discount, sessionId],
       );
-    }
-    const orders: string[] = [];
-    n = 1;
-    for (const line of sale.lines) {
-      const [order] = await t.sql<{ id: string }>(
-        `insert into orders (quantity, unit_price, total_price, tax, tax_rate_name, tax_rate, product_name,
+      const saleId = row?.id as string;
+      let n = 1;
+      for (const payment of sale.payments) {
+        await q(
+          'insert into sale_payments (sale_id, n, method, amount, tendered) values ($1, $2, $3, $4, $5)',
+          [saleId, n++, payment.method, payment.amount, payment.tendered ?? null],
+        );
+      }
+      const orders: string[] = [];
+      n = 1;
+      for (const line of sale.lines) {
+        const [order] = await q<{ id: string }>(
+          `insert into orders (quantity, unit_price, total_price, tax, tax_rate_name, tax_rate, product_name,
                              category_name, user_name, user_address, sale_id, sale_number, sale_line)
          values (1, $1, $1, $2, $3, $4, 'Thing', 'Things', 'Seller', 'Street 1', $5, $6, $7) returning id`,
-        [line.total, line.tax, line.rateName, line.rate, saleId, row?.number, n++],
-      );
-      orders.push(order?.id as string);
-    }
-    return { id: saleId, number: row?.number as string, orders };
+          [line.total, line.tax, line.rateName, line.rate, saleId, row?.number, n++],
+        );
+        orders.push(order?.id as string);
+      }
+      return { id: saleId, number: row?.number as string, orders };
+    });
   }
 
   /** A refund written straight into the tables, with its lines. */
@@ -611,21 +616,24 @@ describe.each(targets)('the till on $name', (target) => {
       lines: { order: string; amount: string; tax: string; rateName: string | null; rate: string | null }[];
     },
   ) {
-    const total = refund.lines.reduce((sum, line) => sum + Math.round(Number(line.amount) * 100), 0) / 100;
-    const tax = refund.lines.reduce((sum, line) => sum + Math.round(Number(line.tax) * 100), 0) / 100;
-    const [row] = await t.sql<{ id: string }>(
-      `insert into refunds (sale_id, sale_number, session_id, method, restock, total, tax, user_name)
+    return t.app.database.db.transaction(async (tx) => {
+      const q = <T>(text: string, params?: unknown[]) => runnerOf(tx).query<T>(text, params);
+      const total = refund.lines.reduce((sum, line) => sum + Math.round(Number(line.amount) * 100), 0) / 100;
+      const tax = refund.lines.reduce((sum, line) => sum + Math.round(Number(line.tax) * 100), 0) / 100;
+      const [row] = await q<{ id: string }>(
+        `insert into refunds (sale_id, sale_number, session_id, method, restock, total, tax, user_name)
        values ($1, $2, $3, $4, true, $5, $6, 'Seller') returning id`,
-      [sale.id, sale.number, sessionId, refund.method, total.toFixed(2), tax.toFixed(2)],
-    );
-    let n = 1;
-    for (const line of refund.lines) {
-      await t.sql(
-        `insert into refund_lines (refund_id, n, order_id, product_name, quantity, amount, tax, tax_rate_name, tax_rate)
-         values ($1, $2, $3, 'Thing', 1, $4, $5, $6, $7)`,
-        [row?.id, n++, line.order, line.amount, line.tax, line.rateName, line.rate],
+        [sale.id, sale.number, sessionId, refund.method, total.toFixed(2), tax.toFixed(2)],
       );
-    }
+      let n = 1;
+      for (const line of refund.lines) {
+        await q(
+          `insert into refund_lines (refund_id, n, order_id, product_name, quantity, amount, tax, tax_rate_name, tax_rate)
+         values ($1, $2, $3, 'Thing', 1, $4, $5, $6, $7)`,
+          [row?.id, n++, line.order, line.amount, line.tax, line.rateName, line.rate],
+        );
+      }
+    });
   }
 
   it('the report sums the session’s sales, payments by method, refunds, cash movements, discount and taxes by rate, exactly', async () => {
