@@ -4,20 +4,10 @@ import { toCents } from '../../../shared/money';
 import { PurchaseOrderResponse } from '../../../shared/purchasing';
 import { SaleResponse } from '../../../shared/sales';
 import { RefundResponse, SessionResponse } from '../../../shared/till';
+import { seededRandom } from '../../db/seed';
 import { fixtures, tag } from '../../test/fixtures';
 import { parsed, startApp, type TestApp, targets } from '../../test/harness';
 import { locationLedgerProblems } from '../../test/location-ledger';
-
-/** A small seeded generator (mulberry32): the same seed, the same days. */
-function random(seed: number): (below: number) => number {
-  let state = seed >>> 0;
-  return (below) => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(state ^ (state >>> 15), 1 | state);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return Math.floor((((x ^ (x >>> 14)) >>> 0) / 4294967296) * below);
-  };
-}
 
 /**
  * DESIGN §19: random days at a shop (seeded) — till sessions opened with a float and closed over
@@ -38,7 +28,8 @@ describe.each(targets)('the books after random days on $name', (target) => {
 
   for (const seed of [19, 1903]) {
     it(`seed ${seed}: 90 steps, then every check of the books holds and the P&L is the model's`, async () => {
-      const next = random(seed);
+      const draw = seededRandom(seed);
+      const next = (below: number) => Math.floor(draw() * below);
       const today = (await t.sql<{ day: string }>('select store_today()::text as day'))[0]?.day;
       const plToday = async () =>
         parsed(

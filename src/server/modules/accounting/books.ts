@@ -19,7 +19,7 @@ import { drawerHolds } from '../till/till.repository';
  */
 
 type AccountRef = { _id: string; code: string; name: string; type: AccountType };
-type Totals = { account: AccountRef; before: bigint; debit: bigint; credit: bigint };
+type Totals = { account: AccountRef; system: string | null; before: bigint; debit: bigint; credit: bigint };
 
 const cents = (text: string | null | undefined) => toCents(text ?? '0');
 const money = (value: bigint) => Number(value) / 100;
@@ -31,11 +31,12 @@ async function accountTotals(run: Runner, from: string | null, to: string): Prom
     code: string;
     name: string;
     type: AccountType;
+    system: string | null;
     before: string;
     debit: string;
     credit: string;
   }>(
-    `select a.id, a.code, a.name, a.type,
+    `select a.id, a.code, a.name, a.type, a.system,
             coalesce(sum(d.debit - d.credit) filter (where d.day < $1::date), 0)::text as before,
             coalesce(sum(d.debit) filter (where $1::date is null or d.day >= $1::date), 0)::text as debit,
             coalesce(sum(d.credit) filter (where $1::date is null or d.day >= $1::date), 0)::text as credit
@@ -45,6 +46,7 @@ async function accountTotals(run: Runner, from: string | null, to: string): Prom
   );
   return rows.map((row) => ({
     account: { _id: row.id, code: row.code, name: row.name, type: row.type },
+    system: row.system,
     before: cents(row.before),
     debit: cents(row.debit),
     credit: cents(row.credit),
@@ -121,8 +123,8 @@ export async function profitAndLoss(
   };
 }
 
-/** 5000 Cost of goods sold is the P&L's cost of sales; every other expense account is an expense. */
-const isCogs = (row: Totals) => row.account.code === '5000';
+/** 5000 Cost of goods sold (by its key, as the months read it) is the P&L's cost of sales; every other expense account is an expense. */
+const isCogs = (row: Totals) => row.system === 'cogs';
 
 export async function balanceSheet(run: Runner, at: string): Promise<Omit<BalanceSheetResponse, 'success'>> {
   const totals = (await accountTotals(run, null, at)).map((row) => ({

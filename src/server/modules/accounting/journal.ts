@@ -15,7 +15,7 @@ import { stocktakeNumber } from '../../../shared/stocktakes';
 import { refundNumberLabel, sessionNumberLabel } from '../../../shared/till';
 import { transferNumber } from '../../../shared/transfers';
 import { type Database, type Runner, runnerOf } from '../../db/connection';
-import { badRequest, notFound, pgCode, refuse, violatedConstraint } from '../../lib/errors';
+import { notFound, pgCode, refuse, violatedConstraint } from '../../lib/errors';
 import { drawerHolds } from '../till/till.repository';
 
 /**
@@ -414,9 +414,6 @@ export async function setLockDate(run: Runner, next: string | null): Promise<str
   await run.query('update accounting_settings set lock_date = $1::date', [next]);
   return next;
 }
-
-/** A 400 for an id that cannot be one (the routes answer 404 for unknown ones). */
-export const badAccount = () => badRequest('account must be an account id.');
 
 /**
  * The day the ledger arrives (DESIGN §19): once, the first time a server starts with the books,
