@@ -36,6 +36,9 @@ export const AUDIT_ENTITIES = [
   'location',
   'stocktake',
   'item',
+  'account',
+  'journalEntry',
+  'books',
 ] as const;
 export const AuditEntity = z.enum(AUDIT_ENTITIES, {
   error: `entity must be one of ${AUDIT_ENTITIES.join(', ')}.`,
@@ -70,6 +73,7 @@ export const AUDIT_ACTIONS = [
   'imported',
   'sent',
   'posted',
+  'reversed',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS, {
   error: `action must be one of ${AUDIT_ACTIONS.join(', ')}.`,

@@ -29,8 +29,10 @@ describe('a database whose kept discount counted a line whole until its last uni
         const older = text
           .replace(/\(?discount - returned_discount\)?/g, '(returned_quantity < quantity)::int * discount')
           .replace(/, [no]\.stock_value/g, '')
-          .replace(/stock_value/g, 'stock * coalesce(cost, 0)');
-        if (name === 'products_opening_value') continue;
+          .replace(/stock_value/g, 'stock * coalesce(cost, 0)')
+          // Before 0037 an order cost (quantity − returned) × unit cost.
+          .replace(/order_cost\([^)]*\)/g, '(quantity - returned_quantity) * coalesce(unit_cost, 0)');
+        if (name === 'products_opening_value' || name === 'order_cost') continue;
         if (name === 'orders_figures_counted' || name === 'sales_days_rebuild')
           expect(older, name).not.toBe(text);
         await client.exec(older);

@@ -468,6 +468,16 @@ async function seedDemoHistory(database: Database, now: Date, storeName: string)
   if (admin) await seedLocations(database, { admin, random: seededRandom(20_261_201) });
   // A dispensary count posted at the Main store and the Brooklyn shop's count under way (DESIGN §18).
   if (admin) await seedStocktakes(database, { admin, staff: userIds });
+  // The history wrote its orders before their movements (in time order, with the rest of the
+  // stock's story), so each return's value is added to its order now and every figure recounted
+  // from the orders as they stand (order_cost.sql, sales_days_rebuild.sql: DESIGN §10, §19).
+  await q(
+    `update orders o set returned_cost = b.value
+     from (select order_id, sum(value) as value from stock_movements
+           where kind = 'return' and order_id is not null group by order_id) b
+     where b.order_id = o.id`,
+  );
+  await q('select sales_days_rebuild()');
 }
 
 /**

@@ -6,6 +6,8 @@
 -- order given. The entry must balance (IMS12, a writer's fault: the database refuses it again at
 -- commit, journal_entries_balanced); `movements` are the stock movements it values, each valued
 -- by at most one entry (journal_movements' key). Answers the entry's id.
+-- One statement writes the entry, its lines and its movements (the posting runs at every sale's
+-- commit: decision 0047's bench).
 -- Needs: journal_entries, journal_lines, journal_movements.
 CREATE OR REPLACE FUNCTION journal_post(
   p_kind text, p_source uuid, p_date date, p_memo text, p_lines jsonb, p_movements uuid[],
@@ -15,28 +17,33 @@ DECLARE
   entry uuid;
   off numeric;
 BEGIN
-  INSERT INTO journal_entries (date, memo, source_kind, source_id, reverses, user_id, user_name)
-  VALUES (p_date, coalesce(p_memo, ''), p_kind, p_source, p_reverses, p_user_id, p_user_name)
-  RETURNING id INTO entry;
-  INSERT INTO journal_lines (entry_id, n, account_id, debit, credit, location_id, register_id, tax_rate,
-                             supplier_id, customer_id)
-  SELECT entry, row_number() OVER (ORDER BY min(l.n)), l.account,
-         CASE WHEN sum(l.amount) > 0 THEN sum(l.amount) ELSE 0 END,
-         CASE WHEN sum(l.amount) < 0 THEN -sum(l.amount) ELSE 0 END,
-         l.location, l.register, l.tax_rate, l.supplier, l.customer
-  FROM ROWS FROM (jsonb_to_recordset(coalesce(p_lines, '[]'::jsonb))
-                  AS (account uuid, amount numeric, location uuid, register uuid, tax_rate text, supplier uuid,
-                      customer uuid))
-         WITH ORDINALITY AS l(account, amount, location, register, tax_rate, supplier, customer, n)
-  WHERE l.amount <> 0
-  GROUP BY l.account, l.amount > 0, l.location, l.register, l.tax_rate, l.supplier, l.customer
-  HAVING sum(l.amount) <> 0;
-  SELECT coalesce(sum(debit - credit), 0) INTO off FROM journal_lines WHERE entry_id = entry;
+  WITH given AS MATERIALIZED (
+    SELECT * FROM ROWS FROM (jsonb_to_recordset(coalesce(p_lines, '[]'::jsonb))
+                    AS (account uuid, amount numeric, location uuid, register uuid, tax_rate text, supplier uuid,
+                        customer uuid))
+           WITH ORDINALITY AS l(account, amount, location, register, tax_rate, supplier, customer, n)
+  ), made AS (
+    INSERT INTO journal_entries (date, memo, source_kind, source_id, reverses, user_id, user_name)
+    VALUES (p_date, coalesce(p_memo, ''), p_kind, p_source, p_reverses, p_user_id, p_user_name)
+    RETURNING id
+  ), lined AS (
+    INSERT INTO journal_lines (entry_id, n, account_id, debit, credit, location_id, register_id, tax_rate,
+                               supplier_id, customer_id)
+    SELECT made.id, row_number() OVER (ORDER BY min(l.n)), l.account,
+           CASE WHEN sum(l.amount) > 0 THEN sum(l.amount) ELSE 0 END,
+           CASE WHEN sum(l.amount) < 0 THEN -sum(l.amount) ELSE 0 END,
+           l.location, l.register, l.tax_rate, l.supplier, l.customer
+    FROM given l CROSS JOIN made
+    WHERE l.amount <> 0
+    GROUP BY made.id, l.account, l.amount > 0, l.location, l.register, l.tax_rate, l.supplier, l.customer
+    HAVING sum(l.amount) <> 0
+  ), valued AS (
+    INSERT INTO journal_movements (movement_id, entry_id)
+    SELECT DISTINCT m.id, made.id FROM unnest(coalesce(p_movements, '{}'::uuid[])) AS m(id) CROSS JOIN made
+  )
+  SELECT made.id, (SELECT coalesce(sum(amount), 0) FROM given) INTO entry, off FROM made;
   IF off <> 0 THEN
     RAISE EXCEPTION 'The entry does not balance by %', off USING ERRCODE = 'IMS12';
-  END IF;
-  IF p_movements IS NOT NULL AND cardinality(p_movements) > 0 THEN
-    INSERT INTO journal_movements (movement_id, entry_id) SELECT DISTINCT unnest(p_movements), entry;
   END IF;
   RETURN entry;
 END $$;

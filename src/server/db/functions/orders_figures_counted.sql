@@ -17,7 +17,7 @@
 -- from scratch: keep the two in step.
 -- Needs: report_settings.time_zone; products.id; orders' order_date, status, product_id,
 -- category_name, user_id, customer_id, customer_name, sale_id, sale_line, quantity,
--- returned_quantity, unit_cost, total_price, discount, tax, tax_rate_name, tax_rate,
+-- returned_quantity, unit_cost, returned_cost, total_price, discount, tax, tax_rate_name, tax_rate,
 -- returned_total, returned_tax, returned_discount; it writes order_totals (slot, orders, revenue),
 -- order_quarters (quarter, slot, orders), product_sales (product_id, units, revenue, margin_up, last_day),
 -- sales_days (day, slot, orders, units, revenue, cost, sales, discount, tax), sales_day_taxes (day,
@@ -36,7 +36,7 @@ DECLARE
 BEGIN
   WITH n AS (
     SELECT *, (total_price - tax) - (returned_total - returned_tax) AS net,
-           (quantity - returned_quantity) * coalesce(unit_cost, 0) AS spent
+           order_cost(id, quantity, returned_quantity, unit_cost, returned_cost) AS spent
     FROM changed_orders
   ), o AS MATERIALIZED (
     SELECT (order_date AT TIME ZONE zone)::date AS day,

@@ -2,15 +2,17 @@
 -- from the orders, in report_settings' zone (decision 0013; DESIGN §12): what
 -- orders_figures_counted keeps, computed the same way (keep the two in step): revenue net of tax
 -- and of what returns gave back, ((total_price − tax) − (returned_total − returned_tax)); tax
--- kept (tax − returned_tax); discount kept (discount − returned_discount). order_totals, order_quarters and product_sales' other columns do not depend on the
--- zone and are left as they are.
+-- kept (tax − returned_tax); discount kept (discount − returned_discount); cost by order_cost.
+-- Each product's units, revenue and margin_up (product_sales) are recounted too, so a writer that
+-- gave an order its movements after the order (the demo's history) recounts with this.
+-- order_totals and order_quarters do not depend on the zone or the cost and are left as they are.
 -- Needs: report_settings.time_zone; orders' order_date, status, product_id, category_name, user_id,
--- customer_id, customer_name, sale_id, sale_line, quantity, returned_quantity, unit_cost,
+-- customer_id, customer_name, sale_id, sale_line, quantity, returned_quantity, unit_cost, returned_cost,
 -- total_price, discount, tax, tax_rate_name, tax_rate, returned_total, returned_tax,
 -- returned_discount; it empties and
 -- refills sales_days, sales_day_taxes, sales_day_products, sales_two_month_products,
 -- sales_day_categories, sales_month_categories, sales_day_customers, sales_day_staff and
--- sales_month_staff, and sets product_sales.last_day.
+-- sales_month_staff, and recounts product_sales (units, revenue, margin_up, last_day).
 -- Called by sales_days_use_time_zone.
 CREATE OR REPLACE FUNCTION sales_days_rebuild() RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
@@ -18,9 +20,10 @@ DECLARE
 BEGIN
   TRUNCATE sales_days, sales_day_taxes, sales_day_customers, sales_day_products, sales_day_categories,
            sales_day_staff, sales_month_categories, sales_month_staff, sales_two_month_products;
+  UPDATE product_sales SET units = 0, revenue = 0, margin_up = 0;
   WITH n AS (
     SELECT *, (total_price - tax) - (returned_total - returned_tax) AS net,
-           (quantity - returned_quantity) * coalesce(unit_cost, 0) AS spent
+           order_cost(id, quantity, returned_quantity, unit_cost, returned_cost) AS spent
     FROM orders
   ), o AS MATERIALIZED (
     SELECT (order_date AT TIME ZONE zone)::date AS day,
@@ -36,6 +39,13 @@ BEGIN
            discount - returned_discount AS discount,
            tax - returned_tax AS tax
     FROM n
+  ), product_totals AS (
+    -- Each product's all-time figures (zeroed just before), as orders_figures_counted keeps them.
+    INSERT INTO product_sales AS s (product_id, units, revenue, margin_up)
+    SELECT product_id, sum(units), sum(revenue), sum(margin_up)
+    FROM o WHERE EXISTS (SELECT 1 FROM products p WHERE p.id = o.product_id) GROUP BY product_id ORDER BY product_id
+    ON CONFLICT (product_id) DO UPDATE
+      SET units = excluded.units, revenue = excluded.revenue, margin_up = excluded.margin_up
   ), days AS (
     INSERT INTO sales_days (day, slot, orders, units, revenue, cost, sales, discount, tax)
     SELECT day, 0, sum(orders), sum(units), sum(revenue), sum(cost), sum(sales), sum(discount), sum(tax)

@@ -56,6 +56,12 @@ export const orders = pg.pgTable(
     returnedTotal: pg.numeric('returned_total', { precision: 20, scale: 2 }).notNull().default('0'),
     returnedTax: pg.numeric('returned_tax', { precision: 20, scale: 2 }).notNull().default('0'),
     returnedDiscount: pg.numeric('returned_discount', { precision: 20, scale: 2 }).notNull().default('0'),
+    /**
+     * DESIGN §10, §19: the value its returns brought back into stock (the return movements' values,
+     * added by takeBack as each return is taken); the order's cost is what its sale movements took
+     * out less this (order_cost.sql).
+     */
+    returnedCost: pg.numeric('returned_cost', { precision: 20, scale: 2 }).notNull().default('0'),
   },
   (t) => [
     // Sales by where the stock left from (DESIGN §17): a location's orders by day.

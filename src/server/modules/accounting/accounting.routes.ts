@@ -86,7 +86,10 @@ export const accountingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) =>
       answerOnce(request, reply, async (tx) => ({
         status: 201,
-        body: { success: true as const, account: await createAccount(runnerOf(tx), request.body) },
+        body: {
+          success: true as const,
+          account: await createAccount(tx, request.body, currentUser(request)),
+        },
       })),
   );
 
@@ -107,7 +110,7 @@ export const accountingRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       if (!isId(id)) throw notFound('Account');
       return answerOnce(request, reply, async (tx) => {
-        const account = await updateAccount(runnerOf(tx), id, request.body);
+        const account = await updateAccount(tx, id, request.body, currentUser(request));
         if (!account) throw notFound('Account');
         return { status: 200, body: { success: true as const, account } };
       });
@@ -172,7 +175,7 @@ export const accountingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) =>
       answerOnce(request, reply, async (tx) => {
         const run = runnerOf(tx);
-        const id = await postManualEntry(run, request.body, currentUser(request));
+        const id = await postManualEntry(tx, request.body, currentUser(request));
         return { status: 201, body: { success: true as const, entry: (await findEntry(run, id)) as never } };
       }),
   );
@@ -195,7 +198,7 @@ export const accountingRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!isId(id)) throw notFound('Journal entry');
       return answerOnce(request, reply, async (tx) => {
         const run = runnerOf(tx);
-        const reversal = await reverseEntry(run, id, request.body?.date, currentUser(request));
+        const reversal = await reverseEntry(tx, id, request.body?.date, currentUser(request));
         if (!reversal) throw notFound('Journal entry');
         return {
           status: 201,
@@ -227,7 +230,7 @@ export const accountingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) =>
       app.db.transaction(async (tx) => ({
         success: true as const,
-        settings: { lockDate: await setLockDate(runnerOf(tx), request.body.lockDate) },
+        settings: { lockDate: await setLockDate(tx, request.body.lockDate, currentUser(request)) },
       })),
   );
 

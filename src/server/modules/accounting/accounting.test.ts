@@ -167,6 +167,21 @@ describe.each(targets)('the books on $name', (target) => {
       ProfitAndLossResponse,
     );
     expect(pl.expenses.find((e) => e.account.code === '6100')?.amount).toBeGreaterThanOrEqual(0.5);
+    // The months: each of the range, those with nothing posted at 0, and this one's figures the P&L's.
+    const yearAgo = `${Number(today.slice(0, 4)) - 1}${today.slice(4, 7)}-01`;
+    const year = parsed(
+      await get(`/api/accounting/profit-and-loss?from=${yearAgo}&to=${today}`),
+      ProfitAndLossResponse,
+    );
+    expect(year.months.map((m) => m.month)).toHaveLength(13);
+    expect(year.months[0]).toEqual({ month: yearAgo.slice(0, 7), netSales: 0, costOfSales: 0, netProfit: 0 });
+    expect(year.months.at(-1)?.month).toBe(today.slice(0, 7));
+    expect(year.months.reduce((sum, m) => sum + Math.round(m.netSales * 100), 0)).toBe(
+      Math.round(year.netSales * 100),
+    );
+    expect(year.months.reduce((sum, m) => sum + Math.round(m.netProfit * 100), 0)).toBe(
+      Math.round(year.netProfit * 100),
+    );
     const tb = parsed(
       await get(`/api/accounting/trial-balance?from=${today}&to=${today}`),
       TrialBalanceResponse,
@@ -346,6 +361,49 @@ describe.each(targets)('the books on $name', (target) => {
     expect(locked.status).toBe(409);
     expect(parsed(locked, ApiError).code).toBe('BOOKS_LOCKED');
     expect((await post('/api/accounting/journal', good)).status).toBe(201);
+    await expectBooksHold();
+    // Each change of the books is in the activity log, by whom, with what changed.
+    const logged = await t.sql<{
+      action: string;
+      entity_type: string;
+      entity_name: string;
+      changes: unknown;
+    }>(
+      `select action, entity_type, entity_name, changes from audit_log
+        where entity_type in ('journalEntry', 'books') and actor_id = $1 order by at, id`,
+      [t.as.admin.id],
+    );
+    const number = entry.number;
+    expect(logged.filter((row) => row.entity_name === number).map((row) => row.action)).toEqual([
+      'posted',
+      'reversed',
+    ]);
+    expect(logged.find((row) => row.action === 'reversed')?.changes).toEqual([
+      { field: 'reversedBy', new: reversal.number },
+    ]);
+    expect(logged.filter((row) => row.entity_type === 'books')).toEqual([
+      {
+        action: 'updated',
+        entity_type: 'books',
+        entity_name: 'Lock date',
+        changes: [{ field: 'lockDate', old: null, new: yesterday }],
+      },
+    ]);
+  });
+
+  it('a product deleted with stock writes it off first, so its value leaves 1300 by an entry', async () => {
+    const { id } = await t.product({ stock: 6, cost: 2.5 });
+    const inventory = Number(await balanceOf('1300'));
+    const adjustments = Number(await balanceOf('5150'));
+    const gone = await t.call('DELETE', `/api/products/${id}`, { token: admin() });
+    expect(gone.status, gone.text).toBe(200);
+    expect(Number(await balanceOf('1300'))).toBeCloseTo(inventory - 15, 2);
+    expect(Number(await balanceOf('5150'))).toBeCloseTo(adjustments + 15, 2);
+    const [writeOff] = await t.sql<{ quantity: number; value: string }>(
+      "select quantity, value::text as value from stock_movements where product_id = $1 and kind = 'adjustment'",
+      [id],
+    );
+    expect(writeOff).toEqual({ quantity: -6, value: '-15.00' });
     await expectBooksHold();
   });
 

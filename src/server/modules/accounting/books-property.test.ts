@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BooksCheckResponse, ProfitAndLossResponse, TrialBalanceResponse } from '../../../shared/accounting';
 import { toCents } from '../../../shared/money';
+import { ReturnResponse } from '../../../shared/orders';
 import { PurchaseOrderResponse } from '../../../shared/purchasing';
+import { SalesReportResponse } from '../../../shared/reports';
 import { SaleResponse } from '../../../shared/sales';
 import { RefundResponse, SessionResponse } from '../../../shared/till';
 import { seededRandom } from '../../db/seed';
@@ -47,7 +49,16 @@ describe.each(targets)('the books after random days on $name', (target) => {
       const register = (made.body as { register: { _id: string } }).register._id;
       let session: string | null = null;
       const model = { netSales: 0n, overShort: 0n };
-      const seen = { sold: 0, refunded: 0, received: 0, adjusted: 0, cashMoved: 0, closed: 0, refused: 0 };
+      const seen = {
+        sold: 0,
+        returned: 0,
+        refunded: 0,
+        received: 0,
+        adjusted: 0,
+        cashMoved: 0,
+        closed: 0,
+        refused: 0,
+      };
       const sold: { sale: string; order: string; left: number; cash: boolean; inSession: string | null }[] =
         [];
 
@@ -84,6 +95,26 @@ describe.each(targets)('the books after random days on $name', (target) => {
           model.netSales += toCents(sale.total) - toCents(sale.tax);
           for (const line of sale.lines)
             sold.push({ sale: sale._id, order: line.order._id, left: line.quantity, cash, inSession });
+        } else if (roll === 9 && next(3) === 0 && sold.some((line) => line.left > 0)) {
+          // An Orders-screen return (no session, no refund): the server posts its entry.
+          const open = sold.filter((line) => line.left > 0);
+          const line = open[next(open.length)] as (typeof open)[number];
+          const quantity = 1 + next(line.left);
+          const taxBack = async () =>
+            toCents(
+              (
+                await t.sql<{ tax: string }>('select returned_tax::text as tax from orders where id = $1', [
+                  line.order,
+                ])
+              )[0]?.tax ?? '0',
+            );
+          const taxBefore = await taxBack();
+          const answer = await call('POST', `/api/order/${line.order}/return`, { quantity });
+          expect(answer.status, `step ${step}: ${answer.text}`).toBe(200);
+          line.left -= quantity;
+          seen.returned++;
+          model.netSales -=
+            toCents(parsed(answer, ReturnResponse).refunded) - ((await taxBack()) - taxBefore);
         } else if (roll < 10 && sold.some((line) => line.left > 0)) {
           // A refund of a unit: in cash from the open drawer, or by card; restocked or written off.
           const open = sold.filter((line) => line.left > 0);
@@ -161,6 +192,14 @@ describe.each(targets)('the books after random days on $name', (target) => {
       const books = parsed(await call('GET', '/api/accounting/check'), BooksCheckResponse);
       expect(books.checks.filter((c) => !c.ok)).toEqual([]);
       const after = await plToday();
+      // DESIGN §19: the P&L's net sales and cost of sales are §10's revenue and cost for the same
+      // days (every sale, refund and return here is today's), to the cent.
+      const report = parsed(
+        await call('GET', `/api/reports/sales?from=${today}&to=${today}`),
+        SalesReportResponse,
+      );
+      expect(after.netSales).toBe(report.totals.revenue);
+      expect(after.costOfSales).toBe(report.totals.cost);
       // The seeds share the books: each seed's figures are what it added to them.
       expect(toCents(after.netSales) - toCents(before.netSales)).toBe(model.netSales);
       expect(overShortOf(after) - overShortOf(before)).toBe(model.overShort);

@@ -94,13 +94,21 @@ export async function profitAndLoss(
   const costOfSales = cogs.reduce((sum, row) => sum + moved(row), 0n);
   const spent = expenses.reduce((sum, row) => sum + moved(row), 0n);
   const months = await run.query<{ month: string; net_sales: string; cost: string; profit: string }>(
-    `select to_char(date_trunc('month', d.day), 'YYYY-MM') as month,
-            (-coalesce(sum(d.debit - d.credit) filter (where a.type = 'income'), 0))::text as net_sales,
-            coalesce(sum(d.debit - d.credit) filter (where a.system = 'cogs'), 0)::text as cost,
-            (-coalesce(sum(d.debit - d.credit), 0))::text as profit
-       from account_days d join accounts a on a.id = d.account_id
-      where d.day between $1::date and $2::date and a.type in ('income', 'expense')
-      group by 1 order by 1`,
+    // Every month of the range, those with nothing posted too (0).
+    `with t as (
+       select date_trunc('month', d.day) as month,
+              -coalesce(sum(d.debit - d.credit) filter (where a.type = 'income'), 0) as net_sales,
+              coalesce(sum(d.debit - d.credit) filter (where a.system = 'cogs'), 0) as cost,
+              -coalesce(sum(d.debit - d.credit), 0) as profit
+         from account_days d join accounts a on a.id = d.account_id
+        where d.day between $1::date and $2::date and a.type in ('income', 'expense')
+        group by 1
+     )
+     select to_char(m.month, 'YYYY-MM') as month, coalesce(t.net_sales, 0)::text as net_sales,
+            coalesce(t.cost, 0)::text as cost, coalesce(t.profit, 0)::text as profit
+       from generate_series(date_trunc('month', $1::date), date_trunc('month', $2::date), interval '1 month') as m(month)
+       left join t on t.month = m.month
+      order by m.month`,
     [from, to],
   );
   return {

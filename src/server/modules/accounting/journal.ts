@@ -14,8 +14,9 @@ import { saleNumberLabel } from '../../../shared/sales';
 import { stocktakeNumber } from '../../../shared/stocktakes';
 import { refundNumberLabel, sessionNumberLabel } from '../../../shared/till';
 import { transferNumber } from '../../../shared/transfers';
-import { type Database, type Runner, runnerOf } from '../../db/connection';
+import { type Database, type Runner, runnerOf, type Tx } from '../../db/connection';
 import { notFound, pgCode, refuse, violatedConstraint } from '../../lib/errors';
+import { type Actor, changedFields, createdFields, recordAudit } from '../audit/audit.repository';
 import { drawerHolds } from '../till/till.repository';
 
 /**
@@ -118,13 +119,28 @@ async function accountById(run: Runner, id: string): Promise<Account | undefined
   return row ? toAccount(row) : undefined;
 }
 
-export async function createAccount(run: Runner, input: AccountInput): Promise<Account> {
+/** An account's audit entity: its code and name. */
+const accountEntity = (account: Account) => ({
+  type: 'account' as const,
+  id: account._id,
+  name: `${account.code} ${account.name}`,
+});
+
+export async function createAccount(tx: Tx, input: AccountInput, actor: Actor): Promise<Account> {
+  const run = runnerOf(tx);
   try {
     const [row] = await run.query<{ id: string }>(
       'insert into accounts (code, name, type) values ($1, $2, $3) returning id',
       [input.code.trim(), input.name.trim(), input.type],
     );
-    return (await accountById(run, row?.id as string)) as Account;
+    const account = (await accountById(run, row?.id as string)) as Account;
+    await recordAudit(tx, {
+      actor,
+      action: 'created',
+      entity: accountEntity(account),
+      changes: createdFields({ code: account.code, name: account.name, type: account.type }),
+    });
+    return account;
   } catch (error) {
     if (pgCode(error) === '23505' && violatedConstraint(error) === 'accounts_code_key')
       throw refuse('ACCOUNT_CODE_TAKEN', { code: input.code.trim() });
@@ -133,12 +149,14 @@ export async function createAccount(run: Runner, input: AccountInput): Promise<A
 }
 
 export async function updateAccount(
-  run: Runner,
+  tx: Tx,
   id: string,
   body: AccountUpdate,
+  actor: Actor,
 ): Promise<Account | undefined> {
-  const [row] = await run.query<{ code: string; name: string; system: string | null }>(
-    'select code, name, system from accounts where id = $1::uuid for update',
+  const run = runnerOf(tx);
+  const [row] = await run.query<{ code: string; name: string; system: string | null; active: boolean }>(
+    'select code, name, system, active from accounts where id = $1::uuid for update',
     [id],
   );
   if (!row) return undefined;
@@ -148,7 +166,19 @@ export async function updateAccount(
     'update accounts set name = coalesce($2, name), active = coalesce($3, active) where id = $1::uuid',
     [id, body.name?.trim() ?? null, body.active ?? null],
   );
-  return accountById(run, id);
+  const account = (await accountById(run, id)) as Account;
+  const changes = changedFields(
+    { name: row.name, active: row.active },
+    { name: account.name, active: account.active },
+  );
+  if (changes.length > 0)
+    await recordAudit(tx, {
+      actor,
+      action: row.active === account.active ? 'updated' : account.active ? 'reactivated' : 'deactivated',
+      entity: accountEntity(account),
+      changes,
+    });
+  return account;
 }
 
 // Entries
@@ -304,7 +334,8 @@ async function today(run: Runner): Promise<string> {
  * debits equal to the credits (400 ENTRY_UNBALANCED), every account known (404) and active (409
  * ACCOUNT_INACTIVE), the date after the lock date (409 BOOKS_LOCKED, the database's own check).
  */
-export async function postManualEntry(run: Runner, input: ManualEntryInput, actor: Who): Promise<string> {
+export async function postManualEntry(tx: Tx, input: ManualEntryInput, actor: Actor): Promise<string> {
+  const run = runnerOf(tx);
   let debit = 0n;
   let credit = 0n;
   const lines: PostLine[] = input.lines.map((line, at) => {
@@ -327,7 +358,30 @@ export async function postManualEntry(run: Runner, input: ManualEntryInput, acto
     if (!account) throw notFound('Account');
     if (!account.active) throw refuse('ACCOUNT_INACTIVE', { account: `${account.code} ${account.name}` });
   }
-  return postEntry(run, { kind: 'manual', sourceId: null, date: input.date, memo: input.memo, lines, actor });
+  const id = await postEntry(run, {
+    kind: 'manual',
+    sourceId: null,
+    date: input.date,
+    memo: input.memo,
+    lines,
+    actor,
+  });
+  await recordAudit(tx, {
+    actor,
+    action: 'posted',
+    entity: await entryEntity(run, id),
+    changes: createdFields({ date: input.date, memo: input.memo, amount: centsText(debit) }),
+  });
+  return id;
+}
+
+/** An entry's audit entity: its number (JE-000012). */
+async function entryEntity(run: Runner, id: string) {
+  const [row] = await run.query<{ number: string | number }>(
+    'select number from journal_entries where id = $1::uuid',
+    [id],
+  );
+  return { type: 'journalEntry' as const, id, name: entryNumberLabel(Number(row?.number)) };
 }
 
 /**
@@ -336,11 +390,12 @@ export async function postManualEntry(run: Runner, input: ManualEntryInput, acto
  * also when two race (journal_entries_reverses_key).
  */
 export async function reverseEntry(
-  run: Runner,
+  tx: Tx,
   id: string,
   date: string | undefined,
-  actor: Who,
+  actor: Actor,
 ): Promise<string | undefined> {
+  const run = runnerOf(tx);
   const [entry] = await run.query<{
     id: string;
     number: string | number;
@@ -365,7 +420,7 @@ export async function reverseEntry(
     customer_id: string | null;
   }>('select * from journal_lines where entry_id = $1::uuid order by n', [id]);
   try {
-    return await postEntry(run, {
+    const reversal = await postEntry(run, {
       kind: 'reversal',
       sourceId: id,
       date: date ?? (await today(run)),
@@ -382,6 +437,14 @@ export async function reverseEntry(
       actor,
       reverses: id,
     });
+    const by = await entryEntity(run, reversal);
+    await recordAudit(tx, {
+      actor,
+      action: 'reversed',
+      entity: { type: 'journalEntry', id, name: label },
+      changes: [{ field: 'reversedBy', new: by.name }],
+    });
+    return reversal;
   } catch (error) {
     if (pgCode(error) === '23505' && violatedConstraint(error) === 'journal_entries_reverses_key')
       throw refuse('ENTRY_REVERSED', { entry: label, by: 'another entry' });
@@ -402,7 +465,8 @@ export async function lockDate(run: Runner): Promise<string | null> {
  * Sets the lock date (DESIGN §19): earlier than today, only forward (an earlier one, or clearing
  * it, is a 409 LOCK_DATE_INVALID); the same one changes nothing.
  */
-export async function setLockDate(run: Runner, next: string | null): Promise<string | null> {
+export async function setLockDate(tx: Tx, next: string | null, actor: Actor): Promise<string | null> {
+  const run = runnerOf(tx);
   const [row] = await run.query<{ lock_date: string | null; today: string }>(
     'select lock_date::text as lock_date, store_today()::text as today from accounting_settings for update',
   );
@@ -412,6 +476,12 @@ export async function setLockDate(run: Runner, next: string | null): Promise<str
     throw refuse('LOCK_DATE_INVALID', { why: 'earlier', lockDate: current ?? '' });
   if (next >= (row?.today as string)) throw refuse('LOCK_DATE_INVALID', { why: 'today' });
   await run.query('update accounting_settings set lock_date = $1::date', [next]);
+  await recordAudit(tx, {
+    actor,
+    action: 'updated',
+    entity: { type: 'books', id: null, name: 'Lock date' },
+    changes: [{ field: 'lockDate', old: current, new: next }],
+  });
   return next;
 }
 

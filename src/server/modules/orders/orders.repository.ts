@@ -95,6 +95,7 @@ const fromRaw = (row: PlacedRow): OrderRow => ({
   returnedTotal: String(row.returned_total),
   returnedTax: String(row.returned_tax),
   returnedDiscount: String(row.returned_discount),
+  returnedCost: String(row.returned_cost),
   locationId: row.location_id,
   productName: row.product_name,
   categoryName: row.category_name,
@@ -215,15 +216,38 @@ export function dueOnReturn(
 }
 
 /**
- * Takes `quantity` units back of an order locked by lockOrders: the returned quantity grows
- * (never past the quantity, also checked in the update itself), the status follows, and the
- * money, tax and discount given back (dueOnReturn) are written in the same update as the quantity. Stock
- * is the caller's: each writes its own movements.
+ * DESIGN §10, §19: what the `return` movements of each order named brought back into stock so far
+ * (cents; every lot's part, which the ledger's trigger writes one level down), or only those of
+ * one refund. Read before and after a return's movements are recorded, it tells what they brought,
+ * which takeBack adds to the order's returned_cost (order_cost.sql).
+ */
+export async function valueBroughtBack(
+  run: Pick<Runner, 'query'>,
+  orderIds: readonly string[],
+  refundId?: string,
+): Promise<Map<string, bigint>> {
+  const rows = await run.query<{ order_id: string; value: string }>(
+    `select order_id, coalesce(sum(value), 0)::text as value from stock_movements
+     where order_id = any($1::uuid[]) and kind = 'return' and ($2::uuid is null or refund_id = $2::uuid)
+     group by order_id`,
+    [[...orderIds], refundId ?? null],
+  );
+  return new Map(rows.map((row) => [row.order_id, toCents(row.value)]));
+}
+
+/**
+ * Takes `quantity` units back of an order locked by lockOrders, once the return's movements are
+ * recorded: the returned quantity grows (never past the quantity, also checked in the update
+ * itself), the status follows, and the money, tax and discount given back (dueOnReturn) and the
+ * value the movements brought back into stock (`valueBack`, cents: valueBroughtBack) are written
+ * in the same update as the quantity, so the orders' figures (orders_figures_counted.sql) count the
+ * return's cost as the books do. Stock is the caller's: each writes its own movements first.
  */
 export async function takeBack(
   tx: Tx,
   order: LockedOrder,
   quantity: number,
+  valueBack: bigint,
 ): Promise<{ order: OrderRow; amount: bigint; tax: bigint; discount: bigint } | { tooMany: number }> {
   const due = dueOnReturn(order, quantity);
   if ('tooMany' in due) return due;
@@ -234,6 +258,7 @@ export async function takeBack(
       returnedTotal: sql`${orders.returnedTotal} + ${centsText(due.amount)}::numeric`,
       returnedTax: sql`${orders.returnedTax} + ${centsText(due.tax)}::numeric`,
       returnedDiscount: sql`${orders.returnedDiscount} + ${centsText(due.discount)}::numeric`,
+      returnedCost: sql`${orders.returnedCost} + ${centsText(valueBack)}::numeric`,
       status: sql`case when ${orders.returnedQuantity} + ${quantity} = ${orders.quantity} then 'returned' else 'placed' end`,
     })
     .where(and(eq(orders.id, order.id), sql`${orders.returnedQuantity} + ${quantity} <= ${orders.quantity}`))
@@ -243,11 +268,11 @@ export async function takeBack(
 }
 
 /**
- * Takes back part or all of an order (DESIGN §8, §12): the order's row is locked and takeBack
- * gives back its units and money by the shared rule. The units go back to stock by a `return`
- * movement naming the order. The dashboard's counters follow through the orders trigger
- * (src/server/db/functions/orders_figures_counted.sql). Undefined when the order does not exist; `tooMany` when more than what remains
- * was asked.
+ * Takes back part or all of an order (DESIGN §8, §12): the order's row is locked, the units go
+ * back to stock by a `return` movement naming the order, and takeBack gives back its units, money
+ * and the value they brought back by the shared rule. The dashboard's counters follow through the
+ * orders trigger (src/server/db/functions/orders_figures_counted.sql). Undefined when the order
+ * does not exist; `tooMany` when more than what remains was asked.
  */
 export async function returnOrder(
   tx: Tx,
@@ -265,24 +290,30 @@ export async function returnOrder(
   // Resolved after the locks (products first, as every writer): a named one unknown is a 404; an
   // inactive one, named or the origin, a 409 (an inactive location holds nothing: name another).
   const place = await locationFor(runnerOf(tx), input.locationId ?? locked.locationId);
-  const taken = await takeBack(tx, locked, input.quantity);
-  if ('tooMany' in taken) return taken;
-  const updated = taken.order;
+  const due = dueOnReturn(locked, input.quantity);
+  if ('tooMany' in due) return due;
   // A product deleted since the sale has no stock to take the units back into.
-  if (updated.productId) {
+  let valueBack = 0n;
+  if (locked.productId) {
+    const before = (await valueBroughtBack(runnerOf(tx), [locked.id])).get(locked.id) ?? 0n;
     await recordMovements(runnerOf(tx), [
       {
-        productId: updated.productId,
+        productId: locked.productId,
         kind: 'return',
         quantity: input.quantity,
         reason: 'returned',
         note: input.reason ?? '',
         actor: input.actor,
-        orderId: updated.id,
+        orderId: locked.id,
         locationId: place.id,
       },
     ]);
+    valueBack = ((await valueBroughtBack(runnerOf(tx), [locked.id])).get(locked.id) ?? 0n) - before;
   }
+  const taken = await takeBack(tx, locked, input.quantity, valueBack);
+  // The row is locked and was checked just above: a refusal here is a fault, not a race.
+  if ('tooMany' in taken) throw new Error('a locked order changed under its lock');
+  const updated = taken.order;
   // DESIGN §19: its entry (it has no row of its own to post it), in the same transaction.
   await postReturn(runnerOf(tx), updated.id, { total: taken.amount, tax: taken.tax }, input.actor);
   return { order: updated, refunded: taken.amount, location: { _id: place.id, name: place.name } };

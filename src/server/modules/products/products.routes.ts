@@ -279,7 +279,8 @@ export const productsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'products:write' },
       schema: {
         tags: ['products'],
-        description: 'Past orders keep their product name, category and prices.',
+        description:
+          'Past orders keep their product name, category and prices. Stock it still holds is written off first (an adjustment per location or lot, posted to 5150), so its value leaves the books by an entry.',
         params: IdParams,
         response: { 200: Message },
       },

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { LotRef, Tracking } from '../../../shared/lots';
-import { type Db, runnerOf } from '../../db/connection';
+import { type Db, type Runner, runnerOf } from '../../db/connection';
 import { categories, products, suppliers, taxRates } from '../../db/schema';
 import { badRequest, conflict, inUse, refuseWith } from '../../lib/errors';
 import {
@@ -162,6 +162,37 @@ export function stockFromEdit(
 const TRACKING_ON = 'Lot tracking turned on';
 
 /**
+ * DESIGN §19: a product deleted with units in stock takes them out first, by one `adjustment` per
+ * location (per lot, for a lot-tracked product) through the ledger, so their value leaves the
+ * inventory account by an entry (5150 inventory adjustments) instead of vanishing with the row.
+ */
+async function writeOffBeforeDeleting(run: Runner, id: string, actor: Actor): Promise<void> {
+  const held = await run.query<{ location_id: string; lot_id: string | null; quantity: number }>(
+    `select s.location_id, null::uuid as lot_id, s.stock as quantity
+       from location_stock s join products p on p.id = s.product_id
+      where s.product_id = $1::uuid and s.stock > 0 and p.tracking = 'none'
+     union all
+     select l.location_id, l.lot_id, l.quantity from lot_stock l join products p on p.id = l.product_id
+      where l.product_id = $1::uuid and l.quantity > 0 and p.tracking <> 'none'
+     order by 1, 2`,
+    [id],
+  );
+  await recordMovements(
+    run,
+    held.map((row) => ({
+      productId: id,
+      kind: 'adjustment' as const,
+      quantity: -row.quantity,
+      reason: 'correction' as const,
+      note: 'Written off: the product was deleted',
+      actor,
+      locationId: row.location_id,
+      lotId: row.lot_id,
+    })),
+  );
+}
+
+/**
  * Changes a product; the entry holds each changed field, old → new. A new stock is a `count`
  * movement (stockFromEdit decides whether there is one). Lots (DESIGN §15): a lot-tracked
  * product's stock is not changed here (409); turning tracking off needs every lot empty (409);
@@ -241,6 +272,7 @@ export async function deleteProduct(db: Db, id: string, actor: Actor): Promise<b
     if (!before) return false;
     const onOrder = await firstPurchaseOrderWith(tx, { productId: id });
     if (onOrder) throw inUse(`${before.name} is on purchase order ${onOrder}, so it stays for that history.`);
+    await writeOffBeforeDeleting(runnerOf(tx), id, actor);
     await tx.delete(products).where(eq(products.id, id));
     await recordAudit(tx, {
       actor,

@@ -3,7 +3,7 @@ import { PAYMENT_METHODS, type PaymentMethod, type Refund, refundNumberLabel } f
 import { type Runner, runnerOf, type Tx } from '../../db/connection';
 import { refundLines, refunds, storeCreditEntries } from '../../db/schema';
 import { locationFor } from '../locations/location-for';
-import { dueOnReturn, lockOrders, takeBack } from '../orders/orders.repository';
+import { dueOnReturn, lockOrders, takeBack, valueBroughtBack } from '../orders/orders.repository';
 import { movementsInsert, type NewMovement, recordMovements } from '../stock/movements';
 import { storeCurrency } from '../store/store.repository';
 import { drawerHolds } from '../till/till.repository';
@@ -77,11 +77,13 @@ function mergeLines(lines: RefundRequest['lines']): Map<string, number> {
  *   each gives back its units and money by the one rule returns use (dueOnReturn, takeBack), so
  *   no line gives back more than was sold less what came back, also when two refunds race, and
  *   refunding every unit gives back exactly what was paid.
- * Then the refund (its number from the sequence) and its lines with the orders' rate snapshots,
- * the stock movements in product id order, as sales take products (a `return` of each line's
- * units, which the ledger's trigger sends back to the lots its order took from for a lot-tracked
- * product, then with restock false a `damaged` adjustment of the same units from where they went
- * back, each naming the refund), and for store credit the customer's entry (the ledger's trigger raises the balance).
+ * Then the refund (its number from the sequence), the stock movements in product id order, as
+ * sales take products (a `return` of each line's units, which the ledger's trigger sends back to
+ * the lots its order took from for a lot-tracked product, then with restock false a `damaged`
+ * adjustment of the same units from where they went back, each naming the refund), the orders
+ * taking back units, money and the value the returns brought (takeBack), the refund's lines with
+ * the orders' rate snapshots, and for store credit the customer's entry (the ledger's trigger
+ * raises the balance).
  *
  * The session is taken FOR NO KEY UPDATE: it excludes closing (an update), cash movements and
  * other refunds of the session, but not the foreign-key check of a sale written into the session,
@@ -150,15 +152,6 @@ export async function refundSale(tx: Tx, request: RefundRequest): Promise<Refund
   }
 
   // Every check passed: from here on, only writes.
-  const taken = [];
-  for (const order of locked) {
-    const quantity = asked.get(order.id) ?? 0;
-    const done = await takeBack(tx, order, quantity);
-    // The rows are locked and were checked just above: a refusal here is a fault, not a race.
-    if ('tooMany' in done) throw new Error('a locked order changed under its lock');
-    taken.push({ ...done, quantity });
-  }
-
   const [refund] = await tx
     .insert(refunds)
     .values({
@@ -179,39 +172,22 @@ export async function refundSale(tx: Tx, request: RefundRequest): Promise<Refund
   if (!refund) throw new Error('an insert answers its row');
   const label = refundNumberLabel(refund.number);
 
-  // The refund's lines in receipt order; the orders hold the rate snapshot the sale took.
-  const receiptOrder = [...taken].sort((a, b) => (a.order.saleLine ?? 0) - (b.order.saleLine ?? 0));
-  await tx.insert(refundLines).values(
-    receiptOrder.map((line, at) => ({
-      refundId: refund.id,
-      n: at + 1,
-      orderId: line.order.id,
-      productId: line.order.productId,
-      productName: line.order.productName,
-      quantity: line.quantity,
-      amount: centsText(line.amount),
-      tax: centsText(line.tax),
-      taxRateName: line.order.taxRateName,
-      taxRate: line.order.taxRate,
-    })),
-  );
-
   // A product deleted since the sale has no stock to take the units back into.
-  const byProduct = taken
-    .filter((line) => line.order.productId !== null)
-    .sort((a, b) => compareText(a.order.productId ?? '', b.order.productId ?? ''));
+  const byProduct = locked
+    .filter((order) => order.productId !== null)
+    .sort((a, b) => compareText(a.productId ?? '', b.productId ?? ''));
   const note = request.reason ? `Refund ${label}: ${request.reason}` : `Refund ${label}`;
   const backs = byProduct.map(
-    (line): NewMovement => ({
-      productId: line.order.productId as string,
+    (order): NewMovement => ({
+      productId: order.productId as string,
       kind: 'return',
-      quantity: line.quantity,
+      quantity: asked.get(order.id) ?? 0,
       reason: 'returned',
       note,
       actor: request.actor,
-      orderId: line.order.id,
+      orderId: order.id,
       refundId: refund.id,
-      locationId: named?.id ?? line.order.locationId,
+      locationId: named?.id ?? order.locationId,
       // Each row its own moment, so a product's history reads the return before the write-off.
       at: 'clock',
     }),
@@ -250,6 +226,35 @@ export async function refundSale(tx: Tx, request: RefundRequest): Promise<Refund
         request.actor.name,
       ],
     );
+
+  // The orders take the units and money back, with the value the return brought back into stock
+  // (DESIGN §10, §19), once the movements above are recorded.
+  const valueBack = await valueBroughtBack(run, [...asked.keys()], refund.id);
+  const taken = [];
+  for (const order of locked) {
+    const quantity = asked.get(order.id) ?? 0;
+    const done = await takeBack(tx, order, quantity, valueBack.get(order.id) ?? 0n);
+    // The rows are locked and were checked just above: a refusal here is a fault, not a race.
+    if ('tooMany' in done) throw new Error('a locked order changed under its lock');
+    taken.push({ ...done, quantity });
+  }
+
+  // The refund's lines in receipt order; the orders hold the rate snapshot the sale took.
+  const receiptOrder = [...taken].sort((a, b) => (a.order.saleLine ?? 0) - (b.order.saleLine ?? 0));
+  await tx.insert(refundLines).values(
+    receiptOrder.map((line, at) => ({
+      refundId: refund.id,
+      n: at + 1,
+      orderId: line.order.id,
+      productId: line.order.productId,
+      productName: line.order.productName,
+      quantity: line.quantity,
+      amount: centsText(line.amount),
+      tax: centsText(line.tax),
+      taxRateName: line.order.taxRateName,
+      taxRate: line.order.taxRate,
+    })),
+  );
 
   if (request.method === 'storeCredit' && sale.customer_id !== null && total > 0n) {
     await tx.insert(storeCreditEntries).values({

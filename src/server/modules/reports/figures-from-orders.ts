@@ -8,8 +8,8 @@
  * these rows and sums them as the store-wide report sums its kept rows. The rules are those of
  * orders_figures_counted.sql and sales_days_rebuild.sql (keep the three in step): an order counts
  * what it is worth now, net of returns: units (quantity − returned), revenue net of tax and of what
- * returns gave back ((total_price − tax) − (returned_total − returned_tax)), cost (units × unit
- * cost, 0 without one), discount kept (discount − returned_discount), tax kept (tax −
+ * returns gave back ((total_price − tax) − (returned_total − returned_tax)), cost (order_cost.sql: what its
+ * movements took out less what its returns brought back), discount kept (discount − returned_discount), tax kept (tax −
  * returned_tax); `orders` counts the placed ones, `sales` a sale once (its first line) and a
  * catalogue order once; days are report_settings' zone (the server's TZ). A test holds a store of
  * one location to the kept figures, to the cent (figures-from-orders.test.ts).
@@ -32,7 +32,7 @@ export const countedOrders = ({ location, from, to }: CountedAt) => `(
          (o.sale_id is null or coalesce(o.sale_line, 1) = 1)::int as sales,
          o.quantity - o.returned_quantity as units,
          (o.total_price - o.tax) - (o.returned_total - o.returned_tax) as revenue,
-         (o.quantity - o.returned_quantity) * coalesce(o.unit_cost, 0) as cost,
+         order_cost(o.id, o.quantity, o.returned_quantity, o.unit_cost, o.returned_cost) as cost,
          o.discount - o.returned_discount as discount,
          o.tax - o.returned_tax as tax
   from (select time_zone as zone from report_settings limit 1) z

@@ -148,6 +148,7 @@ export const PlacedRow = z.object({
   returned_total: NumericText,
   returned_tax: NumericText,
   returned_discount: NumericText,
+  returned_cost: NumericText,
   product_name: z.string(),
   category_name: z.string(),
   user_name: z.string(),

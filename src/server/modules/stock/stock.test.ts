@@ -64,11 +64,20 @@ describe.each(targets)('stock ledger on $name', (target) => {
       await t.sql("update products set name = 'Renamed directly' where id = $1", [id]);
     });
 
-    it('deleting a product keeps its movements', async () => {
+    it('deleting a product keeps its movements, the stock it still held written off first', async () => {
       const { id } = await t.product({ stock: 4 });
       await order(t.as.user.token, id, 1);
       expect((await t.call('DELETE', `/api/products/${id}`, { token: admin.token })).status).toBe(200);
-      expect((await movementsOf(id)).map((m) => m.kind)).toEqual(['initial', 'sale']);
+      const kept = await movementsOf(id);
+      expect(kept.map((m) => [m.kind, m.quantity])).toEqual([
+        ['initial', 4],
+        ['sale', -1],
+        ['adjustment', -3],
+      ]);
+      expect(kept.at(-1)).toMatchObject({
+        reason: 'correction',
+        note: 'Written off: the product was deleted',
+      });
     });
   });
 

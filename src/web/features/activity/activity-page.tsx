@@ -51,6 +51,7 @@ export const ACTION_LABEL: Record<AuditAction, string> = {
   imported: 'Imported',
   sent: 'Sent',
   posted: 'Posted',
+  reversed: 'Reversed',
 };
 
 const ACTION_TONE: Partial<Record<AuditAction, string>> = {
@@ -78,6 +79,9 @@ const ENTITY_LABEL: Record<AuditEntity, string> = {
   location: 'Location',
   stocktake: 'Stocktake',
   item: 'Item',
+  account: 'Account',
+  journalEntry: 'Journal entry',
+  books: 'Books',
 };
 
 const ENTITY_CHOICE: Record<AuditEntity, string> = {
@@ -99,6 +103,9 @@ const ENTITY_CHOICE: Record<AuditEntity, string> = {
   location: 'Locations',
   stocktake: 'Stocktakes',
   item: 'Items and variants',
+  account: 'Chart of accounts',
+  journalEntry: 'Journal entries',
+  books: 'Books settings',
 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
