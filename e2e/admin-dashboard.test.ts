@@ -30,6 +30,7 @@ stories('admin dashboard', () => {
         'Transfers',
         'Stocktakes',
         'Reports',
+        'Accounting',
         'Users',
         'Store settings',
         'Locations',

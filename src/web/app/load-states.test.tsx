@@ -3,6 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import type { Role } from '../../shared/roles';
+import {
+  account as accountOf,
+  entry as journalEntry,
+  line as journalLine,
+} from '../features/accounting/accounting-test-data';
 import { purchaseOrder } from '../features/purchasing/purchasing-test-data';
 import { refund } from '../features/refunds/refunds-test-data';
 import { period, salesAnswer } from '../features/reports/reports-test-data';
@@ -84,6 +89,14 @@ const EMPTY_TEXTS = [
   'No lines match.',
   'No differences',
   'No items',
+  // The books (DESIGN §19).
+  'No accounts yet',
+  'No lines on this account',
+  'No entries',
+  'No account has a balance',
+  'Nothing was sold or spent',
+  'The books hold nothing yet',
+  'There is nothing to check',
 ];
 
 const SENTENCE = 'The database is resting.';
@@ -459,7 +472,92 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
       ...page(query, 1),
     }),
   },
+  // The books (DESIGN §19): every screen names an account called SHOWN, or its entry's memo.
+  { path: /^\/api\/accounting\/accounts$/, answer: () => ({ accounts: [shownAccount()] }) },
+  {
+    path: /^\/api\/accounting\/journal$/,
+    answer: (query) => ({ entries: [shownEntry()], ...page(query, 1) }),
+  },
+  { path: /^\/api\/accounting\/journal\/x1$/, answer: () => ({ entry: shownEntry() }) },
+  {
+    path: /^\/api\/accounting\/ledger$/,
+    answer: (query) => ({
+      account: shownRef(),
+      opening: 0,
+      lines: [
+        {
+          entry: {
+            _id: 'x1',
+            number: 'JE-000001',
+            date: '2025-05-01',
+            memo: SHOWN,
+            source: { kind: 'manual', _id: null },
+          },
+          debit: 1,
+          credit: 0,
+          balance: 1,
+        },
+      ],
+      ...page(query, 1),
+    }),
+  },
+  {
+    path: /^\/api\/accounting\/trial-balance$/,
+    answer: () => ({
+      from: '2025-05-01',
+      to: '2025-05-31',
+      accounts: [{ account: shownRef(), opening: 0, debit: 1, credit: 1, closing: 0 }],
+      totals: { debit: 1, credit: 1 },
+    }),
+  },
+  {
+    path: /^\/api\/accounting\/profit-and-loss$/,
+    answer: () => ({
+      from: '2025-05-01',
+      to: '2025-05-31',
+      income: [{ account: { ...shownRef(), type: 'income' }, amount: 1 }],
+      netSales: 1,
+      costOfSales: 0,
+      grossProfit: 1,
+      expenses: [],
+      netProfit: 1,
+      months: [{ month: '2025-05', netSales: 1, costOfSales: 0, netProfit: 1 }],
+    }),
+  },
+  {
+    path: /^\/api\/accounting\/balance-sheet$/,
+    answer: () => ({
+      at: '2025-05-31',
+      assets: [{ account: shownRef(), balance: 1 }],
+      liabilities: [],
+      equity: [],
+      earnings: 1,
+      totals: { assets: 1, liabilities: 0, equity: 0 },
+    }),
+  },
+  {
+    path: /^\/api\/accounting\/check$/,
+    answer: () => ({ ok: true, checks: [{ name: SHOWN, ok: true, expected: 0, actual: 0 }] }),
+  },
+  { path: /^\/api\/accounting\/settings$/, answer: () => ({ settings: { lockDate: '2025-04-30' } }) },
 ];
+
+function shownAccount() {
+  return accountOf('1000', SHOWN, { _id: 'x1' });
+}
+
+function shownRef() {
+  const { _id, code, name, type } = shownAccount();
+  return { _id, code, name, type };
+}
+
+function shownEntry() {
+  return journalEntry({
+    _id: 'x1',
+    memo: SHOWN,
+    lines: [journalLine(shownAccount(), 1, 0), journalLine(shownAccount(), 0, 1)],
+  });
+}
 
 function shownStocktake() {
   return shownStocktakeOf({ _id: 'x1', location: { _id: 'l1', name: SHOWN }, summary: figures() });
@@ -575,7 +673,9 @@ describe.each(all.filter((one) => LOADS_NOTHING[one.path] === undefined))(
             within(main).queryAllByText(new RegExp(SHOWN)).length > 0 ||
             within(main).queryAllByDisplayValue(SHOWN).length > 0 ||
             // The sales report names no product: its figures are the data.
-            within(main).queryAllByRole('table', { name: /^Sales per / }).length > 0;
+            within(main).queryAllByRole('table', { name: /^Sales per / }).length > 0 ||
+            // The lock date names nothing: its day is the data.
+            within(main).queryAllByText('The books are locked up to Apr 30, 2025.').length > 0;
           expect(shown).toBe(true);
         },
         { timeout: 3_000 },

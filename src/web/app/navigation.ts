@@ -1,6 +1,13 @@
 import type { Role } from '../../shared/roles';
 import type { IconName } from '../components/icon';
-import { EXPIRING_PATH, ITEMS_PATH, REPORTS_PATH, STOCKTAKES_PATH, TRANSFERS_PATH } from '../lib/admin-paths';
+import {
+  ACCOUNTING_PATH,
+  EXPIRING_PATH,
+  ITEMS_PATH,
+  REPORTS_PATH,
+  STOCKTAKES_PATH,
+  TRANSFERS_PATH,
+} from '../lib/admin-paths';
 import { CHANGE_PASSWORD_PATH, landingPathFor } from '../lib/role-home';
 import type { Session } from '../lib/session';
 
@@ -71,6 +78,7 @@ export const MENUS: Record<Role, MenuItem[]> = {
     { label: 'Transfers', to: TRANSFERS_PATH, icon: 'transfer' },
     { label: 'Stocktakes', to: STOCKTAKES_PATH, icon: 'stocktake' },
     { label: 'Reports', to: REPORTS_PATH, icon: 'reports' },
+    { label: 'Accounting', to: ACCOUNTING_PATH, icon: 'accounting' },
     { label: 'Users', to: '/admin-dashboard/users', icon: 'users' },
     { label: 'Store settings', to: '/admin-dashboard/store', icon: 'store' },
     { label: 'Locations', to: '/admin-dashboard/locations', icon: 'store' },

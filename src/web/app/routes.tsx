@@ -73,6 +73,25 @@ const stocktakeCount = () =>
 const countSheet = () =>
   import('../features/stocktakes/count-sheet-page').then((m) => ({ Component: m.CountSheetPage }));
 const reports = () => import('../features/reports/reports-page').then((m) => ({ Component: m.ReportsPage }));
+const accounts = () =>
+  import('../features/accounting/accounts-page').then((m) => ({ Component: m.AccountsPage }));
+const ledger = () => import('../features/accounting/ledger-page').then((m) => ({ Component: m.LedgerPage }));
+const journal = () =>
+  import('../features/accounting/journal-page').then((m) => ({ Component: m.JournalPage }));
+const journalEntry = () =>
+  import('../features/accounting/entry-page').then((m) => ({ Component: m.EntryPage }));
+const manualEntry = () =>
+  import('../features/accounting/manual-entry-page').then((m) => ({ Component: m.ManualEntryPage }));
+const trialBalance = () =>
+  import('../features/accounting/trial-balance-page').then((m) => ({ Component: m.TrialBalancePage }));
+const profitAndLoss = () =>
+  import('../features/accounting/profit-and-loss-page').then((m) => ({ Component: m.ProfitAndLossPage }));
+const balanceSheet = () =>
+  import('../features/accounting/balance-sheet-page').then((m) => ({ Component: m.BalanceSheetPage }));
+const booksCheck = () =>
+  import('../features/accounting/books-check-page').then((m) => ({ Component: m.BooksCheckPage }));
+const lockDate = () =>
+  import('../features/accounting/lock-date-page').then((m) => ({ Component: m.LockDatePage }));
 const customers = () =>
   import('../features/customers/customers-page').then((m) => ({ Component: m.CustomersPage }));
 const customer = () =>
@@ -194,6 +213,17 @@ const adminPages: Page[] = [
   { path: 'stocktakes/new', lazy: newStocktake },
   { path: 'stocktakes/:id', lazy: stocktake },
   { path: 'reports', lazy: reports },
+  // The books (DESIGN §19): the chart of accounts first, then the journal and the reports.
+  { path: 'accounting', lazy: accounts },
+  { path: 'accounting/accounts/:id', lazy: ledger },
+  { path: 'accounting/journal', lazy: journal },
+  { path: 'accounting/journal/new', lazy: manualEntry },
+  { path: 'accounting/journal/:id', lazy: journalEntry },
+  { path: 'accounting/trial-balance', lazy: trialBalance },
+  { path: 'accounting/profit-and-loss', lazy: profitAndLoss },
+  { path: 'accounting/balance-sheet', lazy: balanceSheet },
+  { path: 'accounting/check', lazy: booksCheck },
+  { path: 'accounting/lock-date', lazy: lockDate },
   ...storePages,
   { path: 'users', lazy: users },
   { path: 'store', lazy: storeSettings },

@@ -26,6 +26,7 @@ const PATHS = {
   expiring: 'M6 3h12M6 21h12M7 3c0 4.5 5 6 5 9s-5 4.5-5 9M17 3c0 4.5-5 6-5 9s5 4.5 5 9M9.5 18.5h5',
   transfer: 'M4 8h13l-3-3M20 16H7l3 3',
   stocktake: 'M9 3h6v3H9zM9 4.5H5V21h14V4.5h-4M8 11h2M12 11h4M8 15h2M12 15h4',
+  accounting: 'M5 4h11a3 3 0 0 1 3 3v13H8a3 3 0 0 1-3-3zM5 17a3 3 0 0 1 3-3h11M9 8h6M9 11h4',
   tax: 'M19 5L5 19M7.5 9a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3zM16.5 18a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3z',
 } as const;
 

@@ -1,6 +1,6 @@
 /**
  * Admin screens that other screens link to, in one place: the products, the stock page of a
- * product, the purchase orders, the reorder suggestions and the reports.
+ * product, the purchase orders, the reorder suggestions, the reports and the books.
  */
 export const PURCHASE_ORDERS_PATH = '/admin-dashboard/purchase-orders';
 export const REORDER_PATH = '/admin-dashboard/reorder';
@@ -57,3 +57,28 @@ export const packingListPath = (id: string) => `${transferPath(id)}/packing-list
 export const STOCKTAKES_PATH = '/admin-dashboard/stocktakes';
 export const NEW_STOCKTAKE_PATH = `${STOCKTAKES_PATH}/new`;
 export const stocktakePath = (id: string) => `${STOCKTAKES_PATH}/${encodeURIComponent(id)}`;
+
+/**
+ * The books (DESIGN §19): the chart of accounts (Accounting's first screen), an account's ledger,
+ * the journal (filtered as `filters` say: a document's entries by `source` and `sourceId`), one
+ * entry, the manual entry form and the reports.
+ */
+export const ACCOUNTING_PATH = '/admin-dashboard/accounting';
+export const ledgerPath = (accountId: string) =>
+  `${ACCOUNTING_PATH}/accounts/${encodeURIComponent(accountId)}`;
+export const JOURNAL_PATH = `${ACCOUNTING_PATH}/journal`;
+export function journalPath(
+  filters: { source?: string; sourceId?: string; account?: string; from?: string; to?: string } = {},
+): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(filters)) if (value) query.set(name, value);
+  const text = query.toString();
+  return text ? `${JOURNAL_PATH}?${text}` : JOURNAL_PATH;
+}
+export const NEW_ENTRY_PATH = `${JOURNAL_PATH}/new`;
+export const journalEntryPath = (id: string) => `${JOURNAL_PATH}/${encodeURIComponent(id)}`;
+export const TRIAL_BALANCE_PATH = `${ACCOUNTING_PATH}/trial-balance`;
+export const PROFIT_AND_LOSS_PATH = `${ACCOUNTING_PATH}/profit-and-loss`;
+export const BALANCE_SHEET_PATH = `${ACCOUNTING_PATH}/balance-sheet`;
+export const BOOKS_CHECK_PATH = `${ACCOUNTING_PATH}/check`;
+export const LOCK_DATE_PATH = `${ACCOUNTING_PATH}/lock-date`;

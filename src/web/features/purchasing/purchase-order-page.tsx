@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { buttonClass } from '../../components/button';
+import { JournalLink } from '../../components/journal-link';
 import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { PURCHASE_ORDERS_PATH, purchaseOrderPath } from '../../lib/admin-paths';
@@ -43,6 +44,7 @@ function SavedPurchaseOrder({ id }: { id: string }) {
             Print
           </Link>
         ) : null}
+        {order && order.status !== 'draft' ? <JournalLink source="receipt" sourceId={order._id} /> : null}
         <BackLink />
       </PageHeader>
       <LoadState query={answer} what="the purchase order" loading="Loading the purchase order...">

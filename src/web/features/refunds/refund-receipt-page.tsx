@@ -5,6 +5,7 @@ import { saleNumberLabel } from '../../../shared/sales';
 import type { StoreSettings } from '../../../shared/store';
 import { PAYMENT_LABEL, type Refund, refundNumberLabel, sessionNumberLabel } from '../../../shared/till';
 import { buttonClass } from '../../components/button';
+import { JournalLink } from '../../components/journal-link';
 import { LoadState } from '../../components/load-state';
 import { refundsPath, salePath } from '../../lib/area-paths';
 import { formatDateTime, formatMoney } from '../../lib/format';
@@ -47,6 +48,7 @@ export function RefundReceiptPage() {
         <Link to={refundsPath(me.role)} className={buttonClass('secondary')}>
           New refund
         </Link>
+        {refund ? <JournalLink source="refund" sourceId={refund._id} /> : null}
       </div>
       <LoadState
         query={answer}

@@ -11,6 +11,7 @@ import {
   sessionNumberLabel,
 } from '../../../shared/till';
 import { buttonClass } from '../../components/button';
+import { JournalLink } from '../../components/journal-link';
 import { LoadState } from '../../components/load-state';
 import { lotsLabel } from '../../components/lot-expiry';
 import { type Returnable, ReturnDialog } from '../../components/return-dialog';
@@ -57,6 +58,7 @@ export function ReceiptPage() {
             Refund
           </Link>
         ) : null}
+        {sale ? <JournalLink source="sale" sourceId={sale._id} /> : null}
       </div>
       <LoadState
         query={answer}

@@ -12,6 +12,7 @@ import {
 import { buttonClass } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { FormError } from '../../components/form-field';
+import { JournalLink } from '../../components/journal-link';
 import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
@@ -75,6 +76,7 @@ export function StocktakePage() {
             Count sheet
           </Link>
         ) : null}
+        {stocktake?.status === 'posted' ? <JournalLink source="stocktake" sourceId={stocktake._id} /> : null}
         <Link to={STOCKTAKES_PATH} className={buttonClass('secondary')}>
           Back to Stocktakes
         </Link>

@@ -10,6 +10,7 @@ import {
   sessionNumberLabel,
 } from '../../../shared/till';
 import { buttonClass } from '../../components/button';
+import { JournalLink } from '../../components/journal-link';
 import { LoadState } from '../../components/load-state';
 import { sessionsPath } from '../../lib/area-paths';
 import { formatDateTime } from '../../lib/format';
@@ -54,6 +55,7 @@ export function SessionReportPage() {
         <Link to={`${homePathFor(user.role)}/sales/new`} className={buttonClass('secondary')}>
           Counter
         </Link>
+        {shown ? <JournalLink sourceId={shown.session._id} /> : null}
       </div>
       <LoadState
         query={answer}
