@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { booksCheck } from '../src/server/modules/accounting/books';
 import { stockCheck } from '../src/server/modules/stock/stock.repository';
 import { openTestDatabase, targets } from '../src/server/test/harness';
 import { BENCH_LOCATIONS, checkLedger, ledgerProblems, loadData } from './load-data';
@@ -6,8 +7,8 @@ import { productsAt, setStock } from './orders-check';
 
 /**
  * The benchmark's loader on a small size (DESIGN §17): every product's stock split over three
- * locations, each order at its location, the ledger and the stock check clean per location, and
- * setStock still bringing a product to its target.
+ * locations, each order at its location, the ledger and the stock check clean per location, the
+ * books posted and checking out (§19), and setStock still bringing a product to its target.
  */
 describe.each(targets)('the bench loader on $name', (target) => {
   it('splits stock over three locations and keeps the ledger clean', { timeout: 120_000 }, async () => {
@@ -16,6 +17,8 @@ describe.each(targets)('the bench loader on $name', (target) => {
       await loadData(database, { products: 300, orders: 3000 });
       const check = await checkLedger(database);
       expect(ledgerProblems(check)).toEqual([]);
+      // DESIGN §19: the loaded books pass the app's own books check, every order posted.
+      expect((await booksCheck(database)).checks.filter((c) => !c.ok)).toEqual([]);
       expect(check.products).toBe(300);
       expect(check.orders).toBe(3000);
       const spread = await database.query<{ location_id: string; stock: string; orders: string }>(
@@ -41,6 +44,7 @@ describe.each(targets)('the bench loader on $name', (target) => {
       );
       expect(stocks.every((row) => row.stock === 7 && row.main === 7)).toBe(true);
       expect(ledgerProblems(await checkLedger(database))).toEqual([]);
+      expect((await booksCheck(database)).checks.filter((c) => !c.ok)).toEqual([]);
     } finally {
       await dispose();
     }

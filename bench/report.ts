@@ -12,6 +12,8 @@ import { RECEIVE_LINES } from './purchasing';
 import { FLAT_OUT_SALE_LINES, type SalesCheck, STEADY_SALE_LINES } from './sales';
 import {
   BARE_STEADY,
+  BOOKS_REPORTS,
+  type BooksCheckRun,
   DASHBOARD_AFTER_IMPORT,
   DASHBOARD_ALONE_FLAT,
   DASHBOARD_ALONE_STEADY,
@@ -21,7 +23,9 @@ import {
   log,
   median,
   ORDER_CLIENTS,
+  POSTING_TURNS,
   percentile,
+  postingRow,
   quick,
   REFUND_RATE,
   REFUND_ROW,
@@ -184,6 +188,7 @@ export function report(r: {
   loginJs: number | undefined;
   loginJsError: string;
   stockCheck: StockCheckRun;
+  booksCheck: BooksCheckRun;
   receipts: { ms: number[]; failures: string[] };
   transfers: TransferRun;
   stocktakePost: PostRun | undefined;
@@ -198,6 +203,24 @@ export function report(r: {
   busiestMovements: [number, number];
 }): string[] {
   const byName = (name: string) => r.results.find((x) => x.name === name) as LoadResult;
+  // DESIGN §19: the turns with and without posting, each side's mean rate over its turns.
+  const turns = POSTING_TURNS.map((turn, n) => ({
+    turn,
+    x: r.results.find((x) => x.name === postingRow(turn, n + 1)),
+  }));
+  const rateOf = (turn: string) => {
+    const mine = turns.filter((t) => t.turn === turn).map((t) => t.x?.rps ?? Number.NaN);
+    return mine.reduce((a, b) => a + b, 0) / mine.length;
+  };
+  const postingRatio = turns.every((t) => t.x)
+    ? {
+        posting: rateOf('posting'),
+        without: rateOf('without posting'),
+        allAccepted: turns.every(
+          (t) => t.x && (t.x.statuses['201'] ?? 0) === t.x.requests && t.x.errors === 0,
+        ),
+      }
+    : undefined;
   const bare = byName('bare route (GET /api/live)');
   const orders = byName('place order (64 clients)');
   const accepted = orders.statuses['201'] ?? 0;
@@ -335,6 +358,13 @@ export function report(r: {
       digits: 0,
       ok: checkMedian < TARGETS.stockCheckMs,
     },
+    r.booksCheck.ms.length
+      ? {
+          target: `books check (GET /api/accounting/check) over ${size.orders.toLocaleString('en-US')} sales: every check holds (median of ${r.booksCheck.ms.length}; no time target)`,
+          measured: `${median(r.booksCheck.ms).toFixed(0)} ms; ${r.booksCheck.failed.length ? `failed: ${r.booksCheck.failed.join(', ')}` : 'every check holds'}`,
+          ok: r.booksCheck.failed.length === 0,
+        }
+      : { target: 'books check', measured: 'not measured', ok: false },
     {
       target: 'stock check: stock = sum of movements for every product',
       measured: `${r.stockCheck.mismatches} mismatches over ${r.stockCheck.checked.toLocaleString('en-US')} products`,
@@ -401,6 +431,33 @@ export function report(r: {
         limit: steadyFloor,
       };
     }),
+    ...BOOKS_REPORTS.map((report): TargetRow => {
+      const x = byName(reportRow(report.name));
+      return {
+        target: `${report.name} over a year of ${size.orders.toLocaleString('en-US')} sales p99 < ${TARGETS.booksP99} ms, at a steady ${REPORT_RATE} req/s`,
+        value: x.p99,
+        goal: TARGETS.booksP99,
+        unit: 'ms',
+        ok: x.p99 < TARGETS.booksP99 && allOk(x, '200'),
+        limit: steadyFloor,
+      };
+    }),
+    postingRatio === undefined
+      ? {
+          target: 'sales flat out with posting ≥ 80 % of without',
+          measured: 'not measured (PostgreSQL only)',
+          ok: false,
+        }
+      : {
+          target: `sales flat out with posting ≥ ${TARGETS.postingRatio * 100} % of the same sales without it (in turns)`,
+          value: postingRatio.posting,
+          goal: TARGETS.postingRatio * postingRatio.without,
+          unit: 'req/s',
+          digits: 0,
+          measured: `${((postingRatio.posting / postingRatio.without) * 100).toFixed(0)} % (${postingRatio.posting.toFixed(0)} req/s)`,
+          ok: postingRatio.posting >= TARGETS.postingRatio * postingRatio.without && postingRatio.allAccepted,
+          limit: { name: 'without posting', value: postingRatio.without, unit: 'req/s', digits: 0 },
+        },
     {
       target: `product by barcode at ${size.products.toLocaleString('en-US')} products p99 < ${TARGETS.barcodeP99} ms, at a steady ${STEADY_RATE} req/s`,
       value: barcode.p99,

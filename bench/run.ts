@@ -6,7 +6,8 @@
  *   npm run bench                    PostgreSQL at DATABASE_URL (default: the local server)
  *   npm run bench -- --embedded      the embedded database (PGlite)
  *   npm run bench -- --quick         a tenth of the data and 3 s scenarios, to try the tooling
- *   npm run bench -- --only <word>   only the scenarios whose name holds the word; no results file
+ *   npm run bench -- --only <word>   only the scenarios whose name holds the word (or one of
+ *                                    several, comma-separated); no results file
  *   BENCH_DATABASE=<name>            the PostgreSQL database to make and drop (default ims_bench)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -201,6 +202,7 @@ async function main(): Promise<void> {
     loginJs: undefined,
     loginJsError: '',
     stockCheck: { ms: [], checked: 0, mismatches: 0 },
+    booksCheck: { ms: [], failed: [] },
     receipts: { ms: [], failures: [] },
     transfers: { send: [], receive: [], failures: [] },
     stocktakePost: undefined,
@@ -263,9 +265,9 @@ async function main(): Promise<void> {
       settle: () => settle(made.options.databaseUrl),
     };
     log('HTTP load:');
-    const word = ONLY;
-    const chosen = word
-      ? SCENARIOS.filter((scenario) => scenario.name.toLowerCase().includes(word))
+    const words = ONLY ? ONLY.split(',').filter(Boolean) : [];
+    const chosen = words.length
+      ? SCENARIOS.filter((scenario) => words.some((word) => scenario.name.toLowerCase().includes(word)))
       : SCENARIOS;
     if (chosen.length === 0) throw new Error(`no scenario's name holds "${ONLY}"`);
     for (const scenario of chosen) await scenario.run(bench, scenario);
@@ -346,6 +348,7 @@ async function main(): Promise<void> {
     loginJs: measured.loginJs,
     loginJsError: measured.loginJsError,
     stockCheck: measured.stockCheck,
+    booksCheck: measured.booksCheck,
     receipts: measured.receipts,
     transfers: measured.transfers,
     stocktakePost: measured.stocktakePost,

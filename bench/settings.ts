@@ -35,6 +35,10 @@ export const TARGETS = {
   exportRowsPerSecond: 50_000,
   exportMemoryMb: 100,
   reportP99: 50,
+  /** DESIGN §19: the trial balance and the P&L over the year's million sales. */
+  booksP99: 100,
+  /** DESIGN §19: sales flat out with posting, as a share of the same sales without it. */
+  postingRatio: 0.8,
   saleP99: 50,
   barcodeP99: 10,
   refundP99: 50,
@@ -88,6 +92,20 @@ export const REPORTS: Array<{ name: string; path: string }> = [
   { name: 'stock value', path: '/api/reports/stock' },
 ];
 export const reportRow = (name: string) => `report: ${name}, steady ${REPORT_RATE} req/s`;
+/** The books' reports of DESIGN §19 over the same year (kept per-day account totals). */
+export const BOOKS_REPORTS: Array<{ name: string; path: string }> = [
+  { name: 'trial balance', path: '/api/accounting/trial-balance' },
+  { name: 'profit and loss', path: '/api/accounting/profit-and-loss' },
+];
+/**
+ * DESIGN §19: sales flat out in turns, with the sale's entry posted at commit (as the app runs) and
+ * without it (the posting trigger off, the rest the same), twice each in the order A B B A, so a
+ * steady drift of the machine falls on both alike; before them a warm-up turn (with posting) that
+ * is not counted, since the first flat-out run after a quiet spell is slower whatever it runs.
+ */
+export const POSTING_TURNS = ['without posting', 'posting', 'posting', 'without posting'] as const;
+export const POSTING_WARM_UP = `${FLAT_OUT_SALE_LINES}-line sales (${ORDER_CLIENTS} clients), warm-up with posting (not counted)`;
+export const postingRow = (turn: string, n: number) => `${SALES_FLAT_OUT}, ${turn} (turn ${n})`;
 /** Purchase orders received one after another, and ordered ones left open (on order). */
 export const PURCHASING = quick ? { open: 8, toReceive: 20 } : { open: 40, toReceive: 100 };
 /** Calls of GET /api/stock/check, one after another; the median is held against its target. */
@@ -132,6 +150,12 @@ export const median = (values: number[]) => {
     ? (sorted[mid] as number)
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
+
+/** What GET /api/accounting/check answered, call by call (DESIGN §19): its time and failed checks. */
+export interface BooksCheckRun {
+  ms: number[];
+  failed: string[];
+}
 
 /** What GET /api/stock/check answered, call by call. */
 export interface StockCheckRun {

@@ -3,23 +3,9 @@ import { expect } from 'vitest';
 import { BooksCheckResponse, TrialBalanceResponse } from '../src/shared/accounting';
 import { centsNumber, toCents } from '../src/shared/money';
 import { formatMoney } from '../src/web/lib/format';
-import { type ApiSession, newAdmin, unique } from './support/api';
+import { newAdmin, read, unique } from './support/api';
 import { eventually, expectPath, gone, see, textOf, throughTill } from './support/page';
 import { HOME, stories, storyTest } from './support/story';
-
-/** GET with a session's token, parsed with the shared schema. */
-async function read<T>(
-  session: ApiSession,
-  path: string,
-  schema: { parse: (body: unknown) => T },
-): Promise<T> {
-  const res = await fetch(`${session.baseUrl}/api${path}`, {
-    headers: { Authorization: `Bearer ${session.token}` },
-  });
-  const payload: unknown = await res.json();
-  if (!res.ok) throw new Error(`GET ${path} answered ${res.status} ${JSON.stringify(payload)}`);
-  return schema.parse(payload);
-}
 
 /** Cents of an amount written in the test, so every expected figure is summed exactly. */
 const c = (amount: string) => toCents(amount);

@@ -3,21 +3,9 @@ import { expect } from 'vitest';
 import { parseCsv } from '../src/server/test/parse-csv';
 import { ProductResponse } from '../src/shared/products';
 import { PurchaseOrderResponse } from '../src/shared/purchasing';
-import { type ApiSession, newAdmin, unique } from './support/api';
+import { newAdmin, read, unique } from './support/api';
 import { bodyRows, eventually, see, statusMessage, textOf } from './support/page';
 import { stories, storyTest } from './support/story';
-
-/** GET with an admin's token, parsed with the shared schema. */
-async function read<T>(
-  session: ApiSession,
-  path: string,
-  schema: { parse: (body: unknown) => T },
-): Promise<T> {
-  const res = await fetch(`${session.baseUrl}/api${path}`, {
-    headers: { Authorization: `Bearer ${session.token}` },
-  });
-  return schema.parse(await res.json());
-}
 
 stories('purchasing', () => {
   storyTest(

@@ -1,21 +1,9 @@
 import { expect } from 'vitest';
 import { ProductResponse } from '../src/shared/products';
 import { SaleListResponse, saleNumberLabel } from '../src/shared/sales';
-import { type ApiSession, newStaff, unique } from './support/api';
+import { newStaff, read, unique } from './support/api';
 import { bodyRows, columnTexts, expectPath, rowWith, see, textOf, throughTill } from './support/page';
 import { HOME, stories, storyTest } from './support/story';
-
-/** GET with a session's token, parsed with the shared schema. */
-async function read<T>(
-  session: ApiSession,
-  path: string,
-  schema: { parse: (body: unknown) => T },
-): Promise<T> {
-  const res = await fetch(`${session.baseUrl}/api${path}`, {
-    headers: { Authorization: `Bearer ${session.token}` },
-  });
-  return schema.parse(await res.json());
-}
 
 stories('sale counter', () => {
   storyTest(

@@ -2,7 +2,7 @@ import type { Locator } from 'playwright-core';
 import { expect } from 'vitest';
 import { ProductResponse } from '../src/shared/products';
 import { SaleListResponse, saleNumberLabel } from '../src/shared/sales';
-import { type ApiSession, newAdmin, unique } from './support/api';
+import { type ApiSession, newAdmin, read, unique } from './support/api';
 import {
   bodyRows,
   cellText,
@@ -15,18 +15,6 @@ import {
   throughTill,
 } from './support/page';
 import { HOME, stories, storyTest } from './support/story';
-
-/** GET with a session's token, parsed with the shared schema. */
-async function read<T>(
-  session: ApiSession,
-  path: string,
-  schema: { parse: (body: unknown) => T },
-): Promise<T> {
-  const res = await fetch(`${session.baseUrl}/api${path}`, {
-    headers: { Authorization: `Bearer ${session.token}` },
-  });
-  return schema.parse(await res.json());
-}
 
 /** A number cell's figure, without the words a phone's stacked row puts before it. */
 async function figure(table: Locator, row: string, header: string): Promise<string> {

@@ -3,23 +3,9 @@ import { centsNumber, toCents } from '../src/shared/money';
 import { ProductResponse } from '../src/shared/products';
 import { SessionResponse } from '../src/shared/till';
 import { formatMoney } from '../src/web/lib/format';
-import { type ApiSession, newAdmin, unique } from './support/api';
+import { newAdmin, read, unique } from './support/api';
 import { expectPath, gone, see, termValue, textOf, throughTill } from './support/page';
 import { HOME, stories, storyTest } from './support/story';
-
-/** GET with a session's token, parsed with the shared schema. */
-async function read<T>(
-  session: ApiSession,
-  path: string,
-  schema: { parse: (body: unknown) => T },
-): Promise<T> {
-  const res = await fetch(`${session.baseUrl}/api${path}`, {
-    headers: { Authorization: `Bearer ${session.token}` },
-  });
-  const payload: unknown = await res.json();
-  if (!res.ok) throw new Error(`GET ${path} answered ${res.status} ${JSON.stringify(payload)}`);
-  return schema.parse(payload);
-}
 
 /** Cents of a money amount written in the test, so the expected cash is summed exactly. */
 const c = (amount: string) => toCents(amount);

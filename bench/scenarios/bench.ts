@@ -6,7 +6,7 @@ import type { ImportRun } from '../import';
 import type { LotProducts } from '../lots';
 import type { OrderProducts } from '../orders-check';
 import type { PurchasingSet } from '../purchasing';
-import type { StockCheckRun } from '../settings';
+import type { BooksCheckRun, StockCheckRun } from '../settings';
 import type { SteadyOptions } from '../steady-load';
 import type { PostRun, ScanRun, StocktakeSet } from '../stocktakes';
 import type { TransferRun, TransferSet } from '../transfers';
@@ -39,6 +39,7 @@ export interface Measured {
   loginJs: number | undefined;
   loginJsError: string;
   stockCheck: StockCheckRun;
+  booksCheck: BooksCheckRun;
   receipts: { ms: number[]; failures: string[] };
   transfers: TransferRun;
   stocktakePost: PostRun | undefined;

@@ -4,7 +4,7 @@ import { CATALOGUE_INTERACTIVE, LOGIN_WEIGHT } from './browser';
 import { CATALOGUE_IMPORT, DASHBOARD_AFTER } from './import';
 import { RECEIVE, SUGGESTIONS } from './purchasing';
 import { READS } from './reads';
-import { CSV_EXPORT, REPORT_ROWS } from './reports';
+import { BOOKS_ROWS, CSV_EXPORT, REPORT_ROWS } from './reports';
 import {
   BARCODE,
   LOT_SALE,
@@ -13,9 +13,10 @@ import {
   SALE_BEFORE_SEARCHES,
   SALES_BESIDE_SEARCHES,
   SALES_FLAT,
+  SALES_POSTING,
   STEADY_SALE,
 } from './sales';
-import { ADJUST_STOCK, MOVEMENTS_PAGE, PLACE_ORDER, STOCK_CHECK } from './stock';
+import { ADJUST_STOCK, BOOKS_CHECK, MOVEMENTS_PAGE, PLACE_ORDER, STOCK_CHECK } from './stock';
 import { STOCKTAKE_POST, STOCKTAKE_SCANS } from './stocktakes';
 import { TRANSFER } from './transfers';
 
@@ -36,18 +37,21 @@ export const SCENARIOS: Scenario[] = [
   STEADY_SALE,
   REFUND,
   SALES_FLAT,
+  SALES_POSTING,
   LOT_SALE,
   LOT_SALES_FLAT,
   MOVEMENTS_PAGE,
   SUGGESTIONS,
   POSTGRES_ALONE,
   ...REPORT_ROWS,
+  ...BOOKS_ROWS,
   RECEIVE,
   TRANSFER,
   STOCKTAKE_SCANS,
   STOCKTAKE_POST,
   CSV_EXPORT,
   STOCK_CHECK,
+  BOOKS_CHECK,
   CATALOGUE_INTERACTIVE,
   LOGIN_WEIGHT,
   CATALOGUE_IMPORT,

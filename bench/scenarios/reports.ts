@@ -1,6 +1,15 @@
 import { todayIn } from '../../src/server/modules/reports/reports.range';
 import { timeExport } from '../csv-export';
-import { BARE_STEADY, log, REPORT_RATE, REPORTS, reportRow, SECONDS, TARGETS } from '../settings';
+import {
+  BARE_STEADY,
+  BOOKS_REPORTS,
+  log,
+  REPORT_RATE,
+  REPORTS,
+  reportRow,
+  SECONDS,
+  TARGETS,
+} from '../settings';
 import { type Bench, type Scenario, targetOf } from './bench';
 
 /**
@@ -29,6 +38,28 @@ export const REPORT_ROWS: Scenario[] = REPORTS.map(
         {
           name: s.name,
           url: `${b.server.url}${report.path}${report.path.includes('?') ? '&' : '?'}${yearOf(b)}`,
+          headers: b.asAdmin,
+          connections: 8,
+          duration: SECONDS,
+          rate: REPORT_RATE,
+        },
+        targetOf(s),
+      );
+    },
+  }),
+);
+
+/** The books' trial balance and P&L over the whole year (DESIGN §19), at the reports' steady rate. */
+export const BOOKS_ROWS: Scenario[] = BOOKS_REPORTS.map(
+  (report): Scenario => ({
+    name: reportRow(report.name),
+    target: `p99 < ${TARGETS.booksP99} ms`,
+    limit: BARE_STEADY,
+    run: async (b, s) => {
+      await b.runSteady(
+        {
+          name: s.name,
+          url: `${b.server.url}${report.path}?${yearOf(b)}`,
           headers: b.asAdmin,
           connections: 8,
           duration: SECONDS,

@@ -1,10 +1,15 @@
+import pg from 'pg';
 import { load } from '../http-load';
 import { FLAT_OUT_SALE_LINES, STEADY_SALE_LINES, saleBody } from '../sales';
 import {
   BARE_STEADY,
   LOT_SALE_ROW,
   LOT_SALES_FLAT_OUT,
+  log,
   ORDER_CLIENTS,
+  POSTING_TURNS,
+  POSTING_WARM_UP,
+  postingRow,
   REFUND_RATE,
   REFUND_ROW,
   SALE_ALONE,
@@ -131,6 +136,52 @@ export const SALES_FLAT: Scenario = {
       headersFor: asRepOf(b),
     });
     b.measured.sessionReport = await closeBenchSession(b.server.url, b.rep.token, session);
+  },
+};
+
+/**
+ * DESIGN §19: the cost of the books at the counter. The same 3-line sales flat out over products
+ * whose stock cannot run out, in turns with the sale's entry posted at commit (the app as it runs)
+ * and without (the sales' posting trigger off: the same server, statements and data, nothing
+ * posted), twice each in one session, after a warm-up turn (POSTING_TURNS). PostgreSQL only: the bench turns the trigger off from its
+ * own connection, which the embedded database, the server's alone, does not take. The sales made
+ * without posting are posted afterwards (post_history), so the books still hold every sale.
+ */
+export const SALES_POSTING: Scenario = {
+  name: `${SALES_FLAT_OUT}, with and without posting`,
+  writes: [POSTING_WARM_UP, ...POSTING_TURNS.map((turn, n) => postingRow(turn, n + 1))],
+  target: null,
+  limit: null,
+  run: async (b) => {
+    if (!b.databaseUrl) {
+      log('  sales with and without posting: PostgreSQL only (the bench turns the trigger off)');
+      return;
+    }
+    const client = new pg.Client({ connectionString: b.databaseUrl });
+    await client.connect();
+    const turn = (name: string) =>
+      b.run({
+        name,
+        url: `${b.server.url}/api/sales`,
+        method: 'POST',
+        connections: ORDER_CLIENTS,
+        duration: SECONDS,
+        makeBody: () => saleBody(b.prepared.saleProducts, FLAT_OUT_SALE_LINES, false),
+        headersFor: asRepOf(b),
+      });
+    try {
+      await turn(POSTING_WARM_UP);
+      for (const [n, posting] of POSTING_TURNS.entries()) {
+        await client.query(
+          `alter table sales ${posting === 'posting' ? 'enable' : 'disable'} trigger sales_posted`,
+        );
+        await turn(postingRow(posting, n + 1));
+      }
+    } finally {
+      await client.query('alter table sales enable trigger sales_posted');
+      await client.query('select post_history()');
+      await client.end();
+    }
   },
 };
 

@@ -88,6 +88,32 @@ export const MOVEMENTS_PAGE: Scenario = {
 };
 
 /** Every product's stock against the sum of its movements, after every write before it. */
+/**
+ * DESIGN §19: the books check over the whole store, called like the stock check, after every write;
+ * its time is measured (DESIGN sets none) and every check must hold.
+ */
+export const BOOKS_CHECK: Scenario = {
+  name: 'books check (GET /api/accounting/check)',
+  target: null,
+  limit: null,
+  run: async (b, s) => {
+    const { booksCheck } = b.measured;
+    await b.settle();
+    for (let i = 0; i < STOCK_CHECK_CALLS; i++) {
+      const started = performance.now();
+      const res = await fetch(`${b.server.url}/api/accounting/check`, { headers: b.asAdmin });
+      const text = await res.text();
+      booksCheck.ms.push(performance.now() - started);
+      if (!res.ok) throw new Error(`GET /api/accounting/check answered ${res.status}: ${text.slice(0, 200)}`);
+      const body = JSON.parse(text) as { checks: { name: string; ok: boolean }[] };
+      booksCheck.failed = body.checks.filter((check) => !check.ok).map((check) => check.name);
+    }
+    log(
+      `  ${s.name.padEnd(34)} ${booksCheck.ms.map((n) => n.toFixed(0)).join(', ')} ms, median ${ms(median(booksCheck.ms))}; ${booksCheck.failed.length ? `failed: ${booksCheck.failed.join(', ')}` : 'every check holds'}`,
+    );
+  },
+};
+
 export const STOCK_CHECK: Scenario = {
   name: 'stock check (GET /api/stock/check)',
   target: `< ${TARGETS.stockCheckMs} ms`,

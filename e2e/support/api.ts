@@ -61,6 +61,14 @@ export const callAs = <S extends z.ZodType>(
   body?: unknown,
 ): Promise<z.output<S>> => apiCall(baseUrl, method, path, schema, { token, body });
 
+/** GET with a session's token, parsed with the shared schema (a non-2xx throws): what a story reads beside its screens. */
+export const read = <T>(
+  session: ApiSession,
+  path: string,
+  schema: { parse: (body: unknown) => T },
+): Promise<T> =>
+  apiCall(session.baseUrl, 'GET', path, schema as unknown as z.ZodType<T>, { token: session.token });
+
 /** A signed-in API client for one account. */
 export class ApiSession {
   constructor(

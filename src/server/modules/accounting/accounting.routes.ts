@@ -388,6 +388,9 @@ export const accountingRoutes: FastifyPluginAsyncZod = async (app) => {
       ...read,
       schema: { tags, summary: 'The books checked against the shop', response: { 200: BooksCheckResponse } },
     },
-    async () => ({ success: true as const, ...(await booksCheck(app.database)) }),
+    async () => ({
+      success: true as const,
+      ...(await app.database.withoutTimeLimits((runner) => booksCheck(runner))),
+    }),
   );
 };

@@ -407,12 +407,15 @@ describe.each(targets)('the books on $name', (target) => {
     await expectBooksHold();
   });
 
-  it('the database refuses to change or delete an entry, and an entry that does not balance', async () => {
+  it('the database refuses to change or delete an entry or an account, and an entry that does not balance', async () => {
     const problems: string[] = [];
     for (const text of [
       'update journal_entries set memo = $1',
       'delete from journal_lines where false or true',
       'delete from journal_movements',
+      // A line names its account without a foreign key: an account is never deleted.
+      "delete from accounts where code = '6900'",
+      'truncate accounts cascade',
     ]) {
       try {
         await t.sql(text, text.includes('$1') ? ['changed'] : []);
