@@ -10,7 +10,7 @@ import {
   STOCK_CHECK_CALLS,
   TARGETS,
 } from '../settings';
-import { type Scenario, targetOf } from './bench';
+import { type Bench, type Scenario, targetOf } from './bench';
 
 /** Orders placed flat out, stock adjusted, a product's movements, and the ledger checked. */
 export const PLACE_ORDER: Scenario = {
@@ -87,7 +87,22 @@ export const MOVEMENTS_PAGE: Scenario = {
   },
 };
 
-/** Every product's stock against the sum of its movements, after every write before it. */
+/**
+ * A check called STOCK_CHECK_CALLS times one after another, once the database settled: each call's
+ * time into `ms`, each answer (parsed) to `read`; an answer that is not 2xx ends the bench.
+ */
+async function callInTurn<T>(b: Bench, path: string, ms: number[], read: (body: T) => void): Promise<void> {
+  await b.settle();
+  for (let i = 0; i < STOCK_CHECK_CALLS; i++) {
+    const started = performance.now();
+    const res = await fetch(`${b.server.url}${path}`, { headers: b.asAdmin });
+    const text = await res.text();
+    ms.push(performance.now() - started);
+    if (!res.ok) throw new Error(`GET ${path} answered ${res.status}: ${text.slice(0, 200)}`);
+    read(JSON.parse(text) as T);
+  }
+}
+
 /**
  * DESIGN §19: the books check over the whole store, called like the stock check, after every write;
  * its time is measured (DESIGN sets none) and every check must hold.
@@ -98,39 +113,36 @@ export const BOOKS_CHECK: Scenario = {
   limit: null,
   run: async (b, s) => {
     const { booksCheck } = b.measured;
-    await b.settle();
-    for (let i = 0; i < STOCK_CHECK_CALLS; i++) {
-      const started = performance.now();
-      const res = await fetch(`${b.server.url}/api/accounting/check`, { headers: b.asAdmin });
-      const text = await res.text();
-      booksCheck.ms.push(performance.now() - started);
-      if (!res.ok) throw new Error(`GET /api/accounting/check answered ${res.status}: ${text.slice(0, 200)}`);
-      const body = JSON.parse(text) as { checks: { name: string; ok: boolean }[] };
-      booksCheck.failed = body.checks.filter((check) => !check.ok).map((check) => check.name);
-    }
+    await callInTurn<{ checks: { name: string; ok: boolean }[] }>(
+      b,
+      '/api/accounting/check',
+      booksCheck.ms,
+      (body) => {
+        booksCheck.failed = body.checks.filter((check) => !check.ok).map((check) => check.name);
+      },
+    );
     log(
       `  ${s.name.padEnd(34)} ${booksCheck.ms.map((n) => n.toFixed(0)).join(', ')} ms, median ${ms(median(booksCheck.ms))}; ${booksCheck.failed.length ? `failed: ${booksCheck.failed.join(', ')}` : 'every check holds'}`,
     );
   },
 };
 
+/** Every product's stock against the sum of its movements, after every write before it. */
 export const STOCK_CHECK: Scenario = {
   name: 'stock check (GET /api/stock/check)',
   target: `< ${TARGETS.stockCheckMs} ms`,
   limit: null,
   run: async (b, s) => {
     const { stockCheck } = b.measured;
-    await b.settle();
-    for (let i = 0; i < STOCK_CHECK_CALLS; i++) {
-      const started = performance.now();
-      const res = await fetch(`${b.server.url}/api/stock/check`, { headers: b.asAdmin });
-      const text = await res.text();
-      stockCheck.ms.push(performance.now() - started);
-      if (!res.ok) throw new Error(`GET /api/stock/check answered ${res.status}: ${text.slice(0, 200)}`);
-      const body = JSON.parse(text) as { checked: number; mismatches: unknown[] };
-      stockCheck.checked = body.checked;
-      stockCheck.mismatches = Math.max(stockCheck.mismatches, body.mismatches.length);
-    }
+    await callInTurn<{ checked: number; mismatches: unknown[] }>(
+      b,
+      '/api/stock/check',
+      stockCheck.ms,
+      (body) => {
+        stockCheck.checked = body.checked;
+        stockCheck.mismatches = Math.max(stockCheck.mismatches, body.mismatches.length);
+      },
+    );
     log(
       `  ${s.name.padEnd(34)} ${stockCheck.ms.map((n) => n.toFixed(0)).join(', ')} ms, median ${ms(median(stockCheck.ms))}  (target ${s.target}); ${stockCheck.mismatches} mismatches over ${stockCheck.checked} products`,
     );
