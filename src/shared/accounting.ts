@@ -194,6 +194,48 @@ export const ReportQuery = z.object({ ...Range, format: ExportFormat }).superRef
 export type ReportQuery = z.input<typeof ReportQuery>;
 export const AtQuery = z.object({ at: DateOnly.optional(), format: ExportFormat });
 
+/**
+ * DESIGN §20: the files for the accountant. `journal`, one row a line; `xero`, Xero's manual
+ * journal CSV (one journal a day, summed by account); `quickbooks`, QuickBooks Online's journal
+ * CSV. Dates as `iso` YYYY-MM-DD (default), `us` MM/DD/YYYY or `eu` DD/MM/YYYY.
+ */
+export const ACCOUNTING_EXPORTS = ['journal', 'xero', 'quickbooks'] as const;
+export const AccountingExport = z.enum(ACCOUNTING_EXPORTS, {
+  error: `format must be one of ${ACCOUNTING_EXPORTS.join(', ')}.`,
+});
+export type AccountingExport = z.infer<typeof AccountingExport>;
+export const EXPORT_DATE_FORMATS = ['iso', 'us', 'eu'] as const;
+export const ExportDateFormat = z.enum(EXPORT_DATE_FORMATS, {
+  error: `dateFormat must be one of ${EXPORT_DATE_FORMATS.join(', ')}.`,
+});
+export type ExportDateFormat = z.infer<typeof ExportDateFormat>;
+export const AccountingExportQuery = z
+  .object({ ...Range, format: AccountingExport.optional(), dateFormat: ExportDateFormat.optional() })
+  .superRefine(checkRange());
+export type AccountingExportQuery = z.input<typeof AccountingExportQuery>;
+/** Each file's header row (DESIGN §20). */
+export const EXPORT_HEADERS: Record<AccountingExport, readonly string[]> = {
+  journal: [
+    'Date',
+    'Entry',
+    'Account code',
+    'Account name',
+    'Debit',
+    'Credit',
+    'Memo',
+    'Source',
+    'Source number',
+    'Location',
+  ],
+  xero: ['Narration', 'Date', 'Description', 'AccountCode', 'TaxRate', 'Amount'],
+  quickbooks: ['Journal No', 'Journal Date', 'Account Name', 'Description', 'Debits', 'Credits', 'Name'],
+};
+/** A day (YYYY-MM-DD) as the file's date format writes it. */
+export function exportDay(day: string, how: ExportDateFormat = 'iso'): string {
+  const [y, m, d] = day.split('-');
+  return how === 'us' ? `${m}/${d}/${y}` : how === 'eu' ? `${d}/${m}/${y}` : day;
+}
+
 const AccountRef = z.object({ _id: z.string(), code: z.string(), name: z.string(), type: AccountType });
 
 export const TrialBalanceResponse = Ok.extend({

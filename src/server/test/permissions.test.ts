@@ -408,6 +408,11 @@ const ROWS: Row[] = [
     }),
   },
   {
+    call: 'GET /api/accounting/export',
+    who: ADMIN,
+    request: async () => ({ method: 'GET', url: '/api/accounting/export?format=xero' }),
+  },
+  {
     call: 'GET /api/accounting/trial-balance',
     who: ADMIN,
     request: async () => ({ method: 'GET', url: '/api/accounting/trial-balance' }),

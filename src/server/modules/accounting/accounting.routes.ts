@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AccountInput,
+  AccountingExportQuery,
   AccountingSettingsInput,
   AccountingSettingsResponse,
   AccountResponse,
@@ -28,6 +29,7 @@ import { sendCsv } from '../../lib/csv-stream';
 import { isId, notFound } from '../../lib/errors';
 import { answerOnce } from '../../lib/idempotency';
 import { accountLedger, balanceSheet, booksCheck, profitAndLoss, trialBalance } from './books';
+import { accountingExport } from './exports';
 import {
   createAccount,
   findEntry,
@@ -379,6 +381,30 @@ export const accountingRoutes: FastifyPluginAsyncZod = async (app) => {
       const window = onePage(request.query);
       const page = await accountLedger(app.database, ref, from, to, window);
       return { success: true as const, ...page, page: window.page, pageSize: window.pageSize };
+    },
+  );
+
+  app.get(
+    '/accounting/export',
+    {
+      ...read,
+      schema: {
+        tags,
+        summary: 'The journal as files for the accountant (CSV)',
+        description:
+          'format journal (a row a line), xero (manual journals, one a day, summed by account; credits negative) or quickbooks (QuickBooks Online journal entries); dateFormat iso (YYYY-MM-DD), us (MM/DD/YYYY) or eu (DD/MM/YYYY). Each file balances by itself. Streams.',
+        querystring: AccountingExportQuery,
+      },
+    },
+    async (request, reply) => {
+      const { from, to } = await range(app.database, request.query);
+      const format = request.query.format ?? 'journal';
+      const file = accountingExport(app.database, format, {
+        from,
+        to,
+        dateFormat: request.query.dateFormat ?? 'iso',
+      });
+      return sendCsv(reply, `${format}-${from}-${to}.csv`, file.header, file.read);
     },
   );
 

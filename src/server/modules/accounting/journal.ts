@@ -208,7 +208,7 @@ type EntryRow = {
 };
 
 /** A source's number as its screens write it. */
-function sourceNumber(kind: SourceKind, n: number): string | undefined {
+export function sourceNumber(kind: SourceKind, n: number): string | undefined {
   switch (kind) {
     case 'sale':
     case 'return':
@@ -259,10 +259,8 @@ const toEntry = (row: EntryRow): JournalEntry => ({
   ...(row.reversed_by ? { reversedBy: row.reversed_by } : {}),
 });
 
-/** An entry's whole answer: its lines (with what they concern, by name), movements, source number. */
-const ENTRY_SELECT = `select e.id, e.number, e.date::text as date, e.created_at, e.memo, e.source_kind, e.source_id,
-       e.reverses, (select r.id from journal_entries r where r.reverses = e.id) as reversed_by,
-       case e.source_kind
+/** The number of an entry's (`e`) document, as its table keeps it (sourceNumber writes it). */
+export const SOURCE_NUMBER = `case e.source_kind
          when 'sale' then (select number from sales where id = e.source_id)
          when 'return' then (select sale_number from orders where id = e.source_id)
          when 'refund' then (select number from refunds where id = e.source_id)
@@ -272,7 +270,12 @@ const ENTRY_SELECT = `select e.id, e.number, e.date::text as date, e.created_at,
          when 'sessionOpen' then (select number from register_sessions where id = e.source_id)
          when 'sessionClose' then (select number from register_sessions where id = e.source_id)
          when 'reversal' then (select number from journal_entries where id = e.source_id)
-       end as source_number,
+       end`;
+
+/** An entry's whole answer: its lines (with what they concern, by name), movements, source number. */
+const ENTRY_SELECT = `select e.id, e.number, e.date::text as date, e.created_at, e.memo, e.source_kind, e.source_id,
+       e.reverses, (select r.id from journal_entries r where r.reverses = e.id) as reversed_by,
+       ${SOURCE_NUMBER} as source_number,
        (select array_agg(j.movement_id order by j.movement_id) from journal_movements j where j.entry_id = e.id) as movements,
        (select coalesce(json_agg(json_build_object(
                  'account', json_build_object('_id', a.id, 'code', a.code, 'name', a.name),
