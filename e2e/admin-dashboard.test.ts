@@ -27,6 +27,7 @@ stories('admin dashboard', () => {
         'Customers',
         'Suppliers',
         'Purchasing',
+        'Bills',
         'Transfers',
         'Stocktakes',
         'Reports',

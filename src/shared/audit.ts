@@ -15,7 +15,8 @@ import { Role } from './roles';
  * imported, once, with its file and counts; a `transfer` (DESIGN §17) created, updated, sent,
  * received, cancelled or closed; a `location` (DESIGN §17) created, updated, deactivated or
  * reactivated; a `stocktake` (DESIGN §18) created, posted or cancelled; an `item` (DESIGN §22)
- * created or updated (its options, its variants' names).
+ * created or updated (its options, its variants' names); a supplier's `bill` (DESIGN §20) created,
+ * updated, deleted (a draft), posted or voided, and a `supplierPayment` paid or allocated.
  */
 export const AUDIT_ENTITIES = [
   'user',
@@ -39,6 +40,8 @@ export const AUDIT_ENTITIES = [
   'account',
   'journalEntry',
   'books',
+  'bill',
+  'supplierPayment',
 ] as const;
 export const AuditEntity = z.enum(AUDIT_ENTITIES, {
   error: `entity must be one of ${AUDIT_ENTITIES.join(', ')}.`,
@@ -74,6 +77,9 @@ export const AUDIT_ACTIONS = [
   'sent',
   'posted',
   'reversed',
+  'voided',
+  'paid',
+  'allocated',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS, {
   error: `action must be one of ${AUDIT_ACTIONS.join(', ')}.`,

@@ -165,6 +165,11 @@ function taxOf(amount: bigint, rate: bigint, pricesIncludeTax: boolean): bigint 
     : divideRounded(amount * rate, PERCENT);
 }
 
+/** The tax of an amount without tax at a percent (§12 step 5, prices without tax): a supplier's bill line. */
+export function lineTax(amount: bigint, percent: number): bigint {
+  return taxOf(amount, toMilliPercent(percent), false);
+}
+
 /** Every amount of a cart (DESIGN §12 steps 1–6), or why it cannot be priced. */
 export function priceCart(cart: Cart): PricedCart | CartProblem {
   const gross = cart.lines.map((line) => toCents(line.unitPrice) * BigInt(line.quantity));

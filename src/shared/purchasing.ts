@@ -74,6 +74,8 @@ export const PurchaseOrderLine = z.object({
   product: Named.extend({ tracking: Tracking.optional() }),
   quantity: z.number().int(),
   received: z.number().int(),
+  /** DESIGN §20: the units posted bills have billed (≤ received). */
+  billed: z.number().int(),
   unitCost: z.number(),
 });
 export type PurchaseOrderLine = z.infer<typeof PurchaseOrderLine>;

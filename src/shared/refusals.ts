@@ -340,6 +340,65 @@ export const REFUSALS = {
     status: 409,
     sentence: (facts: { account: string }) => `${facts.account} is inactive: post to an active account.`,
   },
+  /** DESIGN §20: a supplier's invoice number the supplier has billed already (ignoring case). */
+  BILL_REFERENCE_TAKEN: {
+    status: 409,
+    sentence: (facts: { supplier: string; reference: string; bill: string }) =>
+      `${facts.supplier} has billed ${facts.reference} already: ${facts.bill}.`,
+  },
+  /** A bill asked to do what its status does not allow (change, post, void, be paid). */
+  BILL_STATE: {
+    status: 409,
+    sentence: (facts: { bill: string; status: string; needs: 'draft' | 'posted' | 'payable' }) =>
+      `${facts.bill} is ${facts.status}: ${
+        facts.needs === 'draft'
+          ? 'only a draft can be changed or posted'
+          : facts.needs === 'posted'
+            ? 'only a posted bill with nothing paid can be voided'
+            : 'only a posted bill that is not paid in full takes a payment'
+      }.`,
+  },
+  /** A bill line taking more units of a purchase order line than were received and not billed. */
+  BILL_OVER_RECEIVED: {
+    status: 409,
+    sentence: (facts: { product: string; purchaseOrder: string; left: number; asked: number }) =>
+      `${facts.product} on ${facts.purchaseOrder}: ${facts.left} received and not billed, not ${facts.asked}.`,
+  },
+  /** A bill line on another supplier's purchase order, or an account a bill does not post to. */
+  BILL_LINE_INVALID: {
+    status: 400,
+    sentence: (facts: { line: number; why: 'supplier' | 'account' | 'inactive'; account?: string }) =>
+      facts.why === 'supplier'
+        ? `Line ${facts.line} is on a purchase order of another supplier.`
+        : facts.why === 'inactive'
+          ? `Line ${facts.line}: ${facts.account} is inactive.`
+          : `Line ${facts.line}: ${facts.account} is not an expense or asset account.`,
+  },
+  /** A bill posted, or a payment made, with a date after today. */
+  DATE_IN_FUTURE: {
+    status: 409,
+    sentence: (facts: { what: string; date: string }) =>
+      `${facts.what} is dated ${facts.date}, after today: post it on or after that day.`,
+  },
+  /** Cash from a till is paid out today: the drawer holds it now. */
+  PAYMENT_TILL_TODAY: {
+    status: 409,
+    sentence: (facts: { today: string }) => `Cash from a till is paid today (${facts.today}).`,
+  },
+  /** An allocation above the bill's open amount, or allocations above what the payment has left. */
+  ALLOCATION_TOO_MUCH: {
+    status: 409,
+    sentence: (facts: { what: 'bill' | 'payment'; name: string; left: string; asked: string }) =>
+      facts.what === 'bill'
+        ? `${facts.name} has ${facts.left} open, less than ${facts.asked}.`
+        : `${facts.name} has ${facts.left} left to allocate, less than ${facts.asked}.`,
+  },
+  /** A bill of another supplier named in a payment's allocations. */
+  ALLOCATION_SUPPLIER: {
+    status: 409,
+    sentence: (facts: { bill: string; supplier: string }) =>
+      `${facts.bill} is not a bill of ${facts.supplier}.`,
+  },
   /** A repeat of a keyed request while the first still runs, or the key used for another request. */
   IDEMPOTENCY_RUNNING: {
     status: 409,

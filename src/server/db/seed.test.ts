@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BooksCheckResponse, ProfitAndLossResponse } from '../../shared/accounting';
 import { LoginResponse } from '../../shared/auth';
+import { BillListResponse, PayablesResponse, ReceivedNotBilledResponse } from '../../shared/bills';
 import { ImportListResponse } from '../../shared/imports';
 import { variantName } from '../../shared/items';
 import { ProductListResponse } from '../../shared/products';
@@ -222,6 +223,32 @@ describe('the demo store', () => {
     const products = await t.call('GET', '/api/products', { token: t.as.user.token });
     const inForce = new Set(parsed(products, ProductListResponse).products.map((p) => p.taxRate?.name));
     expect(inForce).toEqual(new Set(['Reduced 5%', 'Standard 8.875%', 'Zero 0%']));
+  });
+
+  it('owes its suppliers: bills paid, part paid and overdue, one with freight, a draft, a deposit not allocated (DESIGN §20)', async () => {
+    const admin = await t.call('POST', '/api/auth/login', {
+      body: { email: 'admin@demo.local', password: DEMO_PASSWORD },
+    });
+    const token = parsed(admin, LoginResponse).token;
+    const list = parsed(await t.call('GET', '/api/bills', { token }), BillListResponse).bills;
+    const statuses = list.map((bill) => bill.status);
+    for (const status of ['paid', 'partiallyPaid', 'posted', 'draft'] as const)
+      expect(statuses).toContain(status);
+    expect(list.filter((bill) => bill.overdueDays > 0).length).toBeGreaterThanOrEqual(2);
+    expect(list[0]?.overdueDays, 'overdue first').toBeGreaterThan(0);
+    expect(list.some((bill) => bill.lines.some((line) => line.account.code === '6900'))).toBe(true);
+    const aging = parsed(await t.call('GET', '/api/accounting/payables', { token }), PayablesResponse);
+    expect(aging.totals.days31to60).toBeGreaterThan(0);
+    expect(aging.totals.unallocated).toBeGreaterThan(0);
+    const notBilled = parsed(
+      await t.call('GET', '/api/accounting/received-not-billed', { token }),
+      ReceivedNotBilledResponse,
+    );
+    expect(notBilled.lines.length).toBeGreaterThan(0);
+    const [variance] = await t.sql<{ n: number }>(
+      "select count(*)::int as n from journal_lines l join accounts a on a.id = l.account_id where a.code = '5200'",
+    );
+    expect(variance?.n).toBeGreaterThan(0);
   });
 
   it('has an applied import of a price list and a checked one waiting, written by the import itself (DESIGN §14)', async () => {

@@ -15,6 +15,7 @@ import { hashPassword } from '../lib/passwords';
 import { writeHistory } from '../modules/accounting/journal';
 import { type MovementReason, recordMovements } from '../modules/stock/movements';
 import type { Database } from './connection';
+import { seedBills } from './seed-bills';
 import { seedImports } from './seed-imports';
 import { seedItems } from './seed-items';
 import { seedLocations } from './seed-locations';
@@ -147,6 +148,11 @@ export async function seedDemo(
 ): Promise<void> {
   // Written table by table, then posted event by event into the books (DESIGN §19).
   await writeHistory(database, () => seedDemoHistory(database, now, storeName));
+  // Suppliers' bills and payments (DESIGN §20), once the receipts they bill are in the books.
+  const [admin] = await database.query<{ id: string; name: string }>(
+    "select id, name from users where role = 'admin' order by created_at limit 1",
+  );
+  if (admin) await seedBills(database, { id: admin.id, name: admin.name, role: 'admin' });
 }
 
 async function seedDemoHistory(database: Database, now: Date, storeName: string): Promise<void> {

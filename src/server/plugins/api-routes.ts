@@ -3,6 +3,7 @@ import { authenticate, guardSignedInCheck } from '../lib/auth';
 import { accountingRoutes } from '../modules/accounting/accounting.routes';
 import { auditRoutes } from '../modules/audit/audit.routes';
 import { authRoutes } from '../modules/auth/auth.routes';
+import { billsRoutes } from '../modules/bills/bills.routes';
 import { categoriesRoutes } from '../modules/categories/categories.routes';
 import { customersRoutes } from '../modules/customers/customers.routes';
 import { dashboardRoutes } from '../modules/dashboard/dashboard.routes';
@@ -59,6 +60,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
       await api.register(stocktakesRoutes);
       await api.register(itemsRoutes);
       await api.register(accountingRoutes);
+      await api.register(billsRoutes);
     },
     { prefix: '/api' },
   );

@@ -138,6 +138,37 @@ async function manualEntry(t: TestApp): Promise<string> {
   return (answer.body as { entry: { _id: string } }).entry._id;
 }
 
+/** A draft bill of a new supplier: one freight line on 6900; its id and supplier. */
+async function newBill(t: TestApp, posted = false): Promise<{ id: string; supplier: string }> {
+  const supplier = await newSupplier(t);
+  const [row] = await t.sql<{ id: string; day: string }>(
+    "select id, store_today()::text as day from accounts where code = '6900'",
+  );
+  const made = await t.call('POST', '/api/bills', {
+    token: t.as.admin.token,
+    body: {
+      supplier,
+      reference: `Perm ${tag()}`,
+      date: row?.day,
+      lines: [{ description: 'Freight', quantity: 1, unitPrice: 5, account: row?.id }],
+    },
+  });
+  const id = (made.body as { bill: { _id: string } }).bill._id;
+  if (posted) await t.call('POST', `/api/bills/${id}/post`, { token: t.as.admin.token });
+  return { id, supplier };
+}
+
+/** A bank payment of 1.00 to a new supplier, nothing allocated; its id. */
+async function newPayment(t: TestApp): Promise<string> {
+  const { supplier } = await newBill(t);
+  const [today] = await t.sql<{ day: string }>('select store_today()::text as day');
+  const made = await t.call('POST', '/api/supplier-payments', {
+    token: t.as.admin.token,
+    body: { supplier, date: today?.day, amount: 1, method: 'bank' },
+  });
+  return (made.body as { payment: { _id: string } }).payment._id;
+}
+
 async function newStocktake(t: TestApp): Promise<{ id: string; product: string }> {
   const { id: product } = await t.product({ stock: 3 });
   const made = await t.call('POST', '/api/stocktakes', {
@@ -439,6 +470,126 @@ const ROWS: Row[] = [
     call: 'GET /api/accounting/check',
     who: ADMIN,
     request: async () => ({ method: 'GET', url: '/api/accounting/check' }),
+  },
+  // DESIGN §20: bills, payments to suppliers, what is owed and the tax return, for admins.
+  {
+    call: 'GET /api/bills',
+    who: ADMIN,
+    request: async () => ({ method: 'GET', url: '/api/bills?page=1' }),
+  },
+  {
+    call: 'GET /api/bills/:id',
+    who: ADMIN,
+    request: async (t) => ({ method: 'GET', url: `/api/bills/${(await newBill(t)).id}` }),
+  },
+  {
+    call: 'POST /api/bills',
+    who: ADMIN,
+    request: async (t) => {
+      const [row] = await t.sql<{ id: string; day: string }>(
+        "select id, store_today()::text as day from accounts where code = '6900'",
+      );
+      return {
+        method: 'POST',
+        url: '/api/bills',
+        body: {
+          supplier: await newSupplier(t),
+          reference: `Perm ${tag()}`,
+          date: row?.day,
+          lines: [{ description: 'Freight', quantity: 1, unitPrice: 5, account: row?.id }],
+        },
+      };
+    },
+  },
+  {
+    call: 'PUT /api/bills/:id',
+    who: ADMIN,
+    request: async (t) => {
+      const { id, supplier } = await newBill(t);
+      const [row] = await t.sql<{ id: string; day: string }>(
+        "select id, store_today()::text as day from accounts where code = '6900'",
+      );
+      return {
+        method: 'PUT',
+        url: `/api/bills/${id}`,
+        body: {
+          supplier,
+          reference: `Perm ${tag()}`,
+          date: row?.day,
+          lines: [{ description: 'Service', quantity: 2, unitPrice: 5, account: row?.id }],
+        },
+      };
+    },
+  },
+  {
+    call: 'DELETE /api/bills/:id',
+    who: ADMIN,
+    request: async (t) => ({ method: 'DELETE', url: `/api/bills/${(await newBill(t)).id}` }),
+  },
+  {
+    call: 'POST /api/bills/:id/post',
+    who: ADMIN,
+    request: async (t) => ({ method: 'POST', url: `/api/bills/${(await newBill(t)).id}/post` }),
+  },
+  {
+    call: 'POST /api/bills/:id/void',
+    who: ADMIN,
+    request: async (t) => ({ method: 'POST', url: `/api/bills/${(await newBill(t, true)).id}/void` }),
+  },
+  {
+    call: 'GET /api/supplier-payments',
+    who: ADMIN,
+    request: async () => ({ method: 'GET', url: '/api/supplier-payments?page=1' }),
+  },
+  {
+    call: 'GET /api/supplier-payments/:id',
+    who: ADMIN,
+    request: async (t) => ({ method: 'GET', url: `/api/supplier-payments/${await newPayment(t)}` }),
+  },
+  {
+    call: 'POST /api/supplier-payments',
+    who: ADMIN,
+    request: async (t) => {
+      const [today] = await t.sql<{ day: string }>('select store_today()::text as day');
+      return {
+        method: 'POST',
+        url: '/api/supplier-payments',
+        body: { supplier: await newSupplier(t), date: today?.day, amount: 2, method: 'bank' },
+      };
+    },
+  },
+  {
+    call: 'POST /api/supplier-payments/:id/allocate',
+    who: ADMIN,
+    request: async (t) => {
+      const { id: bill, supplier } = await newBill(t, true);
+      const [today] = await t.sql<{ day: string }>('select store_today()::text as day');
+      const made = await t.call('POST', '/api/supplier-payments', {
+        token: t.as.admin.token,
+        body: { supplier, date: today?.day, amount: 1, method: 'bank' },
+      });
+      const payment = (made.body as { payment: { _id: string } }).payment._id;
+      return {
+        method: 'POST',
+        url: `/api/supplier-payments/${payment}/allocate`,
+        body: { allocations: [{ bill, amount: 1 }] },
+      };
+    },
+  },
+  {
+    call: 'GET /api/accounting/payables',
+    who: ADMIN,
+    request: async () => ({ method: 'GET', url: '/api/accounting/payables' }),
+  },
+  {
+    call: 'GET /api/accounting/received-not-billed',
+    who: ADMIN,
+    request: async () => ({ method: 'GET', url: '/api/accounting/received-not-billed' }),
+  },
+  {
+    call: 'GET /api/accounting/tax-return',
+    who: ADMIN,
+    request: async () => ({ method: 'GET', url: '/api/accounting/tax-return' }),
   },
   // DESIGN §22: items and their variants, read by every role that works in the store, made by admins.
   {

@@ -8,6 +8,7 @@ import {
   entry as journalEntry,
   line as journalLine,
 } from '../features/accounting/accounting-test-data';
+import { bill as billOf } from '../features/bills/bills-test-data';
 import { purchaseOrder } from '../features/purchasing/purchasing-test-data';
 import { refund } from '../features/refunds/refunds-test-data';
 import { period, salesAnswer } from '../features/reports/reports-test-data';
@@ -52,6 +53,7 @@ function screensOf(table: RouteObject[]): Screen[] {
 const LOADS_NOTHING: Record<string, string> = {
   '/superAdmin-dashboard': 'two signposts',
   '/admin-dashboard/stock-check': 'runs the check on request',
+  '/admin-dashboard/accounting/export': 'a file is asked for when Download is pressed',
   '/admin-dashboard/refunds': 'a receipt is found when its number is scanned or typed',
   '/employee-dashboard/refunds': 'a receipt is found when its number is scanned or typed',
   '/salesRep-dashboard/refunds': 'a receipt is found when its number is scanned or typed',
@@ -97,6 +99,14 @@ const EMPTY_TEXTS = [
   'Nothing was sold or spent',
   'The books hold nothing yet',
   'There is nothing to check',
+  // Suppliers' bills and payments (DESIGN §20).
+  'No bills',
+  'No suppliers yet',
+  'Nothing is owed',
+  'No credit with',
+  'Nothing paid on this bill',
+  'Every unit received is billed',
+  'No tax was charged',
 ];
 
 const SENTENCE = 'The database is resting.';
@@ -540,7 +550,64 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
     answer: () => ({ ok: true, checks: [{ name: SHOWN, ok: true, expected: 0, actual: 0 }] }),
   },
   { path: /^\/api\/accounting\/settings$/, answer: () => ({ settings: { lockDate: '2025-04-30' } }) },
+  // Suppliers' bills (DESIGN §20): every screen names a supplier or a product called SHOWN.
+  { path: /^\/api\/bills$/, answer: (query) => ({ bills: [shownBill()], ...page(query, 1) }) },
+  { path: /^\/api\/bills\/x1$/, answer: () => ({ bill: shownBill() }) },
+  {
+    path: /^\/api\/accounting\/payables$/,
+    answer: () => {
+      const aged = {
+        notDue: 1,
+        days1to30: 0,
+        days31to60: 0,
+        days61to90: 0,
+        over90: 0,
+        unallocated: 0,
+        total: 1,
+      };
+      return {
+        at: '2025-05-31',
+        suppliers: [{ supplier: { _id: 's1', name: SHOWN }, ...aged }],
+        totals: aged,
+      };
+    },
+  },
+  {
+    path: /^\/api\/accounting\/received-not-billed$/,
+    answer: () => ({
+      lines: [
+        {
+          purchaseOrder: { _id: 'x1', number: 'PO-000001' },
+          supplier: { _id: 's1', name: 'Acme' },
+          line: 'l1',
+          product: { _id: 'x1', name: SHOWN },
+          unitCost: 1,
+          received: 1,
+          billed: 0,
+          value: 1,
+        },
+      ],
+      total: 1,
+    }),
+  },
+  {
+    path: /^\/api\/accounting\/tax-return$/,
+    answer: () => ({
+      from: '2025-05-01',
+      to: '2025-05-31',
+      output: [{ name: SHOWN, rate: 5, base: 20, tax: 1 }],
+      input: [],
+      outputTax: 1,
+      inputTax: 0,
+      net: 1,
+    }),
+  },
 ];
+
+/** A draft, so that its editor opens too. */
+function shownBill() {
+  return billOf({ _id: 'x1', status: 'draft', postedAt: null, supplier: { _id: 's1', name: SHOWN } });
+}
 
 function shownAccount() {
   return accountOf('1000', SHOWN, { _id: 'x1' });

@@ -2,6 +2,7 @@ import type { Role } from '../../shared/roles';
 import type { IconName } from '../components/icon';
 import {
   ACCOUNTING_PATH,
+  BILLS_PATH,
   EXPIRING_PATH,
   ITEMS_PATH,
   REPORTS_PATH,
@@ -75,6 +76,7 @@ export const MENUS: Record<Role, MenuItem[]> = {
     { label: 'Customers', to: '/admin-dashboard/customers', icon: 'customers' },
     { label: 'Suppliers', to: '/admin-dashboard/supplier', icon: 'suppliers' },
     { label: 'Purchasing', to: '/admin-dashboard/purchase-orders', icon: 'purchasing' },
+    { label: 'Bills', to: BILLS_PATH, icon: 'bills' },
     { label: 'Transfers', to: TRANSFERS_PATH, icon: 'transfer' },
     { label: 'Stocktakes', to: STOCKTAKES_PATH, icon: 'stocktake' },
     { label: 'Reports', to: REPORTS_PATH, icon: 'reports' },

@@ -50,6 +50,13 @@ const purchaseOrderPrint = () =>
   import('../features/purchasing/purchase-order-print-page').then((m) => ({
     Component: m.PurchaseOrderPrintPage,
   }));
+const bills = () => import('../features/bills/bills-page').then((m) => ({ Component: m.BillsPage }));
+const bill = () => import('../features/bills/bill-page').then((m) => ({ Component: m.BillPage }));
+const newBill = () => import('../features/bills/bill-form-page').then((m) => ({ Component: m.NewBillPage }));
+const editBill = () =>
+  import('../features/bills/bill-form-page').then((m) => ({ Component: m.EditBillPage }));
+const payBills = () =>
+  import('../features/bills/pay-bills-page').then((m) => ({ Component: m.PayBillsPage }));
 const reorder = () =>
   import('../features/purchasing/reorder-page').then((m) => ({ Component: m.ReorderPage }));
 const transfers = () =>
@@ -92,6 +99,16 @@ const booksCheck = () =>
   import('../features/accounting/books-check-page').then((m) => ({ Component: m.BooksCheckPage }));
 const lockDate = () =>
   import('../features/accounting/lock-date-page').then((m) => ({ Component: m.LockDatePage }));
+const payables = () =>
+  import('../features/accounting/payables-page').then((m) => ({ Component: m.PayablesPage }));
+const receivedNotBilled = () =>
+  import('../features/accounting/received-not-billed-page').then((m) => ({
+    Component: m.ReceivedNotBilledPage,
+  }));
+const taxReturn = () =>
+  import('../features/accounting/tax-return-page').then((m) => ({ Component: m.TaxReturnPage }));
+const accountingExport = () =>
+  import('../features/accounting/export-page').then((m) => ({ Component: m.ExportPage }));
 const customers = () =>
   import('../features/customers/customers-page').then((m) => ({ Component: m.CustomersPage }));
 const customer = () =>
@@ -204,6 +221,12 @@ const adminPages: Page[] = [
   { path: 'purchase-orders/:id', lazy: purchaseOrder },
   { path: 'purchase-orders/:id/print', lazy: purchaseOrderPrint },
   { path: 'reorder', lazy: reorder },
+  // Suppliers' bills and payments (DESIGN §20).
+  { path: 'bills', lazy: bills },
+  { path: 'bills/new', lazy: newBill },
+  { path: 'bills/pay', lazy: payBills },
+  { path: 'bills/:id', lazy: bill },
+  { path: 'bills/:id/edit', lazy: editBill },
   { path: 'transfers', lazy: transfers },
   { path: 'transfers/new', lazy: transferForm },
   { path: 'transfers/:id', lazy: transfer },
@@ -224,6 +247,10 @@ const adminPages: Page[] = [
   { path: 'accounting/balance-sheet', lazy: balanceSheet },
   { path: 'accounting/check', lazy: booksCheck },
   { path: 'accounting/lock-date', lazy: lockDate },
+  { path: 'accounting/payables', lazy: payables },
+  { path: 'accounting/received-not-billed', lazy: receivedNotBilled },
+  { path: 'accounting/tax-return', lazy: taxReturn },
+  { path: 'accounting/export', lazy: accountingExport },
   ...storePages,
   { path: 'users', lazy: users },
   { path: 'store', lazy: storeSettings },

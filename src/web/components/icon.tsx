@@ -6,6 +6,7 @@ const PATHS = {
   orders: 'M6 3h12v18l-3-2-3 2-3-2-3 2zM9 8h6M9 12h6',
   suppliers: 'M3 16V6h11v10M14 10h4l3 3v3h-7M7 19a2 2 0 1 0 0-.01M17 19a2 2 0 1 0 0-.01',
   purchasing: 'M3 4h2l2.4 11h10.2L20 8H6.1M9 20a1 1 0 1 0 0-.01M17 20a1 1 0 1 0 0-.01',
+  bills: 'M6 3h9l4 4v14H6zM15 3v4h4M9 11h7M9 15h7M9 7h3',
   reports: 'M4 4v16h16M8 16v-4M12 16V8M16 16v-6',
   sale: 'M3 8V5a1 1 0 0 1 1-1h3M17 4h3a1 1 0 0 1 1 1v3M21 16v3a1 1 0 0 1-1 1h-3M7 20H4a1 1 0 0 1-1-1v-3M7 8v8M10 8v8M13 8v8M17 8v8',
   sales: 'M3 7h18v10H3zM12 10a2 2 0 1 0 0 4 2 2 0 0 0 0-4zM6.5 10v4M17.5 10v4',

@@ -31,6 +31,13 @@ describe('a document’s link to its journal entry', () => {
     );
   });
 
+  it('leads to the one entry a document names, in its own words (a bill’s entry and its void)', () => {
+    show(userOf('admin'), { entry: { _id: 'e 4', number: 'JE-000004' }, label: 'Void entry JE-000004' });
+    expect(screen.getByRole('link', { name: 'Void entry JE-000004' }).getAttribute('href')).toBe(
+      '/admin-dashboard/accounting/journal/e%204',
+    );
+  });
+
   it('is not there for a role that does not read the books, nor for no one', () => {
     show(userOf('salesRep'), { source: 'refund', sourceId: 'f1' });
     expect(screen.queryByRole('link')).toBeNull();

@@ -3,7 +3,10 @@ import { PHONE, useMediaQuery } from '../lib/use-media-query';
 
 /**
  * A scrollable table with a caption for assistive technology. `busy` while another page or search
- * loads: the rows shown stay until the new ones arrive, dimmed if that takes a moment.
+ * loads: the rows shown stay until the new ones arrive, dimmed if that takes a moment. The box is
+ * `relative` so that what is positioned inside it (an `sr-only` label of a box in a cell) scrolls
+ * with the table: placed against the page instead, a label in a column past the phone's edge made
+ * the whole page wider than the screen.
  */
 export function Table({
   caption,
@@ -15,7 +18,7 @@ export function Table({
   children: ReactNode;
 }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+    <div className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
       <table
         aria-busy={busy || undefined}
         className={`min-w-full divide-y divide-slate-200 text-left text-sm transition-opacity ${busy ? 'opacity-60 delay-200' : ''}`}

@@ -82,3 +82,25 @@ export const PROFIT_AND_LOSS_PATH = `${ACCOUNTING_PATH}/profit-and-loss`;
 export const BALANCE_SHEET_PATH = `${ACCOUNTING_PATH}/balance-sheet`;
 export const BOOKS_CHECK_PATH = `${ACCOUNTING_PATH}/check`;
 export const LOCK_DATE_PATH = `${ACCOUNTING_PATH}/lock-date`;
+/** What is owed to suppliers (DESIGN §20): aged, goods received and not billed, the tax return, the accountant's files. */
+export const PAYABLES_PATH = `${ACCOUNTING_PATH}/payables`;
+export const RECEIVED_NOT_BILLED_PATH = `${ACCOUNTING_PATH}/received-not-billed`;
+export const TAX_RETURN_PATH = `${ACCOUNTING_PATH}/tax-return`;
+export const EXPORT_PATH = `${ACCOUNTING_PATH}/export`;
+
+/**
+ * Suppliers' bills and the payments that settle them (DESIGN §20): the list, a new bill (filled
+ * from a purchase order's lines received and not billed when one is named), one bill, a draft's
+ * editor, and Pay bills (a supplier chosen already when one is named).
+ */
+export const BILLS_PATH = '/admin-dashboard/bills';
+export const NEW_BILL_PATH = `${BILLS_PATH}/new`;
+/** The bills of one supplier. */
+export const supplierBillsPath = (supplier: string) => `${BILLS_PATH}?${new URLSearchParams({ supplier })}`;
+export const newBillPath = (purchaseOrder?: string) =>
+  purchaseOrder ? `${NEW_BILL_PATH}?${new URLSearchParams({ purchaseOrder })}` : NEW_BILL_PATH;
+export const billPath = (id: string) => `${BILLS_PATH}/${encodeURIComponent(id)}`;
+export const editBillPath = (id: string) => `${billPath(id)}/edit`;
+export const PAY_BILLS_PATH = `${BILLS_PATH}/pay`;
+export const payBillsPath = (supplier?: string) =>
+  supplier ? `${PAY_BILLS_PATH}?${new URLSearchParams({ supplier })}` : PAY_BILLS_PATH;

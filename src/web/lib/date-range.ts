@@ -10,3 +10,10 @@ export function toDayError(from: string | undefined, to: string | undefined): st
 
 /** What the list says in place of rows while its range is backwards. */
 export const BACKWARDS_RANGE = 'Choose a From date on or before the To date.';
+
+/** Today on the reader's calendar, YYYY-MM-DD: a new entry's, bill's or payment's day unless changed. */
+export function localToday(now = new Date()): string {
+  const month = String(now.getMonth() + 1).padStart(2, '0');
+  const day = String(now.getDate()).padStart(2, '0');
+  return `${now.getFullYear()}-${month}-${day}`;
+}

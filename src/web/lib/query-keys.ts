@@ -1,4 +1,5 @@
 import type { AuditQuery } from '../../shared/audit';
+import type { BillQuery } from '../../shared/bills';
 import type { CustomerQuery } from '../../shared/customers';
 import type { ImportListQuery, ImportRowsQuery } from '../../shared/imports';
 import type { ItemQuery } from '../../shared/items';
@@ -91,4 +92,9 @@ export const queryKeys = {
   items: ['products', 'items'] as const,
   itemPage: (query: ItemQuery) => ['products', 'items', 'page', query] as const,
   item: (id: string) => ['products', 'items', 'one', id] as const,
+  // Suppliers' bills and payments (DESIGN §20): a payment changes its bills, so payments sit under them.
+  bills: ['bills'] as const,
+  billPage: (query: BillQuery) => ['bills', 'page', query] as const,
+  bill: (id: string) => ['bills', 'one', id] as const,
+  supplierPayments: (supplier: string) => ['bills', 'payments', supplier] as const,
 };

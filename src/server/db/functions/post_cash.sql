@@ -1,4 +1,4 @@
--- Cash put into or taken out of a drawer (DESIGN §19).
+-- Cash put into or taken out of a drawer (DESIGN §19); not a supplier's payment (§20), which posts itself.
 -- Needs: journal_post, account_of, store_day; cash_movements, register_sessions.
 CREATE OR REPLACE FUNCTION post_cash(p_id uuid) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
@@ -6,7 +6,8 @@ DECLARE
   src record;
 BEGIN
   SELECT * INTO r FROM cash_movements WHERE id = p_id;
-  IF NOT FOUND THEN
+  -- Cash paid to a supplier from the drawer (DESIGN §20) is posted by its payment's entry.
+  IF NOT FOUND OR r.payment_id IS NOT NULL THEN
     RETURN;
   END IF;
   SELECT register_id INTO src FROM register_sessions WHERE id = r.session_id;

@@ -34,11 +34,11 @@ export const auditLog = pg.pgTable(
     ),
     pg.check(
       'audit_log_action_known',
-      sql`${t.action} in ('signedIn','signInFailed','signInThrottled','created','updated','deleted','stockAdjusted','stockCounted','returned','ordered','received','cancelled','closed','deactivated','reactivated','passwordReset','discountApproved','stockOverridden','pinChanged','opened','cashMoved','refunded','creditAdjusted','imported','sent','posted','reversed')`,
+      sql`${t.action} in ('signedIn','signInFailed','signInThrottled','created','updated','deleted','stockAdjusted','stockCounted','returned','ordered','received','cancelled','closed','deactivated','reactivated','passwordReset','discountApproved','stockOverridden','pinChanged','opened','cashMoved','refunded','creditAdjusted','imported','sent','posted','reversed','voided','paid','allocated')`,
     ),
     pg.check(
       'audit_log_entity_known',
-      sql`${t.entityType} in ('user','product','category','supplier','order','purchaseOrder','customer','store','taxRate','sale','register','registerSession','refund','import','transfer','location','stocktake','item','account','journalEntry','books')`,
+      sql`${t.entityType} in ('user','product','category','supplier','order','purchaseOrder','customer','store','taxRate','sale','register','registerSession','refund','import','transfer','location','stocktake','item','account','journalEntry','books','bill','supplierPayment')`,
     ),
     // Each matches the list's order (newest first, then id) under one filter, so a page is read,
     // not sorted.

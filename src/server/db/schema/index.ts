@@ -3,6 +3,7 @@
 
 export * from './accounting';
 export * from './audit';
+export * from './bills';
 export * from './catalogue';
 export * from './customers';
 export * from './imports';

@@ -80,11 +80,14 @@ export const purchaseOrderLines = pg.pgTable(
       .references(() => products.id, { onDelete: 'restrict' }),
     quantity: pg.integer('quantity').notNull(),
     received: pg.integer('received').notNull().default(0),
+    /** DESIGN §20: the units posted bills bill (bills.repository's postBill and voidBill alone change it). */
+    billed: pg.integer('billed').notNull().default(0),
     unitCost: pg.numeric('unit_cost', { precision: 12, scale: 2 }).notNull(),
   },
   (t) => [
     pg.check('purchase_order_lines_quantity_positive', sql`${t.quantity} >= 1`),
     pg.check('purchase_order_lines_received_within', sql`${t.received} between 0 and ${t.quantity}`),
+    pg.check('purchase_order_lines_billed_within', sql`${t.billed} between 0 and ${t.received}`),
     pg.check('purchase_order_lines_unit_cost_nonnegative', sql`${t.unitCost} >= 0`),
     pg.uniqueIndex('purchase_order_lines_position_key').on(t.purchaseOrderId, t.position),
     pg.index('purchase_order_lines_product_idx').on(t.productId),

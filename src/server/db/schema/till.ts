@@ -89,6 +89,11 @@ export const cashMovements = pg.pgTable(
     userId: pg.uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     userName: pg.text('user_name').notNull(),
     at: pg.timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * DESIGN §20: the supplier payment this cash paid (written with it, in its transaction; no
+     * foreign key, as the payments' schema comes after the till's); the payment posts it, not post_cash.
+     */
+    paymentId: pg.uuid('payment_id'),
   },
   (t) => [
     pg.check('cash_movements_amount_nonzero', sql`${t.amount} <> 0`),

@@ -240,7 +240,13 @@ export async function booksCheck(run: Runner): Promise<Omit<BooksCheckResponse, 
        (select -balance from bal where system = 'receivedNotBilled')::text as received,
        (select coalesce(sum(m.value), 0) from stock_movements m
           where m.kind = 'receipt' and exists (select 1 from journal_movements j where j.movement_id = m.id))::text as received_value,
+       (select coalesce(sum(l.quantity * pl.unit_cost), 0) from bill_lines l
+          join bills b on b.id = l.bill_id and b.status in ('posted','partiallyPaid','paid')
+          join purchase_order_lines pl on pl.id = l.purchase_order_line_id)::text as billed_value,
        (select -balance from bal where system = 'payable')::text as payable,
+       (select coalesce(sum(total - paid), 0) from bills where status in ('posted','partiallyPaid'))::text as open_bills,
+       (select coalesce(sum(amount - allocated), 0) from supplier_payments)::text as unallocated,
+       (select coalesce(sum(tax), 0) from bills where status in ('posted','partiallyPaid','paid'))::text as input_tax,
        (select -(select balance from bal where system = 'taxPayable') - (select balance from bal where system = 'inputTax'))::text as net_tax,
        (select coalesce(sum(o.tax - o.returned_tax), 0)
           from orders o join journal_entries e on e.source_kind = 'sale' and e.source_id = coalesce(o.sale_id, o.id))::text
@@ -280,9 +286,17 @@ export async function booksCheck(run: Runner): Promise<Omit<BooksCheckResponse, 
     check('1300 Inventory = the stock’s value', v('stock_value'), v('inventory')),
     count('Locations whose stock value ≠ their 1300 lines', 'locations_off'),
     check('1310 Goods in transit = the value in transit', v('transit_value'), v('in_transit')),
-    check('2100 Goods received not billed = receipts not billed', v('received_value'), v('received')),
-    check('2000 Accounts payable = open bills − unallocated payments', 0n, v('payable')),
-    check('2200 − 1400 = output tax − input tax', v('output_tax'), v('net_tax')),
+    check(
+      '2100 Goods received not billed = receipts not billed',
+      v('received_value') - v('billed_value'),
+      v('received'),
+    ),
+    check(
+      '2000 Accounts payable = open bills − unallocated payments',
+      v('open_bills') - v('unallocated'),
+      v('payable'),
+    ),
+    check('2200 − 1400 = output tax − input tax', v('output_tax') - v('input_tax'), v('net_tax')),
     check('2300 Store credit = what customers hold', v('credit_held'), v('store_credit')),
     check('1000 Till cash = the open drawers’ expected cash', drawers, v('till_cash')),
     count('Sales without their one entry', 'sales_off'),

@@ -8,6 +8,7 @@ import {
   type ManualEntryInput,
   type SourceKind,
 } from '../../../shared/accounting';
+import { billNumberLabel, paymentNumberLabel } from '../../../shared/bills';
 import { centsText, toCents } from '../../../shared/money';
 import { purchaseOrderNumber } from '../../../shared/purchasing';
 import { saleNumberLabel } from '../../../shared/sales';
@@ -226,6 +227,10 @@ export function sourceNumber(kind: SourceKind, n: number): string | undefined {
       return sessionNumberLabel(n);
     case 'reversal':
       return entryNumberLabel(n);
+    case 'bill':
+      return billNumberLabel(n);
+    case 'payment':
+      return paymentNumberLabel(n);
     default:
       return undefined;
   }
@@ -270,6 +275,8 @@ export const SOURCE_NUMBER = `case e.source_kind
          when 'sessionOpen' then (select number from register_sessions where id = e.source_id)
          when 'sessionClose' then (select number from register_sessions where id = e.source_id)
          when 'reversal' then (select number from journal_entries where id = e.source_id)
+         when 'bill' then (select number from bills where id = e.source_id)
+         when 'payment' then (select number from supplier_payments where id = e.source_id)
        end`;
 
 /** An entry's whole answer: its lines (with what they concern, by name), movements, source number. */

@@ -102,6 +102,7 @@ export async function findPurchaseOrder(db: Db, id: string): Promise<PurchaseOrd
       tracking: products.tracking,
       quantity: purchaseOrderLines.quantity,
       received: purchaseOrderLines.received,
+      billed: purchaseOrderLines.billed,
       unitCost: purchaseOrderLines.unitCost,
     })
     .from(purchaseOrderLines)
@@ -120,6 +121,7 @@ export async function findPurchaseOrder(db: Db, id: string): Promise<PurchaseOrd
       product: { _id: line.productId, name: line.productName, tracking: line.tracking as Tracking },
       quantity: line.quantity,
       received: line.received,
+      billed: line.billed,
       unitCost: Number(line.unitCost),
     })),
     total: Number(order.total),

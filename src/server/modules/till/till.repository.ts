@@ -422,6 +422,43 @@ async function openSessionLocked(run: Runner, id: string, openedBy: string | und
 }
 
 /**
+ * The one writer of a drawer's cash movements: locks the open session (404 unknown, 409 closed),
+ * refuses taking out more than the drawer holds (409 CASH_CAP, judged under the lock) and writes
+ * the movement (its trigger posts it, unless it pays a supplier: DESIGN §20, the payment posts it).
+ */
+export async function drawerMovement(
+  run: Runner,
+  sessionId: string,
+  movement: { amount: bigint; reason: string; account: string | null; paymentId: string | null },
+  openedBy: string | undefined,
+  actor: Actor,
+) {
+  const row = await openSessionLocked(run, sessionId, openedBy);
+  const { amount } = movement;
+  if (amount < 0n) {
+    const holds = await drawerHolds(run, sessionId);
+    if (-amount > holds) {
+      const currency = await storeCurrency(run);
+      throw refuse('CASH_CAP', { holds: formatCents(holds, currency), out: formatCents(-amount, currency) });
+    }
+  }
+  const [moved] = await run.query<{ id: string; at: string | Date }>(
+    `insert into cash_movements (session_id, amount, reason, user_id, user_name, account_id, payment_id)
+     values ($1::uuid, $2::numeric, $3::text, $4::uuid, $5::text, $6::uuid, $7::uuid) returning id, at`,
+    [
+      sessionId,
+      centsText(amount),
+      movement.reason,
+      actor.id,
+      actor.name,
+      movement.account,
+      movement.paymentId,
+    ],
+  );
+  return { row, moved: moved as { id: string; at: string | Date } };
+}
+
+/**
  * Puts cash in (amount > 0) or takes it out (< 0) of an open session's drawer. The session row is
  * locked FOR UPDATE before the drawer is summed, so two cash-outs racing are judged one after the
  * other and never take it below 0: taking out more than it holds (its expected cash now) is a
@@ -435,7 +472,6 @@ export async function moveCash(
   actor: Actor,
 ) {
   const run = runnerOf(tx);
-  const row = await openSessionLocked(run, sessionId, openedBy);
   const amount = toCents(movement.amount);
   // DESIGN §19: the account the cash comes from or goes to, when named: an active one of the chart.
   if (movement.account !== undefined) {
@@ -448,19 +484,14 @@ export async function moveCash(
     if (!account) throw notFound('Account');
     if (!account.active) throw refuse('ACCOUNT_INACTIVE', { account: `${account.code} ${account.name}` });
   }
-  if (amount < 0n) {
-    const holds = await drawerHolds(run, sessionId);
-    if (-amount > holds) {
-      const currency = await storeCurrency(run);
-      throw refuse('CASH_CAP', { holds: formatCents(holds, currency), out: formatCents(-amount, currency) });
-    }
-  }
-  const [moved] = await run.query<{ id: string; at: string | Date }>(
-    `insert into cash_movements (session_id, amount, reason, user_id, user_name, account_id)
-     values ($1::uuid, $2::numeric, $3::text, $4::uuid, $5::text, $6::uuid) returning id, at`,
-    [sessionId, centsText(amount), movement.reason, actor.id, actor.name, movement.account ?? null],
+  const { row, moved } = await drawerMovement(
+    run,
+    sessionId,
+    { amount, reason: movement.reason, account: movement.account ?? null, paymentId: null },
+    openedBy,
+    actor,
   );
-  const { id, at } = moved as { id: string; at: string | Date };
+  const { id, at } = moved;
   await recordAudit(tx, {
     actor,
     action: 'cashMoved',

@@ -3,6 +3,7 @@ import { useRef } from 'react';
 import type { z } from 'zod';
 import {
   type AccountInput,
+  type AccountingExportQuery,
   AccountingSettingsResponse,
   AccountResponse,
   AccountsResponse,
@@ -17,9 +18,12 @@ import {
   ProfitAndLossResponse,
   TrialBalanceResponse,
 } from '../../../shared/accounting';
+import { PayablesResponse, ReceivedNotBilledResponse, TaxReturnResponse } from '../../../shared/bills';
+import { SupplierListResponse } from '../../../shared/suppliers';
 import { api } from '../../lib/api';
 import { idempotencyKeys } from '../../lib/idempotency';
 import { withQuery } from '../../lib/paging';
+import { queryKeys } from '../../lib/query-keys';
 
 /**
  * The books' reads and writes (DESIGN §19). Only these screens read the books, so their keys live
@@ -50,6 +54,12 @@ export const accountingPaths = {
   balanceSheet: (at?: string) => withQuery('/accounting/balance-sheet', { at }),
   check: '/accounting/check',
   settings: '/accounting/settings',
+  // DESIGN §20: what is owed to suppliers, what was received and not billed, the tax return.
+  payables: (at?: string) => withQuery('/accounting/payables', { at }),
+  receivedNotBilled: (supplier?: string) => withQuery('/accounting/received-not-billed', { supplier }),
+  taxReturn: (range: Range) => withQuery('/accounting/tax-return', range),
+  /** The accountant's file: its `format` is the file's kind, so it is asked as it is (not csvPath). */
+  export: (query: AccountingExportQuery) => withQuery('/accounting/export', query),
 };
 
 const read = <S extends z.ZodType>(path: string, schema: S, paged = false) =>
@@ -76,6 +86,17 @@ export const balanceSheetQuery = (at?: string) =>
   read(accountingPaths.balanceSheet(at), BalanceSheetResponse, true);
 export const booksCheckQuery = read(accountingPaths.check, BooksCheckResponse);
 export const settingsQuery = read(accountingPaths.settings, AccountingSettingsResponse);
+export const payablesQuery = (at?: string) => read(accountingPaths.payables(at), PayablesResponse, true);
+export const receivedNotBilledQuery = (supplier?: string) =>
+  read(accountingPaths.receivedNotBilled(supplier), ReceivedNotBilledResponse, true);
+export const taxReturnQuery = (range: Range) =>
+  read(accountingPaths.taxReturn(range), TaxReturnResponse, true);
+
+/** The suppliers (the Suppliers screen's read): Received not billed is filtered by one. */
+export const suppliersQuery = queryOptions({
+  queryKey: queryKeys.suppliers,
+  queryFn: ({ signal }) => api('/supplier', { schema: SupplierListResponse, signal }),
+});
 
 /** One key store per screen or dialog: a write retried after no answer keeps its key. */
 export function useKeys() {

@@ -5,21 +5,29 @@ import {
   ACCOUNTING_PATH,
   BALANCE_SHEET_PATH,
   BOOKS_CHECK_PATH,
+  EXPORT_PATH,
   JOURNAL_PATH,
   LOCK_DATE_PATH,
   NEW_ENTRY_PATH,
+  PAYABLES_PATH,
   PROFIT_AND_LOSS_PATH,
+  RECEIVED_NOT_BILLED_PATH,
+  TAX_RETURN_PATH,
   TRIAL_BALANCE_PATH,
 } from '../../lib/admin-paths';
 
-/** Accounting's screens, in the order of their tabs (DESIGN §19). */
+/** Accounting's screens, in the order of their tabs (DESIGN §19, §20). */
 export const ACCOUNTING_TABS = [
   { tab: 'accounts', label: 'Chart of accounts', to: ACCOUNTING_PATH },
   { tab: 'journal', label: 'Journal', to: JOURNAL_PATH },
   { tab: 'trial-balance', label: 'Trial balance', to: TRIAL_BALANCE_PATH },
   { tab: 'profit-and-loss', label: 'Profit and loss', to: PROFIT_AND_LOSS_PATH },
   { tab: 'balance-sheet', label: 'Balance sheet', to: BALANCE_SHEET_PATH },
+  { tab: 'payables', label: 'Payables', to: PAYABLES_PATH },
+  { tab: 'received-not-billed', label: 'Received not billed', to: RECEIVED_NOT_BILLED_PATH },
+  { tab: 'tax-return', label: 'Tax return', to: TAX_RETURN_PATH },
   { tab: 'check', label: 'Books check', to: BOOKS_CHECK_PATH },
+  { tab: 'export', label: 'Export', to: EXPORT_PATH },
   { tab: 'lock-date', label: 'Lock date', to: LOCK_DATE_PATH },
   { tab: 'manual-entry', label: 'Manual entry', to: NEW_ENTRY_PATH },
 ] as const;

@@ -31,10 +31,3 @@ export function Badge({ tone = 'slate', children }: { tone?: keyof typeof BADGE;
 /** Why balances of some accounts read negative: one sentence under each table of balances. */
 export const BALANCE_NOTE =
   'Balances are debits less credits, so income, liability and equity accounts read negative.';
-
-/** Today on the reader's calendar, YYYY-MM-DD: a new manual entry's day unless changed. */
-export function localToday(now = new Date()): string {
-  const month = String(now.getMonth() + 1).padStart(2, '0');
-  const day = String(now.getDate()).padStart(2, '0');
-  return `${now.getFullYear()}-${month}-${day}`;
-}

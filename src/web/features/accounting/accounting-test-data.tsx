@@ -12,6 +12,7 @@ import {
   ProfitAndLossResponse,
   TrialBalanceResponse,
 } from '../../../shared/accounting';
+import { PayablesResponse, ReceivedNotBilledResponse, TaxReturnResponse } from '../../../shared/bills';
 import type { Role } from '../../../shared/roles';
 import { SignedInContext } from '../../lib/signed-in';
 import { type FetchCall, mockFetch, renderWithClient, signIn, userOf } from '../../test/helpers';
@@ -19,11 +20,15 @@ import { AccountsPage } from './accounts-page';
 import { BalanceSheetPage } from './balance-sheet-page';
 import { BooksCheckPage } from './books-check-page';
 import { EntryPage } from './entry-page';
+import { ExportPage } from './export-page';
 import { JournalPage } from './journal-page';
 import { LedgerPage } from './ledger-page';
 import { LockDatePage } from './lock-date-page';
 import { ManualEntryPage } from './manual-entry-page';
+import { PayablesPage } from './payables-page';
 import { ProfitAndLossPage } from './profit-and-loss-page';
+import { ReceivedNotBilledPage } from './received-not-billed-page';
+import { TaxReturnPage } from './tax-return-page';
 import { TrialBalancePage } from './trial-balance-page';
 
 /** Test data and a router for the accounting screens' tests (not part of the app). */
@@ -119,6 +124,15 @@ export const answerBalanceSheet = (body: Omit<BalanceSheetResponse, 'success'>):
 export const answerCheck = (checks: BooksCheckResponse['checks']): Reply => ({
   body: BooksCheckResponse.parse({ success: true, ok: checks.every((check) => check.ok), checks }),
 });
+export const answerPayables = (body: Omit<PayablesResponse, 'success'>): Reply => ({
+  body: PayablesResponse.parse({ success: true, ...body }),
+});
+export const answerReceivedNotBilled = (body: Omit<ReceivedNotBilledResponse, 'success'>): Reply => ({
+  body: ReceivedNotBilledResponse.parse({ success: true, ...body }),
+});
+export const answerTaxReturn = (body: Omit<TaxReturnResponse, 'success'>): Reply => ({
+  body: TaxReturnResponse.parse({ success: true, ...body }),
+});
 export const refusal = (status: number, code: string, error: string): Reply => ({
   status,
   body: { success: false, code, error },
@@ -178,6 +192,10 @@ export function renderAccounting(path: string, handlers: Record<string, Handler>
       { path: `${base}/balance-sheet`, element: <BalanceSheetPage /> },
       { path: `${base}/check`, element: <BooksCheckPage /> },
       { path: `${base}/lock-date`, element: <LockDatePage /> },
+      { path: `${base}/payables`, element: <PayablesPage /> },
+      { path: `${base}/received-not-billed`, element: <ReceivedNotBilledPage /> },
+      { path: `${base}/tax-return`, element: <TaxReturnPage /> },
+      { path: `${base}/export`, element: <ExportPage /> },
       { path: '*', element: <p>Elsewhere</p> },
     ],
     { initialEntries: [path] },

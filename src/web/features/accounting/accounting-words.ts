@@ -1,5 +1,11 @@
 import type { AccountType, JournalEntry, SourceKind } from '../../../shared/accounting';
-import { journalEntryPath, purchaseOrderPath, stocktakePath, transferPath } from '../../lib/admin-paths';
+import {
+  billPath,
+  journalEntryPath,
+  purchaseOrderPath,
+  stocktakePath,
+  transferPath,
+} from '../../lib/admin-paths';
 import { customerPath, refundPath, salePath, sessionPath, sessionsPath } from '../../lib/area-paths';
 import { withQuery } from '../../lib/paging';
 import { homePathFor } from '../../lib/role-home';
@@ -39,8 +45,8 @@ const ADMIN = 'admin';
 
 /**
  * The screen of the document that posted an entry (DESIGN §19: each entry links to its sale,
- * refund, purchase order, session or stocktake), or null when the app has no screen for it (a
- * stock movement, a manual entry, the opening balances, bills and payments). A cash movement's
+ * refund, purchase order, session, stocktake or bill), or null when the app has no screen for it
+ * (a stock movement, a manual entry, the opening balances, a supplier payment). A cash movement's
  * entry names the movement, not its session: it leads to its register's sessions up to that day,
  * the session it belongs to first among them.
  */
@@ -80,6 +86,8 @@ export function sourceLink(entry: Pick<JournalEntry, 'source' | 'lines' | 'date'
       return { to: transferPath(id), label: named('Transfer') };
     case 'stocktake':
       return { to: stocktakePath(id), label: named('Stocktake') };
+    case 'bill':
+      return { to: billPath(id), label: named('Bill') };
     case 'sessionOpen':
     case 'sessionClose':
       return { to: sessionPath(ADMIN, id), label: named('Till session') };

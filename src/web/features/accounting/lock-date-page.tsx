@@ -6,11 +6,11 @@ import { buttonClass } from '../../components/button';
 import { FormError, TextField } from '../../components/form-field';
 import { LoadState } from '../../components/load-state';
 import { errorMessage } from '../../lib/api';
+import { localToday } from '../../lib/date-range';
 import { formatDate } from '../../lib/format';
 import { notify } from '../../lib/notify';
 import { settingsQuery, useSetLockDate } from './accounting-api';
 import { AccountingPage } from './accounting-layout';
-import { localToday } from './accounting-parts';
 
 /** The form: a later day than the lock date now, earlier than today; the server has the last word. */
 function LockDateForm({ current }: { current: string | null }) {

@@ -8,11 +8,11 @@ import { FormError, SelectField, TextAreaField, TextField } from '../../componen
 import { LoadState } from '../../components/load-state';
 import { journalEntryPath } from '../../lib/admin-paths';
 import { errorMessage } from '../../lib/api';
+import { localToday } from '../../lib/date-range';
 import { notify } from '../../lib/notify';
 import { useMoney } from '../../lib/store-settings';
 import { accountsQuery, useKeys, usePostEntry } from './accounting-api';
 import { AccountingPage } from './accounting-layout';
-import { localToday } from './accounting-parts';
 
 type Line = { key: number; account: string; debit: string; credit: string };
 

@@ -52,6 +52,9 @@ export const ACTION_LABEL: Record<AuditAction, string> = {
   sent: 'Sent',
   posted: 'Posted',
   reversed: 'Reversed',
+  voided: 'Voided',
+  paid: 'Paid',
+  allocated: 'Allocated',
 };
 
 const ACTION_TONE: Partial<Record<AuditAction, string>> = {
@@ -82,6 +85,8 @@ const ENTITY_LABEL: Record<AuditEntity, string> = {
   account: 'Account',
   journalEntry: 'Journal entry',
   books: 'Books',
+  bill: 'Bill',
+  supplierPayment: 'Supplier payment',
 };
 
 const ENTITY_CHOICE: Record<AuditEntity, string> = {
@@ -106,6 +111,8 @@ const ENTITY_CHOICE: Record<AuditEntity, string> = {
   account: 'Chart of accounts',
   journalEntry: 'Journal entries',
   books: 'Books settings',
+  bill: 'Bills',
+  supplierPayment: 'Supplier payments',
 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { linesTotal, type PurchaseOrder, type PurchaseOrderInput } from '../../../shared/purchasing';
@@ -291,9 +291,9 @@ describe('a draft', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['Product', 'Ordered', 'Received', 'Open', 'Unit cost', 'Line total']);
+    ).toEqual(['Product', 'Ordered', 'Received', 'Billed', 'Open', 'Unit cost', 'Line total']);
     expect(within(table).getAllByRole('row')[1]?.textContent).toBe(
-      'Blue PenOrdered 4Received 0Open 4Unit cost $0.10$0.40',
+      'Blue PenOrdered 4Received 0Billed 0Open 4Unit cost $0.10$0.40',
     );
     expect(screen.queryByRole('spinbutton')).toBeNull();
     expect(screen.getByText('Globex')).toBeTruthy();
@@ -394,6 +394,38 @@ describe('an order on its way', () => {
     expect(screen.getByRole('link', { name: 'Print' }).getAttribute('href')).toBe(
       '/admin-dashboard/purchase-orders/po1/print',
     );
+  });
+
+  it('shows what posted bills billed of each line, and Bill this while something received is not billed', async () => {
+    const { handlers, state } = server(
+      purchaseOrder({
+        status: 'received',
+        receivedAt: '2025-05-03T09:00:00.000Z',
+        lines: [
+          line('p1', 'Blue Pen', { quantity: 10, received: 10, billed: 4, unitCost: 0.1 }),
+          line('p3', 'Stapler', { quantity: 2, received: 2, billed: 2, unitCost: 4.5 }),
+        ],
+        total: 10,
+      }),
+    );
+    const first = renderPurchasing('/admin-dashboard/purchase-orders/po1', handlers);
+    const table = await screen.findByRole('table', { name: 'Lines of PO-000001' });
+    expect(within(table).getAllByRole('row')[1]?.textContent).toBe(
+      'Blue PenOrdered 10Received 10Billed 4Open 0Unit cost $0.10$1.00',
+    );
+    expect(screen.getByRole('link', { name: 'Bill this' }).getAttribute('href')).toBe(
+      '/admin-dashboard/bills/new?purchaseOrder=po1',
+    );
+    first.router.dispose();
+    cleanup();
+    // Once every unit received is on a posted bill, there is nothing left to bill.
+    state.order = purchaseOrder({
+      status: 'received',
+      lines: [line('p1', 'Blue Pen', { quantity: 10, received: 10, billed: 10, unitCost: 0.1 })],
+    });
+    renderPurchasing('/admin-dashboard/purchase-orders/po1', handlers);
+    await screen.findByRole('table', { name: 'Lines of PO-000001' });
+    expect(screen.queryByRole('link', { name: 'Bill this' })).toBeNull();
   });
 
   it('says why a purchase order could not be loaded', async () => {

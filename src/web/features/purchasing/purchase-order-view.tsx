@@ -5,7 +5,7 @@ import { buttonClass } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { FormError } from '../../components/form-field';
 import { Table, Td, Th } from '../../components/table';
-import { stockPath } from '../../lib/admin-paths';
+import { newBillPath, stockPath } from '../../lib/admin-paths';
 import { errorMessage } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { notify } from '../../lib/notify';
@@ -61,10 +61,13 @@ export function OrderFacts({
   );
 }
 
-const STACKED_ROW = 'max-sm:grid max-sm:grid-cols-3 max-sm:gap-x-3 max-sm:gap-y-1 max-sm:px-3 max-sm:py-3';
+const STACKED_ROW = 'max-sm:grid max-sm:grid-cols-4 max-sm:gap-x-3 max-sm:gap-y-1 max-sm:px-3 max-sm:py-3';
 const STACKED_CELL = 'max-sm:p-0';
 
-/** The lines of an order that is no longer a draft: what was ordered, received and is still open. */
+/**
+ * The lines of an order that is no longer a draft: what was ordered, received, billed (DESIGN §20:
+ * on posted bills) and is still open.
+ */
 export function ReceivedLines({ order }: { order: PurchaseOrder }) {
   const money = useMoney();
   return (
@@ -74,6 +77,7 @@ export function ReceivedLines({ order }: { order: PurchaseOrder }) {
           <Th>Product</Th>
           <Th className="text-right">Ordered</Th>
           <Th className="text-right">Received</Th>
+          <Th className="text-right">Billed</Th>
           <Th className="text-right">Open</Th>
           <Th className="text-right">Unit cost</Th>
           <Th className="text-right">Line total</Th>
@@ -82,7 +86,7 @@ export function ReceivedLines({ order }: { order: PurchaseOrder }) {
       <tbody className="divide-y divide-slate-100">
         {order.lines.map((line) => (
           <tr key={line._id} className={STACKED_ROW}>
-            <Td className={`font-medium max-sm:col-span-3 ${STACKED_CELL}`}>
+            <Td className={`font-medium max-sm:col-span-4 ${STACKED_CELL}`}>
               <Link to={stockPath(line.product._id)} className="hover:underline">
                 {line.product.name}
               </Link>
@@ -91,6 +95,7 @@ export function ReceivedLines({ order }: { order: PurchaseOrder }) {
               [
                 ['Ordered', line.quantity],
                 ['Received', line.received],
+                ['Billed', line.billed],
                 ['Open', openQuantity(line)],
               ] as const
             ).map(([label, value]) => (
@@ -99,7 +104,7 @@ export function ReceivedLines({ order }: { order: PurchaseOrder }) {
                 {value}
               </Td>
             ))}
-            <Td className={`text-right tabular-nums max-sm:col-span-2 max-sm:text-left ${STACKED_CELL}`}>
+            <Td className={`text-right tabular-nums max-sm:col-span-3 max-sm:text-left ${STACKED_CELL}`}>
               <span className="text-xs text-slate-500 sm:hidden">Unit cost </span>
               {money(line.unitCost)}
             </Td>
@@ -113,7 +118,7 @@ export function ReceivedLines({ order }: { order: PurchaseOrder }) {
         <tr className="max-sm:flex max-sm:justify-between max-sm:px-3 max-sm:py-3">
           <th
             scope="row"
-            colSpan={5}
+            colSpan={6}
             className="px-3 py-3 text-left font-semibold sm:px-4 sm:text-right max-sm:p-0"
           >
             Total
@@ -139,6 +144,8 @@ export function PurchaseOrderView({ order }: { order: PurchaseOrder }) {
   const receivable = order.status === 'ordered' || order.status === 'partially_received';
   const closing = order.status === 'partially_received';
   const stillOpen = order.lines.reduce((sum, line) => sum + openQuantity(line), 0);
+  // DESIGN §20: what was received and is on no posted bill yet can be billed from here.
+  const billable = order.lines.some((line) => line.received > line.billed);
 
   function stop() {
     const key = keys.keyFor({ cancel: order._id });
@@ -168,24 +175,33 @@ export function PurchaseOrderView({ order }: { order: PurchaseOrder }) {
       ) : null}
       <ReceivedLines order={order} />
       <FormError>{cancel.error ? errorMessage(cancel.error) : null}</FormError>
-      {receivable ? (
+      {receivable || billable ? (
         <div className="mt-4 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <button
-            type="button"
-            className={buttonClass('secondary')}
-            onClick={() => setConfirming(true)}
-            disabled={cancel.isPending}
-          >
-            {closing ? 'Close purchase order' : 'Cancel purchase order'}
-          </button>
-          <button
-            type="button"
-            className={buttonClass('primary')}
-            onClick={() => setReceiving(true)}
-            disabled={cancel.isPending}
-          >
-            Receive
-          </button>
+          {receivable ? (
+            <>
+              <button
+                type="button"
+                className={buttonClass('secondary')}
+                onClick={() => setConfirming(true)}
+                disabled={cancel.isPending}
+              >
+                {closing ? 'Close purchase order' : 'Cancel purchase order'}
+              </button>
+              <button
+                type="button"
+                className={buttonClass('primary')}
+                onClick={() => setReceiving(true)}
+                disabled={cancel.isPending}
+              >
+                Receive
+              </button>
+            </>
+          ) : null}
+          {billable ? (
+            <Link to={newBillPath(order._id)} className={buttonClass(receivable ? 'secondary' : 'primary')}>
+              Bill this
+            </Link>
+          ) : null}
         </div>
       ) : null}
       {receiving ? <ReceiveDialog order={order} onClose={() => setReceiving(false)} /> : null}

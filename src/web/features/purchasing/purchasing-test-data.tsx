@@ -43,6 +43,7 @@ export function line(
     product: { _id: id, name },
     quantity: 1,
     received: 0,
+    billed: 0,
     unitCost: 1,
     ...overrides,
   };

@@ -126,7 +126,7 @@ describe('the receive dialog', () => {
     expect(receipts(calls).map((call) => call.body)).toEqual([{ lines: [{ line: 'l1', quantity: 2 }] }]);
     expect(await screen.findByText('2 units received on PO-000001.')).toBeTruthy();
     const lines = screen.getByRole('table', { name: 'Lines of PO-000001' });
-    expect(within(lines).getAllByRole('row')[1]?.textContent).toContain('Received 6Open 4');
+    expect(within(lines).getAllByRole('row')[1]?.textContent).toContain('Received 6Billed 0Open 4');
   });
 
   it("shows the server's 409 sentence and refreshes the order, so the open quantities are today's", async () => {
