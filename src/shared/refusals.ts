@@ -399,6 +399,38 @@ export const REFUSALS = {
     sentence: (facts: { bill: string; supplier: string }) =>
       `${facts.bill} is not a bill of ${facts.supplier}.`,
   },
+  /** DESIGN §21: an offline sale's id sent again with another body, or by another seller. */
+  OFFLINE_ID_TAKEN: {
+    status: 409,
+    sentence: (facts: { why: 'body' | 'seller' }) =>
+      facts.why === 'body'
+        ? 'This offline sale was already sent with other lines or payments.'
+        : 'This offline sale was already sent by another seller.',
+  },
+  /** DESIGN §21: an offline sale sold in the future (past 5 minutes of clock skew), or too long ago to send. */
+  OFFLINE_SOLD_AT: {
+    status: 409,
+    sentence: (facts: { why: 'future' | 'old'; hours?: number }) =>
+      facts.why === 'future'
+        ? "This sale's time is in the future: check the device's clock."
+        : `This sale was made more than ${facts.hours} hours ago: an admin records it by hand.`,
+  },
+  /** DESIGN §21: an offline sale whose total is not its lines' as sent (a device's bug). */
+  OFFLINE_TOTAL: {
+    status: 400,
+    sentence: (facts: { total: string; sent: string }) =>
+      `The lines as sent come to ${facts.total}, not the ${facts.sent} sent.`,
+  },
+  /** DESIGN §21: what a counter does not do offline, sent offline. */
+  OFFLINE_NOT_ALLOWED: {
+    status: 400,
+    sentence: () => 'Store credit is not spent offline.',
+  },
+  /** DESIGN §21: a review closed already. */
+  REVIEW_CLOSED: {
+    status: 409,
+    sentence: (facts: { sale: string }) => `${facts.sale} has no open review.`,
+  },
   /** A repeat of a keyed request while the first still runs, or the key used for another request. */
   IDEMPOTENCY_RUNNING: {
     status: 409,

@@ -49,6 +49,8 @@ export const PERMISSIONS = {
   'sales:read': STAFF,
   /** Every seller's sales; the others read only the sales they made. */
   'sales:readAll': ['admin'],
+  /** DESIGN §21: the offline sales to review, and closing a review. */
+  'sales:review': ['admin'],
   /**
    * Unit costs and margins: the owner's business. A product, an order or a list answered to a
    * role without it carries no cost field and no cost column.

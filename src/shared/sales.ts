@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkRange, DateOnly, Id, Named, Ok } from './common';
+import { checkRange, DateOnly, dayProblem, FIRST_YEAR, Id, Named, Ok } from './common';
 import { OrderLot } from './lots';
 import { Quantity } from './orders';
 import { PageInfo, PageQuery } from './paging';
@@ -64,7 +64,47 @@ export const SaleLineInput = z.object({
   quantity: Quantity,
   discount: DiscountInput.optional(),
   overrideStock: z.boolean({ error: 'overrideStock must be true or false.' }).optional(),
+  /** DESIGN §21, an offline sale only: the unit price the device sold at (the customer paid it). */
+  unitPrice: Cash('unitPrice').optional(),
+  /** DESIGN §21, an offline sale only: the tax rate the device taxed the line at, when it knew one. */
+  taxRate: Id.optional(),
 });
+
+/** DESIGN §21: why an offline sale is for an admin to look at. */
+export const REVIEW_REASONS = ['stock', 'price', 'session'] as const;
+export const ReviewReason = z.enum(REVIEW_REASONS);
+export type ReviewReason = z.infer<typeof ReviewReason>;
+
+/** DESIGN §21: the device's number for a receipt: 1–40 visible ASCII characters (T1-K7Q2-000123). */
+export const DeviceNumber = z
+  .string({ error: 'deviceNumber must be text.' })
+  .regex(/^[\x21-\x7e]{1,40}$/, { error: 'deviceNumber is 1–40 visible ASCII characters.' });
+
+/** An instant with its offset (2026-12-03T14:05:00+01:00 or …Z), as a device's clock writes it. */
+export const OffsetDateTime = z
+  .string({ error: 'soldAt must be text.' })
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/, {
+    error: 'soldAt is a date and time with its offset, like 2026-12-03T14:05:00+01:00.',
+    abort: true,
+  })
+  .refine(
+    (text) =>
+      dayProblem(text.slice(0, 10)) === undefined &&
+      !Number.isNaN(Date.parse(text)) &&
+      new Date(text).getUTCFullYear() >= FIRST_YEAR,
+    { error: 'soldAt is not a real moment.' },
+  );
+
+/** DESIGN §21: what makes a sale an offline one; all three required. */
+export const OfflineInput = z.object(
+  {
+    id: z.uuid({ error: 'offline.id is a UUID made on the device.' }),
+    soldAt: OffsetDateTime,
+    deviceNumber: DeviceNumber,
+  },
+  { error: 'offline is {id, soldAt, deviceNumber}.' },
+);
+export type OfflineInput = z.infer<typeof OfflineInput>;
 
 const Tendered = z
   .number({ error: 'Tendered must be a number.' })
@@ -107,6 +147,8 @@ export const SaleInput = z
      * or the store's settings changed), the sale is refused with TOTAL_CHANGED and nothing is taken.
      */
     total: Cash('The total').optional(),
+    /** DESIGN §21: a sale the device made offline, sent now. */
+    offline: OfflineInput.optional(),
   })
   .refine((sale) => (sale.payment === undefined) !== (sale.payments === undefined), {
     error: 'A sale is paid by payment or by payments, one of the two.',
@@ -115,6 +157,40 @@ export const SaleInput = z
   .refine((sale) => sale.payment?.tendered === undefined || sale.payment.method === 'cash', {
     error: 'Only a cash payment takes a tendered amount.',
     path: ['payment', 'tendered'],
+  })
+  .superRefine((sale, ctx) => {
+    // DESIGN §21: an offline sale says its prices and total; only an offline sale says prices.
+    if (sale.offline === undefined) {
+      if (sale.lines.some((line) => line.unitPrice !== undefined || line.taxRate !== undefined))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['lines'],
+          message: 'Only an offline sale gives its lines’ prices; the server prices the others.',
+        });
+      return;
+    }
+    if (sale.total === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['total'],
+        message: 'An offline sale gives the total the device computed.',
+      });
+    sale.lines.forEach((line, at) => {
+      if (line.unitPrice === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['lines', at, 'unitPrice'],
+          message: 'An offline sale gives each line’s unit price.',
+        });
+      if (line.overrideStock !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['lines', at, 'overrideStock'],
+          message: 'An offline sale is recorded as sold; it takes no overrideStock.',
+        });
+    });
+    if (sale.approval !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['approval'], message: 'An offline sale carries no approval.' });
   });
 export type SaleInput = z.input<typeof SaleInput>;
 
@@ -186,6 +262,13 @@ export const Sale = z.object({
   refunds: z.array(RefundSummary),
   /** Where its units left from (DESIGN §17); every sale the server answers names it. */
   location: Named.optional(),
+  /**
+   * DESIGN §21: a sale made offline: the receipt number the device printed, when it reached the
+   * server (createdAt is when it was sold) and why an admin should look at it (empty: nothing).
+   */
+  offline: z
+    .object({ deviceNumber: z.string(), recordedAt: z.string(), review: z.array(ReviewReason) })
+    .optional(),
 });
 export type Sale = z.infer<typeof Sale>;
 export const SaleResponse = Ok.extend({ sale: Sale });
@@ -230,3 +313,33 @@ export type SaleListResponse = z.infer<typeof SaleListResponse>;
 export function saleNumberLabel(number: number): string {
   return `S-${String(number).padStart(6, '0')}`;
 }
+
+/** DESIGN §21: the offline sales an admin should look at, open or closed. */
+export const ReviewQuery = PageQuery.pick({ page: true, pageSize: true }).extend({
+  status: z.enum(['open', 'closed'], { error: 'status must be open or closed.' }).optional(),
+});
+export type ReviewQuery = z.input<typeof ReviewQuery>;
+export const ReviewItem = z.object({
+  sale: z.object({ _id: z.string(), number: z.number().int() }),
+  deviceNumber: z.string(),
+  soldAt: z.string(),
+  recordedAt: z.string(),
+  seller: z.object({ _id: z.string().nullable(), name: z.string() }),
+  total: z.number(),
+  review: z.array(ReviewReason),
+  note: z.string().optional(),
+  reviewedBy: z.object({ _id: z.string().nullable(), name: z.string() }).optional(),
+  reviewedAt: z.string().optional(),
+});
+export type ReviewItem = z.infer<typeof ReviewItem>;
+export const ReviewListResponse = Ok.extend({ sales: z.array(ReviewItem) }).extend(PageInfo.shape);
+export const ReviewInput = z.object({
+  note: z
+    .string({ error: 'note must be text.' })
+    .trim()
+    .min(1, { error: 'Say what was done: note must not be empty.' })
+    .max(500, { error: 'note must be at most 500 characters.' })
+    .refine((text) => !text.includes('\u0000'), { error: 'note must not contain NUL.' }),
+});
+export type ReviewInput = z.input<typeof ReviewInput>;
+export const ReviewResponse = Ok.extend({ review: ReviewItem });

@@ -79,6 +79,8 @@ export const StoreSettings = z.object({
   maxDiscountPercent: z.number(),
   /** Where a write that names no location takes or puts stock (DESIGN §17). */
   defaultLocation: LocationName,
+  /** DESIGN §21: how many hours (1–168) a counter may sell offline and send what it sold. */
+  offlineHours: z.number().int(),
 });
 export type StoreSettings = z.infer<typeof StoreSettings>;
 
@@ -102,6 +104,12 @@ export const StoreSettingsInput = z.object({
   defaultTaxRate: TaxRateRef('Default tax rate').optional().describe('A tax rate id; null: no tax'),
   maxDiscountPercent: MaxDiscountPercent.optional(),
   defaultLocation: LocationId.optional().describe('An active location id'),
+  offlineHours: z
+    .number({ error: 'offlineHours must be a number of hours.' })
+    .int({ error: 'offlineHours is a whole number of hours.' })
+    .min(1, { error: 'offlineHours is at least 1.' })
+    .max(168, { error: 'offlineHours is at most 168 (a week).' })
+    .optional(),
 });
 export type StoreSettingsInput = z.input<typeof StoreSettingsInput>;
 

@@ -591,6 +591,37 @@ const ROWS: Row[] = [
     who: ADMIN,
     request: async () => ({ method: 'GET', url: '/api/accounting/tax-return' }),
   },
+  // DESIGN §21: the offline sales to review, for admins.
+  {
+    call: 'GET /api/sales/review',
+    who: ADMIN,
+    request: async () => ({ method: 'GET', url: '/api/sales/review' }),
+  },
+  {
+    call: 'POST /api/sales/:id/review',
+    who: ADMIN,
+    request: async (t) => {
+      const { id: productId } = await t.product({ stock: 0, price: 1 });
+      const made = await t.call('POST', '/api/sales', {
+        token: t.as.salesRep.token,
+        body: {
+          lines: [{ productId, quantity: 1, unitPrice: 1 }],
+          payment: { method: 'card' },
+          total: 1,
+          offline: {
+            id: crypto.randomUUID(),
+            soldAt: new Date().toISOString(),
+            deviceNumber: `P-${tag()}-1`,
+          },
+        },
+      });
+      return {
+        method: 'POST',
+        url: `/api/sales/${(made.body as { sale: { _id: string } }).sale._id}/review`,
+        body: { note: 'Checked.' },
+      };
+    },
+  },
   // DESIGN §22: items and their variants, read by every role that works in the store, made by admins.
   {
     call: 'GET /api/items',

@@ -138,6 +138,7 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
         defaultTaxRate: null,
         maxDiscountPercent: 10,
         defaultLocation: { _id: 'l1', name: SHOWN },
+        offlineHours: 72,
       },
     }),
   },

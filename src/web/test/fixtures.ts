@@ -81,6 +81,7 @@ export function saleLine(
 const {
   defaultTaxRate: _rate,
   maxDiscountPercent: _limit,
+  offlineHours: _hours,
   ...receiptStore
 } = storeOf({ name: 'Corner Shop' });
 export const STORE: ReceiptStore = receiptStore;

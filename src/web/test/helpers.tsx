@@ -38,6 +38,7 @@ export function storeOf(overrides: Partial<StoreSettings> = {}): StoreSettings {
     defaultTaxRate: null,
     maxDiscountPercent: 10,
     defaultLocation: { _id: 'main', name: 'Main store' },
+    offlineHours: 72,
     ...overrides,
   };
 }

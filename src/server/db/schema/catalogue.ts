@@ -153,3 +153,27 @@ export const products = pg.pgTable(
       .where(sql`${t.barcode} is not null`),
   ],
 );
+
+/**
+ * DESIGN §21: each product's price and own tax rate over time, kept by products_price_history
+ * (src/server/db/functions/) at every insert and change of either, so an offline sale's price can
+ * be judged against what the product had while the device was offline. `validTo` null: in force
+ * now; a product known before the history began starts at -infinity.
+ */
+export const productPrices = pg.pgTable(
+  'product_prices',
+  {
+    productId: pg
+      .uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    price: pg.numeric('price', { precision: 12, scale: 2 }),
+    taxRateId: pg.uuid('tax_rate_id'),
+    validFrom: pg.timestamp('valid_from', { withTimezone: true }).notNull(),
+    validTo: pg.timestamp('valid_to', { withTimezone: true }),
+  },
+  (t) => [
+    pg.primaryKey({ columns: [t.productId, t.validFrom] }),
+    pg.uniqueIndex('product_prices_current_key').on(t.productId).where(sql`${t.validTo} is null`),
+  ],
+);

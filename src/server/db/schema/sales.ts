@@ -125,8 +125,33 @@ export const sales = pg.pgTable(
      */
     change: pg.numeric('change', { precision: 20, scale: 2 }),
     createdAt: createdAt(),
+    /**
+     * DESIGN §21: a sale made offline. `offlineId` is the device's UUID for it, kept for ever and
+     * unique (a second send answers this sale); `offlineHash` the body it came with (the same id
+     * with another body is a 409); `deviceNumber` the receipt number the device printed;
+     * `recordedAt` when it arrived (its createdAt is when it was sold).
+     */
+    offlineId: pg.uuid('offline_id'),
+    offlineHash: pg.text('offline_hash'),
+    deviceNumber: pg.text('device_number'),
+    recordedAt: pg.timestamp('recorded_at', { withTimezone: true }),
+    /** Why an offline sale is for an admin to look at ('stock', 'price', 'session'); null: nothing. */
+    review: pg.text('review').array(),
+    reviewNote: pg.text('review_note'),
+    reviewedById: pg.uuid('reviewed_by_id'),
+    reviewedByName: pg.text('reviewed_by_name'),
+    reviewedAt: pg.timestamp('reviewed_at', { withTimezone: true }),
   },
   (t) => [
+    pg.uniqueIndex('sales_offline_id_key').on(t.offlineId).where(sql`${t.offlineId} is not null`),
+    pg.check(
+      'sales_offline_whole',
+      sql`(${t.offlineId} is null) = (${t.deviceNumber} is null) and (${t.offlineId} is null) = (${t.recordedAt} is null)`,
+    ),
+    pg.check('sales_reviewed_whole', sql`(${t.reviewedAt} is null) = (${t.reviewNote} is null)`),
+    // The sales to review, open first: few, so a small partial index.
+    pg.index('sales_review_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`${t.review} is not null`),
+    pg.index('sales_device_number_idx').on(t.deviceNumber).where(sql`${t.deviceNumber} is not null`),
     // 'split': more than one payment (sale_payments lists them); every sale has its payments there.
     pg.check(
       'sales_payment_method_known',

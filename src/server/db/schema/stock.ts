@@ -109,7 +109,7 @@ export const stockMovements = pg.pgTable(
     ),
     pg.check(
       'stock_movements_reason_known',
-      sql`${t.reason} is null or ${t.reason} in ('received','damaged','lost','found','returned','correction','expired')`,
+      sql`${t.reason} is null or ${t.reason} in ('received','damaged','lost','found','returned','correction','expired','offline')`,
     ),
     pg.check('stock_movements_stock_after_nonnegative', sql`${t.stockAfter} >= 0`),
     // A revaluation moves value, never units (DESIGN §19).

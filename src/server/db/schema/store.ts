@@ -27,6 +27,8 @@ export const storeSettings = pg.pgTable(
       .numeric('max_discount_percent', { precision: 5, scale: 2 })
       .notNull()
       .default('10'),
+    /** DESIGN §21: how long (hours, 1–168) a counter may sell offline, and an offline sale be sent. */
+    offlineHours: pg.integer('offline_hours').notNull().default(72),
     /** Where a write that names no location takes or puts stock (DESIGN §17); null: the first location made. */
     defaultLocationId: pg
       .uuid('default_location_id')
@@ -37,6 +39,7 @@ export const storeSettings = pg.pgTable(
     pg.check('store_settings_one_row', sql`${t.id} = 1`),
     pg.check('store_settings_currency_code', sql`${t.currency} ~ '^[A-Z]{3}$'`),
     pg.check('store_settings_max_discount_within', sql`${t.maxDiscountPercent} between 0 and 100`),
+    pg.check('store_settings_offline_hours_within', sql`${t.offlineHours} between 1 and 168`),
   ],
 );
 

@@ -7,6 +7,7 @@ import { can, ROLES, type Role } from '../../../shared/roles';
 import {
   type PaymentMethod,
   ReceiptStore,
+  type ReviewReason,
   type Sale,
   type SaleSummary,
   saleNumberSearched,
@@ -180,6 +181,9 @@ export const WrittenRow = PlacedRow.extend({
   sale_discount: NumericText,
   sale_tax: NumericText,
   sale_total: NumericText,
+  device_number: z.string().nullable(),
+  recorded_at: Time.nullable(),
+  review: z.array(z.string()).nullable(),
 });
 export type WrittenRow = z.infer<typeof WrittenRow>;
 
@@ -221,6 +225,14 @@ export type WriteSale = {
   storeCredit: bigint | null;
   /** Where the sale takes from (CartRow's location_id). */
   locationId: string;
+  /** DESIGN §21: a sale made offline (when it was sold, its device number, what to review), or null. */
+  offline: {
+    id: string;
+    hash: string;
+    soldAt: Date;
+    deviceNumber: string;
+    review: readonly string[];
+  } | null;
 };
 
 /** Cents as a numeric parameter takes them: the one conversion of a sale's money into SQL. */
@@ -243,6 +255,11 @@ export async function writeSale(run: SignedInRunner, sale: WriteSale): Promise<W
       session_id: sale.sessionId,
       store_credit: sqlMoney(sale.storeCredit),
       location_id: sale.locationId,
+      offline_id: sale.offline?.id ?? null,
+      offline_hash: sale.offline?.hash ?? null,
+      sold_at: sale.offline?.soldAt.toISOString() ?? null,
+      device_number: sale.offline?.deviceNumber ?? null,
+      review: sale.offline && sale.offline.review.length > 0 ? sale.offline.review : null,
     }),
     JSON.stringify(
       sale.lines.map((line) => ({
@@ -312,13 +329,18 @@ export type SaleRow = {
   sale_tax: string;
   /** Cash handed back (null before split payments: then tendered − total for cash). */
   change: string | null;
+  /** DESIGN §21: a sale made offline: the device's number, when it arrived, what to review. */
+  device_number: string | null;
+  recorded_at: string | Date | null;
+  review: string[] | null;
 };
 
 /** A sale's columns as every answer reads them; a sale before taxes has subtotal = total. */
 const SALE_FIELDS = `s.id as sale_id, s.number as sale_number, s.created_at, s.user_id, s.user_name,
   s.customer_id, s.customer_name, s.payment_method, s.tendered::text as tendered,
   s.total::text as sale_total, coalesce(s.subtotal, s.total)::text as sale_subtotal,
-  s.discount::text as sale_discount, s.tax::text as sale_tax, s.change::text as change`;
+  s.discount::text as sale_discount, s.tax::text as sale_tax, s.change::text as change,
+  s.device_number, s.recorded_at, s.review`;
 
 function saleFields(row: SaleRow) {
   const cash = row.payment_method === 'cash' || (row.payment_method === 'split' && row.tendered !== null);
@@ -337,6 +359,15 @@ function saleFields(row: SaleRow) {
     total: Number(row.sale_total),
     payment: { method: row.payment_method, tendered: tendered === null ? null : centsNumber(tendered) },
     change: change === null || tendered === null ? null : centsNumber(change),
+    ...(row.device_number !== null && row.recorded_at !== null
+      ? {
+          offline: {
+            deviceNumber: row.device_number,
+            recordedAt: new Date(row.recorded_at).toISOString(),
+            review: (row.review ?? []) as ReviewReason[],
+          },
+        }
+      : {}),
   };
 }
 
@@ -535,6 +566,12 @@ export async function findSale(
   });
 }
 
+/** A search that is a device's receipt number (letters and digits joined by dashes), as the device wrote it. */
+function deviceNumberSearched(search: string | undefined): string | undefined {
+  const text = search?.trim() ?? '';
+  return /^[A-Za-z0-9]+(-[A-Za-z0-9]+)*-\d+$/.test(text) ? text : undefined;
+}
+
 /** What a sales list is filtered by (see salePage). */
 export type SaleFilter = {
   customerId?: string;
@@ -561,7 +598,9 @@ export async function salePage(
   timeZone: string,
 ): Promise<{ sales: SaleSummary[]; total: number }> {
   const number = saleNumberSearched(filter.search);
-  const words = number === undefined ? searchWords(filter.search) : [];
+  // DESIGN §21: a device's receipt number (T1-K7Q2-000123) finds its sale, as its S- number does.
+  const device = number === undefined ? deviceNumberSearched(filter.search) : undefined;
+  const words = number === undefined && device === undefined ? searchWords(filter.search) : [];
   const params: unknown[] = [
     filter.customerId ?? null,
     filter.sellerId ?? null,
@@ -569,16 +608,18 @@ export async function salePage(
     filter.from ?? null,
     filter.to ?? null,
     timeZone,
+    device ?? null,
     ...words.map((word) => wordMatch(word).pattern),
   ];
   // One condition per word (the search rule of lib/search.ts), each its own, so the trigram index serves them.
   const named = words
-    .map((word, at) => `and s.customer_name ${wordMatch(word).operator} $${7 + at}`)
+    .map((word, at) => `and s.customer_name ${wordMatch(word).operator} $${8 + at}`)
     .join(' ');
   const where = `($1::uuid is null or s.customer_id = $1::uuid) and ($2::uuid is null or s.user_id = $2::uuid)
     and ($3::bigint is null or s.number = $3::bigint)
     and ($4::date is null or s.created_at >= ($4::date)::timestamp at time zone $6::text)
-    and ($5::date is null or s.created_at < ($5::date + 1)::timestamp at time zone $6::text) ${named}`;
+    and ($5::date is null or s.created_at < ($5::date + 1)::timestamp at time zone $6::text)
+    and ($7::text is null or s.device_number = $7::text) ${named}`;
   const [limit, offset] = [params.length + 1, params.length + 2];
   const [rows, [counted]] = await Promise.all([
     runner.query<SaleRow & { line_count: number; returned_quantity: number; returned_total: string }>(

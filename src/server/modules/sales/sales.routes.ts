@@ -1,14 +1,35 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams } from '../../../shared/common';
-import { centsNumber, toCents } from '../../../shared/money';
+import { centsNumber, centsText, toCents } from '../../../shared/money';
 import { DEFAULT_PAGE_SIZE, onePage } from '../../../shared/paging';
 import { can } from '../../../shared/roles';
-import { SaleInput, SaleListResponse, SaleQuery, SaleResponse } from '../../../shared/sales';
+import {
+  ReviewInput,
+  ReviewListResponse,
+  ReviewQuery,
+  ReviewResponse,
+  SaleInput,
+  SaleListResponse,
+  SaleQuery,
+  SaleResponse,
+} from '../../../shared/sales';
 import { MAX_PAYMENTS } from '../../../shared/till';
-import { currentUser } from '../../lib/auth';
-import { type AppError, badRequest, forbidden, isId, notFound, refuse, refuseWith } from '../../lib/errors';
+import { checkSignedInUser, currentUser } from '../../lib/auth';
+import {
+  type AppError,
+  badRequest,
+  forbidden,
+  isId,
+  notFound,
+  pgCode,
+  refuse,
+  refuseWith,
+  violatedConstraint,
+} from '../../lib/errors';
 import { answerOnce } from '../../lib/idempotency';
 import { ALLOWANCES } from '../../lib/throttle';
+import { offlineSale, offlineSaleMade } from './offline';
+import { closeReview, reviewPage } from './review';
 import { findSale, salePage, salesSellerFilter } from './sales.repository';
 import { type SaleRefusal, type SellPayment, sellCart, sellContext } from './sell';
 
@@ -56,6 +77,10 @@ export function refusal(refused: SaleRefusal): AppError {
       return notFound('Session');
     case 'sessionClosed':
       return refuse('SESSION_CLOSED');
+    case 'offlineTotal':
+      return refuse('OFFLINE_TOTAL', refused);
+    case 'offlineCredit':
+      return refuse('OFFLINE_NOT_ALLOWED');
   }
 }
 
@@ -67,13 +92,14 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['sales'],
         summary: 'Make a sale of one or more lines',
-        description: `All lines or none: a line short of stock is a 409 naming its product and nothing is taken, unless it sets overrideStock with a manager's approval (the missing units are first recorded as found by the approver). Each line becomes an order with its sale movement; lines of the same product are added together (their discounts must agree). Prices and tax rates come from the database and every amount from the shared computation (DESIGN §12): line and cart discounts (percent or amount; an amount above what it applies to is a 400), tax by each line's rate. A selling role giving more than the store's maxDiscountPercent of a line's gross needs approval {email, pin} of an admin: 403 without it; 403 "That PIN is not right for <email>." for any approval that does not approve (a wrong PIN, an email that is no active admin's, no PIN set), each counted on that email's own PIN counter, never its sign-in (${ALLOWANCES.approvalPins.limit} in ${ALLOWANCES.approvalPins.windowMs / 60_000} minutes, then 429); overrideStock is approved the same way. Paid by payment {method, tendered} (one payment; cash may give tendered, at least the total) or payments [{method, amount}] (at most ${MAX_PAYMENTS}; DESIGN §13): the non-cash amounts may not exceed the total, all together must cover it (400 naming what is missing), only cash gives change. storeCredit needs the sale's customer and at most their balance (409), locked while the sale is made. session: an open till session's id (404 unknown, 409 closed); without it the sale belongs to no drawer. A lot-tracked product is sold first-expiry-first-out from its lots unexpired today (DESIGN §15), never an expired unit and never above them, overrideStock or not: 409 "Only N of <product> unexpired in stock."; each receipt line names the lots it took (lots, [] without lots). total: the total the seller's screen showed; when the one computation gives another now (a price, a tax rate or the store's settings changed), the sale is a 409 with code TOTAL_CHANGED and the new total, before anything is taken or any payment judged. Accepts an Idempotency-Key.`,
+        description: `All lines or none: a line short of stock is a 409 naming its product and nothing is taken, unless it sets overrideStock with a manager's approval (the missing units are first recorded as found by the approver). Each line becomes an order with its sale movement; lines of the same product are added together (their discounts must agree). Prices and tax rates come from the database and every amount from the shared computation (DESIGN §12): line and cart discounts (percent or amount; an amount above what it applies to is a 400), tax by each line's rate. A selling role giving more than the store's maxDiscountPercent of a line's gross needs approval {email, pin} of an admin: 403 without it; 403 "That PIN is not right for <email>." for any approval that does not approve (a wrong PIN, an email that is no active admin's, no PIN set), each counted on that email's own PIN counter, never its sign-in (${ALLOWANCES.approvalPins.limit} in ${ALLOWANCES.approvalPins.windowMs / 60_000} minutes, then 429); overrideStock is approved the same way. Paid by payment {method, tendered} (one payment; cash may give tendered, at least the total) or payments [{method, amount}] (at most ${MAX_PAYMENTS}; DESIGN §13): the non-cash amounts may not exceed the total, all together must cover it (400 naming what is missing), only cash gives change. storeCredit needs the sale's customer and at most their balance (409), locked while the sale is made. session: an open till session's id (404 unknown, 409 closed); without it the sale belongs to no drawer. A lot-tracked product is sold first-expiry-first-out from its lots unexpired today (DESIGN §15), never an expired unit and never above them, overrideStock or not: 409 "Only N of <product> unexpired in stock."; each receipt line names the lots it took (lots, [] without lots). total: the total the seller's screen showed; when the one computation gives another now (a price, a tax rate or the store's settings changed), the sale is a 409 with code TOTAL_CHANGED and the new total, before anything is taken or any payment judged. Accepts an Idempotency-Key. offline {id, soldAt, deviceNumber} (DESIGN §21): a sale the counter made offline, with its lines' unitPrice (and taxRate) and the total the device computed (400 OFFLINE_TOTAL otherwise); sold no later than 5 minutes ahead and no earlier than the store's offlineHours ago (409 OFFLINE_SOLD_AT); recorded at soldAt as the fact it is (units found with reason offline, the device's prices, outside a session that closed), each such case marked for review; its id is kept for ever: sent again by the same seller with the same body it answers 200 with the sale it made, otherwise 409 OFFLINE_ID_TAKEN.`,
         body: SaleInput,
-        response: { 201: SaleResponse },
+        response: { 200: SaleResponse, 201: SaleResponse },
       },
     },
     async (request, reply) => {
-      const { lines, customer, payment, payments, discount, approval, session, total } = request.body;
+      const { lines, customer, payment, payments, discount, approval, session, total, offline } =
+        request.body;
       if (!lines.every((line) => isId(line.productId))) throw notFound('Product');
       if (customer !== undefined && !isId(customer)) throw notFound('Customer');
       if (session !== undefined && !isId(session)) throw notFound('Session');
@@ -86,20 +112,94 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
           };
       // The schema already lets exactly one of the two through.
       if (!paid) throw badRequest('A sale is paid by payment or by payments, one of the two.');
-      return answerOnce(request, reply, async (tx) => {
-        const sold = await sellCart(sellContext(request), tx, {
-          lines,
-          customerId: customer ?? null,
-          discount,
-          approval,
-          payment: paid,
-          sessionId: session ?? null,
-          total: total === undefined ? undefined : toCents(total),
+      // DESIGN §21: an offline sale is judged by its seller before its statement runs (one more read,
+      // for offline sales only); the others check the seller in their statement.
+      const me = offline ? await checkSignedInUser(request) : undefined;
+      // DESIGN §21: an offline sale sent again answers the sale it made (its id is kept for ever).
+      const madeSale = async (id: string) => {
+        const sale = await findSale(app.database, id, app.config.storeName);
+        if (!sale) throw notFound('Sale');
+        return sale;
+      };
+      const made =
+        offline && me ? await offlineSaleMade(app.database, offline.id, me.id, request.body) : undefined;
+      if (made) return reply.code(200).send({ success: true as const, sale: await madeSale(made) });
+      const recorded = offline ? await offlineSale(app.database, offline, request.body) : undefined;
+      try {
+        return await answerOnce(request, reply, async (tx) => {
+          const sold = await sellCart(sellContext(request), tx, {
+            lines: lines.map(({ unitPrice, ...line }) => ({
+              ...line,
+              ...(unitPrice === undefined ? {} : { unitPrice: centsText(toCents(unitPrice)) }),
+            })),
+            customerId: customer ?? null,
+            discount,
+            approval,
+            payment: paid,
+            sessionId: session ?? null,
+            total: total === undefined ? undefined : toCents(total),
+            offline: recorded,
+          });
+          if ('reason' in sold) throw refusal(sold);
+          return { status: 201, body: { success: true as const, sale: sold.sale } };
         });
-        if ('reason' in sold) throw refusal(sold);
-        return { status: 201, body: { success: true as const, sale: sold.sale } };
-      });
+      } catch (error) {
+        // Two sends of one offline sale racing: the second meets the first's key, and answers its sale.
+        if (
+          offline &&
+          me &&
+          pgCode(error) === '23505' &&
+          violatedConstraint(error) === 'sales_offline_id_key'
+        ) {
+          const raced = await offlineSaleMade(app.database, offline.id, me.id, request.body);
+          if (raced) return reply.code(200).send({ success: true as const, sale: await madeSale(raced) });
+        }
+        throw error;
+      }
     },
+  );
+
+  app.get(
+    '/sales/review',
+    {
+      config: { permission: 'sales:review' },
+      schema: {
+        tags: ['sales'],
+        summary: 'Offline sales to review (DESIGN §21)',
+        description:
+          'Sales made offline that were recorded with units found, at a price the product did not have, or outside the session that closed meanwhile; open (the default) or closed, newest sold first.',
+        querystring: ReviewQuery,
+        response: { 200: ReviewListResponse },
+      },
+    },
+    async (request) => {
+      const window = onePage(request.query);
+      const page = await reviewPage(app.database, request.query.status ?? 'open', window);
+      return { success: true as const, ...page, page: window.page, pageSize: window.pageSize };
+    },
+  );
+
+  app.post(
+    '/sales/:id/review',
+    {
+      config: { permission: 'sales:review' },
+      schema: {
+        tags: ['sales'],
+        summary: 'Closes an offline sale’s review with what was done',
+        description: '409 REVIEW_CLOSED when the sale has no open review. Accepts an Idempotency-Key.',
+        params: IdParams,
+        body: ReviewInput,
+        response: { 200: ReviewResponse },
+      },
+    },
+    async (request, reply) =>
+      answerOnce(request, reply, async (tx) => ({
+        status: 200,
+        body: {
+          success: true as const,
+          review: await closeReview(tx, request.params.id, request.body.note, currentUser(request)),
+        },
+      })),
   );
 
   app.get(

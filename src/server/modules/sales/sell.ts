@@ -25,11 +25,11 @@ import type { Runner } from '../../db/connection';
 import { runnerOf, type Tx } from '../../db/connection';
 import type { SignedInRunner } from '../../lib/auth';
 import { signedInRunner } from '../../lib/auth';
-import { AppError, badRequest, refuse } from '../../lib/errors';
+import { AppError, badRequest, isId, notFound, refuse } from '../../lib/errors';
 import { verifyPassword } from '../../lib/passwords';
 import { type Allowance, tryAgainIn } from '../../lib/throttle';
 import { recordAudit } from '../audit/audit.repository';
-import { orderLots } from '../lots/lots.repository';
+import { lotForAdding, orderLots } from '../lots/lots.repository';
 import { recordMovements } from '../stock/movements';
 import {
   type CartRow,
@@ -42,10 +42,25 @@ import {
 } from './sales.repository';
 
 /** A line as a sale takes it. */
-export type SellLine = { productId: string; quantity: number; discount?: Discount; overrideStock?: boolean };
+export type SellLine = {
+  productId: string;
+  quantity: number;
+  discount?: Discount;
+  overrideStock?: boolean;
+  /** DESIGN §21, an offline sale's line: the unit price (money text) and tax rate id the device sold at. */
+  unitPrice?: string;
+  taxRate?: string | null;
+};
 
 /** A sale's lines as the statements take them: one per product, quantities added, in cart order. */
-export type MergedLine = { productId: string; quantity: number; discount?: Discount; overrideStock: boolean };
+export type MergedLine = {
+  productId: string;
+  quantity: number;
+  discount?: Discount;
+  overrideStock: boolean;
+  unitPrice?: string;
+  taxRate?: string | null;
+};
 
 /**
  * Lines naming the same product become one, at its first place, with the quantities added (DESIGN
@@ -62,10 +77,14 @@ export function mergeLines(lines: readonly SellLine[]): MergedLine[] {
         quantity: line.quantity,
         discount: line.discount,
         overrideStock: line.overrideStock === true,
+        ...(line.unitPrice === undefined ? {} : { unitPrice: line.unitPrice, taxRate: line.taxRate ?? null }),
         parts: [line.discount],
       });
       continue;
     }
+    // An offline sale's lines of one product were sold at one price and rate (DESIGN §21).
+    if (line.unitPrice !== known.unitPrice || (line.taxRate ?? null) !== (known.taxRate ?? null))
+      throw badRequest('The same product is on two lines at different prices or rates; put it on one line.');
     known.quantity += line.quantity;
     known.overrideStock ||= line.overrideStock === true;
     known.parts.push(line.discount);
@@ -109,7 +128,25 @@ export type SaleRefusal =
   | { reason: 'creditNeedsCustomer' }
   | { reason: 'creditShort'; customer: string; balance: string }
   | { reason: 'sessionMissing' }
-  | { reason: 'sessionClosed' };
+  | { reason: 'sessionClosed' }
+  /** DESIGN §21: an offline sale whose total is not the one computation of its lines as sent (a device bug). */
+  | { reason: 'offlineTotal'; total: string; sent: string }
+  /** DESIGN §21: store credit is not spent offline. */
+  | { reason: 'offlineCredit' };
+
+/** DESIGN §21: why an offline sale is for an admin to look at. */
+export type ReviewReason = 'stock' | 'price' | 'session';
+
+/** DESIGN §21: a sale the device made offline, as the server records it. */
+export type OfflineSale = {
+  id: string;
+  soldAt: Date;
+  deviceNumber: string;
+  /** The request's body, hashed: the same id with another body is refused. */
+  hash: string;
+  /** Since when (now − the store's offlineHours) a price the product had counts as its own. */
+  pricesSince: Date;
+};
 
 /**
  * How a sale is paid, in cents from the parsed request on: the single payment of §11 (cash may say
@@ -130,6 +167,8 @@ export type SellInput = {
   sessionId?: string | null;
   /** The total the seller's screen showed (cents), when it says: another is refused (totalChanged). */
   total?: bigint;
+  /** DESIGN §21: a sale made offline, recorded as the fact it is: see sellCart. */
+  offline?: OfflineSale;
 };
 
 /** The payments a sale is judged by: the single payment of §11 as one payment of its total. */
@@ -173,7 +212,45 @@ export function sellContext(request: FastifyRequest): SellContext {
   };
 }
 
-/** The cart as the shared computation takes it, from the database's own prices and rates. */
+/** A rate as a line is taxed at it: its name and percent (the product's in force, or the device's). */
+type LineRate = { name: string; rate: string } | null;
+
+/**
+ * The cart as the shared computation takes it: from the database's own prices and rates, or for
+ * an offline sale (DESIGN §21) the device's, which the customer paid. The rows are turned into
+ * what is priced and written: an offline line's unit price and rate replace the product's.
+ */
+async function pricedRows(
+  run: Runner,
+  rows: readonly CartRow[],
+  merged: readonly MergedLine[],
+  offline: boolean,
+): Promise<CartRow[]> {
+  if (!offline) return [...rows];
+  const ids = [...new Set(merged.flatMap((line) => (line.taxRate ? [line.taxRate] : [])))];
+  const rates = new Map<string, LineRate>();
+  if (ids.length > 0) {
+    const known = ids.every(isId)
+      ? await run.query<{ id: string; name: string; rate: string }>(
+          'select id, name, rate::text as rate from tax_rates where id = any($1::uuid[])',
+          [ids],
+        )
+      : [];
+    for (const rate of known) rates.set(rate.id, { name: rate.name, rate: rate.rate });
+    if (rates.size !== ids.length) throw notFound('Tax rate');
+  }
+  return rows.map((row, at) => {
+    const line = merged[at] as MergedLine;
+    const rate = line.taxRate ? (rates.get(line.taxRate) ?? null) : null;
+    return {
+      ...row,
+      price: line.unitPrice ?? row.price,
+      rate_name: rate?.name ?? null,
+      rate: rate?.rate ?? null,
+    };
+  });
+}
+
 function cartOf(rows: readonly CartRow[], merged: readonly MergedLine[]): CartLine[] {
   return rows.map((row, at) => ({
     unitPrice: row.price ?? '0',
@@ -223,15 +300,20 @@ async function approve(
 export async function sellCart(context: SellContext, tx: Tx, input: SellInput): Promise<Sold | SaleRefusal> {
   const merged = mergeLines(input.lines);
   const run = context.signedIn(runnerOf(tx));
-  const rows = await readCart(run, {
+  const read = await readCart(run, {
     lines: merged,
     customerId: input.customerId,
     storeName: context.storeName,
     sessionId: input.sessionId ?? null,
   });
-  if (rows.length !== merged.length || rows.some((row) => !row.found)) return { reason: 'productMissing' };
-  const inactive = rows.find((row) => row.active === false);
+  if (read.length !== merged.length || read.some((row) => !row.found)) return { reason: 'productMissing' };
+  const offline = input.offline;
+  // An offline sale is a fact (DESIGN §21): the goods left with the customer, so a product made
+  // inactive meanwhile is still recorded as sold.
+  const inactive = offline ? undefined : read.find((row) => row.active === false);
   if (inactive) return { reason: 'productInactive', product: inactive.name ?? '' };
+  const rows = await pricedRows(runnerOf(tx), read, merged, offline !== undefined);
+  const review = new Set<ReviewReason>();
   const first = rows[0] as CartRow;
   const store = first.store;
   const priced = priceCart({
@@ -246,6 +328,14 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
       );
     throw badRequest("The sale's discount is more than its subtotal.");
   }
+  // An offline sale's total is the one computation of its lines as sent: another is a device's bug.
+  if (offline && input.total !== priced.total)
+    return {
+      reason: 'offlineTotal',
+      total: formatCents(priced.total, store.currency),
+      sent: formatCents(input.total ?? 0n, store.currency),
+    };
+  if (offline && (await pricesUnknown(runnerOf(tx), rows, merged, offline.pricesSince))) review.add('price');
   // What the customer was told is what they pay: a price, rate or setting that moved since the
   // screen priced the cart is said before anything else is judged against the new total.
   if (input.total !== undefined && input.total !== priced.total)
@@ -256,7 +346,7 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
       currency: store.currency,
     };
   if (input.customerId !== null && first.customer_found === 0) return { reason: 'customerMissing' };
-  const sessionId = input.sessionId ?? null;
+  let sessionId = input.sessionId ?? null;
   if (sessionId !== null && first.session_found === 0) return { reason: 'sessionMissing' };
 
   // Every sale is judged by the one rule of payments (DESIGN §13), the single payment as one.
@@ -271,9 +361,15 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
   }
   const credit = sumOf(settled.payments, (p) => (p.method === 'storeCredit' ? p.amount : null));
   const paysWithCredit = settled.payments.some((payment) => payment.method === 'storeCredit');
+  if (paysWithCredit && offline) return { reason: 'offlineCredit' };
   if (paysWithCredit && input.customerId === null) return { reason: 'creditNeedsCustomer' };
-  // The session was locked and read after any close that raced this sale (readCart).
-  if (sessionId !== null && first.session_status !== 'open') return { reason: 'sessionClosed' };
+  // The session was locked and read after any close that raced this sale (readCart). An offline
+  // sale whose session closed meanwhile is recorded outside any session (DESIGN §21).
+  if (sessionId !== null && first.session_status !== 'open') {
+    if (!offline) return { reason: 'sessionClosed' };
+    sessionId = null;
+    review.add('session');
+  }
   if (!first.location_active) return { reason: 'locationInactive', location: first.location_name };
   const location = { _id: first.location_id, name: first.location_name };
   const balance = toCents(first.customer_credit ?? '0');
@@ -288,7 +384,9 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
   // Expired units are never sold, nor found at the counter: a lot-tracked line short of unexpired
   // units at the location is refused whatever it asks (and, unexpired ≤ stock, never among the
   // short lines below).
-  const expiredShort = rows.find((row) => row.tracking === 'lot' && (row.unexpired ?? 0) < row.quantity);
+  const expiredShort = offline
+    ? undefined
+    : rows.find((row) => row.tracking === 'lot' && (row.unexpired ?? 0) < row.quantity);
   if (expiredShort)
     return {
       reason: 'unexpiredShort',
@@ -305,7 +403,14 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
     elsewhere: row.elsewhere ?? [],
   });
   const shortLines = rows.filter((row) => (row.stock ?? 0) < row.quantity);
-  const refused = shortLines.find((row) => !merged[rows.indexOf(row)]?.overrideStock);
+  const seller0 = { id: first.seller_id ?? '', name: first.seller_name ?? '' };
+  if (offline) {
+    // The goods left with the customer (DESIGN §21): the units the system did not know of are
+    // found first, with the reason offline, so stock never goes below zero.
+    const missing = await recordOfflineFinds(runnerOf(tx), rows, location._id, seller0);
+    if (missing) review.add('stock');
+  }
+  const refused = offline ? undefined : shortLines.find((row) => !merged[rows.indexOf(row)]?.overrideStock);
   if (refused) return shortAt(refused);
 
   const seller = {
@@ -315,18 +420,22 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
   };
   const limited = seller.role !== 'admin';
   const overLimit = limited ? linesOverLimit(priced, Number(first.store_max_discount_percent)) : [];
-  const overriding = limited ? shortLines : [];
+  // Offline, no approval can be asked: a discount above the limit is for an admin to review.
+  if (offline && overLimit.length > 0) review.add('price');
+  const overriding = limited && !offline ? shortLines : [];
   // Without an approval a line above stock stays a 409, as any line short of stock (DESIGN §12).
   const unvouched = input.approval === undefined ? overriding[0] : undefined;
   if (unvouched) return shortAt(unvouched);
   // A line above stock without an approval was refused just above: only a discount can lack one here.
   const approver =
-    overLimit.length > 0 || overriding.length > 0 ? await approve(context, tx, input.approval) : undefined;
+    !offline && (overLimit.length > 0 || overriding.length > 0)
+      ? await approve(context, tx, input.approval)
+      : undefined;
 
   // Units on the shelf the system does not know of: found first at the sale's location, by
   // whoever vouched for them, in product id order (one statement).
   const finder = approver ?? seller;
-  const found = [...shortLines].sort((a, b) => (a.product_id < b.product_id ? -1 : 1));
+  const found = offline ? [] : [...shortLines].sort((a, b) => (a.product_id < b.product_id ? -1 : 1));
   await recordMovements(
     runnerOf(tx),
     found.map((row) => ({
@@ -356,6 +465,15 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
     payments: settled.payments,
     storeCredit: credit > 0n ? credit : null,
     locationId: location._id,
+    offline: offline
+      ? {
+          id: offline.id,
+          hash: offline.hash,
+          soldAt: offline.soldAt,
+          deviceNumber: offline.deviceNumber,
+          review: [...review].sort(),
+        }
+      : null,
   });
   const placed = orders[0];
   if (!placed?.sale_id) throw new AppError(500, 'A sale that passed its checks was not written.');
@@ -397,8 +515,9 @@ export async function sellCart(context: SellContext, tx: Tx, input: SellInput): 
         })),
       ],
     });
-  // Every line sold above stock, approved or sold by an admin, names who vouched for the units.
-  for (const row of shortLines)
+  // Every line sold above stock, approved or sold by an admin, names who vouched for the units
+  // (an offline sale's finds name the seller and the reason offline instead).
+  for (const row of offline ? [] : shortLines)
     await recordAudit(tx, {
       actor: vouching,
       action: 'stockOverridden',
@@ -430,4 +549,84 @@ function writeLine(row: CartRow, priced: PricedCart, at: number): WriteLine {
     productName: row.name ?? '',
     categoryName: row.category_name ?? '',
   };
+}
+
+/**
+ * DESIGN §21: whether a line of an offline sale was sold at a price or rate its product did not
+ * have at any moment since `since` (product_prices keeps each product's price and own rate over
+ * time; a product without a rate of its own is taxed at the store's default).
+ */
+async function pricesUnknown(
+  run: Runner,
+  rows: readonly CartRow[],
+  merged: readonly MergedLine[],
+  since: Date,
+): Promise<boolean> {
+  const lines = rows.map((row, at) => ({
+    product_id: row.product_id,
+    price: row.price,
+    rate: merged[at]?.taxRate ?? null,
+  }));
+  const [row] = await run.query<{ unknown: number }>(
+    `select count(*)::int as unknown
+       from jsonb_to_recordset($1::jsonb) as l(product_id uuid, price numeric, rate uuid)
+      where not exists (
+        select 1 from product_prices h
+         where h.product_id = l.product_id and h.price = l.price
+           and coalesce(h.tax_rate_id, (select default_tax_rate_id from store_settings)) is not distinct from l.rate
+           and (h.valid_to is null or h.valid_to >= $2::timestamptz))`,
+    [JSON.stringify(lines), since.toISOString()],
+  );
+  return (row?.unknown ?? 0) > 0;
+}
+
+/**
+ * DESIGN §21: an offline sale's units the system did not know the shelf had, found first at the
+ * sale's location by the seller with the reason `offline`, in product id order: an untracked line
+ * the units above its stock there; a lot-tracked one the units above its unexpired ones, into the
+ * lot first-expiry-first-out would take next (the earliest unexpired lot holding some there) or,
+ * when every lot there is empty or expired, into the lot UNKNOWN without expiry. Answers whether
+ * any were found.
+ */
+async function recordOfflineFinds(
+  run: Runner,
+  rows: readonly CartRow[],
+  locationId: string,
+  seller: { id: string; name: string },
+): Promise<boolean> {
+  const short = rows
+    .map((row) => ({
+      row,
+      missing: row.quantity - (row.tracking === 'lot' ? (row.unexpired ?? 0) : (row.stock ?? 0)),
+    }))
+    .filter((line) => line.missing > 0)
+    .sort((a, b) => (a.row.product_id < b.row.product_id ? -1 : 1));
+  if (short.length === 0) return false;
+  const movements = [];
+  for (const { row, missing } of short) {
+    let lotId: string | null = null;
+    if (row.tracking === 'lot') {
+      const [next] = await run.query<{ lot_id: string }>(
+        `select s.lot_id from lot_stock s join lots l on l.id = s.lot_id
+          where s.product_id = $1::uuid and s.location_id = $2::uuid and s.quantity > 0
+            and (l.expires_on is null or l.expires_on >= store_today())
+          order by l.expires_on nulls last, l.number limit 1`,
+        [row.product_id, locationId],
+      );
+      lotId =
+        next?.lot_id ?? (await lotForAdding(run, row.product_id, { number: 'UNKNOWN', expiresOn: null }))._id;
+    }
+    movements.push({
+      productId: row.product_id,
+      kind: 'adjustment' as const,
+      quantity: missing,
+      reason: 'offline' as const,
+      note: 'Sold offline above the recorded stock',
+      actor: seller,
+      locationId,
+      lotId,
+    });
+  }
+  await recordMovements(run, movements);
+  return true;
 }

@@ -13,7 +13,10 @@
 --    "subtotal", "discount", "tax", "total", "store" (the receipt's snapshot, sales.store),
 --    "session_id" (null: no till session), "store_credit" (spent, null when none),
 --    "location_id" (where the sale takes from, as read-cart.sql resolved it: each order and its
---    movement are at it, DESIGN §17)}
+--    movement are at it, DESIGN §17), and for a sale made offline (DESIGN §21; all null
+--    otherwise) "offline_id", "offline_hash", "sold_at" (the sale's created_at and its orders'
+--    order_date: when it was sold; recorded_at is now), "device_number", "review" (a text array,
+--    null when nothing is to review)}
 -- $2 lines (jsonb): [{"product_id", "quantity", "n" (place on the receipt), "unit_price",
 --    "unit_cost", "total", "discount", "tax", "rate_name", "rate", "product_name",
 --    "category_name"}], in any order: the orders are written in product id order
@@ -29,12 +32,16 @@ with given as (
   select * from jsonb_to_record($1::jsonb) as g(
     customer_id uuid, customer_name text, method text, tendered numeric, change numeric,
     subtotal numeric, discount numeric, tax numeric, total numeric, store jsonb, session_id uuid,
-    store_credit numeric, location_id uuid)
+    store_credit numeric, location_id uuid, offline_id uuid, offline_hash text, sold_at timestamptz,
+    device_number text, review text[])
 ), sale as (
   insert into sales (user_id, user_name, customer_id, customer_name, payment_method, tendered,
-                     subtotal, discount, tax, total, store, change, session_id, created_at)
+                     subtotal, discount, tax, total, store, change, session_id, created_at,
+                     offline_id, offline_hash, device_number, recorded_at, review)
   select seller.id, seller.name, g.customer_id, g.customer_name, g.method, g.tendered,
-         g.subtotal, g.discount, g.tax, g.total, g.store, g.change, g.session_id, clock_timestamp()
+         g.subtotal, g.discount, g.tax, g.total, g.store, g.change, g.session_id,
+         coalesce(g.sold_at, clock_timestamp()), g.offline_id, g.offline_hash, g.device_number,
+         case when g.offline_id is not null then clock_timestamp() end, g.review
   from given g cross join signed_in_user seller
   returning *
 ), paid as (
@@ -66,5 +73,6 @@ with given as (
 )
 select placed.*, sale.created_at, sale.payment_method, sale.tendered::text as tendered,
        sale.change::text as change, sale.subtotal::text as sale_subtotal,
-       sale.discount::text as sale_discount, sale.tax::text as sale_tax, sale.total::text as sale_total
+       sale.discount::text as sale_discount, sale.tax::text as sale_tax, sale.total::text as sale_total,
+       sale.device_number, sale.recorded_at, sale.review
 from placed cross join sale

@@ -50,7 +50,9 @@ export type MovementReason =
   | 'found'
   | 'returned'
   | 'correction'
-  | 'expired';
+  | 'expired'
+  /** DESIGN §21: units an offline sale sold that the system did not know the shelf had. */
+  | 'offline';
 
 /** One movement to record. Signed quantity: units in (+) or out (−). */
 export type NewMovement = {

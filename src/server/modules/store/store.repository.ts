@@ -35,6 +35,7 @@ async function storeRow(db: Db | Tx, lock = false) {
       receiptFooter: storeSettings.receiptFooter,
       pricesIncludeTax: storeSettings.pricesIncludeTax,
       maxDiscountPercent: storeSettings.maxDiscountPercent,
+      offlineHours: storeSettings.offlineHours,
       rateId: taxRates.id,
       rateName: taxRates.name,
       rate: taxRates.rate,
@@ -66,6 +67,7 @@ const toStore = (row: StoreRow): StoreSettings => ({
       : toTaxRate({ id: row.rateId, name: row.rateName ?? '', rate: row.rate ?? '0' }),
   maxDiscountPercent: Number(row.maxDiscountPercent),
   defaultLocation: { _id: row.locationId ?? '', name: row.locationName ?? '' },
+  offlineHours: row.offlineHours,
 });
 
 /** The store as its audit entries show it: the default rate by its label ("Reduced 5%"). */
@@ -80,6 +82,7 @@ const audited = (store: StoreSettings): Record<string, AuditValue> => ({
   defaultTaxRate: store.defaultTaxRate ? taxRateLabel(store.defaultTaxRate) : null,
   maxDiscountPercent: store.maxDiscountPercent,
   defaultLocation: store.defaultLocation.name,
+  offlineHours: store.offlineHours,
 });
 
 /**
@@ -108,6 +111,7 @@ export type StoreChanges = {
   defaultTaxRate?: string | null;
   maxDiscountPercent?: number;
   defaultLocation?: string;
+  offlineHours?: number;
 };
 
 /**

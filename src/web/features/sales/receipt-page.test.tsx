@@ -52,6 +52,22 @@ function value(term: string) {
 }
 
 describe('the receipt', () => {
+  it('keeps the number the device printed beside the S- number for a sale made offline (DESIGN §21)', async () => {
+    const offline = sale({
+      offline: { deviceNumber: 'T1-K7Q2-000123', recordedAt: '2025-05-01T12:00:00.000Z', review: [] },
+    });
+    renderSales('/salesRep-dashboard/sales/sale1', { 'GET /api/sales/sale1': answer(offline) });
+    expect(await screen.findByRole('heading', { name: 'Receipt S-000123', level: 1 })).toBeTruthy();
+    expect(value('Sold offline')).toBe('T1-K7Q2-000123');
+    expect(value('Sent')).toBe(formatDateTime('2025-05-01T12:00:00.000Z'));
+  });
+
+  it('says nothing of a device for a sale made online', async () => {
+    renderSales('/salesRep-dashboard/sales/sale1', { 'GET /api/sales/sale1': answer() });
+    expect(await screen.findByRole('heading', { name: 'Receipt S-000123', level: 1 })).toBeTruthy();
+    expect(screen.queryByText('Sold offline', { selector: 'dt' })).toBeNull();
+  });
+
   it('names the lots each line took (DESIGN §15): one with its expiry, several with their units', async () => {
     const lot = (id: string, number: string, expiresOn: string | null) => ({ _id: id, number, expiresOn });
     renderSales('/salesRep-dashboard/sales/sale1', {

@@ -118,6 +118,17 @@ export function Receipt({ sale }: { sale: Sale }) {
             <dd className="text-right">{sessionNumberLabel(sale.session.number)}</dd>
           </>
         ) : null}
+        {sale.offline ? (
+          <>
+            {/* DESIGN §21: sold offline; the number the device printed stays beside the S- number. */}
+            <dt className={quiet}>Sold offline</dt>
+            <dd className="text-right break-all">{sale.offline.deviceNumber}</dd>
+            <dt className={quiet}>Sent</dt>
+            <dd className="text-right">
+              <time dateTime={sale.offline.recordedAt}>{formatDateTime(sale.offline.recordedAt)}</time>
+            </dd>
+          </>
+        ) : null}
       </dl>
       <table className="w-full border-collapse text-left">
         <caption className="sr-only">Lines of receipt {number}</caption>

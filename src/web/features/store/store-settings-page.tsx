@@ -29,6 +29,7 @@ const FIELDS = [
   'defaultTaxRate',
   'maxDiscountPercent',
   'defaultLocation',
+  'offlineHours',
 ] as const;
 
 /** Admin: the store's details (on every receipt) and its money rules (DESIGN §12). */
@@ -69,6 +70,7 @@ const defaultsOf = (settings: StoreSettings) => ({
   defaultTaxRate: settings.defaultTaxRate?._id ?? null,
   maxDiscountPercent: settings.maxDiscountPercent,
   defaultLocation: settings.defaultLocation._id,
+  offlineHours: settings.offlineHours,
 });
 
 /** The default tax rate select: empty is null (no tax), anything else a rate's id. */
@@ -192,6 +194,16 @@ function StoreSettingsForm({
             step="0.01"
             hint="The most a salesperson may give without a manager's approval. Admins are not limited."
             {...field('maxDiscountPercent', { valueAsNumber: true })}
+          />
+          <TextField
+            label="Offline selling (hours)"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={168}
+            step="1"
+            hint="How long a counter keeps selling without the network, and how old an offline sale may be when it is sent (1–168)."
+            {...field('offlineHours', { valueAsNumber: true })}
           />
           <SelectField
             label="Default tax rate"
