@@ -107,6 +107,9 @@ const EMPTY_TEXTS = [
   'Nothing paid on this bill',
   'Every unit received is billed',
   'No tax was charged',
+  // The offline sales to review (DESIGN §21).
+  'No offline sales to review',
+  'No reviewed offline sales',
 ];
 
 const SENTENCE = 'The database is resting.';
@@ -344,6 +347,24 @@ const ANSWERS: { path: RegExp; answer: (query: URLSearchParams, role: Role) => o
   {
     path: /^\/api\/register-sessions\/x1$/,
     answer: () => ({ session: tillSession(), report: tillReport() }),
+  },
+  // The offline sales to review (DESIGN §21): sold by a seller called SHOWN.
+  {
+    path: /^\/api\/sales\/review$/,
+    answer: (query) => ({
+      sales: [
+        {
+          sale: { _id: 'x1', number: 1 },
+          deviceNumber: 'T1-K7Q2-000001',
+          soldAt: at,
+          recordedAt: at,
+          seller: { _id: 'u1', name: SHOWN },
+          total: 1,
+          review: ['stock'],
+        },
+      ],
+      ...page(query, 1),
+    }),
   },
   {
     path: /^\/api\/sales\/x1$/,

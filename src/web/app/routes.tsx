@@ -119,6 +119,8 @@ const refunds = () => import('../features/refunds/refund-page').then((m) => ({ C
 const refundReceipt = () =>
   import('../features/refunds/refund-receipt-page').then((m) => ({ Component: m.RefundReceiptPage }));
 const sales = () => import('../features/sales/sales-page').then((m) => ({ Component: m.SalesPage }));
+const offlineReview = () =>
+  import('../features/sales/offline-review-page').then((m) => ({ Component: m.OfflineReviewPage }));
 const tillSessions = () =>
   import('../features/till/sessions-page').then((m) => ({ Component: m.SessionsPage }));
 const tillReport = () =>
@@ -251,6 +253,8 @@ const adminPages: Page[] = [
   { path: 'accounting/received-not-billed', lazy: receivedNotBilled },
   { path: 'accounting/tax-return', lazy: taxReturn },
   { path: 'accounting/export', lazy: accountingExport },
+  // The offline sales to review (DESIGN §21): a fixed path, so the store pages' `sales/:id` never takes it.
+  { path: 'sales/offline-review', lazy: offlineReview },
   ...storePages,
   { path: 'users', lazy: users },
   { path: 'store', lazy: storeSettings },

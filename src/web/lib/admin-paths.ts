@@ -11,6 +11,14 @@ export const PRODUCTS_PATH = '/admin-dashboard/products';
 export const PRODUCTS_IMPORT_PATH = `${PRODUCTS_PATH}/import`;
 export const productsImportPath = (id: string) => `${PRODUCTS_IMPORT_PATH}/${encodeURIComponent(id)}`;
 
+/**
+ * The offline sales to review (DESIGN §21): the open ones, or with `closed` the reviewed ones. A
+ * sale's receipt is `salePath` (area-paths.ts), in the admin's area like everyone's.
+ */
+export const OFFLINE_REVIEW_PATH = '/admin-dashboard/sales/offline-review';
+export const offlineReviewPath = (status?: 'open' | 'closed') =>
+  status === 'closed' ? `${OFFLINE_REVIEW_PATH}?status=closed` : OFFLINE_REVIEW_PATH;
+
 /** A query string kept as one parameter, or nothing when it is empty. */
 function carrying(list: string | null | undefined): string {
   return list ? `?${new URLSearchParams({ list })}` : '';

@@ -7,7 +7,7 @@ import type { ExpiringQuery } from '../../shared/lots';
 import type { OrderQuery } from '../../shared/orders';
 import type { ProductQuery } from '../../shared/products';
 import type { PurchaseOrderQuery } from '../../shared/purchasing';
-import type { SaleQuery } from '../../shared/sales';
+import type { ReviewQuery, SaleQuery } from '../../shared/sales';
 import type { StocktakeLinesQuery, StocktakeQuery } from '../../shared/stocktakes';
 import type { SessionQuery } from '../../shared/till';
 import type { TransferQuery } from '../../shared/transfers';
@@ -52,6 +52,9 @@ export const queryKeys = {
   sales: ['sales'] as const,
   salePage: (query: SaleQuery) => ['sales', 'page', query] as const,
   sale: (id: string) => ['sales', 'one', id] as const,
+  // The offline sales to review (DESIGN §21), under the sales: whatever refreshes the sales refreshes them.
+  saleReviews: ['sales', 'review'] as const,
+  saleReviewPage: (query: ReviewQuery) => ['sales', 'review', query] as const,
   // The store's settings and tax rates: every screen that writes money reads the currency here.
   storeSettings: ['store'] as const,
   taxRates: ['store', 'tax-rates'] as const,

@@ -7,10 +7,19 @@ import {
 } from '../../../shared/customers';
 import { LotsResponse } from '../../../shared/lots';
 import { type Product, ProductListResponse, ProductResponse } from '../../../shared/products';
-import { type SaleInput, SaleListResponse, type SaleQuery, SaleResponse } from '../../../shared/sales';
+import {
+  type ReviewInput,
+  ReviewListResponse,
+  type ReviewQuery,
+  ReviewResponse,
+  type SaleInput,
+  SaleListResponse,
+  type SaleQuery,
+  SaleResponse,
+} from '../../../shared/sales';
 import type { StoreSettings } from '../../../shared/store';
 import { api } from '../../lib/api';
-import { ApiRequestError } from '../../lib/api-error';
+import { ApiRequestError, refusedAs } from '../../lib/api-error';
 import type { IdempotencyKeys } from '../../lib/idempotency';
 import { withQuery } from '../../lib/paging';
 import { queryKeys } from '../../lib/query-keys';
@@ -121,6 +130,39 @@ export const salesPageQuery = (query: SaleQuery) =>
     placeholderData: keepPreviousData,
     staleTime: 0,
   });
+
+/** One page of the offline sales to review (DESIGN §21), open or reviewed; admins only. */
+export const reviewPageQuery = (query: ReviewQuery) =>
+  queryOptions({
+    queryKey: queryKeys.saleReviewPage(query),
+    queryFn: ({ signal }) => api(withQuery('/sales/review', query), { schema: ReviewListResponse, signal }),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+
+/**
+ * Closes an offline sale's review with what was done about it (keyed: a retry after no answer is
+ * answered once). Once closed, or when it was closed already (REVIEW_CLOSED), the lists are read
+ * again, so the sale moves from Open to Reviewed.
+ */
+export function useCloseReview() {
+  const queryClient = useQueryClient();
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: queryKeys.saleReviews });
+  return useMutation({
+    mutationFn: ({ id, input, key }: { id: string; input: ReviewInput; key: string }) =>
+      api(`/sales/${encodeURIComponent(id)}/review`, {
+        method: 'POST',
+        body: input,
+        schema: ReviewResponse,
+        idempotencyKey: key,
+      }),
+    meta: { inlineErrors: true },
+    onSuccess: refresh,
+    onError: (error) => {
+      if (refusedAs(error, 'REVIEW_CLOSED')) refresh();
+    },
+  });
+}
 
 /** Quick add at the counter: name and phone. */
 export function useAddCustomer() {

@@ -81,6 +81,10 @@ describe('the sales view', () => {
     expect(screen.getByRole('link', { name: 'New sale' }).getAttribute('href')).toBe(
       '/admin-dashboard/sales/new',
     );
+    // DESIGN §21: only an admin reviews the offline sales.
+    expect(screen.getByRole('link', { name: 'Offline sales to review' }).getAttribute('href')).toBe(
+      '/admin-dashboard/sales/offline-review',
+    );
   });
 
   it('searches by receipt number or customer and filters by days, keeping the view in the address', async () => {
@@ -107,5 +111,6 @@ describe('the sales view', () => {
     expect(screen.getByRole('link', { name: 'New sale' }).getAttribute('href')).toBe(
       '/salesRep-dashboard/sales/new',
     );
+    expect(screen.queryByRole('link', { name: 'Offline sales to review' })).toBeNull();
   });
 });

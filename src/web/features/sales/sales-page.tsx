@@ -8,6 +8,7 @@ import { LoadState } from '../../components/load-state';
 import { PageHeader } from '../../components/page-header';
 import { Pager } from '../../components/pager';
 import { Table, TableMessage, Td, Th } from '../../components/table';
+import { OFFLINE_REVIEW_PATH } from '../../lib/admin-paths';
 import { salePath } from '../../lib/area-paths';
 import { BACKWARDS_RANGE, toDayError } from '../../lib/date-range';
 import { formatDateTime, formatMoney } from '../../lib/format';
@@ -102,6 +103,11 @@ export function SalesPage() {
   return (
     <>
       <PageHeader title="Sales">
+        {can(me.role, 'sales:review') ? (
+          <Link to={OFFLINE_REVIEW_PATH} className={buttonClass('secondary')}>
+            Offline sales to review
+          </Link>
+        ) : null}
         {can(me.role, 'sales:create') ? (
           <Link to={`${homePathFor(me.role)}/sales/new`} className={buttonClass('primary')}>
             New sale
