@@ -91,6 +91,11 @@ export function centsNumber(cents: bigint): number {
   return Number(centsText(cents));
 }
 
+/** Money as the database writes it ("12.30"; null as 0) as a JSON number of money, exact to the cent. */
+export function moneyOfText(text: string | null | undefined): number {
+  return centsNumber(toCents(text ?? '0'));
+}
+
 /**
  * The one way money is written for people: grouped, two decimals, the sign before the symbol
  * ("$1,334.16", "-$5.00", "€12.00"), in `currency`, the store's (DESIGN §12; USD until the store

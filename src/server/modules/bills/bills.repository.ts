@@ -10,7 +10,7 @@ import {
   paymentNumberLabel,
   priceBill,
 } from '../../../shared/bills';
-import { centsNumber, centsText, formatCents, toCents } from '../../../shared/money';
+import { centsNumber, centsText, formatCents, moneyOfText, toCents } from '../../../shared/money';
 import { purchaseOrderNumber } from '../../../shared/purchasing';
 import { type Runner, runnerOf, type Tx } from '../../db/connection';
 import { badRequest, isId, notFound, pgCode, refuse, violatedConstraint } from '../../lib/errors';
@@ -69,7 +69,7 @@ type BillRow = {
   }[];
 };
 
-const money = (text: string | null | undefined) => centsNumber(toCents(text ?? '0'));
+const money = moneyOfText;
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
 /** A bill's whole answer, from one row of BILL_SELECT. */
@@ -110,7 +110,7 @@ function toBill(row: BillRow): Bill {
     tax: money(row.tax),
     total: money(row.total),
     paid: money(row.paid),
-    open: ['posted', 'partiallyPaid'].includes(row.status)
+    open: (PAYABLE_STATUSES as readonly BillStatus[]).includes(row.status)
       ? centsNumber(toCents(row.total) - toCents(row.paid))
       : 0,
     overdueDays: row.overdue_days,

@@ -4,14 +4,14 @@ import type {
   ReceivedNotBilledResponse,
   TaxReturnResponse,
 } from '../../../shared/bills';
-import { centsNumber, toCents } from '../../../shared/money';
+import { centsNumber, moneyOfText, toCents } from '../../../shared/money';
 import { purchaseOrderNumber } from '../../../shared/purchasing';
 import type { Runner } from '../../db/connection';
 import { isId } from '../../lib/errors';
 
 /** What the books owe and hold (DESIGN §20): the aging of payables, goods not billed, the tax return. */
 
-const money = (text: string | null | undefined) => centsNumber(toCents(text ?? '0'));
+const money = moneyOfText;
 
 /**
  * What is owed to each supplier at the end of `at`: bills dated on or before it and not void by

@@ -7,7 +7,7 @@ import {
   type SupplierPaymentInput,
   type SupplierPaymentMethod,
 } from '../../../shared/bills';
-import { centsNumber, centsText, toCents } from '../../../shared/money';
+import { centsNumber, centsText, moneyOfText, toCents } from '../../../shared/money';
 import { sessionNumberLabel } from '../../../shared/till';
 import { type Runner, runnerOf, type Tx } from '../../db/connection';
 import { isId, notFound, refuse } from '../../lib/errors';
@@ -49,7 +49,7 @@ const PAYMENT_SELECT = `select p.id, p.number, p.supplier_id, s.name as supplier
   left join register_sessions r on r.id = p.session_id
   left join journal_entries e on e.source_kind = 'payment' and e.source_id = p.id`;
 
-const money = (text: string) => centsNumber(toCents(text));
+const money = moneyOfText;
 
 function toPayment(row: PaymentRow): SupplierPayment {
   return {
