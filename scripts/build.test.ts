@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { build, fingerprint } from './build.mjs';
 import { LOGIN_BUDGET_BYTES, loginWeight, serveWeb } from './login-weight.mjs';
@@ -29,6 +29,21 @@ describe('the build', () => {
     const code = scripts.map((file) => readFileSync(join(assets, file), 'utf8')).join('\n');
     expect(code).not.toContain('jsxDEV');
     expect(process.env.NODE_ENV).toBe('test');
+  }, 120_000);
+
+  it('keeps every built file in the service worker, so the app opens with no network', async () => {
+    await buildOnce();
+    const web = join(outDir, 'web');
+    const worker = readFileSync(join(web, 'sw.js'), 'utf8');
+    const kept = new Set([...worker.matchAll(/\burl:\s*"([^"]+)"/g)].map((match) => match[1]));
+    const built = readdirSync(web, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(web, join(entry.parentPath, entry.name)).split(sep).join('/'))
+      // The worker and its Workbox runtime are the browser's to fetch, not the worker's to keep.
+      .filter((file) => file !== 'sw.js' && !/^workbox-[0-9a-f]+\.js$/.test(file));
+    expect(built).toContain('index.html');
+    expect(built).toContain('manifest.webmanifest');
+    expect(built.filter((file) => !kept.has(file))).toEqual([]);
   }, 120_000);
 
   // Like the end-to-end stories: without Chromium it is skipped, unless REQUIRE_E2E=1 (CI) makes that a failure.

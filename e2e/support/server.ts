@@ -16,6 +16,10 @@ export type TestServer = {
   /** Lines the server logged at error level or above (a 500 is always logged). */
   errorLogs: string[];
   stop: () => Promise<void>;
+  /** kill -9: the server dies mid-whatever; its database stays for a restart. */
+  kill: () => Promise<void>;
+  /** Starts the server again on the same port and database (after kill, or killing it first). */
+  restart: () => Promise<void>;
 };
 
 /**
@@ -100,25 +104,6 @@ export async function startServer(): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'ims-e2e-'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'server', 'main.js')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      ADMIN_EMAIL: SUPER_ADMIN.email,
-      ADMIN_PASSWORD: SUPER_ADMIN.password,
-      JWT_SECRET: '',
-      TOKEN_TTL: '',
-      LOW_STOCK_THRESHOLD: '5',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-
   const recent: string[] = [];
   const errorLogs: string[] = [];
   const collect = (chunk: Buffer) => {
@@ -130,8 +115,32 @@ export async function startServer(): Promise<TestServer> {
       if (/"level":(5|6)0\b/.test(line)) errorLogs.push(summarize(line));
     }
   };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
+
+  /** One run of the server on this port and data directory. */
+  const launch = () => {
+    const child = spawn(process.execPath, [join(ROOT, 'dist', 'server', 'main.js')], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATABASE_URL: '',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        ADMIN_EMAIL: SUPER_ADMIN.email,
+        ADMIN_PASSWORD: SUPER_ADMIN.password,
+        JWT_SECRET: '',
+        TOKEN_TTL: '',
+        LOW_STOCK_THRESHOLD: '5',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+    return child;
+  };
+  let child = launch();
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
 
   const stop = async () => {
     process.removeListener('exit', killOnExit);
@@ -144,11 +153,22 @@ export async function startServer(): Promise<TestServer> {
     await rm(dataDir, { recursive: true, force: true });
   };
 
+  const kill = async () => {
+    child.kill('SIGKILL');
+    await exited(child);
+  };
+
+  const restart = async () => {
+    if (child.exitCode === null && child.signalCode === null) await kill();
+    child = launch();
+    await waitForHealth(baseUrl, child, () => recent.join('\n'));
+  };
+
   try {
     await waitForHealth(baseUrl, child, () => recent.join('\n'));
   } catch (error) {
     await stop();
     throw error;
   }
-  return { baseUrl, errorLogs, stop };
+  return { baseUrl, errorLogs, stop, kill, restart };
 }

@@ -47,6 +47,22 @@ export type Story = {
   signIn: (account: Account) => Promise<void>;
   /** A second person at another browser (own context and session), watched the same way. */
   otherPerson: () => Promise<{ page: Page; signIn: (account: Account) => Promise<void> }>;
+  /**
+   * A browser whose pages the app's service worker may control (DESIGN §21: the installed app).
+   * Other stories block service workers, so their routes see every request and nothing is cached.
+   */
+  installedApp: () => Promise<{
+    page: Page;
+    context: BrowserContext;
+    signIn: (account: Account) => Promise<void>;
+  }>;
+  /**
+   * Declares that the story cuts the network or stops the server: Chrome's console lines for
+   * requests that got no answer (net::ERR_…) are then not failures.
+   */
+  expectNetworkErrors: () => void;
+  /** The story's server, to kill -9 and start again on the same database. */
+  server: TestServer;
 };
 
 type Account = { email: string; password: string; role: Role };
@@ -58,13 +74,27 @@ function matches(path: string | RegExp, url: string): boolean {
   return typeof path === 'string' ? pathname.startsWith(path) : path.test(pathname);
 }
 
-type Watch = { problems: string[]; allowed: { status: number; path: string | RegExp }[] };
+type Watch = {
+  problems: string[];
+  allowed: { status: number; path: string | RegExp }[];
+  networkErrors: boolean;
+};
+
+const NETWORK_ERROR = /^Failed to load resource: net::ERR_[A-Z_]+$/;
 
 /** A fresh browser context (its own session) whose every failure signal lands in watch.problems. */
-async function openContext(app: TestApp, watch: Watch): Promise<BrowserContext> {
+async function openContext(
+  app: TestApp,
+  watch: Watch,
+  serviceWorkers: 'allow' | 'block' = 'block',
+): Promise<BrowserContext> {
   const { baseUrl } = app.server;
   const origin = new URL(baseUrl).origin;
-  const context = await app.browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 900 } });
+  const context = await app.browser.newContext({
+    baseURL: baseUrl,
+    viewport: { width: 1280, height: 900 },
+    serviceWorkers,
+  });
   context.setDefaultTimeout(10_000);
   const { problems, allowed } = watch;
 
@@ -79,6 +109,7 @@ async function openContext(app: TestApp, watch: Watch): Promise<BrowserContext> 
   context.on('console', (message) => {
     if (message.type() !== 'error') return;
     const text = message.text();
+    if (watch.networkErrors && NETWORK_ERROR.test(text)) return;
     const failed = FAILED_LOAD.exec(text);
     const url = message.location().url;
     if (
@@ -124,6 +155,20 @@ async function openStory(app: TestApp, watch: Watch, contexts: BrowserContext[])
       const otherPage = await other.newPage();
       return { page: otherPage, signIn: (account) => signInOn(otherPage, account) };
     },
+    installedApp: async () => {
+      const installed = await openContext(app, watch, 'allow');
+      contexts.push(installed);
+      const installedPage = await installed.newPage();
+      return {
+        page: installedPage,
+        context: installed,
+        signIn: (account) => signInOn(installedPage, account),
+      };
+    },
+    expectNetworkErrors: () => {
+      watch.networkErrors = true;
+    },
+    server: app.server,
   };
 }
 
@@ -148,7 +193,7 @@ export const storyTest = test
     return { server: server.value, browser: browser.value };
   })
   .extend('story', async ({ app, task }, { onCleanup }): Promise<Story> => {
-    const watch: Watch = { problems: [], allowed: [] };
+    const watch: Watch = { problems: [], allowed: [], networkErrors: false };
     const { problems } = watch;
     const contexts: BrowserContext[] = [];
     const serverErrorsBefore = app.server.errorLogs.length;

@@ -344,6 +344,9 @@ describe('the web root', () => {
     writeFileSync(join(webRoot, 'index.html'), SHELL);
     mkdirSync(join(webRoot, 'assets'));
     writeFileSync(join(webRoot, 'assets', 'app.js'), 'console.log("app");');
+    writeFileSync(join(webRoot, 'sw.js'), 'self.addEventListener("fetch", () => {});');
+    writeFileSync(join(webRoot, 'workbox-1a2b3c4d.js'), 'self.workbox = {};');
+    writeFileSync(join(webRoot, 'manifest.webmanifest'), '{"name":"Inventory MS"}');
     const database = await openDatabase({ dataDir: 'memory://' });
     app = await buildApp({ config: testConfig(), database, webRoot });
     await app.ready();
@@ -371,11 +374,42 @@ describe('the web root', () => {
     expect(res.body).toBe('console.log("app");');
   });
 
+  // A browser must ask for the service worker, the page and the manifest each time, or it would
+  // not find a new version; a hashed file under /assets/ never changes under its name.
+  it.each([
+    ['/sw.js', 'no-cache', /javascript/],
+    ['/workbox-1a2b3c4d.js', 'no-cache', /javascript/],
+    ['/manifest.webmanifest', 'no-cache', /^application\/manifest\+json/],
+    ['/index.html', 'no-cache', /^text\/html/],
+    ['/admin-dashboard/products', 'no-cache', /^text\/html/],
+    ['/assets/app.js', 'public, max-age=31536000, immutable', /javascript/],
+  ])('GET %s answers cache-control %s', async (url, cacheControl, type) => {
+    const res = await app.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe(cacheControl);
+    expect(res.headers['content-type']).toMatch(type);
+  });
+
+  it('lets the page register its service worker and read its manifest from this host', async () => {
+    const res = await app.inject({ method: 'GET', url: '/login' });
+    const directives = new Map(
+      String(res.headers['content-security-policy'])
+        .split(';')
+        .map((part) => part.trim().split(/\s+/))
+        .map(([name = '', ...sources]) => [name, sources]),
+    );
+    // A directive not given falls back to the next (CSP level 3).
+    const effective = (...chain: string[]) => chain.map((name) => directives.get(name)).find(Boolean);
+    expect(effective('worker-src', 'child-src', 'script-src', 'default-src')).toContain("'self'");
+    expect(effective('manifest-src', 'default-src')).toContain("'self'");
+  });
+
   it('answers a missing file (an old asset) with 404, not the page', async () => {
-    for (const url of ['/assets/app-old.js', '/favicon.png', '/assets/app-old.js?v=2']) {
+    for (const url of ['/assets/app-old.js', '/favicon.png', '/assets/app-old.js?v=2', '/workbox-0ld.js']) {
       const res = await app.inject({ method: 'GET', url });
       expect(res.statusCode).toBe(404);
       expect(res.headers['content-type']).not.toMatch(/^text\/html/);
+      expect(res.json()).toEqual({ success: false, code: 'NOT_FOUND', error: 'No such route.' });
     }
   });
 

@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigationType } from 'react-router';
 import { PRODUCT_NAME } from '../../shared/product';
+import { can } from '../../shared/roles';
 import { Icon } from '../components/icon';
 import { Modal } from '../components/modal';
+import { useSendingOutbox } from '../features/offline/outbox';
 import { ROLE_LABEL } from '../lib/format';
 import { useSignedInUser } from '../lib/signed-in';
 import { NARROW, useMediaQuery } from '../lib/use-media-query';
@@ -52,6 +54,8 @@ function MenuLinks({
  */
 export function AppShell() {
   const user = useSignedInUser();
+  // DESIGN §21: the sales a seller made offline are sent from whatever screen is open.
+  useSendingOutbox(can(user.role, 'sales:create') ? user._id : null);
   const menu = MENUS[user.role];
   const narrow = useMediaQuery(NARROW);
   const [menuOpen, setMenuOpen] = useState(false);

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { type ReactNode, useSyncExternalStore } from 'react';
 import { createPortal } from 'react-dom';
 import { dismiss, getNotices, subscribeNotices } from '../lib/notify';
 
@@ -6,15 +6,23 @@ import { dismiss, getNotices, subscribeNotices } from '../lib/notify';
  * Visible notifications: errors as alerts, successes as status messages. They stack at the
  * bottom (right from sm): at the top they covered the page header's buttons for their 5–10 s.
  * A notice's link opens in the app through `navigate` (the area sits outside the router), or as
- * a plain link without it.
+ * a plain link without it. `children` is a standing notice that waits for an answer (a new
+ * version of the app), shown above the passing ones rather than on top of them.
  */
-export function Notifications({ navigate }: { navigate?: (to: string) => void } = {}) {
+export function Notifications({
+  navigate,
+  children,
+}: {
+  navigate?: (to: string) => void;
+  children?: ReactNode;
+} = {}) {
   const notices = useSyncExternalStore(subscribeNotices, getNotices, getNotices);
   return createPortal(
     <div
       data-testid="notifications"
       className="pointer-events-none fixed inset-x-0 bottom-0 z-50 flex flex-col items-center gap-2 p-4 sm:items-end print:hidden"
     >
+      {children}
       {notices.map((notice) => (
         <div
           key={notice.id}

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { LogoutInput } from '../../shared/auth';
 import { ApiError, Message } from '../../shared/common';
 import { ApiRequestError, GENERIC_ERROR, refusedAs, UNREACHABLE, unreadableFailure } from './api-error';
+import { isUnreachable, reportReach } from './connection';
 import { notify } from './notify';
 import { getToken } from './session';
 
@@ -63,6 +64,7 @@ export async function api<S extends z.ZodType>(
     });
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    reportReach('unreachable');
     throw new ApiRequestError(UNREACHABLE, 0);
   }
   answered();
@@ -71,7 +73,10 @@ export async function api<S extends z.ZodType>(
 
   if (!response.ok) {
     if (response.status === 401 && signedIn && expireOn401) unauthorizedHandler?.();
-    throw failureOf(response.status, payload);
+    const failure = failureOf(response.status, payload);
+    // A proxy's 502–504 page: the server is away still (see connection.ts).
+    if (isUnreachable(failure)) reportReach('unreachable');
+    throw failure;
   }
 
   const parsed = schema.safeParse(payload);
@@ -91,6 +96,7 @@ export async function apiFile(path: string): Promise<Blob> {
   try {
     response = await fetch(`/api${path}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
   } catch {
+    reportReach('unreachable');
     throw new ApiRequestError(UNREACHABLE, 0);
   }
   answered();
@@ -105,6 +111,7 @@ export async function apiFile(path: string): Promise<Blob> {
 /** The server answered (whatever it said): a notice that it cannot be reached is no longer true. */
 function answered(): void {
   notify.withdraw(UNREACHABLE);
+  reportReach('answered');
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ApiRequestError } from './api';
+import { isUnreachable } from './connection';
 
 /**
  * One Idempotency-Key per submit (DESIGN §8): the same submit sent again — a retry after a
@@ -22,7 +22,8 @@ export function idempotencyKeys(newKey: () => string = () => crypto.randomUUID()
      * the same thing; after no answer at all the work may have been done, so a retry keeps the key.
      */
     settled(error?: unknown): void {
-      if (error instanceof ApiRequestError && error.status === 0) return;
+      // No answer (or a proxy's 502–504): the server may have done it, so a retry keeps the key.
+      if (isUnreachable(error)) return;
       last = null;
     },
     /** The submit still waiting for an answer (its key), or null: kept by a screen that outlives a reload. */

@@ -1,10 +1,15 @@
+// The browser's own database, which happy-dom lacks: the counter keeps its offline sales in it.
+import 'fake-indexeddb/auto';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, configure, render } from '@testing-library/react';
+import { IDBFactory } from 'fake-indexeddb';
 import type { ReactNode } from 'react';
 import { afterEach, vi } from 'vitest';
 import type { StoreSettings, TaxRate } from '../../shared/store';
 import type { User } from '../../shared/users';
 import { Notifications } from '../components/notifications';
+import { closeOfflineDatabase } from '../features/offline/database';
+import { resetReach } from '../lib/connection';
 import { notify } from '../lib/notify';
 import { createQueryClient } from '../lib/query-client';
 import { queryKeys } from '../lib/query-keys';
@@ -173,10 +178,14 @@ export function renderWithClient(
   };
 }
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   notify.clear();
   clearSession();
   localStorage.clear();
   vi.unstubAllGlobals();
+  // The server reached again, and an empty browser database: one test's offline state is not the next's.
+  resetReach();
+  await closeOfflineDatabase();
+  Object.assign(globalThis, { indexedDB: new IDBFactory() });
 });

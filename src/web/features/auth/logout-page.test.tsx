@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { appRoutes } from '../../app/routes';
@@ -8,6 +8,8 @@ import { onUnauthorized, SIGN_OUT_WAIT_MS } from '../../lib/api';
 import { createQueryClient } from '../../lib/query-client';
 import { getSession, type SignedOutState } from '../../lib/session';
 import { mockFetch, signIn, userOf } from '../../test/helpers';
+import { offlineBody } from '../offline/offline-test-data';
+import { keepSale, waiting } from '../offline/queue';
 
 const me = userOf('salesRep', { _id: 'u1' });
 
@@ -94,6 +96,9 @@ describe('Logout', () => {
     vi.stubGlobal('fetch', fetchMock);
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { router } = renderLogout();
+    // The device's database is asked first whether offline sales wait (its own scheduling, not the timers').
+    for (let turn = 0; turn < 100 && fetchMock.mock.calls.length === 0; turn++)
+      await act(() => new Promise((done) => setImmediate(done)));
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(screen.getByRole('status').textContent).toBe('Logging out...');
 
@@ -112,5 +117,43 @@ describe('Logout', () => {
     await expectSignedOut(router);
     expect(screen.getByRole('status').textContent).toBe('Signed out on every device.');
     expect(calls).toHaveLength(0);
+  });
+});
+
+describe('Logout with sales made offline still on this device (DESIGN §21)', () => {
+  it('asks first; Stay signed in keeps the session, Sign out ends it and the sales stay for the next sign-in', async () => {
+    signIn(me, 'my-token');
+    const body = offlineBody();
+    await keepSale({ id: body.offline.id, sellerId: me._id, body });
+    const { calls } = mockFetch({
+      'POST /api/auth/logout': () => ({ body: { success: true, message: 'Signed out.' } }),
+    });
+    const first = renderLogout();
+    const dialog = await screen.findByRole('alertdialog', { name: 'Sign out with unsent sales?' });
+    expect(dialog.textContent).toContain(
+      '1 sale made offline is still on this device, not yet sent to the server. It stays here and is sent when you sign in again on this device.',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Stay signed in' }));
+    await waitFor(() => expect(first.router.state.location.pathname).toBe('/salesRep-dashboard'));
+    expect(getSession()?.user._id).toBe('u1');
+    const signOuts = () => calls.filter((call) => call.path === '/api/auth/logout');
+    expect(signOuts()).toHaveLength(0);
+    cleanup();
+
+    const second = renderLogout();
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign out' }));
+    await expectSignedOut(second.router);
+    expect(signOuts()).toHaveLength(1);
+    expect((await waiting(me._id)).map((sale) => sale.id)).toEqual([body.offline.id]);
+  });
+
+  it('does not ask when nothing waits on this device for this seller', async () => {
+    signIn(me, 'my-token');
+    const body = offlineBody();
+    await keepSale({ id: body.offline.id, sellerId: 'someone-else', body });
+    mockFetch({ 'POST /api/auth/logout': () => ({ body: { success: true, message: 'Signed out.' } }) });
+    const { router } = renderLogout();
+    await expectSignedOut(router);
+    expect(screen.queryByRole('alertdialog')).toBeNull();
   });
 });

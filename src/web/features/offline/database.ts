@@ -1,13 +1,17 @@
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
+import type { Product } from '../../../shared/products';
 import type { OfflineInput, Sale, SaleInput } from '../../../shared/sales';
+import type { StoreSettings } from '../../../shared/store';
+import type { RegisterSession } from '../../../shared/till';
 
 /**
  * The browser's own database of the counter's offline sales (DESIGN §21): the sales waiting to be
- * sent, the server's answers to those sent, and the device's own numbers. One connection a tab,
- * opened on first use.
+ * sent, the server's answers to those sent, the device's own numbers, and what each seller's
+ * counter keeps to sell from (its kit). One connection a tab, opened on first use.
  */
 export const DATABASE_NAME = 'inventory-ms-offline';
-const VERSION = 1;
+/** 1: sales, answered, device; 2: kits. */
+const VERSION = 2;
 
 /** What POST /api/sales is sent for a sale made offline: the whole body, `offline` included. */
 export type OfflineSaleBody = SaleInput & { offline: OfflineInput };
@@ -40,6 +44,19 @@ export type AnsweredSale = {
   answer: Sale;
 };
 
+/**
+ * What a seller's counter keeps to sell offline (DESIGN §21), read while online: its open session
+ * (register and location), the store's settings, and the location's active products with price,
+ * tax rate in force, codes and stock there, as the server answered them at `keptAt`.
+ */
+export type CounterKit = {
+  sellerId: string;
+  keptAt: string;
+  session: RegisterSession;
+  store: StoreSettings;
+  products: Product[];
+};
+
 export interface OfflineSchema extends DBSchema {
   sales: {
     key: string;
@@ -49,6 +66,7 @@ export interface OfflineSchema extends DBSchema {
   answered: { key: string; value: AnsweredSale; indexes: { 'by-seller': [string, number] } };
   /** The device's counters and code: `order` (the last sale's place), `counter` and `code`. */
   device: { key: string; value: number | string };
+  kits: { key: string; value: CounterKit };
 }
 
 export type OfflineDatabase = IDBPDatabase<OfflineSchema>;
@@ -59,13 +77,17 @@ let opening: Promise<OfflineDatabase> | null = null;
 export function offlineDatabase(): Promise<OfflineDatabase> {
   if (opening) return opening;
   const connection = openDB<OfflineSchema>(DATABASE_NAME, VERSION, {
-    upgrade(database) {
-      const sales = database.createObjectStore('sales', { keyPath: 'id' });
-      sales.createIndex('by-seller', ['sellerId', 'state', 'order']);
-      sales.createIndex('by-order', 'order');
-      const answered = database.createObjectStore('answered', { keyPath: 'id' });
-      answered.createIndex('by-seller', ['sellerId', 'order']);
-      database.createObjectStore('device');
+    // Each version adds to what the one before made: a device's waiting sales survive an update.
+    upgrade(database, oldVersion) {
+      if (oldVersion < 1) {
+        const sales = database.createObjectStore('sales', { keyPath: 'id' });
+        sales.createIndex('by-seller', ['sellerId', 'state', 'order']);
+        sales.createIndex('by-order', 'order');
+        const answered = database.createObjectStore('answered', { keyPath: 'id' });
+        answered.createIndex('by-seller', ['sellerId', 'order']);
+        database.createObjectStore('device');
+      }
+      if (oldVersion < 2) database.createObjectStore('kits', { keyPath: 'sellerId' });
     },
     // A newer version opening in another tab (an update of the app): let it, and reopen on next use.
     blocking() {

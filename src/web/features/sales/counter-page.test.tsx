@@ -80,7 +80,10 @@ describe('the sale counter', () => {
     expect(within(cart()).getAllByRole('listitem')).toHaveLength(1);
     // Each scan is one exact lookup of the code; no name search is needed for a code.
     expect(callsOf(calls, 'GET', '/api/products/code/4006381333931')).toHaveLength(2);
-    expect(callsOf(calls, 'GET', '/api/products')).toEqual([]);
+    // The one list read is the offline kit's (DESIGN §21): the location's whole catalogue, no search.
+    expect(callsOf(calls, 'GET', '/api/products').map((call) => call.query)).toEqual([
+      { active: 'true', location: 'main' },
+    ]);
   });
 
   it('adds by SKU ignoring case, keeps scans in their order, and says when no product has the code', async () => {

@@ -5,15 +5,22 @@ import { centsNumber, isCartProblem } from '../../../shared/money';
 import type { Product } from '../../../shared/products';
 import type { Role } from '../../../shared/roles';
 import { type ApprovalInput, type Sale, SaleInput, saleNumberLabel } from '../../../shared/sales';
+import type { RegisterSession } from '../../../shared/till';
 import type { User } from '../../../shared/users';
 import { buttonClass } from '../../components/button';
 import { PageHeader } from '../../components/page-header';
 import { ApiRequestError, errorMessage, refusedAs } from '../../lib/api';
 import { withElsewhere } from '../../lib/api-error';
 import { salePath } from '../../lib/area-paths';
+import { useOffline } from '../../lib/connection';
 import { formatMoney } from '../../lib/format';
 import { idempotencyKeys } from '../../lib/idempotency';
 import { useSignedInUser } from '../../lib/signed-in';
+import { kitOf } from '../offline/kit';
+import { offlineStop, offlineStopSentence } from '../offline/limits';
+import { recount, sendNow, useOutbox } from '../offline/outbox';
+import { waiting } from '../offline/queue';
+import { useCounterKit } from '../offline/use-counter-kit';
 import { TillGate } from '../till/till-gate';
 import { ApprovalDialog, type ApprovalReason } from './approval-dialog';
 import { CartLines } from './cart-lines';
@@ -45,6 +52,8 @@ import { SHORTCUT_KEYS, ShortcutLegend, useCounterShortcuts } from './counter-sh
 import { CounterTotals } from './counter-totals';
 import { CustomerPicker } from './customer-picker';
 import { DiscountEditor } from './discount-editor';
+import { OfflineQueue, OfflineReceipt, OfflineState } from './offline-counter';
+import { deviceReceipt, keepOfflineSale, offlineRefusal, paymentsOf } from './offline-sale';
 import { ParkedSales, parkedName } from './parked-sales';
 import { PaymentForm } from './payment-form';
 import { SplitPayments } from './payments-editor';
@@ -69,18 +78,25 @@ const APPROVAL_REFUSED = ['APPROVAL_NEEDED', 'WRONG_PIN', 'TOO_MANY_PINS'] as co
  */
 export function CounterPage() {
   const user = useSignedInUser();
+  const offline = useOffline();
+  // DESIGN §21: offline, the counter sells in the session it kept on this device.
+  const [keptSession, setKeptSession] = useState<RegisterSession | null>(null);
+  useEffect(() => {
+    let current = true;
+    kitOf(user._id)
+      .then((kit) => {
+        if (current) setKeptSession(kit?.session ?? null);
+      })
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [user._id]);
   // Another user is another counter: nothing of one user's sale may reach the other's storage.
   // The counter always sells in an open till session (DESIGN §13): the gate asks for one first.
   return (
-    <TillGate>
-      {(session) => (
-        <Counter
-          key={user._id}
-          user={user}
-          session={session._id}
-          place={{ location: session.location.name, register: session.register.name }}
-        />
-      )}
+    <TillGate offline={offline ? keptSession : null}>
+      {(session) => <Counter key={user._id} user={user} openSession={session} />}
     </TillGate>
   );
 }
@@ -96,23 +112,27 @@ function shownError(error: unknown): string {
   return refusedAs(error, 'SHORT_AT_LOCATION', 'UNEXPIRED_SHORT') ? withElsewhere(sentence, error) : sentence;
 }
 
-function Counter({
-  user,
-  session,
-  place,
-}: {
-  user: User;
-  session: string;
+function Counter({ user, openSession }: { user: User; openSession: RegisterSession }) {
+  const session = openSession._id;
   /** Where the sale takes stock from (DESIGN §17): the session's register and its location. */
-  place: { location: string; register: string };
-}) {
+  const place = { location: openSession.location.name, register: openSession.register.name };
+  // DESIGN §21: what the counter sells from while the server cannot be reached.
+  const offline = useOffline();
+  const outbox = useOutbox();
   const searchRef = useRef<HTMLInputElement>(null);
   const quantityRef = useRef<HTMLInputElement>(null);
   const payRef = useRef<HTMLInputElement>(null);
   const completeRef = useRef<HTMLButtonElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const parkedId = useId();
-  const settings = useQuery(storeSettingsQuery);
+  const serverSettings = useQuery(storeSettingsQuery);
+  const serverStore = serverSettings.data?.store ?? null;
+  const kit = useCounterKit(user._id, offline ? null : openSession, serverStore);
+  // Offline, the store's settings as kept with the counter's kit (the server's read, paused, has none).
+  const keptStore = offline && !serverSettings.data ? (kit.kit?.store ?? null) : null;
+  const settings = keptStore
+    ? { ...serverSettings, data: { success: true as const, store: keptStore }, isError: false, error: null }
+    : serverSettings;
   const store: CounterStore | undefined = settings.data?.store;
   /** The store is being read again after the server said the total moved: the sale waits for it. */
   const [rereading, setRereading] = useState(false);
@@ -123,6 +143,11 @@ function Counter({
   const [showParked, setShowParked] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [lastSale, setLastSale] = useState<Sale | null>(null);
+  /** The receipt of the last sale kept on this device offline. */
+  const [lastKept, setLastKept] = useState<Sale | null>(null);
+  const [keeping, setKeeping] = useState(false);
+  /** Why selling offline has stopped (DESIGN §21: too old, too many), or null. */
+  const [stopped, setStopped] = useState<string | null>(null);
   /** The manager's approval being asked for, and whether the lines above stock are sold anyway. */
   const [approving, setApproving] = useState<{ overStock: boolean } | null>(null);
   const queryClient = useQueryClient();
@@ -132,7 +157,7 @@ function Counter({
     return made;
   });
   const complete = useCompleteSale(keys);
-  const busy = complete.isPending;
+  const busy = complete.isPending || keeping;
   const { lines: cart, customer, method, tendered, discount: cartDiscount, split, payments } = draft;
 
   useEffect(() => writeParked(user._id, parked), [user._id, parked]);
@@ -241,10 +266,92 @@ function Counter({
     toScanBox();
   }
 
+  /**
+   * A sale sent without an answer may be on the server already: it is only ever sent again as it
+   * was (its key), never kept offline as well, so offline too Complete sale tries the server.
+   */
+  const keptOffline = offline && !draft.unanswered;
+  /** Why this sale cannot be kept offline (DESIGN §21), or null; null when it is not kept offline. */
+  const offlineProblem = !keptOffline
+    ? null
+    : (stopped ??
+      (store && cart.length > 0 ? offlineRefusal(draft, overLimit, store.maxDiscountPercent) : null));
+
+  // Selling offline stops after offlineHours or 500 unsent sales (DESIGN §21): judged again when
+  // the count moves, so the counter says so before the next sale rather than after it.
+  const offlineHours = store?.offlineHours;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the count is the signal to judge again
+  useEffect(() => {
+    if (!offline || offlineHours === undefined) {
+      setStopped(null);
+      return;
+    }
+    let current = true;
+    waiting(user._id)
+      .then((queue) => {
+        const stop = offlineStop(queue, new Date(), offlineHours);
+        if (current) setStopped(stop ? offlineStopSentence(stop) : null);
+      })
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [offline, offlineHours, user._id, outbox.waiting]);
+
+  /**
+   * Offline (DESIGN §21): the sale is kept on this device, numbered by it, and sent when the
+   * server answers again. Checked against the limits once more as it is kept.
+   */
+  async function keepOffline() {
+    if (!store || offlineProblem) return;
+    setKeeping(true);
+    try {
+      const stop = offlineStop(await waiting(user._id), new Date(), store.offlineHours);
+      if (stop) {
+        setStopped(offlineStopSentence(stop));
+        return;
+      }
+      const kept = await keepOfflineSale({
+        sellerId: user._id,
+        draft,
+        cash,
+        total,
+        session,
+        registerName: openSession.register.name,
+      });
+      setDraft(EMPTY_DRAFT);
+      setLastSale(null);
+      setLastKept(
+        deviceReceipt({
+          kept,
+          cart: draft.lines,
+          store,
+          seller: { _id: user._id, name: user.name },
+          customer: draft.customer ? { _id: draft.customer._id, name: draft.customer.name } : null,
+          session: openSession,
+        }),
+      );
+      setNotice(null);
+      void recount(user._id).then(() => sendNow(user._id));
+      toScanBox();
+    } catch (error) {
+      setNotice({
+        kind: 'error',
+        text: `This sale could not be kept on this device: ${errorMessage(error)}`,
+      });
+    } finally {
+      setKeeping(false);
+    }
+  }
+
   /** Complete sale: a discount above the limit first asks a manager (admins are not limited). */
   function submit(event: FormEvent) {
     event.preventDefault();
     if (blocked || busy) return;
+    if (keptOffline) {
+      void keepOffline();
+      return;
+    }
     if (overLimit.length > 0) {
       complete.reset();
       setApproving({ overStock: false });
@@ -254,7 +361,7 @@ function Counter({
   }
 
   function sellAnyway() {
-    if (busy || !canSellAnyway) return;
+    if (busy || !canSellAnyway || offline) return;
     complete.reset();
     setApproving({ overStock: true });
   }
@@ -276,7 +383,7 @@ function Counter({
       ...(approval ? { approval } : {}),
       customer: customer?._id,
       // One payment is the total by its method; cash is what was handed over (empty: the total).
-      payments: split ? payments : [{ method, amount: method === 'cash' ? (cash ?? total) : total }],
+      payments: paymentsOf(draft, cash, total),
       session,
       // The total on the screen: the server refuses the sale (TOTAL_CHANGED) when it is not its own.
       total,
@@ -288,6 +395,7 @@ function Counter({
         setDraft(EMPTY_DRAFT);
         setApproving(null);
         setLastSale(sale);
+        setLastKept(null);
         setNotice(null);
         toScanBox();
       },
@@ -365,6 +473,7 @@ function Counter({
         Selling from <strong className="font-semibold text-slate-900">{place.location}</strong> ·{' '}
         {place.register}
       </p>
+      <OfflineState offline={offline} outbox={outbox} stopped={stopped} kitKeptAt={kit.kit?.keptAt ?? null} />
       {showParked ? (
         <ParkedSales
           id={parkedId}
@@ -385,13 +494,15 @@ function Counter({
           </p>
         ) : null}
         {lastSale ? <LastSale sale={lastSale} role={user.role} /> : null}
+        {lastKept ? <OfflineReceipt receipt={lastKept} /> : null}
       </div>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] lg:items-start">
         <section aria-label="Products of the sale" className="min-w-0 space-y-4">
           <ProductSearch
             inputRef={searchRef}
             keyShortcuts={SHORTCUT_KEYS.scan}
-            saleId={lastSale?._id ?? null}
+            saleId={lastSale?._id ?? lastKept?._id ?? null}
+            offlineProducts={offline ? (kit.products ?? []) : null}
             onAdd={(product: Product) => edit((now) => addToCart(now, product))}
           />
           <CartLines
@@ -425,8 +536,13 @@ function Counter({
             <CustomerPicker
               customer={customer}
               onChange={(next) => change((now) => ({ ...now, customer: next }))}
-              disabled={busy}
+              disabled={busy || offline}
             />
+            {offline ? (
+              <p className="mt-2 text-xs text-slate-600">
+                Customers are found and added on the server: not while offline.
+              </p>
+            ) : null}
           </section>
           <PaymentForm
             formRef={formRef}
@@ -476,15 +592,16 @@ function Counter({
             }
             currency={currency}
             total={total}
-            blocked={blocked}
+            blocked={blocked ?? offlineProblem}
             busy={busy}
-            error={serverError && !approving ? shownError(serverError) : null}
-            sellAnyway={canSellAnyway ? sellAnyway : null}
+            error={offlineProblem ?? (serverError && !approving ? shownError(serverError) : null)}
+            sellAnyway={canSellAnyway && !offline ? sellAnyway : null}
             onSubmit={submit}
           />
           <ShortcutLegend />
         </div>
       </div>
+      <OfflineQueue sellerId={user._id} outbox={outbox} currency={currency} />
       {approving && store ? (
         <ApprovalDialog
           reason={approvalReason}

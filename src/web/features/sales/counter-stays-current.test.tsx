@@ -4,8 +4,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { centsNumber, isCartProblem, priceCart } from '../../../shared/money';
 import type { Product } from '../../../shared/products';
 import { refusalSentence } from '../../../shared/refusals';
+import { getSession } from '../../lib/session';
 import { product, sale } from '../../test/fixtures';
 import type { FetchCall } from '../../test/helpers';
+import { sendNow } from '../offline/outbox';
+import { waiting } from '../offline/queue';
 import { callsOf, codeAnswer, type Handler, renderSales, storeSettings } from './sales-test-data';
 
 /**
@@ -321,7 +324,7 @@ describe('a sale completed after the server could not be reached', () => {
     expect(callsOf(calls, 'POST', '/api/sales').at(-1)?.body).toMatchObject({ total: 4.36 });
   });
 
-  it('leaves no “cannot be reached” beside “Sale S-000774 completed”', async () => {
+  it('offline (DESIGN §21) keeps the sale on this device; once the server answers it is sent, once, and no “cannot be reached” is left', async () => {
     const shop: Shop = {
       pricesIncludeTax: false,
       products: new Map([
@@ -329,28 +332,40 @@ describe('a sale completed after the server could not be reached', () => {
         [soup._id, soup],
       ]),
     };
-    const { user } = openCounter(shop);
+    const { user, calls } = openCounter(shop);
     await scan(user, '111', 'Cheddar');
     await waitFor(() => expect(grandTotal()).toBe('$8.26'));
 
-    // The scan, a customer search and the sale itself all fail while the network is down.
+    // A scan finds the network down: the counter says it is offline and goes on selling.
     shop.down = true;
     await user.type(searchBox(), '222{Enter}');
     expect(
       await screen.findByText(/“222” could not be looked up: The server cannot be reached/),
     ).toBeTruthy();
-    await user.type(screen.getByRole('combobox', { name: 'Find a customer' }), 'ann');
-    const notices = screen.getByTestId('notifications');
-    expect(await within(notices).findByText(/^The server cannot be reached/)).toBeTruthy();
-    await user.clear(screen.getByRole('combobox', { name: 'Find a customer' }));
+    expect(await screen.findByText('Offline — 0 sales kept on this device')).toBeTruthy();
     await user.click(completeButton());
-    const payment = screen.getByRole('form', { name: 'Payment' });
-    expect((await within(payment).findByRole('alert')).textContent).toMatch(/^The server cannot be reached/);
+    expect(await screen.findByText(/^Sale T1-[A-Z0-9]{4}-000001 kept on this device$/)).toBeTruthy();
+    expect(await screen.findByText('Offline — 1 sale kept on this device')).toBeTruthy();
+    const seller = getSession()?.user._id ?? '';
+    // Tried at once, without an answer: still on the device.
+    await waitFor(() => expect(posts(calls)).toHaveLength(1));
+    expect(await waiting(seller)).toHaveLength(1);
 
-    // The network is back: the same sale, sent again, is made.
+    // The network is back: the kept sale is sent again, the same, with the device's prices and total.
     shop.down = false;
-    await user.click(completeButton());
-    expect(await screen.findByText('Sale S-000774 completed')).toBeTruthy();
+    await act(async () => {
+      await sendNow(seller);
+    });
+    const sent = posts(calls);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toEqual(sent[0]);
+    expect(sent[1]).toMatchObject({
+      lines: [{ productId: cheddar._id, quantity: 1, unitPrice: 7.74, taxRate: city._id }],
+      total: 8.26,
+      offline: { deviceNumber: expect.stringMatching(/^T1-[A-Z0-9]{4}-000001$/) },
+    });
+    expect(await waiting(seller)).toEqual([]);
+    await waitFor(() => expect(screen.queryByRole('status', { name: 'Offline' })).toBeNull());
     expect(document.body.textContent).not.toMatch(/cannot be reached/);
   });
 });

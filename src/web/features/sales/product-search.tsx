@@ -17,8 +17,9 @@ import {
   type ProductOrGroup,
   type VariantGroup,
 } from '../../lib/variant-groups';
+import { searchKit } from '../offline/kit';
 import { codeMatch } from './cart-rules';
-import { lookUpCode, lookUpProducts, productMatchesQuery } from './sales-api';
+import { lookUpCode, lookUpProducts, MATCHES_SIZE, productMatchesQuery } from './sales-api';
 
 type Feedback = { kind: 'added' | 'error'; text: string; id: number };
 
@@ -32,8 +33,14 @@ export function ProductSearch({
   inputRef,
   keyShortcuts,
   saleId,
+  offlineProducts = null,
 }: {
   onAdd: (product: Product) => void;
+  /**
+   * DESIGN §21: offline, the products the counter kept (with the stock left on this device):
+   * scans and searches look in them instead of asking the server. Null: online.
+   */
+  offlineProducts?: readonly Product[] | null;
   inputRef: Ref<HTMLInputElement>;
   keyShortcuts?: string;
   /** The last sale made here: what a scan said before it was about the sale now done. */
@@ -53,9 +60,14 @@ export function ProductSearch({
   const said = useRef(0);
 
   const search = useDebouncedValue(text.trim(), SEARCH_DELAY_MS);
-  const list = useQuery({ ...productMatchesQuery(search), enabled: search !== '' });
-  const waiting = text.trim() !== search || (list.isFetching && list.isPlaceholderData);
-  const products = text.trim() && list.data && !waiting ? list.data.products : [];
+  const offline = offlineProducts !== null;
+  const list = useQuery({ ...productMatchesQuery(search), enabled: search !== '' && !offline });
+  const waiting = !offline && (text.trim() !== search || (list.isFetching && list.isPlaceholderData));
+  const products = offline
+    ? searchKit(offlineProducts, text, MATCHES_SIZE)
+    : text.trim() && list.data && !waiting
+      ? list.data.products
+      : [];
   // DESIGN §22: an item's variants are one match; picking it asks for its values.
   const matches = groupVariants(products);
   const [picking, setPicking] = useState<{ group: VariantGroup; chosen: Record<string, string> } | null>(
@@ -94,6 +106,12 @@ export function ProductSearch({
   }
 
   async function lookUp(code: string) {
+    if (offlineProducts !== null) {
+      const exact = codeMatch(offlineProducts, code);
+      if (exact) add(exact);
+      else say('error', `No product kept on this device has the code or name “${code}”.`);
+      return;
+    }
     try {
       const exact = await lookUpCode(code);
       if (exact) {
@@ -134,7 +152,13 @@ export function ProductSearch({
 
   let status = '';
   if (text.trim()) {
-    if (list.isError && !waiting) status = `The products could not be loaded: ${errorMessage(list.error)}`;
+    if (offline)
+      status =
+        matches.length === 0
+          ? `No product kept on this device matches “${text.trim()}”.`
+          : `${matches.length} ${matches.length === 1 ? 'product' : 'products'} found on this device.`;
+    else if (list.isError && !waiting)
+      status = `The products could not be loaded: ${errorMessage(list.error)}`;
     else if (waiting || list.isPending) status = 'Searching...';
     else if (matches.length === 0) status = `No product matches “${text.trim()}”.`;
     else status = `${matches.length} ${matches.length === 1 ? 'product' : 'products'} found.`;

@@ -84,7 +84,8 @@ export function ReceiptPage() {
  * currency. A receipt from before discounts and taxes (none of either) shows no subtotal.
  */
 export function Receipt({ sale }: { sale: Sale }) {
-  const number = saleNumberLabel(sale.number);
+  // DESIGN §21: a sale kept on the device has no S- number yet; its device number stands for it.
+  const number = sale.number > 0 ? saleNumberLabel(sale.number) : (sale.offline?.deviceNumber ?? '');
   const { store } = sale;
   const money = (value: number) => formatMoney(value, store.currency);
   const detailed = sale.discount > 0 || sale.taxes.length > 0;
@@ -125,7 +126,11 @@ export function Receipt({ sale }: { sale: Sale }) {
             <dd className="text-right break-all">{sale.offline.deviceNumber}</dd>
             <dt className={quiet}>Sent</dt>
             <dd className="text-right">
-              <time dateTime={sale.offline.recordedAt}>{formatDateTime(sale.offline.recordedAt)}</time>
+              {sale.offline.recordedAt ? (
+                <time dateTime={sale.offline.recordedAt}>{formatDateTime(sale.offline.recordedAt)}</time>
+              ) : (
+                'Not yet: kept on this device'
+              )}
             </dd>
           </>
         ) : null}

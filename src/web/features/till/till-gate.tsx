@@ -37,9 +37,29 @@ function openedAtLabel(at: string): string {
  * a bar that says which till and session it sells in and offers cash in/out, the X report,
  * closing the till and changing it.
  */
-export function TillGate({ children }: { children: (session: RegisterSession) => ReactNode }) {
+export function TillGate({
+  children,
+  offline = null,
+}: {
+  children: (session: RegisterSession) => ReactNode;
+  /**
+   * DESIGN §21: while the server cannot be reached, the session the counter kept on this device
+   * (null: none kept, or online). The counter sells in it; the till's own work waits for the server.
+   */
+  offline?: RegisterSession | null;
+}) {
   const [registerId, choose] = useDeviceRegister();
   const current = useCurrentSession();
+  if (registerId === null && !offline) return <ChooseRegister onChoose={choose} />;
+  const kept = offline && (registerId === null || offline.register._id === registerId) ? offline : null;
+  if (kept) {
+    return (
+      <>
+        <OfflineTillBar session={current.session ?? kept} />
+        {children(current.session ?? kept)}
+      </>
+    );
+  }
   if (registerId === null) return <ChooseRegister onChoose={choose} />;
   if (current.session) {
     return (
@@ -209,6 +229,26 @@ function OpenTillForm({
 }
 
 /** Which till and session the counter sells in, and what can be done with the drawer. */
+/** The till's bar offline: which till and session; cash in/out, the report and closing wait for the server. */
+function OfflineTillBar({ session }: { session: RegisterSession }) {
+  return (
+    <section
+      aria-label="Till"
+      className="mb-4 rounded-lg border border-indigo-200 bg-indigo-50 px-4 py-2 text-sm text-indigo-950"
+    >
+      <p>
+        <span className="font-semibold">{session.register.name}</span> · session{' '}
+        {sessionNumberLabel(session.number)} · opened{' '}
+        <time dateTime={session.openedAt}>{openedAtLabel(session.openedAt)}</time> by {session.openedBy.name}
+        <span className="text-indigo-800">
+          {' '}
+          · cash in/out, the X report and closing the till wait for the server.
+        </span>
+      </p>
+    </section>
+  );
+}
+
 function TillBar({ session, onChangeTill }: { session: RegisterSession; onChangeTill: () => void }) {
   const user = useSignedInUser();
   const [dialog, setDialog] = useState<'cash' | 'close' | null>(null);
