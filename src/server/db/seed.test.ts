@@ -6,7 +6,7 @@ import { ImportListResponse } from '../../shared/imports';
 import { variantName } from '../../shared/items';
 import { ProductListResponse } from '../../shared/products';
 import { ItemReportResponse, ProductReportResponse } from '../../shared/reports';
-import { SaleResponse } from '../../shared/sales';
+import { ReviewListResponse, SaleListResponse, SaleResponse } from '../../shared/sales';
 import { StockCheckResponse } from '../../shared/stock';
 import { StocktakeLinesResponse, StocktakeListResponse, StocktakeResponse } from '../../shared/stocktakes';
 import { StoreSettingsResponse, TaxRateListResponse } from '../../shared/store';
@@ -15,6 +15,7 @@ import { nth } from '../test/fixtures';
 import { parsed, startApp, type TestApp } from '../test/harness';
 import { DEMO_PASSWORD, demoBarcode, seedDemo } from './seed';
 import { DEMO_NEW_LINES, DEMO_PRICE_LIST } from './seed-imports';
+import { seedOfflineSales } from './seed-offline';
 
 /** The demo store's counter sales and customers add up like real ones (DESIGN §11). */
 describe('the demo store', () => {
@@ -22,6 +23,33 @@ describe('the demo store', () => {
   beforeAll(async () => {
     t = await startApp({ name: 'pglite' });
     await seedDemo(t.app.database);
+    // As `npm run demo` does: the counter's offline sales, sent through the app (DESIGN §21).
+    const account = (email: string) => ({ email, password: DEMO_PASSWORD });
+    await seedOfflineSales(t.app, account('sales@demo.local'), account('admin@demo.local'));
+  });
+
+  it('has sales a counter made offline: one as sold, the others for review (stock found, a price it never had, a closed session), one reviewed with a note', async () => {
+    const admin = await t.call('POST', '/api/auth/login', {
+      body: { email: 'admin@demo.local', password: DEMO_PASSWORD },
+    });
+    const token = parsed(admin, LoginResponse).token;
+    const open = parsed(await t.call('GET', '/api/sales/review?status=open', { token }), ReviewListResponse);
+    const closed = parsed(
+      await t.call('GET', '/api/sales/review?status=closed', { token }),
+      ReviewListResponse,
+    );
+    expect(open.sales.map((sale) => sale.review).sort()).toEqual([['session'], ['stock']]);
+    expect(closed.sales.map((sale) => [sale.review, sale.note])).toEqual([
+      [['price'], 'Shelf label was last week’s promotion price; label replaced, difference accepted.'],
+    ]);
+    for (const sale of [...open.sales, ...closed.sales])
+      expect(sale.deviceNumber).toMatch(/^T1-K7Q2-0000\d\d$/);
+    // The four are found by their device numbers, and the one recorded as sold is not for review.
+    const found = parsed(
+      await t.call('GET', '/api/sales?search=T1-K7Q2-000041', { token }),
+      SaleListResponse,
+    );
+    expect(found.sales.map((sale) => sale.offline?.review)).toEqual([[]]);
   });
   afterAll(() => t?.close());
 
@@ -88,12 +116,16 @@ describe('the demo store', () => {
            or (s.payment_method = 'cash' and s.tendered < s.total)`,
     );
     expect(wrong).toEqual([]);
-    // Numbers follow the sales' times, and the next sale at the counter continues after them.
-    const numbers = await t.sql<{ number: string }>(
-      'select number::text from sales order by created_at, number',
+    // Numbers follow the sales' times, and the next sale at the counter continues after them. A
+    // sale made offline is numbered when it arrives and dated when it was sold (DESIGN §21): the
+    // demo's come after the rest.
+    const numbers = await t.sql<{ number: string; offline: boolean }>(
+      `select number::text, offline_id is not null as offline from sales
+        order by offline_id is not null, case when offline_id is null then created_at end, number`,
     );
     const inOrder = numbers.map((row) => Number(row.number));
     expect(inOrder).toEqual(inOrder.map((_, i) => i + 1));
+    expect(numbers.filter((row) => row.offline)).toHaveLength(4);
     const product = (await t.sql<{ id: string }>('select id from products where stock > 0 limit 1'))[0]?.id;
     const sale = await t.call('POST', '/api/sales', {
       token: t.as.user.token,

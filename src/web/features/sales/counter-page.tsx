@@ -81,6 +81,7 @@ export function CounterPage() {
   const offline = useOffline();
   // DESIGN §21: offline, the counter sells in the session it kept on this device.
   const [keptSession, setKeptSession] = useState<RegisterSession | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: going offline is the signal to read again
   useEffect(() => {
     let current = true;
     kitOf(user._id)
@@ -91,11 +92,11 @@ export function CounterPage() {
     return () => {
       current = false;
     };
-  }, [user._id]);
+  }, [user._id, offline]);
   // Another user is another counter: nothing of one user's sale may reach the other's storage.
   // The counter always sells in an open till session (DESIGN §13): the gate asks for one first.
   return (
-    <TillGate offline={offline ? keptSession : null}>
+    <TillGate offline={offline} kept={keptSession}>
       {(session) => <Counter key={user._id} user={user} openSession={session} />}
     </TillGate>
   );

@@ -177,7 +177,7 @@ export function OfflineQueue({
         Sales kept on this device ({rows.length})
       </h2>
       <div className="mt-3 overflow-x-auto">
-        <table className="w-full min-w-[32rem] border-collapse text-left text-sm">
+        <table className="w-full border-collapse text-left text-sm">
           <thead>
             <tr className="border-b border-slate-200 text-xs text-slate-600">
               <th scope="col" className="py-2 pr-3 font-semibold">
@@ -198,7 +198,7 @@ export function OfflineQueue({
             {rows.map((sale) => (
               <tr key={sale.id} className="border-b border-slate-100 align-top last:border-0">
                 <td className="py-2 pr-3 font-mono break-all">{sale.body.offline.deviceNumber}</td>
-                <td className="py-2 pr-3 whitespace-nowrap">
+                <td className="py-2 pr-3">
                   <time dateTime={sale.madeAt}>{formatDateTime(sale.madeAt)}</time>
                 </td>
                 <td className="py-2 pr-3 text-right tabular-nums">{totalOf(sale, currency)}</td>

@@ -39,26 +39,27 @@ function openedAtLabel(at: string): string {
  */
 export function TillGate({
   children,
-  offline = null,
+  offline = false,
+  kept = null,
 }: {
   children: (session: RegisterSession) => ReactNode;
-  /**
-   * DESIGN §21: while the server cannot be reached, the session the counter kept on this device
-   * (null: none kept, or online). The counter sells in it; the till's own work waits for the server.
-   */
-  offline?: RegisterSession | null;
+  /** DESIGN §21: the server cannot be reached; the counter sells on, the till's own work waits for it. */
+  offline?: boolean;
+  /** The session the counter kept on this device, for a counter opened while offline (null: none). */
+  kept?: RegisterSession | null;
 }) {
   const [registerId, choose] = useDeviceRegister();
   const current = useCurrentSession();
-  if (registerId === null && !offline) return <ChooseRegister onChoose={choose} />;
-  const kept = offline && (registerId === null || offline.register._id === registerId) ? offline : null;
-  if (kept) {
-    return (
-      <>
-        <OfflineTillBar session={current.session ?? kept} />
-        {children(current.session ?? kept)}
-      </>
-    );
+  if (offline) {
+    const session =
+      current.session ?? (kept && (registerId === null || kept.register._id === registerId) ? kept : null);
+    if (session)
+      return (
+        <>
+          <OfflineTillBar session={session} />
+          {children(session)}
+        </>
+      );
   }
   if (registerId === null) return <ChooseRegister onChoose={choose} />;
   if (current.session) {
