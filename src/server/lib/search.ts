@@ -2,16 +2,8 @@ import { and, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { searchWords } from '../../shared/paging';
 import { refusalSentence } from '../../shared/refusals';
+import { isShortWord } from '../../shared/search';
 import { pgCode, refuse } from './errors';
-
-/**
- * A word shorter than this is shorter than a trigram: the trigram indexes cannot find it inside a
- * word, so it is looked for at the start of one (decision 0036).
- */
-export const SHORT_WORD = 3;
-
-/** Whether a word of a search is short (counted in characters, as pg_trgm counts them). */
-export const isShortWord = (word: string) => [...word].length < SHORT_WORD;
 
 /** Escapes LIKE's wildcards so a search for "50%" means the text "50%". */
 export function likePattern(word: string): string {
@@ -32,8 +24,10 @@ export function wordStartPattern(word: string): string {
 
 /**
  * How a column matches one word of a search, ignoring case: a word of three characters or more
- * anywhere (`ilike`), a shorter one at the start of a word (`~*`). Both are served by a trigram
- * index on the column. The one rule of every list's search.
+ * anywhere (`ilike`), a shorter one at the start of a word (`~*`: shorter than a trigram, the
+ * trigram indexes cannot find it inside a word; decision 0036). Both are served by a trigram
+ * index on the column. The one rule of every list's search; src/shared/search.ts is the same rule
+ * as the browser applies it, held alike by product-search.test.ts.
  */
 export function wordMatch(word: string): { operator: 'ilike' | '~*'; pattern: string } {
   return isShortWord(word)

@@ -145,7 +145,6 @@ export const products = pg.pgTable(
     // row in place (a HOT update, helped by fillfactor 90 set in migration 0008) without touching
     // the trigram index. Lists in stock order read product_stock instead.
     pg.index('products_name_sort_idx').on(sql`lower(${t.name})`, t.id),
-    pg.index('products_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
     pg.uniqueIndex('products_sku_lower_key').on(sql`lower(${t.sku})`).where(sql`${t.sku} is not null`),
     pg
       .uniqueIndex('products_barcode_lower_key')
@@ -175,5 +174,42 @@ export const productPrices = pg.pgTable(
   (t) => [
     pg.primaryKey({ columns: [t.productId, t.validFrom] }),
     pg.uniqueIndex('product_prices_current_key').on(t.productId).where(sql`${t.validTo} is null`),
+  ],
+);
+
+/**
+ * Decision 0052: every word of a product name once, lower case (the name split at its spaces),
+ * kept by product_search_kept (src/server/db/functions/). A search word is first matched against
+ * these few words (by their trigram index, with the rule of every list's search), and the words it
+ * matches are then looked up in product_search: a name holds a search word exactly when one of its
+ * words does. A word is never removed: one no product has any more matches nothing there.
+ */
+export const nameWords = pg.pgTable('name_words', { word: pg.text('word').primaryKey() }, (t) => [
+  pg.index('name_words_word_trgm_idx').using('gin', t.word.op('gin_trgm_ops')),
+]);
+
+/**
+ * Decision 0052: what a product search reads, a narrow row a product that changes only with its
+ * name, category, item or whether it is active (never with a sale), kept by product_search_kept:
+ * the name's words (name_words) under an exact array index, so that matching needs no rechecking
+ * of names and counting reads no product, and the name's sort key under its order, so that a page
+ * of many matches is read in order instead of sorting every match.
+ */
+export const productSearch = pg.pgTable(
+  'product_search',
+  {
+    productId: pg
+      .uuid('product_id')
+      .primaryKey()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    nameKey: pg.text('name_key').notNull(),
+    words: pg.text('words').array().notNull(),
+    categoryId: pg.uuid('category_id').notNull(),
+    itemId: pg.uuid('item_id'),
+    active: pg.boolean('active').notNull(),
+  },
+  (t) => [
+    pg.index('product_search_words_idx').using('gin', t.words),
+    pg.index('product_search_name_idx').on(t.nameKey, t.productId),
   ],
 );

@@ -54,7 +54,7 @@ export const BATCH_ROWS = 500;
  * and a plan already cached for the store it was (the dashboard's, per connection) is only made
  * again when its tables are analyzed; autovacuum may take a minute to come round, or be off.
  */
-export const ANALYZE_FILLED = sql`analyze products, product_stock, product_sales, stock_movements, lots`;
+export const ANALYZE_FILLED = sql`analyze products, product_stock, product_search, name_words, product_sales, stock_movements, lots`;
 export const ANALYZE_EVERY = 20_000;
 
 /** Who applies the import: stored in imports.options as `appliedBy` so a resumed apply knows. */

@@ -1,11 +1,15 @@
 import { and, asc, count, desc, eq, or, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { searchWords } from '../../../shared/paging';
 import type { Product, ProductQuery } from '../../../shared/products';
 import type { Role } from '../../../shared/roles';
+import { isShortWord } from '../../../shared/search';
 import { type Database, type Db, statementOf } from '../../db/connection';
 import {
   categories,
   items,
+  nameWords,
+  productSearch,
   productStock,
   products,
   storeSettings,
@@ -16,7 +20,7 @@ import { type SignedInRunner, signedInStatement } from '../../lib/auth';
 import type { CsvBatch } from '../../lib/csv-stream';
 import { isId } from '../../lib/errors';
 import type { JsonBatch } from '../../lib/json-stream';
-import { isShortWord, matchesSearch, withinSearchLimit } from '../../lib/search';
+import { withinSearchLimit, wordMatch } from '../../lib/search';
 import { rowsOf } from '../../lib/sql';
 import { atLocation, stocksAt } from '../stock/product-locations';
 import {
@@ -61,34 +65,58 @@ type ProductFilter = {
  * The conditions and order of a product list: every word of the search in the name, or the whole
  * search as a SKU or barcode exactly (ignoring case: their unique indexes), the category, whether
  * active and the item (DESIGN §22). Every read of a list takes its conditions from here: the
- * pages (the raw `matching` statement too), the whole catalogue's batches and the CSV.
+ * pages, the whole catalogue's batches and the CSV. A search's conditions are product_search's
+ * (productSearchConditions); `where` holds them for the reads of products.
  */
 function productFilter(query: ProductFilter) {
-  const words = matchesSearch(query.search, [products.name]);
-  const code = query.search?.trim();
-  const search =
-    words && code && !/\s/.test(code)
-      ? or(
-          words,
-          sql`lower(${products.sku}) = lower(${code})`,
-          sql`lower(${products.barcode}) = lower(${code})`,
-        )
-      : words;
+  const search = productSearchConditions(query);
+  const where = search
+    ? sql`${products.id} in (select ${productSearch.productId} from ${productSearch} where ${search})`
+    : and(...listConditions(query, products));
+  return { search, where, order: PRODUCT_ORDER[query.sort ?? 'name'] };
+}
+
+/** The category, whether active and the item (DESIGN §22), over products or product_search. */
+function listConditions(
+  query: ProductFilter,
+  t: { categoryId: AnyPgColumn; active: AnyPgColumn; itemId: AnyPgColumn },
+): (SQL | undefined)[] {
   const category =
     query.category === undefined
       ? undefined
       : isId(query.category)
-        ? eq(products.categoryId, query.category)
+        ? eq(t.categoryId, query.category)
         : sql`false`;
   const active =
-    query.active === 'true'
-      ? eq(products.active, true)
-      : query.active === 'false'
-        ? eq(products.active, false)
-        : undefined;
+    query.active === 'true' ? eq(t.active, true) : query.active === 'false' ? eq(t.active, false) : undefined;
   const item =
-    query.item === undefined ? undefined : isId(query.item) ? eq(products.itemId, query.item) : sql`false`;
-  return { search, where: and(search, category, active, item), order: PRODUCT_ORDER[query.sort ?? 'name'] };
+    query.item === undefined ? undefined : isId(query.item) ? eq(t.itemId, query.item) : sql`false`;
+  return [category, active, item];
+}
+
+/**
+ * A search's conditions over product_search (decision 0052), undefined without a search: each
+ * word of the search matches (wordMatch, the rule of every list's search) a word of name_words and
+ * the name holds one of those, or the whole search is a SKU or barcode exactly; with the category,
+ * whether active and the item.
+ */
+export function productSearchConditions(query: ProductFilter): SQL | undefined {
+  const words = searchWords(query.search);
+  if (words.length === 0) return undefined;
+  const names = and(
+    ...words.map((word) => {
+      const { operator, pattern } = wordMatch(word);
+      return sql`${productSearch.words} && array(select ${nameWords.word} from ${nameWords} where ${nameWords.word} ${sql.raw(operator)} ${pattern})`;
+    }),
+  );
+  const code = query.search?.trim() ?? '';
+  const search = /\s/.test(code)
+    ? names
+    : or(
+        names,
+        sql`${productSearch.productId} = any(array(select ${products.id} from ${products} where lower(${products.sku}) = lower(${code}) or lower(${products.barcode}) = lower(${code})))`,
+      );
+  return and(search, ...listConditions(query, productSearch));
 }
 
 /**
@@ -352,48 +380,80 @@ async function catalogueWindow(
   const words = searchWords(query.search);
   const { db, run } = database.searches;
   return withinSearchLimit(async () => {
-    // Words of a name cluster in name order ("Vitamin …" all sit together), so the planner's
-    // index-order scan can read far past a page before it finds a few matches. So take up to
-    // FEW_MATCHES + 1 matches from the trigram index in one pass: when that is all of them, sort
-    // them and count them from the same pass; when there are more, matches are dense and the
-    // index-order read below finds a page at once.
-    const matching = sql`
-      with m as materialized (select * from ${products} where ${where} limit ${FEW_MATCHES + 1})
-      select m.id, m.name, m.description, m.price::text as price, m.stock,
-             ${reorderPointSql(storeThreshold, sql`m.reorder_point`)} as "reorderPoint",
-             m.reorder_point is null as "reorderPointFromStore", m.reorder_quantity as "reorderQuantity",
-             m.cost::text as cost, m.sku, m.barcode,
-             c.id as "categoryId", c.name as "categoryName", s.id as "supplierId", s.name as "supplierName",
-             tr.id as "taxRateId", tr.name as "taxRateName", tr.rate::text as "taxRate",
-             m.tax_rate_id is null as "taxRateDefault", m.tracking,
-             m.brand, m.active, i.id as "itemId", i.name as "itemName", m.option_values as "optionValues",
-             (select count(*)::int from m) as total
-      from m join ${categories} c on c.id = m.category_id join ${suppliers} s on s.id = m.supplier_id
-        left join ${storeSettings} ss on ss.id = 1
-        left join ${taxRates} tr on tr.id = coalesce(m.tax_rate_id, ss.default_tax_rate_id)
-        left join ${items} i on i.id = m.item_id
-      order by ${sql.raw(SQL_ORDER[query.sort ?? 'name'])}
-      limit ${window.limit} offset ${window.offset}`;
+    // Up to FEW_MATCHES + 1 matches, read from product_search's word index alone (decision 0052):
+    // when that is all of them, the page is taken from them by the name's key (or by the products'
+    // price or stock) and counted from the same pass, and only the page's products are read; when
+    // there are more, the page is read in the order of product_search's name index, which finds a
+    // page of dense matches at once.
+    const few = sql`select ${productSearch.productId} as id, ${productSearch.nameKey} as name_key from ${productSearch} where ${search} limit ${FEW_MATCHES + 1}`;
+    const matching = pageOf(
+      sql`materialized (${few})`,
+      query.sort,
+      window,
+      storeThreshold,
+      sql`(select count(*)::int from k)`,
+    );
     // Planning this takes about as long as running it, so it is prepared (a plan per shape, kept
     // per connection). Not with a short word: how many names have a word starting with it ranges
-    // from none to most, and only a plan made for the actual words knows whether to read the
-    // trigram index or the table.
+    // from none to most, and only a plan made for the actual words knows how to read them.
     const short = words.every(isShortWord);
     const prepared = !words.some(isShortWord);
     const rows = prepared
       ? await run<ProductRow & { total: number }>(...statementOf(matching))
       : rowsOf<ProductRow & { total: number }>(await db.execute(matching));
-    const found = rows[0]?.total ?? (await countProducts(db, where, FEW_MATCHES + 1));
+    const found = rows[0]?.total ?? (await countMatches(db, search, FEW_MATCHES + 1));
     if (found <= FEW_MATCHES) return { products: rows.map(toProduct), total: found, capped: false };
-    const page = await select(db, storeThreshold)
-      .where(where)
-      .orderBy(...order)
-      .limit(window.limit)
-      .offset(window.offset);
+    const all = sql`select ${productSearch.productId} as id, ${productSearch.nameKey} as name_key from ${productSearch} where ${search}`;
+    const page = rowsOf<ProductRow>(
+      await db.execute(pageOf(sql`(${all})`, query.sort, window, storeThreshold, sql`0`)),
+    );
     return short
       ? { products: page.map(toProduct), total: FEW_MATCHES, capped: true }
-      : { products: page.map(toProduct), total: await countProducts(db, where), capped: false };
+      : { products: page.map(toProduct), total: await countMatches(db, search), capped: false };
   });
+}
+
+/**
+ * A page of the matches `k` (a subquery of product_search's id and name_key): taken by the name's
+ * key for the name orders, reading no product but the page's; by the products' own columns for
+ * the others. Each row carries `total`.
+ */
+function pageOf(
+  matches: SQL,
+  sort: ProductQuery['sort'],
+  window: { limit: number; offset: number },
+  storeThreshold: number,
+  total: SQL,
+): SQL {
+  const order = sort ?? 'name';
+  const page =
+    order === 'name' || order === '-name'
+      ? sql`select k.id from k order by ${sql.raw(order === 'name' ? 'k.name_key, k.id' : 'k.name_key desc, k.id desc')}`
+      : sql`select m.id from k join ${products} m on m.id = k.id order by ${sql.raw(SQL_ORDER[order])}`;
+  return sql`
+    with k as ${matches}, page as (${page} limit ${window.limit} offset ${window.offset})
+    select m.id, m.name, m.description, m.price::text as price, m.stock,
+           ${reorderPointSql(storeThreshold, sql`m.reorder_point`)} as "reorderPoint",
+           m.reorder_point is null as "reorderPointFromStore", m.reorder_quantity as "reorderQuantity",
+           m.cost::text as cost, m.sku, m.barcode,
+           c.id as "categoryId", c.name as "categoryName", s.id as "supplierId", s.name as "supplierName",
+           tr.id as "taxRateId", tr.name as "taxRateName", tr.rate::text as "taxRate",
+           m.tax_rate_id is null as "taxRateDefault", m.tracking,
+           m.brand, m.active, i.id as "itemId", i.name as "itemName", m.option_values as "optionValues",
+           ${total} as total
+    from page join ${products} m on m.id = page.id
+      join ${categories} c on c.id = m.category_id join ${suppliers} s on s.id = m.supplier_id
+      left join ${storeSettings} ss on ss.id = 1
+      left join ${taxRates} tr on tr.id = coalesce(m.tax_rate_id, ss.default_tax_rate_id)
+      left join ${items} i on i.id = m.item_id
+    order by ${sql.raw(SQL_ORDER[order])}`;
+}
+
+/** How many products a search's conditions match (product_search alone), up to `upTo` when given. */
+async function countMatches(db: Db, search: SQL, upTo?: number): Promise<number> {
+  const matches = sql`select 1 from ${productSearch} where ${search}${upTo === undefined ? sql`` : sql` limit ${upTo}`}`;
+  const [row] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from (${matches}) x`));
+  return row?.n ?? 0;
 }
 
 /** The same orders as PRODUCT_ORDER, over the columns of a matched set `m`. */
@@ -406,23 +466,12 @@ const SQL_ORDER: Record<NonNullable<ProductQuery['sort']>, string> = {
   '-stock': 'm.stock desc, lower(m.name) desc, m.id desc',
 };
 
-/**
- * The whole catalogue is counted by product_totals (kept by a trigger); a filtered one counts its
- * rows, up to `upTo` when given.
- */
-async function countProducts(db: Db, where: SQL | undefined, upTo?: number): Promise<number> {
+/** The whole catalogue is counted by product_totals (kept by a trigger); a filtered one counts its rows. */
+async function countProducts(db: Db, where: SQL | undefined): Promise<number> {
   if (!where) {
     const [row] = await db
       .execute(sql`select coalesce(sum(products), 0)::int as n from product_totals`)
       .then((result) => rowsOf<{ n: number }>(result));
-    return row?.n ?? 0;
-  }
-  if (upTo !== undefined) {
-    const [row] = rowsOf<{ n: number }>(
-      await db.execute(
-        sql`select count(*)::int as n from (select 1 from ${products} where ${where} limit ${upTo}) x`,
-      ),
-    );
     return row?.n ?? 0;
   }
   const [row] = await db.select({ n: count() }).from(products).where(where);

@@ -2,9 +2,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProductListResponse } from '../../../shared/products';
 import { runnerOf } from '../../db/connection';
-import { products } from '../../db/schema';
-import { matchesSearch, SEARCH_TOO_SLOW } from '../../lib/search';
+import { productSearch } from '../../db/schema';
+import { SEARCH_TOO_SLOW } from '../../lib/search';
 import { startApp, type TestApp, targets } from '../../test/harness';
+import { productSearchConditions } from './products.queries';
 
 /** A node of EXPLAIN (ANALYZE, FORMAT JSON). */
 type PlanNode = {
@@ -83,12 +84,16 @@ describe.each(targets)('short searches on $name', (target) => {
     expect((await search('search=qu&page=1')).totalCapped).toBeUndefined();
   });
 
-  it('the trigram index finds the names with a word starting with a short word: the table is not read', async () => {
-    const where = matchesSearch('q', [products.name]);
-    const statement = t.app.db.select({ id: products.id }).from(products).where(where).toSQL();
+  it('the words starting with a short word lead to their products through the word index: no product is read to match', async () => {
+    const where = productSearchConditions({ search: 'q' });
+    const statement = t.app.db
+      .select({ id: productSearch.productId })
+      .from(productSearch)
+      .where(where)
+      .toSQL();
     const [explained] = await t.app.db.transaction(async (tx) => {
       const run = runnerOf(tx);
-      // Reading the whole table is priced out: only an index that can narrow the search is used.
+      // Reading a whole table is priced out: only an index that can narrow the search is used.
       await run.query('set local enable_seqscan = off');
       return run.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
         `explain (analyze, format json) ${statement.sql}`,
@@ -96,10 +101,12 @@ describe.each(targets)('short searches on $name', (target) => {
       );
     });
     const plan = nodes(explained?.['QUERY PLAN'][0]?.Plan as PlanNode);
-    const index = plan.find((node) => node['Node Type'] === 'Bitmap Index Scan');
-    expect(index?.['Index Name']).toBe('products_name_trgm_idx');
-    // The index hands over the few candidates, not every product to check one by one.
-    expect(index?.['Actual Rows']).toBeLessThan(20);
+    const index = plan.find((node) => node['Index Name'] === 'product_search_words_idx');
+    // The words of names that start with q ("quinine", "(quinine)", "vitamin-q10") hand over
+    // their 3 products, not every product to check one by one.
+    expect(index?.['Node Type']).toBe('Bitmap Index Scan');
+    expect(index?.['Actual Rows']).toBe(3);
+    expect(plan.filter((node) => node['Node Type'] === 'Seq Scan')).toEqual([]);
     expect(plan.at(0)?.['Actual Rows']).toBe(3);
   });
 

@@ -84,7 +84,7 @@ describe('the counter kit', () => {
     expect(productsLeft(kit, [])).toBe(kit.products);
   });
 
-  it('is searched as the server searches: a code exactly (any case) first, else every word at the start of a word, by name, at most the limit', () => {
+  it('is searched as the server searches: every word in the name (one or two letters at the start of a word) or a code exactly (any case), by name, at most the limit', () => {
     const all = [crisps, cola, chips];
     expect(searchKit(all, '4006381333931', 10)).toEqual([crisps]);
     expect(searchKit(all, ' cola ', 10)).toEqual([cola]);
@@ -97,7 +97,12 @@ describe('the counter kit', () => {
     ]);
     expect(searchKit(all, 'c', 2)).toHaveLength(2);
     expect(searchKit(all, 'salted chips', 10)).toEqual([]);
+    // Three letters or more anywhere in the name, as the server finds them.
+    expect(searchKit(all, 'risp', 10)).toEqual([crisps]);
     expect(searchKit(all, 'rips', 10)).toEqual([]);
+    expect(searchKit(all, 'hip sal', 10)).toEqual([]);
+    expect(searchKit(all, 'ted cri', 10)).toEqual([crisps]);
+    expect(searchKit(all, 'ps', 10)).toEqual([]);
     expect(searchKit(all, '   ', 10)).toEqual([]);
     expect(searchKit(all, 'x'.repeat(10_000), 10)).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import { type Product, ProductListResponse } from '../../../shared/products';
+import { matchesWords } from '../../../shared/search';
 import type { StoreSettings } from '../../../shared/store';
 import type { RegisterSession } from '../../../shared/till';
 import { api } from '../../lib/api';
@@ -62,25 +63,21 @@ export function productsLeft(kit: CounterKit, waitingSales: readonly QueuedSale[
 }
 
 /** A word of a name as the search compares it: lower case, accents kept. */
-const words = (text: string) => text.toLowerCase().split(/\s+/).filter(Boolean);
-
 /**
- * The kit's search, as the server's is: a SKU or barcode exactly (ignoring case) first, else the
- * products whose name has every word typed at the start of one of its words, in name order.
+ * The kit's search, as the server's is (src/shared/search.ts, the rule of every list's search):
+ * the products whose name holds every word typed, or whose SKU or barcode is the whole search
+ * exactly (ignoring case), in name order, at most `limit`.
  */
 export function searchKit(products: readonly Product[], text: string, limit: number): Product[] {
-  const wanted = text.trim().toLowerCase();
-  if (!wanted) return [];
-  const coded = products.filter(
-    (product) => product.sku?.toLowerCase() === wanted || product.barcode?.toLowerCase() === wanted,
-  );
-  if (coded.length > 0) return coded.slice(0, limit);
-  const typed = words(wanted);
+  const code = text.trim().toLowerCase();
+  if (!code) return [];
   return products
-    .filter((product) => {
-      const name = words(product.name);
-      return typed.every((word) => name.some((part) => part.startsWith(word)));
-    })
+    .filter(
+      (product) =>
+        matchesWords(product.name, text) ||
+        product.sku?.toLowerCase() === code ||
+        product.barcode?.toLowerCase() === code,
+    )
     .sort((a, b) => a.name.localeCompare(b.name))
     .slice(0, limit);
 }
