@@ -15,14 +15,16 @@ export interface PurchasingSet {
  * Purchase orders as a busy store has them: `open` ordered ones that stay open (their quantities
  * are "on order" for the suggestions) and `toReceive` ordered ones of RECEIVE_LINES lines that the
  * benchmark receives in full, one request each. Their products come from past the ones the order
- * and adjustment runs use (offset 1,000 on), so receipts change no stock those runs check.
+ * and adjustment runs use (offset 1,000 on, unless another is given: the bills' own orders,
+ * bench/bills.ts), so receipts change no stock those runs check.
  */
 export async function preparePurchaseOrders(
   database: Database,
   counts: { open: number; toReceive: number },
+  offset = 1000,
 ): Promise<PurchasingSet> {
   const orders = counts.open + counts.toReceive;
-  const productIds = await productsAt(database, 1000, orders * RECEIVE_LINES);
+  const productIds = await productsAt(database, offset, orders * RECEIVE_LINES);
   const rows = await database.query<{ id: string; position: number; line: string; quantity: number }>(
     `with made as (
        insert into purchase_orders (supplier_id, status, ordered_at, created_at)

@@ -1,12 +1,33 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kB, LOGIN_BUDGET_BYTES } from '../scripts/login-weight.mjs';
+import {
+  BILL_DRAFT_ROW,
+  BILL_LINES,
+  BILL_PAY_ROW,
+  BILL_POST_ROW,
+  type BillCheck,
+  type BillRun,
+  billCheckLine,
+  billProblems,
+} from './bills';
 import type { ExportResult } from './csv-export';
 import type { DirectResult } from './direct-sql';
 import type { LoadResult } from './http-load';
 import { IMPORT_ROWS, IMPORT_UPDATES, type ImportRun } from './import';
 import { DATA_SET, type LedgerCheck, ledgerProblems } from './load-data';
 import { type LotCheck, type LotProducts, lotProblems } from './lots';
+import {
+  OFFLINE_LINES,
+  OFFLINE_ONLINE_ROW,
+  OFFLINE_RESENT,
+  OFFLINE_ROW,
+  OFFLINE_SALES,
+  type OfflineCheck,
+  type OfflineRun,
+  offlineCheckLine,
+  offlineProblems,
+} from './offline';
 import type { StockCheck } from './orders-check';
 import { RECEIVE_LINES } from './purchasing';
 import { FLAT_OUT_SALE_LINES, type SalesCheck, STEADY_SALE_LINES } from './sales';
@@ -165,6 +186,87 @@ function stocktakeRows(
   ];
 }
 
+/**
+ * DESIGN §21: the offline queue drained beside as many online sales from one client, and what the
+ * database held after it (each offline id once, stock = initial − sold); `ledger` is the ledger's
+ * own check after the run (stock = Σ movements, every sale its entry).
+ */
+function offlineRows(
+  run: OfflineRun | undefined,
+  check: OfflineCheck | undefined,
+  ledger: string[],
+  byName: (name: string) => LoadResult | undefined,
+): TargetRow[] {
+  const drained = byName(OFFLINE_ROW);
+  const online = byName(OFFLINE_ONLINE_ROW);
+  if (!run || !drained || !online)
+    return [
+      { target: `offline queue of ${OFFLINE_SALES} sales drained`, measured: 'not measured', ok: false },
+    ];
+  const problems = offlineProblems(run, check);
+  return [
+    {
+      target: `offline queue of ${OFFLINE_SALES} sales drained < ${TARGETS.offlineDrainSeconds} s (${OFFLINE_LINES} lines each, one after another, oldest first; a sale p50 ${drained.p50.toFixed(1)} ms, p99 ${drained.p99.toFixed(1)} ms)`,
+      value: run.offline.seconds,
+      goal: TARGETS.offlineDrainSeconds,
+      unit: 's',
+      ok: run.offline.seconds < TARGETS.offlineDrainSeconds && problems.length === 0,
+      limit: {
+        name: `${OFFLINE_ONLINE_ROW} (p99 ${online.p99.toFixed(1)} ms)`,
+        value: run.online.seconds,
+        unit: 's',
+      },
+    },
+    {
+      target: `offline queue: every sale recorded once (the first ${OFFLINE_RESENT} sent again answer 200 with the same sale), stock = initial − sold = Σ movements, every sale its entry, the books check holds`,
+      measured: problems.length ? problems.join('; ') : offlineCheckLine(run, check),
+      ok: problems.length === 0 && ledger.length === 0,
+    },
+  ];
+}
+
+/**
+ * DESIGN §20: each bill posted and paid, one after another, beside the bare route's p99, and
+ * what the database held after them (every bill paid, 2000 = the open bills).
+ */
+function billRows(
+  run: BillRun | undefined,
+  check: BillCheck | undefined,
+  floor: TargetRow['limit'],
+  byName: (name: string) => LoadResult | undefined,
+): TargetRow[] {
+  const drafted = byName(BILL_DRAFT_ROW);
+  const posted = byName(BILL_POST_ROW);
+  const paid = byName(BILL_PAY_ROW);
+  if (!run || !drafted || !posted || !paid)
+    return [{ target: `post and pay a ${BILL_LINES}-line bill`, measured: 'not measured', ok: false }];
+  const problems = billProblems(run, check);
+  return [
+    {
+      target: `post a ${BILL_LINES}-line bill p99 < ${TARGETS.billPostP99} ms (${posted.requests} in a row, each drafted from a received purchase order just before: draft p99 ${drafted.p99.toFixed(1)} ms)`,
+      value: posted.p99,
+      goal: TARGETS.billPostP99,
+      unit: 'ms',
+      ok: posted.p99 < TARGETS.billPostP99 && (posted.statuses['200'] ?? 0) === run.expected,
+      limit: floor,
+    },
+    {
+      target: `pay a bill in full by bank transfer p99 < ${TARGETS.billPayP99} ms (${paid.requests} in a row)`,
+      value: paid.p99,
+      goal: TARGETS.billPayP99,
+      unit: 'ms',
+      ok: paid.p99 < TARGETS.billPayP99 && (paid.statuses['201'] ?? 0) === run.expected,
+      limit: floor,
+    },
+    {
+      target:
+        'bills: every bill paid, 2000 Accounts payable = the open bills − the payments’ credit = the payables report, the books check holds',
+      measured: problems.length ? problems.join('; ') : billCheckLine(run, check),
+      ok: problems.length === 0,
+    },
+  ];
+}
+
 /** Writes the results file and prints it; answers what broke the ledger, if anything did. */
 export function report(r: {
   loadSeconds: number;
@@ -194,6 +296,10 @@ export function report(r: {
   stocktakePost: PostRun | undefined;
   stocktakeScans: ScanRun | undefined;
   stocktakeLedgerAloneMs: number;
+  offline: OfflineRun | undefined;
+  offlineCheck: OfflineCheck | undefined;
+  bills: BillRun | undefined;
+  billsCheck: BillCheck | undefined;
   openLines: number;
   suggested: { suppliers: number; lines: number };
   exported: ExportResult | undefined;
@@ -390,6 +496,7 @@ export function report(r: {
         r.transfers.failures.length === 0,
       limit: steadyFloor,
     },
+    ...billRows(r.bills, r.billsCheck, steadyFloor, byName),
     ...stocktakeRows(r.stocktakePost, r.stocktakeScans, r.stocktakeLedgerAloneMs, byName),
     {
       target: `reorder suggestions p99 < ${TARGETS.suggestionsP99} ms, at a steady ${SUGGESTIONS_RATE} req/s`,
@@ -503,6 +610,7 @@ export function report(r: {
       ok: refund.p99 < TARGETS.refundP99 && allOk(refund, '201'),
       limit: steadyFloor,
     },
+    ...offlineRows(r.offline, r.offlineCheck, ledger, byName),
     till
       ? {
           target: `sales flat out in one till session: its report adds up (${till.sales} sales, ${till.total} taken, expected cash ${till.expectedCash})`,
@@ -660,6 +768,7 @@ export function report(r: {
                 SEARCH_ALONE_FLAT,
                 SUGGESTIONS_ALONE,
                 SCAN_FLOOR,
+                OFFLINE_ONLINE_ROW,
               ].includes(x.name)
             ? 'limit'
             : `${((x.rps / bare.rps) * 100).toFixed(1)} % of bare route`;
@@ -695,5 +804,7 @@ export function report(r: {
     ...importProblems,
     ...lotProblemsFound,
     ...stocktakeProblems(r.stocktakePost, r.stocktakeScans),
+    ...offlineProblems(r.offline, r.offlineCheck),
+    ...billProblems(r.bills, r.billsCheck),
   ];
 }

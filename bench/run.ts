@@ -17,10 +17,18 @@ import pg from 'pg';
 import { type Database, defaultPoolSize, openDatabase } from '../src/server/db/connection';
 import { setReportTimeZone } from '../src/server/db/report-time-zone';
 import { PERMISSIONS } from '../src/shared/roles';
+import { billCheckLine, billProblems, checkBills, prepareBills } from './bills';
 import { type DirectResult, directOrders } from './direct-sql';
 import { type LoadResult, load } from './http-load';
 import { BENCH_LOCATIONS, BENCH_PASSWORD, checkLedger, ledgerProblems, loadData } from './load-data';
 import { checkLots, prepareLotProducts } from './lots';
+import {
+  checkOffline,
+  OFFLINE_PRODUCTS,
+  OFFLINE_PRODUCTS_OFFSET,
+  offlineCheckLine,
+  offlineProblems,
+} from './offline';
 import { checkStock, HOT_STOCK, prepareOrderProducts, productsAt, setStock } from './orders-check';
 import { type PurchasingSet, preparePurchaseOrders } from './purchasing';
 import { report } from './report';
@@ -176,8 +184,12 @@ async function main(): Promise<void> {
   // Lots: 200 lot-tracked products for the steady 10-line sales, ten with small lots flat out.
   const lotSteady = await prepareLotProducts(database, 400, 200, LOT_STEADY_PLAN);
   const lotFlat = await prepareLotProducts(database, 620, 10, LOT_FLAT_PLAN);
+  // The offline counter's products (DESIGN §21): twenty that cannot run out (bench/offline.ts).
+  const offlineProducts = await prepareSaleProducts(database, OFFLINE_PRODUCTS_OFFSET, OFFLINE_PRODUCTS);
   // Transfers: a stockroom and 200 products with a unit a round to send (bench/transfers.ts).
   const transfers = await prepareTransfers(database);
+  // Bills (DESIGN §20): purchase orders of their own products, received in full (bench/bills.ts).
+  const bills = await prepareBills(database);
   // Stocktakes, prepared last so that their differences fall on products no run above has moved:
   // the categories of 10,000 lines at the second shop (posted) and the stockroom (scanned), and
   // the post's limit, its count movements written alone and rolled back (bench/stocktakes.ts).
@@ -213,6 +225,8 @@ async function main(): Promise<void> {
     tillSession: '',
     sessionReport: undefined,
     imported: undefined,
+    offline: undefined,
+    bills: undefined,
   };
   try {
     const admin = await signIn(server.url, 'user2@bench.example');
@@ -250,6 +264,8 @@ async function main(): Promise<void> {
         lotFlat,
         transfers,
         stocktakes,
+        offlineProducts,
+        bills,
       },
       results,
       measured,
@@ -277,11 +293,22 @@ async function main(): Promise<void> {
   }
 
   database = await open();
+  // What the offline queue and the bills left, read straight from the tables (DESIGN §20, §21).
+  const offlineCheck = measured.offline ? await checkOffline(database, measured.offline) : undefined;
+  const billsCheck = measured.bills ? await checkBills(database, measured.bills) : undefined;
+  if (measured.offline)
+    log(`Offline queue after the run: ${offlineCheckLine(measured.offline, offlineCheck)}.`);
+  if (measured.bills) log(`Bills after the run: ${billCheckLine(measured.bills, billsCheck)}.`);
   if (ONLY) {
     const ledger = ledgerProblems(await checkLedger(database));
     await database.close();
     if (!args.has('--keep')) await made.drop();
-    const problems = [...ledger, ...stocktakeProblems(measured.stocktakePost, measured.stocktakeScans)];
+    const problems = [
+      ...ledger,
+      ...stocktakeProblems(measured.stocktakePost, measured.stocktakeScans),
+      ...offlineProblems(measured.offline, offlineCheck),
+      ...billProblems(measured.bills, billsCheck),
+    ];
     log(
       `Ran only the scenarios whose name holds "${ONLY}"; no results file written. Ledger after them: ${ledger.join('; ') || 'holds'}.`,
     );
@@ -354,6 +381,10 @@ async function main(): Promise<void> {
     stocktakePost: measured.stocktakePost,
     stocktakeScans: measured.stocktakeScans,
     stocktakeLedgerAloneMs: stocktakes.ledgerAloneMs,
+    offline: measured.offline,
+    offlineCheck,
+    bills: measured.bills,
+    billsCheck,
     openLines: purchasing.openLines,
     suggested: measured.suggested,
     exported: measured.exported,
@@ -363,7 +394,9 @@ async function main(): Promise<void> {
     busiestMovements: [written?.fewest ?? 0, written?.most ?? 0],
   });
   if (problems.length) {
-    console.error(`The ledger, the import or the stocktakes do not hold: ${problems.join('; ')}`);
+    console.error(
+      `The ledger, the import, the stocktakes, the offline queue or the bills do not hold: ${problems.join('; ')}`,
+    );
     process.exitCode = 1;
   }
 }

@@ -47,6 +47,11 @@ export const TARGETS = {
   importMemoryMb: 300,
   stocktakePostSeconds: 5,
   scanP99: 50,
+  /** DESIGN §21 (issue 42): a counter's queue of OFFLINE_SALES kept sales sent when it is back. */
+  offlineDrainSeconds: 30,
+  /** DESIGN §20 (issue 42): a bill of a received 50-line purchase order posted, and a bill paid. */
+  billPostP99: 200,
+  billPayP99: 200,
 };
 /** Steady rate of refunds at the counter (the issue's figure). */
 export const REFUND_RATE = 50;
@@ -108,6 +113,8 @@ export const POSTING_WARM_UP = `${FLAT_OUT_SALE_LINES}-line sales (${ORDER_CLIEN
 export const postingRow = (turn: string, n: number) => `${SALES_FLAT_OUT}, ${turn} (turn ${n})`;
 /** Purchase orders received one after another, and ordered ones left open (on order). */
 export const PURCHASING = quick ? { open: 8, toReceive: 20 } : { open: 40, toReceive: 100 };
+/** Bills made, posted and paid one after another (DESIGN §20), as many as the receipts above. */
+export const BILLS = PURCHASING.toReceive;
 /** Calls of GET /api/stock/check, one after another; the median is held against its target. */
 export const STOCK_CHECK_CALLS = 5;
 /** Requests per second of the steady-rate runs: more than a small store's staff could send. */

@@ -201,7 +201,7 @@ type LinesAnswer = {
 };
 
 /** Sends one JSON request; answers its status, its body (when JSON) and its time. */
-async function call<T>(
+export async function call<T>(
   url: string,
   method: 'GET' | 'POST',
   path: string,
@@ -329,7 +329,7 @@ export async function countAndPost(
 }
 
 /** `clients` loops at once, each sending `each` requests one after another; every one timed. */
-async function inTurn(
+export async function inTurn(
   clients: number,
   each: number,
   send: (client: number, i: number) => Promise<number>,

@@ -1,9 +1,11 @@
 import type { Database } from '../../src/server/db/connection';
 import type { SessionReport } from '../../src/shared/till';
+import type { BillRun, BillSet } from '../bills';
 import type { ExportResult } from '../csv-export';
 import type { LoadOptions, LoadResult } from '../http-load';
 import type { ImportRun } from '../import';
 import type { LotProducts } from '../lots';
+import type { OfflineRun } from '../offline';
 import type { OrderProducts } from '../orders-check';
 import type { PurchasingSet } from '../purchasing';
 import type { BooksCheckRun, StockCheckRun } from '../settings';
@@ -30,6 +32,10 @@ export interface Prepared {
   lotFlat: LotProducts;
   transfers: TransferSet;
   stocktakes: StocktakeSet;
+  /** DESIGN §21: the products the offline counter sells (bench/offline.ts). */
+  offlineProducts: string[];
+  /** DESIGN §20: purchase orders received in full, to bill (bench/bills.ts). */
+  bills: BillSet;
 }
 
 /** What the scenarios measured besides their load rows, read by the report. */
@@ -50,6 +56,8 @@ export interface Measured {
   tillSession: string;
   sessionReport: SessionReport | undefined;
   imported: ImportRun | undefined;
+  offline: OfflineRun | undefined;
+  bills: BillRun | undefined;
 }
 
 /** What every scenario runs against: the server, its staff, the prepared data and the results. */

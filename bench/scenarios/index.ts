@@ -1,7 +1,9 @@
 import { POSTGRES_ALONE } from './alone';
 import type { Scenario } from './bench';
+import { BILLS_POSTED_AND_PAID } from './bills';
 import { CATALOGUE_INTERACTIVE, LOGIN_WEIGHT } from './browser';
 import { CATALOGUE_IMPORT, DASHBOARD_AFTER } from './import';
+import { OFFLINE_QUEUE } from './offline';
 import { RECEIVE, SUGGESTIONS } from './purchasing';
 import { READS } from './reads';
 import { BOOKS_ROWS, CSV_EXPORT, REPORT_ROWS } from './reports';
@@ -27,7 +29,7 @@ export { logImport } from './import';
  * The benchmark's scenarios in the order they run (bench/run.ts runs them one after another).
  * The order matters: the stock check follows every write, the import comes after it (its new
  * products would change the count), and the sale beside the searches runs over the catalogue
- * the import left.
+ * the import left. The offline queue opens its own till session once the flat-out sales closed theirs.
  */
 export const SCENARIOS: Scenario[] = [
   ...READS,
@@ -40,12 +42,14 @@ export const SCENARIOS: Scenario[] = [
   SALES_POSTING,
   LOT_SALE,
   LOT_SALES_FLAT,
+  OFFLINE_QUEUE,
   MOVEMENTS_PAGE,
   SUGGESTIONS,
   POSTGRES_ALONE,
   ...REPORT_ROWS,
   ...BOOKS_ROWS,
   RECEIVE,
+  BILLS_POSTED_AND_PAID,
   TRANSFER,
   STOCKTAKE_SCANS,
   STOCKTAKE_POST,

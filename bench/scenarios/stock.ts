@@ -103,6 +103,22 @@ async function callInTurn<T>(b: Bench, path: string, ms: number[], read: (body: 
   }
 }
 
+/** What GET /api/accounting/check answers; `failedChecks` names the checks that do not hold. */
+type BooksCheckAnswer = { checks: { name: string; ok: boolean }[] };
+const failedChecks = (body: BooksCheckAnswer) =>
+  body.checks.filter((check) => !check.ok).map((check) => check.name);
+
+/**
+ * The books check asked once, after a scenario's writes (the bills', the offline sales'): the
+ * names of the checks that do not hold, or the answer's status when it is not a 200.
+ */
+export async function failedBooksChecks(b: Bench): Promise<string[]> {
+  const res = await fetch(`${b.server.url}/api/accounting/check`, { headers: b.asAdmin });
+  const text = await res.text();
+  if (!res.ok) return [`GET /api/accounting/check answered ${res.status}: ${text.slice(0, 160)}`];
+  return failedChecks(JSON.parse(text) as BooksCheckAnswer);
+}
+
 /**
  * DESIGN §19: the books check over the whole store, called like the stock check, after every write;
  * its time is measured (DESIGN sets none) and every check must hold.
@@ -113,14 +129,9 @@ export const BOOKS_CHECK: Scenario = {
   limit: null,
   run: async (b, s) => {
     const { booksCheck } = b.measured;
-    await callInTurn<{ checks: { name: string; ok: boolean }[] }>(
-      b,
-      '/api/accounting/check',
-      booksCheck.ms,
-      (body) => {
-        booksCheck.failed = body.checks.filter((check) => !check.ok).map((check) => check.name);
-      },
-    );
+    await callInTurn<BooksCheckAnswer>(b, '/api/accounting/check', booksCheck.ms, (body) => {
+      booksCheck.failed = failedChecks(body);
+    });
     log(
       `  ${s.name.padEnd(34)} ${booksCheck.ms.map((n) => n.toFixed(0)).join(', ')} ms, median ${ms(median(booksCheck.ms))}; ${booksCheck.failed.length ? `failed: ${booksCheck.failed.join(', ')}` : 'every check holds'}`,
     );
