@@ -123,6 +123,9 @@ export const stockMovements = pg.pgTable(
     pg.index('stock_movements_lot_idx').on(t.lotId, t.at, t.id).where(sql`${t.lotId} is not null`),
     // A transfer's movements.
     pg.index('stock_movements_transfer_idx').on(t.transferId).where(sql`${t.transferId} is not null`),
+    // A refund's entry reads its movements (post_refund.sql) in the transaction that holds the
+    // day's figures: without this every refund read the whole ledger twice (issue 42's bench).
+    pg.index('stock_movements_refund_idx').on(t.refundId).where(sql`${t.refundId} is not null`),
     // A stocktake's movements.
     pg.index('stock_movements_stocktake_idx').on(t.stocktakeId).where(sql`${t.stocktakeId} is not null`),
     // DESIGN §19: a purchase order's receipts, and the movements one entry posts together
