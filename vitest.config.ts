@@ -5,8 +5,9 @@ import { defineConfig } from 'vitest/config';
 /**
  * As many files at once as there are cores: test files wait on PostgreSQL, Chromium and the
  * servers they start for much of their time (vitest's default is one fewer than the cores: one
- * file at a time on two). Browser stories stay one at a time (fileParallelism below), beside the
- * rest. TEST_WORKERS sets another number (decision 0033).
+ * file at a time on two). Browser stories share the same workers as the rest: one of them a
+ * project of its own (fileParallelism false) would run after every other file, one at a time,
+ * with a core idle for ten minutes. TEST_WORKERS sets another number (decision 0033).
  */
 const WORKERS = Number(process.env.TEST_WORKERS) || availableParallelism();
 
@@ -77,7 +78,9 @@ export default defineConfig({
           include: ['e2e/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // Each story starts its own server on a free port with its own embedded database and
+          // its own browser; the build they serve is made once, before any of them.
+          globalSetup: ['e2e/support/global-setup.ts'],
         },
       },
     ],

@@ -37,6 +37,11 @@ function plain(text: string): string {
  * The one way the app writes a date: "Nov 25, 2026" — a moment on the reader's calendar, a day
  * alone ("2026-11-25") as that day. The raw text when it is not a date.
  */
+/** "1 sale", "3 sales": the offline counter's banner and the sign-out question. */
+export function salesCount(count: number): string {
+  return `${count} ${count === 1 ? 'sale' : 'sales'}`;
+}
+
 export function formatDate(value: string): string {
   if (DAY_ONLY.test(value)) return plain(dateFormat('calendarDate').format(new Date(`${value}T00:00:00Z`)));
   const date = new Date(value);

@@ -3,13 +3,13 @@ import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { signOut } from '../../lib/api';
+import { salesCount } from '../../lib/format';
 import { notify } from '../../lib/notify';
 import { homePathFor } from '../../lib/role-home';
 import { clearSession, getSession, signedOutNotice } from '../../lib/session';
 import { count } from '../offline/queue';
 
 /** "1 sale", "3 sales". */
-const sales = (n: number) => `${n} ${n === 1 ? 'sale' : 'sales'}`;
 
 /**
  * Revokes the token on the server (waiting at most a couple of seconds), then clears the session
@@ -61,7 +61,7 @@ export function LogoutPage() {
     return (
       <ConfirmDialog
         title="Sign out with unsent sales?"
-        message={`${sales(unsent)} made offline ${unsent === 1 ? 'is' : 'are'} still on this device, not yet sent to the server. ${unsent === 1 ? 'It stays' : 'They stay'} here and ${unsent === 1 ? 'is' : 'are'} sent when you sign in again on this device.`}
+        message={`${salesCount(unsent)} made offline ${unsent === 1 ? 'is' : 'are'} still on this device, not yet sent to the server. ${unsent === 1 ? 'It stays' : 'They stay'} here and ${unsent === 1 ? 'is' : 'are'} sent when you sign in again on this device.`}
         confirmLabel="Sign out"
         cancelLabel="Stay signed in"
         busyLabel="Signing out..."

@@ -1,5 +1,6 @@
 import { type Sale, SaleResponse } from '../../../shared/sales';
 import { ApiRequestError, api } from '../../lib/api';
+import { isUnreachable } from '../../lib/connection';
 import { getSession } from '../../lib/session';
 import { count, firstWaiting, markAnswered, markRefused, type QueuedSale, type Refusal } from './queue';
 
@@ -41,9 +42,9 @@ export const defaultSend: Send = async (sale) => {
 
 /** What a thrown send means (see StopReason); every other answer of the server refuses the sale. */
 export function failureOf(error: unknown, now: Date = new Date()): SendFailure {
-  if (!(error instanceof ApiRequestError)) return { stop: 'unreachable' };
+  // No answer (or a proxy's page for one): the reach state's own judgement.
+  if (!(error instanceof ApiRequestError) || isUnreachable(error)) return { stop: 'unreachable' };
   const { status } = error;
-  if (status === 0) return { stop: 'unreachable' };
   if (status === 401) return { stop: 'signedOut' };
   // A 2xx here is an answer that did not parse: the server recorded the sale; a later send gets it.
   if (status < 400 || status >= 500 || status === 408 || status === 429) return { stop: 'server' };

@@ -1,15 +1,10 @@
 import { useEffect, useId, useState } from 'react';
 import type { Sale } from '../../../shared/sales';
 import { buttonClass } from '../../components/button';
-import { formatDateTime, formatMoney } from '../../lib/format';
+import { formatDateTime, formatMoney, salesCount } from '../../lib/format';
 import type { Outbox } from '../offline/outbox';
 import { type QueuedSale, refused, waiting } from '../offline/queue';
 import { Receipt } from './receipt-page';
-
-/** "1 sale", "3 sales". */
-export function salesCount(count: number): string {
-  return `${count} ${count === 1 ? 'sale' : 'sales'}`;
-}
 
 /**
  * The counter's word on the network (DESIGN §21): offline, "Offline — N sales kept on this
