@@ -13,8 +13,12 @@ export const SHORT_WORD = 3;
 /** Whether a word of a search is short (counted in characters, as pg_trgm counts them). */
 export const isShortWord = (word: string) => [...word].length < SHORT_WORD;
 
-/** What starts a word after it: an ASCII space or punctuation mark. */
-const WORD_BREAK = /[ -/:-@[-`{-~]/;
+/**
+ * What starts a word after it: an ASCII space or punctuation mark, as a character class that both
+ * JavaScript and PostgreSQL read alike (the server's regular expression is built from it too).
+ */
+export const WORD_BREAK_CLASS = '[ -/:-@\\[-`{-~]';
+const WORD_BREAK = new RegExp(WORD_BREAK_CLASS);
 
 /** Whether `text` holds one (lower-case) word of a search, by the rule above. */
 export function holdsWord(text: string, word: string): boolean {

@@ -2,7 +2,7 @@ import { and, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { searchWords } from '../../shared/paging';
 import { refusalSentence } from '../../shared/refusals';
-import { isShortWord } from '../../shared/search';
+import { isShortWord, WORD_BREAK_CLASS } from '../../shared/search';
 import { pgCode, refuse } from './errors';
 
 /** Escapes LIKE's wildcards so a search for "50%" means the text "50%". */
@@ -15,7 +15,7 @@ export function likePattern(word: string): string {
  * mark. pg_trgm reads these as the gap between words, so its index finds a match through the
  * trigram that starts a word ("  a" for "a"), as it cannot for one or two letters anywhere.
  */
-const WORD_START = '(^|[ -/:-@\\[-`{-~])';
+const WORD_START = `(^|${WORD_BREAK_CLASS})`;
 
 /** A regular expression for `word` at the start of a word; every character but letters and digits escaped. */
 export function wordStartPattern(word: string): string {
